@@ -1,0 +1,57 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+import dev.fdl.repo.Json;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.Repository;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+
+/** {@code fdl init [<root>]}: creates a repository (SPEC.md section 4, init). */
+@Command(name = "init", mixinStandardHelpOptions = true,
+        description = "Create an empty repository: fdl.json (create-only) then HEAD. A second init on the same root fails (exit 3) and changes nothing.")
+final class InitCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Mixin RepoOption repoOption;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<root>", description = "Where: a folder, file://, or s3://bucket/prefix/ (default: --repo or $FDL_REPO).")
+    String root;
+
+    @Option(names = {"-b", "--branch"}, paramLabel = "<name>", defaultValue = "main",
+            description = "The branch HEAD names (default: ${DEFAULT-VALUE}).")
+    String branch;
+
+    @Option(names = "--json", description = "Print the result as JSON.")
+    boolean json;
+
+    @Override
+    public void run() {
+        String where = root != null ? root : repoOption.repo != null ? repoOption.repo : System.getenv("FDL_REPO");
+        if (where == null || where.isBlank()) throw FdlException.usage("fdl init needs a root: fdl init <folder|s3://bucket/prefix/>");
+        RefName head = new RefName(branch);
+        try (ObjectStore store = Stores.open(where)) {
+            if (store.readOnly()) throw new FdlException("cannot init " + where + ": HTTP(S) roots are read-only");
+            Repository repo = Repository.init(store, head);
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                ObjectNode o = Json.MAPPER.createObjectNode();
+                o.put("root", store.root());
+                o.put("id", repo.config().id());
+                o.put("head", "refs/heads/" + head);
+                Out.json(out, o);
+            } else {
+                out.println("Initialized empty fdl repository in " + store.root() + " (HEAD -> " + head + ", no version yet)");
+            }
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.repo.Json;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.RefValue;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.Resolved;
+import dev.fdl.repo.VersionInfo;
+import dev.fdl.store.ObjectStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** {@code fdl log}: history from a ref, newest first, expired versions marked (SPEC.md section 4, log). */
+@Command(name = "log", mixinStandardHelpOptions = true,
+        description = "Show versions from a ref (default HEAD) following parents, newest first, decorated with the refs that point at them; expired versions are listed and marked.")
+final class LogCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Mixin RepoOption repoOption;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>") String start;
+    @Option(names = {"-n", "--max-count"}, paramLabel = "N", description = "Show at most N versions.") int limit;
+    @Option(names = "--oneline", description = "One line per version.") boolean oneline;
+    @Option(names = "--json", description = "Print as JSON.") boolean json;
+
+    @Override
+    public void run() {
+        PrintWriter out = spec.commandLine().getOut();
+        try (ObjectStore store = repoOption.openStore()) {
+            Repository repo = Repository.open(store);
+            Resolved r = repo.resolveAllowingExpired(start == null ? "HEAD" : start);
+            List<Repository.LogEntry> entries = repo.log(r.version().id(), limit);
+            Map<String, List<RefValue>> refs = repo.refsByVersion();
+            RefName head = repo.headBranch();
+            if (json) {
+                ArrayNode a = Json.MAPPER.createArrayNode();
+                for (Repository.LogEntry e : entries) {
+                    ObjectNode o = e.version().toJson();
+                    ArrayNode names = o.putArray("refs");
+                    for (RefValue ref : refs.getOrDefault(e.version().id(), List.of())) names.add(ref.key());
+                    if (e.expired() != null) o.put("expired_at", e.expired().expiredAt().toString());
+                    a.add(o);
+                }
+                Out.json(out, a);
+                return;
+            }
+            boolean first = true;
+            for (Repository.LogEntry e : entries) {
+                VersionInfo v = e.version();
+                String deco = decoration(refs.getOrDefault(v.id(), List.of()), head);
+                String exp = e.expired() == null ? "" : " [expired " + e.expired().expiredAt() + "]";
+                if (oneline) {
+                    out.println(v.id().substring(0, 13) + deco + exp + " " + RefsCommand.firstLine(v.message()));
+                    continue;
+                }
+                if (!first) out.println();
+                first = false;
+                out.println("version " + v.id() + deco + exp);
+                out.println("Author:    " + v.author());
+                out.println("Date:      " + v.createdAt());
+                out.println("Seq:       " + v.seq() + (v.parents().isEmpty() ? "" : "  parent " + String.join(", ", v.parents())));
+                out.println("Snapshots: " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot());
+                out.println();
+                for (String line : v.message().split("\n", -1)) out.println("    " + line);
+            }
+            out.flush();
+        }
+    }
+
+    /** git log --decorate style: {@code  (HEAD -> main, tag: v1, dev)}. */
+    static String decoration(List<RefValue> refs, RefName head) {
+        if (refs.isEmpty()) return "";
+        List<String> parts = new ArrayList<>();
+        for (RefValue r : refs)
+            if (r.kind() == RefValue.Kind.BRANCH && r.name().equals(head)) parts.add("HEAD -> " + r.name());
+        for (RefValue r : refs) if (r.kind() == RefValue.Kind.TAG) parts.add(r.decoration());
+        for (RefValue r : refs)
+            if (r.kind() == RefValue.Kind.BRANCH && !r.name().equals(head)) parts.add(r.decoration());
+        return " (" + String.join(", ", parts) + ")";
+    }
+}

@@ -1,0 +1,87 @@
+package dev.fdl.cli;
+
+import dev.fdl.FdlException;
+import dev.fdl.store.StoreException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/**
+ * The {@code fdl} command line. Subcommands are thin: they parse, call the domain packages and
+ * print. This class maps every failure to SPEC.md section 6's exit codes, in one place.
+ */
+@Command(name = "fdl", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Version control for DuckLake datasets on plain object storage.",
+        subcommands = {
+                InitCommand.class,
+                RefsCommand.class,
+                BranchCommand.class,
+                TagCommand.class,
+                LogCommand.class,
+                ShowCommand.class,
+                CommandLine.HelpCommand.class
+        })
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Runs fdl and exits with its exit code. */
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs fdl with {@code args} and returns the exit code (0 success, 1 failure, 2 usage, 3 conflict, 4 not found). */
+    public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** A configured picocli command line (also used by tests to capture output). */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler(Main::handle);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("fdl: " + ex.getMessage());
+            err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
+            return FdlException.USAGE;
+        });
+        cl.setExitCodeExceptionMapper(ex -> ex instanceof FdlException f ? f.exitCode() : FdlException.FAILURE);
+        return cl;
+    }
+
+    private static int handle(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
+        PrintWriter err = cl.getErr();
+        if (ex instanceof FdlException f) {
+            err.println("fdl: " + f.getMessage());
+            err.flush();
+            return f.exitCode();
+        }
+        if (ex instanceof StoreException s) {
+            err.println("fdl: store error: " + s.getMessage());
+            err.flush();
+            return FdlException.FAILURE;
+        }
+        err.println("fdl: internal error: " + ex);
+        if (System.getenv("FDL_DEBUG") != null) ex.printStackTrace(err);
+        else err.println("(set FDL_DEBUG=1 to see where it happened)");
+        err.flush();
+        return FdlException.FAILURE;
+    }
+
+    /** {@code --version}: fdl's version, its repository format and the DuckDB it embeds. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[]{"fdl " + (v == null ? "0.1.0" : v) + " (repository format "
+                    + dev.fdl.repo.FormatVersion.CURRENT + ")"};
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.repo.Json;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.RefValue;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionInfo;
+import dev.fdl.store.ObjectStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.function.Predicate;
+
+/** {@code fdl refs}: every branch and tag with the version it points at. */
+@Command(name = "refs", mixinStandardHelpOptions = true, description = "List branches and tags with their versions (* marks the branch HEAD names).")
+final class RefsCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Mixin RepoOption repoOption;
+
+    @Option(names = "--json", description = "Print the refs as JSON.")
+    boolean json;
+
+    @Override
+    public void run() {
+        try (ObjectStore store = repoOption.openStore()) {
+            print(spec.commandLine().getOut(), Repository.open(store), r -> true, json);
+        }
+    }
+
+    /** Prints the refs {@code filter} keeps, git-branch style or as JSON. */
+    static void print(PrintWriter out, Repository repo, Predicate<RefValue> filter, boolean json) {
+        RefName head = repo.headBranch();
+        List<RefValue> refs = repo.listRefs().stream().filter(filter).toList();
+        if (json) {
+            ArrayNode a = Json.MAPPER.createArrayNode();
+            for (RefValue r : refs) {
+                ObjectNode o = a.addObject();
+                o.put("kind", r.kind() == RefValue.Kind.BRANCH ? "branch" : "tag");
+                o.put("name", r.name().name());
+                o.put("ref", r.key());
+                o.put("version", r.versionId());
+                o.put("head", r.kind() == RefValue.Kind.BRANCH && r.name().equals(head));
+            }
+            Out.json(out, a);
+            return;
+        }
+        int width = refs.stream().mapToInt(r -> r.decoration().length()).max().orElse(0);
+        for (RefValue r : refs) {
+            boolean isHead = r.kind() == RefValue.Kind.BRANCH && r.name().equals(head);
+            String msg = repo.readVersion(r.versionId()).map(VersionInfo::message).orElse("(missing version.json)");
+            out.printf("%s %-" + width + "s  %s  %s%n", isHead ? "*" : " ", r.decoration(), r.versionId(), firstLine(msg));
+        }
+        out.flush();
+    }
+
+    static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.fdl.cli;
+
+import dev.fdl.FdlException;
+import dev.fdl.repo.Repository;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * {@code --repo <root>} for every command that acts on a repository: the option, else
+ * {@code FDL_REPO}, else the repository of the working copy around the current folder.
+ */
+public final class RepoOption {
+    @Option(names = "--repo", paramLabel = "<root>",
+            description = "Repository root: a folder, file://, s3://bucket/prefix/ or https:// URL "
+                    + "(default: $FDL_REPO, else the working copy's repository).")
+    String repo;
+
+    /** The root the user named, or the working copy's, or a usage error (exit 2). */
+    public String root() {
+        if (repo != null && !repo.isBlank()) return repo;
+        String env = System.getenv("FDL_REPO");
+        if (env != null && !env.isBlank()) return env;
+        Optional<String> wc = WorkingCopyRoot.find(Path.of("").toAbsolutePath());
+        if (wc.isPresent()) return wc.get();
+        throw FdlException.usage("no repository given: use --repo <root>, set FDL_REPO, or run inside a working copy");
+    }
+
+    /** Opens the store for {@link #root()}; the caller closes it. */
+    public ObjectStore openStore() {
+        return Stores.open(root());
+    }
+
+    /** Opens the repository (exit 4 when there is none). */
+    public Repository open(ObjectStore store) {
+        return Repository.open(store);
+    }
+}

@@ -1,0 +1,59 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.repo.Json;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.Resolved;
+import dev.fdl.repo.VersionInfo;
+import dev.fdl.store.ObjectStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.util.List;
+
+/** {@code fdl show}: one version's description (version.json), expired ones included. */
+@Command(name = "show", mixinStandardHelpOptions = true,
+        description = "Show a version: id, parents, author, message, catalog and DuckLake snapshots; marks it if expired.")
+final class ShowCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Mixin RepoOption repoOption;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>") String target;
+    @Option(names = "--json", description = "Print version.json (plus expired_at when expired) as JSON.") boolean json;
+
+    @Override
+    public void run() {
+        PrintWriter out = spec.commandLine().getOut();
+        try (ObjectStore store = repoOption.openStore()) {
+            Repository repo = Repository.open(store);
+            Resolved r = repo.resolveAllowingExpired(target == null ? "HEAD" : target);
+            VersionInfo v = r.version();
+            if (json) {
+                ObjectNode o = v.toJson();
+                if (r.isExpired()) o.put("expired_at", r.expired().expiredAt().toString());
+                Out.json(out, o);
+                return;
+            }
+            String deco = LogCommand.decoration(repo.refsByVersion().getOrDefault(v.id(), List.of()), repo.headBranch());
+            out.println("version " + v.id() + deco + (r.isExpired() ? " [expired " + r.expired().expiredAt() + "]" : ""));
+            out.println("Author:    " + v.author());
+            out.println("Date:      " + v.createdAt());
+            out.println("Seq:       " + v.seq());
+            out.println("Parents:   " + (v.parents().isEmpty() ? "(none)" : String.join(", ", v.parents())));
+            out.println("Catalog:   versions/" + v.id() + "/" + v.catalog().path() + "  " + v.catalog().bytes()
+                    + " bytes  " + v.catalog().storage() + "  sha256 " + v.catalog().sha256()
+                    + (r.isExpired() ? "  (deleted on expiry)" : ""));
+            out.println("Dataset:   versions/" + v.id() + "/" + v.dataset().path() + "  " + v.dataset().bytes() + " bytes");
+            out.println("DuckLake:  format " + v.ducklake().format() + ", snapshots " + v.ducklake().firstSnapshot()
+                    + ".." + v.ducklake().lastSnapshot() + " (newest " + v.ducklake().snapshotId() + ")");
+            out.println();
+            for (String line : v.message().split("\n", -1)) out.println("    " + line);
+            out.flush();
+        }
+    }
+}

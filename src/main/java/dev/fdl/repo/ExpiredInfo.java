@@ -1,0 +1,47 @@
+package dev.fdl.repo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code versions/<id>/expired.json}: {@code {"expired_at": "<RFC 3339>", "reason": "retention"}} (SPEC.md section 3). */
+public record ExpiredInfo(Instant expiredAt, String reason, Map<String, JsonNode> extra) {
+    private static final Set<String> KNOWN = Set.of("expired_at", "reason");
+
+    public ExpiredInfo {
+        extra = Map.copyOf(extra);
+    }
+
+    /** The key of expired.json for {@code id}. */
+    public static String key(String id) {
+        return "versions/" + id + "/expired.json";
+    }
+
+    /** Parses expired.json strictly; {@code file} names it in errors. */
+    public static ExpiredInfo parse(byte[] bytes, String file) {
+        ObjectNode o = Json.parseObject(bytes, file);
+        String at = Json.string(o, "expired_at", file);
+        Instant expiredAt;
+        try {
+            expiredAt = java.time.OffsetDateTime.parse(at).toInstant();
+        } catch (DateTimeParseException e) {
+            throw FdlException.corrupt(file, "key 'expired_at' is not an RFC 3339 time: \"" + at + "\"");
+        }
+        return new ExpiredInfo(expiredAt, Json.string(o, "reason", file), Json.extras(o, KNOWN));
+    }
+
+    /** The JSON form, unknown keys kept. */
+    public byte[] toBytes() {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("expired_at", expiredAt.truncatedTo(ChronoUnit.SECONDS).toString());
+        o.put("reason", reason);
+        extra.forEach(o::set);
+        return Json.bytes(o);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.fdl.repo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * {@code fdl.json}, the repository identity (SPEC.md section 3):
+ * {@code {"fdl": "0.1", "id": "<uuid>", "data_dir": "data/"}}. {@code data_dir} is relative to the
+ * root, ends in {@code /} and stays inside it; anything else is a corrupt repository.
+ */
+public record RepoConfig(String fdl, String id, String dataDir, Map<String, JsonNode> extra) {
+    /** The object key. */
+    public static final String KEY = "fdl.json";
+    private static final Set<String> KNOWN = Set.of("fdl", "id", "data_dir");
+
+    public RepoConfig {
+        extra = Map.copyOf(extra);
+        String why = dataDirProblem(dataDir);
+        if (why != null) throw FdlException.corrupt(KEY, "key 'data_dir' " + why);
+    }
+
+    /** A new identity with a random UUID and {@code data/}. */
+    public static RepoConfig fresh() {
+        return new RepoConfig(FormatVersion.CURRENT, UUID.randomUUID().toString(), "data/", Map.of());
+    }
+
+    static String dataDirProblem(String d) {
+        if (d == null || d.isEmpty()) return "is empty";
+        if (!d.endsWith("/")) return "must end in '/': \"" + d + "\"";
+        if (d.startsWith("/") || d.contains(":") || d.contains("\\")) return "must be a relative path inside the root: \"" + d + "\"";
+        for (String seg : d.substring(0, d.length() - 1).split("/", -1))
+            if (seg.isEmpty() || seg.equals("..") || seg.equals("."))
+                return "must stay inside the root (no '..', '.' or empty segment): \"" + d + "\"";
+        return null;
+    }
+
+    /** Parses fdl.json strictly, refusing an unknown format version. */
+    public static RepoConfig parse(byte[] bytes) {
+        ObjectNode o = Json.parseObject(bytes, KEY);
+        String fdl = Json.string(o, "fdl", KEY);
+        FormatVersion.check(fdl, KEY);
+        String id = Json.string(o, "id", KEY);
+        String dataDir = Json.string(o, "data_dir", KEY);
+        return new RepoConfig(fdl, id, dataDir, Json.extras(o, KNOWN));
+    }
+
+    /** The JSON form, unknown keys kept. */
+    public byte[] toBytes() {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("fdl", fdl);
+        o.put("id", id);
+        o.put("data_dir", dataDir);
+        extra.forEach(o::set);
+        return Json.bytes(o);
+    }
+}

@@ -1,0 +1,347 @@
+package dev.fdl.repo;
+
+import dev.fdl.FdlException;
+import dev.fdl.store.ObjectBytes;
+import dev.fdl.store.ObjectMeta;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.WriteResult;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * An fdl repository on an {@link ObjectStore}: identity, HEAD, refs and versions, read and
+ * written as SPEC.md sections 1, 3 and 4 say. Normal outcomes of conditional writes come back as
+ * results or {@link FdlException}s with SPEC.md section 6 exit codes; store I/O failures stay
+ * {@link dev.fdl.store.StoreException}s.
+ */
+public final class Repository {
+    /** The key of HEAD. */
+    public static final String HEAD_KEY = "HEAD";
+
+    private final ObjectStore store;
+    private final RepoConfig config;
+
+    private Repository(ObjectStore store, RepoConfig config) {
+        this.store = store;
+        this.config = config;
+    }
+
+    /**
+     * Opens the repository at the store's root.
+     *
+     * @throws FdlException exit 4 when no fdl.json is there; exit 1 when it is corrupt or of an unknown format
+     */
+    public static Repository open(ObjectStore store) {
+        Optional<ObjectBytes> cfg = store.get(RepoConfig.KEY);
+        if (cfg.isEmpty())
+            throw FdlException.notFound("no fdl repository at " + store.root() + " (no " + RepoConfig.KEY
+                    + "); create one with: fdl init " + store.root());
+        return new Repository(store, RepoConfig.parse(cfg.get().bytes()));
+    }
+
+    /**
+     * Creates a repository: fdl.json with {@code If-None-Match: *}, then HEAD naming {@code branch}
+     * (SPEC.md section 4, init). No branch exists afterwards.
+     *
+     * @throws FdlException exit 3 when a repository already exists there (nothing is changed)
+     */
+    public static Repository init(ObjectStore store, RefName branch) {
+        RepoConfig config = RepoConfig.fresh();
+        WriteResult r = store.putIfAbsent(RepoConfig.KEY, config.toBytes());
+        if (!r.isWritten())
+            throw FdlException.conflict("a repository already exists at " + store.root()
+                    + " (fdl.json is there); nothing was changed");
+        store.put(HEAD_KEY, ("ref: refs/heads/" + branch.name() + "\n").getBytes(StandardCharsets.UTF_8));
+        return new Repository(store, config);
+    }
+
+    public ObjectStore store() {
+        return store;
+    }
+
+    public RepoConfig config() {
+        return config;
+    }
+
+    /** The root as users write it. */
+    public String root() {
+        return store.root();
+    }
+
+    /** The data folder's key prefix, e.g. {@code data/}. */
+    public String dataDir() {
+        return config.dataDir();
+    }
+
+    /** The data folder's absolute location as DuckLake addresses it ({@code /abs/root/data/}, {@code s3://b/p/data/}). */
+    public String dataLocation() {
+        return store.location(config.dataDir());
+    }
+
+    /**
+     * The branch HEAD names (SPEC.md section 3).
+     *
+     * @throws FdlException exit 1 when HEAD is missing or not {@code ref: refs/heads/<valid name>\n}
+     */
+    public RefName headBranch() {
+        ObjectBytes head = store.get(HEAD_KEY).orElseThrow(() -> FdlException.corrupt(HEAD_KEY,
+                "missing in " + store.root() + " (init writes it)"));
+        String text = new String(head.bytes(), StandardCharsets.UTF_8);
+        String prefix = "ref: refs/heads/";
+        if (!text.startsWith(prefix) || !text.endsWith("\n") || text.indexOf('\n') != text.length() - 1)
+            throw FdlException.corrupt(HEAD_KEY, "expected 'ref: refs/heads/<branch>' and a newline, found \"" + abbreviate(text) + "\"");
+        String name = text.substring(prefix.length(), text.length() - 1);
+        String why = RefName.problem(name);
+        if (why != null) throw FdlException.corrupt(HEAD_KEY, "invalid branch name '" + name + "': " + why);
+        return new RefName(name);
+    }
+
+    /** Reads {@code refs/heads/<name>}, or empty when the branch does not exist. Throws exit 1 on a corrupt ref. */
+    public Optional<RefValue> readBranch(RefName name) {
+        return readRef(RefValue.Kind.BRANCH, name);
+    }
+
+    /** Reads {@code refs/tags/<name>}, or empty when the tag does not exist. Throws exit 1 on a corrupt ref. */
+    public Optional<RefValue> readTag(RefName name) {
+        return readRef(RefValue.Kind.TAG, name);
+    }
+
+    private Optional<RefValue> readRef(RefValue.Kind kind, RefName name) {
+        String key = kind == RefValue.Kind.BRANCH ? name.branchKey() : name.tagKey();
+        return store.get(key).map(b -> new RefValue(kind, name, parseRef(key, b.bytes()), b.etag()));
+    }
+
+    /** The version id a ref file holds: one lower-case UUID and a newline, else a corrupt ref (exit 1). */
+    static String parseRef(String key, byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        if (!text.endsWith("\n") || !VersionIds.isValid(text.substring(0, text.length() - 1)))
+            throw FdlException.corrupt(key, "corrupt ref: expected one version id and a newline, found \"" + abbreviate(text) + "\"");
+        return text.substring(0, text.length() - 1);
+    }
+
+    /** The content of a ref file pointing at {@code versionId}. */
+    public static byte[] refBytes(String versionId) {
+        return (versionId + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Reads version.json of {@code id}, or empty when the version is absent or unfinished. */
+    public Optional<VersionInfo> readVersion(String id) {
+        if (!VersionIds.isValid(id)) return Optional.empty();
+        String key = VersionInfo.key(id);
+        return store.get(key).map(b -> {
+            VersionInfo v = VersionInfo.parse(b.bytes(), key);
+            if (!v.id().equals(id)) throw FdlException.corrupt(key, "key 'id' is " + v.id() + " but the folder is " + id);
+            return v;
+        });
+    }
+
+    /** Reads expired.json of {@code id}, or empty when the version is in retention. */
+    public Optional<ExpiredInfo> readExpired(String id) {
+        String key = ExpiredInfo.key(id);
+        return store.get(key).map(b -> ExpiredInfo.parse(b.bytes(), key));
+    }
+
+    /**
+     * Resolves what a reader asked for and refuses an expired version (SPEC.md section 4, Reading).
+     *
+     * @throws FdlException exit 4 for: no repository, no version yet, no such ref or version,
+     *                      unfinished version, expired version (naming its date); exit 1 for corrupt files
+     */
+    public Resolved resolve(String spec) {
+        Resolved r = resolveAllowingExpired(spec);
+        if (r.isExpired())
+            throw FdlException.notFound("version " + r.version().id() + " expired on "
+                    + r.expired().expiredAt() + " (" + r.expired().reason() + "): its catalog is gone; "
+                    + "use a version that is still in retention (see fdl log)");
+        return r;
+    }
+
+    /**
+     * Resolves {@code spec} like {@link #resolve} but returns expired versions (for log and show).
+     * Order, as git's: {@code HEAD}, {@code refs/...} full names, a tag, a branch, a version id or
+     * unique prefix of 4+ characters.
+     */
+    public Resolved resolveAllowingExpired(String spec) {
+        if (spec == null || spec.isEmpty() || spec.equals("HEAD") || spec.equals("@")) {
+            RefName head = headBranch();
+            RefValue ref = readBranch(head).orElseThrow(() -> FdlException.notFound(
+                    "the repository at " + store.root() + " has no version yet: branch '" + head
+                            + "' (HEAD) has no commit; make one with fdl checkout and fdl commit"));
+            return followRef(spec == null || spec.isEmpty() ? "HEAD" : spec, ref);
+        }
+        Optional<RefValue> ref = Optional.empty();
+        if (spec.startsWith("refs/heads/")) {
+            ref = readBranch(nameOf(spec.substring("refs/heads/".length())));
+        } else if (spec.startsWith("refs/tags/")) {
+            ref = readTag(nameOf(spec.substring("refs/tags/".length())));
+        } else if (RefName.problem(spec) == null) {
+            RefName n = new RefName(spec);
+            ref = readTag(n);
+            if (ref.isEmpty()) ref = readBranch(n);
+        }
+        if (ref.isPresent()) return followRef(spec, ref.get());
+        if (VersionIds.isPrefix(spec)) {
+            String id = expandVersionId(spec);
+            if (id != null) {
+                VersionInfo v = readVersion(id).orElseThrow();
+                return new Resolved(spec, null, v, readExpired(id).orElse(null));
+            }
+            if (VersionIds.isValid(spec) && hasFolder(spec))
+                throw FdlException.notFound("version " + spec + " is unfinished (its folder has no version.json): "
+                        + "it was never committed and is not a version");
+        }
+        throw FdlException.notFound("no ref or version named '" + spec + "' in " + store.root()
+                + "; list refs with: fdl refs");
+    }
+
+    private static RefName nameOf(String s) {
+        String why = RefName.problem(s);
+        if (why != null) throw FdlException.notFound("no such ref 'refs/.../" + s + "' (" + why + ")");
+        return new RefName(s);
+    }
+
+    private Resolved followRef(String spec, RefValue ref) {
+        VersionInfo v = readVersion(ref.versionId()).orElseThrow(() -> FdlException.notFound(
+                "ref " + ref.key() + " points at version " + ref.versionId()
+                        + ", which is not a finished version (no version.json); run fdl verify"));
+        return new Resolved(spec, ref, v, readExpired(ref.versionId()).orElse(null));
+    }
+
+    private boolean hasFolder(String id) {
+        try (Stream<ObjectMeta> s = store.list("versions/" + id + "/")) {
+            return s.findAny().isPresent();
+        }
+    }
+
+    /** The full id of the finished version whose id starts with {@code prefix}, or null; exit 1 when ambiguous. */
+    private String expandVersionId(String prefix) {
+        if (VersionIds.isValid(prefix)) return readVersion(prefix).isPresent() ? prefix : null;
+        Set<String> ids = new TreeSet<>();
+        try (Stream<ObjectMeta> s = store.list("versions/" + prefix)) {
+            s.forEach(m -> {
+                String rest = m.key().substring("versions/".length());
+                int slash = rest.indexOf('/');
+                if (slash > 0 && rest.substring(slash + 1).equals("version.json")) ids.add(rest.substring(0, slash));
+            });
+        }
+        if (ids.size() > 1)
+            throw new FdlException(FdlException.FAILURE, "version prefix '" + prefix + "' is ambiguous: "
+                    + String.join(", ", ids) + "; give more characters");
+        return ids.isEmpty() ? null : ids.iterator().next();
+    }
+
+    /** Every branch and tag, branches first, each sorted by name. Corrupt refs throw (exit 1). */
+    public List<RefValue> listRefs() {
+        List<RefValue> out = new ArrayList<>();
+        for (RefValue.Kind kind : RefValue.Kind.values()) {
+            String prefix = kind == RefValue.Kind.BRANCH ? "refs/heads/" : "refs/tags/";
+            TreeSet<String> names = new TreeSet<>();
+            try (Stream<ObjectMeta> s = store.list(prefix)) {
+                s.forEach(m -> names.add(m.key().substring(prefix.length())));
+            }
+            for (String n : names) {
+                if (RefName.problem(n) != null) continue; // not a ref fdl wrote; verify reports it
+                readRef(kind, new RefName(n)).ifPresent(out::add);
+            }
+        }
+        return out;
+    }
+
+    /** Version id to the refs pointing at it, for decorations. */
+    public Map<String, List<RefValue>> refsByVersion() {
+        Map<String, List<RefValue>> m = new LinkedHashMap<>();
+        for (RefValue r : listRefs()) m.computeIfAbsent(r.versionId(), k -> new ArrayList<>()).add(r);
+        return m;
+    }
+
+    /**
+     * Creates a tag at a finished, unexpired version ({@code If-None-Match: *}; SPEC.md section 4, tag).
+     *
+     * @return the new ref
+     * @throws FdlException exit 3 when the tag exists (never overwritten), exit 4 when the target does not resolve
+     */
+    public RefValue createTag(RefName name, String target) {
+        return createRef(RefValue.Kind.TAG, name, target);
+    }
+
+    /**
+     * Creates a branch at a finished, unexpired version ({@code If-None-Match: *}).
+     *
+     * @throws FdlException exit 3 when the branch exists, exit 4 when the target does not resolve
+     */
+    public RefValue createBranch(RefName name, String target) {
+        return createRef(RefValue.Kind.BRANCH, name, target);
+    }
+
+    private RefValue createRef(RefValue.Kind kind, RefName name, String target) {
+        String key = kind == RefValue.Kind.BRANCH ? name.branchKey() : name.tagKey();
+        String what = kind == RefValue.Kind.BRANCH ? "branch" : "tag";
+        if (store.head(key).isPresent())
+            throw FdlException.conflict(what + " '" + name + "' already exists (" + key + "); "
+                    + (kind == RefValue.Kind.TAG ? "tags are never moved: choose another name or delete it with fdl tag -d " + name
+                    : "delete it with fdl branch -d " + name + " or choose another name"));
+        Resolved r = resolve(target);
+        WriteResult w = store.putIfAbsent(key, refBytes(r.version().id()));
+        if (!w.isWritten())
+            throw FdlException.conflict(what + " '" + name + "' already exists (" + key + "; created concurrently); nothing was changed");
+        return new RefValue(kind, name, r.version().id(), w.etag());
+    }
+
+    /**
+     * Deletes a branch or tag (SPEC.md section 4: explicit, never the branch HEAD names).
+     *
+     * @return the deleted ref
+     * @throws FdlException exit 4 when absent, exit 1 for HEAD's branch
+     */
+    public RefValue deleteRef(RefValue.Kind kind, RefName name) {
+        if (kind == RefValue.Kind.BRANCH && name.equals(headBranch()))
+            throw new FdlException(FdlException.FAILURE, "cannot delete branch '" + name
+                    + "': HEAD names it (readers follow it by default)");
+        RefValue ref = readRef(kind, name).orElseThrow(() -> FdlException.notFound(
+                (kind == RefValue.Kind.BRANCH ? "branch '" : "tag '") + name + "' not found"));
+        store.delete(ref.key());
+        return ref;
+    }
+
+    /** One entry of {@link #log}: a version and whether it is expired. */
+    public record LogEntry(VersionInfo version, ExpiredInfo expired) {}
+
+    /**
+     * The history from {@code startId}, newest first (by seq, then id), following every parent,
+     * including expired versions (SPEC.md section 4, log). A missing parent ends its line of history.
+     *
+     * @param limit at most this many entries (&lt;= 0: all)
+     */
+    public List<LogEntry> log(String startId, int limit) {
+        List<LogEntry> out = new ArrayList<>();
+        PriorityQueue<VersionInfo> queue = new PriorityQueue<>(
+                Comparator.comparingLong(VersionInfo::seq).thenComparing(VersionInfo::id).reversed());
+        Set<String> seen = new HashSet<>();
+        readVersion(startId).ifPresent(queue::add);
+        seen.add(startId);
+        while (!queue.isEmpty() && (limit <= 0 || out.size() < limit)) {
+            VersionInfo v = queue.poll();
+            out.add(new LogEntry(v, readExpired(v.id()).orElse(null)));
+            for (String p : v.parents()) {
+                if (seen.add(p)) readVersion(p).ifPresent(queue::add);
+            }
+        }
+        return out;
+    }
+
+    private static String abbreviate(String s) {
+        String t = s.replace("\n", "\\n");
+        return t.length() > 80 ? t.substring(0, 80) + "…" : t;
+    }
+}

@@ -1,0 +1,145 @@
+package dev.fdl.repo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * {@code versions/<id>/version.json}, written last in a version folder: it marks the version
+ * finished (SPEC.md section 3). Parsing is strict; unknown keys are kept.
+ *
+ * @param id        UUIDv7 of the version
+ * @param seq       1 without parents, else 1 + the largest parent seq
+ * @param parents   the version(s) the working copy was checked out from
+ * @param createdAt UTC, second precision or finer
+ */
+public record VersionInfo(String fdl, String id, long seq, List<String> parents, Instant createdAt,
+                          Author author, String message, FileRef catalog, FileRef dataset,
+                          DuckLakeInfo ducklake, Map<String, JsonNode> extra) {
+
+    private static final Set<String> KNOWN = Set.of("fdl", "id", "seq", "parents", "created_at", "author",
+            "message", "catalog", "dataset", "ducklake");
+
+    /** The author: name required, email optional. */
+    public record Author(String name, String email) {
+        public Author {
+            Objects.requireNonNull(name, "author name");
+        }
+
+        /** {@code Name <email>} or just the name. */
+        @Override
+        public String toString() {
+            return email == null || email.isEmpty() ? name : name + " <" + email + ">";
+        }
+    }
+
+    /**
+     * A file of the version folder: path relative to the folder, size in bytes, hex SHA-256, and
+     * for the catalog the storage string ({@code duckdb-v1.5.0}); storage is null for dataset.json.
+     */
+    public record FileRef(String path, String storage, long bytes, String sha256) {}
+
+    /**
+     * The DuckLake side: catalog format ({@code ducklake_metadata.version}), newest snapshot id, and
+     * the [first, last] snapshots the catalog keeps.
+     */
+    public record DuckLakeInfo(String format, long snapshotId, long firstSnapshot, long lastSnapshot) {}
+
+    public VersionInfo {
+        parents = List.copyOf(parents);
+        extra = Map.copyOf(extra);
+    }
+
+    /** The key of version.json for {@code id}. */
+    public static String key(String id) {
+        return "versions/" + id + "/version.json";
+    }
+
+    /** Parses version.json strictly; {@code file} names it in errors. */
+    public static VersionInfo parse(byte[] bytes, String file) {
+        ObjectNode o = Json.parseObject(bytes, file);
+        String fdl = Json.string(o, "fdl", file);
+        FormatVersion.check(fdl, file);
+        String id = Json.string(o, "id", file);
+        long seq = Json.integer(o, "seq", file);
+        JsonNode p = o.get("parents");
+        if (p == null || p.isNull()) throw FdlException.corrupt(file, "missing key 'parents'");
+        if (!p.isArray()) throw FdlException.corrupt(file, "key 'parents' must be an array of version ids");
+        List<String> parents = new ArrayList<>();
+        for (JsonNode e : p) {
+            if (!e.isTextual()) throw FdlException.corrupt(file, "key 'parents' must hold strings, found " + e);
+            parents.add(e.asText());
+        }
+        String created = Json.string(o, "created_at", file);
+        Instant createdAt;
+        try {
+            createdAt = Instant.parse(created);
+        } catch (DateTimeParseException e) {
+            throw FdlException.corrupt(file, "key 'created_at' is not an RFC 3339 UTC time: \"" + created + "\"");
+        }
+        ObjectNode a = Json.object(o, "author", file);
+        Author author = new Author(Json.string(a, "name", file + " author"), Json.optString(a, "email", file + " author"));
+        String message = Json.string(o, "message", file);
+        ObjectNode c = Json.object(o, "catalog", file);
+        FileRef catalog = new FileRef(Json.string(c, "path", file + " catalog"), Json.string(c, "storage", file + " catalog"),
+                Json.integer(c, "bytes", file + " catalog"), Json.string(c, "sha256", file + " catalog"));
+        ObjectNode d = Json.object(o, "dataset", file);
+        FileRef dataset = new FileRef(Json.string(d, "path", file + " dataset"), null,
+                Json.integer(d, "bytes", file + " dataset"), Json.string(d, "sha256", file + " dataset"));
+        ObjectNode dl = Json.object(o, "ducklake", file);
+        JsonNode snaps = dl.get("snapshots");
+        if (snaps == null || !snaps.isArray() || snaps.size() != 2 || !snaps.get(0).isIntegralNumber() || !snaps.get(1).isIntegralNumber())
+            throw FdlException.corrupt(file, "key 'ducklake.snapshots' must be [first, last]");
+        DuckLakeInfo ducklake = new DuckLakeInfo(Json.string(dl, "format", file + " ducklake"),
+                Json.integer(dl, "snapshot_id", file + " ducklake"), snaps.get(0).asLong(), snaps.get(1).asLong());
+        return new VersionInfo(fdl, id, seq, parents, createdAt, author, message, catalog, dataset, ducklake,
+                Json.extras(o, KNOWN));
+    }
+
+    /** The JSON form in SPEC.md's key order, unknown keys kept. */
+    public byte[] toBytes() {
+        return Json.bytes(toJson());
+    }
+
+    /** The JSON tree in SPEC.md's key order, unknown keys kept. */
+    public ObjectNode toJson() {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("fdl", fdl);
+        o.put("id", id);
+        o.put("seq", seq);
+        ArrayNode ps = o.putArray("parents");
+        parents.forEach(ps::add);
+        o.put("created_at", createdAt.truncatedTo(ChronoUnit.SECONDS).toString());
+        ObjectNode a = o.putObject("author");
+        a.put("name", author.name());
+        if (author.email() != null && !author.email().isEmpty()) a.put("email", author.email());
+        o.put("message", message);
+        ObjectNode c = o.putObject("catalog");
+        c.put("path", catalog.path());
+        c.put("storage", catalog.storage());
+        c.put("bytes", catalog.bytes());
+        c.put("sha256", catalog.sha256());
+        ObjectNode d = o.putObject("dataset");
+        d.put("path", dataset.path());
+        d.put("bytes", dataset.bytes());
+        d.put("sha256", dataset.sha256());
+        ObjectNode dl = o.putObject("ducklake");
+        dl.put("format", ducklake.format());
+        dl.put("snapshot_id", ducklake.snapshotId());
+        ArrayNode s = dl.putArray("snapshots");
+        s.add(ducklake.firstSnapshot());
+        s.add(ducklake.lastSnapshot());
+        extra.forEach(o::set);
+        return o;
+    }
+}

@@ -1,0 +1,345 @@
+package dev.fdl.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.DigestInputStream;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * A repository root on a local file system (SPEC.md section 2).
+ *
+ * <ul>
+ *   <li>Every write goes to a temporary file in the target's folder, is flushed to disk, then
+ *       appears at once: {@code link(2)} for create-only writes (fails if the key exists),
+ *       {@code rename(2)} otherwise. Readers never see a partial object.</li>
+ *   <li>Compare-and-replace ({@link #putIfMatch}), create-only writes and deletes hold a lock
+ *       across check and write: an exclusive {@code fcntl} lock on {@code <root>/.fdl-lock}
+ *       (between processes) and a {@link ReentrantLock} (between threads of this process,
+ *       which share one fcntl lock).</li>
+ *   <li>ETags are the hex MD5 of the content, as S3 gives for single-part objects: stable for
+ *       unchanged content. Listings give no ETag (hashing every data file would be slow).</li>
+ *   <li>Names starting with {@code .fdl-} are this class's own (lock, temporary files) and are
+ *       never listed.</li>
+ * </ul>
+ */
+public final class LocalStore implements ObjectStore {
+    static final String INTERNAL_PREFIX = ".fdl-";
+    private static final ReentrantLock JVM_LOCK = new ReentrantLock();
+
+    private final Path root;
+
+    /** A store rooted at {@code root} (created on first write). */
+    public LocalStore(Path root) {
+        this.root = root.toAbsolutePath().normalize();
+    }
+
+    /** The root folder. */
+    public Path rootPath() {
+        return root;
+    }
+
+    @Override
+    public String root() {
+        return root + "/";
+    }
+
+    @Override
+    public String location(String key) {
+        if (key.isEmpty()) return root();
+        String loc = root.resolve(key).toString();
+        return key.endsWith("/") ? loc + "/" : loc;
+    }
+
+    private Path file(String key) {
+        return root.resolve(Keys.check(key));
+    }
+
+    @Override
+    public Optional<ObjectBytes> get(String key) {
+        Path f = file(key);
+        try {
+            byte[] bytes = Files.readAllBytes(f);
+            return Optional.of(new ObjectBytes(bytes, md5(bytes)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            if (Files.isDirectory(f)) return Optional.empty();
+            throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Optional<ObjectMeta> download(String key, Path target) {
+        Path f = file(key);
+        Path tmp = target.resolveSibling(INTERNAL_PREFIX + "dl-" + UUID.randomUUID());
+        try {
+            Files.createDirectories(target.toAbsolutePath().getParent());
+            MessageDigest md = md5Digest();
+            try (InputStream in = new DigestInputStream(Files.newInputStream(f), md)) {
+                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            }
+            BasicFileAttributes attrs = Files.readAttributes(f, BasicFileAttributes.class);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return Optional.of(new ObjectMeta(key, Files.size(target), HexFormat.of().formatHex(md.digest()),
+                    attrs.lastModifiedTime().toInstant()));
+        } catch (NoSuchFileException e) {
+            deleteQuietly(tmp);
+            return Optional.empty();
+        } catch (IOException e) {
+            deleteQuietly(tmp);
+            throw new StoreException(key, "cannot download " + f + " to " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Optional<ObjectMeta> head(String key) {
+        Path f = file(key);
+        try {
+            BasicFileAttributes attrs = Files.readAttributes(f, BasicFileAttributes.class);
+            if (!attrs.isRegularFile()) return Optional.empty();
+            return Optional.of(new ObjectMeta(key, attrs.size(), md5(f), attrs.lastModifiedTime().toInstant()));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public WriteResult putIfAbsent(String key, Payload body) {
+        Path f = file(key);
+        return locked(key, () -> {
+            Staged staged = stage(key, f, body);
+            try {
+                Files.createLink(f, staged.path);
+                return WriteResult.written(staged.etag);
+            } catch (FileAlreadyExistsException e) {
+                return WriteResult.preconditionFailed();
+            } finally {
+                deleteQuietly(staged.path);
+            }
+        });
+    }
+
+    @Override
+    public WriteResult putIfMatch(String key, Payload body, String etag) {
+        Path f = file(key);
+        return locked(key, () -> {
+            if (!Files.isRegularFile(f)) return WriteResult.preconditionFailed();
+            if (!ETags.same(md5(f), etag)) return WriteResult.preconditionFailed();
+            Staged staged = stage(key, f, body);
+            try {
+                Files.move(staged.path, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                return WriteResult.written(staged.etag);
+            } finally {
+                deleteQuietly(staged.path);
+            }
+        });
+    }
+
+    @Override
+    public WriteResult put(String key, Payload body) {
+        Path f = file(key);
+        try {
+            Staged staged = stage(key, f, body);
+            try {
+                Files.move(staged.path, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                return WriteResult.written(staged.etag);
+            } finally {
+                deleteQuietly(staged.path);
+            }
+        } catch (IOException e) {
+            throw new StoreException(key, "cannot write " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void delete(String key) {
+        Path f = file(key);
+        locked(key, () -> {
+            Files.deleteIfExists(f);
+            return null;
+        });
+    }
+
+    @Override
+    public Stream<ObjectMeta> list(String prefix) {
+        String p = Keys.checkPrefix(prefix);
+        int slash = p.lastIndexOf('/');
+        String dirKey = slash < 0 ? "" : p.substring(0, slash);
+        Path start = dirKey.isEmpty() ? root : root.resolve(dirKey);
+        Walker it = new Walker(start, p);
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.NONNULL), false)
+                .onClose(it::close);
+    }
+
+    private record Staged(Path path, String etag) {}
+
+    /** Writes the body to a flushed temporary file beside {@code target}; returns it with its MD5. */
+    private Staged stage(String key, Path target, Payload body) throws IOException {
+        Files.createDirectories(target.getParent());
+        Path tmp = target.resolveSibling(INTERNAL_PREFIX + "tmp-" + UUID.randomUUID());
+        MessageDigest md = md5Digest();
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+             OutputStream out = new DigestOutputStream(Channels.newOutputStream(ch), md);
+             InputStream in = body.open()) {
+            in.transferTo(out);
+            out.flush();
+            ch.force(true);
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(tmp);
+            throw e;
+        }
+        return new Staged(tmp, HexFormat.of().formatHex(md.digest()));
+    }
+
+    private interface IoAction<T> {
+        T run() throws IOException;
+    }
+
+    private <T> T locked(String key, IoAction<T> action) {
+        JVM_LOCK.lock();
+        try {
+            Files.createDirectories(root);
+            try (FileChannel ch = FileChannel.open(root.resolve(INTERNAL_PREFIX + "lock"),
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock ignored = ch.lock()) {
+                return action.run();
+            }
+        } catch (IOException e) {
+            throw new StoreException(key, "cannot write " + root.resolve(key) + ": " + e.getMessage(), e);
+        } finally {
+            JVM_LOCK.unlock();
+        }
+    }
+
+    private static MessageDigest md5Digest() {
+        try {
+            return MessageDigest.getInstance("MD5");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String md5(byte[] bytes) {
+        return HexFormat.of().formatHex(md5Digest().digest(bytes));
+    }
+
+    private static String md5(Path f) throws IOException {
+        MessageDigest md = md5Digest();
+        try (InputStream in = new DigestInputStream(Files.newInputStream(f), md)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a leftover temporary file is skipped by listings and harmless
+        }
+    }
+
+    /** Depth-first lazy walk: one open directory listing per level, files yielded as found. */
+    private final class Walker implements Iterator<ObjectMeta> {
+        private final String prefix;
+        private final Deque<Path> dirs = new ArrayDeque<>();
+        private Iterator<Path> current = java.util.Collections.emptyIterator();
+        private DirectoryStream<Path> open;
+        private ObjectMeta next;
+
+        Walker(Path start, String prefix) {
+            this.prefix = prefix;
+            dirs.push(start);
+        }
+
+        @Override
+        public boolean hasNext() {
+            try {
+                while (next == null) {
+                    if (current.hasNext()) {
+                        Path p = current.next();
+                        String name = p.getFileName().toString();
+                        if (name.startsWith(INTERNAL_PREFIX)) continue;
+                        BasicFileAttributes a;
+                        try {
+                            a = Files.readAttributes(p, BasicFileAttributes.class);
+                        } catch (NoSuchFileException gone) {
+                            continue;
+                        }
+                        String key = root.relativize(p).toString().replace('\\', '/');
+                        if (a.isDirectory()) {
+                            if ((key + "/").startsWith(prefix) || prefix.startsWith(key + "/")) dirs.push(p);
+                        } else if (a.isRegularFile() && key.startsWith(prefix)) {
+                            next = new ObjectMeta(key, a.size(), null, a.lastModifiedTime().toInstant());
+                        }
+                        continue;
+                    }
+                    if (open != null) {
+                        open.close();
+                        open = null;
+                    }
+                    if (dirs.isEmpty()) return false;
+                    Path dir = dirs.pop();
+                    try {
+                        open = Files.newDirectoryStream(dir);
+                        current = open.iterator();
+                    } catch (NoSuchFileException | java.nio.file.NotDirectoryException gone) {
+                        current = java.util.Collections.emptyIterator();
+                    }
+                }
+                return true;
+            } catch (IOException e) {
+                throw new StoreException(prefix, "cannot list " + root.resolve(prefix) + ": " + e.getMessage(), e);
+            } catch (UncheckedIOException e) {
+                throw new StoreException(prefix, "cannot list " + root.resolve(prefix) + ": " + e.getMessage(), e);
+            }
+        }
+
+        void close() {
+            try {
+                if (open != null) open.close();
+            } catch (IOException ignored) {
+                // nothing to release beyond the handle
+            }
+            open = null;
+            dirs.clear();
+        }
+
+        @Override
+        public ObjectMeta next() {
+            if (!hasNext()) throw new NoSuchElementException();
+            ObjectMeta m = next;
+            next = null;
+            return m;
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.fdl.store;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The store contract of SPEC.md section 2: the few verbs every backend implements, so that
+ * everything above it (repository, commit, retention) is backend-agnostic.
+ *
+ * <p>Keys are relative to the repository root and use {@code /} as separator
+ * ({@code refs/heads/main}, {@code versions/<id>/version.json}). ETags are unquoted.
+ * Conditional writes are atomic against other processes and machines; a refused one returns
+ * {@link WriteResult.Status#PRECONDITION_FAILED}. I/O failures throw {@link StoreException};
+ * writes to a read-only store throw {@link ReadOnlyStoreException}.
+ */
+public interface ObjectStore extends AutoCloseable {
+
+    /** The root as users write it ({@code /abs/path/}, {@code s3://bucket/prefix/}); never with credentials. */
+    String root();
+
+    /** A small object read whole (refs, JSON files), or empty when the key does not exist. */
+    Optional<ObjectBytes> get(String key);
+
+    /** Streams an object to a local file (replacing it), or returns empty when the key does not exist. */
+    Optional<ObjectMeta> download(String key, Path target);
+
+    /** Size, ETag and last-modified of an object, or empty when it does not exist. */
+    Optional<ObjectMeta> head(String key);
+
+    /** Creates the key only if absent ({@code If-None-Match: *}). */
+    WriteResult putIfAbsent(String key, Payload body);
+
+    /** Replaces the key only if its current ETag equals {@code etag} ({@code If-Match}); refused when absent. */
+    WriteResult putIfMatch(String key, Payload body, String etag);
+
+    /** Plain write, only for keys no one else writes (a new version folder, a new data file). */
+    WriteResult put(String key, Payload body);
+
+    /**
+     * Every object whose key starts with {@code prefix}, streamed (never all in memory at once).
+     * The caller closes the stream. Order is unspecified.
+     */
+    Stream<ObjectMeta> list(String prefix);
+
+    /** Deletes the key; deleting an absent key succeeds (idempotent). */
+    void delete(String key);
+
+    /** True for stores that only read (HTTP(S) roots). */
+    default boolean readOnly() {
+        return false;
+    }
+
+    /**
+     * The absolute location of a key as DuckDB and DuckLake address it: a local path
+     * ({@code /abs/root/data/}) or a URL ({@code s3://bucket/prefix/data/}).
+     */
+    String location(String key);
+
+    /** Releases clients and connections. */
+    @Override
+    default void close() {}
+
+    /** Convenience: a small in-memory object created only if absent. */
+    default WriteResult putIfAbsent(String key, byte[] body) {
+        return putIfAbsent(key, Payload.of(body));
+    }
+
+    /** Convenience: a small in-memory object replaced only at {@code etag}. */
+    default WriteResult putIfMatch(String key, byte[] body, String etag) {
+        return putIfMatch(key, Payload.of(body), etag);
+    }
+
+    /** Convenience: a plain write of in-memory bytes. */
+    default WriteResult put(String key, byte[] body) {
+        return put(key, Payload.of(body));
+    }
+}

@@ -1,0 +1,44 @@
+package dev.fdl.store;
+
+import dev.fdl.FdlException;
+
+import java.net.URI;
+import java.nio.file.Path;
+
+/**
+ * Opens the store a repository root names: a folder path or {@code file://} URL (LocalStore),
+ * {@code s3://bucket/prefix/} (S3Store), or {@code http(s)://…} (HttpStore, read-only).
+ */
+public final class Stores {
+    private Stores() {}
+
+    /**
+     * Opens the store for {@code root}.
+     *
+     * @throws FdlException exit 2 for a root fdl cannot use (unknown scheme, malformed URL)
+     */
+    public static ObjectStore open(String root) {
+        if (root == null || root.isBlank()) throw FdlException.usage("empty repository root; give --repo <folder|s3://bucket/prefix/|https://…>");
+        String lower = root.toLowerCase(java.util.Locale.ROOT);
+        if (lower.startsWith("file:")) {
+            try {
+                return new LocalStore(Path.of(URI.create(root)));
+            } catch (IllegalArgumentException e) {
+                throw FdlException.usage("invalid file URL '" + root + "': " + e.getMessage());
+            }
+        }
+        if (lower.startsWith("s3://")) return openS3(root);
+        if (lower.startsWith("http://") || lower.startsWith("https://")) return openHttp(root);
+        if (lower.matches("^[a-z][a-z0-9+.-]*://.*"))
+            throw FdlException.usage("unsupported repository root '" + root + "': use a folder, file://, s3:// or https:// root");
+        return new LocalStore(Path.of(root));
+    }
+
+    private static ObjectStore openS3(String root) {
+        throw FdlException.usage("s3:// roots are not supported by this build yet: " + root);
+    }
+
+    private static ObjectStore openHttp(String root) {
+        throw FdlException.usage("http(s):// roots are not supported by this build yet: " + root);
+    }
+}
