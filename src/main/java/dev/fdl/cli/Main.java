@@ -20,6 +20,9 @@ import java.io.PrintWriter;
                 TagCommand.class,
                 LogCommand.class,
                 ShowCommand.class,
+                CheckoutCommand.class,
+                StatusCommand.class,
+                CommitCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {
