@@ -23,6 +23,7 @@ import java.io.PrintWriter;
                 CheckoutCommand.class,
                 StatusCommand.class,
                 CommitCommand.class,
+                AttachCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {
