@@ -24,6 +24,10 @@ import java.io.PrintWriter;
                 StatusCommand.class,
                 CommitCommand.class,
                 AttachCommand.class,
+                ImportCommand.class,
+                QueryCommand.class,
+                SqlCommand.class,
+                RunCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {
