@@ -111,7 +111,7 @@ final class ImportPlan {
             return new ImportPlan(name, state, true, false, false, fromSource, List.of());
         }
         if (mode == Importer.Mode.CREATE) {
-            throw new FdlException("table " + name + " already exists in the working catalog; use --mode replace "
+            throw new FdlException("cannot import " + source + ": table " + name + " already exists in the working catalog; use --mode replace "
                     + "to replace its rows or --mode append to add to them");
         }
         List<WorkingCatalog.ColumnRow> current = state.columns();

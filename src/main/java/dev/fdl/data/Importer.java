@@ -240,17 +240,11 @@ public final class Importer {
                 throws SQLException {
             String path = Sql.literal(source.toAbsolutePath().toString());
             String relation = switch (format) {
-                case CSV -> "read_csv(" + path + ", header = true" + csvTypes(overrides) + ")";
+                case CSV -> "read_csv(" + path + ", header = true)";
                 case PARQUET -> "read_parquet(" + path + ")";
                 case JSON -> "read_json(" + path + ")";
             };
-            Map<String, String> types = new LinkedHashMap<>();
-            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM " + relation)) {
-                while (rs.next()) types.put(rs.getString(1), rs.getString(2));
-            } catch (SQLException e) {
-                throw new FdlException(FdlException.FAILURE, "cannot read " + source + " as " + format.name() + ": "
-                        + duckError(e), e);
-            }
+            Map<String, String> types = describe(duck, relation, source, format);
             for (String col : overrides.keySet()) {
                 boolean found = types.keySet().stream().anyMatch(c -> c.equalsIgnoreCase(col));
                 if (!found) {
@@ -266,7 +260,22 @@ public final class Importer {
                 }
                 effective.put(e.getKey(), override != null ? normalizeType(duck, override) : e.getValue());
             }
+            if (format == Format.CSV && !overrides.isEmpty()) {
+                relation = "read_csv(" + path + ", header = true" + csvTypes(overrides) + ")";
+                describe(duck, relation, source, format);
+            }
             return new SourceColumns(relation, effective);
+        }
+
+        private static Map<String, String> describe(Connection duck, String relation, Path source, Format format) {
+            Map<String, String> types = new LinkedHashMap<>();
+            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM " + relation)) {
+                while (rs.next()) types.put(rs.getString(1), rs.getString(2));
+            } catch (SQLException e) {
+                throw new FdlException(FdlException.FAILURE, "cannot read " + source + " as " + format.name() + ": "
+                        + duckError(e), e);
+            }
+            return types;
         }
 
         /** CSV overrides go to the reader itself, so that e.g. {@code 01234} stays text instead of becoming 1234. */
