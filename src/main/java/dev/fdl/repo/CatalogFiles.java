@@ -17,4 +17,9 @@ public interface CatalogFiles {
      * @throws dev.fdl.FdlException when the file is not a readable DuckLake catalog (naming it)
      */
     void forEach(Path catalogFile, Consumer<NamedFile> sink);
+
+    /** The reader for real DuckLake catalogs ({@code dev.fdl.catalog.Catalog}). */
+    static CatalogFiles duckLake() {
+        return DuckLakeCatalogFiles.INSTANCE;
+    }
 }

@@ -197,6 +197,42 @@ final class RepoFixture {
         }
     }
 
+    /** Gunzips the DuckLake fixture catalog {@code fixtures/<name>/catalog.duckdb.gz} (data_path {@code /fixture/<name>/data/}). */
+    Path fixtureCatalog(String name) {
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(resource(name + "/catalog.duckdb.gz").openStream())) {
+            Path f = Files.createTempFile(scratch, name, ".duckdb");
+            Files.copy(in, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            return f;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Puts the fixture's data and delete files into the repository's data folder (same relative paths), aged {@code mtime}. */
+    List<String> copyFixtureData(String name, Instant mtime) {
+        try {
+            Path src = Path.of(resource(name + "/expected.json").toURI()).getParent().resolve("data");
+            List<String> names = new ArrayList<>();
+            try (Stream<Path> walk = Files.walk(src)) {
+                for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                    String rel = src.relativize(p).toString().replace('\\', '/');
+                    store.put(repo.dataDir() + rel, dev.fdl.store.Payload.of(p));
+                    age(repo.dataDir() + rel, mtime);
+                    names.add(rel);
+                }
+            }
+            return names;
+        } catch (IOException | java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static java.net.URL resource(String path) {
+        java.net.URL url = RepoFixture.class.getResource("/fixtures/" + path);
+        if (url == null) throw new IllegalStateException("fixture " + path + " missing from the test classpath");
+        return url;
+    }
+
     /** The store, typed as the interface. */
     ObjectStore store() {
         return store;
