@@ -143,7 +143,7 @@ final class RepoFixture {
     private void writeVersionJson(String id, List<String> parents, Instant createdAt, Path catalog) {
         try {
             long seq = 1;
-            for (String p : parents) seq = Math.max(seq, repo.readVersion(p).orElseThrow().seq() + 1);
+            for (String p : parents) seq = Math.max(seq, repo.readVersion(p).map(VersionInfo::seq).orElse(0L) + 1);
             byte[] ds = datasetJson();
             VersionInfo v = new VersionInfo(FormatVersion.CURRENT, id, seq, parents, createdAt,
                     new VersionInfo.Author("fixture", null), "version " + seq,
