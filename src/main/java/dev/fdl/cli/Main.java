@@ -20,6 +20,9 @@ import java.io.PrintWriter;
                 TagCommand.class,
                 LogCommand.class,
                 ShowCommand.class,
+                ExpireCommand.class,
+                GcCommand.class,
+                VerifyCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {

@@ -26,9 +26,9 @@ import java.util.stream.Stream;
  * {@link #TEXT_CATALOGS}, small text files: the data_path on the first line, then one absolute
  * file location per line ({@code …-delete.parquet} marks a delete file).
  */
-final class RepoFixture {
+public final class RepoFixture {
     /** Reads the text catalogs this fixture writes. */
-    static final CatalogFiles TEXT_CATALOGS = (file, sink) -> {
+    public static final CatalogFiles TEXT_CATALOGS = (file, sink) -> {
         try {
             List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
             String dataPath = lines.get(0);
@@ -40,11 +40,11 @@ final class RepoFixture {
     };
 
     /** Long enough ago to be outside any grace period the tests use. */
-    static final Instant OLD = Instant.now().minus(Duration.ofDays(30));
+    public static final Instant OLD = Instant.now().minus(Duration.ofDays(30));
 
-    final Path root;
-    final LocalStore store;
-    final Repository repo;
+    public final Path root;
+    public final LocalStore store;
+    public final Repository repo;
     private final Path scratch;
 
     private RepoFixture(Path root, LocalStore store, Repository repo, Path scratch) {
@@ -55,7 +55,7 @@ final class RepoFixture {
     }
 
     /** A new, empty repository in {@code dir}/repo (HEAD names main). */
-    static RepoFixture create(Path dir) {
+    public static RepoFixture create(Path dir) {
         try {
             Path root = dir.resolve("repo");
             Path scratch = Files.createDirectories(dir.resolve("fixture-scratch"));
@@ -68,19 +68,19 @@ final class RepoFixture {
     }
 
     /** Writes {@code data/<name>} (a few bytes) last modified at {@code mtime}. */
-    void dataFile(String name, Instant mtime) {
+    public void dataFile(String name, Instant mtime) {
         String key = repo.dataDir() + name;
         store.put(key, ("parquet " + name).getBytes(StandardCharsets.UTF_8));
         age(key, mtime);
     }
 
     /** Writes {@code data/<name>} for each name, all last modified at {@code mtime}. */
-    void dataFiles(Instant mtime, String... names) {
+    public void dataFiles(Instant mtime, String... names) {
         for (String n : names) dataFile(n, mtime);
     }
 
     /** Sets the last-modified time of every object whose key starts with {@code prefix}. */
-    void age(String prefix, Instant mtime) {
+    public void age(String prefix, Instant mtime) {
         try (Stream<dev.fdl.store.ObjectMeta> s = store.list(prefix)) {
             s.forEach(m -> {
                 try {
@@ -93,17 +93,17 @@ final class RepoFixture {
     }
 
     /** The absolute location of {@code data/<name>} as a catalog records it. */
-    String location(String name) {
+    public String location(String name) {
         return repo.dataLocation() + name;
     }
 
     /** A text catalog naming {@code names} (relative to the data folder) under this repository's data path. */
-    Path textCatalog(List<String> names) {
+    public Path textCatalog(List<String> names) {
         return textCatalog(repo.dataLocation(), names.stream().map(n -> repo.dataLocation() + n).toList());
     }
 
     /** A text catalog with the given data_path and absolute locations. */
-    Path textCatalog(String dataPath, List<String> locations) {
+    public Path textCatalog(String dataPath, List<String> locations) {
         try {
             Path f = Files.createTempFile(scratch, "catalog", ".txt");
             List<String> lines = new ArrayList<>();
@@ -117,7 +117,7 @@ final class RepoFixture {
     }
 
     /** A finished version naming {@code names} (relative to the data folder), with the given parents. */
-    String version(List<String> parents, List<String> names) {
+    public String version(List<String> parents, List<String> names) {
         return version(parents, Instant.now(), textCatalog(names));
     }
 
@@ -125,14 +125,14 @@ final class RepoFixture {
      * A finished version folder holding a copy of {@code catalog} as ducklake.duckdb, a
      * dataset.json and a version.json recording both (sizes, SHA-256), written in commit's order.
      */
-    String version(List<String> parents, Instant createdAt, Path catalog) {
+    public String version(List<String> parents, Instant createdAt, Path catalog) {
         String id = unfinished(catalog);
         writeVersionJson(id, parents, createdAt, catalog);
         return id;
     }
 
     /** A version folder without version.json (a commit that stopped after step 7); returns its id. */
-    String unfinished(Path catalog) {
+    public String unfinished(Path catalog) {
         String id = VersionIds.next();
         String prefix = VersionFolder.PREFIX + id + "/";
         store.put(prefix + VersionFolder.CATALOG, dev.fdl.store.Payload.of(catalog));
@@ -161,7 +161,7 @@ final class RepoFixture {
     }
 
     /** A new version on {@code branch} (parent: the branch's version, if any) naming {@code names}; moves or creates the branch. */
-    String commit(String branch, List<String> names) {
+    public String commit(String branch, List<String> names) {
         RefName b = new RefName(branch);
         var ref = repo.readBranch(b);
         String id = version(ref.map(r -> List.of(r.versionId())).orElse(List.of()), names);
@@ -174,31 +174,41 @@ final class RepoFixture {
         return id;
     }
 
+    /** A new version on {@code branch} whose catalog is a copy of {@code catalog} (a real DuckLake file); moves or creates the branch. */
+    public String commit(String branch, Path catalog) {
+        RefName b = new RefName(branch);
+        var ref = repo.readBranch(b);
+        String id = version(ref.map(r -> List.of(r.versionId())).orElse(List.of()), Instant.now(), catalog);
+        if (ref.isPresent()) store.putIfMatch(b.branchKey(), Repository.refBytes(id), ref.get().etag());
+        else store.putIfAbsent(b.branchKey(), Repository.refBytes(id));
+        return id;
+    }
+
     /** Creates {@code refs/tags/<name>} at {@code id}. */
-    void tag(String name, String id) {
+    public void tag(String name, String id) {
         store.putIfAbsent(new RefName(name).tagKey(), Repository.refBytes(id));
     }
 
     /** Marks a version expired the way expire does, catalog deleted. */
-    void expire(String id) {
+    public void expire(String id) {
         store.putIfAbsent(ExpiredInfo.key(id), new ExpiredInfo(Instant.now(), "retention", Map.of()).toBytes());
         store.delete(VersionFolder.PREFIX + id + "/" + VersionFolder.CATALOG);
     }
 
     /** True when the object exists. */
-    boolean exists(String key) {
+    public boolean exists(String key) {
         return store.head(key).isPresent();
     }
 
     /** Every key in the repository, sorted. */
-    List<String> keys() {
+    public List<String> keys() {
         try (Stream<dev.fdl.store.ObjectMeta> s = store.list("")) {
             return s.map(dev.fdl.store.ObjectMeta::key).sorted().toList();
         }
     }
 
     /** Gunzips the DuckLake fixture catalog {@code fixtures/<name>/catalog.duckdb.gz} (data_path {@code /fixture/<name>/data/}). */
-    Path fixtureCatalog(String name) {
+    public Path fixtureCatalog(String name) {
         try (java.io.InputStream in = new java.util.zip.GZIPInputStream(resource(name + "/catalog.duckdb.gz").openStream())) {
             Path f = Files.createTempFile(scratch, name, ".duckdb");
             Files.copy(in, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
@@ -209,7 +219,7 @@ final class RepoFixture {
     }
 
     /** Puts the fixture's data and delete files into the repository's data folder (same relative paths), aged {@code mtime}. */
-    List<String> copyFixtureData(String name, Instant mtime) {
+    public List<String> copyFixtureData(String name, Instant mtime) {
         try {
             Path src = Path.of(resource(name + "/expected.json").toURI()).getParent().resolve("data");
             List<String> names = new ArrayList<>();
@@ -234,7 +244,7 @@ final class RepoFixture {
     }
 
     /** The store, typed as the interface. */
-    ObjectStore store() {
+    public ObjectStore store() {
         return store;
     }
 }
