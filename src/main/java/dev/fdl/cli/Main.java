@@ -28,6 +28,9 @@ import java.io.PrintWriter;
                 QueryCommand.class,
                 SqlCommand.class,
                 RunCommand.class,
+                ExpireCommand.class,
+                GcCommand.class,
+                VerifyCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {

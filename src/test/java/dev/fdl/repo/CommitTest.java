@@ -196,7 +196,7 @@ class CommitTest {
             Map<String, String> before = readerView();
             List<String> logBefore = logIds();
             WorkingCopy.State stateBefore = wc.state();
-            FaultyStore faulty = new FaultyStore(store, k);
+            FaultyStore faulty = FaultyStore.atCall(store, k);
             boolean crashed;
             try {
                 commit(Repository.open(faulty), wc, "attempt " + k);
@@ -222,7 +222,7 @@ class CommitTest {
         LocalStore copy = new LocalStore(copyRoot);
         // the copied catalog names the original data location; point it at the copy's data folder
         dev.fdl.catalog.DataPath.set(WorkingCopy.find(wcCopy).orElseThrow().catalog(), copy.location("data/"));
-        FaultyStore counter = new FaultyStore(copy, Integer.MAX_VALUE);
+        FaultyStore counter = FaultyStore.atCall(copy, Integer.MAX_VALUE);
         WorkingCopy w = WorkingCopy.find(wcCopy).orElseThrow();
         w.save(new WorkingCopy.State(copy.root(), w.state().repositoryId(), w.state().branch(), w.state().baseVersion(),
                 w.state().refEtag(), w.state().baseSnapshot(), Map.of()));
