@@ -60,7 +60,8 @@ import java.util.stream.StreamSupport;
  * on the AWS SDK for Java v2 (SPEC.md section 2, issue #6).
  *
  * <p>Conditional writes use {@code If-None-Match: *} and {@code If-Match} on PutObject (on
- * CompleteMultipartUpload for objects above the multipart threshold). The ways S3-compatible
+ * CompleteMultipartUpload only above S3's 5 GiB single-request limit); plain writes of files above
+ * {@link S3Config#multipartThreshold()} stream in parts. The ways S3-compatible
  * stores answer them differ, so each known answer is handled:
  * <ul>
  *   <li>412, and 304 (S3Mock on CompleteMultipartUpload), are refusals; an {@code If-Match} on a
@@ -81,6 +82,8 @@ import java.util.stream.StreamSupport;
  */
 public final class S3Store implements ObjectStore {
     static final int MAX_ATTEMPTS = 6;
+    /** S3's largest single PutObject: 5 GiB. */
+    static final long MAX_SINGLE_PUT = 5L << 30;
     private static final Set<String> PROBED = ConcurrentHashMap.newKeySet();
 
     private final S3Location location;
@@ -92,6 +95,7 @@ public final class S3Store implements ObjectStore {
     private final Object probeLock = new Object();
     private volatile Thread probing;
     private final S3Errors errors;
+    private volatile long conditionalMultipartAbove = MAX_SINGLE_PUT;
 
     /**
      * A store at {@code location}, reached as {@code config} says.
@@ -338,7 +342,7 @@ public final class S3Store implements ObjectStore {
      */
     private WriteResult conditionalWrite(String key, Payload body, String etag) {
         String k = objectKey(key);
-        if (multipart(body)) {
+        if (conditionalMultipart(body)) {
             try {
                 String written = multipartUpload(key, k, body.file(), etag == null ? Condition.ABSENT : new Condition(etag));
                 return written == null ? WriteResult.preconditionFailed() : WriteResult.written(written);
@@ -439,6 +443,22 @@ public final class S3Store implements ObjectStore {
 
     private boolean multipart(Payload body) {
         return body.file() != null && body.size() > config.multipartThreshold();
+    }
+
+    /**
+     * Conditional writes go as one PutObject up to S3's single-request limit and only above it
+     * as a multipart upload with the condition on CompleteMultipartUpload: a refused multipart
+     * write must be aborted, and some S3-compatible stores (S3Mock 4.12) delete the existing
+     * object of the key on AbortMultipartUpload. fdl's conditional writes (refs, fdl.json) are tiny.
+     */
+    private boolean conditionalMultipart(Payload body) {
+        return body.file() != null && body.size() > conditionalMultipartAbove;
+    }
+
+    /** Lowers the size above which conditional writes go multipart (tests of that path). */
+    S3Store conditionalMultipartAbove(long bytes) {
+        this.conditionalMultipartAbove = Math.max(bytes, config.partSize());
+        return this;
     }
 
     /**

@@ -61,7 +61,8 @@ final class RaceCheck {
                 outs.add(new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
             }
             for (int w = 0; w < WORKERS; w++) {
-                String line = outs.get(w).readLine();
+                String line;
+                do line = outs.get(w).readLine(); while (line != null && !line.equals("READY"));
                 assertThat(line).as("worker " + w + " start").isEqualTo("READY");
             }
             AtomicBoolean racing = new AtomicBoolean(true);
