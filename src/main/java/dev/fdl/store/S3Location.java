@@ -41,7 +41,7 @@ public record S3Location(String bucket, String prefix) {
         String prefix = slash < 0 ? "" : rest.substring(slash + 1);
         if (bucket.isEmpty()) throw FdlException.usage("no bucket in '" + root + "'; expected s3://bucket/prefix/");
         if (bucket.contains("@") || bucket.contains(":"))
-            throw FdlException.usage("invalid S3 root '" + root + "': credentials and ports do not belong in the root; "
+            throw FdlException.usage("invalid S3 root: credentials and ports do not belong in an s3:// root; "
                     + "use the AWS credential chain and AWS_ENDPOINT_URL");
         return new S3Location(bucket, prefix);
     }
