@@ -42,7 +42,7 @@ final class CheckoutCommand implements Runnable {
 
     @Override
     public void run() {
-        Path here = Path.of("").toAbsolutePath();
+        Path here = Cwd.get();
         Optional<WorkingCopy> existing = WorkingCopy.find(here);
         WorkingCopy wc = existing.orElse(null);
         String root;

@@ -29,7 +29,7 @@ final class CommitCommand implements Runnable {
 
     @Override
     public void run() {
-        WorkingCopy wc = WorkingCopy.require(Path.of(""));
+        WorkingCopy wc = WorkingCopy.require(Cwd.get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             Commit.Result r = Commit.run(repo, wc, message, Authors.resolve(author), Clock.systemUTC(),

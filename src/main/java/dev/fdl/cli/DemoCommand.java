@@ -65,7 +65,7 @@ final class DemoCommand implements Runnable {
     public void run() {
         long started = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
-        Path base = dir.toAbsolutePath().normalize();
+        Path base = Cwd.resolve(dir);
         prepare(base);
         Path sources = base.resolve("sources");
         List<Path> files = extract(sources);
@@ -115,7 +115,7 @@ final class DemoCommand implements Runnable {
     }
 
     private static String relative(Path p) {
-        Path here = Path.of("").toAbsolutePath();
+        Path here = Cwd.get();
         return p.startsWith(here) ? here.relativize(p).toString() : p.toString();
     }
 

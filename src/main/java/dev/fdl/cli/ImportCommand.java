@@ -36,11 +36,11 @@ final class ImportCommand implements Runnable {
 
     @Override
     public void run() {
-        WorkingCopy wc = WorkingCopy.require(Path.of(""));
+        WorkingCopy wc = WorkingCopy.require(Cwd.get());
         Importer.Mode m = Modes.parse(mode);
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            ImportResult r = Importer.importFile(wc.catalog(), store, repo.dataDir(), file.toAbsolutePath(), table, m, schema,
+            ImportResult r = Importer.importFile(wc.catalog(), store, repo.dataDir(), Cwd.resolve(file), table, m, schema,
                     null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {

@@ -46,7 +46,7 @@ final class QueryCommand implements Runnable {
         if (working && ref != null) throw FdlException.usage("give either --working or a ref, not both");
         VersionQuery.Answer answer;
         if (working) {
-            WorkingCopy wc = WorkingCopy.require(Path.of(""));
+            WorkingCopy wc = WorkingCopy.require(Cwd.get());
             Path tmp = wc.tmp().resolve("query-" + ProcessHandle.current().pid() + ".duckdb");
             try {
                 CatalogConverter.convert(wc.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);

@@ -24,7 +24,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        WorkingCopy wc = WorkingCopy.require(Path.of(""));
+        WorkingCopy wc = WorkingCopy.require(Cwd.get());
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);

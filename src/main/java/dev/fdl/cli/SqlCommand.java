@@ -28,7 +28,7 @@ final class SqlCommand implements Runnable {
 
     @Override
     public void run() {
-        WorkingCopy wc = WorkingCopy.require(Path.of(""));
+        WorkingCopy wc = WorkingCopy.require(Cwd.get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             QueryResult r = WorkingCopySql.run(wc.catalog(), repo.dataLocation(), sql);

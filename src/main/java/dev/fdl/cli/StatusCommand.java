@@ -30,7 +30,7 @@ final class StatusCommand implements Runnable {
 
     @Override
     public void run() {
-        WorkingCopy wc = WorkingCopy.require(Path.of(""));
+        WorkingCopy wc = WorkingCopy.require(Cwd.get());
         WorkingCopy.State st = wc.state();
         List<SnapshotInfo> pending;
         try (Catalog c = Catalog.open(wc.catalog())) {
