@@ -70,7 +70,7 @@ class WorkflowCliTest {
         assertThat(ok(wc, "query", "october", "SELECT count(*) AS n FROM cities").out()).contains("28500");
         assertThat(ok(wc, "query", "--csv", "october", "SELECT name FROM cities WHERE geonameid = 3041563").out().lines())
                 .containsExactly("name", "Andorra la Vella");
-        assertThat(ok(wc, "query", "--json", "SELECT 1 AS one").out()).contains("\"one\" : 1");
+        assertThat(ok(wc, "query", "--json", "SELECT 1 AS one").out()).contains("[{\"one\":1}]");
         assertThat(ok(dir, "log", "--repo", root.toString(), "--oneline").out().lines().toList()).hasSize(2);
         assertThat(ok(wc, "show", "october", "--json").out()).contains("\"author\"").contains("ann@example.org");
         assertThat(ok(wc, "attach", "october").out()).contains("ATTACH 'ducklake:" + root).contains("READ_ONLY");
