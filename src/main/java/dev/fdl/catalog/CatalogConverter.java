@@ -434,52 +434,79 @@ public final class CatalogConverter {
         }
         select.append(" FROM src.main.").append(Sql.quoteIdent(table));
         insert.append(')');
+        // sqlite-jdbc pays a large fixed cost per statement execution: bind many rows into one
+        // multi-row INSERT (at most 30,000 parameters, under SQLite's limit of 32,766)
+        int batch = Math.max(1, Math.min(256, 30_000 / Math.max(1, n)));
+        String one = insert.toString();
+        String tuple = one.substring(one.indexOf("VALUES ") + "VALUES ".length());
+        StringBuilder many = new StringBuilder(one);
+        for (int i = 1; i < batch; i++) {
+            many.append(", ").append(tuple);
+        }
         long rows = 0;
+        Object[][] buffer = new Object[batch][n];
         try (Statement s = duck.createStatement(); ResultSet r = s.executeQuery(select.toString());
-             PreparedStatement ps = lite.prepareStatement(insert.toString())) {
+             PreparedStatement multi = lite.prepareStatement(many.toString());
+             PreparedStatement single = lite.prepareStatement(one)) {
+            int buffered = 0;
             while (r.next()) {
+                Object[] row = buffer[buffered];
                 for (int i = 0; i < n; i++) {
-                    int col = i + 1;
-                    switch (kind[i]) {
-                        case 0 -> {
-                            long v = r.getLong(col);
-                            if (r.wasNull()) {
-                                ps.setNull(col, java.sql.Types.BIGINT);
-                            } else {
-                                ps.setLong(col, v);
-                            }
-                        }
-                        case 1 -> {
-                            double v = r.getDouble(col);
-                            if (r.wasNull()) {
-                                ps.setNull(col, java.sql.Types.DOUBLE);
-                            } else {
-                                ps.setDouble(col, v);
-                            }
-                        }
-                        case 2 -> {
-                            byte[] v = r.getBytes(col);
-                            if (v == null) {
-                                ps.setNull(col, java.sql.Types.BLOB);
-                            } else {
-                                ps.setBytes(col, v);
-                            }
-                        }
-                        default -> {
-                            String v = r.getString(col);
-                            if (v == null) {
-                                ps.setNull(col, java.sql.Types.VARCHAR);
-                            } else {
-                                ps.setString(col, v);
-                            }
-                        }
-                    }
+                    row[i] = read(r, i + 1, kind[i]);
                 }
-                ps.executeUpdate();
                 rows++;
+                if (++buffered == batch) {
+                    for (int k = 0; k < batch; k++) {
+                        bind(multi, k * n, buffer[k]);
+                    }
+                    multi.executeUpdate();
+                    buffered = 0;
+                }
+            }
+            for (int k = 0; k < buffered; k++) {
+                bind(single, 0, buffer[k]);
+                single.executeUpdate();
             }
         }
         return rows;
+    }
+
+    /** A value as its SQLite storage class: Long, Double, byte[] or String; null for NULL. */
+    private static Object read(ResultSet r, int col, int kind) throws SQLException {
+        switch (kind) {
+            case 0 -> {
+                long v = r.getLong(col);
+                return r.wasNull() ? null : v;
+            }
+            case 1 -> {
+                double v = r.getDouble(col);
+                return r.wasNull() ? null : v;
+            }
+            case 2 -> {
+                return r.getBytes(col);
+            }
+            default -> {
+                return r.getString(col);
+            }
+        }
+    }
+
+    private static void bind(PreparedStatement ps, int offset, Object[] row) throws SQLException {
+        for (int i = 0; i < row.length; i++) {
+            Object v = row[i];
+            int param = offset + i + 1;
+            if (v == null) {
+                ps.setNull(param, java.sql.Types.NULL);
+            } else if (v instanceof Long l) {
+                ps.setLong(param, l);
+            } else if (v instanceof Double d) {
+                ps.setDouble(param, d);
+            } else if (v instanceof byte[] bytes) {
+                ps.setBytes(param, bytes);
+            } else {
+                ps.setString(param, (String) v);
+            }
+        }
     }
 
     private static void duckDbToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals) throws SQLException {
