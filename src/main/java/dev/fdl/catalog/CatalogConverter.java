@@ -236,6 +236,11 @@ public final class CatalogConverter {
             };
         }
         long rows = 0;
+        if (direct) {
+            // one transaction per table: in autocommit mode every appender flush (2,048 rows)
+            // would be a commit to the file
+            Sql.exec(duck, "BEGIN");
+        }
         try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery(select.toString());
              DuckDBAppender app = dc.createAppender(appendCatalog, "main", appendTable)) {
             while (r.next()) {
@@ -289,7 +294,9 @@ public final class CatalogConverter {
                 rows++;
             }
         }
-        if (!direct) {
+        if (direct) {
+            Sql.exec(duck, "COMMIT");
+        } else {
             StringBuilder insert = new StringBuilder("INSERT INTO cat.main.").append(Sql.quoteIdent(table)).append(" SELECT ");
             for (int i = 0; i < n; i++) {
                 CopyColumn c = columns.get(i);

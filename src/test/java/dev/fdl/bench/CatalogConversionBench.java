@@ -50,9 +50,9 @@ public final class CatalogConversionBench {
             scales.add(10_000L);
         }
         LiveHeap heap = new LiveHeap();
-        System.out.printf(Locale.ROOT, "%-10s %-10s %-10s %-10s | %-9s %-9s %-9s | %-8s %-8s | %-10s %-10s%n",
+        System.out.printf(Locale.ROOT, "%-9s %-9s %-9s %-9s | %-6s %-8s %-8s | %-8s %-8s | %-7s %-7s %-7s | %-7s %-7s | %-9s %-9s%n",
                 "snapshots", "dataFiles", "statsRows", "rows", "ref s", "toSqlite", "toDuckDb", "ratioOut", "ratioIn",
-                "heapOutMB", "heapInMB");
+                "refCpu", "outCpu", "inCpu", "cpuOut", "cpuIn", "heapOutMB", "heapInMB");
         for (long snapshots : scales) {
             Path dir = Files.createTempDirectory("fdl-bench");
             try {
@@ -60,27 +60,33 @@ public final class CatalogConversionBench {
                 generate(source, snapshots);
 
                 double reference = time(() -> referenceCopy(source, dir.resolve("reference.duckdb")));
+                double referenceCpu = lastCpu;
 
                 Path sqlite = dir.resolve("work.sqlite");
                 heap.reset();
                 long[] rows = new long[1];
                 double out = time(() -> rows[0] = CatalogConverter.convert(source, sqlite, CatalogKind.SQLITE, ProgressListener.NONE).rows());
                 long heapOut = heap.max();
+                double outCpu = lastCpu;
 
                 heap.reset();
                 Path back = dir.resolve("back.duckdb");
                 ConversionResult[] in = new ConversionResult[1];
                 double inTime = time(() -> in[0] = CatalogConverter.convert(sqlite, back, CatalogKind.DUCKDB, ProgressListener.NONE));
                 long heapIn = heap.max();
+                double inCpu = lastCpu;
 
-                System.out.printf(Locale.ROOT, "%-10d %-10d %-10d %-10d | %-9.2f %-9.2f %-9.2f | %-8.2f %-8.2f | %-10.1f %-10.1f%n",
+                System.out.printf(Locale.ROOT,
+                        "%-9d %-9d %-9d %-9d | %-6.2f %-8.2f %-8.2f | %-8.2f %-8.2f | %-7.2f %-7.2f %-7.2f | %-7.2f %-7.2f | %-9.1f %-9.1f%n",
                         snapshots, snapshots * 10, snapshots * 100, rows[0], reference, out, inTime, out / reference,
-                        inTime / reference, heapOut / 1e6, heapIn / 1e6);
+                        inTime / reference, referenceCpu, outCpu, inCpu, outCpu / referenceCpu, inCpu / referenceCpu,
+                        heapOut / 1e6, heapIn / 1e6);
             } finally {
                 deleteTree(dir);
             }
         }
-        System.out.println("ratio = conversion time / reference time (DuckDB copying the same tables between two DuckDB files);"
+        System.out.println("ratio = conversion wall time / reference wall time (DuckDB copying the same tables between two DuckDB"
+                + " files); cpu = the same with process CPU seconds (fairer on a shared machine);"
                 + " heap = largest live heap after a GC during the conversion");
     }
 
@@ -88,9 +94,16 @@ public final class CatalogConversionBench {
         void run() throws Exception;
     }
 
+    /** CPU seconds of the last {@link #time} call, all threads of this process (DuckDB's included). */
+    private static double lastCpu;
+
     private static double time(Work work) throws Exception {
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long cpu = os.getProcessCpuTime();
         long start = System.nanoTime();
         work.run();
+        lastCpu = (os.getProcessCpuTime() - cpu) / 1e9;
         return (System.nanoTime() - start) / 1e9;
     }
 
