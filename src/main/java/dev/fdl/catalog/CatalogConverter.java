@@ -145,7 +145,9 @@ public final class CatalogConverter {
             for (String table : tables) {
                 List<CopyColumn> columns = sqliteColumns(lite, table);
                 Sql.exec(duck, ddl("cat.main.", table, columns));
-                long rows = copySqliteTable(lite, duck, dc, table, columns);
+                long rows = columns.stream().allMatch(c -> c.sqliteType().equals("BIGINT") || c.sqliteType().equals("VARCHAR"))
+                        ? copySqliteTableAsText(lite, duck, temp, table, columns)
+                        : copySqliteTable(lite, duck, dc, table, columns);
                 totals.rows += rows;
                 progress.tableCopied(table, rows, ++done, tables.size());
             }
@@ -201,6 +203,60 @@ public final class CatalogConverter {
             types.putIfAbsent(col.name(), col.type());
         }
         return types;
+    }
+
+    /**
+     * The fast path for tables whose SQLite columns are all BIGINT or VARCHAR (every fixed
+     * DuckLake table): SQLite renders each row as SQL literals ({@code quote()}: exact for
+     * integers and text, NULL unquoted) in C, Java streams those lines to a temporary CSV file,
+     * and DuckDB's CSV reader loads it with one vectorized {@code INSERT … SELECT CAST(…)}. This
+     * avoids one JNI call per value on both sides.
+     */
+    private static long copySqliteTableAsText(Connection lite, Connection duck, Path temp, String table,
+                                              List<CopyColumn> columns) throws SQLException {
+        Path csv = temp.resolveSibling(temp.getFileName() + ".rows.csv");
+        StringBuilder select = new StringBuilder("SELECT ");
+        for (int i = 0; i < columns.size(); i++) {
+            select.append(i > 0 ? " || ',' || " : "").append("quote(").append(Sql.quoteIdent(columns.get(i).name())).append(')');
+        }
+        select.append(" FROM ").append(Sql.quoteIdent(table));
+        long rows = 0;
+        try {
+            try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery(select.toString());
+                 java.io.Writer out = Files.newBufferedWriter(csv, java.nio.charset.StandardCharsets.UTF_8)) {
+                while (r.next()) {
+                    out.write(r.getString(1));
+                    out.write('\n');
+                    rows++;
+                }
+            } catch (IOException e) {
+                throw new SQLException("cannot write temporary file " + csv + ": " + e.getMessage(), e);
+            }
+            if (rows == 0) {
+                return 0;
+            }
+            StringBuilder types = new StringBuilder("{");
+            StringBuilder casts = new StringBuilder();
+            for (int i = 0; i < columns.size(); i++) {
+                CopyColumn c = columns.get(i);
+                String field = "c" + i;
+                types.append(i > 0 ? ", " : "").append('\'').append(field).append("': '").append(c.sqliteType()).append('\'');
+                casts.append(i > 0 ? ", " : "");
+                casts.append(c.duckType().equals(c.sqliteType()) ? field : "CAST(" + field + " AS " + c.duckType() + ")");
+            }
+            types.append('}');
+            Sql.exec(duck, "INSERT INTO cat.main." + Sql.quoteIdent(table) + " SELECT " + casts + " FROM read_csv("
+                    + Sql.quoteLiteral(csv.toAbsolutePath().toString()) + ", columns = " + types
+                    + ", header = false, delim = ',', quote = '''', escape = '''', nullstr = 'NULL',"
+                    + " allow_quoted_nulls = false, auto_detect = false, new_line = '\\n')");
+            return rows;
+        } finally {
+            try {
+                Files.deleteIfExists(csv);
+            } catch (IOException ignored) {
+                // a stray temporary file beside the target is harmless
+            }
+        }
     }
 
     private static long copySqliteTable(Connection lite, Connection duck, DuckDBConnection dc, String table,
