@@ -88,6 +88,19 @@ class CatalogReaderTest {
     }
 
     @Test
+    void requiredFilesListsTheVisibleDataAndDeleteFilesRelativeToTheDataPath() {
+        Fixtures.Copy towns = Fixtures.copy("towns", tmp);
+        assertThat(CatalogReader.requiredFiles(towns.catalog(), 15L)).containsExactly(
+                "main/towns/ducklake-01a22959-f487-780c-9bbb-d3e43bb46f07.parquet",
+                "main/towns/ducklake-01a22959-f515-7195-8ca9-a09be8bdc366-delete.parquet");
+        assertThat(CatalogReader.requiredFiles(towns.catalog(), 8L)).containsExactly(
+                "main/towns/ducklake-01a22959-f487-780c-9bbb-d3e43bb46f07.parquet",
+                "main/towns/ducklake-01a22959-f515-7195-8ca9-a09be8bdc366-delete.parquet",
+                "main/scratch/ducklake-01a22959-f56a-75a4-bba7-f17cd90449ff.parquet");
+        assertThat(CatalogReader.requiredFiles(towns.catalog(), 2L)).isEmpty();
+    }
+
+    @Test
     void aSnapshotTheCatalogDoesNotKeepIsNotFound() {
         Fixtures.Copy expired = Fixtures.copy("towns_expired_before_8", tmp);
         assertThatThrownBy(() -> CatalogReader.open(expired.catalog(), expired.dataPath(), 5L))
