@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.List;
 
 import static dev.fdl.data.WorkingCatalogFixture.checksum;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -161,11 +162,30 @@ class CatalogReaderTest {
     }
 
     @Test
-    void theCatalogIsAttachedReadOnly() {
+    void theCatalogIsAttachedReadOnly() throws Exception {
         Fixtures.Copy towns = Fixtures.copy("towns", tmp);
+        try (CatalogReader reader = CatalogReader.open(towns.catalog(), towns.dataPath(), null);
+             Statement st = reader.connection().createStatement()) {
+            assertThatThrownBy(() -> st.execute("DELETE FROM " + Sql.ident(CatalogReader.CATALOG_ALIAS) + ".ducklake_snapshot"))
+                    .hasMessageContaining("read-only");
+        }
+    }
+
+    @Test
+    void queryRunsOnlyOneReadOnlyStatement() {
+        Fixtures.Copy towns = Fixtures.copy("towns", tmp);
+        Path out = tmp.resolve("out.csv");
         try (CatalogReader reader = CatalogReader.open(towns.catalog(), towns.dataPath(), null)) {
-            assertThatThrownBy(() -> reader.query("DELETE FROM " + Sql.ident(CatalogReader.CATALOG_ALIAS) + ".ducklake_snapshot"))
-                    .isInstanceOf(FdlException.class).hasMessageContaining("read-only");
+            for (String sql : List.of("COPY (SELECT * FROM towns) TO '" + out + "'", "SELECT 1; SELECT 2",
+                    "CREATE TABLE x AS SELECT 1", "SET TimeZone = 'UTC'", "ATTACH 'other.duckdb'")) {
+                assertThatThrownBy(() -> reader.query(sql)).as(sql)
+                        .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.USAGE));
+            }
+            assertThat(out).doesNotExist();
+            assertThat(reader.query("DESCRIBE towns").rows()).hasSize(3);
+            assertThat(reader.query("SHOW TABLES").rows()).isNotEmpty();
+            assertThat(reader.query("EXPLAIN SELECT * FROM towns").rows()).isNotEmpty();
+            assertThat(reader.query("WITH t AS (SELECT * FROM towns) SELECT count(*) FROM t").rows().get(0).get(0)).isEqualTo(1868L);
         }
     }
 }
