@@ -1,0 +1,104 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.repo.CatalogCache;
+import dev.fdl.repo.CatalogFiles;
+import dev.fdl.repo.Gc;
+import dev.fdl.repo.Json;
+import dev.fdl.repo.Repository;
+import dev.fdl.store.ObjectStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/** {@code fdl gc}: deletes what no live version needs (SPEC.md section 5). */
+@Command(name = "gc", mixinStandardHelpOptions = true,
+        description = {"Delete data files no live version names (in any snapshot), unfinished version folders and the leftover catalogs "
+                + "of expired versions, keeping anything younger than the grace period.",
+                "Live catalogs are cached in $FDL_CACHE_DIR (default ~/.cache/fdl). Safe to interrupt and re-run."})
+final class GcCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Mixin RepoOption repoOption;
+
+    @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "7d",
+            description = "Keep files and unfinished folders younger than this (default: ${DEFAULT-VALUE}).")
+    Duration grace;
+    @Option(names = "--dry-run", description = "Report what would be deleted; delete nothing.") boolean dryRun;
+    @Option(names = "--cache-dir", paramLabel = "<folder>",
+            description = "Where live catalogs are cached (default: $FDL_CACHE_DIR, else $XDG_CACHE_HOME/fdl, else ~/.cache/fdl).")
+    java.nio.file.Path cacheDir;
+    @Option(names = "--json", description = "Print the report as JSON.") boolean json;
+    @Option(names = {"-q", "--quiet"}, description = "No progress on the terminal.") boolean quiet;
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "8", description = "Concurrent deletions (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Override
+    public void run() {
+        PrintWriter out = spec.commandLine().getOut();
+        boolean progress = Out.interactive(quiet);
+        try (ObjectStore store = repoOption.openStore()) {
+            Repository repo = Repository.open(store);
+            Gc gc = new Gc(repo, (cacheDir != null ? new CatalogCache(cacheDir) : CatalogCache.fromEnvironment()), CatalogFiles.duckLake(), Clock.systemUTC());
+            Consumer<Gc.Progress> p = progress ? this::showProgress : x -> {};
+            Gc.Report r = gc.run(new Gc.Options(grace, dryRun, Math.max(1, threads)), p);
+            if (progress) System.err.print("\r\033[K");
+            if (json) {
+                ObjectNode o = Json.MAPPER.createObjectNode();
+                o.put("dry_run", r.dryRun());
+                o.put("grace_seconds", grace.getSeconds());
+                o.put("cutoff", r.cutoff().toString());
+                o.put("live_versions", r.liveVersions());
+                o.put("live_file_names", r.liveNames());
+                o.put("catalogs_downloaded", r.catalogsDownloaded());
+                o.put("catalogs_cached", r.catalogsCached());
+                o.put("data_files_listed", r.dataListed());
+                tally(o.putObject("data_files"), r.dataFiles());
+                tally(o.putObject("young_unreferenced_data_files"), r.youngUnreferenced());
+                tally(o.putObject("unfinished_version_folders"), r.unfinishedFolders());
+                tally(o.putObject("expired_version_catalogs"), r.expiredLeftovers());
+                Out.json(out, o);
+                return;
+            }
+            String verb = r.dryRun() ? "Would delete" : "Deleted";
+            out.printf("Read %d live version(s) (%d catalog(s) downloaded, %d cached), %,d file names; listed %,d data files.%n",
+                    r.liveVersions(), r.catalogsDownloaded(), r.catalogsCached(), r.liveNames(), r.dataListed());
+            out.printf("%s %,d unreferenced data file(s), %s%n", verb, r.dataFiles().count(), bytes(r.dataFiles().bytes()));
+            out.printf("%s %,d unfinished version folder(s), %s%n", verb, r.unfinishedFolders().count(), bytes(r.unfinishedFolders().bytes()));
+            out.printf("%s %,d catalog object(s) of expired versions, %s%n", verb, r.expiredLeftovers().count(), bytes(r.expiredLeftovers().bytes()));
+            if (r.youngUnreferenced().count() > 0)
+                out.printf("Kept %,d unreferenced data file(s) younger than %s (%s)%n", r.youngUnreferenced().count(),
+                        DurationConverter.format(grace), bytes(r.youngUnreferenced().bytes()));
+            out.flush();
+        }
+    }
+
+    private static void tally(ObjectNode o, Gc.Tally t) {
+        o.put("count", t.count());
+        o.put("bytes", t.bytes());
+    }
+
+    private void showProgress(Gc.Progress p) {
+        System.err.printf("\r\033[Kgc: %s: %,d seen, %,d chosen", p.phase(), p.seen(), p.chosen());
+        System.err.flush();
+    }
+
+    /** {@code 1234567 bytes (1.2 MB)}. */
+    static String bytes(long b) {
+        if (b < 1000) return b + " bytes";
+        String[] units = {"kB", "MB", "GB", "TB", "PB"};
+        double v = b;
+        int u = -1;
+        while (v >= 1000 && u < units.length - 1) {
+            v /= 1000;
+            u++;
+        }
+        return String.format("%,d bytes (%.1f %s)", b, v, units[u]);
+    }
+}

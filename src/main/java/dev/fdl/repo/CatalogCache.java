@@ -1,0 +1,277 @@
+package dev.fdl.repo;
+
+import dev.fdl.FdlException;
+import dev.fdl.store.Keys;
+import dev.fdl.store.ObjectBytes;
+import dev.fdl.store.ObjectStore;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * A local cache of what never changes once a version is finished: its version.json, its catalog
+ * and the list of files the catalog names (SPEC.md section 3: a version is immutable). gc reads
+ * every live catalog on every run; with this cache a second run issues no GET for them.
+ *
+ * <p>Layout: {@code <dir>/<repository id>/<version id>/} holding {@code version.json},
+ * {@code ducklake.duckdb} and {@code files-v1}. A catalog is trusted only after its SHA-256 and
+ * size match version.json (checked on download and again before a cached copy is read); the file
+ * list records the SHA-256 of the catalog it was read from and is used only when that matches.
+ * Every file is written to a temporary name and renamed, so an interrupted run leaves no partial
+ * entry. The whole folder can be deleted at any time.
+ */
+public final class CatalogCache {
+    private static final String FILES = "files-v1";
+    private static final int FILES_MAGIC = 0x46444c31; // "FDL1"
+
+    private final Path dir;
+    private long downloads;
+    private long hits;
+
+    /** A cache rooted at {@code dir} (created on first use). */
+    public CatalogCache(Path dir) {
+        this.dir = dir.toAbsolutePath().normalize();
+    }
+
+    /**
+     * The cache folder fdl uses: {@code $FDL_CACHE_DIR}, else {@code $XDG_CACHE_HOME/fdl}, else
+     * {@code ~/.cache/fdl}.
+     */
+    public static CatalogCache fromEnvironment() {
+        String own = System.getenv("FDL_CACHE_DIR");
+        if (own != null && !own.isBlank()) return new CatalogCache(Path.of(own));
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isBlank()) return new CatalogCache(Path.of(xdg, "fdl"));
+        return new CatalogCache(Path.of(System.getProperty("user.home"), ".cache", "fdl"));
+    }
+
+    /** The cache folder. */
+    public Path dir() {
+        return dir;
+    }
+
+    /** Catalogs fetched from the store by this cache object (one GET each). */
+    public long downloads() {
+        return downloads;
+    }
+
+    /** Catalogs (or their file lists) served from the local cache without a GET. */
+    public long hits() {
+        return hits;
+    }
+
+    private Path folder(Repository repo, String versionId) {
+        if (!VersionIds.isValid(versionId)) throw new IllegalArgumentException("not a version id: " + versionId);
+        String rid = repo.config().id();
+        if (!rid.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,99}")) rid = sha256Hex(rid.getBytes(StandardCharsets.UTF_8));
+        return dir.resolve(rid).resolve(versionId);
+    }
+
+    /**
+     * The version.json of a finished version: the cached copy, else read from the store (one GET)
+     * and cached. Empty when the store has no version.json for it.
+     *
+     * @throws FdlException exit 1 when version.json is corrupt (naming it)
+     */
+    public Optional<VersionInfo> version(Repository repo, String versionId) {
+        Path f = folder(repo, versionId).resolve("version.json");
+        String key = VersionInfo.key(versionId);
+        try {
+            VersionInfo v = VersionInfo.parse(Files.readAllBytes(f), key);
+            if (v.id().equals(versionId)) return Optional.of(v);
+        } catch (NoSuchFileException e) {
+            // not cached yet
+        } catch (IOException | FdlException e) {
+            // a damaged cache entry is read again from the store
+        }
+        Optional<ObjectBytes> b = repo.store().get(key);
+        if (b.isEmpty()) return Optional.empty();
+        VersionInfo v = VersionInfo.parse(b.get().bytes(), key);
+        if (!v.id().equals(versionId)) throw FdlException.corrupt(key, "key 'id' is " + v.id() + " but the folder is " + versionId);
+        writeAtomically(f, b.get().bytes());
+        return Optional.of(v);
+    }
+
+    /**
+     * A local copy of the version's catalog whose SHA-256 and size match version.json: the cached
+     * copy when it still matches, else downloaded (one GET, streamed to disk). Empty when the store
+     * has no catalog object for it (e.g. expired meanwhile).
+     *
+     * @param fresh download even when a cached copy matches (verify checks the store's object)
+     * @throws FdlException exit 1 when the store's catalog does not match version.json
+     */
+    public Optional<Path> catalog(Repository repo, VersionInfo v, boolean fresh) {
+        Path f = folder(repo, v.id()).resolve(VersionFolder.CATALOG);
+        if (!fresh && matches(f, v)) {
+            hits++;
+            return Optional.of(f);
+        }
+        String key = catalogKey(v);
+        Path tmp = f.resolveSibling(".tmp-" + UUID.randomUUID());
+        try {
+            Files.createDirectories(f.getParent());
+            downloads++;
+            if (repo.store().download(key, tmp).isEmpty()) return Optional.empty();
+            String sha = sha256Hex(tmp);
+            long size = Files.size(tmp);
+            if (!sha.equalsIgnoreCase(v.catalog().sha256()) || size != v.catalog().bytes())
+                throw FdlException.corrupt(key, "the catalog has " + size + " bytes and sha256 " + sha + " but "
+                        + VersionInfo.key(v.id()) + " records " + v.catalog().bytes() + " bytes and sha256 "
+                        + v.catalog().sha256() + "; the repository is damaged (run fdl verify)");
+            Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return Optional.of(f);
+        } catch (IOException e) {
+            throw new FdlException("cannot write the catalog cache " + f + ": " + e.getMessage()
+                    + " (set FDL_CACHE_DIR to a writable folder)");
+        } finally {
+            deleteQuietly(tmp);
+        }
+    }
+
+    /** The store key of the version's catalog ({@code versions/<id>/ducklake.duckdb}). */
+    static String catalogKey(VersionInfo v) {
+        return Keys.check(VersionFolder.PREFIX + v.id() + "/" + v.catalog().path());
+    }
+
+    /**
+     * Calls {@code sink} for every file the version's catalog names, from the cached file list when
+     * it was read from a catalog with the SHA-256 version.json records, else from the catalog
+     * ({@link #catalog}) through {@code reader}, caching the list for the next run.
+     *
+     * @return false when the store has no catalog for the version (nothing was sent to sink)
+     */
+    public boolean forEachFile(Repository repo, VersionInfo v, CatalogFiles reader, boolean fresh,
+                               Consumer<NamedFile> sink) {
+        Path list = folder(repo, v.id()).resolve(FILES);
+        if (!fresh && readFileList(list, v.catalog().sha256(), sink)) {
+            hits++;
+            return true;
+        }
+        Optional<Path> cat = catalog(repo, v, fresh);
+        if (cat.isEmpty()) return false;
+        Path tmp = list.resolveSibling(".tmp-" + UUID.randomUUID());
+        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16))) {
+            out.writeInt(FILES_MAGIC);
+            out.writeUTF(v.catalog().sha256().toLowerCase());
+            String[] dataPath = {null};
+            reader.forEach(cat.get(), nf -> {
+                try {
+                    if (dataPath[0] == null) {
+                        dataPath[0] = nf.dataPath();
+                        out.writeUTF(nf.dataPath());
+                    }
+                    boolean rel = nf.dataPath().equals(dataPath[0]) && nf.location().startsWith(dataPath[0]);
+                    out.writeByte(1 | (nf.deleteFile() ? 2 : 0) | (rel ? 4 : 0));
+                    out.writeLong(nf.bytes());
+                    out.writeUTF(rel ? nf.location().substring(dataPath[0].length()) : nf.location());
+                    if (!rel) out.writeUTF(nf.dataPath());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                sink.accept(nf);
+            });
+            if (dataPath[0] == null) out.writeUTF("");
+            out.writeByte(0);
+            out.close();
+            Files.move(tmp, list, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | UncheckedIOException e) {
+            throw new FdlException("cannot write the catalog cache " + list + ": " + e.getMessage()
+                    + " (set FDL_CACHE_DIR to a writable folder)");
+        } finally {
+            deleteQuietly(tmp);
+        }
+        return true;
+    }
+
+    /** Replays a cached file list; false (and nothing sent) when absent, stale or damaged. */
+    private static boolean readFileList(Path list, String sha256, Consumer<NamedFile> sink) {
+        // Validate the header first so that a stale list sends nothing; a list damaged in the middle
+        // cannot be partial in practice (written under a temporary name, then renamed).
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(list), 1 << 16))) {
+            if (in.readInt() != FILES_MAGIC || !in.readUTF().equalsIgnoreCase(sha256)) return false;
+            String dataPath = in.readUTF();
+            for (int flags = in.readUnsignedByte(); flags != 0; flags = in.readUnsignedByte()) {
+                long bytes = in.readLong();
+                String loc = in.readUTF();
+                if ((flags & 4) != 0) sink.accept(new NamedFile(dataPath, dataPath + loc, (flags & 2) != 0, bytes));
+                else sink.accept(new NamedFile(in.readUTF(), loc, (flags & 2) != 0, bytes));
+            }
+            return true;
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (EOFException e) {
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean matches(Path f, VersionInfo v) {
+        try {
+            return Files.size(f) == v.catalog().bytes() && sha256Hex(f).equalsIgnoreCase(v.catalog().sha256());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void writeAtomically(Path f, byte[] bytes) {
+        Path tmp = f.resolveSibling(".tmp-" + UUID.randomUUID());
+        try {
+            Files.createDirectories(f.getParent());
+            Files.write(tmp, bytes);
+            Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new FdlException("cannot write the catalog cache " + f + ": " + e.getMessage()
+                    + " (set FDL_CACHE_DIR to a writable folder)");
+        } finally {
+            deleteQuietly(tmp);
+        }
+    }
+
+    /** Hex SHA-256 of a local file, streamed. */
+    static String sha256Hex(Path f) throws IOException {
+        MessageDigest md = sha256();
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(f)) {
+            for (int n; (n = in.read(buf)) > 0; ) md.update(buf, 0, n);
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    static String sha256Hex(byte[] bytes) {
+        return HexFormat.of().formatHex(sha256().digest(bytes));
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a leftover temporary file in the cache is harmless
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.fdl.repo;
+
+import dev.fdl.store.ObjectMeta;
+import dev.fdl.store.ObjectStore;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * One folder under {@code versions/} as a listing shows it (SPEC.md section 1): which of
+ * version.json, expired.json and the catalog objects it holds. Retention reads the whole
+ * {@code versions/} prefix once, streamed, and works from these.
+ *
+ * @param id      the folder name (a version id)
+ * @param objects every object in the folder (a handful per version)
+ */
+public record VersionFolder(String id, List<ObjectMeta> objects) {
+    /** The key prefix every version folder lives under. */
+    public static final String PREFIX = "versions/";
+    /** The catalog's name in a version folder (SPEC.md section 1). */
+    public static final String CATALOG = "ducklake.duckdb";
+
+    public VersionFolder {
+        Objects.requireNonNull(id, "id");
+        objects = List.copyOf(objects);
+    }
+
+    /** The folder's key prefix, {@code versions/<id>/}. */
+    public String prefix() {
+        return PREFIX + id + "/";
+    }
+
+    /** True when version.json is there: the version is finished (SPEC.md section 4, Reading). */
+    public boolean finished() {
+        return has("version.json");
+    }
+
+    /** True when expired.json is there: the version is out of retention. */
+    public boolean expired() {
+        return has("expired.json");
+    }
+
+    /** Finished and not expired: a version whose catalog gc must read (SPEC.md section 5). */
+    public boolean live() {
+        return finished() && !expired();
+    }
+
+    /** The catalog objects expiry deletes: {@code ducklake.duckdb} and everything under {@code catalogs/}. */
+    public List<ObjectMeta> catalogObjects() {
+        List<ObjectMeta> out = new ArrayList<>();
+        for (ObjectMeta m : objects) {
+            String rel = m.key().substring(prefix().length());
+            if (rel.equals(CATALOG) || rel.startsWith("catalogs/")) out.add(m);
+        }
+        return out;
+    }
+
+    /** The last-modified time of the folder's newest object (UTC). */
+    public Instant newest() {
+        Instant t = Instant.MIN;
+        for (ObjectMeta m : objects) if (m.lastModified() != null && m.lastModified().isAfter(t)) t = m.lastModified();
+        return t;
+    }
+
+    /** The total size of the folder's objects, in bytes. */
+    public long bytes() {
+        long b = 0;
+        for (ObjectMeta m : objects) b += m.size();
+        return b;
+    }
+
+    private boolean has(String name) {
+        String key = prefix() + name;
+        for (ObjectMeta m : objects) if (m.key().equals(key)) return true;
+        return false;
+    }
+
+    /** What one listing of {@code versions/} found: the folders by id, and keys that are not in a version folder. */
+    public record Listing(SortedMap<String, VersionFolder> folders, List<String> strays) {
+        /** The folder of {@code id}, or null. */
+        public VersionFolder get(String id) {
+            return folders.get(id);
+        }
+    }
+
+    /**
+     * Lists {@code versions/} once (streamed) and groups the objects by version folder, sorted by
+     * id (UUIDv7 order is creation order). Keys not of the form {@code versions/<uuid>/…} are strays.
+     */
+    public static Listing list(ObjectStore store) {
+        SortedMap<String, List<ObjectMeta>> byId = new TreeMap<>();
+        List<String> strays = new ArrayList<>();
+        try (Stream<ObjectMeta> s = store.list(PREFIX)) {
+            s.forEach(m -> {
+                String rest = m.key().substring(PREFIX.length());
+                int slash = rest.indexOf('/');
+                String id = slash < 0 ? null : rest.substring(0, slash);
+                if (id == null || !VersionIds.isValid(id) || slash == rest.length() - 1) strays.add(m.key());
+                else byId.computeIfAbsent(id, k -> new ArrayList<>()).add(m);
+            });
+        }
+        SortedMap<String, VersionFolder> folders = new TreeMap<>();
+        byId.forEach((id, objs) -> folders.put(id, new VersionFolder(id, objs)));
+        return new Listing(folders, strays);
+    }
+}

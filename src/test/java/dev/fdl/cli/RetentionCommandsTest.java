@@ -1,0 +1,131 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fdl.FdlException;
+import dev.fdl.repo.Json;
+import dev.fdl.repo.RepoFixture;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RetentionCommandsTest {
+    @TempDir Path tmp;
+    RepoFixture fx;
+    String out, err;
+
+    @BeforeEach
+    void setUp() {
+        fx = RepoFixture.create(tmp);
+    }
+
+    int fdl(String... args) {
+        StringWriter o = new StringWriter(), e = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(o));
+        cl.setErr(new PrintWriter(e));
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add("--repo");
+        all.add(fx.root.toString());
+        int code = cl.execute(all.toArray(String[]::new));
+        out = o.toString();
+        err = e.toString();
+        return code;
+    }
+
+    @Test
+    void expireKeepsTheNewestAndLogMarksTheExpired() {
+        List<String> v = new ArrayList<>();
+        for (int i = 0; i < 4; i++) v.add(fx.commit("main", List.of()));
+
+        assertThat(fdl("expire", "--keep", "2", "--dry-run")).isZero();
+        assertThat(out).contains("Would expire " + v.get(0), "Would expire " + v.get(1));
+        assertThat(fx.exists("versions/" + v.get(0) + "/expired.json")).isFalse();
+
+        assertThat(fdl("expire", "--keep", "2")).isZero();
+        assertThat(out).contains("Expired " + v.get(0), "Expired " + v.get(1), "Expired 2 version(s); 2 in retention");
+        assertThat(fdl("log", "--oneline")).isZero();
+        assertThat(out.lines().filter(l -> l.contains("[expired ")).count()).isEqualTo(2);
+
+        assertThat(fdl("expire", "--keep", "1", "--json")).isZero();
+        JsonNode j = json();
+        assertThat(j.get("expired")).hasSize(1);
+        assertThat(j.get("expired").get(0).get("id").asText()).isEqualTo(v.get(2));
+    }
+
+    @Test
+    void expireNeedsKeepAndAValidDuration() {
+        assertThat(fdl("expire")).isEqualTo(FdlException.USAGE);
+        assertThat(fdl("expire", "--keep", "1", "--older-than", "soon")).isEqualTo(FdlException.USAGE);
+        assertThat(err).contains("invalid duration 'soon'");
+    }
+
+    @Test
+    void gcDeletesUnreferencedDataAndReportsCountsAndBytesPerKind() {
+        fx.copyFixtureData("towns", RepoFixture.OLD);
+        fx.commit("main", fx.fixtureCatalog("towns"));
+        fx.dataFile("main/towns/ducklake-orphan.parquet", RepoFixture.OLD);
+        fx.dataFile("main/towns/ducklake-young.parquet", Instant.now());
+
+        assertThat(fdl("gc", "--grace", "1d", "--cache-dir", tmp.resolve("cache").toString(), "--json")).isZero();
+        JsonNode j = json();
+        assertThat(j.get("live_versions").asInt()).isEqualTo(1);
+        assertThat(j.get("live_file_names").asInt()).isEqualTo(3);
+        assertThat(j.get("data_files").get("count").asInt()).isEqualTo(1);
+        assertThat(j.get("data_files").get("bytes").asLong()).isPositive();
+        assertThat(j.get("young_unreferenced_data_files").get("count").asInt()).isEqualTo(1);
+        assertThat(j.get("unfinished_version_folders").get("count").asInt()).isZero();
+        assertThat(fx.exists("data/main/towns/ducklake-orphan.parquet")).isFalse();
+        assertThat(fx.exists("data/main/towns/ducklake-young.parquet")).isTrue();
+
+        assertThat(fdl("gc", "--cache-dir", tmp.resolve("cache").toString())).isZero();
+        assertThat(out).contains("Read 1 live version(s) (0 catalog(s) downloaded, 1 cached)", "Deleted 0 unreferenced data file(s)");
+    }
+
+    @Test
+    void verifyIsCleanOnAHealthyRepositoryAndListsProblemsWithExit1() {
+        fx.copyFixtureData("towns", RepoFixture.OLD);
+        fx.commit("main", fx.fixtureCatalog("towns"));
+        String cache = tmp.resolve("cache").toString();
+        assertThat(fdl("verify", "--cache-dir", cache)).isZero();
+        assertThat(out).contains("no problems");
+
+        fx.store.delete("data/main/towns/ducklake-01a22959-f487-780c-9bbb-d3e43bb46f07.parquet");
+        fx.tag("ghost", "01a22959-0000-7000-8000-000000000000");
+        assertThat(fdl("verify", "--cache-dir", cache)).isEqualTo(1);
+        assertThat(out).contains("data/main/towns/ducklake-01a22959-f487-780c-9bbb-d3e43bb46f07.parquet, which does not exist",
+                "refs/tags/ghost: points at 01a22959-0000-7000-8000-000000000000", "2 problem(s)");
+        assertThat(err).contains("verify found 2 problem(s)");
+
+        assertThat(fdl("verify", "--cache-dir", cache, "--json")).isEqualTo(1);
+        assertThat(json().get("problems")).hasSize(2);
+    }
+
+    @Test
+    void durationsTakeAUnitOrIso8601() {
+        assertThat(DurationConverter.parse("30d")).isEqualTo(Duration.ofDays(30));
+        assertThat(DurationConverter.parse("12h")).isEqualTo(Duration.ofHours(12));
+        assertThat(DurationConverter.parse("90m")).isEqualTo(Duration.ofMinutes(90));
+        assertThat(DurationConverter.parse("2w")).isEqualTo(Duration.ofDays(14));
+        assertThat(DurationConverter.parse("0s")).isEqualTo(Duration.ZERO);
+        assertThat(DurationConverter.parse("PT36H")).isEqualTo(Duration.ofHours(36));
+        assertThatThrownBy(() -> DurationConverter.parse("-1d")).isInstanceOf(FdlException.class);
+        assertThatThrownBy(() -> DurationConverter.parse("7")).hasMessageContaining("a number and a unit");
+        assertThat(DurationConverter.format(Duration.ofDays(7))).isEqualTo("7d");
+    }
+
+    JsonNode json() {
+        return Json.parseObject(out.getBytes(), "output");
+    }
+}

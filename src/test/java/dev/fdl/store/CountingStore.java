@@ -1,0 +1,101 @@
+package dev.fdl.store;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * Counts the calls a store receives, for tests and benchmarks: LIST pages (S3 returns at most
+ * 1,000 keys per page, so a listing of n keys costs max(1, ceil(n / 1000)) pages), GETs (get and
+ * download), HEADs, writes and deletes. Optionally runs a hook when a listing of a prefix starts
+ * (to interleave a concurrent writer deterministically).
+ */
+public final class CountingStore implements ObjectStore {
+    private final ObjectStore inner;
+    public final AtomicLong listCalls = new AtomicLong(), listed = new AtomicLong(), listPages = new AtomicLong(),
+            gets = new AtomicLong(), downloads = new AtomicLong(), heads = new AtomicLong(),
+            writes = new AtomicLong(), deletes = new AtomicLong();
+    private volatile String hookPrefix;
+    private volatile Consumer<String> hook;
+
+    public CountingStore(ObjectStore inner) {
+        this.inner = inner;
+    }
+
+    /** Runs {@code action} once, when a listing of exactly {@code prefix} is first opened. */
+    public void onFirstList(String prefix, Consumer<String> action) {
+        this.hookPrefix = prefix;
+        this.hook = action;
+    }
+
+    /** Zeroes every counter. */
+    public void reset() {
+        for (AtomicLong a : new AtomicLong[]{listCalls, listed, listPages, gets, downloads, heads, writes, deletes}) a.set(0);
+    }
+
+    @Override public String root() { return inner.root(); }
+    @Override public String location(String key) { return inner.location(key); }
+    @Override public boolean readOnly() { return inner.readOnly(); }
+
+    @Override
+    public Optional<ObjectBytes> get(String key) {
+        gets.incrementAndGet();
+        return inner.get(key);
+    }
+
+    @Override
+    public Optional<ObjectMeta> download(String key, Path target) {
+        downloads.incrementAndGet();
+        return inner.download(key, target);
+    }
+
+    @Override
+    public Optional<ObjectMeta> head(String key) {
+        heads.incrementAndGet();
+        return inner.head(key);
+    }
+
+    @Override
+    public WriteResult putIfAbsent(String key, Payload body) {
+        writes.incrementAndGet();
+        return inner.putIfAbsent(key, body);
+    }
+
+    @Override
+    public WriteResult putIfMatch(String key, Payload body, String etag) {
+        writes.incrementAndGet();
+        return inner.putIfMatch(key, body, etag);
+    }
+
+    @Override
+    public WriteResult put(String key, Payload body) {
+        writes.incrementAndGet();
+        return inner.put(key, body);
+    }
+
+    @Override
+    public void delete(String key) {
+        deletes.incrementAndGet();
+        inner.delete(key);
+    }
+
+    @Override
+    public Stream<ObjectMeta> list(String prefix) {
+        Consumer<String> h = hook;
+        if (h != null && prefix.equals(hookPrefix)) {
+            hook = null;
+            h.accept(prefix);
+        }
+        listCalls.incrementAndGet();
+        long[] n = {0};
+        return inner.list(prefix).peek(m -> {
+            n[0]++;
+            listed.incrementAndGet();
+            if (n[0] % 1000 == 1) listPages.incrementAndGet();
+        }).onClose(() -> {
+            if (n[0] == 0) listPages.incrementAndGet();
+        });
+    }
+}
