@@ -1,7 +1,5 @@
 package dev.fdl.data;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fdl.FdlException;
 
 import java.math.BigDecimal;
@@ -166,7 +164,7 @@ public final class CatalogReader implements AutoCloseable {
      *                      naming the SQL's error as DuckDB reports it
      */
     public QueryResult query(String sql) {
-        checkReadOnly(sql);
+        ReadOnlySql.check(connection, sql);
         try (Statement st = connection.createStatement()) {
             if (!st.execute(sql)) {
                 return new QueryResult(List.of("Count"), List.of("BIGINT"), List.of(List.of((long) st.getUpdateCount())));
@@ -176,40 +174,6 @@ public final class CatalogReader implements AutoCloseable {
             }
         } catch (SQLException e) {
             throw new FdlException(FdlException.FAILURE, "query failed: " + firstLine(e), e);
-        }
-    }
-
-    /**
-     * Lets through exactly one statement that DuckDB's parser turns into a SELECT node
-     * ({@code json_serialize_sql} serializes only those), so nothing a query runs writes a file,
-     * changes a setting or attaches a database.
-     */
-    private void checkReadOnly(String sql) {
-        String body = sql.strip();
-        if (body.regionMatches(true, 0, "EXPLAIN", 0, 7)) {
-            body = body.substring(7).strip();
-            if (body.regionMatches(true, 0, "ANALYZE", 0, 7)) body = body.substring(7).strip();
-        }
-        JsonNode parsed;
-        try (PreparedStatement ps = connection.prepareStatement("SELECT CAST(json_serialize_sql(CAST(? AS VARCHAR)) AS VARCHAR)")) {
-            ps.setString(1, body);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                parsed = new ObjectMapper().readTree(rs.getString(1));
-            }
-        } catch (SQLException | java.io.IOException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot check the query: " + e.getMessage(), e);
-        }
-        if (parsed.path("error").asBoolean(false)) {
-            String message = parsed.path("error_message").asText();
-            if (message.startsWith("Only SELECT statements")) {
-                throw FdlException.usage("fdl query runs read-only queries (SELECT, WITH, DESCRIBE, SHOW, SUMMARIZE, "
-                        + "EXPLAIN); to change data use fdl sql or fdl import");
-            }
-            throw new FdlException("query failed: " + message);
-        }
-        if (parsed.path("statements").size() != 1) {
-            throw FdlException.usage("fdl query runs one statement at a time; got " + parsed.path("statements").size());
         }
     }
 
