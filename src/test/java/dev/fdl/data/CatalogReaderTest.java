@@ -102,6 +102,25 @@ class CatalogReaderTest {
     }
 
     @Test
+    void theMirrorFetchesExactlyTheFilesASnapshotNeedsAndReadsFromThem() throws Exception {
+        Fixtures.Copy towns = Fixtures.copy("towns", tmp.resolve("fixture"));
+        dev.fdl.store.LocalStore remote = new dev.fdl.store.LocalStore(towns.dir());
+        Path cache = tmp.resolve("cache");
+        String override = DataFileMirror.fetch(towns.catalog(), 15L, remote, "data/", cache);
+        try (var files = java.nio.file.Files.walk(cache)) {
+            assertThat(files.filter(java.nio.file.Files::isRegularFile).count()).isEqualTo(2);
+        }
+        try (CatalogReader reader = CatalogReader.open(towns.catalog(), override, 15L)) {
+            assertThat(reader.query("SELECT count(*) FROM towns").rows().get(0).get(0)).isEqualTo(1868L);
+        }
+        // a second fetch reuses the cache; a file missing from the repository is named
+        DataFileMirror.fetch(towns.catalog(), 15L, remote, "data/", cache);
+        java.nio.file.Files.delete(towns.dir().resolve("data/main/scratch/ducklake-01a22959-f56a-75a4-bba7-f17cd90449ff.parquet"));
+        assertThatThrownBy(() -> DataFileMirror.fetch(towns.catalog(), 8L, remote, "data/", cache))
+                .isInstanceOf(FdlException.class).hasMessageContaining("data/main/scratch/ducklake-01a22959-f56a-75a4-bba7-f17cd90449ff.parquet");
+    }
+
+    @Test
     void aSnapshotTheCatalogDoesNotKeepIsNotFound() {
         Fixtures.Copy expired = Fixtures.copy("towns_expired_before_8", tmp);
         assertThatThrownBy(() -> CatalogReader.open(expired.catalog(), expired.dataPath(), 5L))
