@@ -102,6 +102,37 @@ public final class CatalogReader implements AutoCloseable {
         }
     }
 
+    /**
+     * The data and delete files a reader opens to read every table of {@code duckdbCatalog} at
+     * {@code snapshot} (null: newest), without opening any of them: paths relative to the
+     * catalog's data path ({@code main/towns/ducklake-….parquet}), or absolute for files the
+     * catalog keeps outside it. Lets a caller fetch exactly these from a remote repository into a
+     * local folder and then {@link #open} with that folder as the data path override, since DuckDB
+     * core alone reads only local files.
+     *
+     * @throws FdlException as {@link #open} does for a missing file or snapshot and for what the reader refuses
+     */
+    public static List<String> requiredFiles(Path duckdbCatalog, Long snapshot) {
+        if (!Files.isRegularFile(duckdbCatalog)) {
+            throw FdlException.notFound("catalog file " + duckdbCatalog + " does not exist");
+        }
+        try (Connection conn = DriverManager.getConnection("jdbc:duckdb:")) {
+            try (Statement st = conn.createStatement()) {
+                st.execute("ATTACH " + Sql.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
+                        + Sql.ident(CATALOG_ALIAS) + " (READ_ONLY)");
+            }
+            SnapshotCatalog catalog = SnapshotCatalog.loadRelative(conn, CATALOG_ALIAS, duckdbCatalog.toString(), snapshot);
+            java.util.LinkedHashSet<String> files = new java.util.LinkedHashSet<>();
+            for (SnapshotCatalog.TableEntry t : catalog.tables()) {
+                for (SnapshotCatalog.DataFileEntry f : t.dataFiles()) files.add(f.location());
+                for (SnapshotCatalog.DeleteFileEntry d : t.deleteFiles()) files.add(d.location());
+            }
+            return List.copyOf(files);
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.FAILURE, "cannot read catalog " + duckdbCatalog + ": " + firstLine(e), e);
+        }
+    }
+
     /** The snapshot the views show. */
     public long snapshot() {
         return snapshot;
@@ -126,11 +157,14 @@ public final class CatalogReader implements AutoCloseable {
     }
 
     /**
-     * Runs one SQL statement and returns its whole result.
+     * Runs one read-only SQL statement (a query: SELECT, WITH, VALUES, FROM, DESCRIBE, SHOW,
+     * SUMMARIZE, or EXPLAIN of one of these) and returns its whole result.
      *
-     * @throws FdlException naming the SQL's error as DuckDB reports it
+     * @throws FdlException usage error (exit 2) for anything else or several statements; failure
+     *                      naming the SQL's error as DuckDB reports it
      */
     public QueryResult query(String sql) {
+        ReadOnlySql.check(connection, sql);
         try (Statement st = connection.createStatement()) {
             if (!st.execute(sql)) {
                 return new QueryResult(List.of("Count"), List.of("BIGINT"), List.of(List.of((long) st.getUpdateCount())));

@@ -37,7 +37,7 @@ public final class ResultPrinter {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < n; i++) {
             if (i > 0) sb.append(" | ");
-            sb.append(pad(result.columns().get(i), width[i], false));
+            sb.append(pad(result.columns().get(i), width[i], isNumeric(result.types().get(i))));
         }
         out.println(sb.toString().stripTrailing());
         sb.setLength(0);

@@ -98,20 +98,31 @@ final class SnapshotCatalog {
      */
     static SnapshotCatalog load(Connection conn, String alias, String file, String dataPathOverride, Long requested)
             throws SQLException {
-        Loader l = new Loader(conn, alias, file);
+        Loader l = new Loader(conn, alias, file, true);
         return l.load(dataPathOverride, requested);
+    }
+
+    /**
+     * Loads the catalog without opening any data file, with locations relative to the data path
+     * (the data path is taken as the empty string).
+     */
+    static SnapshotCatalog loadRelative(Connection conn, String alias, String file, Long requested) throws SQLException {
+        Loader l = new Loader(conn, alias, file, false);
+        return l.load("", requested);
     }
 
     private static final class Loader {
         private final Connection conn;
         private final String alias;
         private final String file;
+        private final boolean openFiles;
         private long s;
 
-        Loader(Connection conn, String alias, String file) {
+        Loader(Connection conn, String alias, String file, boolean openFiles) {
             this.conn = conn;
             this.alias = alias;
             this.file = file;
+            this.openFiles = openFiles;
         }
 
         private String t(String table) {
@@ -259,7 +270,7 @@ final class SnapshotCatalog {
                                     + partialMax + ") and snapshot " + s + " sees only some of them");
                         }
                         rs.getLong(8);
-                        if (!rs.wasNull()) checkPartitioned(where, tableId, rs.getLong(8), location);
+                        if (!rs.wasNull() && openFiles) checkPartitioned(where, tableId, rs.getLong(8), location);
                         dataFiles.put(id, location);
                         files.add(new DataFileEntry(id, location));
                     }

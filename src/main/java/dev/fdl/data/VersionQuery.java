@@ -1,6 +1,7 @@
 package dev.fdl.data;
 
 import dev.fdl.FdlException;
+import dev.fdl.store.ObjectStore;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,6 +23,28 @@ public final class VersionQuery {
 
     /** A result and the engine that produced it. */
     public record Answer(QueryResult result, Engine engine, long snapshot) {}
+
+    /**
+     * Like {@link #run(Path, String, Long, String)} for a catalog whose data files are in
+     * {@code store} under {@code dataDirKey}. For a remote store (S3, HTTPS) without loadable
+     * {@code ducklake} and {@code httpfs} extensions, the files the snapshot needs are first
+     * fetched into {@code cacheDir} ({@link DataFileMirror}) and read from there, since DuckDB core
+     * reads local files only.
+     */
+    public static Answer run(Path catalog, ObjectStore store, String dataDirKey, Path cacheDir, Long snapshot, String sql) {
+        String location = store.location(dataDirKey);
+        if (!location.contains("://")) return run(catalog, location, snapshot, sql);
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+            ReadOnlySql.check(duck, sql);
+            if (DuckLakeExtension.load(duck, "ducklake", "httpfs") == null) return run(catalog, location, snapshot, sql);
+        } catch (SQLException e) {
+            throw new FdlException("cannot start DuckDB: " + e.getMessage());
+        }
+        String local = DataFileMirror.fetch(catalog, snapshot, store, dataDirKey, cacheDir);
+        try (CatalogReader r = CatalogReader.open(catalog, local, snapshot)) {
+            return new Answer(r.query(sql), Engine.BUILT_IN, r.snapshot());
+        }
+    }
 
     /**
      * @param catalog  a local DuckDB-file catalog

@@ -2,6 +2,9 @@ package dev.fdl.data;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fdl.catalog.CatalogConverter;
+import dev.fdl.catalog.CatalogKind;
+import dev.fdl.catalog.ProgressListener;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,9 +48,39 @@ class CatalogReaderFixtureTest {
         });
     }
 
+    /** The path of {@code fdl query --working}: the working catalog (SQLite) converted back to a DuckDB file. */
+    @TestFactory
+    Stream<DynamicTest> everySnapshotReadsTheSameAfterARoundTripThroughSqlite() {
+        return Stream.of("towns", "types").flatMap(name -> {
+            JsonNode expected;
+            try {
+                expected = new ObjectMapper().readTree(Fixtures.resource(name + "/expected.json").toFile());
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            List<DynamicTest> tests = new ArrayList<>();
+            for (JsonNode snap : expected.get("snapshots")) {
+                long id = snap.get("id").asLong();
+                tests.add(DynamicTest.dynamicTest(name + " via SQLite @" + id, () -> checkSnapshot(name, id, snap, true)));
+            }
+            return tests.stream();
+        });
+    }
+
     private void checkSnapshot(String name, long id, JsonNode snap) throws Exception {
+        checkSnapshot(name, id, snap, false);
+    }
+
+    private void checkSnapshot(String name, long id, JsonNode snap, boolean viaSqlite) throws Exception {
         Fixtures.Copy copy = Fixtures.copy(name, tmp.resolve("s" + id));
-        try (CatalogReader reader = CatalogReader.open(copy.catalog(), copy.dataPath(), id);
+        Path catalog = copy.catalog();
+        if (viaSqlite) {
+            Path sqlite = copy.dir().resolve("working.sqlite");
+            catalog = copy.dir().resolve("back.duckdb");
+            CatalogConverter.convert(copy.catalog(), sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
+            CatalogConverter.convert(sqlite, catalog, CatalogKind.DUCKDB, ProgressListener.NONE);
+        }
+        try (CatalogReader reader = CatalogReader.open(catalog, copy.dataPath(), id);
              Statement st = reader.connection().createStatement()) {
             st.execute("SET TimeZone = 'UTC'");
             Map<String, JsonNode> tables = new TreeMap<>();

@@ -98,6 +98,24 @@ class ImporterTest {
         }
     }
 
+    @Test
+    void jsonLinesImportWithNullsAndNestedValuesGivenAFlatType() throws Exception {
+        WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp);
+        Path json = java.nio.file.Files.writeString(tmp.resolve("rivers.jsonl"),
+                "{\"name\": \"Rhone\", \"length_km\": 813.5, \"mouth\": {\"sea\": \"Mediterranean\"}}\n"
+                        + "{\"name\": \"Nile\", \"length_km\": null, \"mouth\": null}\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> wc.importFile(json, "geo.rivers", Importer.Mode.CREATE))
+                .isInstanceOf(dev.fdl.FdlException.class).hasMessageContaining("mouth").hasMessageContaining("--schema");
+        ImportResult r = Importer.importFile(wc.catalog, wc.store, "data/", json, "geo.rivers", Importer.Mode.CREATE,
+                "mouth JSON", null, null);
+        assertThat(r.columns()).containsExactly("name VARCHAR", "length_km DOUBLE", "mouth JSON");
+        try (CatalogReader reader = wc.read(null)) {
+            assertThat(reader.query("SELECT name, length_km, mouth FROM geo.rivers ORDER BY name").rows()).containsExactly(
+                    java.util.Arrays.asList("Nile", null, null),
+                    java.util.Arrays.asList("Rhone", 813.5, "{\"sea\":\"Mediterranean\"}"));
+        }
+    }
+
     static List<String> describe(Statement st, String relation) throws Exception {
         List<String> cols = new ArrayList<>();
         try (ResultSet rs = st.executeQuery("DESCRIBE " + relation)) {
