@@ -170,8 +170,8 @@ final class DemoCommand implements Runnable {
     private static void sideBySide(PrintWriter out, Repository repo, VersionInfo first, VersionInfo last) {
         String sql = "SELECT country, count(*) AS cities FROM cities GROUP BY country";
         Path c1 = VersionCatalogs.local(repo, first), c2 = VersionCatalogs.local(repo, last);
-        Map<String, Long> a = counts(VersionQuery.run(c1, repo.dataLocation(), null, sql).result());
-        Map<String, Long> b = counts(VersionQuery.run(c2, repo.dataLocation(), null, sql).result());
+        Map<String, Long> a = counts(VersionQuery.run(c1, repo.store(), repo.dataDir(), VersionCatalogs.dataCache(repo), null, sql).result());
+        Map<String, Long> b = counts(VersionQuery.run(c2, repo.store(), repo.dataDir(), VersionCatalogs.dataCache(repo), null, sql).result());
         out.println("== fdl query <version> \"" + sql + "\", two versions side by side (top 10 by growth)");
         out.printf("%-28s %12s %12s %8s%n", "country", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1), "change");
         Set<String> countries = new HashSet<>(a.keySet());
@@ -182,8 +182,8 @@ final class DemoCommand implements Runnable {
                 .forEach(c -> out.printf("%-28s %,12d %,12d %+8d%n", c, a.getOrDefault(c, 0L), b.getOrDefault(c, 0L),
                         b.getOrDefault(c, 0L) - a.getOrDefault(c, 0L)));
         String ids = "SELECT geonameid FROM cities";
-        Set<Object> x = ids(VersionQuery.run(c1, repo.dataLocation(), null, ids).result());
-        Set<Object> y = ids(VersionQuery.run(c2, repo.dataLocation(), null, ids).result());
+        Set<Object> x = ids(VersionQuery.run(c1, repo.store(), repo.dataDir(), VersionCatalogs.dataCache(repo), null, ids).result());
+        Set<Object> y = ids(VersionQuery.run(c2, repo.store(), repo.dataDir(), VersionCatalogs.dataCache(repo), null, ids).result());
         long added = y.stream().filter(id -> !x.contains(id)).count();
         long removed = x.stream().filter(id -> !y.contains(id)).count();
         out.printf("Between %s and %s: %,d cities → %,d (%,d added, %,d removed).%n", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1),

@@ -48,9 +48,10 @@ final class QueryCommand implements Runnable {
         if (working) {
             WorkingCopy wc = WorkingCopy.require(Cwd.get());
             Path tmp = wc.tmp().resolve("query-" + ProcessHandle.current().pid() + ".duckdb");
-            try {
+            try (ObjectStore store = Stores.open(wc.state().root())) {
+                Repository repo = Repository.open(store);
                 CatalogConverter.convert(wc.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);
-                answer = VersionQuery.run(tmp, null, snapshot, sql);
+                answer = VersionQuery.run(tmp, store, repo.dataDir(), VersionCatalogs.dataCache(repo), snapshot, sql);
             } finally {
                 try {
                     Files.deleteIfExists(tmp);
@@ -63,7 +64,7 @@ final class QueryCommand implements Runnable {
                 Repository repo = Repository.open(store);
                 Resolved r = repo.resolve(ref == null ? "HEAD" : ref);
                 Path catalog = VersionCatalogs.local(repo, r.version());
-                answer = VersionQuery.run(catalog, repo.dataLocation(), snapshot, sql);
+                answer = VersionQuery.run(catalog, store, repo.dataDir(), VersionCatalogs.dataCache(repo), snapshot, sql);
             }
         }
         PrintWriter out = spec.commandLine().getOut();

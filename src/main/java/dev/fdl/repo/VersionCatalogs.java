@@ -12,6 +12,11 @@ import java.nio.file.Path;
 public final class VersionCatalogs {
     private VersionCatalogs() {}
 
+    /** Where data files of a remote repository are mirrored for the built-in reader (DuckDB core reads local files only). */
+    public static Path dataCache(Repository repo) {
+        return CatalogCache.fromEnvironment().dir().resolve(repo.config().id()).resolve("data");
+    }
+
     /**
      * The local DuckDB file of {@code v}'s catalog, downloaded on first use.
      *
