@@ -1,0 +1,106 @@
+package dev.fdl.bench;
+
+import dev.fdl.catalog.Catalog;
+import dev.fdl.catalog.CatalogConverter;
+import dev.fdl.catalog.CatalogKind;
+import dev.fdl.catalog.DataPath;
+import dev.fdl.catalog.ProgressListener;
+import dev.fdl.repo.Commit;
+import dev.fdl.repo.FormatVersion;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionIds;
+import dev.fdl.repo.VersionInfo;
+import dev.fdl.repo.WorkingCopy;
+import dev.fdl.store.ForwardingStore;
+import dev.fdl.store.LocalStore;
+import dev.fdl.store.ObjectMeta;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Payload;
+import dev.fdl.store.WriteResult;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Benchmark of commit overhead (issue #4): on the large generated catalog of
+ * {@link CatalogConversionBench} (S snapshots, 10·S data files, 100·S file column stats rows,
+ * inlined data), times a whole commit with the uploads replaced by no-ops (conversion, history
+ * truncation of the parent's half of the snapshots, data path, dataset.json, version.json, the
+ * existence check of every named file against a listing) and reports it as a ratio to the
+ * SQLite → DuckDB conversion alone, measured in the same run (median of 3 each).
+ *
+ * <p>Run: {@code mvn -q test-compile exec:java -Dexec.classpathScope=test
+ * -Dexec.mainClass=dev.fdl.bench.CommitBench [-Dexec.args="10000"]} (argument: snapshots).
+ */
+public final class CommitBench {
+    private CommitBench() {}
+
+    public static void main(String[] args) throws Exception {
+        long snapshots = args.length > 0 ? Long.parseLong(args[0]) : 10_000L;
+        Path dir = Files.createTempDirectory("fdl-commit-bench");
+        Path source = dir.resolve("source.duckdb");
+        CatalogConversionBench.generate(source, snapshots);
+        LocalStore local = new LocalStore(dir.resolve("repo"));
+        Repository repo = Repository.init(local, new RefName("main"));
+        Path wcDir = dir.resolve("wc");
+        WorkingCopy wc = WorkingCopy.create(wcDir);
+        Files.createDirectories(wc.catalog().getParent());
+        CatalogConverter.convert(source, wc.catalog(), CatalogKind.SQLITE, ProgressListener.NONE);
+        DataPath.set(wc.catalog(), repo.dataLocation());
+
+        // every file the catalog names, as the listing of the data folder will show them
+        List<String> keys = new ArrayList<>();
+        try (Catalog c = Catalog.open(wc.catalog())) {
+            c.forEachFile(f -> keys.add(repo.dataDir() + f.location().substring(repo.dataLocation().length())));
+        }
+        // a parent version holding the first half of the snapshots
+        long parentLast = snapshots / 2;
+        String parent = VersionIds.next();
+        VersionInfo pv = new VersionInfo(FormatVersion.CURRENT, parent, 1, List.of(), Instant.now(),
+                new VersionInfo.Author("bench", null), "parent", new VersionInfo.FileRef("ducklake.duckdb", "duckdb-v1.5.0", 1, "00"),
+                new VersionInfo.FileRef("dataset.json", null, 1, "00"), new VersionInfo.DuckLakeInfo("1.0", parentLast, 0, parentLast), Map.of());
+        local.put(VersionInfo.key(parent), pv.toBytes());
+        String refEtag = local.putIfAbsent("refs/heads/main", Repository.refBytes(parent)).etag();
+        WorkingCopy.State state = new WorkingCopy.State(local.root(), repo.config().id(), "main", parent, refEtag, parentLast, Map.of());
+
+        ObjectStore noUploads = new ForwardingStore(local) {
+            @Override
+            public WriteResult put(String key, Payload body) {
+                return key.startsWith("versions/") ? WriteResult.written("bench") : super.put(key, body);
+            }
+
+            @Override
+            public Stream<ObjectMeta> list(String prefix) {
+                return prefix.equals(repo.dataDir()) ? keys.stream().map(k -> new ObjectMeta(k, 1, null, Instant.now())) : super.list(prefix);
+            }
+        };
+        Repository benchRepo = Repository.open(noUploads);
+        double[] conv = new double[3], commit = new double[3];
+        Path target = dir.resolve("converted.duckdb");
+        for (int i = 0; i < 3; i++) {
+            long t0 = System.nanoTime();
+            CatalogConverter.convert(wc.catalog(), target, CatalogKind.DUCKDB, ProgressListener.NONE);
+            conv[i] = (System.nanoTime() - t0) / 1e9;
+            Files.deleteIfExists(target);
+
+            wc.save(state);
+            local.put("refs/heads/main", Repository.refBytes(parent));
+            long t1 = System.nanoTime();
+            Commit.run(benchRepo, wc, "bench", new VersionInfo.Author("bench", null), Clock.systemUTC(), ProgressListener.NONE);
+            commit[i] = (System.nanoTime() - t1) / 1e9;
+        }
+        Arrays.sort(conv);
+        Arrays.sort(commit);
+        System.out.printf(Locale.ROOT, "snapshots %d, named files %d: conversion %.2f s, commit without uploads %.2f s, ratio %.2f%n",
+                snapshots, keys.size(), conv[1], commit[1], commit[1] / conv[1]);
+    }
+}
