@@ -66,14 +66,19 @@ public final class Catalog implements AutoCloseable {
      *     not a DuckLake catalog, or of a DuckLake format version fdl does not know
      */
     public static Catalog open(Path file) {
+        return open(file, true);
+    }
+
+    /** Opens a catalog file read-only or for writing (package code: truncation, data path). */
+    static Catalog open(Path file, boolean readOnly) {
         CatalogKind kind = CatalogKind.detect(file);
         Connection c = null;
         try {
             if (kind == CatalogKind.SQLITE) {
-                c = Sql.sqlite(file, true);
+                c = Sql.sqlite(file, readOnly);
             } else {
                 c = Sql.duckDbMemory();
-                Sql.attach(c, file, "cat", true, null);
+                Sql.attach(c, file, "cat", readOnly, null);
                 Sql.exec(c, "USE cat");
             }
             return new Catalog(file, kind, c);
@@ -222,6 +227,11 @@ public final class Catalog implements AutoCloseable {
         } catch (SQLException e) {
             throw Sql.failure("counting rows of table " + tableId + " at snapshot " + snapshotId + " in", file, e);
         }
+    }
+
+    /** The names of the {@code ducklake_*} tables in the file when it was opened. */
+    Set<String> tableNames() {
+        return tableNames;
     }
 
     /** The inlined-data tables of a table that exist in the file. */

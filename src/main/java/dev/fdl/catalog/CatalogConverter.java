@@ -145,7 +145,9 @@ public final class CatalogConverter {
             for (String table : tables) {
                 List<CopyColumn> columns = sqliteColumns(lite, table);
                 Sql.exec(duck, ddl("cat.main.", table, columns));
-                long rows = copySqliteTable(lite, duck, dc, table, columns);
+                long rows = columns.stream().allMatch(c -> c.sqliteType().equals("BIGINT") || c.sqliteType().equals("VARCHAR"))
+                        ? copySqliteTableAsText(lite, duck, temp, table, columns)
+                        : copySqliteTable(lite, duck, dc, table, columns);
                 totals.rows += rows;
                 progress.tableCopied(table, rows, ++done, tables.size());
             }
@@ -203,6 +205,60 @@ public final class CatalogConverter {
         return types;
     }
 
+    /**
+     * The fast path for tables whose SQLite columns are all BIGINT or VARCHAR (every fixed
+     * DuckLake table): SQLite renders each row as SQL literals ({@code quote()}: exact for
+     * integers and text, NULL unquoted) in C, Java streams those lines to a temporary CSV file,
+     * and DuckDB's CSV reader loads it with one vectorized {@code INSERT … SELECT CAST(…)}. This
+     * avoids one JNI call per value on both sides.
+     */
+    private static long copySqliteTableAsText(Connection lite, Connection duck, Path temp, String table,
+                                              List<CopyColumn> columns) throws SQLException {
+        Path csv = temp.resolveSibling(temp.getFileName() + ".rows.csv");
+        StringBuilder select = new StringBuilder("SELECT ");
+        for (int i = 0; i < columns.size(); i++) {
+            select.append(i > 0 ? " || ',' || " : "").append("quote(").append(Sql.quoteIdent(columns.get(i).name())).append(')');
+        }
+        select.append(" FROM ").append(Sql.quoteIdent(table));
+        long rows = 0;
+        try {
+            try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery(select.toString());
+                 java.io.Writer out = Files.newBufferedWriter(csv, java.nio.charset.StandardCharsets.UTF_8)) {
+                while (r.next()) {
+                    out.write(r.getString(1));
+                    out.write('\n');
+                    rows++;
+                }
+            } catch (IOException e) {
+                throw new SQLException("cannot write temporary file " + csv + ": " + e.getMessage(), e);
+            }
+            if (rows == 0) {
+                return 0;
+            }
+            StringBuilder types = new StringBuilder("{");
+            StringBuilder casts = new StringBuilder();
+            for (int i = 0; i < columns.size(); i++) {
+                CopyColumn c = columns.get(i);
+                String field = "c" + i;
+                types.append(i > 0 ? ", " : "").append('\'').append(field).append("': '").append(c.sqliteType()).append('\'');
+                casts.append(i > 0 ? ", " : "");
+                casts.append(c.duckType().equals(c.sqliteType()) ? field : "CAST(" + field + " AS " + c.duckType() + ")");
+            }
+            types.append('}');
+            Sql.exec(duck, "INSERT INTO cat.main." + Sql.quoteIdent(table) + " SELECT " + casts + " FROM read_csv("
+                    + Sql.quoteLiteral(csv.toAbsolutePath().toString()) + ", columns = " + types
+                    + ", header = false, delim = ',', quote = '''', escape = '''', nullstr = 'NULL',"
+                    + " allow_quoted_nulls = false, auto_detect = false, new_line = '\\n')");
+            return rows;
+        } finally {
+            try {
+                Files.deleteIfExists(csv);
+            } catch (IOException ignored) {
+                // a stray temporary file beside the target is harmless
+            }
+        }
+    }
+
     private static long copySqliteTable(Connection lite, Connection duck, DuckDBConnection dc, String table,
                                         List<CopyColumn> columns) throws SQLException {
         boolean direct = columns.stream().allMatch(c -> c.duckType().equals(c.sqliteType())
@@ -236,6 +292,11 @@ public final class CatalogConverter {
             };
         }
         long rows = 0;
+        if (direct) {
+            // one transaction per table: in autocommit mode every appender flush (2,048 rows)
+            // would be a commit to the file
+            Sql.exec(duck, "BEGIN");
+        }
         try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery(select.toString());
              DuckDBAppender app = dc.createAppender(appendCatalog, "main", appendTable)) {
             while (r.next()) {
@@ -289,7 +350,9 @@ public final class CatalogConverter {
                 rows++;
             }
         }
-        if (!direct) {
+        if (direct) {
+            Sql.exec(duck, "COMMIT");
+        } else {
             StringBuilder insert = new StringBuilder("INSERT INTO cat.main.").append(Sql.quoteIdent(table)).append(" SELECT ");
             for (int i = 0; i < n; i++) {
                 CopyColumn c = columns.get(i);
@@ -434,52 +497,79 @@ public final class CatalogConverter {
         }
         select.append(" FROM src.main.").append(Sql.quoteIdent(table));
         insert.append(')');
+        // sqlite-jdbc pays a large fixed cost per statement execution: bind many rows into one
+        // multi-row INSERT (at most 30,000 parameters, under SQLite's limit of 32,766)
+        int batch = Math.max(1, Math.min(256, 30_000 / Math.max(1, n)));
+        String one = insert.toString();
+        String tuple = one.substring(one.indexOf("VALUES ") + "VALUES ".length());
+        StringBuilder many = new StringBuilder(one);
+        for (int i = 1; i < batch; i++) {
+            many.append(", ").append(tuple);
+        }
         long rows = 0;
+        Object[][] buffer = new Object[batch][n];
         try (Statement s = duck.createStatement(); ResultSet r = s.executeQuery(select.toString());
-             PreparedStatement ps = lite.prepareStatement(insert.toString())) {
+             PreparedStatement multi = lite.prepareStatement(many.toString());
+             PreparedStatement single = lite.prepareStatement(one)) {
+            int buffered = 0;
             while (r.next()) {
+                Object[] row = buffer[buffered];
                 for (int i = 0; i < n; i++) {
-                    int col = i + 1;
-                    switch (kind[i]) {
-                        case 0 -> {
-                            long v = r.getLong(col);
-                            if (r.wasNull()) {
-                                ps.setNull(col, java.sql.Types.BIGINT);
-                            } else {
-                                ps.setLong(col, v);
-                            }
-                        }
-                        case 1 -> {
-                            double v = r.getDouble(col);
-                            if (r.wasNull()) {
-                                ps.setNull(col, java.sql.Types.DOUBLE);
-                            } else {
-                                ps.setDouble(col, v);
-                            }
-                        }
-                        case 2 -> {
-                            byte[] v = r.getBytes(col);
-                            if (v == null) {
-                                ps.setNull(col, java.sql.Types.BLOB);
-                            } else {
-                                ps.setBytes(col, v);
-                            }
-                        }
-                        default -> {
-                            String v = r.getString(col);
-                            if (v == null) {
-                                ps.setNull(col, java.sql.Types.VARCHAR);
-                            } else {
-                                ps.setString(col, v);
-                            }
-                        }
-                    }
+                    row[i] = read(r, i + 1, kind[i]);
                 }
-                ps.executeUpdate();
                 rows++;
+                if (++buffered == batch) {
+                    for (int k = 0; k < batch; k++) {
+                        bind(multi, k * n, buffer[k]);
+                    }
+                    multi.executeUpdate();
+                    buffered = 0;
+                }
+            }
+            for (int k = 0; k < buffered; k++) {
+                bind(single, 0, buffer[k]);
+                single.executeUpdate();
             }
         }
         return rows;
+    }
+
+    /** A value as its SQLite storage class: Long, Double, byte[] or String; null for NULL. */
+    private static Object read(ResultSet r, int col, int kind) throws SQLException {
+        switch (kind) {
+            case 0 -> {
+                long v = r.getLong(col);
+                return r.wasNull() ? null : v;
+            }
+            case 1 -> {
+                double v = r.getDouble(col);
+                return r.wasNull() ? null : v;
+            }
+            case 2 -> {
+                return r.getBytes(col);
+            }
+            default -> {
+                return r.getString(col);
+            }
+        }
+    }
+
+    private static void bind(PreparedStatement ps, int offset, Object[] row) throws SQLException {
+        for (int i = 0; i < row.length; i++) {
+            Object v = row[i];
+            int param = offset + i + 1;
+            if (v == null) {
+                ps.setNull(param, java.sql.Types.NULL);
+            } else if (v instanceof Long l) {
+                ps.setLong(param, l);
+            } else if (v instanceof Double d) {
+                ps.setDouble(param, d);
+            } else if (v instanceof byte[] bytes) {
+                ps.setBytes(param, bytes);
+            } else {
+                ps.setString(param, (String) v);
+            }
+        }
     }
 
     private static void duckDbToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals) throws SQLException {

@@ -20,15 +20,29 @@ import java.io.PrintWriter;
                 TagCommand.class,
                 LogCommand.class,
                 ShowCommand.class,
+                CheckoutCommand.class,
+                StatusCommand.class,
+                CommitCommand.class,
+                AttachCommand.class,
+                ImportCommand.class,
+                QueryCommand.class,
+                SqlCommand.class,
+                RunCommand.class,
                 ExpireCommand.class,
                 GcCommand.class,
                 VerifyCommand.class,
+                DemoCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Option(names = "-C", paramLabel = "<path>", description = "Run as if fdl was started in <path> (like git -C).")
+    void setDirectory(java.nio.file.Path dir) {
+        Cwd.set(dir);
+    }
 
     @Override
     public void run() {
@@ -47,6 +61,7 @@ public final class Main implements Runnable {
 
     /** A configured picocli command line (also used by tests to capture output). */
     public static CommandLine commandLine() {
+        Cwd.set(null);
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler(Main::handle);
         cl.setParameterExceptionHandler((ex, a) -> {

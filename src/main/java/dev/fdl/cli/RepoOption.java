@@ -24,7 +24,7 @@ public final class RepoOption {
         if (repo != null && !repo.isBlank()) return repo;
         String env = System.getenv("FDL_REPO");
         if (env != null && !env.isBlank()) return env;
-        Optional<String> wc = WorkingCopyRoot.find(Path.of("").toAbsolutePath());
+        Optional<String> wc = WorkingCopyRoot.find(Cwd.get());
         if (wc.isPresent()) return wc.get();
         throw FdlException.usage("no repository given: use --repo <root>, set FDL_REPO, or run inside a working copy");
     }

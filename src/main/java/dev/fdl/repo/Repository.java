@@ -55,8 +55,11 @@ public final class Repository {
      * (SPEC.md section 4, init). No branch exists afterwards.
      *
      * @throws FdlException exit 3 when a repository already exists there (nothing is changed)
+     * @throws dev.fdl.store.StoreException when a non-local store ignores conditional writes (ConditionalWriteProbe)
      */
     public static Repository init(ObjectStore store, RefName branch) {
+        // A store that ignores If-None-Match would let two writers both win (issue #6): refuse it first.
+        if (!(store instanceof dev.fdl.store.LocalStore)) dev.fdl.store.ConditionalWriteProbe.check(store);
         RepoConfig config = RepoConfig.fresh();
         WriteResult r = store.putIfAbsent(RepoConfig.KEY, config.toBytes());
         if (!r.isWritten())

@@ -34,11 +34,17 @@ public final class Stores {
         return new LocalStore(Path.of(root));
     }
 
+    /** {@code s3://bucket/prefix/}: endpoint, region and addressing from the environment ({@link S3Config#fromEnvironment()}). */
     private static ObjectStore openS3(String root) {
-        throw FdlException.usage("s3:// roots are not supported by this build yet: " + root);
+        return S3Store.open(root);
     }
 
+    /** {@code http(s)://…}: read-only. */
     private static ObjectStore openHttp(String root) {
-        throw FdlException.usage("http(s):// roots are not supported by this build yet: " + root);
+        try {
+            return new HttpStore(URI.create(root));
+        } catch (IllegalArgumentException e) {
+            throw FdlException.usage("invalid URL '" + root + "': " + e.getMessage());
+        }
     }
 }

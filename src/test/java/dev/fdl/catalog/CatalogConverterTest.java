@@ -125,6 +125,35 @@ class CatalogConverterTest {
     }
 
     @Test
+    void textSurvivesSqliteToDuckDbExactly() throws Exception {
+        String[] messages = {"line one\nline two", "crlf\r\nend", "it's \"quoted\", with commas", "NULL", "", "ünïcødé ✓ 🦆",
+            "'", "''", ",", "\\N", " leading and trailing ", null};
+        Path sqlite = dir.resolve("w.sqlite");
+        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(sqlite, false);
+             java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO ducklake_snapshot_changes VALUES (?, 'x', 'bob', ?, NULL)")) {
+            for (int i = 0; i < messages.length; i++) {
+                ps.setLong(1, i + 1);
+                ps.setString(2, messages[i]);
+                ps.executeUpdate();
+            }
+        }
+        Path duck = dir.resolve("c.duckdb");
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
+        try (Catalog catalog = Catalog.open(duck)) {
+            // snapshot rows for 1.. are absent, so read the changes table directly
+            try (Statement s = catalog.connection().createStatement();
+                 ResultSet r = s.executeQuery("SELECT commit_message FROM ducklake_snapshot_changes WHERE snapshot_id > 0 ORDER BY snapshot_id")) {
+                java.util.List<String> read = new java.util.ArrayList<>();
+                while (r.next()) {
+                    read.add(r.getString(1));
+                }
+                assertThat(read).containsExactly(messages);
+            }
+        }
+    }
+
+    @Test
     void refusesAFileThatIsNotACatalog() throws Exception {
         Path text = dir.resolve("notes.txt");
         Files.writeString(text, "hello, this is not a database");

@@ -1,24 +1,33 @@
 package dev.fdl.store;
 
-import java.nio.file.Path;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 /**
- * Crash injection for tests: wraps a store and fails the {@code k}-th mutating call (put,
- * putIfAbsent, putIfMatch, delete) and every one after it with a {@link StoreException}, as if the
- * process had died there. Reads keep working so the test can inspect the state.
+ * Crash injection for tests: fails the k-th counted store call (1-based) and every one after it
+ * with a {@link StoreException}, as if the process had died there. Counted are either only the
+ * mutating calls (put, putIfAbsent, putIfMatch, delete; reads keep working so the test can
+ * inspect the state) or every call ({@link #atCall}).
  */
-public final class FaultyStore implements ObjectStore {
-    private final ObjectStore inner;
+public final class FaultyStore extends ForwardingStore {
     private final int failAt;
+    private final boolean everyCall;
     private final AtomicInteger mutations = new AtomicInteger();
+    private final AtomicInteger calls = new AtomicInteger();
 
-    /** Fails mutating call number {@code failAt} (1-based) and all later ones. */
+    /** Fails mutating call number {@code failAt} and all later ones. */
     public FaultyStore(ObjectStore inner, int failAt) {
-        this.inner = inner;
+        this(inner, failAt, false);
+    }
+
+    private FaultyStore(ObjectStore inner, int failAt, boolean everyCall) {
+        super(inner);
         this.failAt = failAt;
+        this.everyCall = everyCall;
+    }
+
+    /** Fails store call number {@code k} (reads included) and all later ones. */
+    public static FaultyStore atCall(ObjectStore inner, int k) {
+        return new FaultyStore(inner, k, true);
     }
 
     /** Mutating calls attempted so far. */
@@ -26,38 +35,17 @@ public final class FaultyStore implements ObjectStore {
         return mutations.get();
     }
 
-    private void mutate(String key) {
-        if (mutations.incrementAndGet() >= failAt) throw new StoreException(key, "injected crash at mutation " + failAt);
-    }
-
-    @Override public String root() { return inner.root(); }
-    @Override public Optional<ObjectBytes> get(String key) { return inner.get(key); }
-    @Override public Optional<ObjectMeta> download(String key, Path target) { return inner.download(key, target); }
-    @Override public Optional<ObjectMeta> head(String key) { return inner.head(key); }
-    @Override public Stream<ObjectMeta> list(String prefix) { return inner.list(prefix); }
-    @Override public String location(String key) { return inner.location(key); }
-
-    @Override
-    public WriteResult putIfAbsent(String key, Payload body) {
-        mutate(key);
-        return inner.putIfAbsent(key, body);
+    /** Calls of any kind attempted so far. */
+    public int calls() {
+        return calls.get();
     }
 
     @Override
-    public WriteResult putIfMatch(String key, Payload body, String etag) {
-        mutate(key);
-        return inner.putIfMatch(key, body, etag);
-    }
-
-    @Override
-    public WriteResult put(String key, Payload body) {
-        mutate(key);
-        return inner.put(key, body);
-    }
-
-    @Override
-    public void delete(String key) {
-        mutate(key);
-        inner.delete(key);
+    protected void before(String op, String key) {
+        int c = calls.incrementAndGet();
+        boolean mutating = op.startsWith("put") || op.equals("delete");
+        int m = mutating ? mutations.incrementAndGet() : mutations.get();
+        if (everyCall ? c >= failAt : mutating && m >= failAt)
+            throw new StoreException(key, "injected crash at " + (everyCall ? "call " : "mutation ") + failAt + " (" + op + " " + key + ")");
     }
 }

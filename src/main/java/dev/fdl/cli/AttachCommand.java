@@ -1,0 +1,53 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.repo.AttachStatements;
+import dev.fdl.repo.Json;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.Resolved;
+import dev.fdl.store.ObjectStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.util.List;
+
+/** {@code fdl attach}: the DuckDB statements that attach a version with the DuckLake extension. */
+@Command(name = "attach", mixinStandardHelpOptions = true,
+        description = {"Print the DuckDB statements a reader runs to attach a version (read-only) with the DuckLake extension.",
+                "With --root-url (e.g. a public HTTPS mirror of the repository) the catalog is read there and DATA_PATH/OVERRIDE_DATA_PATH point at its data folder."})
+final class AttachCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Mixin RepoOption repoOption;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>", description = "Default: HEAD.") String target;
+    @Option(names = "--root-url", paramLabel = "<url>", description = "The root readers reach the repository at, if not --repo.") String rootUrl;
+    @Option(names = "--as", paramLabel = "<name>", defaultValue = "lake", description = "Database name (default: ${DEFAULT-VALUE}).") String alias;
+    @Option(names = "--json", description = "Print as JSON.") boolean json;
+
+    @Override
+    public void run() {
+        PrintWriter out = spec.commandLine().getOut();
+        try (ObjectStore store = repoOption.openStore()) {
+            Repository repo = Repository.open(store);
+            Resolved r = repo.resolve(target == null ? "HEAD" : target);
+            List<String> sql = AttachStatements.of(repo, r.version(), rootUrl, alias);
+            if (json) {
+                ObjectNode o = Json.MAPPER.createObjectNode();
+                o.put("version", r.version().id());
+                ArrayNode a = o.putArray("statements");
+                sql.forEach(a::add);
+                Out.json(out, o);
+                return;
+            }
+            out.println("-- version " + r.version().id() + " (" + r.spec() + "), DuckDB with the DuckLake extension:");
+            sql.forEach(out::println);
+            out.flush();
+        }
+    }
+}

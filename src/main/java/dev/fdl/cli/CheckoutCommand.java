@@ -1,0 +1,81 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+import dev.fdl.catalog.ProgressListener;
+import dev.fdl.repo.Checkout;
+import dev.fdl.repo.Json;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.WorkingCopy;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/** {@code fdl checkout}: create a working copy here, or switch the one around the current folder. */
+@Command(name = "checkout", mixinStandardHelpOptions = true,
+        description = {"Create a working copy in the current folder (with --repo), or switch the working copy around it.",
+                "The version's catalog is downloaded, checked against version.json (sha256) and converted to a SQLite working catalog in .fdl/.",
+                "A branch with no version yet gets a new, empty catalog. -b starts a new branch (created at the first commit)."})
+final class CheckoutCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Mixin RepoOption repoOption;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref>", description = "Branch, tag or version (default: HEAD's branch; with -b: the start point).")
+    String ref;
+    @Option(names = "-b", paramLabel = "<new-branch>", description = "Start a new branch at <ref> (default: the current base or HEAD).")
+    String newBranch;
+    @Option(names = {"-f", "--force"}, description = "Discard snapshots not yet committed.")
+    boolean force;
+    @Option(names = {"-q", "--quiet"}, description = "No progress output.")
+    boolean quiet;
+    @Option(names = "--json", description = "Print the result as JSON.")
+    boolean json;
+
+    @Override
+    public void run() {
+        Path here = Cwd.get();
+        Optional<WorkingCopy> existing = WorkingCopy.find(here);
+        WorkingCopy wc = existing.orElse(null);
+        String root;
+        if (existing.isPresent()) {
+            root = repoOption.repo != null ? repoOption.repo : existing.get().state().root();
+            if (repoOption.repo != null && !repoOption.repo.equals(existing.get().state().root()))
+                throw FdlException.usage("already inside a working copy of " + existing.get().state().root()
+                        + " (" + existing.get().dir() + "); run fdl checkout --repo elsewhere, in another folder");
+        } else {
+            root = repoOption.root();
+            wc = WorkingCopy.create(here);
+        }
+        try (ObjectStore store = Stores.open(root)) {
+            Repository repo = Repository.open(store);
+            ProgressListener progress = Progress.listener(quiet, spec.commandLine().getErr());
+            Checkout.Result r = Checkout.run(repo, wc, ref, newBranch, force, progress);
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                ObjectNode o = Json.MAPPER.createObjectNode();
+                o.put("working_copy", r.workingCopy().dir().toString());
+                o.put("root", repo.root());
+                o.put("branch", r.branch());
+                o.put("version", r.version());
+                o.put("base_snapshot", r.baseSnapshot());
+                o.put("fresh", r.fresh());
+                Out.json(out, o);
+                return;
+            }
+            String where = existing.isPresent() ? "Switched to " : "Checked out ";
+            String what = r.branch() == null ? "version " + r.version() + " (detached: create a branch to commit, fdl checkout -b <name>)"
+                    : "branch '" + r.branch() + "'" + (r.version() == null ? " (no version yet: new, empty catalog)" : " at version " + r.version());
+            out.println(where + what + (existing.isPresent() ? "" : " into " + r.workingCopy().dir()));
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.repo.Authors;
+import dev.fdl.repo.Commit;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.WorkingCopy;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/** {@code fdl commit}: the nine steps of SPEC.md section 4. */
+@Command(name = "commit", mixinStandardHelpOptions = true,
+        description = {"Publish the working copy's new snapshots as a new version of its branch.",
+                "Exit 1 when there is nothing to commit, exit 3 when the branch moved since checkout (conflict)."})
+final class CommitCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Option(names = {"-m", "--message"}, required = true, paramLabel = "<message>", description = "What this version changes.") String message;
+    @Option(names = "--author", paramLabel = "\"Name <email>\"", description = "Default: $FDL_AUTHOR_NAME/$FDL_AUTHOR_EMAIL, git's user.name/user.email, the OS user.") String author;
+    @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;
+    @Option(names = "--json", description = "Print version.json of the new version.") boolean json;
+
+    @Override
+    public void run() {
+        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        try (ObjectStore store = Stores.open(wc.state().root())) {
+            Repository repo = Repository.open(store);
+            Commit.Result r = Commit.run(repo, wc, message, Authors.resolve(author), Clock.systemUTC(),
+                    Progress.listener(quiet, spec.commandLine().getErr()));
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                ObjectNode o = r.version().toJson();
+                o.put("branch", r.branch());
+                Out.json(out, o);
+                return;
+            }
+            var v = r.version();
+            out.println("[" + r.branch() + (r.createdBranch() ? " (new branch)" : "") + " " + v.id() + "] " + RefsCommand.firstLine(v.message()));
+            out.println(" seq " + v.seq() + ", snapshots " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot()
+                    + ", catalog " + v.catalog().bytes() + " bytes");
+            out.flush();
+        }
+    }
+}

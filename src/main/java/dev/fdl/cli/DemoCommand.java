@@ -1,0 +1,204 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+import dev.fdl.catalog.ProgressListener;
+import dev.fdl.data.ImportResult;
+import dev.fdl.data.Importer;
+import dev.fdl.data.QueryResult;
+import dev.fdl.data.VersionQuery;
+import dev.fdl.repo.AttachStatements;
+import dev.fdl.repo.Checkout;
+import dev.fdl.repo.Commit;
+import dev.fdl.repo.Json;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionCatalogs;
+import dev.fdl.repo.VersionInfo;
+import dev.fdl.repo.WorkingCopy;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * {@code fdl demo}: the main job on real data. Six monthly builds of the world-cities dataset
+ * (GeoNames, CC-BY-4.0) become six versions of a repository: init, checkout, import the oldest
+ * month as table {@code cities}, commit with the dataset's own description, replace and commit
+ * each newer month, tag the first and last, then print the log, a query answered by two versions
+ * side by side, and the statements a reader runs to attach the last version.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Run the main job on real data: six monthly world-cities builds (GeoNames, CC-BY-4.0) committed as versions.",
+                "Leaves the repository (<dir>/repo, or --root) and a working copy (<dir>/work) to explore."})
+final class DemoCommand implements Runnable {
+    static final String RESOURCES = "/demo/world-cities/";
+    static final List<String> MONTHS = List.of("2024-10-04", "2024-12-01", "2025-03-01", "2025-06-01", "2025-10-01", "2026-01-01");
+    static final String MARKER = ".fdl-demo";
+
+    @Spec CommandSpec spec;
+    @Option(names = "--dir", paramLabel = "<folder>", defaultValue = "fdl-demo",
+            description = "Folder for the demo (default: ${DEFAULT-VALUE}); a previous demo there is replaced.") Path dir;
+    @Option(names = "--root", paramLabel = "<root>",
+            description = "Repository root (default: <dir>/repo); e.g. s3://bucket/prefix/ with AWS_ENDPOINT_URL for an S3-compatible store. Must not hold a repository yet.")
+    String root;
+
+    @Override
+    public void run() {
+        long started = System.nanoTime();
+        PrintWriter out = spec.commandLine().getOut();
+        Path base = Cwd.resolve(dir);
+        prepare(base);
+        Path sources = base.resolve("sources");
+        List<Path> files = extract(sources);
+        String repoRoot = root != null ? root : base.resolve("repo").toString();
+        try (ObjectStore store = Stores.open(repoRoot)) {
+            Repository repo = Repository.init(store, new RefName("main"));
+            out.println("== fdl init " + store.root());
+            WorkingCopy wc = WorkingCopy.create(base.resolve("work"));
+            Checkout.run(repo, wc, null, null, false, ProgressListener.NONE);
+            out.println("== fdl checkout (working copy " + wc.dir() + ")");
+            Files.write(wc.dir().resolve("dataset.json"), Json.bytes(datasetJson()));
+            VersionInfo.Author author = new VersionInfo.Author("fdl demo", "demo@example.org");
+            List<VersionInfo> versions = new ArrayList<>();
+            for (int i = 0; i < MONTHS.size(); i++) {
+                Importer.Mode mode = i == 0 ? Importer.Mode.CREATE : Importer.Mode.REPLACE;
+                ImportResult imp = Importer.importFile(wc.catalog(), store, repo.dataDir(), files.get(i), "cities", mode,
+                        null, author.name(), "import world-cities " + MONTHS.get(i));
+                Commit.Result c = Commit.run(repo, wc, "world-cities as published on " + MONTHS.get(i), author,
+                        Clock.systemUTC(), ProgressListener.NONE);
+                versions.add(c.version());
+                out.printf("== fdl import %s --table cities --mode %s: %,d rows; fdl commit: version %s (seq %d)%n",
+                        files.get(i).getFileName(), mode.name().toLowerCase(), imp.rows(), c.version().id(), c.version().seq());
+                out.flush();
+            }
+            repo.createTag(new RefName(MONTHS.get(0)), versions.get(0).id());
+            repo.createTag(new RefName(MONTHS.get(MONTHS.size() - 1)), versions.get(versions.size() - 1).id());
+            out.println("== fdl tag " + MONTHS.get(0) + " " + versions.get(0).id().substring(0, 8) + "; fdl tag "
+                    + MONTHS.get(MONTHS.size() - 1));
+            out.println();
+            out.println("== fdl log --oneline");
+            out.flush();
+            Main.commandLine().setOut(out).setErr(spec.commandLine().getErr()).execute("log", "--repo", repoRoot, "--oneline");
+            out.println();
+            sideBySide(out, repo, versions.get(0), versions.get(versions.size() - 1));
+            out.println();
+            out.println("== fdl attach " + MONTHS.get(MONTHS.size() - 1) + "   (DuckDB with the DuckLake extension)");
+            AttachStatements.of(repo, versions.get(versions.size() - 1), null, "cities").forEach(out::println);
+            out.println();
+            String fdl = System.getenv("FDL_LAUNCHER") != null ? System.getenv("FDL_LAUNCHER") : "fdl";
+            out.printf("Done in %.1f s. Explore the working copy: cd %s, then %s status, %s log, %s show %s,%n  %s query %s \"SELECT count(*) FROM cities\"%n",
+                    (System.nanoTime() - started) / 1e9, relative(wc.dir()), fdl, fdl, fdl, MONTHS.get(0), fdl, MONTHS.get(0));
+            out.println("Data: GeoNames (https://www.geonames.org/), CC-BY-4.0, via the world-cities data package.");
+            out.flush();
+        } catch (IOException e) {
+            throw new FdlException("demo failed: " + e.getMessage());
+        }
+    }
+
+    private static String relative(Path p) {
+        Path here = Cwd.get();
+        return p.startsWith(here) ? here.relativize(p).toString() : p.toString();
+    }
+
+    /** Replaces a previous demo (recognised by its marker file); refuses any other existing folder. */
+    private static void prepare(Path base) {
+        try {
+            if (Files.exists(base)) {
+                if (!Files.exists(base.resolve(MARKER)))
+                    throw new FdlException(base + " exists and is not an fdl demo folder; remove it or choose --dir");
+                try (Stream<Path> s = Files.walk(base)) {
+                    for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+                }
+            }
+            Files.createDirectories(base);
+            Files.writeString(base.resolve(MARKER), "made by fdl demo; the next fdl demo replaces this folder\n");
+        } catch (IOException e) {
+            throw new FdlException("cannot prepare " + base + ": " + e.getMessage());
+        }
+    }
+
+    /** Copies the shipped months (and the data's README with its attribution) out of the jar. */
+    private static List<Path> extract(Path target) {
+        List<Path> files = new ArrayList<>();
+        try {
+            Files.createDirectories(target);
+            for (String name : Stream.concat(MONTHS.stream().map(m -> "world-cities-" + m + ".csv.gz"), Stream.of("README.md")).toList()) {
+                try (InputStream in = DemoCommand.class.getResourceAsStream(RESOURCES + name)) {
+                    if (in == null) throw new FdlException("the demo data " + name + " is missing from this build");
+                    Path p = target.resolve(name);
+                    Files.copy(in, p, StandardCopyOption.REPLACE_EXISTING);
+                    if (name.endsWith(".gz")) files.add(p);
+                }
+            }
+        } catch (IOException e) {
+            throw new FdlException("cannot extract the demo data to " + target + ": " + e.getMessage());
+        }
+        return files;
+    }
+
+    /** The dataset's own datapackage.json, its resource renamed to the table and the CSV-only keys dropped. */
+    private static ObjectNode datasetJson() throws IOException {
+        try (InputStream in = DemoCommand.class.getResourceAsStream(RESOURCES + "datapackage.json")) {
+            ObjectNode pkg = Json.parseObject(in.readAllBytes(), "datapackage.json");
+            ObjectNode r = (ObjectNode) pkg.get("resources").get(0);
+            r.put("name", "cities");
+            r.remove(List.of("path", "format", "mediatype"));
+            return pkg;
+        }
+    }
+
+    /** The same question answered by two versions, side by side, and what changed between them. */
+    private static void sideBySide(PrintWriter out, Repository repo, VersionInfo first, VersionInfo last) {
+        String sql = "SELECT country, count(*) AS cities FROM cities GROUP BY country";
+        Path c1 = VersionCatalogs.local(repo, first), c2 = VersionCatalogs.local(repo, last);
+        Map<String, Long> a = counts(VersionQuery.run(c1, repo.dataLocation(), null, sql).result());
+        Map<String, Long> b = counts(VersionQuery.run(c2, repo.dataLocation(), null, sql).result());
+        out.println("== fdl query <version> \"" + sql + "\", two versions side by side (top 10 by growth)");
+        out.printf("%-28s %12s %12s %8s%n", "country", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1), "change");
+        Set<String> countries = new HashSet<>(a.keySet());
+        countries.addAll(b.keySet());
+        countries.stream()
+                .sorted(Comparator.comparingLong((String c) -> b.getOrDefault(c, 0L) - a.getOrDefault(c, 0L)).reversed().thenComparing(c -> c))
+                .limit(10)
+                .forEach(c -> out.printf("%-28s %,12d %,12d %+8d%n", c, a.getOrDefault(c, 0L), b.getOrDefault(c, 0L),
+                        b.getOrDefault(c, 0L) - a.getOrDefault(c, 0L)));
+        String ids = "SELECT geonameid FROM cities";
+        Set<Object> x = ids(VersionQuery.run(c1, repo.dataLocation(), null, ids).result());
+        Set<Object> y = ids(VersionQuery.run(c2, repo.dataLocation(), null, ids).result());
+        long added = y.stream().filter(id -> !x.contains(id)).count();
+        long removed = x.stream().filter(id -> !y.contains(id)).count();
+        out.printf("Between %s and %s: %,d cities → %,d (%,d added, %,d removed).%n", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1),
+                x.size(), y.size(), added, removed);
+    }
+
+    private static Map<String, Long> counts(QueryResult r) {
+        Map<String, Long> m = new HashMap<>();
+        for (List<Object> row : r.rows()) m.put(String.valueOf(row.get(0)), ((Number) row.get(1)).longValue());
+        return m;
+    }
+
+    private static Set<Object> ids(QueryResult r) {
+        Set<Object> s = new HashSet<>();
+        for (List<Object> row : r.rows()) s.add(row.get(0));
+        return s;
+    }
+}

@@ -1,0 +1,75 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.data.ImportResult;
+import dev.fdl.data.Importer;
+import dev.fdl.repo.Json;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.WorkingCopy;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+
+/** {@code fdl import}: one DuckLake transaction in the working catalog, without the extension. */
+@Command(name = "import", mixinStandardHelpOptions = true,
+        description = {"Load a CSV (also .gz), Parquet or JSON file into a table of the working catalog, as one DuckLake snapshot.",
+                "The Parquet data file goes straight into the repository's data folder (unreachable until a commit names it)."})
+final class ImportCommand implements Runnable {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<file>") Path file;
+    @Option(names = {"-t", "--table"}, required = true, paramLabel = "[schema.]name") String table;
+    @Option(names = "--mode", paramLabel = "create|replace|append", defaultValue = "create",
+            description = "create (default; refused if the table exists), replace (the old files stop being visible; nothing is deleted), append.")
+    String mode;
+    @Option(names = "--schema", paramLabel = "\"col TYPE, …\"", description = "DuckDB types for some columns instead of the inferred ones.") String schema;
+    @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Recorded as the snapshot's commit message.") String message;
+    @Option(names = "--json", description = "Print the result as JSON.") boolean json;
+
+    @Override
+    public void run() {
+        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        Importer.Mode m = Modes.parse(mode);
+        try (ObjectStore store = Stores.open(wc.state().root())) {
+            Repository repo = Repository.open(store);
+            ImportResult r = Importer.importFile(wc.catalog(), store, repo.dataDir(), Cwd.resolve(file), table, m, schema,
+                    null, message);
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                ObjectNode o = Json.MAPPER.createObjectNode();
+                o.put("table", r.table().toString());
+                o.put("snapshot", r.snapshot());
+                o.put("rows", r.rows());
+                o.put("data_file", r.dataFileKey());
+                o.put("bytes", r.fileSizeBytes());
+                o.put("created_table", r.createdTable());
+                ArrayNode cols = o.putArray("columns");
+                r.columns().forEach(cols::add);
+                Out.json(out, o);
+                return;
+            }
+            out.println("Imported " + r.rows() + " rows into " + r.table() + " (snapshot " + r.snapshot() + ", "
+                    + r.fileSizeBytes() + " bytes in " + r.dataFileKey() + ")" + (r.createdTable() ? "; created the table" : ""));
+            out.flush();
+        }
+    }
+
+    /** Import modes by name. */
+    static final class Modes {
+        static Importer.Mode parse(String s) {
+            try {
+                return Importer.Mode.valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw dev.fdl.FdlException.usage("invalid --mode '" + s + "': use create, replace or append");
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.fdl.cli;
+
+import dev.fdl.FdlException;
+import dev.fdl.catalog.CatalogConverter;
+import dev.fdl.catalog.CatalogKind;
+import dev.fdl.catalog.ProgressListener;
+import dev.fdl.data.ResultPrinter;
+import dev.fdl.data.VersionQuery;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.Resolved;
+import dev.fdl.repo.VersionCatalogs;
+import dev.fdl.repo.WorkingCopy;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@code fdl query}: read-only SQL over a version (or the working copy) at a snapshot. */
+@Command(name = "query", mixinStandardHelpOptions = true,
+        description = {"Run read-only SQL over a version (default HEAD) or the working copy, at its newest snapshot or --snapshot N.",
+                "Each table is a view (schema.table; main's tables also bare). Uses DuckDB's DuckLake extension when it can be loaded, else fdl's built-in reader."})
+final class QueryCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Mixin RepoOption repoOption;
+
+    @Parameters(arity = "1..2", paramLabel = "[<ref-or-version>] <sql>") List<String> args;
+    @Option(names = "--working", description = "Query the working copy's catalog, uncommitted snapshots included.") boolean working;
+    @Option(names = "--snapshot", paramLabel = "N", description = "Time travel to DuckLake snapshot N of the catalog.") Long snapshot;
+    @Option(names = "--csv", description = "Print CSV.") boolean csv;
+    @Option(names = "--json", description = "Print JSON (an array of objects).") boolean json;
+
+    @Override
+    public void run() {
+        String ref = args.size() == 2 ? args.get(0) : null;
+        String sql = args.get(args.size() - 1);
+        if (working && ref != null) throw FdlException.usage("give either --working or a ref, not both");
+        VersionQuery.Answer answer;
+        if (working) {
+            WorkingCopy wc = WorkingCopy.require(Cwd.get());
+            Path tmp = wc.tmp().resolve("query-" + ProcessHandle.current().pid() + ".duckdb");
+            try {
+                CatalogConverter.convert(wc.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);
+                answer = VersionQuery.run(tmp, null, snapshot, sql);
+            } finally {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // scratch file in .fdl/tmp
+                }
+            }
+        } else {
+            try (ObjectStore store = repoOption.openStore()) {
+                Repository repo = Repository.open(store);
+                Resolved r = repo.resolve(ref == null ? "HEAD" : ref);
+                Path catalog = VersionCatalogs.local(repo, r.version());
+                answer = VersionQuery.run(catalog, repo.dataLocation(), snapshot, sql);
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) ResultPrinter.json(out, answer.result());
+        else if (csv) ResultPrinter.csv(out, answer.result());
+        else ResultPrinter.table(out, answer.result());
+        out.flush();
+    }
+}

@@ -1,0 +1,53 @@
+package dev.fdl.cli;
+
+import dev.fdl.FdlException;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.WorkingCopy;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code fdl run -- <cmd>}: runs a command with the working copy's FDL_* variables. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Run a command (your own DuckDB, dbt, dlt, a script) with the working copy in its environment:",
+                "FDL_CATALOG_PATH (the SQLite working catalog), FDL_CATALOG_URL (ducklake:sqlite:<path>), FDL_DATA_PATH (the repository's data folder),",
+                "FDL_REPO (the repository root), FDL_BRANCH. Exits with the command's exit code. Do not run DuckLake's file cleanup through it."})
+final class RunCommand implements Callable<Integer> {
+    @Parameters(arity = "1..*", paramLabel = "<cmd>") List<String> command;
+
+    @Override
+    public Integer call() {
+        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
+        try (ObjectStore store = Stores.open(wc.state().root())) {
+            Repository repo = Repository.open(store);
+            Map<String, String> env = pb.environment();
+            env.putAll(variables(wc, repo));
+        }
+        try {
+            return pb.start().waitFor();
+        } catch (IOException e) {
+            throw new FdlException("cannot run " + command.get(0) + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 130;
+        }
+    }
+
+    /** The variables injected for {@code wc}. */
+    static Map<String, String> variables(WorkingCopy wc, Repository repo) {
+        String branch = wc.state().branch();
+        return Map.of("FDL_CATALOG_PATH", wc.catalog().toString(),
+                "FDL_CATALOG_URL", "ducklake:sqlite:" + wc.catalog(),
+                "FDL_DATA_PATH", repo.dataLocation(),
+                "FDL_REPO", repo.root(),
+                "FDL_BRANCH", branch == null ? "" : branch);
+    }
+}

@@ -1,0 +1,88 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.catalog.Catalog;
+import dev.fdl.catalog.SnapshotInfo;
+import dev.fdl.repo.Json;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.RefValue;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.WorkingCopy;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code fdl status}: branch, base version, snapshots since checkout, and whether the branch moved. */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Show the working copy's branch and base version, the DuckLake snapshots made since checkout, and whether the branch has moved in the repository.")
+final class StatusCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Option(names = "--json", description = "Print as JSON.") boolean json;
+
+    @Override
+    public void run() {
+        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        WorkingCopy.State st = wc.state();
+        List<SnapshotInfo> pending;
+        try (Catalog c = Catalog.open(wc.catalog())) {
+            pending = c.snapshots().stream().filter(s -> s.id() > st.baseSnapshot()).toList();
+        }
+        String moved; // null: unchanged
+        String nowAt = null;
+        try (ObjectStore store = Stores.open(st.root())) {
+            Repository repo = Repository.open(store);
+            Optional<RefValue> ref = st.branch() == null ? Optional.empty() : repo.readBranch(new RefName(st.branch()));
+            if (st.branch() == null) moved = null;
+            else if (ref.isEmpty()) moved = st.refEtag() == null ? null : "deleted";
+            else if (st.refEtag() == null) moved = "created";
+            else if (!dev.fdl.store.ETags.same(ref.get().etag(), st.refEtag())) moved = "moved";
+            else moved = null;
+            if (ref.isPresent()) nowAt = ref.get().versionId();
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            ObjectNode o = Json.MAPPER.createObjectNode();
+            o.put("working_copy", wc.dir().toString());
+            o.put("root", st.root());
+            o.put("branch", st.branch());
+            o.put("base_version", st.baseVersion());
+            o.put("base_snapshot", st.baseSnapshot());
+            o.put("branch_moved", moved != null);
+            if (moved != null) o.put("branch_now", nowAt);
+            ArrayNode a = o.putArray("snapshots");
+            for (SnapshotInfo s : pending) {
+                ObjectNode so = a.addObject();
+                so.put("id", s.id());
+                so.put("time", s.time() == null ? null : s.time().toString());
+                so.put("changes", s.changes());
+                so.put("author", s.author());
+                so.put("message", s.message());
+            }
+            Out.json(out, o);
+            return;
+        }
+        out.println(st.branch() == null ? "Not on a branch (detached at version " + st.baseVersion() + ")" : "On branch " + st.branch());
+        out.println("Repository: " + st.root());
+        out.println(st.baseVersion() == null ? "No version yet (new, empty catalog)" : "Base version: " + st.baseVersion() + " (snapshot " + st.baseSnapshot() + ")");
+        if (moved != null)
+            out.println("The branch has " + moved + " in the repository since checkout" + (nowAt == null ? "" : ": it now points at " + nowAt)
+                    + "; a commit would conflict (fdl checkout --force " + st.branch() + " to start from it)");
+        if (pending.isEmpty()) {
+            out.println("Nothing to commit (no snapshot since checkout)");
+        } else {
+            out.println(pending.size() + " snapshot(s) to commit:");
+            for (SnapshotInfo s : pending)
+                out.println("  snapshot " + s.id() + "  " + s.changes() + (s.message() == null ? "" : "  \"" + s.message() + "\""));
+        }
+        out.flush();
+    }
+}

@@ -1,0 +1,137 @@
+package dev.fdl.data;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Prints a {@link QueryResult} for {@code fdl query}: an aligned table for people, CSV
+ * (RFC 4180) or JSON (an array of objects) for scripts. NULL prints as {@code NULL} in the
+ * table, as an empty field in CSV and as {@code null} in JSON.
+ */
+public final class ResultPrinter {
+    private ResultPrinter() {}
+
+    /** An aligned table: header, a rule, the rows (numbers right-aligned), then the row count. */
+    public static void table(PrintWriter out, QueryResult result) {
+        int n = result.columns().size();
+        List<String[]> cells = new ArrayList<>();
+        int[] width = new int[n];
+        for (int i = 0; i < n; i++) width[i] = displayWidth(result.columns().get(i));
+        for (List<Object> row : result.rows()) {
+            String[] r = new String[n];
+            for (int i = 0; i < n; i++) {
+                Object v = row.get(i);
+                r[i] = v == null ? "NULL" : oneLine(text(v));
+                width[i] = Math.max(width[i], displayWidth(r[i]));
+            }
+            cells.add(r);
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            if (i > 0) sb.append(" | ");
+            sb.append(pad(result.columns().get(i), width[i], isNumeric(result.types().get(i))));
+        }
+        out.println(sb.toString().stripTrailing());
+        sb.setLength(0);
+        for (int i = 0; i < n; i++) {
+            if (i > 0) sb.append("-+-");
+            sb.append("-".repeat(width[i]));
+        }
+        out.println(sb);
+        for (String[] r : cells) {
+            sb.setLength(0);
+            for (int i = 0; i < n; i++) {
+                if (i > 0) sb.append(" | ");
+                sb.append(pad(r[i], width[i], isNumeric(result.types().get(i))));
+            }
+            out.println(sb.toString().stripTrailing());
+        }
+        int rows = result.rows().size();
+        out.println("(" + rows + (rows == 1 ? " row)" : " rows)"));
+        out.flush();
+    }
+
+    /** CSV with a header line; fields with a comma, quote, CR or LF are quoted, quotes doubled. */
+    public static void csv(PrintWriter out, QueryResult result) {
+        out.print(csvLine(new ArrayList<>(result.columns())));
+        for (List<Object> row : result.rows()) out.print(csvLine(row));
+        out.flush();
+    }
+
+    /** A JSON array with one object per row, keys the column names; booleans and numbers stay JSON numbers. */
+    public static void json(PrintWriter out, QueryResult result) {
+        try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.writeStartArray();
+            for (List<Object> row : result.rows()) {
+                g.writeStartObject();
+                for (int i = 0; i < row.size(); i++) {
+                    g.writeFieldName(result.columns().get(i));
+                    Object v = row.get(i);
+                    if (v == null) g.writeNull();
+                    else if (v instanceof Boolean b) g.writeBoolean(b);
+                    else if (v instanceof BigDecimal d) g.writeNumber(d);
+                    else if (v instanceof BigInteger b) g.writeNumber(b);
+                    else if (v instanceof Double d) g.writeNumber(d);
+                    else if (v instanceof Float f) g.writeNumber(f);
+                    else if (v instanceof Number num) g.writeNumber(num.longValue());
+                    else g.writeString(v.toString());
+                }
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        out.println();
+        out.flush();
+    }
+
+    private static String csvLine(List<Object> values) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) sb.append(',');
+            Object v = values.get(i);
+            if (v == null) continue;
+            String s = text(v);
+            if (s.isEmpty() || s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0) {
+                // An empty string is quoted so that it stays apart from NULL (an empty field).
+                sb.append('"').append(s.replace("\"", "\"\"")).append('"');
+            } else {
+                sb.append(s);
+            }
+        }
+        return sb.append("\r\n").toString();
+    }
+
+    private static String text(Object v) {
+        if (v instanceof BigDecimal d) return d.toPlainString();
+        return v.toString();
+    }
+
+    private static String oneLine(String s) {
+        return s.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t");
+    }
+
+    private static boolean isNumeric(String type) {
+        String t = type.toUpperCase(java.util.Locale.ROOT);
+        return t.matches("(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT))|FLOAT|DOUBLE|DECIMAL.*");
+    }
+
+    private static int displayWidth(String s) {
+        return s.codePointCount(0, s.length());
+    }
+
+    private static String pad(String s, int width, boolean right) {
+        String fill = " ".repeat(Math.max(0, width - displayWidth(s)));
+        return right ? fill + s : s + fill;
+    }
+}

@@ -1,0 +1,130 @@
+package dev.fdl.dataset;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+import dev.fdl.repo.Json;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * dataset.json: a Frictionless Data Package-shaped description of the dataset, checked against
+ * the catalog and filled in at commit (SPEC.md section 3). A resource {@code name} is a DuckLake
+ * table ({@code table} for schema main, else {@code schema.table}). Unknown keys are kept.
+ */
+public final class DatasetDescriptor {
+    private DatasetDescriptor() {}
+
+    /**
+     * Checks {@code descriptor} against the catalog's tables and returns a filled copy.
+     * Check: every described table and column exists, and every declared field {@code type} is
+     * compatible with its column. Fill: for every table (adding resources for undescribed ones)
+     * {@code rows}, and for every column a field with {@code type} and {@code ducklake_type}.
+     *
+     * @param descriptor the working copy's dataset.json, or null for none
+     * @param file       its name, for messages
+     * @param tables     the tables at the catalog's newest snapshot
+     * @param fallbackName dataset name when the descriptor has none
+     * @throws FdlException exit 1 listing every problem, each naming the resource/field
+     */
+    public static ObjectNode checkAndFill(ObjectNode descriptor, String file, List<TableFacts> tables, String fallbackName) {
+        ObjectNode out = descriptor == null ? Json.MAPPER.createObjectNode() : descriptor.deepCopy();
+        if (!out.has("name")) out.put("name", fallbackName);
+        JsonNode res = out.get("resources");
+        if (res != null && !res.isArray()) throw FdlException.corrupt(file, "key 'resources' must be an array");
+        ArrayNode resources = res == null ? out.putArray("resources") : (ArrayNode) res;
+
+        Map<String, TableFacts> byName = new LinkedHashMap<>();
+        for (TableFacts t : tables) byName.put(t.resourceName(), t);
+        List<String> problems = new ArrayList<>();
+        Map<String, ObjectNode> described = new LinkedHashMap<>();
+        for (int i = 0; i < resources.size(); i++) {
+            JsonNode r = resources.get(i);
+            if (!r.isObject() || !r.path("name").isTextual()) {
+                problems.add("resources[" + i + "] has no 'name' (it must name a table: 'table' or 'schema.table')");
+                continue;
+            }
+            String name = r.get("name").asText();
+            TableFacts t = byName.get(name);
+            if (t == null) {
+                problems.add("resource '" + name + "': no table " + name + " in the catalog (tables: "
+                        + (byName.isEmpty() ? "none" : String.join(", ", byName.keySet())) + ")");
+                continue;
+            }
+            described.put(name, (ObjectNode) r);
+            checkFields(file, (ObjectNode) r, t, problems);
+        }
+        if (!problems.isEmpty())
+            throw new FdlException(FdlException.FAILURE, file + " does not match the catalog:\n  - "
+                    + String.join("\n  - ", problems) + "\nfix " + file + " (or the data) and commit again");
+
+        for (TableFacts t : tables) {
+            ObjectNode r = described.get(t.resourceName());
+            if (r == null) {
+                r = resources.addObject();
+                r.put("name", t.resourceName());
+            }
+            fill(r, t);
+        }
+        return out;
+    }
+
+    private static void checkFields(String file, ObjectNode r, TableFacts t, List<String> problems) {
+        JsonNode schema = r.get("schema");
+        if (schema == null || schema.isNull()) return;
+        if (!schema.isObject()) {
+            problems.add("resource '" + t.resourceName() + "': 'schema' must be an object");
+            return;
+        }
+        JsonNode fields = schema.get("fields");
+        if (fields == null || fields.isNull()) return;
+        if (!fields.isArray()) {
+            problems.add("resource '" + t.resourceName() + "': 'schema.fields' must be an array");
+            return;
+        }
+        Map<String, String> cols = new LinkedHashMap<>();
+        for (TableFacts.Column c : t.columns()) cols.put(c.name(), c.ducklakeType());
+        for (int i = 0; i < fields.size(); i++) {
+            JsonNode f = fields.get(i);
+            if (!f.isObject() || !f.path("name").isTextual()) {
+                problems.add("resource '" + t.resourceName() + "': schema.fields[" + i + "] has no 'name'");
+                continue;
+            }
+            String name = f.get("name").asText();
+            String type = cols.get(name);
+            if (type == null) {
+                problems.add("resource '" + t.resourceName() + "': field '" + name + "' is not a column of "
+                        + t.resourceName() + " (columns: " + String.join(", ", cols.keySet()) + ")");
+                continue;
+            }
+            JsonNode declared = f.get("type");
+            if (declared != null && !declared.isNull()) {
+                if (!declared.isTextual() || !FrictionlessTypes.isKnown(declared.asText()))
+                    problems.add("resource '" + t.resourceName() + "': field '" + name + "' has unknown type " + declared);
+                else if (!FrictionlessTypes.compatible(declared.asText(), type))
+                    problems.add("resource '" + t.resourceName() + "': field '" + name + "' is declared '"
+                            + declared.asText() + "' but the column is " + type + " ('" + FrictionlessTypes.of(type) + "')");
+            }
+        }
+    }
+
+    private static void fill(ObjectNode r, TableFacts t) {
+        r.put("rows", t.rows());
+        ObjectNode schema = r.has("schema") && r.get("schema").isObject() ? (ObjectNode) r.get("schema") : r.putObject("schema");
+        ArrayNode old = schema.has("fields") && schema.get("fields").isArray() ? (ArrayNode) schema.get("fields") : null;
+        Map<String, ObjectNode> byName = new LinkedHashMap<>();
+        if (old != null) for (JsonNode f : old) byName.put(f.get("name").asText(), (ObjectNode) f);
+        ArrayNode fields = Json.MAPPER.createArrayNode();
+        for (TableFacts.Column c : t.columns()) {
+            ObjectNode f = byName.containsKey(c.name()) ? byName.get(c.name()) : Json.MAPPER.createObjectNode().put("name", c.name());
+            if (!f.has("type") || f.get("type").isNull()) f.put("type", FrictionlessTypes.of(c.ducklakeType()));
+            f.put("ducklake_type", c.ducklakeType());
+            fields.add(f);
+        }
+        schema.set("fields", fields);
+    }
+}

@@ -1,0 +1,164 @@
+package dev.fdl.repo;
+
+import dev.fdl.FdlException;
+import dev.fdl.catalog.Catalog;
+import dev.fdl.catalog.CatalogConverter;
+import dev.fdl.catalog.CatalogKind;
+import dev.fdl.catalog.Catalogs;
+import dev.fdl.catalog.DataPath;
+import dev.fdl.catalog.ProgressListener;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code fdl checkout} (SPEC.md section 4): makes or switches a working copy. From an existing
+ * version the catalog is downloaded (expired and unfinished versions are refused), its size and
+ * sha256 checked against version.json, converted from DuckDB to SQLite, and its data_path set to
+ * the repository's data folder. A branch with no version yet gets a new, empty catalog.
+ */
+public final class Checkout {
+    /** What was checked out. {@code version} is null for a fresh catalog; {@code branch} null when detached. */
+    public record Result(WorkingCopy workingCopy, String branch, String version, boolean fresh, long baseSnapshot) {}
+
+    private Checkout() {}
+
+    /**
+     * Checks out {@code spec} into {@code wc}.
+     *
+     * @param spec      a branch, tag or version; null for HEAD's branch
+     * @param newBranch with {@code -b}: create this branch (at commit) starting from {@code spec}
+     * @param force     discard snapshots not yet committed when switching
+     * @throws FdlException exit 1 when the working copy has uncommitted snapshots (without force) or the
+     *                      catalog does not match version.json; exit 3 when {@code newBranch} exists; exit 4
+     *                      when {@code spec} does not resolve
+     */
+    public static Result run(Repository repo, WorkingCopy wc, String spec, String newBranch, boolean force,
+                             ProgressListener progress) {
+        if (wc.exists() && !force) {
+            long pending = pendingSnapshots(wc);
+            if (pending > 0)
+                throw new FdlException("the working copy has " + pending + " snapshot(s) not yet committed; "
+                        + "commit them (fdl commit -m ...) or discard them with fdl checkout --force");
+        }
+        String branch;
+        String etag = null;
+        Resolved base = null;
+        if (newBranch != null) {
+            RefName nb = new RefName(newBranch);
+            if (repo.readBranch(nb).isPresent())
+                throw FdlException.conflict("branch '" + nb + "' already exists; check it out with fdl checkout " + nb);
+            branch = nb.name();
+            String start = spec;
+            if (start == null && wc.exists() && wc.state().baseVersion() != null) start = wc.state().baseVersion();
+            if (start == null) {
+                Optional<RefValue> head = repo.readBranch(repo.headBranch());
+                if (head.isPresent()) start = head.get().versionId();
+            }
+            if (start != null) base = repo.resolve(start);
+        } else {
+            RefName headBranch = repo.headBranch();
+            String name = spec == null ? headBranch.name() : spec.startsWith("refs/heads/") ? spec.substring(11) : spec;
+            Optional<RefValue> ref = RefName.problem(name) == null ? repo.readBranch(new RefName(name)) : Optional.empty();
+            if (ref.isPresent()) {
+                branch = name;
+                etag = ref.get().etag();
+                base = repo.resolve("refs/heads/" + name);
+                if (!base.version().id().equals(ref.get().versionId())) etag = base.ref().etag(); // moved between reads
+            } else if (name.equals(headBranch.name())) {
+                branch = name; // HEAD's branch with no version yet: a fresh catalog
+            } else {
+                try {
+                    base = repo.resolve(spec);
+                } catch (FdlException e) {
+                    if (e.exitCode() == FdlException.NOT_FOUND && RefName.problem(name) == null && !e.getMessage().contains("expired"))
+                        throw FdlException.notFound("no branch, tag or version named '" + spec + "'; to start a new branch: fdl checkout -b " + spec);
+                    throw e;
+                }
+                branch = null; // a tag or version: detached
+            }
+        }
+
+        long baseSnapshot;
+        try {
+            Files.createDirectories(wc.catalog().getParent());
+            if (base == null) {
+                Path tmp = wc.tmp().resolve("fresh.sqlite");
+                Files.deleteIfExists(tmp);
+                Catalogs.create(tmp, CatalogKind.SQLITE, repo.dataLocation());
+                Files.move(tmp, wc.catalog(), java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                baseSnapshot = 0;
+            } else {
+                Path downloaded = downloadCatalog(repo, base.version(), wc.tmp());
+                CatalogConverter.convert(downloaded, wc.catalog(), CatalogKind.SQLITE, progress);
+                Files.deleteIfExists(downloaded);
+                DataPath.set(wc.catalog(), repo.dataLocation());
+                try (Catalog c = Catalog.open(wc.catalog())) {
+                    baseSnapshot = c.lastSnapshotId();
+                }
+            }
+        } catch (IOException e) {
+            throw new FdlException("cannot write the working catalog " + wc.catalog() + ": " + e.getMessage());
+        }
+        String baseId = base == null ? null : base.version().id();
+        wc.save(new WorkingCopy.State(repo.root(), repo.config().id(), branch, baseId, etag, baseSnapshot, Map.of()));
+        return new Result(wc, branch, baseId, base == null, baseSnapshot);
+    }
+
+    /** Snapshots in the working catalog newer than its base. */
+    public static long pendingSnapshots(WorkingCopy wc) {
+        try (Catalog c = Catalog.open(wc.catalog())) {
+            return Math.max(0, c.lastSnapshotId() - wc.state().baseSnapshot());
+        }
+    }
+
+    /**
+     * Downloads a version's catalog into {@code dir} and checks it against version.json.
+     *
+     * @return the local DuckDB file
+     * @throws FdlException exit 1 when the catalog is missing or its size or sha256 differ
+     */
+    public static Path downloadCatalog(Repository repo, VersionInfo v, Path dir) {
+        String key = "versions/" + v.id() + "/" + v.catalog().path();
+        Path target = dir.resolve(v.id() + ".duckdb");
+        repo.store().download(key, target).orElseThrow(() -> new FdlException("the catalog " + key
+                + " of version " + v.id() + " is missing; run fdl verify"));
+        String sha = sha256(target);
+        long size;
+        try {
+            size = Files.size(target);
+        } catch (IOException e) {
+            throw new FdlException("cannot read " + target + ": " + e.getMessage());
+        }
+        if (size != v.catalog().bytes() || !sha.equals(v.catalog().sha256())) {
+            try {
+                Files.deleteIfExists(target);
+            } catch (IOException ignored) {
+                // best effort: the download is useless either way
+            }
+            throw new FdlException("the catalog " + key + " does not match its version.json (" + size + " bytes, sha256 "
+                    + sha + "; expected " + v.catalog().bytes() + " bytes, sha256 " + v.catalog().sha256()
+                    + "); it was not used; run fdl verify");
+        }
+        return target;
+    }
+
+    /** Hex SHA-256 of a file, streamed. */
+    public static String sha256(Path file) {
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+            return HexFormat.of().formatHex(((DigestInputStream) in).getMessageDigest().digest());
+        } catch (IOException e) {
+            throw new FdlException("cannot read " + file + ": " + e.getMessage());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package dev.fdl.repo;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+import dev.fdl.catalog.Catalog;
+import dev.fdl.catalog.CatalogConverter;
+import dev.fdl.catalog.CatalogKind;
+import dev.fdl.catalog.DataPath;
+import dev.fdl.catalog.HistoryTruncation;
+import dev.fdl.catalog.ProgressListener;
+import dev.fdl.dataset.DatasetDescriptor;
+import dev.fdl.dataset.TableFacts;
+import dev.fdl.store.ObjectMeta;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Payload;
+import dev.fdl.store.WriteResult;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * {@code fdl commit}: exactly the nine steps of SPEC.md section 4, in that order, one method
+ * each. Nothing a reader can reach changes before step 9 (the ref), so a commit that stops
+ * anywhere earlier leaves the repository as readers saw it; a refused step 9 is a conflict
+ * (exit 3) that leaves only an unreferenced version folder behind (gc removes it). Commit never
+ * writes or deletes anything under the data folder.
+ */
+public final class Commit {
+    /** What a successful commit made. */
+    public record Result(VersionInfo version, String branch, boolean createdBranch) {}
+
+    /** Above this many named files, step 5 lists the data folder once instead of one HEAD per file. */
+    static final int HEAD_CHECK_LIMIT = 256;
+
+    private final Repository repo;
+    private final WorkingCopy wc;
+    private final WorkingCopy.State state;
+    private final String message;
+    private final VersionInfo.Author author;
+    private final Clock clock;
+    private final ProgressListener progress;
+    private final Path work;
+
+    private Commit(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author, Clock clock, ProgressListener progress) {
+        this.repo = repo;
+        this.wc = wc;
+        this.state = wc.state();
+        this.message = message;
+        this.author = author;
+        this.clock = clock;
+        this.progress = progress;
+        this.work = wc.tmp();
+    }
+
+    /**
+     * Commits the working copy's new snapshots as a new version of its branch.
+     *
+     * @throws FdlException exit 1: nothing to commit, detached working copy, dataset.json or files refused;
+     *                      exit 3: the branch moved since checkout (conflict)
+     */
+    public static Result run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
+                             Clock clock, ProgressListener progress) {
+        return new Commit(repo, wc, message, author, clock, progress).run();
+    }
+
+    private Result run() {
+        preconditions();
+        long first = state.baseVersion() == null ? 0 : state.baseSnapshot() + 1;
+        Path catalog = work.resolve("commit.duckdb");
+        Path dataset = work.resolve("dataset.json");
+        try {
+            copyCatalog(catalog, first);                                       // 1
+            setDataPath(catalog);                                              // 2
+            CatalogFacts facts = fillDataset(catalog, dataset);                // 3
+            VersionInfo v = versionJson(catalog, dataset, facts, first);       // 4
+            checkFilesExist(catalog);                                          // 5
+            upload(v, v.catalog().path(), Payload.of(catalog));                // 6
+            upload(v, v.dataset().path(), Payload.of(dataset));                // 7
+            upload(v, "version.json", Payload.of(v.toBytes()));                // 8
+            String etag = moveRef(v);                                          // 9
+            wc.save(state.committed(v.id(), etag, v.ducklake().lastSnapshot()));
+            return new Result(v, state.branch(), state.refEtag() == null);
+        } finally {
+            deleteQuietly(catalog);
+            deleteQuietly(dataset);
+        }
+    }
+
+    private void preconditions() {
+        if (!state.repositoryId().equals(repo.config().id()))
+            throw new FdlException("the working copy was checked out from repository " + state.repositoryId()
+                    + " but " + repo.root() + " holds repository " + repo.config().id() + "; check out again");
+        if (state.branch() == null)
+            throw new FdlException("the working copy is not on a branch (checked out from version " + state.baseVersion()
+                    + "); create one to commit to: fdl checkout -b <new-branch>");
+        if (message == null || message.isBlank()) throw FdlException.usage("a commit needs a message: fdl commit -m \"...\"");
+        if (Checkout.pendingSnapshots(wc) == 0)
+            throw new FdlException("nothing to commit: the working catalog has no snapshot since version "
+                    + (state.baseVersion() == null ? "(none)" : state.baseVersion()) + " (snapshot " + state.baseSnapshot() + ")");
+    }
+
+    /** Step 1: SQLite to DuckDB, then drop the snapshots before {@code first} (the parent's history). */
+    private void copyCatalog(Path catalog, long first) {
+        CatalogConverter.convert(wc.catalog(), catalog, CatalogKind.DUCKDB, progress);
+        if (first > 0) HistoryTruncation.truncateBefore(catalog, first);
+    }
+
+    /** Step 2: data_path = the repository's data folder; refuse files recorded absolute outside it. */
+    private void setDataPath(Path catalog) {
+        List<String> outside = DataPath.set(catalog, repo.dataLocation());
+        if (!outside.isEmpty())
+            throw new FdlException("the catalog names " + outside.size() + " file(s) outside the repository's data folder "
+                    + repo.dataLocation() + ", which readers of the repository could not reach:\n  " + abbreviate(outside)
+                    + "\nwrite data through the working copy (fdl import, or DuckLake attached by fdl sql/run)");
+    }
+
+    private record CatalogFacts(String format, long last, List<TableFacts> tables) {}
+
+    /** Step 3: check and fill dataset.json against the newest snapshot (SPEC.md section 3). */
+    private CatalogFacts fillDataset(Path catalog, Path out) {
+        CatalogFacts facts;
+        try (Catalog c = Catalog.open(catalog)) {
+            long last = c.lastSnapshotId();
+            List<TableFacts> tables = new ArrayList<>();
+            for (var t : c.tables(last)) {
+                List<TableFacts.Column> cols = t.columns().stream().map(col -> new TableFacts.Column(col.name(), col.type())).toList();
+                tables.add(new TableFacts(TableFacts.resourceName(t.schema(), t.name()), c.rowCount(t.tableId(), last), cols));
+            }
+            facts = new CatalogFacts(c.formatVersion(), last, tables);
+        }
+        Path described = wc.datasetFile();
+        ObjectNode descriptor = null;
+        String name = described == null ? "dataset.json" : described.getFileName().toString();
+        if (described != null) {
+            try {
+                descriptor = Json.parseObject(Files.readAllBytes(described), described.toString());
+            } catch (IOException e) {
+                throw new FdlException("cannot read " + described + ": " + e.getMessage());
+            }
+        }
+        ObjectNode filled = DatasetDescriptor.checkAndFill(descriptor, name, facts.tables(), wc.dir().getFileName().toString());
+        try {
+            Files.write(out, Json.bytes(filled));
+        } catch (IOException e) {
+            throw new FdlException("cannot write " + out + ": " + e.getMessage());
+        }
+        return facts;
+    }
+
+    /** Step 4: version.json with a new UUIDv7, seq, parents, sizes and checksums. */
+    private VersionInfo versionJson(Path catalog, Path dataset, CatalogFacts facts, long first) {
+        long seq = 1;
+        List<String> parents = List.of();
+        if (state.baseVersion() != null) {
+            VersionInfo parent = repo.readVersion(state.baseVersion()).orElseThrow(() -> new FdlException(
+                    "the base version " + state.baseVersion() + " has no version.json in " + repo.root() + "; check out again"));
+            seq = parent.seq() + 1;
+            parents = List.of(parent.id());
+        }
+        try {
+            return new VersionInfo(FormatVersion.CURRENT, VersionIds.next(), seq, parents, Instant.now(clock), author, message,
+                    new VersionInfo.FileRef("ducklake.duckdb", CatalogConverter.duckDbStorage(catalog), Files.size(catalog), Checkout.sha256(catalog)),
+                    new VersionInfo.FileRef("dataset.json", null, Files.size(dataset), Checkout.sha256(dataset)),
+                    new VersionInfo.DuckLakeInfo(facts.format(), facts.last(), first, facts.last()), Map.of());
+        } catch (IOException e) {
+            throw new FdlException("cannot read " + catalog + ": " + e.getMessage());
+        }
+    }
+
+    /** Step 5: every data and delete file the catalog names, in any snapshot, must be in the repository. */
+    private void checkFilesExist(Path catalog) {
+        String dataLocation = repo.dataLocation();
+        Set<String> keys = new HashSet<>();
+        try (Catalog c = Catalog.open(catalog)) {
+            c.forEachFile(f -> {
+                if (f.location().startsWith(dataLocation))
+                    keys.add(repo.dataDir() + f.location().substring(dataLocation.length()));
+            });
+        }
+        ObjectStore store = repo.store();
+        Set<String> missing = new TreeSet<>();
+        if (keys.size() <= HEAD_CHECK_LIMIT) {
+            for (String k : keys) if (store.head(k).isEmpty()) missing.add(k);
+        } else {
+            Set<String> pending = new HashSet<>(keys);
+            try (Stream<ObjectMeta> s = store.list(repo.dataDir())) {
+                s.forEach(m -> pending.remove(m.key()));
+            }
+            missing.addAll(pending);
+        }
+        if (!missing.isEmpty())
+            throw new FdlException("the catalog names " + missing.size() + " file(s) that are not in the repository:\n  "
+                    + abbreviate(new ArrayList<>(missing)) + "\nnothing was uploaded; restore the files or drop the data that names them");
+    }
+
+    /** Steps 6 to 8: plain writes into the new version folder, which no one else writes. */
+    private void upload(VersionInfo v, String name, Payload body) {
+        repo.store().put("versions/" + v.id() + "/" + name, body);
+    }
+
+    /** Step 9: create the branch (If-None-Match: *) or move it (If-Match: the ETag read at checkout). */
+    private String moveRef(VersionInfo v) {
+        RefName branch = new RefName(state.branch());
+        String key = branch.branchKey();
+        WriteResult w = state.refEtag() == null
+                ? repo.store().putIfAbsent(key, Repository.refBytes(v.id()))
+                : repo.store().putIfMatch(key, Repository.refBytes(v.id()), state.refEtag());
+        if (w.isWritten()) return w.etag();
+        String now = repo.readBranch(branch).map(r -> {
+            String msg = repo.readVersion(r.versionId()).map(x -> " (\"" + x.message() + "\" by " + x.author() + ")").orElse("");
+            return "it now points at version " + r.versionId() + msg;
+        }).orElse("it was deleted");
+        throw FdlException.conflict("branch '" + branch + "' moved since checkout: " + now + ". Your version " + v.id()
+                + " was uploaded but no ref points at it (fdl gc removes it); nothing else changed. To go on: "
+                + "fdl checkout --force " + branch + ", apply your changes again, and commit.");
+    }
+
+    private static String abbreviate(List<String> items) {
+        int n = Math.min(items.size(), 20);
+        String s = String.join("\n  ", items.subList(0, n));
+        return items.size() > n ? s + "\n  … and " + (items.size() - n) + " more" : s;
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a leftover scratch file in .fdl/tmp is harmless
+        }
+    }
+}

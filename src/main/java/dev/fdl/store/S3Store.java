@@ -1,0 +1,643 @@
+package dev.fdl.store;
+
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.core.sync.ResponseTransformer;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * A repository root on AWS S3 or an S3-compatible store (Cloudflare R2, MinIO, GCS's S3 API),
+ * on the AWS SDK for Java v2 (SPEC.md section 2, issue #6).
+ *
+ * <p>Conditional writes use {@code If-None-Match: *} and {@code If-Match} on PutObject (on
+ * CompleteMultipartUpload only above S3's 5 GiB single-request limit); plain writes of files above
+ * {@link S3Config#multipartThreshold()} stream in parts. The ways S3-compatible
+ * stores answer them differ, so each known answer is handled:
+ * <ul>
+ *   <li>412, and 304 (S3Mock on CompleteMultipartUpload), are refusals; an {@code If-Match} on a
+ *       key that no longer exists is a refusal whether the store answers 404 or 412.</li>
+ *   <li>409 (a concurrent conditional write in flight) is retried with jittered exponential
+ *       backoff, at most {@value #MAX_ATTEMPTS} attempts.</li>
+ *   <li>A create-only write reports "exists" only after a HEAD shows the key really exists.</li>
+ *   <li>When an attempt's outcome is unknown (lost response, 5xx) and the retry is refused, the
+ *       object is re-read: if it holds what we wrote, the write succeeded.</li>
+ *   <li>A refused or failed multipart upload is aborted, leaving no parts behind.</li>
+ * </ul>
+ * Before its first conditional write a store is probed once per process (see
+ * {@link ConditionalWriteProbe}): a store that ignores conditional headers is refused.
+ *
+ * <p>ETags are kept unquoted ({@link ETags}); keys beginning with {@code .fdl-} are fdl's own
+ * (probe objects) and never listed. Errors become {@link StoreException}s with one clear line,
+ * never carrying credentials.
+ */
+public final class S3Store implements ObjectStore {
+    static final int MAX_ATTEMPTS = 6;
+    /** S3's largest single PutObject: 5 GiB. */
+    static final long MAX_SINGLE_PUT = 5L << 30;
+    private static final Set<String> PROBED = ConcurrentHashMap.newKeySet();
+
+    private final S3Location location;
+    private final S3Config config;
+    private final SdkHttpClient http;
+    private final S3Client client;
+    /** Sends conditional writes without SDK retries, so this class knows when an outcome is unknown. */
+    private final S3Client conditionalClient;
+    private final Object probeLock = new Object();
+    private volatile Thread probing;
+    private final S3Errors errors;
+    private volatile long conditionalMultipartAbove = MAX_SINGLE_PUT;
+
+    /**
+     * A store at {@code location}, reached as {@code config} says.
+     *
+     * @param credentials where credentials come from; null for the SDK's default chain
+     *                    (environment, system properties, profile, container or instance role)
+     */
+    public S3Store(S3Location location, S3Config config, AwsCredentialsProvider credentials) {
+        this.location = location;
+        this.config = config;
+        this.errors = new S3Errors(location, config.describeEndpoint());
+        this.http = ApacheHttpClient.builder()
+                .maxConnections(32)
+                .connectionTimeout(Duration.ofSeconds(10))
+                .socketTimeout(Duration.ofSeconds(120))
+                .build();
+        S3ClientBuilder b = S3Client.builder()
+                .httpClient(http)
+                .credentialsProvider(credentials != null ? credentials : DefaultCredentialsProvider.builder().build())
+                .region(region(config))
+                .forcePathStyle(config.pathStyle());
+        if (config.endpoint() != null) {
+            // Many S3-compatible stores reject the SDK's default trailing checksums (aws-chunked).
+            b.endpointOverride(config.endpoint())
+                    .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                    .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
+        } else {
+            b.crossRegionAccessEnabled(true);
+        }
+        this.client = b.build();
+        this.conditionalClient = b.overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
+    }
+
+    /**
+     * Opens {@code s3://bucket/prefix/} with the configuration of the environment
+     * ({@link S3Config#fromEnvironment()}) and the default credential chain.
+     *
+     * @throws dev.fdl.FdlException exit 2 for a malformed root or endpoint
+     */
+    public static S3Store open(String root) {
+        return new S3Store(S3Location.parse(root), S3Config.fromEnvironment(), null);
+    }
+
+    private static Region region(S3Config config) {
+        if (config.region() != null && !config.region().isBlank()) return Region.of(config.region());
+        try {
+            return new DefaultAwsRegionProviderChain().getRegion();
+        } catch (SdkClientException e) {
+            return Region.US_EAST_1; // S3-compatible stores mostly ignore it; cross-region access handles AWS
+        }
+    }
+
+    /** The bucket and prefix of this root. */
+    public S3Location s3Location() {
+        return location;
+    }
+
+    /** The configuration this store was opened with. */
+    public S3Config config() {
+        return config;
+    }
+
+    /** The SDK client (tests use it to inspect the bucket, e.g. for leftover multipart uploads). */
+    public S3Client client() {
+        return client;
+    }
+
+    @Override
+    public String root() {
+        return location.root();
+    }
+
+    @Override
+    public String location(String key) {
+        return key.isEmpty() ? root() : root() + key;
+    }
+
+    private String objectKey(String key) {
+        return location.objectKey(Keys.check(key));
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public Optional<ObjectBytes> get(String key) {
+        String k = objectKey(key);
+        try {
+            ResponseBytes<GetObjectResponse> rb = client.getObjectAsBytes(r -> r.bucket(location.bucket()).key(k));
+            return Optional.of(new ObjectBytes(rb.asByteArray(), rb.response().eTag()));
+        } catch (SdkException e) {
+            if (S3Errors.isNoSuchKey(e)) return Optional.empty();
+            throw errors.fail("read", key, e);
+        }
+    }
+
+    @Override
+    public Optional<ObjectMeta> head(String key) {
+        String k = objectKey(key);
+        try {
+            HeadObjectResponse r = client.headObject(b -> b.bucket(location.bucket()).key(k));
+            return Optional.of(new ObjectMeta(key, r.contentLength(), r.eTag(), r.lastModified()));
+        } catch (SdkException e) {
+            if (S3Errors.isNoSuchKey(e)) return Optional.empty();
+            throw errors.fail("read", key, e);
+        }
+    }
+
+    @Override
+    public Optional<ObjectMeta> download(String key, Path target) {
+        String k = objectKey(key);
+        Path abs = target.toAbsolutePath();
+        Path tmp = abs.resolveSibling(LocalStore.INTERNAL_PREFIX + "dl-" + UUID.randomUUID());
+        try {
+            Files.createDirectories(abs.getParent());
+            GetObjectResponse r = client.getObject(b -> b.bucket(location.bucket()).key(k), ResponseTransformer.toFile(tmp));
+            Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return Optional.of(new ObjectMeta(key, r.contentLength(), r.eTag(), r.lastModified()));
+        } catch (SdkException e) {
+            deleteQuietly(tmp);
+            if (S3Errors.isNoSuchKey(e)) return Optional.empty();
+            throw errors.fail("download", key, e);
+        } catch (IOException e) {
+            deleteQuietly(tmp);
+            throw new StoreException(key, "cannot download " + location(key) + " to " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Stream<ObjectMeta> list(String prefix) {
+        String p = Keys.checkPrefix(prefix);
+        String full = location.prefix() + p;
+        Iterator<S3Object> pages = client.listObjectsV2Paginator(b -> b.bucket(location.bucket()).prefix(full)
+                .maxKeys(config.listPageSize())).contents().iterator();
+        Iterator<ObjectMeta> it = new Iterator<>() {
+            private ObjectMeta next;
+
+            @Override
+            public boolean hasNext() {
+                try {
+                    while (next == null && pages.hasNext()) {
+                        S3Object o = pages.next();
+                        String key = o.key().substring(location.prefix().length());
+                        if (key.isEmpty() || key.endsWith("/") || key.startsWith(LocalStore.INTERNAL_PREFIX)) continue;
+                        next = new ObjectMeta(key, o.size() == null ? 0 : o.size(), o.eTag(), o.lastModified());
+                    }
+                    return next != null;
+                } catch (SdkException e) {
+                    throw errors.fail("list", p, e);
+                }
+            }
+
+            @Override
+            public ObjectMeta next() {
+                if (!hasNext()) throw new NoSuchElementException();
+                ObjectMeta m = next;
+                next = null;
+                return m;
+            }
+        };
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.NONNULL), false);
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public WriteResult put(String key, Payload body) {
+        String k = objectKey(key);
+        try {
+            if (multipart(body)) return WriteResult.written(multipartUpload(key, k, body.file(), null));
+            PutObjectResponse r = client.putObject(b -> b.bucket(location.bucket()).key(k), requestBody(body));
+            return WriteResult.written(r.eTag());
+        } catch (SdkException e) {
+            throw errors.fail("write", key, e);
+        }
+    }
+
+    @Override
+    public WriteResult putIfAbsent(String key, Payload body) {
+        ensureProbed();
+        return conditionalWrite(key, body, null);
+    }
+
+    @Override
+    public WriteResult putIfMatch(String key, Payload body, String etag) {
+        if (etag == null || ETags.normalize(etag).isEmpty()) return WriteResult.preconditionFailed();
+        ensureProbed();
+        return conditionalWrite(key, body, ETags.normalize(etag));
+    }
+
+    @Override
+    public void delete(String key) {
+        String k = objectKey(key);
+        try {
+            client.deleteObject(b -> b.bucket(location.bucket()).key(k));
+        } catch (SdkException e) {
+            if (S3Errors.isNoSuchKey(e)) return; // some stores answer 404 for an absent key
+            throw errors.fail("delete", key, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        conditionalClient.close();
+        http.close();
+    }
+
+    // ---------------------------------------------------------------- conditional writes
+
+    /** The SPEC.md section 2 probe, run once per process and endpoint+bucket before conditional writes. */
+    private void ensureProbed() {
+        if (PROBED.contains(probeIdentity()) || probing == Thread.currentThread()) return;
+        probeConditionalWrites();
+    }
+
+    /**
+     * Runs {@link ConditionalWriteProbe} against this store now (even if done before) and
+     * remembers, for this process, that it passed.
+     *
+     * @throws StoreException when the store accepts a second create-only write of the probe object
+     */
+    void probeConditionalWrites() {
+        synchronized (probeLock) {
+            probing = Thread.currentThread();
+            try {
+                ConditionalWriteProbe.probe(this);
+                PROBED.add(probeIdentity());
+            } finally {
+                probing = null;
+            }
+        }
+    }
+
+    private String probeIdentity() {
+        return config.describeEndpoint() + "|" + location.bucket();
+    }
+
+    /** Outcome of one attempt of a conditional request. */
+    private enum Answer { REFUSED, CONFLICT, UNKNOWN }
+
+    /**
+     * A write with {@code If-None-Match: *} ({@code etag} null) or {@code If-Match: etag}, with the
+     * retries and re-reads described in the class comment.
+     */
+    private WriteResult conditionalWrite(String key, Payload body, String etag) {
+        String k = objectKey(key);
+        if (conditionalMultipart(body)) {
+            try {
+                String written = multipartUpload(key, k, body.file(), etag == null ? Condition.ABSENT : new Condition(etag));
+                return written == null ? WriteResult.preconditionFailed() : WriteResult.written(written);
+            } catch (SdkException e) {
+                throw errors.fail("write", key, e);
+            }
+        }
+        boolean uncertain = false;
+        SdkException last = null;
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            if (attempt > 1) backoff(attempt);
+            Answer answer;
+            try {
+                PutObjectRequest.Builder req = PutObjectRequest.builder().bucket(location.bucket()).key(k);
+                if (etag == null) req.ifNoneMatch("*");
+                else req.ifMatch(ETags.quoted(etag));
+                PutObjectResponse r = conditionalClient.putObject(req.build(), requestBody(body));
+                return WriteResult.written(r.eTag());
+            } catch (SdkException e) {
+                last = e;
+                answer = classify(e, etag != null, false);
+            }
+            if (answer == Answer.CONFLICT) continue;
+            if (answer == Answer.UNKNOWN) {
+                uncertain = true;
+                continue;
+            }
+            // REFUSED
+            if (uncertain) {
+                Optional<String> mine = holds(key, body, null);
+                if (mine.isPresent()) return WriteResult.written(mine.get());
+            }
+            if (etag == null && head(key).isEmpty()) continue; // refused, yet nothing is there: not "exists"
+            return WriteResult.preconditionFailed();
+        }
+        return gaveUp(key, body, etag, uncertain, last);
+    }
+
+    /** After {@link #MAX_ATTEMPTS}: refused if the key really is taken by someone else, else an error. */
+    private WriteResult gaveUp(String key, Payload body, String etag, boolean uncertain, SdkException last) {
+        if (uncertain) {
+            Optional<String> mine = holds(key, body, null);
+            if (mine.isPresent()) return WriteResult.written(mine.get());
+        }
+        Optional<ObjectMeta> now = head(key);
+        if (etag == null && now.isPresent()) return WriteResult.preconditionFailed();
+        if (etag != null && (now.isEmpty() || !ETags.same(now.get().etag(), etag))) return WriteResult.preconditionFailed();
+        throw new StoreException(key, "conditional write of " + location(key) + " did not complete after "
+                + MAX_ATTEMPTS + " attempts (" + S3Errors.brief(last) + "); nothing was changed, try again", last);
+    }
+
+    /**
+     * Sorts a failed conditional request: refused (412, 304, or 404 for an If-Match whose key is
+     * gone), conflict (409, retried) or unknown outcome (I/O error, 5xx, throttling: retried, and
+     * a later refusal is checked against the object). Anything else is thrown as a clear error.
+     */
+    private Answer classify(SdkException e, boolean ifMatch, boolean completing) {
+        if (e instanceof S3Exception s) {
+            int status = s.statusCode();
+            String code = S3Errors.code(s);
+            if (status == 412 || status == 304) return Answer.REFUSED;
+            if (status == 404 && "NoSuchUpload".equals(code) && completing) return Answer.REFUSED;
+            if (status == 404 && ifMatch && !"NoSuchBucket".equals(code)) return Answer.REFUSED;
+            if (status == 409) return Answer.CONFLICT;
+            if (status >= 500 || status == 429 || "SlowDown".equals(code)) return Answer.UNKNOWN;
+            throw errors.fail("write", null, e);
+        }
+        if (S3Errors.isIo(e)) return Answer.UNKNOWN;
+        throw errors.fail("write", null, e);
+    }
+
+    /**
+     * The ETag of the object at {@code key} if it holds exactly {@code body}: compared byte for
+     * byte for small bodies, by ETag (MD5, or the multipart MD5-of-MD5s with {@code partSize})
+     * for files.
+     */
+    private Optional<String> holds(String key, Payload body, Long partSize) {
+        if (body.bytes() != null) {
+            return get(key).filter(o -> Arrays.equals(o.bytes(), body.bytes())).map(ObjectBytes::etag);
+        }
+        Optional<ObjectMeta> now = head(key);
+        if (now.isEmpty() || now.get().etag() == null) return Optional.empty();
+        try {
+            String expected = partSize == null ? md5Hex(body.file(), 0, Files.size(body.file()))
+                    : multipartEtag(body.file(), partSize);
+            return ETags.same(now.get().etag(), expected) ? Optional.of(now.get().etag()) : Optional.empty();
+        } catch (IOException e) {
+            throw new StoreException(key, "cannot read " + body.file() + ": " + e.getMessage(), e);
+        }
+    }
+
+    // ---------------------------------------------------------------- multipart
+
+    /** The condition of a multipart upload's completion; {@link #ABSENT} for create-only. */
+    private record Condition(String etag) {
+        static final Condition ABSENT = new Condition(null);
+    }
+
+    private boolean multipart(Payload body) {
+        return body.file() != null && body.size() > config.multipartThreshold();
+    }
+
+    /**
+     * Conditional writes go as one PutObject up to S3's single-request limit and only above it
+     * as a multipart upload with the condition on CompleteMultipartUpload: a refused multipart
+     * write must be aborted, and some S3-compatible stores (S3Mock 4.12) delete the existing
+     * object of the key on AbortMultipartUpload. fdl's conditional writes (refs, fdl.json) are tiny.
+     */
+    private boolean conditionalMultipart(Payload body) {
+        return body.file() != null && body.size() > conditionalMultipartAbove;
+    }
+
+    /** Lowers the size above which conditional writes go multipart (tests of that path). */
+    S3Store conditionalMultipartAbove(long bytes) {
+        this.conditionalMultipartAbove = Math.max(bytes, config.partSize());
+        return this;
+    }
+
+    /**
+     * Uploads {@code file} in parts and completes the upload, keeping {@code condition} (null for
+     * a plain write) on CompleteMultipartUpload. Every part streams from disk. An upload that is
+     * refused or fails is aborted.
+     *
+     * @return the new ETag, or null when the condition refused the write
+     */
+    private String multipartUpload(String key, String k, Path file, Condition condition) {
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (IOException e) {
+            throw new StoreException(key, "cannot read " + file + ": " + e.getMessage(), e);
+        }
+        long partSize = config.partSize();
+        String uploadId = client.createMultipartUpload(b -> b.bucket(location.bucket()).key(k)).uploadId();
+        boolean completed = false;
+        try {
+            List<CompletedPart> parts = new ArrayList<>();
+            int count = partCount(size, partSize);
+            for (int i = 0; i < count; i++) {
+                long start = i * partSize;
+                long len = Math.min(partSize, size - start);
+                int number = i + 1;
+                String etag = client.uploadPart(b -> b.bucket(location.bucket()).key(k).uploadId(uploadId).partNumber(number),
+                        RequestBody.fromContentProvider(() -> slice(file, start, len), len, "application/octet-stream")).eTag();
+                parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+            }
+            if (condition == null) {
+                CompleteMultipartUploadResponse r = client.completeMultipartUpload(b -> b.bucket(location.bucket()).key(k)
+                        .uploadId(uploadId).multipartUpload(m -> m.parts(parts)));
+                completed = true;
+                return r.eTag();
+            }
+            Payload body = Payload.of(file);
+            boolean uncertain = false;
+            SdkException last = null;
+            for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+                if (attempt > 1) backoff(attempt);
+                Answer answer;
+                try {
+                    CompleteMultipartUploadRequest.Builder req = CompleteMultipartUploadRequest.builder()
+                            .bucket(location.bucket()).key(k).uploadId(uploadId).multipartUpload(m -> m.parts(parts));
+                    if (condition.etag() == null) req.ifNoneMatch("*");
+                    else req.ifMatch(ETags.quoted(condition.etag()));
+                    CompleteMultipartUploadResponse r = conditionalClient.completeMultipartUpload(req.build());
+                    completed = true;
+                    return r.eTag();
+                } catch (SdkException e) {
+                    last = e;
+                    answer = classify(e, condition.etag() != null, true);
+                }
+                if (answer == Answer.CONFLICT) continue;
+                if (answer == Answer.UNKNOWN) {
+                    uncertain = true;
+                    continue;
+                }
+                if (uncertain) {
+                    Optional<String> mine = holds(key, body, partSize);
+                    if (mine.isPresent()) {
+                        completed = true;
+                        return mine.get();
+                    }
+                }
+                if (condition.etag() == null && head(key).isEmpty()) continue;
+                return null;
+            }
+            if (uncertain) {
+                Optional<String> mine = holds(key, body, partSize);
+                if (mine.isPresent()) {
+                    completed = true;
+                    return mine.get();
+                }
+            }
+            Optional<ObjectMeta> now = head(key);
+            if (condition.etag() == null ? now.isPresent() : now.isEmpty() || !ETags.same(now.get().etag(), condition.etag()))
+                return null;
+            throw new StoreException(key, "conditional write of " + location(key) + " did not complete after "
+                    + MAX_ATTEMPTS + " attempts (" + S3Errors.brief(last) + "); nothing was changed, try again", last);
+        } finally {
+            if (!completed) {
+                try {
+                    client.abortMultipartUpload(b -> b.bucket(location.bucket()).key(k).uploadId(uploadId));
+                } catch (SdkException ignored) {
+                    // already completed or gone; a bucket lifecycle rule cleans up what is left
+                }
+            }
+        }
+    }
+
+    /** A fresh stream over {@code len} bytes of {@code file} from {@code offset}. */
+    private static InputStream slice(Path file, long offset, long len) {
+        try {
+            FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+            ch.position(offset);
+            InputStream in = Channels.newInputStream(ch);
+            return new InputStream() {
+                private long left = len;
+
+                @Override
+                public int read() throws IOException {
+                    if (left <= 0) return -1;
+                    int b = in.read();
+                    if (b >= 0) left--;
+                    return b;
+                }
+
+                @Override
+                public int read(byte[] buf, int off, int n) throws IOException {
+                    if (left <= 0) return -1;
+                    int r = in.read(buf, off, (int) Math.min(n, left));
+                    if (r > 0) left -= r;
+                    return r;
+                }
+
+                @Override
+                public void close() throws IOException {
+                    in.close();
+                }
+            };
+        } catch (IOException e) {
+            throw new StoreException(null, "cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** S3's ETag of a multipart object: MD5 of the concatenated part MD5s, a dash, the part count. */
+    static String multipartEtag(Path file, long partSize) throws IOException {
+        long size = Files.size(file);
+        MessageDigest all = md5();
+        int count = partCount(size, partSize);
+        for (int i = 0; i < count; i++) {
+            long start = i * partSize;
+            all.update(HexFormat.of().parseHex(md5Hex(file, start, Math.min(partSize, size - start))));
+        }
+        return HexFormat.of().formatHex(all.digest()) + "-" + count;
+    }
+
+    private static int partCount(long size, long partSize) {
+        return (int) Math.max(1, (size + partSize - 1) / partSize);
+    }
+
+    private static String md5Hex(Path file, long offset, long len) throws IOException {
+        MessageDigest md = md5();
+        try (InputStream in = new DigestInputStream(slice(file, offset, len), md)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    private static MessageDigest md5() {
+        try {
+            return MessageDigest.getInstance("MD5");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static RequestBody requestBody(Payload body) {
+        return body.bytes() != null ? RequestBody.fromBytes(body.bytes()) : RequestBody.fromFile(body.file());
+    }
+
+    /** Jittered exponential backoff before attempt {@code attempt}: about 50 ms, 100 ms, … capped at 2 s. */
+    private static void backoff(int attempt) {
+        long cap = Math.min(2000, 25L << Math.min(attempt, 10));
+        try {
+            Thread.sleep(cap / 2 + ThreadLocalRandom.current().nextLong(cap / 2 + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException(null, "interrupted while retrying a conditional write");
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a leftover temporary download file is harmless
+        }
+    }
+}

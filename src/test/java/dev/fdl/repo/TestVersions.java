@@ -1,0 +1,48 @@
+package dev.fdl.repo;
+
+import dev.fdl.store.ObjectMeta;
+import dev.fdl.store.ObjectStore;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/** Builds repository states directly through the store, for tests that need versions without commits. */
+public final class TestVersions {
+    private TestVersions() {}
+
+    /** Writes a finished version (version.json only, no real catalog) and returns its id. */
+    public static String addVersion(ObjectStore store, List<String> parents, long seq, String message) {
+        String id = VersionIds.next();
+        VersionInfo v = new VersionInfo(FormatVersion.CURRENT, id, seq, parents, Instant.parse("2026-10-15T09:00:00Z"),
+                new VersionInfo.Author("bob", "bob@example.org"), message,
+                new VersionInfo.FileRef("ducklake.duckdb", "duckdb-v1.5.0", 3, "00"),
+                new VersionInfo.FileRef("dataset.json", null, 2, "00"),
+                new VersionInfo.DuckLakeInfo("1.0", seq, seq, seq), Map.of());
+        store.put("versions/" + id + "/ducklake.duckdb", "abc".getBytes(StandardCharsets.UTF_8));
+        store.put(VersionInfo.key(id), v.toBytes());
+        return id;
+    }
+
+    /** Points a branch at a version (plain write). */
+    public static void setBranch(ObjectStore store, String branch, String id) {
+        store.put("refs/heads/" + branch, Repository.refBytes(id));
+    }
+
+    /** Marks a version expired. */
+    public static void expire(ObjectStore store, String id) {
+        store.put(ExpiredInfo.key(id), new ExpiredInfo(Instant.parse("2026-12-01T00:00:00Z"), "retention", Map.of()).toBytes());
+    }
+
+    /** Every key with its content, to show that nothing changed. */
+    public static Map<String, String> snapshot(ObjectStore store) {
+        Map<String, String> m = new TreeMap<>();
+        try (Stream<ObjectMeta> s = store.list("")) {
+            s.forEach(o -> m.put(o.key(), new String(store.get(o.key()).orElseThrow().bytes(), StandardCharsets.ISO_8859_1)));
+        }
+        return m;
+    }
+}
