@@ -33,7 +33,7 @@ public record NamedFile(String dataPath, String location, boolean deleteFile, lo
      * @param repoDataLocation the repository's data folder as an absolute location ({@code store.location(dataDir)})
      */
     public String nameIn(String repoDataLocation) {
-        String rel = after(location, withSlash(dataPath));
+        String rel = dataPath.isEmpty() ? null : after(location, withSlash(dataPath));
         if (rel == null) rel = after(location, withSlash(repoDataLocation));
         return rel != null && isPlainKey(rel) ? rel : null;
     }
