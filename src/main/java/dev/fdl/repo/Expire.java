@@ -8,6 +8,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +92,7 @@ public final class Expire {
         List<VersionFolder> retained = new ArrayList<>();
         for (VersionFolder f : listing.folders().values()) if (f.live()) retained.add(f);
         List<VersionFolder> chosen = new ArrayList<>();
-        Map<String, VersionInfo> infos = new java.util.HashMap<>();
+        Map<String, VersionInfo> infos = new HashMap<>();
         // newest first by id: the first `keep` stay
         for (int i = retained.size() - 1 - options.keep(); i >= 0; i--) {
             VersionFolder f = retained.get(i);
@@ -100,8 +102,9 @@ public final class Expire {
                 if (v == null || !v.createdAt().isBefore(now.minus(options.olderThan()))) continue;
                 infos.put(f.id(), v);
             }
-            chosen.add(0, f);
+            chosen.add(f);
         }
+        Collections.reverse(chosen); // oldest first
 
         List<Expired> out = new ArrayList<>();
         if (!chosen.isEmpty() && !options.dryRun()) {

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -147,7 +148,7 @@ public final class Gc {
      * @throws FdlException exit 1 when a ref names no finished version, or a live catalog is
      *                      missing, damaged or unreadable: nothing is deleted then
      */
-    public Report run(Options options, java.util.function.Consumer<Progress> progress) {
+    public Report run(Options options, Consumer<Progress> progress) {
         if (repo.store().readOnly())
             throw new FdlException("cannot gc " + repo.root() + ": the store is read-only");
         Instant cutoff = clock.instant().minus(options.grace());
@@ -235,13 +236,13 @@ public final class Gc {
         final Deleter deleter;
         final Instant cutoff;
         final boolean dryRun;
-        final java.util.function.Consumer<Progress> progress;
+        final Consumer<Progress> progress;
         final List<ObjectMeta> batch = new ArrayList<>();
         final List<String> batchNames = new ArrayList<>();
         long listed;
         Tally deleted = Tally.ZERO, young = Tally.ZERO;
 
-        Sweep(Mark mark, Deleter deleter, Instant cutoff, boolean dryRun, java.util.function.Consumer<Progress> progress) {
+        Sweep(Mark mark, Deleter deleter, Instant cutoff, boolean dryRun, Consumer<Progress> progress) {
             this.mark = mark;
             this.deleter = deleter;
             this.cutoff = cutoff;

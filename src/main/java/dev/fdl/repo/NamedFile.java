@@ -33,15 +33,26 @@ public record NamedFile(String dataPath, String location, boolean deleteFile, lo
      * @param repoDataLocation the repository's data folder as an absolute location ({@code store.location(dataDir)})
      */
     public String nameIn(String repoDataLocation) {
-        String rel = after(location, withSlash(dataPath));
+        String rel = dataPath.isEmpty() ? null : after(location, withSlash(dataPath));
         if (rel == null) rel = after(location, withSlash(repoDataLocation));
-        if (rel == null || rel.isEmpty() || rel.endsWith("/")) return null;
-        try {
-            Keys.check(rel);
-        } catch (IllegalArgumentException e) {
-            return null;
+        return rel != null && isPlainKey(rel) ? rel : null;
+    }
+
+    /** A relative key with no empty, {@code .} or {@code ..} segment (the rule of {@link Keys#check}, without allocating). */
+    static boolean isPlainKey(String k) {
+        int n = k.length();
+        if (n == 0 || k.charAt(n - 1) == '/') return false;
+        int start = 0;
+        for (int i = 0; i <= n; i++) {
+            char c = i < n ? k.charAt(i) : '/';
+            if (c == '\\' || c == 0) return false;
+            if (c != '/') continue;
+            int len = i - start;
+            if (len == 0) return false;
+            if (len <= 2 && k.charAt(start) == '.' && (len == 1 || k.charAt(start + 1) == '.')) return false;
+            start = i + 1;
         }
-        return rel;
+        return true;
     }
 
     private static String after(String s, String prefix) {

@@ -251,6 +251,29 @@ class GcTest {
     }
 
     @Test
+    void aWriterInAnotherProcessThatCommitsDuringGcKeepsItsFiles() throws Exception {
+        twoVersions();
+        for (int i = 0; i < 2000; i++) fx.dataFile("main/t/garbage-" + i + ".parquet", RepoFixture.OLD);
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), CommitWorker.class.getName(),
+                fx.root.toString(), tmp.resolve("child-scratch").toString(), "25", "child")
+                .redirectErrorStream(true).start();
+        Gc.Report r;
+        try {
+            r = gc(fx.repo).batchSize(100).run(Gc.Options.defaults());
+        } finally {
+            assertThat(child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        }
+        String output = new String(child.getInputStream().readAllBytes());
+        assertThat(child.exitValue()).as(output).isZero();
+        List<String> written = output.lines().toList();
+        assertThat(written).hasSize(25);
+        for (String n : written) assertThat(fx.exists("data/" + n)).as(n).isTrue();
+        assertThat(r.dataFiles().count()).isGreaterThanOrEqualTo(2000);
+        assertEveryLiveNameExists();
+    }
+
+    @Test
     void aCrashAtAnyDeletionLeavesEveryLiveFileAndARerunFinishesTheJob() {
         for (int k = 1; ; k++) {
             Path dir = tmp.resolve("crash-" + k);

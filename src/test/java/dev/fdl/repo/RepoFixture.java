@@ -67,6 +67,16 @@ public final class RepoFixture {
         }
     }
 
+    /** The existing repository at {@code root} (e.g. from another process); scratch files go to {@code scratch}. */
+    public static RepoFixture open(Path root, Path scratch) {
+        try {
+            LocalStore store = new LocalStore(root);
+            return new RepoFixture(root, store, Repository.open(store), Files.createDirectories(scratch));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Writes {@code data/<name>} (a few bytes) last modified at {@code mtime}. */
     public void dataFile(String name, Instant mtime) {
         String key = repo.dataDir() + name;
