@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 final class RaceCheck {
     static final int WORKERS = 4;
-    static final int ROUNDS = 25;
+    static final int ROUNDS = 15;
     static final int INCREMENTS = 8;
     /** Objects are 64 KiB so that a torn (partial) read would show. */
     static final int SIZE = 64 * 1024;
