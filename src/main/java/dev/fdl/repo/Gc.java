@@ -285,6 +285,8 @@ public final class Gc {
 
     /** Deletes keys on a few threads; {@link #flush} waits and rethrows the first failure. A dry run deletes nothing. */
     private static final class Deleter implements AutoCloseable {
+        /** Keys per deleteAll call: S3's DeleteObjects limit. */
+        static final int BATCH = 1000;
         private final ObjectStore store;
         private final boolean dryRun;
         private final ExecutorService pool;
@@ -301,17 +303,34 @@ public final class Gc {
                     });
         }
 
+        private List<String> batch = new ArrayList<>();
+
+        /** Queues a key; full batches of {@link #BATCH} keys go to {@link ObjectStore#deleteAll}. */
         void submit(String key) {
             if (dryRun) return;
-            if (pool == null) {
-                store.delete(key);
-                return;
-            }
-            pending.add(pool.submit(() -> store.delete(key)));
-            if (pending.size() >= 4096) flush();
+            batch.add(key);
+            if (batch.size() >= BATCH) sendBatch();
         }
 
+        private void sendBatch() {
+            if (batch.isEmpty()) return;
+            List<String> keys = batch;
+            batch = new ArrayList<>();
+            if (pool == null) {
+                store.deleteAll(keys);
+                return;
+            }
+            pending.add(pool.submit(() -> store.deleteAll(keys)));
+            if (pending.size() >= 64) awaitPending();
+        }
+
+        /** Sends the last partial batch and waits for every deletion; rethrows the first failure. */
         void flush() {
+            sendBatch();
+            awaitPending();
+        }
+
+        private void awaitPending() {
             RuntimeException first = null;
             for (Future<?> f : pending) {
                 try {

@@ -189,6 +189,17 @@ public final class LocalStore implements ObjectStore {
         });
     }
 
+    /** One lock for the whole batch; each key as in {@link #delete}. */
+    @Override
+    public void deleteAll(java.util.Collection<String> keys) {
+        java.util.List<Path> files = keys.stream().map(this::file).toList();
+        if (files.isEmpty()) return;
+        locked(keys.iterator().next(), () -> {
+            for (Path f : files) Files.deleteIfExists(f);
+            return null;
+        });
+    }
+
     @Override
     public Stream<ObjectMeta> list(String prefix) {
         String p = Keys.checkPrefix(prefix);

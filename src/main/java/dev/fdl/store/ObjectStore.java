@@ -46,6 +46,17 @@ public interface ObjectStore extends AutoCloseable {
     /** Deletes the key; deleting an absent key succeeds (idempotent). */
     void delete(String key);
 
+    /**
+     * Deletes every key; absent keys are fine (idempotent). Backends delete in as few calls as
+     * they can (S3 {@code DeleteObjects}: up to 1,000 keys a request; a local folder: one lock).
+     * gc uses it for its batches.
+     *
+     * @throws StoreException when a key could not be deleted (the others may have been)
+     */
+    default void deleteAll(java.util.Collection<String> keys) {
+        for (String k : keys) delete(k);
+    }
+
     /** True for stores that only read (HTTP(S) roots). */
     default boolean readOnly() {
         return false;

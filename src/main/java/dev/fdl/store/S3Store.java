@@ -296,6 +296,25 @@ public final class S3Store implements ObjectStore {
         }
     }
 
+    /** {@code DeleteObjects} (quiet mode), 1,000 keys a request; keys the store reports as failed are named in the error. */
+    @Override
+    public void deleteAll(java.util.Collection<String> keys) {
+        java.util.List<String> all = new java.util.ArrayList<>(keys);
+        for (int i = 0; i < all.size(); i += 1000) {
+            java.util.List<software.amazon.awssdk.services.s3.model.ObjectIdentifier> ids = all.subList(i, Math.min(all.size(), i + 1000))
+                    .stream().map(k -> software.amazon.awssdk.services.s3.model.ObjectIdentifier.builder().key(objectKey(k)).build()).toList();
+            try {
+                var r = client.deleteObjects(b -> b.bucket(location.bucket()).delete(d -> d.objects(ids).quiet(true)));
+                var failed = r.errors().stream().filter(e -> !"NoSuchKey".equals(e.code())).toList();
+                if (!failed.isEmpty())
+                    throw new StoreException(failed.get(0).key(), "cannot delete " + failed.size() + " object(s) under "
+                            + root() + ", first " + failed.get(0).key() + " (" + failed.get(0).code() + ": " + failed.get(0).message() + ")");
+            } catch (SdkException e) {
+                throw errors.fail("delete", all.get(i), e);
+            }
+        }
+    }
+
     @Override
     public void close() {
         client.close();

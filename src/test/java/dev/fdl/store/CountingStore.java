@@ -76,6 +76,12 @@ public final class CountingStore implements ObjectStore {
     }
 
     @Override
+    public void deleteAll(java.util.Collection<String> keys) {
+        deletes.addAndGet(keys.size());
+        inner.deleteAll(keys);
+    }
+
+    @Override
     public void delete(String key) {
         deletes.incrementAndGet();
         inner.delete(key);

@@ -313,6 +313,24 @@ abstract class ObjectStoreContract {
     }
 
     @Test
+    void deleteAllRemovesEveryKeyInBatchesAndIgnoresAbsentOnes() {
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        for (int i = 0; i < 1203; i++) {
+            keys.add("data/main/t/f" + i + ".parquet");
+            if (i % 100 == 0) store.put("data/main/t/f" + i + ".parquet", utf8("x" + i));
+        }
+        store.put("data/main/t/keep.parquet", utf8("keep"));
+        keys.add("never/existed");
+
+        store.deleteAll(keys);
+        store.deleteAll(java.util.List.of());
+
+        try (Stream<ObjectMeta> s = store.list("data/")) {
+            assertThat(s.map(ObjectMeta::key)).containsExactly("data/main/t/keep.parquet");
+        }
+    }
+
+    @Test
     void deleteRemovesTheKeyAndIsIdempotent() {
         store.put("versions/a/ducklake.duckdb", utf8("x"));
 
