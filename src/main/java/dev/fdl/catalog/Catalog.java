@@ -215,13 +215,13 @@ public final class Catalog implements AutoCloseable {
             }
             String inlinedDelete = DuckLakeSchema.INLINED_DELETE_PREFIX + tableId;
             if (tableNames.contains(inlinedDelete)) {
-                rows -= single("SELECT count(*) FROM " + Sql.quoteIdent(inlinedDelete) + " i WHERE i.begin_snapshot <= ?"
+                rows -= single("SELECT count(*) FROM " + SqlQuote.ident(inlinedDelete) + " i WHERE i.begin_snapshot <= ?"
                         + " AND EXISTS (SELECT 1 FROM ducklake_data_file f WHERE f.data_file_id = i.file_id"
                         + " AND f.begin_snapshot <= ? AND (f.end_snapshot IS NULL OR f.end_snapshot > ?))",
                         snapshotId, snapshotId, snapshotId);
             }
             for (String inlined : inlinedDataTables(tableId)) {
-                rows += single("SELECT count(*) FROM " + Sql.quoteIdent(inlined) + " WHERE" + VISIBLE, snapshotId, snapshotId);
+                rows += single("SELECT count(*) FROM " + SqlQuote.ident(inlined) + " WHERE" + VISIBLE, snapshotId, snapshotId);
             }
             return rows;
         } catch (SQLException e) {

@@ -165,7 +165,7 @@ public final class CatalogConverter {
         DuckLakeSchema.TableDef known = DuckLakeSchema.table(table);
         List<CopyColumn> columns = new ArrayList<>();
         try (Statement s = lite.createStatement();
-             ResultSet r = s.executeQuery("PRAGMA table_info(" + Sql.quoteIdent(table) + ")")) {
+             ResultSet r = s.executeQuery("PRAGMA table_info(" + SqlQuote.ident(table) + ")")) {
             while (r.next()) {
                 String name = r.getString("name");
                 String declared = r.getString("type");
@@ -217,9 +217,9 @@ public final class CatalogConverter {
         Path csv = temp.resolveSibling(temp.getFileName() + ".rows.csv");
         StringBuilder select = new StringBuilder("SELECT ");
         for (int i = 0; i < columns.size(); i++) {
-            select.append(i > 0 ? " || ',' || " : "").append("quote(").append(Sql.quoteIdent(columns.get(i).name())).append(')');
+            select.append(i > 0 ? " || ',' || " : "").append("quote(").append(SqlQuote.ident(columns.get(i).name())).append(')');
         }
-        select.append(" FROM ").append(Sql.quoteIdent(table));
+        select.append(" FROM ").append(SqlQuote.ident(table));
         long rows = 0;
         try {
             try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery(select.toString());
@@ -245,8 +245,8 @@ public final class CatalogConverter {
                 casts.append(c.duckType().equals(c.sqliteType()) ? field : "CAST(" + field + " AS " + c.duckType() + ")");
             }
             types.append('}');
-            Sql.exec(duck, "INSERT INTO cat.main." + Sql.quoteIdent(table) + " SELECT " + casts + " FROM read_csv("
-                    + Sql.quoteLiteral(csv.toAbsolutePath().toString()) + ", columns = " + types
+            Sql.exec(duck, "INSERT INTO cat.main." + SqlQuote.ident(table) + " SELECT " + casts + " FROM read_csv("
+                    + SqlQuote.literal(csv.toAbsolutePath().toString()) + ", columns = " + types
                     + ", header = false, delim = ',', quote = '''', escape = '''', nullstr = 'NULL',"
                     + " allow_quoted_nulls = false, auto_detect = false, new_line = '\\n')");
             return rows;
@@ -277,9 +277,9 @@ public final class CatalogConverter {
         }
         StringBuilder select = new StringBuilder("SELECT ");
         for (int i = 0; i < columns.size(); i++) {
-            select.append(i > 0 ? ", " : "").append(Sql.quoteIdent(columns.get(i).name()));
+            select.append(i > 0 ? ", " : "").append(SqlQuote.ident(columns.get(i).name()));
         }
-        select.append(" FROM ").append(Sql.quoteIdent(table));
+        select.append(" FROM ").append(SqlQuote.ident(table));
         int n = columns.size();
         int[] kind = new int[n];
         for (int i = 0; i < n; i++) {
@@ -353,10 +353,10 @@ public final class CatalogConverter {
         if (direct) {
             Sql.exec(duck, "COMMIT");
         } else {
-            StringBuilder insert = new StringBuilder("INSERT INTO cat.main.").append(Sql.quoteIdent(table)).append(" SELECT ");
+            StringBuilder insert = new StringBuilder("INSERT INTO cat.main.").append(SqlQuote.ident(table)).append(" SELECT ");
             for (int i = 0; i < n; i++) {
                 CopyColumn c = columns.get(i);
-                String ident = Sql.quoteIdent(c.name());
+                String ident = SqlQuote.ident(c.name());
                 insert.append(i > 0 ? ", " : "");
                 if (c.duckType().equals(c.sqliteType())) {
                     insert.append(ident);
@@ -372,11 +372,11 @@ public final class CatalogConverter {
     }
 
     private static String ddl(String qualifier, String table, List<CopyColumn> columns) {
-        StringBuilder b = new StringBuilder("CREATE TABLE ").append(qualifier).append(Sql.quoteIdent(table)).append('(');
+        StringBuilder b = new StringBuilder("CREATE TABLE ").append(qualifier).append(SqlQuote.ident(table)).append('(');
         long pks = columns.stream().filter(CopyColumn::primaryKey).count();
         for (int i = 0; i < columns.size(); i++) {
             CopyColumn c = columns.get(i);
-            b.append(i > 0 ? ", " : "").append(Sql.quoteIdent(c.name())).append(' ').append(c.duckType());
+            b.append(i > 0 ? ", " : "").append(SqlQuote.ident(c.name())).append(' ').append(c.duckType());
             if (c.primaryKey() && pks == 1) {
                 b.append(" PRIMARY KEY");
             } else if (c.notNull()) {
@@ -388,7 +388,7 @@ public final class CatalogConverter {
             String sep = "";
             for (CopyColumn c : columns) {
                 if (c.primaryKey()) {
-                    b.append(sep).append(Sql.quoteIdent(c.name()));
+                    b.append(sep).append(SqlQuote.ident(c.name()));
                     sep = ", ";
                 }
             }
@@ -469,10 +469,10 @@ public final class CatalogConverter {
         int n = columns.size();
         int[] kind = new int[n];
         StringBuilder select = new StringBuilder("SELECT ");
-        StringBuilder insert = new StringBuilder("INSERT INTO ").append(Sql.quoteIdent(table)).append(" VALUES (");
+        StringBuilder insert = new StringBuilder("INSERT INTO ").append(SqlQuote.ident(table)).append(" VALUES (");
         for (int i = 0; i < n; i++) {
             CopyColumn c = columns.get(i);
-            String ident = Sql.quoteIdent(c.name());
+            String ident = SqlQuote.ident(c.name());
             String duckUpper = c.duckType().toUpperCase(Locale.ROOT);
             select.append(i > 0 ? ", " : "");
             insert.append(i > 0 ? ", ?" : "?");
@@ -495,7 +495,7 @@ public final class CatalogConverter {
                 }
             }
         }
-        select.append(" FROM src.main.").append(Sql.quoteIdent(table));
+        select.append(" FROM src.main.").append(SqlQuote.ident(table));
         insert.append(')');
         // sqlite-jdbc pays a large fixed cost per statement execution: bind many rows into one
         // multi-row INSERT (at most 30,000 parameters, under SQLite's limit of 32,766)
@@ -584,7 +584,7 @@ public final class CatalogConverter {
                 Sql.exec(duck, ddl("cat.main.", table, columns));
                 long rows;
                 try (Statement s = duck.createStatement()) {
-                    rows = s.executeLargeUpdate("INSERT INTO cat.main." + Sql.quoteIdent(table) + " SELECT * FROM src.main." + Sql.quoteIdent(table));
+                    rows = s.executeLargeUpdate("INSERT INTO cat.main." + SqlQuote.ident(table) + " SELECT * FROM src.main." + SqlQuote.ident(table));
                 }
                 totals.rows += rows;
                 progress.tableCopied(table, rows, ++done, tables.size());

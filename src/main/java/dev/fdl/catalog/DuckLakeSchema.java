@@ -200,7 +200,7 @@ final class DuckLakeSchema {
     }
 
     private static String structFieldName(String name) {
-        return name.matches("[a-z_][a-z0-9_]*") ? name : Sql.quoteIdent(name);
+        return name.matches("[a-z_][a-z0-9_]*") ? name : SqlQuote.ident(name);
     }
 
     /** One column of a catalog table: its DuckDB type and constraints. */
@@ -214,13 +214,13 @@ final class DuckLakeSchema {
 
         /** CREATE TABLE in DuckDB, as DuckLake writes it. */
         String duckDbDdl(String qualifier) {
-            StringBuilder b = new StringBuilder("CREATE TABLE ").append(qualifier).append(Sql.quoteIdent(name)).append('(');
+            StringBuilder b = new StringBuilder("CREATE TABLE ").append(qualifier).append(SqlQuote.ident(name)).append('(');
             for (int i = 0; i < columns.size(); i++) {
                 ColumnDef c = columns.get(i);
                 if (i > 0) {
                     b.append(", ");
                 }
-                b.append(Sql.quoteIdent(c.name())).append(' ').append(c.duckType());
+                b.append(SqlQuote.ident(c.name())).append(' ').append(c.duckType());
                 if (c.primaryKey()) {
                     b.append(" PRIMARY KEY");
                 } else if (c.notNull()) {
@@ -232,14 +232,14 @@ final class DuckLakeSchema {
 
         /** CREATE TABLE in SQLite with the types DuckDB's sqlite extension declares. */
         String sqliteDdl(boolean inlined) {
-            StringBuilder b = new StringBuilder("CREATE TABLE ").append(Sql.quoteIdent(name)).append('(');
+            StringBuilder b = new StringBuilder("CREATE TABLE ").append(SqlQuote.ident(name)).append('(');
             for (int i = 0; i < columns.size(); i++) {
                 ColumnDef c = columns.get(i);
                 if (i > 0) {
                     b.append(", ");
                 }
                 String type = inlined && i >= 3 ? sqliteInlinedType(c.duckType()) : sqliteType(c.duckType());
-                b.append(Sql.quoteIdent(c.name())).append(' ').append(type);
+                b.append(SqlQuote.ident(c.name())).append(' ').append(type);
                 if (c.primaryKey()) {
                     b.append(" PRIMARY KEY");
                 } else if (c.notNull()) {

@@ -133,7 +133,7 @@ public final class HistoryTruncation {
                 if (name.equals(DuckLakeSchema.INLINED_DELETE_PREFIX + tableId)
                         || (name.startsWith(DuckLakeSchema.INLINED_DATA_PREFIX + tableId + "_")
                             && name.substring((DuckLakeSchema.INLINED_DATA_PREFIX + tableId + "_").length()).matches("\\d+"))) {
-                    Sql.exec(c, "DROP TABLE " + Sql.quoteIdent(name));
+                    Sql.exec(c, "DROP TABLE " + SqlQuote.ident(name));
                 }
             }
         }

@@ -15,16 +15,6 @@ import java.util.Properties;
 final class Sql {
     private Sql() {}
 
-    /** A double-quoted SQL identifier (valid in DuckDB and SQLite). */
-    static String quoteIdent(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
-    }
-
-    /** A single-quoted SQL string literal. */
-    static String quoteLiteral(String value) {
-        return '\'' + value.replace("'", "''") + '\'';
-    }
-
     /**
      * An in-memory DuckDB connection with TimeZone UTC (so TIMESTAMPTZ renders as
      * {@code 2026-11-29 21:41:30.123456+00}, the text a SQLite catalog holds) and no extension
@@ -56,9 +46,9 @@ final class Sql {
             if (options.length() > 0) {
                 options.append(", ");
             }
-            options.append("STORAGE_VERSION ").append(quoteLiteral(storageVersion));
+            options.append("STORAGE_VERSION ").append(SqlQuote.literal(storageVersion));
         }
-        String sql = "ATTACH " + quoteLiteral(file.toAbsolutePath().toString()) + " AS " + quoteIdent(alias)
+        String sql = "ATTACH " + SqlQuote.literal(file.toAbsolutePath().toString()) + " AS " + SqlQuote.ident(alias)
                 + (options.length() > 0 ? " (" + options + ")" : "");
         try (Statement s = duck.createStatement()) {
             s.execute(sql);
@@ -96,7 +86,7 @@ final class Sql {
     static List<String> duckDbTables(Connection duck, String alias) throws SQLException {
         List<String> names = new ArrayList<>();
         try (Statement s = duck.createStatement();
-             ResultSet r = s.executeQuery("SELECT table_name FROM duckdb_tables() WHERE database_name = " + quoteLiteral(alias)
+             ResultSet r = s.executeQuery("SELECT table_name FROM duckdb_tables() WHERE database_name = " + SqlQuote.literal(alias)
                      + " AND schema_name = 'main' AND table_name LIKE 'ducklake\\_%' ESCAPE '\\' ORDER BY table_name")) {
             while (r.next()) {
                 names.add(r.getString(1));

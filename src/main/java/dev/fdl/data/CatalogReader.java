@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import dev.fdl.FdlException;
 
 import java.math.BigDecimal;
@@ -62,8 +63,8 @@ public final class CatalogReader implements AutoCloseable {
         try {
             conn = DriverManager.getConnection("jdbc:duckdb:");
             try (Statement st = conn.createStatement()) {
-                st.execute("ATTACH " + Sql.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
-                        + Sql.ident(CATALOG_ALIAS) + " (READ_ONLY)");
+                st.execute("ATTACH " + SqlQuote.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
+                        + SqlQuote.ident(CATALOG_ALIAS) + " (READ_ONLY)");
             } catch (SQLException e) {
                 throw new FdlException(FdlException.FAILURE, "cannot open " + duckdbCatalog + " as a DuckDB database: "
                         + firstLine(e), e);
@@ -76,9 +77,9 @@ public final class CatalogReader implements AutoCloseable {
                 for (SnapshotCatalog.TableEntry table : catalog.tables()) {
                     String sql = new TableViewSql(catalog, table).select();
                     if (!table.schema().equals("main")) {
-                        st.execute("CREATE SCHEMA IF NOT EXISTS " + Sql.ident(table.schema()));
+                        st.execute("CREATE SCHEMA IF NOT EXISTS " + SqlQuote.ident(table.schema()));
                     }
-                    st.execute("CREATE VIEW " + Sql.qualified(table.schema(), table.name()) + " AS " + sql);
+                    st.execute("CREATE VIEW " + SqlQuote.qualified(table.schema(), table.name()) + " AS " + sql);
                     names.add(table.schema() + "." + table.name());
                 }
             }
@@ -118,8 +119,8 @@ public final class CatalogReader implements AutoCloseable {
         }
         try (Connection conn = DriverManager.getConnection("jdbc:duckdb:")) {
             try (Statement st = conn.createStatement()) {
-                st.execute("ATTACH " + Sql.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
-                        + Sql.ident(CATALOG_ALIAS) + " (READ_ONLY)");
+                st.execute("ATTACH " + SqlQuote.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
+                        + SqlQuote.ident(CATALOG_ALIAS) + " (READ_ONLY)");
             }
             SnapshotCatalog catalog = SnapshotCatalog.loadRelative(conn, CATALOG_ALIAS, duckdbCatalog.toString(), snapshot);
             java.util.LinkedHashSet<String> files = new java.util.LinkedHashSet<>();
@@ -236,10 +237,10 @@ public final class CatalogReader implements AutoCloseable {
     private static boolean createView(Connection conn, String memory, SnapshotCatalog.ViewEntry view) {
         if (!"duckdb".equalsIgnoreCase(view.dialect())) return false;
         if (view.columnAliases() != null && !view.columnAliases().isBlank()) return false;
-        String body = view.sql().replace("{DUCKLAKE_CATALOG}", Sql.ident(memory));
+        String body = view.sql().replace("{DUCKLAKE_CATALOG}", SqlQuote.ident(memory));
         try (Statement st = conn.createStatement()) {
-            if (!view.schema().equals("main")) st.execute("CREATE SCHEMA IF NOT EXISTS " + Sql.ident(view.schema()));
-            st.execute("CREATE VIEW " + Sql.qualified(view.schema(), view.name()) + " AS " + body);
+            if (!view.schema().equals("main")) st.execute("CREATE SCHEMA IF NOT EXISTS " + SqlQuote.ident(view.schema()));
+            st.execute("CREATE VIEW " + SqlQuote.qualified(view.schema(), view.name()) + " AS " + body);
             return true;
         } catch (SQLException e) {
             return false;

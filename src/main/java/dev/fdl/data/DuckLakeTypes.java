@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import dev.fdl.FdlException;
 
 import java.util.List;
@@ -78,7 +79,7 @@ final class DuckLakeTypes {
                 for (int i = 0; i < column.children().size(); i++) {
                     Node child = column.children().get(i);
                     if (i > 0) sb.append(", ");
-                    sb.append(Sql.ident(child.name())).append(' ').append(toDuckDb(child, where));
+                    sb.append(SqlQuote.ident(child.name())).append(' ').append(toDuckDb(child, where));
                 }
                 return sb.append(')').toString();
             }

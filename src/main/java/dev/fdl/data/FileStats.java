@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -30,7 +31,7 @@ record FileStats(long recordCount, long fileSizeBytes, long footerSize, List<Col
                        String min, String max, Boolean containsNan) {}
 
     static FileStats of(Connection duck, Path file, List<ImportPlan.Column> columns) throws SQLException {
-        String f = Sql.literal(file.toAbsolutePath().toString());
+        String f = SqlQuote.literal(file.toAbsolutePath().toString());
         long rows;
         long size;
         long footer;
@@ -50,7 +51,7 @@ record FileStats(long recordCount, long fileSizeBytes, long footerSize, List<Col
         }
         List<String> aggregates = new ArrayList<>();
         for (ImportPlan.Column c : columns) {
-            String col = Sql.ident(c.name());
+            String col = SqlQuote.ident(c.name());
             String type = c.duckType().toUpperCase(Locale.ROOT);
             aggregates.add("count(*) - count(" + col + ")");
             switch (kind(type)) {

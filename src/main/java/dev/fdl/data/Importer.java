@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import dev.fdl.FdlException;
 import dev.fdl.repo.VersionIds;
 import dev.fdl.store.ObjectStore;
@@ -182,13 +183,13 @@ public final class Importer {
         StringBuilder fieldIds = new StringBuilder("{");
         for (ImportPlan.Column c : plan.columns()) {
             String from = src.column(c.sourceName());
-            select.add("CAST(src." + Sql.ident(from) + " AS " + c.duckType() + ") AS " + Sql.ident(c.name()));
+            select.add("CAST(src." + SqlQuote.ident(from) + " AS " + c.duckType() + ") AS " + SqlQuote.ident(c.name()));
             if (fieldIds.length() > 1) fieldIds.append(", ");
-            fieldIds.append(Sql.literal(c.name())).append(": ").append(c.id());
+            fieldIds.append(SqlQuote.literal(c.name())).append(": ").append(c.id());
         }
         fieldIds.append('}');
         String sql = "COPY (SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src) TO "
-                + Sql.literal(tmp.toAbsolutePath().toString()) + " (FORMAT parquet, FIELD_IDS " + fieldIds + ")";
+                + SqlQuote.literal(tmp.toAbsolutePath().toString()) + " (FORMAT parquet, FIELD_IDS " + fieldIds + ")";
         try (Statement st = duck.createStatement()) {
             st.execute(sql);
             return st.getUpdateCount();
@@ -238,7 +239,7 @@ public final class Importer {
 
         static SourceColumns describe(Connection duck, Path source, Format format, Map<String, String> overrides)
                 throws SQLException {
-            String path = Sql.literal(source.toAbsolutePath().toString());
+            String path = SqlQuote.literal(source.toAbsolutePath().toString());
             String relation = switch (format) {
                 case CSV -> "read_csv(" + path + ", header = true)";
                 case PARQUET -> "read_parquet(" + path + ")";
@@ -286,7 +287,7 @@ public final class Importer {
             for (Map.Entry<String, String> e : overrides.entrySet()) {
                 if (!first) sb.append(", ");
                 first = false;
-                sb.append(Sql.literal(e.getKey())).append(": ").append(Sql.literal(e.getValue()));
+                sb.append(SqlQuote.literal(e.getKey())).append(": ").append(SqlQuote.literal(e.getValue()));
             }
             return sb.append('}').toString();
         }

@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import dev.fdl.FdlException;
 
 import java.sql.Connection;
@@ -87,7 +88,7 @@ final class SnapshotCatalog {
 
     /** {@code "alias"."main"."table"}: a catalog table as the reader's DuckDB addresses it. */
     String catalogTable(String table) {
-        return Sql.ident(alias) + ".main." + Sql.ident(table);
+        return SqlQuote.ident(alias) + ".main." + SqlQuote.ident(table);
     }
 
     /**
@@ -126,7 +127,7 @@ final class SnapshotCatalog {
         }
 
         private String t(String table) {
-            return Sql.ident(alias) + ".main." + Sql.ident(table);
+            return SqlQuote.ident(alias) + ".main." + SqlQuote.ident(table);
         }
 
         private String visible() {

@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,7 +39,7 @@ final class TableViewSql {
         StringBuilder files = new StringBuilder("[");
         for (int i = 0; i < table.dataFiles().size(); i++) {
             if (i > 0) files.append(", ");
-            files.append(Sql.literal(table.dataFiles().get(i).location()));
+            files.append(SqlQuote.literal(table.dataFiles().get(i).location()));
         }
         files.append(']');
         StringBuilder schema = new StringBuilder("MAP {");
@@ -47,11 +48,11 @@ final class TableViewSql {
             SnapshotCatalog.ColumnEntry c = table.columns().get(i);
             if (i > 0) schema.append(", ");
             // Internal names c<id> keep user columns apart from the filename/file_row_number columns.
-            schema.append(c.id()).append(": {name: ").append(Sql.literal("c" + c.id()))
-                    .append(", type: ").append(Sql.literal(c.duckType()))
+            schema.append(c.id()).append(": {name: ").append(SqlQuote.literal("c" + c.id()))
+                    .append(", type: ").append(SqlQuote.literal(c.duckType()))
                     // Every default as VARCHAR text: MAP values need one type, and the reader casts it to the column's.
-                    .append(", default_value: CAST(").append(Sql.literal(c.initialDefault())).append(" AS VARCHAR)}");
-            select.add("p." + Sql.ident("c" + c.id()) + " AS " + Sql.ident(c.name()));
+                    .append(", default_value: CAST(").append(SqlQuote.literal(c.initialDefault())).append(" AS VARCHAR)}");
+            select.add("p." + SqlQuote.ident("c" + c.id()) + " AS " + SqlQuote.ident(c.name()));
         }
         schema.append('}');
         String deletes = deletes();
@@ -71,14 +72,14 @@ final class TableViewSql {
     private String deletes() {
         List<String> parts = new ArrayList<>();
         for (SnapshotCatalog.DeleteFileEntry d : table.deleteFiles()) {
-            parts.add("SELECT " + Sql.literal(location(d.dataFileId())) + " AS f, pos FROM read_parquet("
-                    + Sql.literal(d.location()) + ")");
+            parts.add("SELECT " + SqlQuote.literal(location(d.dataFileId())) + " AS f, pos FROM read_parquet("
+                    + SqlQuote.literal(d.location()) + ")");
         }
         if (table.inlinedDeleteTable() != null) {
             StringBuilder values = new StringBuilder();
             for (SnapshotCatalog.DataFileEntry f : table.dataFiles()) {
                 if (!values.isEmpty()) values.append(", ");
-                values.append('(').append(f.id()).append(", ").append(Sql.literal(f.location())).append(')');
+                values.append('(').append(f.id()).append(", ").append(SqlQuote.literal(f.location())).append(')');
             }
             parts.add("SELECT files.f, i.row_id AS pos FROM " + catalog.catalogTable(table.inlinedDeleteTable())
                     + " AS i JOIN (VALUES " + values + ") AS files(id, f) ON i.file_id = files.id WHERE i.begin_snapshot <= "
@@ -98,8 +99,8 @@ final class TableViewSql {
         List<String> select = new ArrayList<>();
         for (SnapshotCatalog.ColumnEntry c : table.columns()) {
             String source = inlined.columnsById().get(c.id());
-            String expr = source != null ? "CAST(" + Sql.ident(source) + " AS " + c.duckType() + ")" : defaultValue(c);
-            select.add(expr + " AS " + Sql.ident(c.name()));
+            String expr = source != null ? "CAST(" + SqlQuote.ident(source) + " AS " + c.duckType() + ")" : defaultValue(c);
+            select.add(expr + " AS " + SqlQuote.ident(c.name()));
         }
         long s = catalog.snapshot();
         return "SELECT " + (select.isEmpty() ? "NULL AS __fdl_no_columns" : String.join(", ", select))
@@ -110,12 +111,12 @@ final class TableViewSql {
     private String emptyPart() {
         List<String> select = new ArrayList<>();
         for (SnapshotCatalog.ColumnEntry c : table.columns()) {
-            select.add("CAST(NULL AS " + c.duckType() + ") AS " + Sql.ident(c.name()));
+            select.add("CAST(NULL AS " + c.duckType() + ") AS " + SqlQuote.ident(c.name()));
         }
         return "SELECT " + (select.isEmpty() ? "NULL AS __fdl_no_columns" : String.join(", ", select)) + " WHERE false";
     }
 
     private static String defaultValue(SnapshotCatalog.ColumnEntry c) {
-        return "CAST(" + Sql.literal(c.initialDefault()) + " AS " + c.duckType() + ")";
+        return "CAST(" + SqlQuote.literal(c.initialDefault()) + " AS " + c.duckType() + ")";
     }
 }

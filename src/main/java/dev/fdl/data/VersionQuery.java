@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import dev.fdl.FdlException;
 import dev.fdl.store.ObjectStore;
 
@@ -58,9 +59,9 @@ public final class VersionQuery {
             if (DuckLakeExtension.load(duck, "ducklake") == null) {
                 try (Statement st = duck.createStatement()) {
                     st.execute("SET TimeZone = 'UTC'");
-                    String opts = "READ_ONLY" + (dataPath == null ? "" : ", DATA_PATH " + Sql.literal(dataPath) + ", OVERRIDE_DATA_PATH true")
+                    String opts = "READ_ONLY" + (dataPath == null ? "" : ", DATA_PATH " + SqlQuote.literal(dataPath) + ", OVERRIDE_DATA_PATH true")
                             + (snapshot == null ? "" : ", SNAPSHOT_VERSION " + snapshot);
-                    st.execute("ATTACH " + Sql.literal("ducklake:" + catalog.toAbsolutePath()) + " AS lake (" + opts + ")");
+                    st.execute("ATTACH " + SqlQuote.literal("ducklake:" + catalog.toAbsolutePath()) + " AS lake (" + opts + ")");
                     st.execute("USE lake");
                     try (ResultSet rs = st.executeQuery(sql)) {
                         return new Answer(CatalogReader.collect(rs), Engine.DUCKLAKE_EXTENSION, snapshot == null ? -1 : snapshot);

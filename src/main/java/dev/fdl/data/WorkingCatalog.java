@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import dev.fdl.FdlException;
 import dev.fdl.repo.VersionIds;
 
@@ -200,7 +201,7 @@ final class WorkingCatalog implements AutoCloseable {
                 update("INSERT INTO ducklake_schema (schema_id, schema_uuid, begin_snapshot, end_snapshot, schema_name, path, "
                         + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, 1)",
                         schemaId, VersionIds.next(), s, plan.table().schema(), plan.table().schema() + "/");
-                changes.add("created_schema:" + Sql.ident(plan.table().schema()));
+                changes.add("created_schema:" + SqlQuote.ident(plan.table().schema()));
             } else {
                 schemaId = state.schema().id();
             }
@@ -210,7 +211,7 @@ final class WorkingCatalog implements AutoCloseable {
                 update("INSERT INTO ducklake_table (table_id, table_uuid, begin_snapshot, end_snapshot, schema_id, table_name, path, "
                         + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, ?, 1)",
                         tableId, VersionIds.next(), s, schemaId, plan.table().name(), plan.table().name() + "/");
-                changes.add("created_table:" + Sql.qualified(plan.table().schema(), plan.table().name()));
+                changes.add("created_table:" + SqlQuote.qualified(plan.table().schema(), plan.table().name()));
             } else {
                 tableId = state.table().id();
             }
@@ -238,7 +239,7 @@ final class WorkingCatalog implements AutoCloseable {
                 update("UPDATE ducklake_data_file SET end_snapshot = ? WHERE table_id = ? AND end_snapshot IS NULL", s, tableId);
                 update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE table_id = ? AND end_snapshot IS NULL", s, tableId);
                 for (String inlined : inlinedTables(tableId)) {
-                    update("UPDATE " + Sql.ident(inlined) + " SET end_snapshot = ? WHERE end_snapshot IS NULL", s);
+                    update("UPDATE " + SqlQuote.ident(inlined) + " SET end_snapshot = ? WHERE end_snapshot IS NULL", s);
                 }
             }
             changes.add("inserted_into_table:" + tableId);

@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import dev.fdl.FdlException;
 
 import java.nio.file.Path;
@@ -41,8 +42,8 @@ public final class WorkingCopySql {
                         + ". Install them in a DuckDB that can reach the extension repository (INSTALL ducklake; INSTALL sqlite;), "
                         + "or load data without them: fdl import <file> --table <name>");
             try (Statement st = duck.createStatement()) {
-                st.execute("ATTACH " + Sql.literal("ducklake:sqlite:" + sqliteCatalog.toAbsolutePath()) + " AS lake (DATA_PATH "
-                        + Sql.literal(dataPath) + ")");
+                st.execute("ATTACH " + SqlQuote.literal("ducklake:sqlite:" + sqliteCatalog.toAbsolutePath()) + " AS lake (DATA_PATH "
+                        + SqlQuote.literal(dataPath) + ")");
                 st.execute("USE lake");
                 QueryResult last = null;
                 boolean hasResult = st.execute(sql);

@@ -1,5 +1,7 @@
 package dev.fdl.repo;
 
+import dev.fdl.catalog.SqlQuote;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,14 +34,10 @@ public final class AttachStatements {
             out.add("INSTALL httpfs;");
             out.add("LOAD httpfs;");
         }
-        String opts = "READ_ONLY" + (dataUrl == null ? "" : ", DATA_PATH " + literal(dataUrl) + ", OVERRIDE_DATA_PATH true");
-        out.add("ATTACH " + literal("ducklake:" + catalogUrl) + " AS " + identifier(alias) + " (" + opts + ");");
+        String opts = "READ_ONLY" + (dataUrl == null ? "" : ", DATA_PATH " + SqlQuote.literal(dataUrl) + ", OVERRIDE_DATA_PATH true");
+        out.add("ATTACH " + SqlQuote.literal("ducklake:" + catalogUrl) + " AS " + identifier(alias) + " (" + opts + ");");
         out.add("USE " + identifier(alias) + ";");
         return out;
-    }
-
-    static String literal(String s) {
-        return "'" + s.replace("'", "''") + "'";
     }
 
     static String identifier(String s) {

@@ -3,7 +3,6 @@ package dev.fdl.repo;
 import dev.fdl.FdlException;
 import dev.fdl.store.Keys;
 import dev.fdl.store.ObjectBytes;
-import dev.fdl.store.ObjectStore;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -11,16 +10,12 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -80,7 +75,7 @@ public final class CatalogCache {
     private Path folder(Repository repo, String versionId) {
         if (!VersionIds.isValid(versionId)) throw new IllegalArgumentException("not a version id: " + versionId);
         String rid = repo.config().id();
-        if (!rid.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,99}")) rid = sha256Hex(rid.getBytes(StandardCharsets.UTF_8));
+        if (!rid.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,99}")) rid = Sha256.of(rid.getBytes(StandardCharsets.UTF_8));
         return dir.resolve(rid).resolve(versionId);
     }
 
@@ -129,7 +124,7 @@ public final class CatalogCache {
             Files.createDirectories(f.getParent());
             downloads++;
             if (repo.store().download(key, tmp).isEmpty()) return Optional.empty();
-            String sha = sha256Hex(tmp);
+            String sha = Sha256.of(tmp);
             long size = Files.size(tmp);
             if (!sha.equalsIgnoreCase(v.catalog().sha256()) || size != v.catalog().bytes())
                 throw FdlException.corrupt(key, "the catalog has " + size + " bytes and sha256 " + sha + " but "
@@ -225,7 +220,7 @@ public final class CatalogCache {
 
     private static boolean matches(Path f, VersionInfo v) {
         try {
-            return Files.size(f) == v.catalog().bytes() && sha256Hex(f).equalsIgnoreCase(v.catalog().sha256());
+            return Files.size(f) == v.catalog().bytes() && Sha256.of(f).equalsIgnoreCase(v.catalog().sha256());
         } catch (IOException e) {
             return false;
         }
@@ -242,28 +237,6 @@ public final class CatalogCache {
                     + " (set FDL_CACHE_DIR to a writable folder)");
         } finally {
             deleteQuietly(tmp);
-        }
-    }
-
-    /** Hex SHA-256 of a local file, streamed. */
-    static String sha256Hex(Path f) throws IOException {
-        MessageDigest md = sha256();
-        byte[] buf = new byte[1 << 16];
-        try (InputStream in = Files.newInputStream(f)) {
-            for (int n; (n = in.read(buf)) > 0; ) md.update(buf, 0, n);
-        }
-        return HexFormat.of().formatHex(md.digest());
-    }
-
-    static String sha256Hex(byte[] bytes) {
-        return HexFormat.of().formatHex(sha256().digest(bytes));
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 

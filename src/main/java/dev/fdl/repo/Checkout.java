@@ -9,12 +9,8 @@ import dev.fdl.catalog.DataPath;
 import dev.fdl.catalog.ProgressListener;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 
@@ -130,7 +126,7 @@ public final class Checkout {
         Path target = dir.resolve(v.id() + ".duckdb");
         repo.store().download(key, target).orElseThrow(() -> new FdlException("the catalog " + key
                 + " of version " + v.id() + " is missing; run fdl verify"));
-        String sha = sha256(target);
+        String sha = Sha256.of(target);
         long size;
         try {
             size = Files.size(target);
@@ -148,17 +144,5 @@ public final class Checkout {
                     + "); it was not used; run fdl verify");
         }
         return target;
-    }
-
-    /** Hex SHA-256 of a file, streamed. */
-    public static String sha256(Path file) {
-        try (InputStream in = new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
-            return HexFormat.of().formatHex(((DigestInputStream) in).getMessageDigest().digest());
-        } catch (IOException e) {
-            throw new FdlException("cannot read " + file + ": " + e.getMessage());
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

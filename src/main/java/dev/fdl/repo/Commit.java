@@ -169,8 +169,8 @@ public final class Commit {
         }
         try {
             return new VersionInfo(FormatVersion.CURRENT, VersionIds.next(), seq, parents, Instant.now(clock), author, message,
-                    new VersionInfo.FileRef("ducklake.duckdb", CatalogConverter.duckDbStorage(catalog), Files.size(catalog), Checkout.sha256(catalog)),
-                    new VersionInfo.FileRef("dataset.json", null, Files.size(dataset), Checkout.sha256(dataset)),
+                    new VersionInfo.FileRef("ducklake.duckdb", CatalogConverter.duckDbStorage(catalog), Files.size(catalog), Sha256.of(catalog)),
+                    new VersionInfo.FileRef("dataset.json", null, Files.size(dataset), Sha256.of(dataset)),
                     new VersionInfo.DuckLakeInfo(facts.format(), facts.last(), first, facts.last()), Map.of());
         } catch (IOException e) {
             throw new FdlException("cannot read " + catalog + ": " + e.getMessage());

@@ -222,7 +222,7 @@ public final class Verify {
                 problems.add(new Problem(key, "missing: version.json records it"));
                 return;
             }
-            String sha = CatalogCache.sha256Hex(b.get().bytes());
+            String sha = Sha256.of(b.get().bytes());
             if (b.get().bytes().length != v.dataset().bytes() || !sha.equalsIgnoreCase(v.dataset().sha256()))
                 problems.add(new Problem(key, "has " + b.get().bytes().length + " bytes and sha256 " + sha + " but version.json records "
                         + v.dataset().bytes() + " bytes and sha256 " + v.dataset().sha256()));

@@ -58,7 +58,7 @@ final class CatalogCompare {
                     diffs.add(table + " columns differ: " + sa.get(table) + " vs " + sb.get(table));
                     continue;
                 }
-                String t = Sql.quoteIdent(table);
+                String t = SqlQuote.ident(table);
                 for (String[] dir : new String[][] {{"a", "b"}, {"b", "a"}}) {
                     try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
                             "SELECT CAST(x AS VARCHAR) FROM (SELECT * FROM " + dir[0] + ".main." + t + " EXCEPT ALL SELECT * FROM "

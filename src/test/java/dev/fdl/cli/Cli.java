@@ -17,6 +17,22 @@ public final class Cli {
 
     private Cli() {}
 
+    /** Runs fdl as if started in {@code cwd} ({@code -C cwd}). */
+    public static Result in(java.nio.file.Path cwd, String... args) {
+        String[] all = new String[args.length + 2];
+        all[0] = "-C";
+        all[1] = cwd.toString();
+        System.arraycopy(args, 0, all, 2, args.length);
+        return run(all);
+    }
+
+    /** {@link #in}, asserting exit 0 (the message shows the whole run otherwise). */
+    public static Result ok(java.nio.file.Path cwd, String... args) {
+        Result r = in(cwd, args);
+        org.assertj.core.api.Assertions.assertThat(r.exit()).as(String.join(" ", args) + "\n" + r).isZero();
+        return r;
+    }
+
     public static Result run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

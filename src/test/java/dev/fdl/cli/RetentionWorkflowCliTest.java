@@ -24,17 +24,11 @@ class RetentionWorkflowCliTest {
     @TempDir Path dir;
 
     Cli.Result fdl(Path cwd, String... args) {
-        String[] all = new String[args.length + 2];
-        all[0] = "-C";
-        all[1] = cwd.toString();
-        System.arraycopy(args, 0, all, 2, args.length);
-        return Cli.run(all);
+        return Cli.in(cwd, args);
     }
 
     Cli.Result ok(Path cwd, String... args) {
-        Cli.Result r = fdl(cwd, args);
-        assertThat(r.exit()).as(String.join(" ", args) + "\n" + r).isZero();
-        return r;
+        return Cli.ok(cwd, args);
     }
 
     long dataFiles(Path root) throws IOException {

@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fdl.catalog.CatalogConverter;
@@ -89,7 +90,7 @@ class CatalogReaderFixtureTest {
             assertThat(reader.tables()).containsExactlyInAnyOrderElementsOf(tables.keySet());
             for (Map.Entry<String, JsonNode> e : tables.entrySet()) {
                 String[] parts = e.getKey().split("\\.");
-                String q = Sql.qualified(parts[0], parts[1]);
+                String q = SqlQuote.qualified(parts[0], parts[1]);
                 List<List<String>> columns = new ArrayList<>();
                 try (ResultSet rs = st.executeQuery("DESCRIBE " + q)) {
                     while (rs.next()) columns.add(List.of(rs.getString(1), rs.getString(2)));

@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import dev.fdl.FdlException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +25,7 @@ class CatalogReaderTest {
 
     private static void sql(Path catalog, String... statements) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
-            st.execute("ATTACH " + Sql.literal(catalog.toString()) + " AS c");
+            st.execute("ATTACH " + SqlQuote.literal(catalog.toString()) + " AS c");
             st.execute("USE c");
             for (String s : statements) st.execute(s);
         }
@@ -185,7 +186,7 @@ class CatalogReaderTest {
         Fixtures.Copy towns = Fixtures.copy("towns", tmp);
         try (CatalogReader reader = CatalogReader.open(towns.catalog(), towns.dataPath(), null);
              Statement st = reader.connection().createStatement()) {
-            assertThatThrownBy(() -> st.execute("DELETE FROM " + Sql.ident(CatalogReader.CATALOG_ALIAS) + ".ducklake_snapshot"))
+            assertThatThrownBy(() -> st.execute("DELETE FROM " + SqlQuote.ident(CatalogReader.CATALOG_ALIAS) + ".ducklake_snapshot"))
                     .hasMessageContaining("read-only");
         }
     }

@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fdl.catalog.CatalogConverter;
@@ -49,8 +50,8 @@ class ImporterOnExtensionCatalogTest {
         }
         store = new LocalStore(repo);
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
-            st.execute("ATTACH " + Sql.literal(towns.catalog().toString()) + " AS c");
-            st.execute("UPDATE c.ducklake_metadata SET value = " + Sql.literal(store.location("data/")) + " WHERE key = 'data_path'");
+            st.execute("ATTACH " + SqlQuote.literal(towns.catalog().toString()) + " AS c");
+            st.execute("UPDATE c.ducklake_metadata SET value = " + SqlQuote.literal(store.location("data/")) + " WHERE key = 'data_path'");
         }
         sqlite = tmp.resolve("wc/catalog.sqlite");
         Files.createDirectories(sqlite.getParent());

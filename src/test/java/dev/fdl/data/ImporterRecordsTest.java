@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +27,7 @@ class ImporterRecordsTest {
     void importRecordsTheSameRowsAsTheExtensionForCreateTableAs() throws Exception {
         Path parquet = tmp.resolve("scratch.parquet");
         try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement st = duck.createStatement()) {
-            st.execute("COPY (SELECT i AS id FROM range(20) t(i)) TO " + Sql.literal(parquet.toString()) + " (FORMAT parquet)");
+            st.execute("COPY (SELECT i AS id FROM range(20) t(i)) TO " + SqlQuote.literal(parquet.toString()) + " (FORMAT parquet)");
         }
         WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("wc"));
         ImportResult r = wc.importFile(parquet, "scratch", Importer.Mode.CREATE);
@@ -36,7 +37,7 @@ class ImporterRecordsTest {
         try (Connection ours = DriverManager.getConnection("jdbc:sqlite:" + wc.catalog);
              Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
             try (Statement st = duck.createStatement()) {
-                st.execute("ATTACH " + Sql.literal(towns.catalog().toString()) + " AS x (READ_ONLY)");
+                st.execute("ATTACH " + SqlQuote.literal(towns.catalog().toString()) + " AS x (READ_ONLY)");
                 st.execute("USE x");
             }
             // theirs: table 2 created at snapshot 8 from schema version 3; ours: table 1 at snapshot 1 from version 0

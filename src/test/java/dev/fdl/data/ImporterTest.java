@@ -1,5 +1,6 @@
 package dev.fdl.data;
 
+import dev.fdl.catalog.SqlQuote;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,7 +20,7 @@ class ImporterTest {
     Path tmp;
 
     private static String source(Path file) {
-        return "SELECT * FROM read_csv(" + Sql.literal(file.toAbsolutePath().toString()) + ", header = true)";
+        return "SELECT * FROM read_csv(" + SqlQuote.literal(file.toAbsolutePath().toString()) + ", header = true)";
     }
 
     @Test

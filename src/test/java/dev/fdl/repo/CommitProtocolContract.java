@@ -100,7 +100,7 @@ abstract class CommitProtocolContract {
         assertThat(v.catalog().storage()).isEqualTo("duckdb-v1.5.0");
         Path downloaded = dir.resolve("check.duckdb");
         store.download("versions/" + id + "/ducklake.duckdb", downloaded);
-        assertThat(v.catalog().sha256()).isEqualTo(Checkout.sha256(downloaded));
+        assertThat(v.catalog().sha256()).isEqualTo(Sha256.of(downloaded));
         assertThat(repo.resolve("main").version().id()).isEqualTo(id);
         assertThat(wc.state().baseVersion()).isEqualTo(id);
         String ds = new String(bytes("versions/" + id + "/dataset.json"), java.nio.charset.StandardCharsets.UTF_8);

@@ -157,8 +157,8 @@ public final class RepoFixture {
             byte[] ds = datasetJson();
             VersionInfo v = new VersionInfo(FormatVersion.CURRENT, id, seq, parents, createdAt,
                     new VersionInfo.Author("fixture", null), "version " + seq,
-                    new VersionInfo.FileRef(VersionFolder.CATALOG, "duckdb-v1.5.0", Files.size(catalog), CatalogCache.sha256Hex(catalog)),
-                    new VersionInfo.FileRef("dataset.json", null, ds.length, CatalogCache.sha256Hex(ds)),
+                    new VersionInfo.FileRef(VersionFolder.CATALOG, "duckdb-v1.5.0", Files.size(catalog), Sha256.of(catalog)),
+                    new VersionInfo.FileRef("dataset.json", null, ds.length, Sha256.of(ds)),
                     new VersionInfo.DuckLakeInfo("1.0", 1, 0, 1), Map.of());
             store.put(VersionInfo.key(id), v.toBytes());
         } catch (IOException e) {
