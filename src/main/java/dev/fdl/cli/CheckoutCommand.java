@@ -24,7 +24,8 @@ import java.util.Optional;
 @Command(name = "checkout", mixinStandardHelpOptions = true,
         description = {"Create a working copy in the current folder (with --repo), or switch the working copy around it.",
                 "The version's catalog is downloaded, checked against version.json (sha256) and converted to a SQLite working catalog in .fdl/.",
-                "A branch with no version yet gets a new, empty catalog. -b starts a new branch (created at the first commit)."})
+                "A branch with no version yet gets a new, empty catalog. -b starts a new branch (created at the first commit);",
+                "inside a working copy, -b without <ref> keeps the working catalog and its uncommitted snapshots (as git does)."})
 final class CheckoutCommand implements Runnable {
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;

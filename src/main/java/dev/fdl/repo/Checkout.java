@@ -38,6 +38,7 @@ public final class Checkout {
      */
     public static Result run(Repository repo, WorkingCopy wc, String spec, String newBranch, boolean force,
                              ProgressListener progress) {
+        if (newBranch != null && spec == null && wc.exists()) return keepOnNewBranch(repo, wc, new RefName(newBranch));
         if (wc.exists() && !force) {
             long pending = pendingSnapshots(wc);
             if (pending > 0)
@@ -106,6 +107,19 @@ public final class Checkout {
         String baseId = base == null ? null : base.version().id();
         wc.save(new WorkingCopy.State(repo.root(), repo.config().id(), branch, baseId, etag, baseSnapshot, Map.of()));
         return new Result(wc, branch, baseId, base == null, baseSnapshot);
+    }
+
+    /**
+     * {@code checkout -b <new>} inside a working copy, as git does: the working catalog and its
+     * uncommitted snapshots stay; the next commit creates the new branch (If-None-Match: *)
+     * with the current base as parent. The way to keep work after a conflict.
+     */
+    private static Result keepOnNewBranch(Repository repo, WorkingCopy wc, RefName branch) {
+        if (repo.readBranch(branch).isPresent())
+            throw FdlException.conflict("branch '" + branch + "' already exists; check it out with fdl checkout " + branch);
+        WorkingCopy.State st = wc.state();
+        wc.save(new WorkingCopy.State(st.root(), st.repositoryId(), branch.name(), st.baseVersion(), null, st.baseSnapshot(), st.extra()));
+        return new Result(wc, branch.name(), st.baseVersion(), false, st.baseSnapshot());
     }
 
     /** Snapshots in the working catalog newer than its base. */

@@ -221,8 +221,9 @@ public final class Commit {
             return "it now points at version " + r.versionId() + msg;
         }).orElse("it was deleted");
         throw FdlException.conflict("branch '" + branch + "' moved since checkout: " + now + ". Your version " + v.id()
-                + " was uploaded but no ref points at it (fdl gc removes it); nothing else changed. To go on: "
-                + "fdl checkout --force " + branch + ", apply your changes again, and commit.");
+                + " was uploaded but no ref points at it (fdl gc removes it); nothing else changed. To go on: keep your work on "
+                + "a new branch (fdl checkout -b <new-branch>, then fdl commit), or start again from the branch "
+                + "(fdl checkout --force " + branch + ", apply your changes again, and commit).");
     }
 
     private static String abbreviate(List<String> items) {

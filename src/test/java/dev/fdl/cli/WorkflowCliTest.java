@@ -101,7 +101,14 @@ class WorkflowCliTest {
         assertThat(ok(other, "status").out()).contains("has created in the repository");
         Cli.Result lost = fdl(other, "commit", "-m", "second");
         assertThat(lost.exit()).isEqualTo(3);
-        assertThat(lost.err()).contains("moved since checkout").contains(id).contains("fdl checkout --force main");
+        assertThat(lost.err()).contains("moved since checkout").contains(id).contains("fdl checkout --force main")
+                .contains("fdl checkout -b <new-branch>");
+        Cli.Result keep = ok(other, "checkout", "-b", "mine");
+        assertThat(keep.out()).contains("branch 'mine'");
+        assertThat(ok(other, "status").out()).contains("On branch mine").contains("1 snapshot(s) to commit");
+        Cli.Result committed = ok(other, "commit", "-m", "second, on its own branch");
+        assertThat(committed.out()).contains("[mine (new branch) ");
+        assertThat(ok(other, "query", "mine", "SELECT count(*) FROM cities").out()).contains("28796");
         ok(other, "checkout", "--force", "main");
         assertThat(ok(other, "status").out()).contains("Base version: " + id);
     }
