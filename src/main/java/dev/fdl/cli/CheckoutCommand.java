@@ -48,8 +48,12 @@ final class CheckoutCommand implements Runnable {
         WorkingCopy wc = existing.orElse(null);
         String root;
         if (existing.isPresent()) {
-            root = repoOption.repo != null ? repoOption.repo : existing.get().state().root();
-            if (repoOption.repo != null && !repoOption.repo.equals(existing.get().state().root()))
+            String given = null;
+            if (repoOption.repo != null) try (ObjectStore s = Stores.open(Cwd.root(repoOption.repo))) {
+                given = s.root();
+            }
+            root = existing.get().state().root();
+            if (given != null && !given.equals(root))
                 throw FdlException.usage("already inside a working copy of " + existing.get().state().root()
                         + " (" + existing.get().dir() + "); run fdl checkout --repo elsewhere, in another folder");
         } else {

@@ -69,7 +69,7 @@ final class DemoCommand implements Runnable {
         prepare(base);
         Path sources = base.resolve("sources");
         List<Path> files = extract(sources);
-        String repoRoot = root != null ? root : base.resolve("repo").toString();
+        String repoRoot = root != null ? Cwd.root(root) : base.resolve("repo").toString();
         try (ObjectStore store = Stores.open(repoRoot)) {
             Repository repo = Repository.init(store, new RefName("main"));
             out.println("== fdl init " + store.root());

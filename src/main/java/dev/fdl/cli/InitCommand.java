@@ -38,7 +38,7 @@ final class InitCommand implements Runnable {
         String where = root != null ? root : repoOption.repo != null ? repoOption.repo : System.getenv("FDL_REPO");
         if (where == null || where.isBlank()) throw FdlException.usage("fdl init needs a root: fdl init <folder|s3://bucket/prefix/>");
         RefName head = new RefName(branch);
-        try (ObjectStore store = Stores.open(where)) {
+        try (ObjectStore store = Stores.open(Cwd.root(where))) {
             if (store.readOnly()) throw new FdlException("cannot init " + where + ": HTTP(S) roots are read-only");
             Repository repo = Repository.init(store, head);
             PrintWriter out = spec.commandLine().getOut();

@@ -30,6 +30,8 @@ final class RefsCommand implements Runnable {
     @Override
     public void run() {
         try (ObjectStore store = repoOption.openStore()) {
+            if (!store.canList())
+                spec.commandLine().getErr().println("fdl: note: an HTTP(S) root cannot be listed: only HEAD's branch is shown");
             print(spec.commandLine().getOut(), Repository.open(store), r -> true, json);
         }
     }

@@ -21,9 +21,9 @@ public final class RepoOption {
 
     /** The root the user named, or the working copy's, or a usage error (exit 2). */
     public String root() {
-        if (repo != null && !repo.isBlank()) return repo;
+        if (repo != null && !repo.isBlank()) return Cwd.root(repo);
         String env = System.getenv("FDL_REPO");
-        if (env != null && !env.isBlank()) return env;
+        if (env != null && !env.isBlank()) return Cwd.root(env);
         Optional<String> wc = WorkingCopyRoot.find(Cwd.get());
         if (wc.isPresent()) return wc.get();
         throw FdlException.usage("no repository given: use --repo <root>, set FDL_REPO, or run inside a working copy");

@@ -42,8 +42,8 @@ final class StatusCommand implements Runnable {
             Repository repo = Repository.open(store);
             Optional<RefValue> ref = st.branch() == null ? Optional.empty() : repo.readBranch(new RefName(st.branch()));
             if (st.branch() == null) moved = null;
-            else if (ref.isEmpty()) moved = st.refEtag() == null ? null : "deleted";
-            else if (st.refEtag() == null) moved = "created";
+            else if (ref.isEmpty()) moved = st.refEtag() == null ? null : "been deleted";
+            else if (st.refEtag() == null) moved = "been created";
             else if (!dev.fdl.store.ETags.same(ref.get().etag(), st.refEtag())) moved = "moved";
             else moved = null;
             if (ref.isPresent()) nowAt = ref.get().versionId();

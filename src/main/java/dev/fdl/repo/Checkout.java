@@ -38,6 +38,10 @@ public final class Checkout {
      */
     public static Result run(Repository repo, WorkingCopy wc, String spec, String newBranch, boolean force,
                              ProgressListener progress) {
+        if (repo.store().readOnly())
+            throw new FdlException("cannot check out from " + repo.root() + ": an HTTP(S) root is read-only and a working copy "
+                    + "commits to its repository; check out the repository's folder or s3:// root (read with fdl query --repo "
+                    + repo.root() + ")");
         if (newBranch != null && spec == null && wc.exists()) return keepOnNewBranch(repo, wc, new RefName(newBranch));
         if (wc.exists() && !force) {
             long pending = pendingSnapshots(wc);

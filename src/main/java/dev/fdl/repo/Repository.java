@@ -205,7 +205,7 @@ public final class Repository {
                         + "it was never committed and is not a version");
         }
         throw FdlException.notFound("no ref or version named '" + spec + "' in " + store.root()
-                + "; list refs with: fdl refs");
+                + (store.canList() ? "; list refs with: fdl refs" : " (an HTTP(S) root cannot be listed: name a tag, a branch or a full version id)"));
     }
 
     private static RefName nameOf(String s) {
@@ -222,6 +222,7 @@ public final class Repository {
     }
 
     private boolean hasFolder(String id) {
+        if (!store.canList()) return false;
         try (Stream<ObjectMeta> s = store.list("versions/" + id + "/")) {
             return s.findAny().isPresent();
         }
@@ -230,6 +231,7 @@ public final class Repository {
     /** The full id of the finished version whose id starts with {@code prefix}, or null; exit 1 when ambiguous. */
     private String expandVersionId(String prefix) {
         if (VersionIds.isValid(prefix)) return readVersion(prefix).isPresent() ? prefix : null;
+        if (!store.canList()) return null;
         Set<String> ids = new TreeSet<>();
         try (Stream<ObjectMeta> s = store.list("versions/" + prefix)) {
             s.forEach(m -> {
@@ -244,9 +246,16 @@ public final class Repository {
         return ids.isEmpty() ? null : ids.iterator().next();
     }
 
-    /** Every branch and tag, branches first, each sorted by name. Corrupt refs throw (exit 1). */
+    /**
+     * Every branch and tag, branches first, each sorted by name. Corrupt refs throw (exit 1).
+     * On a store that cannot list (an HTTP mirror) only HEAD's branch can be known.
+     */
     public List<RefValue> listRefs() {
         List<RefValue> out = new ArrayList<>();
+        if (!store.canList()) {
+            readBranch(headBranch()).ifPresent(out::add);
+            return out;
+        }
         for (RefValue.Kind kind : RefValue.Kind.values()) {
             String prefix = kind == RefValue.Kind.BRANCH ? "refs/heads/" : "refs/tags/";
             TreeSet<String> names = new TreeSet<>();

@@ -28,8 +28,9 @@ import java.util.stream.Stream;
 /**
  * A read-only repository root over HTTP(S), e.g. a public mirror of a bucket (SPEC.md section 2):
  * {@code GET} and {@code HEAD} with ETags, so that log, show, query and attach work against it.
- * 404 and 410 mean "not found"; every write, delete and listing is refused with
- * {@link ReadOnlyStoreException} (a static HTTP server cannot list or write).
+ * 404 and 410 mean "not found"; every write and delete is refused with
+ * {@link ReadOnlyStoreException}, and listing with a {@link StoreException} (a static HTTP server
+ * cannot list or write; {@link #canList()} is false).
  *
  * <p>When a server sends no ETag, the object's ETag is left null (reads still work; nothing
  * writes through this store, so no conditional write needs it).
@@ -129,10 +130,16 @@ public final class HttpStore implements ObjectStore {
         }
     }
 
+    @Override
+    public boolean canList() {
+        return false;
+    }
+
     /** Refused: a plain HTTP(S) server cannot list a folder. */
     @Override
     public Stream<ObjectMeta> list(String prefix) {
-        throw new ReadOnlyStoreException(root());
+        throw new StoreException(prefix, "cannot list " + root() + prefix + ": an HTTP(S) root can be read but not listed; "
+                + "give full version ids, or use the repository's folder or s3:// root for this command");
     }
 
     @Override

@@ -57,6 +57,11 @@ public interface ObjectStore extends AutoCloseable {
         for (String k : keys) delete(k);
     }
 
+    /** False for stores that cannot list keys (HTTP(S) roots): readers then work from HEAD and full ids only. */
+    default boolean canList() {
+        return true;
+    }
+
     /** True for stores that only read (HTTP(S) roots). */
     default boolean readOnly() {
         return false;

@@ -98,7 +98,7 @@ class WorkflowCliTest {
         ok(other, "import", m2.toString(), "--table", "cities");
         Cli.Result won = ok(wc, "commit", "-m", "first", "--json");
         String id = won.out().replaceAll("(?s).*\"id\" : \"([0-9a-f-]{36})\".*", "$1");
-        assertThat(ok(other, "status").out()).contains("has created in the repository");
+        assertThat(ok(other, "status").out()).contains("has been created in the repository");
         Cli.Result lost = fdl(other, "commit", "-m", "second");
         assertThat(lost.exit()).isEqualTo(3);
         assertThat(lost.err()).contains("moved since checkout").contains(id).contains("fdl checkout --force main")
