@@ -92,8 +92,7 @@ final class DemoCommand implements Runnable {
             }
             repo.createTag(new RefName(MONTHS.get(0)), versions.get(0).id());
             repo.createTag(new RefName(MONTHS.get(MONTHS.size() - 1)), versions.get(versions.size() - 1).id());
-            out.println("== fdl tag " + MONTHS.get(0) + " " + versions.get(0).id().substring(0, 8) + "; fdl tag "
-                    + MONTHS.get(MONTHS.size() - 1));
+            out.println("== fdl tag " + MONTHS.get(0) + " " + versions.get(0).id() + "; fdl tag " + MONTHS.get(MONTHS.size() - 1));
             out.println();
             out.println("== fdl log --oneline");
             out.flush();

@@ -18,7 +18,11 @@ final class DurationConverter implements ITypeConverter<Duration> {
 
     @Override
     public Duration convert(String value) {
-        return parse(value);
+        try {
+            return parse(value);
+        } catch (dev.fdl.FdlException e) {
+            throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+        }
     }
 
     /** The duration {@code value} names; a usage error (exit 2) naming it otherwise. */

@@ -29,7 +29,7 @@ final class LogCommand implements Runnable {
     @Mixin RepoOption repoOption;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>") String start;
-    @Option(names = {"-n", "--max-count"}, paramLabel = "N", description = "Show at most N versions.") int limit;
+    @Option(names = {"-n", "--max-count"}, paramLabel = "N", defaultValue = "-1", description = "Show at most N versions (negative: all).") int limit;
     @Option(names = "--oneline", description = "One line per version.") boolean oneline;
     @Option(names = "--json", description = "Print as JSON.") boolean json;
 
@@ -41,6 +41,10 @@ final class LogCommand implements Runnable {
             Resolved r = repo.resolveAllowingExpired(start == null ? "HEAD" : start);
             List<Repository.LogEntry> entries = repo.log(r.version().id(), limit);
             Map<String, List<RefValue>> refs = repo.refsByVersion();
+            for (Repository.LogEntry e : entries)
+                for (String p : e.missingParents())
+                    spec.commandLine().getErr().println("fdl: warning: parent " + p + " of version " + e.version().id()
+                            + " is missing, so history stops there; run fdl verify");
             RefName head = repo.headBranch();
             if (json) {
                 ArrayNode a = Json.MAPPER.createArrayNode();

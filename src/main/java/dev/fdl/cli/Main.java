@@ -34,7 +34,7 @@ import java.io.PrintWriter;
                 DemoCommand.class,
                 CommandLine.HelpCommand.class
         })
-public final class Main implements Runnable {
+public final class Main implements java.util.concurrent.Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -44,9 +44,11 @@ public final class Main implements Runnable {
         Cwd.set(dir);
     }
 
+    /** {@code fdl} alone: the usage on stderr and exit 2, as for any incomplete command line. */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return FdlException.USAGE;
     }
 
     /** Runs fdl and exits with its exit code. */
@@ -77,12 +79,12 @@ public final class Main implements Runnable {
     private static int handle(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
         PrintWriter err = cl.getErr();
         if (ex instanceof FdlException f) {
-            err.println("fdl: " + f.getMessage());
+            err.println("fdl: " + clip(f.getMessage()));
             err.flush();
             return f.exitCode();
         }
         if (ex instanceof StoreException s) {
-            err.println("fdl: store error: " + s.getMessage());
+            err.println("fdl: store error: " + clip(s.getMessage()));
             err.flush();
             return FdlException.FAILURE;
         }
@@ -91,6 +93,16 @@ public final class Main implements Runnable {
         else err.println("(set FDL_DEBUG=1 to see where it happened)");
         err.flush();
         return FdlException.FAILURE;
+    }
+
+    /** Messages can quote input (a CSV line, a DuckDB error); keep each line readable. */
+    static String clip(String message) {
+        StringBuilder b = new StringBuilder();
+        for (String line : String.valueOf(message).split("\n", -1)) {
+            if (b.length() > 0) b.append('\n');
+            b.append(line.length() > 600 ? line.substring(0, 600) + "… (" + (line.length() - 600) + " more characters)" : line);
+        }
+        return b.toString();
     }
 
     /** {@code --version}: fdl's version, its repository format and the DuckDB it embeds. */

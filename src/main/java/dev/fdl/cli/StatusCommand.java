@@ -31,6 +31,9 @@ final class StatusCommand implements Runnable {
     @Override
     public void run() {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        try (ObjectStore store = Stores.open(wc.state().root())) {
+            dev.fdl.repo.Commit.reconcile(Repository.open(store), wc);
+        }
         WorkingCopy.State st = wc.state();
         List<SnapshotInfo> pending;
         try (Catalog c = Catalog.open(wc.catalog())) {

@@ -31,9 +31,14 @@ public record TableName(String schema, String name) {
 
     private static void check(String part, String what) {
         if (part == null || part.isEmpty()) throw new IllegalArgumentException("the " + what + " name is empty");
+        if (part.equals(".") || part.equals("..")) throw new IllegalArgumentException("the " + what + " name must not be '.' or '..'");
         for (int i = 0; i < part.length(); i++) {
             if (Character.isISOControl(part.charAt(i))) {
                 throw new IllegalArgumentException("the " + what + " name contains a control character");
+            }
+            if (part.charAt(i) == '/' || part.charAt(i) == '\\') {
+                // names become folders of the data path (DUCKLAKE.md, Paths): no separators
+                throw new IllegalArgumentException("the " + what + " name must not contain '/' or '\\'");
             }
         }
     }

@@ -42,6 +42,7 @@ public final class DatasetDescriptor {
         for (TableFacts t : tables) byName.put(t.resourceName(), t);
         List<String> problems = new ArrayList<>();
         Map<String, ObjectNode> described = new LinkedHashMap<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (int i = 0; i < resources.size(); i++) {
             JsonNode r = resources.get(i);
             if (!r.isObject() || !r.path("name").isTextual()) {
@@ -49,6 +50,11 @@ public final class DatasetDescriptor {
                 continue;
             }
             String name = r.get("name").asText();
+            if (described.containsKey(name) || seen.contains(name)) {
+                problems.add("resource '" + name + "' is described more than once (resources[" + i + "]); describe each table once");
+                continue;
+            }
+            seen.add(name);
             TableFacts t = byName.get(name);
             if (t == null) {
                 problems.add("resource '" + name + "': no table " + name + " in the catalog (tables: "

@@ -42,6 +42,7 @@ public final class Checkout {
             throw new FdlException("cannot check out from " + repo.root() + ": an HTTP(S) root is read-only and a working copy "
                     + "commits to its repository; check out the repository's folder or s3:// root (read with fdl query --repo "
                     + repo.root() + ")");
+        if (wc.exists()) Commit.reconcile(repo, wc);
         if (newBranch != null && spec == null && wc.exists()) return keepOnNewBranch(repo, wc, new RefName(newBranch));
         if (wc.exists() && !force) {
             long pending = pendingSnapshots(wc);

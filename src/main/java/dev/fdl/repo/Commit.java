@@ -70,6 +70,7 @@ public final class Commit {
      */
     public static Result run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
                              Clock clock, ProgressListener progress) {
+        reconcile(repo, wc);
         return new Commit(repo, wc, message, author, clock, progress).run();
     }
 
@@ -87,6 +88,7 @@ public final class Commit {
             upload(v, v.catalog().path(), Payload.of(catalog));                // 6
             upload(v, v.dataset().path(), Payload.of(dataset));                // 7
             upload(v, "version.json", Payload.of(v.toBytes()));                // 8
+            wc.save(state.withCommitting(v.id()));   // lets a run after a crash here recognise its own version
             String etag = moveRef(v);                                          // 9
             wc.save(state.committed(v.id(), etag, v.ducklake().lastSnapshot()));
             return new Result(v, state.branch(), state.refEtag() == null);
@@ -94,6 +96,27 @@ public final class Commit {
             deleteQuietly(catalog);
             deleteQuietly(dataset);
         }
+    }
+
+    /**
+     * Finishes the bookkeeping of a commit that moved the branch but stopped before saving the
+     * working copy's state (a crash right after step 9): when the state notes the version step 9
+     * was writing and the branch points at it, that version becomes the base.
+     *
+     * @return true when the state was updated
+     */
+    public static boolean reconcile(Repository repo, WorkingCopy wc) {
+        WorkingCopy.State st = wc.state();
+        String pending = st.committing();
+        if (pending == null || st.branch() == null) return false;
+        java.util.Optional<RefValue> ref = repo.readBranch(new RefName(st.branch()));
+        java.util.Optional<VersionInfo> v = repo.readVersion(pending);
+        if (ref.isPresent() && ref.get().versionId().equals(pending) && v.isPresent()) {
+            wc.save(st.committed(pending, ref.get().etag(), v.get().ducklake().lastSnapshot()));
+            return true;
+        }
+        wc.save(st.committed(st.baseVersion(), st.refEtag(), st.baseSnapshot()));
+        return false;
     }
 
     private void preconditions() {
@@ -105,8 +128,10 @@ public final class Commit {
                     + "); create one to commit to: fdl checkout -b <new-branch>");
         if (message == null || message.isBlank()) throw FdlException.usage("a commit needs a message: fdl commit -m \"...\"");
         if (Checkout.pendingSnapshots(wc) == 0)
-            throw new FdlException("nothing to commit: the working catalog has no snapshot since version "
-                    + (state.baseVersion() == null ? "(none)" : state.baseVersion()) + " (snapshot " + state.baseSnapshot() + ")");
+            throw new FdlException("nothing to commit: the working catalog has no DuckLake snapshot since "
+                    + (state.baseVersion() == null ? "checkout (branch '" + state.branch() + "' has no version yet)"
+                    : "version " + state.baseVersion() + " (snapshot " + state.baseSnapshot() + ")")
+                    + "; load data first (fdl import, fdl sql, or fdl run)");
     }
 
     /** Step 1: SQLite to DuckDB, then drop the snapshots before {@code first} (the parent's history). */
@@ -143,7 +168,7 @@ public final class Commit {
         String name = described == null ? "dataset.json" : described.getFileName().toString();
         if (described != null) {
             try {
-                descriptor = Json.parseObject(Files.readAllBytes(described), described.toString());
+                descriptor = Json.parseUserObject(Files.readAllBytes(described), described.toString());
             } catch (IOException e) {
                 throw new FdlException("cannot read " + described + ": " + e.getMessage());
             }
@@ -219,7 +244,7 @@ public final class Commit {
         String now = repo.readBranch(branch).map(r -> {
             String msg = repo.readVersion(r.versionId()).map(x -> " (\"" + x.message() + "\" by " + x.author() + ")").orElse("");
             return "it now points at version " + r.versionId() + msg;
-        }).orElse("it was deleted");
+        }).orElse("it was deleted (fdl branch -d)");
         throw FdlException.conflict("branch '" + branch + "' moved since checkout: " + now + ". Your version " + v.id()
                 + " was uploaded but no ref points at it (fdl gc removes it); nothing else changed. To go on: keep your work on "
                 + "a new branch (fdl checkout -b <new-branch>, then fdl commit), or start again from the branch "

@@ -34,12 +34,37 @@ public final class Json {
         try {
             n = MAPPER.readTree(new String(bytes, StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
-            throw FdlException.corrupt(file, "not valid JSON (" + e.getOriginalMessage() + ")");
+            throw FdlException.corrupt(file, "not valid JSON (" + syntaxError(e) + ")");
         } catch (IOException e) {
             throw FdlException.corrupt(file, e.getMessage());
         }
         if (n == null || !n.isObject()) throw FdlException.corrupt(file, "expected a JSON object");
         return (ObjectNode) n;
+    }
+
+    /**
+     * Parses a file the user wrote (dataset.json in a working copy): like {@link #parseObject} but
+     * worded as bad input, not as a corrupt repository.
+     */
+    public static ObjectNode parseUserObject(byte[] bytes, String file) {
+        JsonNode n;
+        try {
+            n = MAPPER.readTree(new String(bytes, StandardCharsets.UTF_8));
+        } catch (JsonProcessingException e) {
+            throw new FdlException("cannot read " + file + ": not valid JSON (" + syntaxError(e) + "); fix it and try again");
+        }
+        if (n == null || !n.isObject()) throw new FdlException("cannot read " + file + ": expected a JSON object");
+        return (ObjectNode) n;
+    }
+
+    /** The parser's complaint and where, without Jackson's echo of the input. */
+    static String syntaxError(JsonProcessingException e) {
+        String msg = e.getOriginalMessage();
+        int cut = msg.indexOf(" (for ");
+        if (cut < 0) cut = msg.indexOf("\n");
+        if (cut > 0) msg = msg.substring(0, cut);
+        var loc = e.getLocation();
+        return loc == null ? msg : msg + " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
     }
 
     /** UTF-8 bytes of a pretty-printed JSON node, with a final newline. */

@@ -326,14 +326,14 @@ public final class Repository {
         return ref;
     }
 
-    /** One entry of {@link #log}: a version and whether it is expired. */
-    public record LogEntry(VersionInfo version, ExpiredInfo expired) {}
+    /** One entry of {@link #log}: a version, whether it is expired, and parents that are missing (history is cut there). */
+    public record LogEntry(VersionInfo version, ExpiredInfo expired, List<String> missingParents) {}
 
     /**
      * The history from {@code startId}, newest first (by seq, then id), following every parent,
      * including expired versions (SPEC.md section 4, log). A missing parent ends its line of history.
      *
-     * @param limit at most this many entries (&lt;= 0: all)
+     * @param limit at most this many entries (negative: all)
      */
     public List<LogEntry> log(String startId, int limit) {
         List<LogEntry> out = new ArrayList<>();
@@ -342,18 +342,22 @@ public final class Repository {
         Set<String> seen = new HashSet<>();
         readVersion(startId).ifPresent(queue::add);
         seen.add(startId);
-        while (!queue.isEmpty() && (limit <= 0 || out.size() < limit)) {
+        while (!queue.isEmpty() && (limit < 0 || out.size() < limit)) {
             VersionInfo v = queue.poll();
-            out.add(new LogEntry(v, readExpired(v.id()).orElse(null)));
+            List<String> missing = new ArrayList<>();
             for (String p : v.parents()) {
-                if (seen.add(p)) readVersion(p).ifPresent(queue::add);
+                if (!seen.add(p)) continue;
+                Optional<VersionInfo> pv = readVersion(p);
+                if (pv.isPresent()) queue.add(pv.get());
+                else missing.add(p);
             }
+            out.add(new LogEntry(v, readExpired(v.id()).orElse(null), missing));
         }
         return out;
     }
 
     private static String abbreviate(String s) {
-        String t = s.replace("\n", "\\n");
+        String t = s.replace("\r", "\\r").replace("\n", "\\n");
         return t.length() > 80 ? t.substring(0, 80) + "…" : t;
     }
 }

@@ -93,9 +93,11 @@ public record VersionInfo(String fdl, String id, long seq, List<String> parents,
         ObjectNode c = Json.object(o, "catalog", file);
         FileRef catalog = new FileRef(Json.string(c, "path", file + " catalog"), Json.string(c, "storage", file + " catalog"),
                 Json.integer(c, "bytes", file + " catalog"), Json.string(c, "sha256", file + " catalog"));
+        checkFolderPath(catalog.path(), "catalog.path", file);
         ObjectNode d = Json.object(o, "dataset", file);
         FileRef dataset = new FileRef(Json.string(d, "path", file + " dataset"), null,
                 Json.integer(d, "bytes", file + " dataset"), Json.string(d, "sha256", file + " dataset"));
+        checkFolderPath(dataset.path(), "dataset.path", file);
         ObjectNode dl = Json.object(o, "ducklake", file);
         JsonNode snaps = dl.get("snapshots");
         if (snaps == null || !snaps.isArray() || snaps.size() != 2 || !snaps.get(0).isIntegralNumber() || !snaps.get(1).isIntegralNumber())
@@ -104,6 +106,13 @@ public record VersionInfo(String fdl, String id, long seq, List<String> parents,
                 Json.integer(dl, "snapshot_id", file + " ducklake"), snaps.get(0).asLong(), snaps.get(1).asLong());
         return new VersionInfo(fdl, id, seq, parents, createdAt, author, message, catalog, dataset, ducklake,
                 Json.extras(o, KNOWN));
+    }
+
+    /** A file path inside the version folder: relative, '/'-separated, no '.', '..' or empty segment. */
+    private static void checkFolderPath(String path, String key, String file) {
+        boolean ok = !path.isEmpty() && !path.startsWith("/") && !path.contains("\\") && !path.contains(":");
+        for (String seg : path.split("/", -1)) ok &= !seg.isEmpty() && !seg.equals(".") && !seg.equals("..");
+        if (!ok) throw FdlException.corrupt(file, "key '" + key + "' must be a path inside the version folder, found \"" + path + "\"");
     }
 
     /** The JSON form in SPEC.md's key order, unknown keys kept. */

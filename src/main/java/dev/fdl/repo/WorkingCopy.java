@@ -36,6 +36,7 @@ public final class WorkingCopy {
      */
     public record State(String root, String repositoryId, String branch, String baseVersion, String refEtag,
                         long baseSnapshot, Map<String, JsonNode> extra) {
+        private static final String COMMITTING = "committing";
         private static final Set<String> KNOWN = Set.of("root", "repository_id", "branch", "base_version", "ref_etag", "base_snapshot");
 
         public State {
@@ -63,7 +64,22 @@ public final class WorkingCopy {
 
         /** The same state after a commit of {@code version} that moved the ref to {@code etag}. */
         public State committed(String version, String etag, long lastSnapshot) {
-            return new State(root, repositoryId, branch, version, etag, lastSnapshot, extra);
+            Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);
+            rest.remove(COMMITTING);
+            return new State(root, repositoryId, branch, version, etag, lastSnapshot, rest);
+        }
+
+        /** The version a commit was about to point the branch at (set just before step 9), or null. */
+        public String committing() {
+            JsonNode n = extra.get(COMMITTING);
+            return n == null || !n.isTextual() ? null : n.asText();
+        }
+
+        /** This state, noting that step 9 is about to point the branch at {@code version}. */
+        State withCommitting(String version) {
+            Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);
+            rest.put(COMMITTING, com.fasterxml.jackson.databind.node.TextNode.valueOf(version));
+            return new State(root, repositoryId, branch, baseVersion, refEtag, baseSnapshot, rest);
         }
     }
 

@@ -150,12 +150,40 @@ class RepositoryCliTest {
     }
 
     @Test
+    void logWarnsWhereAParentIsMissing() {
+        String v1 = initWithVersion();
+        String v2 = TestVersions.addVersion(store, List.of("019a2f10-0c4d-7e88-a1b2-55c0d9e3f7aa"), 2, "orphan");
+        TestVersions.setBranch(store, "main", v2);
+        Cli.Result r = fdl("log", "--repo", repo(), "--oneline");
+        assertThat(r.exit()).isZero();
+        assertThat(r.err()).contains("parent 019a2f10-0c4d-7e88-a1b2-55c0d9e3f7aa of version " + v2 + " is missing");
+        assertThat(v1).isNotNull();
+    }
+
+    @Test
+    void bareFdlPrintsUsageAndExits2() {
+        Cli.Result r = fdl();
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("Usage: fdl");
+    }
+
+    @Test
+    void versionJsonPathsMustStayInTheVersionFolder() throws Exception {
+        String v1 = initWithVersion();
+        Path vj = root.resolve("versions/" + v1 + "/version.json");
+        Files.writeString(vj, Files.readString(vj).replace("\"path\" : \"ducklake.duckdb\"", "\"path\" : \"../../fdl.json\""));
+        Cli.Result r = fdl("show", "--repo", repo());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("catalog.path").contains("inside the version folder");
+    }
+
+    @Test
     void corruptRefIsExit1NamingTheRef() throws Exception {
         initWithVersion();
-        Files.writeString(root.resolve("refs/heads/main"), "not-a-version\n");
+        Files.writeString(root.resolve("refs/heads/main"), "not-a-version\r\n");
         Cli.Result r = fdl("log", "--repo", repo());
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).contains("refs/heads/main").contains("corrupt ref");
+        assertThat(r.err()).contains("refs/heads/main").contains("corrupt ref").contains("not-a-version\\r\\n").doesNotContain("\r");
     }
 
     @Test
@@ -205,6 +233,7 @@ class RepositoryCliTest {
         assertThat(log.out().lines().toList()).hasSize(2);
         assertThat(log.out()).contains("(HEAD -> main)").contains("(tag: v1, feature/x)");
         assertThat(fdl("log", "--repo", repo(), "-n", "1").out()).contains("version " + v2).doesNotContain("version " + v1);
+        assertThat(fdl("log", "--repo", repo(), "-n", "0").out()).isEmpty();
     }
 
     @Test

@@ -65,6 +65,14 @@ class DatasetDescriptorTest {
     }
 
     @Test
+    void aTableDescribedTwiceIsRefused() {
+        ObjectNode d = Json.parseObject("{\"resources\": [{\"name\": \"cities\", \"rows\": 999}, {\"name\": \"cities\"}]}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8), "dataset.json");
+        assertThatThrownBy(() -> DatasetDescriptor.checkAndFill(d, "dataset.json", List.of(CITIES), "x"))
+                .hasMessageContaining("resource 'cities' is described more than once");
+    }
+
+    @Test
     void typeMapping() {
         assertThat(FrictionlessTypes.of("INTEGER[]")).isEqualTo("array");
         assertThat(FrictionlessTypes.of("STRUCT(a INTEGER, b VARCHAR)")).isEqualTo("object");

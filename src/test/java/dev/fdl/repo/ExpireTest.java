@@ -114,7 +114,7 @@ class ExpireTest {
     @Test
     void logStillListsExpiredVersionsMarked() {
         expire(1, null, false);
-        List<Repository.LogEntry> log = fx.repo.log(v.get(4), 0);
+        List<Repository.LogEntry> log = fx.repo.log(v.get(4), -1);
         assertThat(log).hasSize(5);
         assertThat(log.get(0).expired()).isNull();
         assertThat(log.subList(1, 5)).allMatch(e -> e.expired() != null && e.expired().expiredAt().equals(NOW));

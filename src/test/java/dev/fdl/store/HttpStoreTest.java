@@ -96,10 +96,11 @@ class HttpStoreTest {
                 () -> store.put("k", ContractBytes.of("x")),
                 () -> store.putIfAbsent("k", ContractBytes.of("x")),
                 () -> store.putIfMatch("k", ContractBytes.of("x"), "e"),
-                () -> store.delete("k"),
-                () -> store.list(""))) {
+                () -> store.delete("k"))) {
             assertThatThrownBy(write::run).isInstanceOf(ReadOnlyStoreException.class).hasMessageContaining("read-only");
         }
+        assertThat(store.canList()).isFalse();
+        assertThatThrownBy(() -> store.list("")).isInstanceOf(StoreException.class).hasMessageContaining("can be read but not listed");
         assertThat(server.requests.get()).isEqualTo(before);
     }
 
