@@ -299,6 +299,9 @@ public final class Repository {
     private RefValue createRef(RefValue.Kind kind, RefName name, String target) {
         String key = kind == RefValue.Kind.BRANCH ? name.branchKey() : name.tagKey();
         String what = kind == RefValue.Kind.BRANCH ? "branch" : "tag";
+        if (name.name().equals("HEAD"))
+            throw FdlException.usage("'HEAD' cannot be a " + what + " name: it always means the branch HEAD names");
+        checkNoFolderConflict(kind, name, what);
         if (store.head(key).isPresent())
             throw FdlException.conflict(what + " '" + name + "' already exists (" + key + "); "
                     + (kind == RefValue.Kind.TAG ? "tags are never moved: choose another name or delete it with fdl tag -d " + name
@@ -308,6 +311,31 @@ public final class Repository {
         if (!w.isWritten())
             throw FdlException.conflict(what + " '" + name + "' already exists (" + key + "; created concurrently); nothing was changed");
         return new RefValue(kind, name, r.version().id(), w.etag());
+    }
+
+    /**
+     * As in git, {@code a} and {@code a/b} cannot both be refs of a kind: on a file system one
+     * would have to be a file and a folder at once.
+     *
+     * @throws FdlException exit 3 naming the ref in the way
+     */
+    private void checkNoFolderConflict(RefValue.Kind kind, RefName name, String what) {
+        String prefix = kind == RefValue.Kind.BRANCH ? "refs/heads/" : "refs/tags/";
+        String[] parts = name.name().split("/");
+        StringBuilder p = new StringBuilder();
+        for (int i = 0; i < parts.length - 1; i++) {
+            if (i > 0) p.append('/');
+            p.append(parts[i]);
+            if (store.head(prefix + p).isPresent())
+                throw FdlException.conflict("cannot create " + what + " '" + name + "': " + what + " '" + p
+                        + "' exists, and a ref name cannot also be a folder of ref names; choose another name");
+        }
+        try (Stream<ObjectMeta> under = store.list(prefix + name.name() + "/")) {
+            Optional<ObjectMeta> any = under.findFirst();
+            if (any.isPresent())
+                throw FdlException.conflict("cannot create " + what + " '" + name + "': " + what + " '"
+                        + any.get().key().substring(prefix.length()) + "' exists under that name; choose another name");
+        }
     }
 
     /**

@@ -184,7 +184,7 @@ public final class LocalStore implements ObjectStore {
     public void delete(String key) {
         Path f = file(key);
         locked(key, () -> {
-            Files.deleteIfExists(f);
+            if (Files.deleteIfExists(f)) pruneEmptyParents(f);
             return null;
         });
     }
@@ -195,7 +195,7 @@ public final class LocalStore implements ObjectStore {
         java.util.List<Path> files = keys.stream().map(this::file).toList();
         if (files.isEmpty()) return;
         locked(keys.iterator().next(), () -> {
-            for (Path f : files) Files.deleteIfExists(f);
+            for (Path f : files) if (Files.deleteIfExists(f)) pruneEmptyParents(f);
             return null;
         });
     }
@@ -213,8 +213,33 @@ public final class LocalStore implements ObjectStore {
 
     private record Staged(Path path, String etag) {}
 
+    /**
+     * Removes the folders a deletion left empty, up to the root, so that a deleted ref
+     * ({@code refs/tags/a/b}) leaves no folder that would block a ref named like it ({@code refs/tags/a}).
+     */
+    private void pruneEmptyParents(Path deleted) {
+        for (Path p = deleted.getParent(); p != null && p.startsWith(root) && !p.equals(root); p = p.getParent()) {
+            try {
+                Files.delete(p);
+            } catch (IOException notEmptyOrGone) {
+                return;
+            }
+        }
+    }
+
     /** Writes the body to a flushed temporary file beside {@code target}; returns it with its MD5. */
     private Staged stage(String key, Path target, Payload body) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return stageOnce(target, body);
+            } catch (NoSuchFileException e) {
+                // a concurrent delete pruned the folder between createDirectories and the write
+                if (attempt == 3) throw e;
+            }
+        }
+    }
+
+    private Staged stageOnce(Path target, Payload body) throws IOException {
         Files.createDirectories(target.getParent());
         Path tmp = target.resolveSibling(INTERNAL_PREFIX + "tmp-" + UUID.randomUUID());
         MessageDigest md = md5Digest();

@@ -237,6 +237,22 @@ class RepositoryCliTest {
     }
 
     @Test
+    void refNamesThatWouldBeBothNameAndFolderAreRefusedAndDeletedFoldersFreeTheName() {
+        initWithVersion();
+        assertThat(fdl("tag", "--repo", repo(), "ok/name").exit()).isZero();
+        Cli.Result clash = fdl("tag", "--repo", repo(), "ok");
+        assertThat(clash.exit()).isEqualTo(3);
+        assertThat(clash.err()).contains("'ok/name' exists under that name");
+        assertThat(fdl("tag", "--repo", repo(), "-d", "ok/name").exit()).isZero();
+        assertThat(fdl("tag", "--repo", repo(), "ok").exit()).as("the name is free again").isZero();
+        Cli.Result sub = fdl("tag", "--repo", repo(), "ok/sub");
+        assertThat(sub.exit()).isEqualTo(3);
+        assertThat(sub.err()).contains("tag 'ok' exists");
+        Cli.Result head = fdl("branch", "--repo", repo(), "HEAD");
+        assertThat(head.exit()).isEqualTo(2);
+    }
+
+    @Test
     void headBranchCannotBeDeletedOthersCan() {
         String v1 = initWithVersion();
         Cli.Result r = fdl("branch", "--repo", repo(), "-d", "main");
