@@ -64,7 +64,11 @@ final class QueryCommand implements Runnable {
                 Repository repo = Repository.open(store);
                 Resolved r = repo.resolve(ref == null ? "HEAD" : ref);
                 Path catalog = VersionCatalogs.local(repo, r.version());
-                answer = VersionQuery.run(catalog, store, repo.dataDir(), VersionCatalogs.dataCache(repo), snapshot, sql);
+                try {
+                    answer = VersionQuery.run(catalog, store, repo.dataDir(), VersionCatalogs.dataCache(repo), snapshot, sql);
+                } catch (FdlException e) {
+                    throw aboutVersion(e, r.version(), catalog);
+                }
             }
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -72,5 +76,14 @@ final class QueryCommand implements Runnable {
         else if (csv) ResultPrinter.csv(out, answer.result());
         else ResultPrinter.table(out, answer.result());
         out.flush();
+    }
+
+    /** The reader's error, worded for the version the user named rather than the cached file. */
+    private FdlException aboutVersion(FdlException e, dev.fdl.repo.VersionInfo v, Path catalog) {
+        String msg = e.getMessage().replace("catalog " + catalog, "version " + v.id())
+                .replace(catalog.toString(), "the catalog of version " + v.id());
+        if (snapshot != null && snapshot < v.ducklake().firstSnapshot() && !v.parents().isEmpty())
+            msg += "; older snapshots are in its parent version: fdl query --snapshot " + snapshot + " " + v.parents().get(0) + " \"...\"";
+        return new FdlException(e.exitCode(), msg, e);
     }
 }
