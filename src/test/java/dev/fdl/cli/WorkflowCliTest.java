@@ -148,6 +148,28 @@ class WorkflowCliTest {
     }
 
     @Test
+    void workOnADetachedCheckoutIsKeptOnANewBranch() {
+        ok(wc, "checkout", "--repo", root.toString());
+        ok(wc, "import", m1.toString(), "--table", "cities");
+        ok(wc, "commit", "-m", "October");
+        ok(wc, "tag", "october");
+        Path other = dir.resolve("detached");
+        try {
+            java.nio.file.Files.createDirectories(other);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        assertThat(ok(other, "checkout", "--repo", root.toString(), "october").out()).contains("detached");
+        ok(other, "import", m2.toString(), "--table", "cities", "--mode", "replace");
+        Cli.Result refused = fdl(other, "commit", "-m", "x");
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.err()).contains("not on a branch").contains("fdl checkout -b");
+        ok(other, "checkout", "-b", "december");
+        assertThat(ok(other, "commit", "-m", "December").out()).contains("[december (new branch) ");
+        assertThat(ok(other, "log", "--oneline", "december").out().lines()).hasSize(2);
+    }
+
+    @Test
     void commandsOutsideAWorkingCopySaySo() {
         Cli.Result r = fdl(dir, "status");
         assertThat(r.exit()).isEqualTo(1);
