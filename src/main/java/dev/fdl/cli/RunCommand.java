@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
 
 /** {@code fdl run -- <cmd>}: runs a command with the working copy's FDL_* variables. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run a command (your own DuckDB, dbt, dlt, a script) with the working copy in its environment:",
+        description = {"Run a command (your own DuckDB, dbt, dlt, a script) with the working copy's FDL_* variables set.",
                 "FDL_CATALOG_PATH (the SQLite working catalog), FDL_CATALOG_URL (ducklake:sqlite:<path>), FDL_DATA_PATH (the repository's data folder),",
                 "FDL_REPO (the repository root), FDL_BRANCH. Exits with the command's exit code. Do not run DuckLake's file cleanup through it."})
 final class RunCommand implements Callable<Integer> {
