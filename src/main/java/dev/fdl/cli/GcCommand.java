@@ -20,15 +20,16 @@ import java.util.function.Consumer;
 
 /** {@code fdl gc}: deletes what no live version needs (SPEC.md section 5). */
 @Command(name = "gc", mixinStandardHelpOptions = true,
-        description = {"Delete data files no live version names (in any snapshot), unfinished version folders and the leftover catalogs "
-                + "of expired versions, keeping anything younger than the grace period.",
+        description = {"Delete data files no live version names (in any snapshot), versions no ref reaches (e.g. commits that lost a race), "
+                + "unfinished version folders, the leftover catalogs of expired versions and leftovers of interrupted uploads, "
+                + "keeping anything younger than the grace period.",
                 "Live catalogs are cached in $FDL_CACHE_DIR (default ~/.cache/fdl). Safe to interrupt and re-run."})
 final class GcCommand implements Runnable {
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 
     @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "7d",
-            description = "Keep files and unfinished folders younger than this (default: ${DEFAULT-VALUE}).")
+            description = "Keep files, unfinished folders and unreachable versions younger than this (default: ${DEFAULT-VALUE}).")
     Duration grace;
     @Option(names = "--dry-run", description = "Report what would be deleted; delete nothing.") boolean dryRun;
     @Option(names = "--cache-dir", paramLabel = "<folder>",
@@ -63,6 +64,8 @@ final class GcCommand implements Runnable {
                 tally(o.putObject("young_unreferenced_data_files"), r.youngUnreferenced());
                 tally(o.putObject("unfinished_version_folders"), r.unfinishedFolders());
                 tally(o.putObject("expired_version_catalogs"), r.expiredLeftovers());
+                tally(o.putObject("unreachable_versions"), r.unreachableVersions());
+                o.put("incomplete_uploads", r.incompleteUploads());
                 Out.json(out, o);
                 return;
             }
@@ -70,8 +73,11 @@ final class GcCommand implements Runnable {
             out.printf("Read %d live version(s) (%d catalog(s) downloaded, %d cached), %,d file names; listed %,d data files.%n",
                     r.liveVersions(), r.catalogsDownloaded(), r.catalogsCached(), r.liveNames(), r.dataListed());
             out.printf("%s %,d unreferenced data file(s), %s%n", verb, r.dataFiles().count(), bytes(r.dataFiles().bytes()));
+            out.printf("%s %,d unreachable version(s), %s%n", verb, r.unreachableVersions().count(), bytes(r.unreachableVersions().bytes()));
             out.printf("%s %,d unfinished version folder(s), %s%n", verb, r.unfinishedFolders().count(), bytes(r.unfinishedFolders().bytes()));
             out.printf("%s %,d catalog object(s) of expired versions, %s%n", verb, r.expiredLeftovers().count(), bytes(r.expiredLeftovers().bytes()));
+            if (r.incompleteUploads() > 0)
+                out.printf("Removed %,d leftover(s) of interrupted uploads%n", r.incompleteUploads());
             if (r.youngUnreferenced().count() > 0)
                 out.printf("Kept %,d unreferenced data file(s) younger than %s (%s)%n", r.youngUnreferenced().count(),
                         DurationConverter.format(grace), bytes(r.youngUnreferenced().bytes()));

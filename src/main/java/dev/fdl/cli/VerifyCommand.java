@@ -53,6 +53,7 @@ final class VerifyCommand implements Runnable {
             o.put("versions", r.versions());
             o.put("live_versions", r.live());
             o.put("unfinished_version_folders", r.unfinished());
+            o.put("unreachable_versions", r.unreachable());
             o.put("refs", r.refs());
             o.put("data_files", r.dataFiles());
             o.put("file_names_checked", r.namesChecked());
@@ -61,8 +62,8 @@ final class VerifyCommand implements Runnable {
             Out.json(out, o);
         } else {
             for (Verify.Problem p : r.problems()) out.println(p);
-            out.printf("Checked %d ref(s), %d version(s) (%d live, %d unfinished folder(s)), %,d file name(s), %,d data file(s): %s%n",
-                    r.refs(), r.versions(), r.live(), r.unfinished(), r.namesChecked(), r.dataFiles(),
+            out.printf("Checked %d ref(s), %d version(s) (%d live, %d unreachable, %d unfinished folder(s)), %,d file name(s), %,d data file(s): %s%n",
+                    r.refs(), r.versions(), r.live(), r.unreachable(), r.unfinished(), r.namesChecked(), r.dataFiles(),
                     r.clean() ? "no problems" : r.problems().size() + " problem(s)");
             out.flush();
         }

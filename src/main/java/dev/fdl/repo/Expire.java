@@ -19,8 +19,11 @@ import java.util.Set;
 /**
  * Takes versions out of retention (SPEC.md section 5, expire).
  *
- * <p><b>Which versions.</b> The finished, unexpired versions are ordered newest first by version
- * id (UUIDv7: creation order). The newest {@code keep} are kept; so is every version a ref (branch
+ * <p><b>Which versions.</b> Only <em>reachable</em> versions are candidates: those a ref points
+ * at or leads to through {@code parents} ({@link Reachable}). An unreachable version (a commit
+ * that lost the race for its branch, the history of a deleted branch) is gc's business: it
+ * neither uses up a {@code keep} slot nor is expired here. The reachable, finished, unexpired
+ * versions are ordered newest first by version id (UUIDv7: creation order). The newest {@code keep} are kept; so is every version a ref (branch
  * or tag) points at, whether or not it is among them (refs do not use up the {@code keep} count
  * unless they point at one of the newest). With {@code olderThan}, a version is expired only if
  * its {@code created_at} is also older than that. Already expired versions do not count.
@@ -39,10 +42,25 @@ import java.util.Set;
 public final class Expire {
     private final Repository repo;
     private final Clock clock;
+    private final CatalogCache cache;
 
+    /** Expire reading every version.json it needs from the store (one GET per reachable version). */
     public Expire(Repository repo, Clock clock) {
+        this(repo, clock, null);
+    }
+
+    /**
+     * Expire reading version.json through {@code cache} (immutable once written: no GET for a
+     * version read before by gc, expire or verify).
+     */
+    public Expire(Repository repo, Clock clock, CatalogCache cache) {
         this.repo = Objects.requireNonNull(repo);
         this.clock = Objects.requireNonNull(clock);
+        this.cache = cache;
+    }
+
+    private java.util.Optional<VersionInfo> version(String id) {
+        return cache != null ? cache.version(repo, id) : repo.readVersion(id);
     }
 
     /**
@@ -73,7 +91,7 @@ public final class Expire {
      *
      * @param expired versions taken out of retention by this run, oldest first, then versions whose
      *                expiry an earlier run left unfinished
-     * @param kept    finished versions still in retention
+     * @param kept    reachable finished versions still in retention (unreachable ones are not counted)
      */
     public record Report(boolean dryRun, List<Expired> expired, int kept) {}
 
@@ -89,18 +107,22 @@ public final class Expire {
         Set<String> pointed = refTargets();
         VersionFolder.Listing listing = VersionFolder.list(repo.store());
 
-        List<VersionFolder> retained = new ArrayList<>();
-        for (VersionFolder f : listing.folders().values()) if (f.live()) retained.add(f);
-        List<VersionFolder> chosen = new ArrayList<>();
         Map<String, VersionInfo> infos = new HashMap<>();
+        Set<String> reachable = Reachable.from(pointed, listing, id -> {
+            java.util.Optional<VersionInfo> v = version(id);
+            v.ifPresent(i -> infos.put(id, i));
+            return v;
+        });
+        List<VersionFolder> retained = new ArrayList<>();
+        for (VersionFolder f : listing.folders().values()) if (f.live() && reachable.contains(f.id())) retained.add(f);
+        List<VersionFolder> chosen = new ArrayList<>();
         // newest first by id: the first `keep` stay
         for (int i = retained.size() - 1 - options.keep(); i >= 0; i--) {
             VersionFolder f = retained.get(i);
             if (pointed.contains(f.id())) continue;
             if (options.olderThan() != null) {
-                VersionInfo v = repo.readVersion(f.id()).orElse(null);
+                VersionInfo v = infos.get(f.id());
                 if (v == null || !v.createdAt().isBefore(now.minus(options.olderThan()))) continue;
-                infos.put(f.id(), v);
             }
             chosen.add(f);
         }
@@ -113,7 +135,7 @@ public final class Expire {
         }
         ExpiredInfo mark = new ExpiredInfo(now, "retention", Map.of());
         for (VersionFolder f : chosen) {
-            VersionInfo v = infos.containsKey(f.id()) ? infos.get(f.id()) : repo.readVersion(f.id()).orElse(null);
+            VersionInfo v = infos.get(f.id());
             Instant created = v == null ? null : v.createdAt();
             Instant at = now;
             boolean resumed = false;

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,24 +21,33 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * Garbage collection (SPEC.md section 5): deletes data files no live catalog names, unfinished
- * version folders, and the leftover catalogs of expired versions. A mark phase (live catalogs →
- * the set of names) and a sweep phase (listings → deletions), in this order:
+ * Garbage collection (SPEC.md section 5): deletes data files no live catalog names, unreachable
+ * versions, unfinished version folders, and the leftover catalogs of expired versions. A mark
+ * phase (live catalogs → the set of names) and a sweep phase (listings → deletions), in this order:
  *
  * <ol>
  *   <li>Read every ref, then list {@code versions/} once. Every ref must point at a finished
  *       version of that listing (a commit writes version.json before its ref, so a ref read first
  *       always names a version the later listing shows); otherwise gc stops and deletes nothing.</li>
- *   <li>Mark: for every live version (finished, not expired) read the files its catalog names in
- *       any snapshot (from the {@link CatalogCache} when cached: no GET) into a {@link NameSet}.
- *       Any failure here stops gc before it deletes anything.</li>
- *   <li>Sweep version folders: the catalogs left in expired folders (an interrupted expire); and
+ *   <li>Reachability ({@link Reachable}): the roots are the refs and every finished version whose
+ *       version.json is younger than the grace period; following all parents from them gives the
+ *       versions to keep. A finished version (expired or not) they do not reach is
+ *       <em>unreachable</em>: a commit that lost the race for its branch (SPEC.md section 4: "gc
+ *       removes it"), or the history of a deleted branch. version.json is cached, so a second run
+ *       issues no GET for it.</li>
+ *   <li>Mark: for every live version (finished, not expired, not unreachable) read the files its
+ *       catalog names in any snapshot (from the {@link CatalogCache} when cached: no GET) into a
+ *       {@link NameSet}. Any failure here stops gc before it deletes anything.</li>
+ *   <li>Sweep version folders. Unreachable versions: the refs are read again and whatever they
+ *       now reach is kept (and marked); the rest lose version.json first, then every other object
+ *       of their folder. Then the catalogs left in expired folders (an interrupted expire); and
  *       unfinished folders (no version.json) whose newest object is older than the grace period,
  *       after checking once more that version.json has not appeared.</li>
  *   <li>Sweep data: list {@code data_dir} (streamed); a file is a candidate when its name is not
  *       marked and it was last modified before the cutoff (start of the run minus the grace
  *       period). Before each batch of deletions, {@code versions/} is listed again and the
  *       catalog of every version finished since is marked; each candidate is checked again.</li>
+ *   <li>{@link ObjectStore#cleanupIncompleteUploads} with the cutoff (not in a dry run).</li>
  * </ol>
  *
  * <p><b>Why a concurrent commit is safe.</b> A commit puts its data files, then its catalog, then
@@ -49,11 +59,24 @@ import java.util.stream.Stream;
  * grace period ago, or inherited it from a base version that was expired meanwhile. The grace
  * period is therefore the longest a working copy may take from writing data to committing it; a
  * commit that still names a deleted file is refused by its own existence check (step 5). Unfinished
- * folders are deleted only when their newest object is older than the cutoff.
+ * folders are deleted only when their newest object is older than the cutoff. The same grace
+ * period protects a commit between steps 8 and 9: its version.json is young, so it is a root, and
+ * its catalog is marked although no ref names it yet.
+ *
+ * <p><b>Why a ref created during gc is safe.</b> Unreachable versions are deleted before the data
+ * sweep, right after the refs are read a second time; once version.json is gone, creating a ref
+ * at the version is refused (refs are only created at finished versions), so no version can
+ * become reachable after its catalog was left out of the mark. What remains is the instant
+ * between that second read and the deletion of version.json: a tag whose creator checked the
+ * version before it was deleted and writes the ref after that read would point at a deleted
+ * version (the store offers no transaction across keys; {@code fdl verify} reports it). Tagging an
+ * old commit nothing reaches while gc runs is the one thing to avoid.
  *
  * <p><b>Interrupted runs.</b> Every deletion is idempotent and gc keeps no state in the store:
- * re-running lists again and deletes what is still unreferenced. Memory grows with the number of
- * live file names (about 32 bytes each) plus one batch of candidates, never with catalog bytes.
+ * re-running lists again and deletes what is still unreferenced. An unreachable version stopped
+ * half-way has lost version.json, so it is an unfinished folder as old as its commit and goes on
+ * the next run. Memory grows with the number of live file names (about 32 bytes each) plus one
+ * batch of candidates, never with catalog bytes.
  */
 public final class Gc {
     /** Deletion candidates held before they are re-checked and deleted. */
@@ -86,7 +109,7 @@ public final class Gc {
     /**
      * What to do.
      *
-     * @param grace         files and unfinished folders younger than this are kept (SPEC.md default: 7 days)
+     * @param grace         data files, unfinished folders and unreachable versions younger than this are kept (SPEC.md default: 7 days)
      * @param dryRun        report what would be deleted, delete nothing
      * @param deleteThreads deletions run concurrently on this many threads (object stores are latency-bound)
      */
@@ -119,7 +142,7 @@ public final class Gc {
      * What gc did (or, in a dry run, would do).
      *
      * @param cutoff             objects last modified at or after this instant (UTC) were kept
-     * @param liveVersions       finished, unexpired versions whose catalogs were read
+     * @param liveVersions       finished, unexpired versions whose catalogs were read (reachable or young)
      * @param liveNames          distinct file names those catalogs name
      * @param catalogsDownloaded catalogs fetched from the store (one GET each)
      * @param catalogsCached     catalogs served from the local cache
@@ -128,10 +151,14 @@ public final class Gc {
      * @param youngUnreferenced  unreferenced data files kept because they are younger than the grace period
      * @param unfinishedFolders  unfinished version folders deleted (count of folders, bytes of all their objects)
      * @param expiredLeftovers   catalog objects of expired versions deleted
+     * @param unreachableVersions finished versions (expired or not) no ref reaches, older than the
+     *                           grace period, deleted whole (count of folders, bytes of all their objects)
+     * @param incompleteUploads  leftovers of interrupted uploads removed ({@link ObjectStore#cleanupIncompleteUploads}; 0 in a dry run)
      */
     public record Report(boolean dryRun, Instant cutoff, int liveVersions, long liveNames,
                          long catalogsDownloaded, long catalogsCached, long dataListed, Tally dataFiles,
-                         Tally youngUnreferenced, Tally unfinishedFolders, Tally expiredLeftovers) {}
+                         Tally youngUnreferenced, Tally unfinishedFolders, Tally expiredLeftovers,
+                         Tally unreachableVersions, int incompleteUploads) {}
 
     /** Progress of a run, for a terminal: the phase and how many objects it has seen and chosen. */
     public record Progress(String phase, long seen, long chosen) {}
@@ -160,19 +187,51 @@ public final class Gc {
                 throw new FdlException("ref " + r.key() + " points at version " + r.versionId()
                         + ", which the listing of versions/ does not show as finished; gc deleted nothing (run fdl verify)");
         }
+        // Young versions are roots as well: a commit between steps 8 and 9 (or one that just lost
+        // the race) is kept, with its ancestors, exactly as long as its data files are.
+        Set<String> young = new HashSet<>();
+        for (VersionFolder f : listing.folders().values())
+            if (f.finished() && (f.finishedAt() == null || !f.finishedAt().isBefore(cutoff))) young.add(f.id());
+        Set<String> unreachable = unreachable(refs, young, listing);
 
         Mark mark = new Mark();
         long cachedBefore = cache.hits(), downloadedBefore = cache.downloads();
         int live = 0;
         for (VersionFolder f : listing.folders().values()) {
-            if (!f.live()) continue;
+            if (!f.live() || unreachable.contains(f.id())) continue;
             if (mark.read(f.id())) live++;
             progress.accept(new Progress("reading catalogs", live, mark.names.size()));
         }
 
         try (Deleter deleter = new Deleter(repo.store(), options)) {
-            Tally leftovers = Tally.ZERO, unfinished = Tally.ZERO;
+            Tally gone = Tally.ZERO, leftovers = Tally.ZERO, unfinished = Tally.ZERO;
+            if (!unreachable.isEmpty()) {
+                // Refs read again right before deleting: a ref created since the first read (e.g. a
+                // tag at a version that was unreachable) keeps that version and its ancestors.
+                Set<String> still = unreachable(repo.listRefs(), young, listing);
+                for (String id : new ArrayList<>(unreachable)) {
+                    if (still.contains(id)) continue;
+                    unreachable.remove(id);
+                    if (listing.get(id).live() && mark.read(id)) live++;
+                }
+                // version.json first: from then on the folder is unfinished, so no reader, ref or
+                // expire will use it, and if gc stops here the next run deletes the rest as an
+                // unfinished folder (its objects are as old as the commit). Deleting it last would
+                // leave a "finished" version without its catalog, which readers would fail on.
+                for (String id : unreachable) {
+                    VersionFolder f = listing.get(id);
+                    gone = gone.plus(1, f.bytes());
+                    deleter.submit(VersionInfo.key(id));
+                }
+                deleter.flush();
+                for (String id : unreachable)
+                    for (ObjectMeta m : listing.get(id).objects())
+                        if (!m.key().equals(VersionInfo.key(id))) deleter.submit(m.key());
+                deleter.flush();
+                progress.accept(new Progress("deleting unreachable versions", listing.folders().size(), gone.count()));
+            }
             for (VersionFolder f : listing.folders().values()) {
+                if (unreachable.contains(f.id())) continue;
                 if (f.finished() && f.expired()) {
                     for (ObjectMeta m : f.catalogObjects()) {
                         leftovers = leftovers.plus(1, m.size());
@@ -192,10 +251,25 @@ public final class Gc {
                 s.forEach(m -> sweep.accept(m, m.key().substring(dataDir.length())));
             }
             sweep.finish();
+            int uploads = options.dryRun() ? 0 : repo.store().cleanupIncompleteUploads(cutoff);
             return new Report(options.dryRun(), cutoff, live + mark.lateVersions, mark.names.size(),
                     cache.downloads() - downloadedBefore, cache.hits() - cachedBefore, sweep.listed,
-                    sweep.deleted, sweep.young, unfinished, leftovers);
+                    sweep.deleted, sweep.young, unfinished, leftovers, gone, uploads);
         }
+    }
+
+    /**
+     * The finished versions of the listing that neither a ref nor a young version reaches, in id
+     * order. They are all older than the cutoff, since young versions are roots themselves.
+     */
+    private Set<String> unreachable(List<RefValue> refs, Set<String> young, VersionFolder.Listing listing) {
+        List<String> roots = new ArrayList<>(young);
+        for (RefValue r : refs) roots.add(r.versionId());
+        Set<String> reached = Reachable.from(roots, listing, id -> cache.version(repo, id));
+        Set<String> out = new TreeSet<>();
+        for (VersionFolder f : listing.folders().values())
+            if (f.finished() && !reached.contains(f.id())) out.add(f.id());
+        return out;
     }
 
     /** The mark phase: names of files live catalogs name, and which versions were read. */

@@ -24,7 +24,10 @@ import java.util.stream.Stream;
  *   <li>no expired version still holds catalog objects (an unfinished expire), and no stray keys
  *       sit under {@code versions/}.</li>
  * </ul>
- * Unfinished version folders are normal (a refused commit leaves one) and only counted.
+ * Unfinished version folders are normal (a commit that stopped before step 8, or an unreachable
+ * version gc stopped deleting half-way) and only counted; so are unreachable versions (finished,
+ * but no ref reaches them through {@code parents}: a commit that lost the race for its branch,
+ * SPEC.md section 4), which gc removes after the grace period.
  */
 public final class Verify {
     private final Repository repo;
@@ -59,9 +62,10 @@ public final class Verify {
      * @param refs       refs checked
      * @param dataFiles  objects listed under data_dir
      * @param namesChecked file names read from live catalogs
+     * @param unreachable finished versions (expired or not) that no ref reaches ({@link Reachable})
      */
     public record Report(List<Problem> problems, int versions, int live, int unfinished, int refs,
-                         long dataFiles, long namesChecked) {
+                         long dataFiles, long namesChecked, int unreachable) {
         public Report {
             problems = List.copyOf(problems);
         }
@@ -113,13 +117,12 @@ public final class Verify {
         }
 
         int versions = 0, live = 0, unfinished = 0;
+        java.util.Map<String, VersionInfo> infos = new java.util.HashMap<>();
         long names = 0;
         String dataLocation = repo.dataLocation();
         for (VersionFolder f : listing.folders().values()) {
             if (!f.finished()) {
-                unfinished++;
-                if (f.expired())
-                    problems.add(new Problem(ExpiredInfo.key(f.id()), "an unfinished version folder (no version.json) holds expired.json"));
+                unfinished++; // with expired.json too: gc stopped half-way through an unreachable expired version
                 continue;
             }
             versions++;
@@ -134,6 +137,7 @@ public final class Verify {
                 problems.add(new Problem(VersionInfo.key(f.id()), "listed but cannot be read"));
                 continue;
             }
+            infos.put(f.id(), v);
             for (String p : v.parents()) {
                 VersionFolder pf = VersionIds.isValid(p) ? listing.get(p) : null;
                 if (pf == null || !pf.finished())
@@ -173,7 +177,12 @@ public final class Verify {
             problems.addAll(fileProblems);
             names += count[0];
         }
-        return new Report(problems, versions, live, unfinished, refCount, dataFiles, names);
+        List<String> roots = new ArrayList<>();
+        for (RefRead r : refs) roots.add(r.versionId());
+        java.util.Set<String> reached = Reachable.from(roots, null, id -> Optional.ofNullable(infos.get(id)));
+        int unreachable = 0;
+        for (String id : infos.keySet()) if (!reached.contains(id)) unreachable++;
+        return new Report(problems, versions, live, unfinished, refCount, dataFiles, names, unreachable);
     }
 
     /** A ref file and the version id it holds. */

@@ -60,11 +60,27 @@ public record VersionFolder(String id, List<ObjectMeta> objects) {
         return out;
     }
 
-    /** The last-modified time of the folder's newest object (UTC). */
+    /**
+     * The last-modified time (UTC) of the folder's newest object that a commit writes, so not
+     * expired.json: a folder gc left without version.json half-way through deleting an expired,
+     * unreachable version is as old as its commit, and a re-run removes it.
+     */
     public Instant newest() {
         Instant t = Instant.MIN;
-        for (ObjectMeta m : objects) if (m.lastModified() != null && m.lastModified().isAfter(t)) t = m.lastModified();
+        String expired = prefix() + "expired.json";
+        for (ObjectMeta m : objects)
+            if (m.lastModified() != null && m.lastModified().isAfter(t) && !m.key().equals(expired)) t = m.lastModified();
         return t;
+    }
+
+    /**
+     * The last-modified time (UTC) of version.json, when the commit finished its uploads (SPEC.md
+     * section 4, step 8); null when the folder is unfinished or the store gave no time.
+     */
+    public Instant finishedAt() {
+        String key = prefix() + "version.json";
+        for (ObjectMeta m : objects) if (m.key().equals(key)) return m.lastModified();
+        return null;
     }
 
     /** The total size of the folder's objects, in bytes. */

@@ -62,6 +62,20 @@ public interface ObjectStore extends AutoCloseable {
         return true;
     }
 
+    /**
+     * Removes what uploads interrupted before they completed left behind, if they started before
+     * {@code olderThan} (UTC): a local folder's temporary files ({@code .fdl-tmp-*}, {@code .fdl-dl-*}),
+     * S3's incomplete multipart uploads (AbortMultipartUpload), which are invisible to {@link #list}
+     * but cost storage. An upload still running is younger than the cutoff gc passes (now minus the
+     * grace period, SPEC.md section 5), so it is left alone. The default does nothing.
+     *
+     * @return how many leftovers were removed
+     * @throws StoreException when listing or removing fails
+     */
+    default int cleanupIncompleteUploads(java.time.Instant olderThan) {
+        return 0;
+    }
+
     /** True for stores that only read (HTTP(S) roots). */
     default boolean readOnly() {
         return false;

@@ -315,6 +315,31 @@ public final class S3Store implements ObjectStore {
         }
     }
 
+    /**
+     * Aborts the incomplete multipart uploads under this root's prefix that were initiated before
+     * {@code olderThan} (ListMultipartUploads, AbortMultipartUpload): an upload whose process died
+     * keeps its parts, billed but invisible to listings, until aborted. An upload already gone
+     * (NoSuchUpload) is not counted.
+     */
+    @Override
+    public int cleanupIncompleteUploads(java.time.Instant olderThan) {
+        int aborted = 0;
+        try {
+            for (var u : client.listMultipartUploadsPaginator(b -> b.bucket(location.bucket()).prefix(location.prefix())).uploads()) {
+                if (u.initiated() == null || !u.initiated().isBefore(olderThan) || !u.key().startsWith(location.prefix())) continue;
+                try {
+                    client.abortMultipartUpload(b -> b.bucket(location.bucket()).key(u.key()).uploadId(u.uploadId()));
+                    aborted++;
+                } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+                    if (e.statusCode() != 404) throw e; // NoSuchUpload: completed or aborted meanwhile
+                }
+            }
+        } catch (SdkException e) {
+            throw errors.fail("abort incomplete multipart uploads under", null, e);
+        }
+        return aborted;
+    }
+
     @Override
     public void close() {
         client.close();

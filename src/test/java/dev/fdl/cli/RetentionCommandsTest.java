@@ -94,6 +94,27 @@ class RetentionCommandsTest {
     }
 
     @Test
+    void gcReportsAndDeletesAConflictLoserAndVerifyCountsItBefore() {
+        fx.copyFixtureData("towns", RepoFixture.OLD);
+        String v1 = fx.commit("main", fx.fixtureCatalog("towns"));
+        String lost = fx.version(java.util.List.of(v1), Instant.now(), fx.fixtureCatalog("towns"));
+        fx.age("versions/" + lost + "/", RepoFixture.OLD);
+        String cache = tmp.resolve("cache").toString();
+
+        assertThat(fdl("verify", "--cache-dir", cache, "--json")).isZero();
+        assertThat(json().get("unreachable_versions").asInt()).isEqualTo(1);
+        assertThat(fdl("gc", "--grace", "1d", "--cache-dir", cache, "--dry-run")).isZero();
+        assertThat(out).contains("Would delete 1 unreachable version(s)");
+        assertThat(fdl("gc", "--grace", "1d", "--cache-dir", cache, "--json")).isZero();
+        JsonNode j = json();
+        assertThat(j.get("unreachable_versions").get("count").asInt()).isEqualTo(1);
+        assertThat(j.get("unreachable_versions").get("bytes").asLong()).isPositive();
+        assertThat(j.get("incomplete_uploads").asInt()).isZero();
+        assertThat(j.get("live_versions").asInt()).isEqualTo(1);
+        assertThat(fx.keys()).noneMatch(k -> k.startsWith("versions/" + lost + "/"));
+    }
+
+    @Test
     void verifyIsCleanOnAHealthyRepositoryAndListsProblemsWithExit1() {
         fx.copyFixtureData("towns", RepoFixture.OLD);
         fx.commit("main", fx.fixtureCatalog("towns"));

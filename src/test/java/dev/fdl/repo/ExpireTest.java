@@ -65,6 +65,32 @@ class ExpireTest {
     }
 
     @Test
+    void aConflictLoserTakesNoKeepSlotAndIsLeftToGc() {
+        // the newest version by id lost the race to v4 (its base is v3): no ref reaches it
+        String loser = fx.version(List.of(v.get(3)), List.of("d.parquet"));
+
+        Expire.Report r = expire(2, null, false);
+
+        assertThat(r.expired()).extracting(Expire.Expired::id).containsExactly(v.get(0), v.get(1), v.get(2));
+        assertThat(expired(v.get(3))).as("one of the 2 newest reachable versions").isFalse();
+        assertThat(expired(loser)).isFalse();
+        assertThat(fx.exists("versions/" + loser + "/ducklake.duckdb")).isTrue();
+        assertThat(r.kept()).isEqualTo(2);
+    }
+
+    @Test
+    void versionsReachedOnlyThroughASecondParentCount() {
+        String side = fx.version(List.of(v.get(0)), List.of("d.parquet"));
+        String merge = fx.version(List.of(v.get(4), side), List.of("d.parquet"));
+        fx.store.put("refs/heads/main", Repository.refBytes(merge));
+        // 7 reachable versions (side only through merge's second parent): keeping 6 expires the oldest
+        Expire.Report r = expire(6, null, false);
+        assertThat(r.expired()).extracting(Expire.Expired::id).containsExactly(v.get(0));
+        assertThat(r.kept()).isEqualTo(6);
+        assertThat(expired(side)).isFalse();
+    }
+
+    @Test
     void keepZeroKeepsOnlyWhatRefsPointAt() {
         expire(0, null, false);
         assertThat(v.subList(0, 4)).allMatch(this::expired);

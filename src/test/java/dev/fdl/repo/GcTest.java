@@ -78,14 +78,142 @@ class GcTest {
         assertThat(r2.dataFiles().count()).isEqualTo(1);
     }
 
+    /** A commit from v1 that lost the race to v2 (step 9 refused): finished, no ref reaches it. Aged {@code mtime}. */
+    String loser(String base, Instant mtime, String... names) {
+        String id = fx.version(List.of(base), List.of(names));
+        fx.age("versions/" + id + "/", mtime);
+        return id;
+    }
+
+    List<String> folder(String id) {
+        return fx.keys().stream().filter(k -> k.startsWith("versions/" + id + "/")).toList();
+    }
+
     @Test
-    void keepsEveryFileNamedByAnyLiveVersionIncludingOnesNoRefPointsAt() {
+    void aConflictLoserIsDeletedWithTheDataOnlyItNamesWhileReachableVersionsKeepEverything() {
+        fx.dataFiles(RepoFixture.OLD, "shared.parquet", "v1.parquet", "v2.parquet", "loser-only.parquet");
+        String v1 = fx.commit("main", List.of("shared.parquet", "v1.parquet"));
+        String v2 = fx.commit("main", List.of("shared.parquet", "v2.parquet"));
+        String lost = loser(v1, RepoFixture.OLD, "shared.parquet", "loser-only.parquet");
+        List<String> v1Keys = folder(v1), v2Keys = folder(v2);
+        long lostBytes = fx.store.list("versions/" + lost + "/").mapToLong(dev.fdl.store.ObjectMeta::size).sum();
+
+        Gc.Report r = gc(fx.repo).run(grace(Duration.ZERO));
+
+        assertThat(folder(lost)).isEmpty();
+        assertThat(fx.exists("data/loser-only.parquet")).isFalse();
+        assertThat(folder(v1)).as("v1 is reached through v2's parents").isEqualTo(v1Keys);
+        assertThat(folder(v2)).isEqualTo(v2Keys);
+        for (String n : List.of("shared.parquet", "v1.parquet", "v2.parquet")) assertThat(fx.exists("data/" + n)).as(n).isTrue();
+        assertThat(r.unreachableVersions()).isEqualTo(new Gc.Tally(1, lostBytes));
+        assertThat(r.liveVersions()).isEqualTo(2);
+        assertThat(r.dataFiles().count()).isEqualTo(1);
+        assertEveryLiveNameExists();
+        assertThat(gc(fx.repo).run(grace(Duration.ZERO)).unreachableVersions().count()).isZero();
+    }
+
+    @Test
+    void aLoserYoungerThanTheGracePeriodIsKeptWithItsFilesLikeACommitBetweenSteps8And9() {
         fx.dataFiles(RepoFixture.OLD, "x.parquet", "y.parquet");
-        fx.commit("main", List.of("x.parquet"));
-        fx.version(List.of(), List.of("y.parquet")); // finished, unreferenced (a refused commit)
-        gc(fx.repo).run(grace(Duration.ZERO));
-        assertThat(fx.exists("data/x.parquet")).isTrue();
+        String v1 = fx.commit("main", List.of("x.parquet"));
+        String young = fx.version(List.of(v1), List.of("y.parquet")); // version.json just written, no ref yet
+        Gc.Report r = gc(fx.repo).run(grace(Duration.ofDays(1)));
+        assertThat(fx.exists(VersionInfo.key(young))).isTrue();
+        assertThat(fx.exists("versions/" + young + "/ducklake.duckdb")).isTrue();
         assertThat(fx.exists("data/y.parquet")).isTrue();
+        assertThat(r.unreachableVersions().count()).isZero();
+        assertThat(r.liveVersions()).isEqualTo(2);
+    }
+
+    @Test
+    void theHistoryOfADeletedBranchBecomesCollectableExpiredVersionsIncluded() {
+        fx.dataFiles(RepoFixture.OLD, "main.parquet", "dev-1.parquet", "dev-2.parquet");
+        String m1 = fx.commit("main", List.of("main.parquet"));
+        fx.repo.createBranch(new RefName("dev"), m1);
+        String d1 = fx.commit("dev", List.of("main.parquet", "dev-1.parquet"));
+        String d2 = fx.commit("dev", List.of("main.parquet", "dev-2.parquet"));
+        fx.expire(d1);
+        List<String> m1Keys = folder(m1);
+        gc(fx.repo).run(grace(Duration.ZERO));
+        assertThat(folder(d1)).as("reached through dev").isNotEmpty();
+        assertThat(fx.exists("data/dev-2.parquet")).isTrue();
+
+        fx.repo.deleteRef(RefValue.Kind.BRANCH, new RefName("dev"));
+        fx.age("versions/" + d1 + "/", RepoFixture.OLD);
+        fx.age("versions/" + d2 + "/", RepoFixture.OLD);
+        Gc.Report r = gc(fx.repo).run(grace(Duration.ZERO));
+
+        assertThat(folder(d1)).isEmpty();
+        assertThat(folder(d2)).isEmpty();
+        assertThat(fx.exists("data/dev-2.parquet")).isFalse();
+        assertThat(folder(m1)).isEqualTo(m1Keys);
+        assertThat(fx.exists("data/main.parquet")).isTrue();
+        assertThat(r.unreachableVersions().count()).isEqualTo(2);
+    }
+
+    @Test
+    void aTagCreatedAtALoserAfterGcFirstReadTheRefsKeepsItAndItsFiles() {
+        fx.dataFiles(RepoFixture.OLD, "a.parquet", "loser-only.parquet");
+        String v1 = fx.commit("main", List.of("a.parquet"));
+        fx.commit("main", List.of("a.parquet"));
+        String lost = loser(v1, RepoFixture.OLD, "loser-only.parquet");
+        List<String> keys = folder(lost);
+        CountingStore counting = new CountingStore(fx.store);
+        // gc reads the refs, then lists versions/: the tag lands in between, after the first read
+        counting.onFirstList("versions/", p -> fx.repo.createTag(new RefName("keep-me"), lost));
+
+        Gc.Report r = gc(Repository.open(counting)).run(grace(Duration.ZERO));
+
+        assertThat(folder(lost)).isEqualTo(keys);
+        assertThat(fx.exists("data/loser-only.parquet")).isTrue();
+        assertThat(r.unreachableVersions().count()).isZero();
+        assertEveryLiveNameExists();
+    }
+
+    @Test
+    void aTagAtALoserIsRefusedOnceGcHasDeletedIt() {
+        fx.dataFiles(RepoFixture.OLD, "a.parquet", "loser-only.parquet");
+        String v1 = fx.commit("main", List.of("a.parquet"));
+        fx.commit("main", List.of("a.parquet"));
+        String lost = loser(v1, RepoFixture.OLD, "loser-only.parquet");
+        CountingStore counting = new CountingStore(fx.store);
+        AtomicReference<Throwable> refused = new AtomicReference<>();
+        counting.onFirstList("data/", p -> {
+            try {
+                fx.repo.createTag(new RefName("too-late"), lost);
+            } catch (FdlException e) {
+                refused.set(e);
+            }
+        });
+
+        gc(Repository.open(counting)).run(grace(Duration.ZERO));
+
+        assertThat(refused.get()).isInstanceOfSatisfying(FdlException.class,
+                e -> assertThat(e.exitCode()).isEqualTo(FdlException.NOT_FOUND));
+        assertThat(fx.exists("refs/tags/too-late")).isFalse();
+        assertThat(folder(lost)).isEmpty();
+        assertThat(fx.exists("data/loser-only.parquet")).isFalse();
+    }
+
+    @Test
+    void removesLeftoversOfInterruptedUploadsOlderThanTheGracePeriodButNotInADryRun() throws Exception {
+        fx.commit("main", List.of());
+        Path old = fx.root.resolve("data/main/.fdl-tmp-" + java.util.UUID.randomUUID());
+        Path young = fx.root.resolve("data/.fdl-tmp-" + java.util.UUID.randomUUID());
+        for (Path p : List.of(old, young)) {
+            java.nio.file.Files.createDirectories(p.getParent());
+            java.nio.file.Files.write(p, new byte[]{1});
+        }
+        java.nio.file.Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.from(RepoFixture.OLD));
+
+        Gc.Report dry = gc(fx.repo).run(new Gc.Options(Duration.ofDays(1), true, 4));
+        assertThat(dry.incompleteUploads()).isZero();
+        assertThat(old).exists();
+
+        Gc.Report r = gc(fx.repo).run(grace(Duration.ofDays(1)));
+        assertThat(r.incompleteUploads()).isEqualTo(1);
+        assertThat(old).doesNotExist();
+        assertThat(young).exists();
     }
 
     @Test
@@ -131,13 +259,18 @@ class GcTest {
 
     @Test
     void dryRunReportsTheSameCountsAndDeletesNothing() {
-        twoVersions();
+        String[] v = twoVersions();
+        fx.dataFile("main/t/loser-only.parquet", RepoFixture.OLD);
+        loser(v[1], RepoFixture.OLD, "main/t/c.parquet", "main/t/loser-only.parquet");
         List<String> before = fx.keys();
         Gc.Report dry = gc(fx.repo).run(new Gc.Options(Duration.ZERO, true, 4));
         assertThat(fx.keys()).isEqualTo(before);
         Gc.Report real = gc(fx.repo).run(grace(Duration.ZERO));
         assertThat(dry.dryRun()).isTrue();
         assertThat(dry.dataFiles()).isEqualTo(real.dataFiles());
+        assertThat(dry.dataFiles().count()).isEqualTo(3);
+        assertThat(dry.unreachableVersions()).isEqualTo(real.unreachableVersions());
+        assertThat(dry.unreachableVersions().count()).isEqualTo(1);
     }
 
     @Test
@@ -299,17 +432,30 @@ class GcTest {
 
     List<String> expectedAfterGc;
 
-    /** Expired leftovers, an old unfinished folder, and garbage data; records the state a clean gc leaves. */
+    /**
+     * Expired leftovers, an old unfinished folder, a conflict loser, the (partly expired) history
+     * of a deleted branch, and garbage data; records the state a clean gc leaves.
+     */
     void buildGarbage() {
         String[] v = twoVersions();
         fx.store.put("versions/" + v[0] + "/catalogs/x.sqlite", new byte[]{1});
         String unfinished = fx.unfinished(fx.textCatalog(List.of("main/t/a.parquet")));
         fx.age("versions/" + unfinished + "/", RepoFixture.OLD);
         for (int i = 0; i < 7; i++) fx.dataFile("main/t/g" + i + ".parquet", RepoFixture.OLD);
+        fx.dataFile("main/t/loser-only.parquet", RepoFixture.OLD);
+        String lost = loser(v[1], RepoFixture.OLD, "main/t/b.parquet", "main/t/loser-only.parquet");
+        fx.repo.createBranch(new RefName("gone"), v[1]);
+        String gone = fx.commit("gone", List.of("main/t/a.parquet"));
+        String goneTip = fx.commit("gone", List.of("main/t/b.parquet"));
+        fx.expire(gone);
+        fx.repo.deleteRef(RefValue.Kind.BRANCH, new RefName("gone"));
+        fx.age("versions/" + gone + "/", RepoFixture.OLD);
+        fx.age("versions/" + goneTip + "/", RepoFixture.OLD);
         List<String> keys = new ArrayList<>(fx.keys());
         keys.removeIf(k -> k.startsWith("data/") && !List.of("data/main/t/b.parquet", "data/main/t/c.parquet",
                 "data/main/t/c-delete.parquet").contains(k));
-        keys.removeIf(k -> k.startsWith("versions/" + unfinished + "/"));
+        keys.removeIf(k -> k.startsWith("versions/" + unfinished + "/") || k.startsWith("versions/" + lost + "/")
+                || k.startsWith("versions/" + gone + "/") || k.startsWith("versions/" + goneTip + "/"));
         keys.remove("versions/" + v[0] + "/catalogs/x.sqlite");
         expectedAfterGc = keys;
     }

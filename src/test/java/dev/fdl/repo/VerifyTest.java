@@ -29,15 +29,17 @@ class VerifyTest {
         String v1 = fx.commit("main", List.of("a.parquet"));
         fx.commit("main", List.of("a.parquet", "b.parquet"));
         fx.tag("first", v1);
-        fx.unfinished(fx.textCatalog(List.of())); // a refused commit's folder is normal
+        fx.unfinished(fx.textCatalog(List.of())); // a commit that stopped before step 8 is normal
+        fx.version(List.of(v1), List.of("b.parquet")); // so is one that lost the race for main
         Verify.Report r = verify();
         assertThat(r.problems()).isEmpty();
         assertThat(r.clean()).isTrue();
-        assertThat(r.versions()).isEqualTo(2);
-        assertThat(r.live()).isEqualTo(2);
+        assertThat(r.versions()).isEqualTo(3);
+        assertThat(r.live()).isEqualTo(3);
+        assertThat(r.unreachable()).isEqualTo(1);
         assertThat(r.unfinished()).isEqualTo(1);
         assertThat(r.refs()).isEqualTo(2);
-        assertThat(r.namesChecked()).isEqualTo(3);
+        assertThat(r.namesChecked()).isEqualTo(4);
     }
 
     @Test

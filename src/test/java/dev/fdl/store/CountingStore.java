@@ -38,6 +38,7 @@ public final class CountingStore implements ObjectStore {
     @Override public String root() { return inner.root(); }
     @Override public String location(String key) { return inner.location(key); }
     @Override public boolean readOnly() { return inner.readOnly(); }
+    @Override public int cleanupIncompleteUploads(java.time.Instant olderThan) { return inner.cleanupIncompleteUploads(olderThan); }
 
     @Override
     public Optional<ObjectBytes> get(String key) {

@@ -26,4 +26,5 @@ public class ForwardingStore implements ObjectStore {
     @Override public Stream<ObjectMeta> list(String prefix) { before("list", prefix); return delegate.list(prefix); }
     @Override public void delete(String key) { before("delete", key); delegate.delete(key); }
     @Override public boolean readOnly() { return delegate.readOnly(); }
+    @Override public int cleanupIncompleteUploads(java.time.Instant olderThan) { before("cleanupIncompleteUploads", ""); return delegate.cleanupIncompleteUploads(olderThan); }
 }
