@@ -2,6 +2,7 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.repo.CatalogCache;
 import dev.fdl.repo.Expire;
 import dev.fdl.repo.Json;
 import dev.fdl.repo.Repository;
@@ -38,7 +39,7 @@ final class ExpireCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
-            Expire.Report r = new Expire(repo, Clock.systemUTC()).run(new Expire.Options(keep, olderThan, dryRun));
+            Expire.Report r = new Expire(repo, Clock.systemUTC(), CatalogCache.fromEnvironment()).run(new Expire.Options(keep, olderThan, dryRun));
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();
                 o.put("dry_run", r.dryRun());
