@@ -38,6 +38,11 @@ import java.util.stream.Stream;
  * {@code com.adobe.testing:s3mock:<s3mock.version>:exec} and passes its path to surefire). With
  * {@code -Ds3mock.endpoint=http://127.0.0.1:9090} the tests use an S3 endpoint started elsewhere
  * (S3Mock, MinIO) instead; it must accept the access key {@value #ACCESS_KEY}.
+ *
+ * <p>The endpoint the tests get is a proxy in this JVM in front of S3Mock that makes the writes of
+ * one key atomic ({@link FaultyS3Proxy#atomicWrites}): S3Mock 4.12.4 evaluates conditional headers
+ * and writes without a lock, so two concurrent conditional writers can both win there, which real
+ * S3 never allows. The conditions themselves are still evaluated by S3Mock.
  */
 public final class S3MockServer {
     /** Any credentials work with S3Mock; these are what tests and child processes use. */
@@ -123,7 +128,11 @@ public final class S3MockServer {
                 p.destroyForcibly();
                 throw new IllegalStateException("S3Mock did not start within 120 s; see " + log);
             }
-            return new S3MockServer(URI.create("http://127.0.0.1:" + port), p, data);
+            // S3Mock's conditional writes are not atomic (see FaultyS3Proxy.atomicWrites): the tests talk to
+            // it through a proxy that makes writes of one key atomic, as real S3 does
+            FaultyS3Proxy atomic = new FaultyS3Proxy(URI.create("http://127.0.0.1:" + port));
+            atomic.atomicWrites = true;
+            return new S3MockServer(atomic.endpoint(), p, data);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start S3Mock", e);
         } catch (InterruptedException e) {
