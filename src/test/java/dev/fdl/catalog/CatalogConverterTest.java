@@ -127,7 +127,8 @@ class CatalogConverterTest {
     @Test
     void textSurvivesSqliteToDuckDbExactly() throws Exception {
         String[] messages = {"line one\nline two", "crlf\r\nend", "it's \"quoted\", with commas", "NULL", "", "ünïcødé ✓ 🦆",
-            "'", "''", ",", "\\N", " leading and trailing ", null};
+            "'", "''", ",", "\\N", " leading and trailing ", null,
+            "tab\there", "\\t", "\\x01", "\u0001 control", "null", "[1, \"json\"]", "{\"a\": null}", "back\\slash\\"};
         Path sqlite = dir.resolve("w.sqlite");
         Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
         try (Connection c = Sql.sqlite(sqlite, false);
