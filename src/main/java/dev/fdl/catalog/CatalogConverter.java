@@ -34,8 +34,10 @@ import org.duckdb.DuckDBConnection;
  * side the native types; the text forms are DuckDB's own casts to and from VARCHAR (TimeZone
  * UTC), which round-trip exactly (NaN, infinities, -0.0, time zones, nested values).
  *
- * <p>SQLite → DuckDB streams rows from sqlite-jdbc into DuckDB's Appender (through a staging
- * table plus one vectorized CAST when a column's stored form differs from its DuckDB type);
+ * <p>SQLite → DuckDB hands rows over as JSON lines rendered by SQLite on a second thread and
+ * loaded by DuckDB in chunks (BIGINT/VARCHAR tables), or streams them from sqlite-jdbc into
+ * DuckDB's Appender (through a staging table plus one vectorized CAST when a column's stored
+ * form differs from its DuckDB type);
  * DuckDB → SQLite streams a DuckDB result into batched SQLite inserts in one transaction.
  * Memory use does not grow with the catalog: rows are never collected.
  */
