@@ -102,6 +102,26 @@ class CatalogConverterTest {
     }
 
     @Test
+    void failureWhileReadingALargeTableLeavesNoTemporaryFile() throws Exception {
+        Path bad = dir.resolve("bad.sqlite");
+        Catalogs.create(bad, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(bad, false)) {
+            // more rows than one temporary file holds, then a value the JSON rendering refuses (a BLOB in a text column)
+            Sql.exec(c, "INSERT INTO ducklake_snapshot_changes WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)"
+                    + " SELECT i, 'x', NULL, 'message ' || i, NULL FROM n");
+            Sql.exec(c, "INSERT INTO ducklake_snapshot_changes VALUES (300001, 'x', NULL, X'00ff', NULL)");
+        }
+        Path target = dir.resolve("c.duckdb");
+
+        assertThatThrownBy(() -> CatalogConverter.convert(bad, target, CatalogKind.DUCKDB, ProgressListener.NONE))
+                .isInstanceOf(FdlException.class).hasMessageContaining("bad.sqlite");
+
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("bad.sqlite");
+        }
+    }
+
+    @Test
     void unknownDucklakeTablesAreCopiedToo() throws Exception {
         Path sqlite = dir.resolve("w.sqlite");
         Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
@@ -127,7 +147,8 @@ class CatalogConverterTest {
     @Test
     void textSurvivesSqliteToDuckDbExactly() throws Exception {
         String[] messages = {"line one\nline two", "crlf\r\nend", "it's \"quoted\", with commas", "NULL", "", "ünïcødé ✓ 🦆",
-            "'", "''", ",", "\\N", " leading and trailing ", null};
+            "'", "''", ",", "\\N", " leading and trailing ", null,
+            "tab\there", "\\t", "\\x01", "\u0001 control", "null", "[1, \"json\"]", "{\"a\": null}", "back\\slash\\"};
         Path sqlite = dir.resolve("w.sqlite");
         Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
         try (Connection c = Sql.sqlite(sqlite, false);
