@@ -34,19 +34,9 @@ final class DuckLakeTypes {
             Map.entry("timestamp_s", "TIMESTAMP_S"), Map.entry("timestamp_ms", "TIMESTAMP_MS"),
             Map.entry("timestamp_ns", "TIMESTAMP_NS"), Map.entry("interval", "INTERVAL"));
 
-    private static final Map<String, String> DUCK_TO_LAKE = Map.ofEntries(
-            Map.entry("BOOLEAN", "boolean"),
-            Map.entry("TINYINT", "int8"), Map.entry("SMALLINT", "int16"),
-            Map.entry("INTEGER", "int32"), Map.entry("BIGINT", "int64"), Map.entry("HUGEINT", "int128"),
-            Map.entry("UTINYINT", "uint8"), Map.entry("USMALLINT", "uint16"),
-            Map.entry("UINTEGER", "uint32"), Map.entry("UBIGINT", "uint64"), Map.entry("UHUGEINT", "uint128"),
-            Map.entry("FLOAT", "float32"), Map.entry("DOUBLE", "float64"),
-            Map.entry("VARCHAR", "varchar"), Map.entry("BLOB", "blob"), Map.entry("UUID", "uuid"),
-            Map.entry("JSON", "json"),
-            Map.entry("DATE", "date"), Map.entry("TIME", "time"), Map.entry("TIME WITH TIME ZONE", "timetz"),
-            Map.entry("TIMESTAMP", "timestamp"), Map.entry("TIMESTAMP WITH TIME ZONE", "timestamptz"),
-            Map.entry("TIMESTAMP_S", "timestamp_s"), Map.entry("TIMESTAMP_MS", "timestamp_ms"),
-            Map.entry("TIMESTAMP_NS", "timestamp_ns"), Map.entry("INTERVAL", "interval"));
+    /** The inverse of {@link #LAKE_TO_DUCK}: one table, read both ways. */
+    private static final Map<String, String> DUCK_TO_LAKE = LAKE_TO_DUCK.entrySet().stream()
+            .collect(java.util.stream.Collectors.toUnmodifiableMap(Map.Entry::getValue, Map.Entry::getKey));
 
     private static final Pattern DECIMAL = Pattern.compile("(?i)decimal\\((\\d+),\\s*(\\d+)\\)");
 
