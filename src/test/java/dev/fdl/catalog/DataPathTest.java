@@ -20,13 +20,7 @@ class DataPathTest {
     Path dir;
 
     private Path fixtureAs(String fixture, String kind) {
-        Path duck = Fixtures.catalog(fixture, dir);
-        if (kind.equals("duckdb")) {
-            return duck;
-        }
-        Path sqlite = dir.resolve(fixture + ".sqlite");
-        CatalogConverter.convert(duck, sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
-        return sqlite;
+        return Fixtures.catalogAs(fixture, kind, dir);
     }
 
     @ParameterizedTest

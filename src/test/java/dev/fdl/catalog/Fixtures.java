@@ -31,6 +31,15 @@ final class Fixtures {
         }
     }
 
+    /** The fixture's catalog unpacked into {@code dir}, as a DuckDB file ("duckdb") or converted to SQLite ("sqlite"). */
+    static Path catalogAs(String fixture, String kind, Path dir) {
+        Path duck = catalog(fixture, dir);
+        if (kind.equals("duckdb")) return duck;
+        Path sqlite = dir.resolve(fixture + ".sqlite");
+        CatalogConverter.convert(duck, sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
+        return sqlite;
+    }
+
     /** Gunzips the fixture's catalog into {@code dir} and returns the DuckDB file. */
     static Path catalog(String name, Path dir) {
         Path target = dir.resolve(name + ".duckdb");
