@@ -206,14 +206,14 @@ public final class Commit {
     private void checkFilesExist(Path catalog) {
         String dataLocation = repo.dataLocation();
         Set<String> keys = new HashSet<>();
-        try (Catalog c = Catalog.open(catalog)) {
-            c.forEachFile(f -> {
-                if (f.location().startsWith(dataLocation))
-                    keys.add(repo.dataDir() + f.location().substring(dataLocation.length()));
-            });
-        }
-        ObjectStore store = repo.store();
         Set<String> missing = new TreeSet<>();
+        // the same location-to-key rule gc and verify use (step 2 set data_path to dataLocation)
+        CatalogFiles.duckLake().forEach(catalog, f -> {
+            String name = f.nameIn(dataLocation);
+            if (name != null) keys.add(repo.dataDir() + name);
+            else missing.add(f.location() + " (outside the data folder)");
+        });
+        ObjectStore store = repo.store();
         if (keys.size() <= HEAD_CHECK_LIMIT) {
             for (String k : keys) if (store.head(k).isEmpty()) missing.add(k);
         } else {
