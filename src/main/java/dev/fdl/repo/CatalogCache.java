@@ -127,7 +127,7 @@ public final class CatalogCache {
             String sha = Sha256.of(tmp);
             long size = Files.size(tmp);
             if (!sha.equalsIgnoreCase(v.catalog().sha256()) || size != v.catalog().bytes())
-                throw FdlException.corrupt(key, "the catalog has " + size + " bytes and sha256 " + sha + " but "
+                throw FdlException.corrupt(key, "the catalog does not match its version.json, so it was not used: it has " + size + " bytes and sha256 " + sha + " but "
                         + VersionInfo.key(v.id()) + " records " + v.catalog().bytes() + " bytes and sha256 "
                         + v.catalog().sha256() + "; the repository is damaged (run fdl verify)");
             Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

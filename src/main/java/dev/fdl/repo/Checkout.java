@@ -98,9 +98,8 @@ public final class Checkout {
                 Files.move(tmp, wc.catalog(), java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
                 baseSnapshot = 0;
             } else {
-                Path downloaded = downloadCatalog(repo, base.version(), wc.tmp());
+                Path downloaded = VersionCatalogs.local(repo, base.version()); // size and sha256 checked
                 CatalogConverter.convert(downloaded, wc.catalog(), CatalogKind.SQLITE, progress);
-                Files.deleteIfExists(downloaded);
                 DataPath.set(wc.catalog(), repo.dataLocation());
                 try (Catalog c = Catalog.open(wc.catalog())) {
                     baseSnapshot = c.lastSnapshotId();
@@ -132,36 +131,5 @@ public final class Checkout {
         try (Catalog c = Catalog.open(wc.catalog())) {
             return Math.max(0, c.lastSnapshotId() - wc.state().baseSnapshot());
         }
-    }
-
-    /**
-     * Downloads a version's catalog into {@code dir} and checks it against version.json.
-     *
-     * @return the local DuckDB file
-     * @throws FdlException exit 1 when the catalog is missing or its size or sha256 differ
-     */
-    public static Path downloadCatalog(Repository repo, VersionInfo v, Path dir) {
-        String key = "versions/" + v.id() + "/" + v.catalog().path();
-        Path target = dir.resolve(v.id() + ".duckdb");
-        repo.store().download(key, target).orElseThrow(() -> new FdlException("the catalog " + key
-                + " of version " + v.id() + " is missing; run fdl verify"));
-        String sha = Sha256.of(target);
-        long size;
-        try {
-            size = Files.size(target);
-        } catch (IOException e) {
-            throw new FdlException("cannot read " + target + ": " + e.getMessage());
-        }
-        if (size != v.catalog().bytes() || !sha.equals(v.catalog().sha256())) {
-            try {
-                Files.deleteIfExists(target);
-            } catch (IOException ignored) {
-                // best effort: the download is useless either way
-            }
-            throw new FdlException("the catalog " + key + " does not match its version.json (" + size + " bytes, sha256 "
-                    + sha + "; expected " + v.catalog().bytes() + " bytes, sha256 " + v.catalog().sha256()
-                    + "); it was not used; run fdl verify");
-        }
-        return target;
     }
 }
