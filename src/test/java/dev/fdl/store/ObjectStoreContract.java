@@ -79,7 +79,14 @@ abstract class ObjectStoreContract {
 
     @Test
     void putIfAbsentLetsExactlyOneOfManyConcurrentWritersWin() throws Exception {
-        int writers = 12;
+        List<Integer> winners = race(12, body -> store.putIfAbsent("refs/tags/v1", body));
+
+        assertThat(winners).hasSize(1);
+        assertThat(store.get("refs/tags/v1").orElseThrow().bytes()).isEqualTo(utf8("writer " + winners.get(0) + "\n"));
+    }
+
+    /** {@code writers} threads released at once, writer i writing "writer i\n"; returns who won. */
+    private static List<Integer> race(int writers, java.util.function.Function<byte[], WriteResult> write) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(writers);
         try {
             CountDownLatch go = new CountDownLatch(1);
@@ -88,15 +95,13 @@ abstract class ObjectStoreContract {
                 byte[] body = utf8("writer " + i + "\n");
                 results.add(pool.submit(() -> {
                     go.await();
-                    return store.putIfAbsent("refs/tags/v1", body);
+                    return write.apply(body);
                 }));
             }
             go.countDown();
             List<Integer> winners = new ArrayList<>();
             for (int i = 0; i < writers; i++) if (results.get(i).get().isWritten()) winners.add(i);
-
-            assertThat(winners).hasSize(1);
-            assertThat(store.get("refs/tags/v1").orElseThrow().bytes()).isEqualTo(utf8("writer " + winners.get(0) + "\n"));
+            return winners;
         } finally {
             pool.shutdownNow();
         }
@@ -154,27 +159,10 @@ abstract class ObjectStoreContract {
     @Test
     void putIfMatchLetsExactlyOneOfManyWritersAtTheSameEtagWin() throws Exception {
         String etag = store.putIfAbsent("refs/heads/main", utf8("base\n")).etag();
-        int writers = 12;
-        ExecutorService pool = Executors.newFixedThreadPool(writers);
-        try {
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<WriteResult>> results = new ArrayList<>();
-            for (int i = 0; i < writers; i++) {
-                byte[] body = utf8("writer " + i + "\n");
-                results.add(pool.submit(() -> {
-                    go.await();
-                    return store.putIfMatch("refs/heads/main", body, etag);
-                }));
-            }
-            go.countDown();
-            List<Integer> winners = new ArrayList<>();
-            for (int i = 0; i < writers; i++) if (results.get(i).get().isWritten()) winners.add(i);
+        List<Integer> winners = race(12, body -> store.putIfMatch("refs/heads/main", body, etag));
 
-            assertThat(winners).hasSize(1);
-            assertThat(store.get("refs/heads/main").orElseThrow().bytes()).isEqualTo(utf8("writer " + winners.get(0) + "\n"));
-        } finally {
-            pool.shutdownNow();
-        }
+        assertThat(winners).hasSize(1);
+        assertThat(store.get("refs/heads/main").orElseThrow().bytes()).isEqualTo(utf8("writer " + winners.get(0) + "\n"));
     }
 
     // ------------------------------------------------------------ reads
