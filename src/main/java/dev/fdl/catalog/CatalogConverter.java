@@ -42,6 +42,8 @@ import org.duckdb.DuckDBConnection;
  * Memory use does not grow with the catalog: rows are never collected.
  */
 public final class CatalogConverter {
+    /** A staging table's name; it exists only inside the conversion's transaction. */
+    private static final String STAGE = "fdl_stage";
     private static final Pattern INLINED_DATA = Pattern.compile("ducklake_inlined_data_(\\d+)_(\\d+)");
 
     private CatalogConverter() {}
@@ -57,6 +59,11 @@ public final class CatalogConverter {
      *     version, or reading/writing fails; the target is then left as it was
      */
     public static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress) {
+        return convert(source, target, targetKind, progress, JsonLinesHandover.pipesAllowedByDefault());
+    }
+
+    /** {@link #convert(Path, Path, CatalogKind, ProgressListener)}, saying whether SQLite → DuckDB may stream through named pipes. */
+    static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress, boolean pipesAllowed) {
         Objects.requireNonNull(targetKind, "targetKind");
         ProgressListener listener = progress == null ? ProgressListener.NONE : progress;
         CatalogKind sourceKind = CatalogKind.detect(source);
@@ -70,7 +77,7 @@ public final class CatalogConverter {
         Totals totals = new Totals();
         try {
             if (sourceKind == CatalogKind.SQLITE && targetKind == CatalogKind.DUCKDB) {
-                sqliteToDuckDb(source, temp, listener, totals);
+                sqliteToDuckDb(source, temp, listener, totals, pipesAllowed);
             } else if (sourceKind == CatalogKind.DUCKDB && targetKind == CatalogKind.SQLITE) {
                 duckDbToSqlite(source, temp, listener, totals);
             } else if (sourceKind == CatalogKind.DUCKDB) {
@@ -137,68 +144,41 @@ public final class CatalogConverter {
         long rows;
     }
 
-    /** A column as copied: DuckDB type, and the storage class its SQLite side uses. */
-    private record CopyColumn(String name, String duckType, String sqliteType, boolean notNull, boolean primaryKey) {}
 
     // ---------------------------------------------------------------- SQLite → DuckDB
 
-    /** Rows per temporary JSON-lines file: DuckDB loads one while SQLite renders the next. */
-    private static final int CHUNK_ROWS = 131_072;
-
-    /** A temporary file of {@code rows} JSON lines; {@link #END} after a table's last; or a failure. */
-    private record Chunk(Path file, long rows, Exception failure) {
-        static final Chunk END = new Chunk(null, 0, null);
-    }
-
-    private static void sqliteToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals) throws SQLException {
+    private static void sqliteToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals,
+                                       boolean pipesAllowed) throws SQLException {
         try (Connection lite = Sql.sqlite(source, true); Connection duck = Sql.duckDbMemory()) {
             Sql.attach(duck, temp, "cat", false, Catalogs.STORAGE_VERSION);
             DuckDBConnection dc = duck.unwrap(DuckDBConnection.class);
             List<String> tables = Sql.sqliteTables(lite);
-            Map<String, List<CopyColumn>> columns = new HashMap<>();
-            Map<String, BlockingQueue<Chunk>> chunks = new LinkedHashMap<>();
+            Map<String, List<CopyColumn>> columns = new LinkedHashMap<>();
+            Map<String, List<CopyColumn>> fast = new LinkedHashMap<>();
             for (String table : tables) {
                 List<CopyColumn> cols = sqliteColumns(lite, table);
                 columns.put(table, cols);
-                if (cols.stream().allMatch(c -> c.sqliteType().equals("BIGINT") || c.sqliteType().equals("VARCHAR"))) {
-                    // two chunks of look-ahead bound the temporary disk use
-                    chunks.put(table, new ArrayBlockingQueue<>(2));
+                if (JsonLinesHandover.fits(cols)) {
+                    fast.put(table, cols);
                 }
             }
             // two cores: a second SQLite connection renders rows on its own thread while DuckDB loads
-            ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "fdl-sqlite-reader");
-                t.setDaemon(true);
-                return t;
-            });
-            try {
-                reader.execute(() -> renderJsonLines(source, temp, columns, chunks));
-                // no enclosing transaction: staging tables live in another database, and one DuckDB
-                // transaction writes one database; the temporary file only replaces the target when complete
+            try (JsonLinesHandover handover = new JsonLinesHandover(source, temp, fast, pipesAllowed)) {
+                // one transaction: autocommit would commit (and maybe checkpoint) the file after every
+                // load; staging tables live in it only inside the transaction, so they are never written
+                Sql.exec(duck, "BEGIN");
                 int done = 0;
                 for (String table : tables) {
                     List<CopyColumn> cols = columns.get(table);
                     Sql.exec(duck, ddl("cat.main.", table, cols));
-                    BlockingQueue<Chunk> queue = chunks.get(table);
-                    long rows = queue != null
-                            ? loadJsonLines(duck, table, cols, queue)
+                    long rows = fast.containsKey(table)
+                            ? handover.load(duck, table)
                             : copySqliteTable(lite, duck, dc, table, cols);
                     totals.rows += rows;
                     progress.tableCopied(table, rows, ++done, tables.size());
                 }
-            } finally {
-                reader.shutdownNow();
-                try {
-                    reader.awaitTermination(1, TimeUnit.MINUTES);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                for (BlockingQueue<Chunk> queue : chunks.values()) {
-                    for (Chunk c : queue) {
-                        deleteQuietly(c.file());
-                    }
-                }
             }
+            Sql.exec(duck, "COMMIT");
             totals.tables = tables.size();
             Sql.exec(duck, "DETACH cat");
         }
@@ -264,128 +244,6 @@ public final class CatalogConverter {
         return types;
     }
 
-    /**
-     * The reading half of the fast path for tables whose SQLite columns are all BIGINT or VARCHAR
-     * (every fixed DuckLake table), run on its own thread with its own read-only connection:
-     * SQLite renders each row as one JSON array ({@code json_array}, in C: exact for integers and
-     * text, {@code null} for NULL; about twice as fast as concatenating {@code quote()}d values),
-     * and its UTF-8 bytes go unchanged into temporary files beside the target, one line per row
-     * (JSON escapes every control character), {@link #CHUNK_ROWS} rows per file. Each finished
-     * file, then {@link Chunk#END}, is handed over in table order; a failure is handed over
-     * instead, and an interrupt stops the work and deletes the unfinished file.
-     */
-    private static void renderJsonLines(Path source, Path temp, Map<String, List<CopyColumn>> columns,
-                                        Map<String, BlockingQueue<Chunk>> chunks) {
-        Path file = null;
-        int sequence = 0;
-        try (Connection lite = Sql.sqlite(source, true)) {
-            for (Map.Entry<String, BlockingQueue<Chunk>> e : chunks.entrySet()) {
-                BlockingQueue<Chunk> current = e.getValue();
-                StringBuilder select = new StringBuilder("SELECT json_array(");
-                List<CopyColumn> cols = columns.get(e.getKey());
-                for (int i = 0; i < cols.size(); i++) {
-                    select.append(i > 0 ? ", " : "").append(SqlQuote.ident(cols.get(i).name()));
-                }
-                select.append(") FROM ").append(SqlQuote.ident(e.getKey()));
-                try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery(select.toString())) {
-                    java.io.OutputStream out = null;
-                    long rows = 0;
-                    try {
-                        while (r.next()) {
-                            if (out == null) {
-                                file = temp.resolveSibling(temp.getFileName() + ".rows." + sequence++ + ".jsonl");
-                                out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
-                            }
-                            // the bytes SQLite holds (UTF-8): no decoding to a Java String and back
-                            out.write(r.getBytes(1));
-                            out.write('\n');
-                            if (++rows == CHUNK_ROWS) {
-                                out.close();
-                                out = null;
-                                current.put(new Chunk(file, rows, null));
-                                file = null;
-                                rows = 0;
-                            }
-                        }
-                        if (out != null) {
-                            out.close();
-                            out = null;
-                            current.put(new Chunk(file, rows, null));
-                            file = null;
-                        }
-                    } finally {
-                        if (out != null) {
-                            out.close();
-                        }
-                    }
-                }
-                current.put(Chunk.END);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            deleteQuietly(file);
-        } catch (SQLException | IOException | RuntimeException e) {
-            deleteQuietly(file);
-            Exception failure = e instanceof IOException
-                    ? new SQLException("cannot write temporary file " + file + ": " + e.getMessage(), e) : e;
-            // the loader waits on one of these queues: it meets the failure before anything else
-            for (BlockingQueue<Chunk> queue : chunks.values()) {
-                List<Chunk> dropped = new ArrayList<>();
-                queue.drainTo(dropped);
-                dropped.forEach(c -> deleteQuietly(c.file()));
-                queue.offer(new Chunk(null, 0, failure));
-            }
-        }
-    }
-
-    /**
-     * The loading half of the fast path: DuckDB loads each temporary JSON-lines file of
-     * {@code table} as it is finished with one vectorized, parallel {@code INSERT … SELECT
-     * CAST(…)} over {@code json_extract_string}, then deletes it. This avoids one JNI call per
-     * value on both sides.
-     */
-    private static long loadJsonLines(Connection duck, String table, List<CopyColumn> columns,
-                                      BlockingQueue<Chunk> queue) throws SQLException {
-        StringBuilder paths = new StringBuilder("[");
-        StringBuilder casts = new StringBuilder();
-        for (int i = 0; i < columns.size(); i++) {
-            CopyColumn c = columns.get(i);
-            paths.append(i > 0 ? ", " : "").append("'$[").append(i).append("]'");
-            String field = "v[" + (i + 1) + "]";
-            String stored = c.sqliteType().equals("VARCHAR") ? field : "CAST(" + field + " AS " + c.sqliteType() + ")";
-            casts.append(i > 0 ? ", " : "");
-            casts.append(c.duckType().equals(c.sqliteType()) ? stored : "CAST(" + stored + " AS " + c.duckType() + ")");
-        }
-        paths.append(']');
-        long rows = 0;
-        while (true) {
-            Chunk chunk;
-            try {
-                chunk = queue.take();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new SQLException("interrupted while copying table " + table, e);
-            }
-            if (chunk.failure() instanceof SQLException e) {
-                throw e;
-            } else if (chunk.failure() instanceof RuntimeException e) {
-                throw e;
-            } else if (chunk.file() == null) {
-                return rows;
-            }
-            try {
-                // one column per line: JSON escapes every control character, so no tab splits a line
-                Sql.exec(duck, "INSERT INTO cat.main." + SqlQuote.ident(table) + " SELECT " + casts
-                        + " FROM (SELECT json_extract_string(line, " + paths + ") AS v FROM read_csv("
-                        + SqlQuote.literal(chunk.file().toAbsolutePath().toString()) + ", columns = {'line': 'VARCHAR'},"
-                        + " header = false, delim = '\\t', quote = '', escape = '', auto_detect = false, new_line = '\\n'))");
-            } finally {
-                deleteQuietly(chunk.file());
-            }
-            rows += chunk.rows();
-        }
-    }
-
     private static long copySqliteTable(Connection lite, Connection duck, DuckDBConnection dc, String table,
                                         List<CopyColumn> columns) throws SQLException {
         boolean direct = columns.stream().allMatch(c -> c.duckType().equals(c.sqliteType())
@@ -393,14 +251,12 @@ public final class CatalogConverter {
         String appendCatalog = "cat";
         String appendTable = table;
         if (!direct) {
-            appendCatalog = "memory";
-            appendTable = "fdl_stage";
+            appendTable = STAGE;
             List<CopyColumn> stage = new ArrayList<>();
             for (CopyColumn c : columns) {
                 stage.add(new CopyColumn(c.name(), c.sqliteType(), c.sqliteType(), false, false));
             }
-            Sql.exec(duck, "DROP TABLE IF EXISTS memory.main.fdl_stage");
-            Sql.exec(duck, ddl("memory.main.", appendTable, stage));
+            Sql.exec(duck, ddl("cat.main.", appendTable, stage));
         }
         StringBuilder select = new StringBuilder("SELECT ");
         for (int i = 0; i < columns.size(); i++) {
@@ -419,11 +275,6 @@ public final class CatalogConverter {
             };
         }
         long rows = 0;
-        if (direct) {
-            // one transaction per table: in autocommit mode every appender flush (2,048 rows)
-            // would be a commit to the file
-            Sql.exec(duck, "BEGIN");
-        }
         try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery(select.toString());
              DuckDBAppender app = dc.createAppender(appendCatalog, "main", appendTable)) {
             while (r.next()) {
@@ -477,9 +328,7 @@ public final class CatalogConverter {
                 rows++;
             }
         }
-        if (direct) {
-            Sql.exec(duck, "COMMIT");
-        } else {
+        if (!direct) {
             StringBuilder insert = new StringBuilder("INSERT INTO cat.main.").append(SqlQuote.ident(table)).append(" SELECT ");
             for (int i = 0; i < n; i++) {
                 CopyColumn c = columns.get(i);
@@ -491,9 +340,9 @@ public final class CatalogConverter {
                     insert.append("CAST(").append(ident).append(" AS ").append(c.duckType()).append(')');
                 }
             }
-            insert.append(" FROM memory.main.fdl_stage");
+            insert.append(" FROM cat.main.").append(STAGE);
             Sql.exec(duck, insert.toString());
-            Sql.exec(duck, "DROP TABLE memory.main.fdl_stage");
+            Sql.exec(duck, "DROP TABLE cat.main." + STAGE);
         }
         return rows;
     }
@@ -534,42 +383,54 @@ public final class CatalogConverter {
 
     // ---------------------------------------------------------------- DuckDB → SQLite / DuckDB
 
-    /** Columns of a table of the DuckDB database attached as {@code alias}, with their constraints. */
-    private static List<CopyColumn> duckDbColumns(Connection duck, String alias, String table) throws SQLException {
-        boolean inlined = table.startsWith(DuckLakeSchema.INLINED_DATA_PREFIX) && INLINED_DATA.matcher(table).matches();
-        List<String> pk = new ArrayList<>();
-        List<String> notNull = new ArrayList<>();
-        try (PreparedStatement ps = duck.prepareStatement("SELECT constraint_type, constraint_column_names FROM duckdb_constraints()"
-                + " WHERE database_name = ? AND schema_name = 'main' AND table_name = ?")) {
+    /**
+     * The columns of every {@code ducklake_*} table of the DuckDB database attached as
+     * {@code alias}, with their constraints, by table name in name order: two catalog queries in
+     * all (per-table queries cost milliseconds each, and a catalog has about thirty tables).
+     */
+    private static Map<String, List<CopyColumn>> duckDbColumns(Connection duck, String alias) throws SQLException {
+        Map<String, List<String>> pk = new HashMap<>();
+        Map<String, List<String>> notNull = new HashMap<>();
+        try (PreparedStatement ps = duck.prepareStatement("SELECT table_name, constraint_type, constraint_column_names FROM duckdb_constraints()"
+                + " WHERE database_name = ? AND schema_name = 'main'")) {
             ps.setString(1, alias);
-            ps.setString(2, table);
             try (ResultSet r = ps.executeQuery()) {
                 while (r.next()) {
-                    Object[] names = (Object[]) r.getArray(2).getArray();
-                    List<String> target = "PRIMARY KEY".equals(r.getString(1)) ? pk : "NOT NULL".equals(r.getString(1)) ? notNull : null;
+                    String type = r.getString(2);
+                    Map<String, List<String>> target = "PRIMARY KEY".equals(type) ? pk : "NOT NULL".equals(type) ? notNull : null;
                     if (target != null) {
-                        for (Object o : names) {
-                            target.add(String.valueOf(o));
+                        List<String> names = target.computeIfAbsent(r.getString(1), t -> new ArrayList<>());
+                        for (Object o : (Object[]) r.getArray(3).getArray()) {
+                            names.add(String.valueOf(o));
                         }
                     }
                 }
             }
         }
-        List<CopyColumn> columns = new ArrayList<>();
-        try (PreparedStatement ps = duck.prepareStatement("SELECT column_name, data_type FROM information_schema.columns"
-                + " WHERE table_catalog = ? AND table_schema = 'main' AND table_name = ? ORDER BY ordinal_position")) {
+        Map<String, List<CopyColumn>> tables = new LinkedHashMap<>();
+        for (String table : Sql.duckDbTables(duck, alias)) {
+            tables.put(table, new ArrayList<>());
+        }
+        try (PreparedStatement ps = duck.prepareStatement("SELECT table_name, column_name, data_type FROM information_schema.columns"
+                + " WHERE table_catalog = ? AND table_schema = 'main' ORDER BY table_name, ordinal_position")) {
             ps.setString(1, alias);
-            ps.setString(2, table);
             try (ResultSet r = ps.executeQuery()) {
                 while (r.next()) {
-                    String name = r.getString(1);
-                    String type = r.getString(2);
+                    String table = r.getString(1);
+                    List<CopyColumn> columns = tables.get(table);
+                    if (columns == null) {
+                        continue;
+                    }
+                    boolean inlined = table.startsWith(DuckLakeSchema.INLINED_DATA_PREFIX) && INLINED_DATA.matcher(table).matches();
+                    String name = r.getString(2);
+                    String type = r.getString(3);
                     String liteType = inlined ? DuckLakeSchema.sqliteInlinedType(type) : DuckLakeSchema.sqliteType(type);
-                    columns.add(new CopyColumn(name, type, liteType, notNull.contains(name) || pk.contains(name), pk.contains(name)));
+                    boolean isPk = pk.getOrDefault(table, List.of()).contains(name);
+                    columns.add(new CopyColumn(name, type, liteType, isPk || notNull.getOrDefault(table, List.of()).contains(name), isPk));
                 }
             }
         }
-        return columns;
+        return tables;
     }
 
     private static void duckDbToSqlite(Path source, Path temp, ProgressListener progress, Totals totals) throws SQLException {
@@ -578,10 +439,11 @@ public final class CatalogConverter {
             Sql.exec(lite, "PRAGMA journal_mode = OFF");
             Sql.exec(lite, "PRAGMA synchronous = OFF");
             lite.setAutoCommit(false);
-            List<String> tables = Sql.duckDbTables(duck, "src");
+            Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
             int done = 0;
-            for (String table : tables) {
-                List<CopyColumn> columns = duckDbColumns(duck, "src", table);
+            for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
+                String table = e.getKey();
+                List<CopyColumn> columns = e.getValue();
                 Sql.exec(lite, sqliteDdl(table, columns));
                 long rows = copyToSqlite(duck, lite, table, columns);
                 totals.rows += rows;
@@ -592,76 +454,155 @@ public final class CatalogConverter {
         }
     }
 
+    /** Rows handed from the DuckDB reading thread to the SQLite writing thread at a time. */
+    private static final int HANDOVER_ROWS = 4_096;
+
+    /** A block of rows read from DuckDB, each value in its SQLite storage form; or a failure. */
+    private record RowBlock(Object[][] rows, int count, Exception failure) {
+        static final RowBlock END = new RowBlock(null, 0, null);
+    }
+
+    /**
+     * Copies one table from DuckDB into SQLite. Two cores share the work: a second thread reads
+     * the DuckDB result while this one binds rows into batched multi-row SQLite inserts. Text is
+     * fetched as its UTF-8 bytes ({@code encode}, a BLOB: several times cheaper through DuckDB's
+     * JDBC than a Java String) and stored as TEXT by SQLite's own {@code CAST(? AS TEXT)}, which
+     * takes the bytes unchanged.
+     */
     private static long copyToSqlite(Connection duck, Connection lite, String table, List<CopyColumn> columns) throws SQLException {
         int n = columns.size();
         int[] kind = new int[n];
         StringBuilder select = new StringBuilder("SELECT ");
-        StringBuilder insert = new StringBuilder("INSERT INTO ").append(SqlQuote.ident(table)).append(" VALUES (");
+        StringBuilder tuple = new StringBuilder("(");
         for (int i = 0; i < n; i++) {
             CopyColumn c = columns.get(i);
             String ident = SqlQuote.ident(c.name());
             String duckUpper = c.duckType().toUpperCase(Locale.ROOT);
             select.append(i > 0 ? ", " : "");
-            insert.append(i > 0 ? ", ?" : "?");
+            tuple.append(i > 0 ? ", " : "");
             switch (c.sqliteType()) {
                 case "BIGINT" -> {
                     kind[i] = 0;
                     select.append(duckUpper.equals("BIGINT") ? ident : "CAST(" + ident + " AS BIGINT)");
+                    tuple.append('?');
                 }
                 case "DOUBLE" -> {
                     kind[i] = 1;
                     select.append(duckUpper.equals("DOUBLE") ? ident : "CAST(" + ident + " AS DOUBLE)");
+                    tuple.append('?');
                 }
                 case "BLOB" -> {
                     kind[i] = 2;
                     select.append(ident);
+                    tuple.append('?');
                 }
                 default -> {
-                    kind[i] = 3;
-                    select.append(duckUpper.equals("VARCHAR") ? ident : "CAST(" + ident + " AS VARCHAR)");
+                    kind[i] = 2;
+                    select.append("encode(").append(duckUpper.equals("VARCHAR") ? ident : "CAST(" + ident + " AS VARCHAR)").append(')');
+                    tuple.append("CAST(? AS TEXT)");
                 }
             }
         }
         select.append(" FROM src.main.").append(SqlQuote.ident(table));
-        insert.append(')');
+        tuple.append(')');
         // sqlite-jdbc pays a large fixed cost per statement execution: bind many rows into one
         // multi-row INSERT (at most 30,000 parameters, under SQLite's limit of 32,766)
         int batch = Math.max(1, Math.min(256, 30_000 / Math.max(1, n)));
-        String one = insert.toString();
-        String tuple = one.substring(one.indexOf("VALUES ") + "VALUES ".length());
+        String one = "INSERT INTO " + SqlQuote.ident(table) + " VALUES " + tuple;
         StringBuilder many = new StringBuilder(one);
         for (int i = 1; i < batch; i++) {
             many.append(", ").append(tuple);
         }
+        int blockRows = Math.max(batch, HANDOVER_ROWS / batch * batch);
+        BlockingQueue<RowBlock> filled = new ArrayBlockingQueue<>(4);
+        BlockingQueue<Object[][]> free = new ArrayBlockingQueue<>(6);
+        for (int i = 0; i < 6; i++) {
+            free.add(new Object[blockRows][n]);
+        }
+        ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "fdl-duckdb-reader");
+            t.setDaemon(true);
+            return t;
+        });
         long rows = 0;
-        Object[][] buffer = new Object[batch][n];
-        try (Statement s = duck.createStatement(); ResultSet r = s.executeQuery(select.toString());
-             PreparedStatement multi = lite.prepareStatement(many.toString());
-             PreparedStatement single = lite.prepareStatement(one)) {
-            int buffered = 0;
-            while (r.next()) {
-                Object[] row = buffer[buffered];
-                for (int i = 0; i < n; i++) {
-                    row[i] = read(r, i + 1, kind[i]);
-                }
-                rows++;
-                if (++buffered == batch) {
-                    for (int k = 0; k < batch; k++) {
-                        bind(multi, k * n, buffer[k]);
+        try {
+            reader.execute(() -> readBlocks(duck, select.toString(), kind, filled, free));
+            try (PreparedStatement multi = lite.prepareStatement(many.toString());
+                 PreparedStatement single = lite.prepareStatement(one)) {
+                while (true) {
+                    RowBlock block = filled.take();
+                    if (block.failure() instanceof SQLException e) {
+                        throw e;
+                    } else if (block.failure() instanceof RuntimeException e) {
+                        throw e;
+                    } else if (block.rows() == null) {
+                        break;
                     }
-                    multi.executeUpdate();
-                    buffered = 0;
+                    Object[][] buffer = block.rows();
+                    int k = 0;
+                    for (; k + batch <= block.count(); k += batch) {
+                        for (int j = 0; j < batch; j++) {
+                            bind(multi, j * n, buffer[k + j]);
+                        }
+                        multi.executeUpdate();
+                    }
+                    for (; k < block.count(); k++) {
+                        bind(single, 0, buffer[k]);
+                        single.executeUpdate();
+                    }
+                    rows += block.count();
+                    free.put(buffer);
                 }
             }
-            for (int k = 0; k < buffered; k++) {
-                bind(single, 0, buffer[k]);
-                single.executeUpdate();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while copying table " + table, e);
+        } finally {
+            reader.shutdownNow();
+            try {
+                // the reader uses the DuckDB connection: it must be done before anyone else does
+                reader.awaitTermination(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
         return rows;
     }
 
-    /** A value as its SQLite storage class: Long, Double, byte[] or String; null for NULL. */
+    /**
+     * The reading half of {@link #copyToSqlite}: runs {@code select} on DuckDB and hands over
+     * blocks of rows (arrays taken from {@code free}), then {@link RowBlock#END}, or the failure.
+     */
+    private static void readBlocks(Connection duck, String select, int[] kind, BlockingQueue<RowBlock> filled,
+                                   BlockingQueue<Object[][]> free) {
+        int n = kind.length;
+        try (Statement s = duck.createStatement(); ResultSet r = s.executeQuery(select)) {
+            Object[][] buffer = free.take();
+            int count = 0;
+            while (r.next()) {
+                Object[] row = buffer[count];
+                for (int i = 0; i < n; i++) {
+                    row[i] = read(r, i + 1, kind[i]);
+                }
+                if (++count == buffer.length) {
+                    filled.put(new RowBlock(buffer, count, null));
+                    buffer = free.take();
+                    count = 0;
+                }
+            }
+            if (count > 0) {
+                filled.put(new RowBlock(buffer, count, null));
+            }
+            filled.put(RowBlock.END);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (SQLException | RuntimeException e) {
+            filled.clear();
+            filled.offer(new RowBlock(null, 0, e));
+        }
+    }
+
+    /** A value as its SQLite storage class: Long, Double or byte[]; null for NULL. */
     private static Object read(ResultSet r, int col, int kind) throws SQLException {
         switch (kind) {
             case 0 -> {
@@ -672,11 +613,8 @@ public final class CatalogConverter {
                 double v = r.getDouble(col);
                 return r.wasNull() ? null : v;
             }
-            case 2 -> {
-                return r.getBytes(col);
-            }
             default -> {
-                return r.getString(col);
+                return r.getBytes(col);
             }
         }
     }
@@ -691,10 +629,8 @@ public final class CatalogConverter {
                 ps.setLong(param, l);
             } else if (v instanceof Double d) {
                 ps.setDouble(param, d);
-            } else if (v instanceof byte[] bytes) {
-                ps.setBytes(param, bytes);
             } else {
-                ps.setString(param, (String) v);
+                ps.setBytes(param, (byte[]) v);
             }
         }
     }
@@ -703,11 +639,12 @@ public final class CatalogConverter {
         try (Connection duck = Sql.duckDbMemory()) {
             Sql.attach(duck, source, "src", true, null);
             Sql.attach(duck, temp, "cat", false, Catalogs.STORAGE_VERSION);
-            List<String> tables = Sql.duckDbTables(duck, "src");
+            Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
             Sql.exec(duck, "BEGIN");
             int done = 0;
-            for (String table : tables) {
-                List<CopyColumn> columns = duckDbColumns(duck, "src", table);
+            for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
+                String table = e.getKey();
+                List<CopyColumn> columns = e.getValue();
                 Sql.exec(duck, ddl("cat.main.", table, columns));
                 long rows;
                 try (Statement s = duck.createStatement()) {

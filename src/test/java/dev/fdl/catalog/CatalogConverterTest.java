@@ -121,6 +121,42 @@ class CatalogConverterTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"towns", "types"})
+    void roundTripThroughTemporaryFilesWherePipesAreNotUsed(String fixture) throws Exception {
+        Path original = Fixtures.catalog(fixture, dir);
+        Path sqlite = dir.resolve("work.sqlite");
+        Path back = dir.resolve("back.duckdb");
+
+        CatalogConverter.convert(original, sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
+        CatalogConverter.convert(sqlite, back, CatalogKind.DUCKDB, ProgressListener.NONE, false);
+
+        assertThat(CatalogCompare.differences(original, back)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    @org.junit.jupiter.api.Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void valueDuckDbRefusesWhileRowsStreamFailsCleanly(boolean pipes) throws Exception {
+        Path bad = dir.resolve("bad.sqlite");
+        Catalogs.create(bad, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(bad, false)) {
+            // the first row has a time DuckDB cannot read; far more rows follow than a pipe buffers
+            Sql.exec(c, "INSERT INTO ducklake_snapshot VALUES (1, 'not a time', 0, 1, 0)");
+            Sql.exec(c, "INSERT INTO ducklake_snapshot WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)"
+                    + " SELECT i, '2026-01-01 00:00:00+00', 0, 1, 0 FROM n");
+        }
+        Path target = dir.resolve("c.duckdb");
+
+        assertThatThrownBy(() -> CatalogConverter.convert(bad, target, CatalogKind.DUCKDB, ProgressListener.NONE, pipes))
+                .isInstanceOf(FdlException.class).hasMessageContaining("not a time");
+
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("bad.sqlite");
+        }
+    }
+
     @Test
     void unknownDucklakeTablesAreCopiedToo() throws Exception {
         Path sqlite = dir.resolve("w.sqlite");
