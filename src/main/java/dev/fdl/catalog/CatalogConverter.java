@@ -59,7 +59,7 @@ public final class CatalogConverter {
      *     version, or reading/writing fails; the target is then left as it was
      */
     public static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress) {
-        return convert(source, target, targetKind, progress, JsonLinesHandover.pipesAllowedByDefault());
+        return convert(source, target, targetKind, progress, RowHandover.pipesAllowedByDefault());
     }
 
     /** {@link #convert(Path, Path, CatalogKind, ProgressListener)}, saying whether SQLite → DuckDB may stream through named pipes. */
@@ -158,12 +158,12 @@ public final class CatalogConverter {
             for (String table : tables) {
                 List<CopyColumn> cols = sqliteColumns(lite, table);
                 columns.put(table, cols);
-                if (JsonLinesHandover.fits(cols)) {
+                if (RowHandover.fits(cols)) {
                     fast.put(table, cols);
                 }
             }
             // two cores: a second SQLite connection renders rows on its own thread while DuckDB loads
-            try (JsonLinesHandover handover = new JsonLinesHandover(source, temp, fast, pipesAllowed)) {
+            try (RowHandover handover = new RowHandover(source, temp, fast, pipesAllowed)) {
                 // one transaction: autocommit would commit (and maybe checkpoint) the file after every
                 // load; staging tables live in it only inside the transaction, so they are never written
                 Sql.exec(duck, "BEGIN");
@@ -171,7 +171,7 @@ public final class CatalogConverter {
                 for (String table : tables) {
                     List<CopyColumn> cols = columns.get(table);
                     Sql.exec(duck, ddl("cat.main.", table, cols));
-                    long rows = fast.containsKey(table)
+                    long rows = handover.handles(table)
                             ? handover.load(duck, table)
                             : copySqliteTable(lite, duck, dc, table, cols);
                     totals.rows += rows;
@@ -445,193 +445,12 @@ public final class CatalogConverter {
                 String table = e.getKey();
                 List<CopyColumn> columns = e.getValue();
                 Sql.exec(lite, sqliteDdl(table, columns));
-                long rows = copyToSqlite(duck, lite, table, columns);
+                long rows = SqliteTableCopy.copy(duck, lite, table, columns);
                 totals.rows += rows;
                 progress.tableCopied(table, rows, ++done, tables.size());
             }
             totals.tables = tables.size();
             lite.commit();
-        }
-    }
-
-    /** Rows handed from the DuckDB reading thread to the SQLite writing thread at a time. */
-    private static final int HANDOVER_ROWS = 4_096;
-
-    /** A block of rows read from DuckDB, each value in its SQLite storage form; or a failure. */
-    private record RowBlock(Object[][] rows, int count, Exception failure) {
-        static final RowBlock END = new RowBlock(null, 0, null);
-    }
-
-    /**
-     * Copies one table from DuckDB into SQLite. Two cores share the work: a second thread reads
-     * the DuckDB result while this one binds rows into batched multi-row SQLite inserts. Text is
-     * fetched as its UTF-8 bytes ({@code encode}, a BLOB: several times cheaper through DuckDB's
-     * JDBC than a Java String) and stored as TEXT by SQLite's own {@code CAST(? AS TEXT)}, which
-     * takes the bytes unchanged.
-     */
-    private static long copyToSqlite(Connection duck, Connection lite, String table, List<CopyColumn> columns) throws SQLException {
-        int n = columns.size();
-        int[] kind = new int[n];
-        StringBuilder select = new StringBuilder("SELECT ");
-        StringBuilder tuple = new StringBuilder("(");
-        for (int i = 0; i < n; i++) {
-            CopyColumn c = columns.get(i);
-            String ident = SqlQuote.ident(c.name());
-            String duckUpper = c.duckType().toUpperCase(Locale.ROOT);
-            select.append(i > 0 ? ", " : "");
-            tuple.append(i > 0 ? ", " : "");
-            switch (c.sqliteType()) {
-                case "BIGINT" -> {
-                    kind[i] = 0;
-                    select.append(duckUpper.equals("BIGINT") ? ident : "CAST(" + ident + " AS BIGINT)");
-                    tuple.append('?');
-                }
-                case "DOUBLE" -> {
-                    kind[i] = 1;
-                    select.append(duckUpper.equals("DOUBLE") ? ident : "CAST(" + ident + " AS DOUBLE)");
-                    tuple.append('?');
-                }
-                case "BLOB" -> {
-                    kind[i] = 2;
-                    select.append(ident);
-                    tuple.append('?');
-                }
-                default -> {
-                    kind[i] = 2;
-                    select.append("encode(").append(duckUpper.equals("VARCHAR") ? ident : "CAST(" + ident + " AS VARCHAR)").append(')');
-                    tuple.append("CAST(? AS TEXT)");
-                }
-            }
-        }
-        select.append(" FROM src.main.").append(SqlQuote.ident(table));
-        tuple.append(')');
-        // sqlite-jdbc pays a large fixed cost per statement execution: bind many rows into one
-        // multi-row INSERT (at most 30,000 parameters, under SQLite's limit of 32,766)
-        int batch = Math.max(1, Math.min(256, 30_000 / Math.max(1, n)));
-        String one = "INSERT INTO " + SqlQuote.ident(table) + " VALUES " + tuple;
-        StringBuilder many = new StringBuilder(one);
-        for (int i = 1; i < batch; i++) {
-            many.append(", ").append(tuple);
-        }
-        int blockRows = Math.max(batch, HANDOVER_ROWS / batch * batch);
-        BlockingQueue<RowBlock> filled = new ArrayBlockingQueue<>(4);
-        BlockingQueue<Object[][]> free = new ArrayBlockingQueue<>(6);
-        for (int i = 0; i < 6; i++) {
-            free.add(new Object[blockRows][n]);
-        }
-        ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "fdl-duckdb-reader");
-            t.setDaemon(true);
-            return t;
-        });
-        long rows = 0;
-        try {
-            reader.execute(() -> readBlocks(duck, select.toString(), kind, filled, free));
-            try (PreparedStatement multi = lite.prepareStatement(many.toString());
-                 PreparedStatement single = lite.prepareStatement(one)) {
-                while (true) {
-                    RowBlock block = filled.take();
-                    if (block.failure() instanceof SQLException e) {
-                        throw e;
-                    } else if (block.failure() instanceof RuntimeException e) {
-                        throw e;
-                    } else if (block.rows() == null) {
-                        break;
-                    }
-                    Object[][] buffer = block.rows();
-                    int k = 0;
-                    for (; k + batch <= block.count(); k += batch) {
-                        for (int j = 0; j < batch; j++) {
-                            bind(multi, j * n, buffer[k + j]);
-                        }
-                        multi.executeUpdate();
-                    }
-                    for (; k < block.count(); k++) {
-                        bind(single, 0, buffer[k]);
-                        single.executeUpdate();
-                    }
-                    rows += block.count();
-                    free.put(buffer);
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SQLException("interrupted while copying table " + table, e);
-        } finally {
-            reader.shutdownNow();
-            try {
-                // the reader uses the DuckDB connection: it must be done before anyone else does
-                reader.awaitTermination(1, TimeUnit.MINUTES);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        return rows;
-    }
-
-    /**
-     * The reading half of {@link #copyToSqlite}: runs {@code select} on DuckDB and hands over
-     * blocks of rows (arrays taken from {@code free}), then {@link RowBlock#END}, or the failure.
-     */
-    private static void readBlocks(Connection duck, String select, int[] kind, BlockingQueue<RowBlock> filled,
-                                   BlockingQueue<Object[][]> free) {
-        int n = kind.length;
-        try (Statement s = duck.createStatement(); ResultSet r = s.executeQuery(select)) {
-            Object[][] buffer = free.take();
-            int count = 0;
-            while (r.next()) {
-                Object[] row = buffer[count];
-                for (int i = 0; i < n; i++) {
-                    row[i] = read(r, i + 1, kind[i]);
-                }
-                if (++count == buffer.length) {
-                    filled.put(new RowBlock(buffer, count, null));
-                    buffer = free.take();
-                    count = 0;
-                }
-            }
-            if (count > 0) {
-                filled.put(new RowBlock(buffer, count, null));
-            }
-            filled.put(RowBlock.END);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (SQLException | RuntimeException e) {
-            filled.clear();
-            filled.offer(new RowBlock(null, 0, e));
-        }
-    }
-
-    /** A value as its SQLite storage class: Long, Double or byte[]; null for NULL. */
-    private static Object read(ResultSet r, int col, int kind) throws SQLException {
-        switch (kind) {
-            case 0 -> {
-                long v = r.getLong(col);
-                return r.wasNull() ? null : v;
-            }
-            case 1 -> {
-                double v = r.getDouble(col);
-                return r.wasNull() ? null : v;
-            }
-            default -> {
-                return r.getBytes(col);
-            }
-        }
-    }
-
-    private static void bind(PreparedStatement ps, int offset, Object[] row) throws SQLException {
-        for (int i = 0; i < row.length; i++) {
-            Object v = row[i];
-            int param = offset + i + 1;
-            if (v == null) {
-                ps.setNull(param, java.sql.Types.NULL);
-            } else if (v instanceof Long l) {
-                ps.setLong(param, l);
-            } else if (v instanceof Double d) {
-                ps.setDouble(param, d);
-            } else {
-                ps.setBytes(param, (byte[]) v);
-            }
         }
     }
 

@@ -157,6 +157,46 @@ class CatalogConverterTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void rowsLongerThanACsvLineAreCopiedToo(boolean pipes) throws Exception {
+        Path sqlite = dir.resolve("w.sqlite");
+        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        String longText = "\"quoted\"\n" + "ü".repeat(RowHandover.MAX_LINE_BYTES); // twice the limit in UTF-8 bytes
+        try (Connection c = Sql.sqlite(sqlite, false);
+             java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO ducklake_snapshot_changes VALUES (?, 'x', NULL, ?, NULL)")) {
+            for (int i = 1; i <= 200_000; i++) {
+                ps.setLong(1, i);
+                ps.setString(2, i == 7 || i == 150_000 ? longText : "m" + i);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+        Path duck = dir.resolve("c.duckdb");
+
+        ConversionResult result = CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
+
+        assertThat(result.rows()).isGreaterThanOrEqualTo(200_000);
+        try (Catalog catalog = Catalog.open(duck); Statement s = catalog.connection().createStatement();
+             ResultSet r = s.executeQuery("SELECT count(*), count(*) FILTER (WHERE commit_message = 'm8'),"
+                     + " list(snapshot_id ORDER BY snapshot_id) FILTER (WHERE length(commit_message) > 1000),"
+                     + " max(length(commit_message)) FROM ducklake_snapshot_changes WHERE snapshot_id > 0")) {
+            r.next();
+            assertThat(r.getLong(1)).isEqualTo(200_000);
+            assertThat(r.getLong(2)).isEqualTo(1);
+            assertThat(r.getString(3)).isEqualTo("[7, 150000]");
+            assertThat(r.getLong(4)).isEqualTo(longText.length());
+        }
+        try (Catalog catalog = Catalog.open(duck); Statement s = catalog.connection().createStatement();
+             ResultSet r = s.executeQuery("SELECT commit_message FROM ducklake_snapshot_changes WHERE snapshot_id = 150000")) {
+            r.next();
+            assertThat(r.getString(1)).isEqualTo(longText);
+        }
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("w.sqlite", "c.duckdb");
+        }
+    }
+
     @Test
     void unknownDucklakeTablesAreCopiedToo() throws Exception {
         Path sqlite = dir.resolve("w.sqlite");

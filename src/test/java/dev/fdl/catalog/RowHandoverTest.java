@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-class JsonLinesHandoverTest {
+class RowHandoverTest {
     @TempDir
     Path dir;
 
@@ -44,7 +44,7 @@ class JsonLinesHandoverTest {
         tables.put("ducklake_snapshot_changes", CHANGES);
         Path temp = dir.resolve("target.duckdb.tmp");
 
-        JsonLinesHandover handover = new JsonLinesHandover(sqlite, temp, tables, true);
+        RowHandover handover = new RowHandover(sqlite, temp, tables, true);
         assertThat(handover.usesPipes()).isTrue();
         // the writer now waits to open a pipe nobody will read: close() must not hang
         handover.close();
@@ -61,7 +61,7 @@ class JsonLinesHandoverTest {
         Map<String, List<CopyColumn>> tables = new LinkedHashMap<>();
         tables.put("ducklake_snapshot_changes", CHANGES);
 
-        JsonLinesHandover handover = new JsonLinesHandover(sqlite, dir.resolve("target.duckdb.tmp"), tables, false);
+        RowHandover handover = new RowHandover(sqlite, dir.resolve("target.duckdb.tmp"), tables, false);
         assertThat(handover.usesPipes()).isFalse();
         handover.close();
 

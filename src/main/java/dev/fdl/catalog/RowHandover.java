@@ -1,0 +1,598 @@
+package dev.fdl.catalog;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Hands the rows of SQLite tables whose columns are all BIGINT or VARCHAR (every fixed DuckLake
+ * table) to DuckDB as CSV, the fast half of SQLite → DuckDB conversion. No value crosses JDBC on
+ * its own: SQLite renders each row as one JSON array ({@code json_array}, in C: the cheapest row
+ * rendering SQLite has; exact for integers and text, {@code null} for NULL), and that array
+ * without its brackets is already a CSV line (quote {@code "}, null string {@code null}) unless
+ * it holds a JSON escape; the rare line with a backslash is re-encoded by Jackson (strings
+ * unescaped, quotes doubled). DuckDB loads each table with one typed {@code read_csv} inside
+ * {@code INSERT … SELECT CAST(…)}: vectorized, and cheaper than parsing JSON.
+ *
+ * <p>Where the platform has named pipes ({@code mkfifo}), rows stream through pipes beside the
+ * target, nothing is stored, and a large table is rendered by two threads over two halves of its
+ * rowid range, read by DuckDB together; elsewhere (or with system property {@code
+ * fdl.catalog.handover=files}) one thread writes temporary files of {@link #CHUNK_ROWS} lines, at
+ * most three per table on disk at once. Either way a table whose row count differs from what
+ * SQLite rendered is a failure, never a silently shorter table.
+ */
+final class RowHandover implements AutoCloseable {
+    /** Lines per temporary file in file mode: DuckDB loads one while SQLite renders the next. */
+    static final int CHUNK_ROWS = 131_072;
+
+    /** Tables with at least this many rowids are rendered in two halves when streaming through pipes. */
+    static final long SPLIT_ROWS = 65_536;
+
+    /**
+     * The longest CSV line handed to DuckDB, in bytes: under read_csv's default max_line_size
+     * (2 MB; raising it makes DuckDB reserve 16 times as much per file). A longer row (a long
+     * inlined text, say) goes into an overflow file instead and is inserted on its own.
+     */
+    static final int MAX_LINE_BYTES = 1 << 20;
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    /** A finished temporary file of {@code rows} lines (file mode); or a failure; or a part's end. */
+    private record Piece(Path file, long rows, Exception failure, boolean end) {
+        static Piece end(long rows) {
+            return new Piece(null, rows, null, true);
+        }
+    }
+
+    /** One rowid range of a table, rendered by one task into one pipe or a series of files. */
+    private static final class Part {
+        final String table;
+        final long fromRowid;
+        final long toRowid;
+        final Path pipe;
+        final BlockingQueue<Piece> pieces = new ArrayBlockingQueue<>(3);
+        final CompletableFuture<Long> rendered = new CompletableFuture<>();
+        /** Rows too long for a CSV line, as JSON lines (written by the renderer, read after {@link #rendered}). */
+        Path overflow;
+        long overflowRows;
+
+        Part(String table, long fromRowid, long toRowid, Path pipe) {
+            this.table = table;
+            this.fromRowid = fromRowid;
+            this.toRowid = toRowid;
+            this.pipe = pipe;
+        }
+    }
+
+    private final Path source;
+    private final Path temp;
+    private final Map<String, List<CopyColumn>> tables;
+    private final Map<String, List<Part>> parts = new LinkedHashMap<>();
+    private final boolean pipes;
+    private final AtomicBoolean cancelled = new AtomicBoolean();
+    private final AtomicInteger fileSequence = new AtomicInteger();
+    private final ExecutorService writers;
+
+    /**
+     * Starts rendering {@code tables} (in their map order) from the SQLite catalog {@code source};
+     * temporary pipes or files are made beside {@code temp}.
+     *
+     * @param pipesAllowed false to use temporary files even where named pipes exist
+     * @throws SQLException if the tables' rowid ranges cannot be read
+     */
+    RowHandover(Path source, Path temp, Map<String, List<CopyColumn>> tables, boolean pipesAllowed) throws SQLException {
+        this.source = source;
+        this.temp = temp;
+        this.tables = tables;
+        List<Path> pipePaths = new ArrayList<>();
+        try (Connection lite = Sql.sqlite(source, true)) {
+            int i = 0;
+            for (String table : tables.keySet()) {
+                long[] range;
+                try {
+                    range = rowidRange(lite, table);
+                } catch (SQLException e) {
+                    continue; // no rowid (a WITHOUT ROWID table): the caller copies it another way
+                }
+                List<Part> list = new ArrayList<>();
+                if (range != null) {
+                    boolean split = pipesAllowed && range[1] - range[0] + 1 >= SPLIT_ROWS;
+                    long mid = range[0] + (range[1] - range[0]) / 2;
+                    for (long[] r : split ? new long[][] {{range[0], mid}, {mid + 1, range[1]}} : new long[][] {range}) {
+                        Path pipe = temp.resolveSibling(temp.getFileName() + ".rows." + i++ + ".pipe");
+                        pipePaths.add(pipe);
+                        list.add(new Part(table, r[0], r[1], pipe));
+                    }
+                }
+                parts.put(table, list);
+            }
+        }
+        this.pipes = pipesAllowed && makePipes(pipePaths);
+        if (!pipes) {
+            // one part per table: one thread writes files in table order
+            for (Map.Entry<String, List<Part>> e : parts.entrySet()) {
+                List<Part> list = e.getValue();
+                if (list.size() > 1) {
+                    e.setValue(List.of(new Part(e.getKey(), list.get(0).fromRowid, list.get(list.size() - 1).toRowid, null)));
+                }
+            }
+        }
+        writers = Executors.newFixedThreadPool(pipes ? 2 : 1, r -> {
+            Thread t = new Thread(r, "fdl-sqlite-reader");
+            t.setDaemon(true);
+            return t;
+        });
+        // tasks start in table order, so every part of the table DuckDB reads is being rendered:
+        // no table has more parts than there are threads
+        for (List<Part> list : parts.values()) {
+            for (Part part : list) {
+                writers.execute(() -> render(part));
+            }
+        }
+    }
+
+    /** Whether this handover renders {@code table}; if not, the caller copies it another way. */
+    boolean handles(String table) {
+        return parts.containsKey(table);
+    }
+
+    /** Whether a table with these columns can go through a handover (all BIGINT or VARCHAR in SQLite). */
+    static boolean fits(List<CopyColumn> columns) {
+        return columns.stream().allMatch(c -> c.sqliteType().equals("BIGINT") || c.sqliteType().equals("VARCHAR"));
+    }
+
+    /** Whether pipes may be tried: not when system property {@code fdl.catalog.handover} is {@code files}. */
+    static boolean pipesAllowedByDefault() {
+        return !"files".equals(System.getProperty("fdl.catalog.handover"));
+    }
+
+    /** True if rows stream through named pipes (false: temporary files). */
+    boolean usesPipes() {
+        return pipes;
+    }
+
+    /** The smallest and largest rowid of {@code table}, or null if it is empty (both read from the b-tree's ends). */
+    private static long[] rowidRange(Connection lite, String table) throws SQLException {
+        // (a table without rowid fails here)
+        try (Statement s = lite.createStatement();
+             ResultSet r = s.executeQuery("SELECT min(rowid), max(rowid) FROM " + SqlQuote.ident(table))) {
+            r.next();
+            long min = r.getLong(1);
+            return r.wasNull() ? null : new long[] {min, r.getLong(2)};
+        }
+    }
+
+    private static boolean makePipes(List<Path> paths) {
+        if (paths.isEmpty()) {
+            return false;
+        }
+        List<String> command = new ArrayList<>(List.of("mkfifo", "-m", "600"));
+        paths.forEach(p -> command.add(p.toString()));
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (p.waitFor() == 0 && paths.stream().allMatch(f -> Files.exists(f) && !Files.isRegularFile(f))) {
+                return true;
+            }
+        } catch (IOException e) {
+            // no mkfifo here (e.g. Windows): temporary files instead
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        paths.forEach(RowHandover::deleteQuietly);
+        return false;
+    }
+
+    // ------------------------------------------------------------------ writing side (own threads)
+
+    private void render(Part part) {
+        boolean opened = false;
+        Path file = null;
+        try (Connection lite = Sql.sqlite(source, true)) {
+            List<CopyColumn> cols = tables.get(part.table);
+            StringBuilder select = new StringBuilder("SELECT json_array(");
+            for (int i = 0; i < cols.size(); i++) {
+                select.append(i > 0 ? ", " : "").append(SqlQuote.ident(cols.get(i).name()));
+            }
+            select.append(") FROM ").append(SqlQuote.ident(part.table)).append(" WHERE rowid BETWEEN ? AND ? ORDER BY rowid");
+            try (PreparedStatement ps = lite.prepareStatement(select.toString())) {
+                ps.setLong(1, part.fromRowid);
+                ps.setLong(2, part.toRowid);
+                try (ResultSet r = ps.executeQuery()) {
+                    long rows = 0;
+                    if (pipes) {
+                        if (cancelled.get()) {
+                            throw new SQLException("cancelled");
+                        }
+                        // WRITE without CREATE: a pipe removed by close() is not recreated as a file
+                        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(part.pipe, StandardOpenOption.WRITE), 1 << 16)) {
+                            opened = true;
+                            while (r.next()) {
+                                write(part, out, r.getBytes(1));
+                                rows++;
+                            }
+                        }
+                    } else {
+                        OutputStream out = null;
+                        long inFile = 0;
+                        try {
+                            while (r.next()) {
+                                if (out == null) {
+                                    file = temp.resolveSibling(temp.getFileName() + ".rows." + fileSequence.getAndIncrement() + ".csv");
+                                    out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+                                }
+                                if (write(part, out, r.getBytes(1))) {
+                                    inFile++;
+                                }
+                                rows++;
+                                if (inFile == CHUNK_ROWS) {
+                                    out.close();
+                                    out = null;
+                                    part.pieces.put(new Piece(file, inFile, null, false));
+                                    file = null;
+                                    inFile = 0;
+                                }
+                            }
+                            if (out != null) {
+                                out.close();
+                                out = null;
+                                part.pieces.put(new Piece(file, inFile, null, false));
+                                file = null;
+                            }
+                        } finally {
+                            if (out != null) {
+                                out.close();
+                            }
+                        }
+                        closeOverflow(part); // complete before the loader reads it
+                        part.pieces.put(Piece.end(rows));
+                    }
+                    closeOverflow(part);
+                    part.rendered.complete(rows);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            deleteQuietly(file);
+            try {
+                closeOverflow(part);
+            } catch (IOException ignored) {
+                // removed by close()
+            }
+            part.rendered.completeExceptionally(e);
+        } catch (SQLException | IOException | RuntimeException e) {
+            deleteQuietly(file);
+            try {
+                closeOverflow(part);
+            } catch (IOException ignored) {
+                // removed by close()
+            }
+            Exception failure = e instanceof IOException
+                    ? new SQLException("cannot hand rows of table " + part.table + " to DuckDB: " + e.getMessage(), e) : e;
+            part.rendered.completeExceptionally(failure);
+            if (pipes) {
+                if (!opened && !cancelled.get()) {
+                    // DuckDB may be waiting to open this pipe: open and close it so it sees the end,
+                    // then the loader meets the failure
+                    try (OutputStream ignored = Files.newOutputStream(part.pipe, StandardOpenOption.WRITE)) {
+                        // nothing to write
+                    } catch (IOException ignored) {
+                        // close() removed it
+                    }
+                }
+            } else {
+                // the loader waits on this queue: it meets the failure before anything else
+                List<Piece> dropped = new ArrayList<>();
+                part.pieces.drainTo(dropped);
+                dropped.forEach(c -> deleteQuietly(c.file()));
+                part.pieces.offer(new Piece(null, 0, failure, true));
+            }
+        }
+    }
+
+    /** Open overflow streams, one per part at most (only the part's renderer uses its own). */
+    private final Map<Part, OutputStream> overflowStreams = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Writes one row: as a CSV line to {@code out}, or (too long) as its JSON array to the part's
+     * overflow file.
+     *
+     * @return true if it went to {@code out}
+     */
+    private boolean write(Part part, OutputStream out, byte[] jsonArray) throws IOException {
+        if (writeLine(out, jsonArray)) {
+            return true;
+        }
+        OutputStream o = overflowStreams.get(part);
+        if (o == null) {
+            part.overflow = temp.resolveSibling(temp.getFileName() + ".rows." + fileSequence.getAndIncrement() + ".overflow.jsonl");
+            o = new BufferedOutputStream(Files.newOutputStream(part.overflow), 1 << 16);
+            overflowStreams.put(part, o);
+        }
+        o.write(jsonArray);
+        o.write('\n');
+        part.overflowRows++;
+        return false;
+    }
+
+    private void closeOverflow(Part part) throws IOException {
+        OutputStream o = overflowStreams.remove(part);
+        if (o != null) {
+            o.close();
+        }
+    }
+
+    /**
+     * Writes one SQLite {@code json_array} rendering as one CSV line: without its brackets when it
+     * holds no backslash (then its strings need no unescaping and hold no {@code "}), else
+     * re-encoded field by field.
+     *
+     * @return false (nothing written) if the line would be longer than {@link #MAX_LINE_BYTES}
+     */
+    static boolean writeLine(OutputStream out, byte[] jsonArray) throws IOException {
+        int n = jsonArray.length;
+        if (n - 2 > MAX_LINE_BYTES) {
+            return false;
+        }
+        boolean plain = true;
+        for (int i = 1; i < n - 1; i++) {
+            if (jsonArray[i] == '\\') {
+                plain = false;
+                break;
+            }
+        }
+        if (plain) {
+            out.write(jsonArray, 1, n - 2);
+        } else {
+            byte[] line = reencode(jsonArray);
+            if (line.length > MAX_LINE_BYTES) {
+                return false;
+            }
+            out.write(line);
+        }
+        out.write('\n');
+        return true;
+    }
+
+    private static byte[] reencode(byte[] jsonArray) throws IOException {
+        StringBuilder line = new StringBuilder(jsonArray.length + 16);
+        try (JsonParser p = JSON.createParser(jsonArray)) {
+            if (p.nextToken() != JsonToken.START_ARRAY) {
+                throw new IOException("SQLite rendered a row that is not a JSON array");
+            }
+            boolean first = true;
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                if (t == null || t.isStructStart()) {
+                    throw new IOException("SQLite rendered a row that is not a flat JSON array");
+                }
+                if (!first) {
+                    line.append(',');
+                }
+                first = false;
+                if (t == JsonToken.VALUE_STRING) {
+                    line.append('"').append(p.getText().replace("\"", "\"\"")).append('"');
+                } else {
+                    line.append(p.getText()); // null, numbers, true/false as written
+                }
+            }
+        }
+        return line.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    // ------------------------------------------------------------------ loading side (caller's thread)
+
+    /**
+     * Loads all rows of {@code table} into {@code cat.main.<table>} (already created) of the
+     * DuckDB connection {@code duck}, as they are rendered.
+     *
+     * @return the number of rows loaded, equal to the number SQLite rendered
+     * @throws SQLException if rendering or loading failed, or the counts differ
+     */
+    long load(Connection duck, String table) throws SQLException {
+        List<Part> list = parts.get(table);
+        if (list.isEmpty()) {
+            return 0;
+        }
+        List<CopyColumn> columns = tables.get(table);
+        if (pipes) {
+            long loaded = insert(duck, table, columns, list.stream().map(p -> p.pipe).toList());
+            long rendered = 0;
+            for (Part part : list) {
+                rendered += rendered(part);
+                loaded += insertOverflow(duck, table, columns, part);
+            }
+            if (rendered != loaded) {
+                throw new SQLException("table " + table + ": SQLite rendered " + rendered + " rows but DuckDB loaded " + loaded);
+            }
+            return loaded;
+        }
+        Part part = list.get(0);
+        long rows = 0;
+        while (true) {
+            Piece piece = take(part.pieces, table);
+            if (piece.failure() != null) {
+                rethrow(piece.failure());
+            }
+            if (piece.end()) {
+                rows += insertOverflow(duck, table, columns, part);
+                if (piece.rows() != rows) {
+                    throw new SQLException("table " + table + ": SQLite rendered " + piece.rows() + " rows but DuckDB loaded " + rows);
+                }
+                return rows;
+            }
+            try {
+                long loaded = insert(duck, table, columns, List.of(piece.file()));
+                if (loaded != piece.rows()) {
+                    throw new SQLException("table " + table + ": " + piece.file() + " holds " + piece.rows() + " rows but DuckDB loaded " + loaded);
+                }
+            } finally {
+                deleteQuietly(piece.file());
+            }
+            rows += piece.rows();
+        }
+    }
+
+    private static long rendered(Part part) throws SQLException {
+        try {
+            return part.rendered.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while copying table " + part.table, e);
+        } catch (ExecutionException e) {
+            rethrow(e.getCause());
+            return 0;
+        }
+    }
+
+    private static Piece take(BlockingQueue<Piece> queue, String table) throws SQLException {
+        try {
+            return queue.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while copying table " + table, e);
+        }
+    }
+
+    private static void rethrow(Throwable failure) throws SQLException {
+        if (failure instanceof SQLException e) {
+            throw e;
+        } else if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        throw new SQLException(failure.getMessage(), failure);
+    }
+
+    /**
+     * Inserts the rows of a part's overflow file one by one, each value bound as text and cast
+     * as in {@link #insert}; then removes the file.
+     *
+     * @return the number of rows inserted
+     */
+    private static long insertOverflow(Connection duck, String table, List<CopyColumn> columns, Part part) throws SQLException {
+        if (part.overflow == null) {
+            return 0;
+        }
+        StringBuilder sql = new StringBuilder("INSERT INTO cat.main.").append(SqlQuote.ident(table)).append(" VALUES (");
+        for (int i = 0; i < columns.size(); i++) {
+            CopyColumn c = columns.get(i);
+            String stored = "CAST(? AS " + c.sqliteType() + ")";
+            sql.append(i > 0 ? ", " : "").append(c.duckType().equals(c.sqliteType()) ? stored : "CAST(" + stored + " AS " + c.duckType() + ")");
+        }
+        sql.append(')');
+        long rows = 0;
+        try (PreparedStatement ps = duck.prepareStatement(sql.toString());
+             java.io.BufferedReader in = Files.newBufferedReader(part.overflow, StandardCharsets.UTF_8)) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                try (JsonParser p = JSON.createParser(line)) {
+                    p.nextToken();
+                    int i = 0;
+                    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                        ps.setString(++i, t == JsonToken.VALUE_NULL ? null : p.getText());
+                    }
+                }
+                ps.executeUpdate();
+                rows++;
+            }
+        } catch (IOException e) {
+            throw new SQLException("cannot read " + part.overflow + ": " + e.getMessage(), e);
+        } finally {
+            deleteQuietly(part.overflow);
+        }
+        return rows;
+    }
+
+    /** One typed {@code read_csv} of {@code files} inside {@code INSERT … SELECT CAST(…)}. */
+    private static long insert(Connection duck, String table, List<CopyColumn> columns, List<Path> files) throws SQLException {
+        StringBuilder spec = new StringBuilder("{");
+        StringBuilder casts = new StringBuilder();
+        for (int i = 0; i < columns.size(); i++) {
+            CopyColumn c = columns.get(i);
+            spec.append(i > 0 ? ", " : "").append("'c").append(i).append("': '").append(c.sqliteType()).append('\'');
+            casts.append(i > 0 ? ", " : "");
+            casts.append(c.duckType().equals(c.sqliteType()) ? "c" + i : "CAST(c" + i + " AS " + c.duckType() + ")");
+        }
+        spec.append('}');
+        StringBuilder list = new StringBuilder("[");
+        for (Path f : files) {
+            list.append(list.length() > 1 ? ", " : "").append(SqlQuote.literal(f.toAbsolutePath().toString()));
+        }
+        list.append(']');
+        try (Statement s = duck.createStatement()) {
+            return s.executeLargeUpdate("INSERT INTO cat.main." + SqlQuote.ident(table) + " SELECT " + casts + " FROM read_csv(" + list
+                    + ", columns = " + spec + ", header = false, delim = ',', quote = '\"', escape = '\"', nullstr = 'null',"
+                    + " allow_quoted_nulls = false, auto_detect = false, new_line = '\\n')");
+        }
+    }
+
+    /**
+     * Stops the writing threads and removes every temporary pipe and file. A writer waiting to
+     * open a pipe nobody will read is released: opening a pipe for reading and writing never
+     * blocks, and one removed before the writer opens it cannot be opened (writers never create
+     * it).
+     */
+    @Override
+    public void close() {
+        cancelled.set(true);
+        if (pipes) {
+            for (List<Part> list : parts.values()) {
+                for (Part part : list) {
+                    try (FileChannel holder = FileChannel.open(part.pipe, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                        deleteQuietly(part.pipe);
+                    } catch (IOException e) {
+                        deleteQuietly(part.pipe);
+                    }
+                }
+            }
+        }
+        writers.shutdownNow();
+        try {
+            writers.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (List<Part> list : parts.values()) {
+            for (Part part : list) {
+                for (Piece piece : part.pieces) {
+                    deleteQuietly(piece.file());
+                }
+                deleteQuietly(part.overflow);
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        if (file == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // a stray temporary file beside the target is harmless
+        }
+    }
+}
