@@ -34,12 +34,13 @@ import org.duckdb.DuckDBConnection;
  * side the native types; the text forms are DuckDB's own casts to and from VARCHAR (TimeZone
  * UTC), which round-trip exactly (NaN, infinities, -0.0, time zones, nested values).
  *
- * <p>SQLite → DuckDB hands rows over as JSON lines rendered by SQLite on a second thread and
- * loaded by DuckDB in chunks (BIGINT/VARCHAR tables), or streams them from sqlite-jdbc into
- * DuckDB's Appender (through a staging table plus one vectorized CAST when a column's stored
- * form differs from its DuckDB type);
- * DuckDB → SQLite streams a DuckDB result into batched SQLite inserts in one transaction.
- * Memory use does not grow with the catalog: rows are never collected.
+ * <p>SQLite → DuckDB, in one DuckDB transaction: tables whose SQLite columns are all BIGINT or
+ * VARCHAR (every fixed DuckLake table) go through a {@link RowHandover} (SQLite renders rows as
+ * CSV on other threads, DuckDB loads them with a typed {@code read_csv}); the rest stream from
+ * sqlite-jdbc into DuckDB's Appender (through a staging table plus one vectorized CAST when a
+ * column's stored form differs from its DuckDB type). DuckDB → SQLite copies each table with a
+ * {@link SqliteTableCopy} in one SQLite transaction. Memory use does not grow with the catalog:
+ * rows are never collected.
  */
 public final class CatalogConverter {
     /** A staging table's name; it exists only inside the conversion's transaction. */
@@ -151,6 +152,11 @@ public final class CatalogConverter {
                                        boolean pipesAllowed) throws SQLException {
         try (Connection lite = Sql.sqlite(source, true); Connection duck = Sql.duckDbMemory()) {
             Sql.attach(duck, temp, "cat", false, Catalogs.STORAGE_VERSION);
+            // a table's rows are a set (every reader of a catalog orders by keys): letting DuckDB
+            // insert them in any order lets it write row groups from both pipes as they come,
+            // instead of holding one pipe's rows until the other ends (measured: 1.5-1.8x faster
+            // at 10,000,000 rows, most of it at COMMIT)
+            Sql.exec(duck, "SET preserve_insertion_order = false");
             DuckDBConnection dc = duck.unwrap(DuckDBConnection.class);
             List<String> tables = Sql.sqliteTables(lite);
             Map<String, List<CopyColumn>> columns = new LinkedHashMap<>();
