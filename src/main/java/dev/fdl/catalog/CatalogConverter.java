@@ -13,14 +13,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.duckdb.DuckDBAppender;
@@ -145,7 +139,6 @@ public final class CatalogConverter {
         long rows;
     }
 
-
     // ---------------------------------------------------------------- SQLite → DuckDB
 
     private static void sqliteToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals,
@@ -187,17 +180,6 @@ public final class CatalogConverter {
             Sql.exec(duck, "COMMIT");
             totals.tables = tables.size();
             Sql.exec(duck, "DETACH cat");
-        }
-    }
-
-    private static void deleteQuietly(Path file) {
-        if (file == null) {
-            return;
-        }
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException ignored) {
-            // a stray temporary file beside the target is harmless
         }
     }
 

@@ -50,9 +50,9 @@ public final class CatalogConversionBench {
             scales.add(10_000L);
         }
         LiveHeap heap = new LiveHeap();
-        System.out.printf(Locale.ROOT, "%-9s %-9s %-9s %-9s | %-6s %-6s %-8s %-8s | %-8s %-8s | %-7s %-7s %-7s | %-7s %-7s | %-9s %-9s%n",
+        System.out.printf(Locale.ROOT, "%-9s %-9s %-9s %-9s | %-6s %-6s %-8s %-8s | %-8s %-8s | %-7s %-7s %-7s | %-7s %-7s | %-9s %-9s | %-7s %-7s%n",
                 "snapshots", "dataFiles", "statsRows", "rows", "ref s", "copy s", "toSqlite", "toDuckDb", "ratioOut", "ratioIn",
-                "refCpu", "outCpu", "inCpu", "cpuOut", "cpuIn", "heapOutMB", "heapInMB");
+                "refCpu", "outCpu", "inCpu", "cpuOut", "cpuIn", "heapOutMB", "heapInMB", "liteW", "liteR");
         for (long snapshots : scales) {
             Path dir = Files.createTempDirectory("fdl-bench");
             try {
@@ -68,6 +68,8 @@ public final class CatalogConversionBench {
                 double[] outCpus = new double[REPEAT];
                 double[] ins = new double[REPEAT];
                 double[] inCpus = new double[REPEAT];
+                double[] writeFloors = new double[REPEAT];
+                double[] renderFloors = new double[REPEAT];
                 long heapOut = 0;
                 long heapIn = 0;
                 long[] rows = new long[1];
@@ -88,6 +90,8 @@ public final class CatalogConversionBench {
                     ins[k] = time(() -> CatalogConverter.convert(sqlite, run.resolve("back.duckdb"), CatalogKind.DUCKDB, ProgressListener.NONE));
                     heapIn = Math.max(heapIn, heap.max());
                     inCpus[k] = lastCpu;
+                    writeFloors[k] = time(() -> sqliteWriteFloor(sqlite, run.resolve("floor.sqlite")));
+                    renderFloors[k] = time(() -> sqliteRenderFloor(sqlite));
                     deleteTree(run);
                 }
                 double ref = median(reference);
@@ -97,18 +101,22 @@ public final class CatalogConversionBench {
                 double outCpu = median(outCpus);
                 double inTime = median(ins);
                 double inCpu = median(inCpus);
+                double writeFloor = median(writeFloors);
+                double renderFloor = median(renderFloors);
                 System.out.printf(Locale.ROOT,
-                        "%-9d %-9d %-9d %-9d | %-6.2f %-6.2f %-8.2f %-8.2f | %-8.2f %-8.2f | %-7.2f %-7.2f %-7.2f | %-7.2f %-7.2f | %-9.1f %-9.1f%n",
+                        "%-9d %-9d %-9d %-9d | %-6.2f %-6.2f %-8.2f %-8.2f | %-8.2f %-8.2f | %-7.2f %-7.2f %-7.2f | %-7.2f %-7.2f | %-9.1f %-9.1f | %-7.2f %-7.2f%n",
                         snapshots, snapshots * 10, snapshots * 100, rows[0], ref, faithful, out, inTime, out / ref,
                         inTime / ref, referenceCpu, outCpu, inCpu, outCpu / referenceCpu, inCpu / referenceCpu,
-                        heapOut / 1e6, heapIn / 1e6);
+                        heapOut / 1e6, heapIn / 1e6, writeFloor / ref, renderFloor / ref);
             } finally {
                 deleteTree(dir);
             }
         }
         System.out.println("ratio = conversion wall time / reference wall time (ref: DuckDB copying the same tables between two DuckDB"
                 + " files, CREATE TABLE AS); copy = the same copy keeping the catalog's primary keys, in one transaction (not a ratio's base); cpu = the same with process CPU seconds (fairer on a shared machine);"
-                + " heap = largest live heap after a GC during the conversion; times are medians of " + REPEAT + " runs");
+                + " heap = largest live heap after a GC during the conversion; liteW = SQLite alone copying every table into a new file"
+                + " row by row (no JDBC: the least DuckDB -> SQLite spends writing) / ref; liteR = SQLite alone rendering every row"
+                + " as json_array for Java (the least SQLite -> DuckDB spends reading) / ref; times are medians of " + REPEAT + " runs");
     }
 
     /** Runs per measurement (system property {@code bench.repeat}, default 3); the median is reported. */
@@ -135,6 +143,65 @@ public final class CatalogConversionBench {
         work.run();
         lastCpu = (os.getProcessCpuTime() - cpu) / 1e9;
         return (System.nanoTime() - start) / 1e9;
+    }
+
+    /**
+     * A floor for DuckDB → SQLite: SQLite copies every table of {@code sqlite} into a new file row
+     * by row, all inside SQLite (a WHERE clause keeps SQLite from copying records unchanged), in
+     * one transaction with journal and sync off: what writing the rows costs SQLite itself.
+     */
+    private static void sqliteWriteFloor(Path sqlite, Path target) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + target); Statement s = c.createStatement()) {
+            s.execute("PRAGMA journal_mode = OFF");
+            s.execute("PRAGMA synchronous = OFF");
+            s.execute("ATTACH '" + sqlite + "' AS src");
+            List<String> tables = new ArrayList<>();
+            try (ResultSet r = s.executeQuery("SELECT name FROM src.sqlite_master WHERE type = 'table'")) {
+                while (r.next()) {
+                    tables.add(r.getString(1));
+                }
+            }
+            s.execute("BEGIN");
+            for (String t : tables) {
+                s.execute("CREATE TABLE main." + t + " AS SELECT * FROM src." + t + " WHERE 0");
+                s.execute("INSERT INTO main." + t + " SELECT * FROM src." + t + " WHERE rowid IS NOT NULL");
+            }
+            s.execute("COMMIT");
+        }
+    }
+
+    /**
+     * A floor for SQLite → DuckDB: SQLite renders every row of {@code sqlite} as one
+     * {@code json_array} (its cheapest rendering of a row) and hands the bytes to Java.
+     */
+    private static void sqliteRenderFloor(Path sqlite) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqlite); Statement s = c.createStatement()) {
+            List<String> tables = new ArrayList<>();
+            try (ResultSet r = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+                while (r.next()) {
+                    tables.add(r.getString(1));
+                }
+            }
+            long bytes = 0;
+            for (String t : tables) {
+                List<String> columns = new ArrayList<>();
+                try (ResultSet r = s.executeQuery("PRAGMA table_info(" + t + ")")) {
+                    while (r.next()) {
+                        columns.add('"' + r.getString("name") + '"');
+                    }
+                }
+                try (ResultSet r = s.executeQuery("SELECT json_array(" + String.join(", ", columns) + ") FROM " + t)) {
+                    while (r.next()) {
+                        bytes += r.getBytes(1).length;
+                    }
+                } catch (SQLException e) {
+                    // a table with BLOB values cannot be rendered as JSON; the floor leaves it out
+                }
+            }
+            if (bytes < 0) {
+                throw new IllegalStateException();
+            }
+        }
     }
 
     /** The reference: DuckDB copies every table of the catalog into a new DuckDB file. */

@@ -163,14 +163,13 @@ class CatalogConverterTest {
         Path sqlite = dir.resolve("w.sqlite");
         Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
         String longText = "\"quoted\"\n" + "ü".repeat(RowHandover.MAX_LINE_BYTES); // twice the limit in UTF-8 bytes
-        try (Connection c = Sql.sqlite(sqlite, false);
-             java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO ducklake_snapshot_changes VALUES (?, 'x', NULL, ?, NULL)")) {
-            for (int i = 1; i <= 200_000; i++) {
-                ps.setLong(1, i);
-                ps.setString(2, i == 7 || i == 150_000 ? longText : "m" + i);
-                ps.addBatch();
+        try (Connection c = Sql.sqlite(sqlite, false)) {
+            Sql.exec(c, "INSERT INTO ducklake_snapshot_changes WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000)"
+                    + " SELECT i, 'x', NULL, 'm' || i, NULL FROM n");
+            try (java.sql.PreparedStatement ps = c.prepareStatement("UPDATE ducklake_snapshot_changes SET commit_message = ? WHERE snapshot_id IN (7, 150000)")) {
+                ps.setString(1, longText);
+                ps.executeUpdate();
             }
-            ps.executeBatch();
         }
         Path duck = dir.resolve("c.duckdb");
 
