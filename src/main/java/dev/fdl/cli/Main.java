@@ -31,6 +31,7 @@ import java.io.PrintWriter;
                 ExpireCommand.class,
                 GcCommand.class,
                 VerifyCommand.class,
+                CacheCommand.class,
                 DemoCommand.class,
                 CommandLine.HelpCommand.class
         })

@@ -16,9 +16,14 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.LinkOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * A local cache of what never changes once a version is finished: its version.json, its catalog
@@ -74,9 +79,144 @@ public final class CatalogCache {
 
     private Path folder(Repository repo, String versionId) {
         if (!VersionIds.isValid(versionId)) throw new IllegalArgumentException("not a version id: " + versionId);
-        String rid = repo.config().id();
-        if (!rid.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,99}")) rid = Sha256.of(rid.getBytes(StandardCharsets.UTF_8));
-        return dir.resolve(rid).resolve(versionId);
+        return repositoryFolder(repo.config().id()).resolve(versionId);
+    }
+
+    /**
+     * The folder of one repository's entries: named by the repository id (fdl.json {@code id}) when
+     * that is a plain name, else by its SHA-256, so no id can name a path outside the cache.
+     */
+    public Path repositoryFolder(String repositoryId) {
+        String name = repositoryId;
+        if (!name.matches(PLAIN_NAME)) name = Sha256.of(repositoryId.getBytes(StandardCharsets.UTF_8));
+        return dir.resolve(name);
+    }
+
+    /** Where the built-in reader mirrors the data files of a remote repository (see {@link VersionCatalogs#dataCache}). */
+    static final String DATA = "data";
+    private static final String PLAIN_NAME = "[A-Za-z0-9][A-Za-z0-9._-]{0,99}";
+
+    /**
+     * What the cache holds for one repository.
+     *
+     * @param folder       the repository's folder name (its id, or the SHA-256 of an unusual id)
+     * @param versions     versions with cached entries
+     * @param catalogBytes bytes of cached catalogs, version.json files and file lists
+     * @param dataBytes    bytes of mirrored data files
+     */
+    public record Usage(String folder, int versions, long catalogBytes, long dataBytes) {
+        /** All bytes the repository's entries take. */
+        public long totalBytes() {
+            return catalogBytes + dataBytes;
+        }
+    }
+
+    /**
+     * What the cache holds, one entry per repository folder in name order; empty when the cache
+     * folder does not exist. Only folders laid out as this cache lays them out count (version
+     * folders, {@code data/}, temporary files), so a cache folder shared with other files is safe.
+     *
+     * @throws FdlException exit 1 when the cache folder cannot be read
+     */
+    public List<Usage> usage() {
+        List<Usage> result = new ArrayList<>();
+        for (Path repoDir : repositoryFolders()) {
+            int versions = 0;
+            long catalogBytes = 0;
+            long dataBytes = 0;
+            for (Path child : children(repoDir)) {
+                String name = child.getFileName().toString();
+                if (name.equals(DATA)) {
+                    dataBytes += treeBytes(child);
+                } else if (VersionIds.isValid(name)) {
+                    versions++;
+                    catalogBytes += treeBytes(child);
+                } else {
+                    catalogBytes += treeBytes(child);
+                }
+            }
+            result.add(new Usage(repoDir.getFileName().toString(), versions, catalogBytes, dataBytes));
+        }
+        return result;
+    }
+
+    /**
+     * Deletes the cached entries of one repository (catalogs, version.json files, file lists and
+     * mirrored data files). Safe at any time: everything in the cache is fetched again when needed.
+     *
+     * @return the bytes freed (0 when nothing was cached)
+     * @throws FdlException exit 1 when something cannot be deleted (naming it)
+     */
+    public long clear(String repositoryId) {
+        Path repoDir = repositoryFolder(repositoryId);
+        if (!Files.isDirectory(repoDir) || !looksLikeRepositoryFolder(repoDir)) return 0;
+        return deleteTree(repoDir);
+    }
+
+    /**
+     * Deletes the cached entries of every repository; other files in the cache folder are left alone.
+     *
+     * @return the bytes freed
+     * @throws FdlException exit 1 when something cannot be deleted (naming it)
+     */
+    public long clearAll() {
+        long freed = 0;
+        for (Path repoDir : repositoryFolders()) freed += deleteTree(repoDir);
+        return freed;
+    }
+
+    private List<Path> repositoryFolders() {
+        if (!Files.isDirectory(dir)) return List.of();
+        List<Path> result = new ArrayList<>();
+        for (Path p : children(dir)) {
+            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) && p.getFileName().toString().matches(PLAIN_NAME) && looksLikeRepositoryFolder(p)) {
+                result.add(p);
+            }
+        }
+        result.sort(Comparator.comparing(p -> p.getFileName().toString()));
+        return result;
+    }
+
+    private static boolean looksLikeRepositoryFolder(Path repoDir) {
+        for (Path child : children(repoDir)) {
+            String name = child.getFileName().toString();
+            boolean ours = name.equals(DATA) || name.startsWith(".tmp-")
+                    || (VersionIds.isValid(name) && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS));
+            if (!ours) return false;
+        }
+        return true;
+    }
+
+    private static List<Path> children(Path folder) {
+        try (Stream<Path> s = Files.list(folder)) {
+            return s.toList();
+        } catch (IOException e) {
+            throw new FdlException("cannot read the catalog cache folder " + folder + ": " + e.getMessage());
+        }
+    }
+
+    private static long treeBytes(Path root) {
+        try (Stream<Path> s = Files.walk(root)) {
+            return s.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0; // removed meanwhile
+                }
+            }).sum();
+        } catch (IOException e) {
+            throw new FdlException("cannot read the catalog cache folder " + root + ": " + e.getMessage());
+        }
+    }
+
+    private static long deleteTree(Path root) {
+        long freed = treeBytes(root);
+        try (Stream<Path> s = Files.walk(root)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        } catch (IOException e) {
+            throw new FdlException("cannot delete " + root + " from the catalog cache: " + e.getMessage());
+        }
+        return freed;
     }
 
     /**

@@ -14,7 +14,7 @@ public final class VersionCatalogs {
 
     /** Where data files of a remote repository are mirrored for the built-in reader (DuckDB core reads local files only). */
     public static Path dataCache(Repository repo) {
-        return CatalogCache.fromEnvironment().dir().resolve(repo.config().id()).resolve("data");
+        return CatalogCache.fromEnvironment().repositoryFolder(repo.config().id()).resolve(CatalogCache.DATA);
     }
 
     /**
