@@ -166,6 +166,29 @@ public final class CatalogReader implements AutoCloseable {
      */
     public QueryResult query(String sql) {
         ReadOnlySql.check(connection, sql);
+        try {
+            return execute(connection, sql);
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.FAILURE, "query failed: " + firstLine(e), e);
+        }
+    }
+
+    /**
+     * Runs one read-only statement and returns its whole result. Nested columns (LIST, ARRAY,
+     * STRUCT, MAP, UNION) and JSON columns come back as {@link NestedValue}s carrying DuckDB's
+     * text and DuckDB's {@code to_json} of each value: the statement is run once, as a subquery
+     * that selects every column plus {@code to_json} of the nested ones. A statement that cannot
+     * be a subquery (DESCRIBE, SHOW, …) has no nested columns and runs as it is.
+     *
+     * @throws SQLException as DuckDB reports it
+     */
+    static QueryResult execute(Connection connection, String sql) throws SQLException {
+        Wrapped wrapped = nestedAsJson(connection, sql);
+        if (wrapped != null) {
+            try (PreparedStatement ps = wrapped.statement(); ResultSet rs = ps.executeQuery()) {
+                return collectWithJson(rs, wrapped.labels(), wrapped.types());
+            }
+        }
         try (Statement st = connection.createStatement()) {
             if (!st.execute(sql)) {
                 return new QueryResult(List.of("Count"), List.of("BIGINT"), List.of(List.of((long) st.getUpdateCount())));
@@ -173,9 +196,90 @@ public final class CatalogReader implements AutoCloseable {
             try (ResultSet rs = st.getResultSet()) {
                 return collect(rs);
             }
-        } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "query failed: " + firstLine(e), e);
         }
+    }
+
+    private static boolean isNested(String type) {
+        String t = type.toUpperCase(Locale.ROOT);
+        return t.endsWith("]") || t.startsWith("STRUCT(") || t.startsWith("MAP(") || t.startsWith("UNION(") || t.equals("JSON");
+    }
+
+    /** A statement wrapped by {@link #nestedAsJson}, with the column types of the original. */
+    private record Wrapped(PreparedStatement statement, List<String> labels, List<String> types) {}
+
+    /**
+     * The statement wrapped to also select {@code to_json} of each nested column right after it,
+     * prepared; null when it has no nested column or cannot be wrapped.
+     */
+    private static Wrapped nestedAsJson(Connection connection, String sql) {
+        List<String> labels = new ArrayList<>();
+        List<String> types = new ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ResultSetMetaData md = ps.getMetaData();
+            if (md == null) return null;
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                labels.add(md.getColumnLabel(i));
+                types.add(md.getColumnTypeName(i));
+            }
+        } catch (SQLException e) {
+            return null; // DuckDB reports it when the statement runs
+        }
+        if (types.stream().noneMatch(CatalogReader::isNested)) return null;
+        StringBuilder select = new StringBuilder("SELECT ");
+        for (int i = 1; i <= types.size(); i++) {
+            select.append(i > 1 ? ", " : "").append('#').append(i);
+            if (isNested(types.get(i - 1))) select.append(", to_json(#").append(i).append(')');
+        }
+        String body = sql.strip();
+        while (body.endsWith(";")) body = body.substring(0, body.length() - 1).strip();
+        // newlines: a trailing line comment must not swallow the closing parenthesis
+        PreparedStatement ps = prepareOrNull(connection, select + " FROM (\n" + body + "\n)");
+        if (ps == null) {
+            // e.g. a semicolon before a trailing comment: the statement as DuckDB's parser prints it
+            String normalized = null;
+            try (PreparedStatement n = connection.prepareStatement("SELECT json_deserialize_sql(json_serialize_sql(?::VARCHAR))")) {
+                n.setString(1, sql);
+                try (ResultSet rs = n.executeQuery()) {
+                    if (rs.next()) normalized = rs.getString(1);
+                }
+            } catch (SQLException e) {
+                return null;
+            }
+            if (normalized == null) return null;
+            while (normalized.strip().endsWith(";")) normalized = normalized.strip().substring(0, normalized.strip().length() - 1);
+            ps = prepareOrNull(connection, select + " FROM (\n" + normalized + "\n)");
+        }
+        return ps == null ? null : new Wrapped(ps, labels, types); // null: not a query that can be a subquery
+    }
+
+    private static PreparedStatement prepareOrNull(Connection connection, String sql) {
+        try {
+            return connection.prepareStatement(sql);
+        } catch (SQLException e) {
+            return null;
+        }
+    }
+
+    /** {@link #collect} for a result of {@link #nestedAsJson}: each nested column is followed by its to_json. */
+    private static QueryResult collectWithJson(ResultSet rs, List<String> columns, List<String> types) throws SQLException {
+        List<Integer> positions = new ArrayList<>();
+        int p = 1;
+        for (String type : types) {
+            positions.add(p);
+            p += isNested(type) ? 2 : 1;
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        while (rs.next()) {
+            List<Object> row = new ArrayList<>(columns.size());
+            for (int k = 0; k < columns.size(); k++) {
+                int i = positions.get(k);
+                Object v = value(rs, i, types.get(k));
+                if (v != null && isNested(types.get(k))) v = new NestedValue(v.toString(), rs.getString(i + 1));
+                row.add(v);
+            }
+            rows.add(row);
+        }
+        return new QueryResult(columns, types, rows);
     }
 
     /** Closes the DuckDB connection (and detaches the catalog). */

@@ -2,6 +2,13 @@ package dev.fdl.data;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -66,7 +73,10 @@ public final class ResultPrinter {
         out.flush();
     }
 
-    /** A JSON array with one object per row, keys the column names; booleans and numbers stay JSON numbers. */
+    /**
+     * A JSON array with one object per row, keys the column names; booleans and numbers stay JSON
+     * numbers, nested values ({@link NestedValue}) JSON arrays and objects.
+     */
     public static void json(PrintWriter out, QueryResult result) {
         try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
@@ -83,6 +93,7 @@ public final class ResultPrinter {
                     else if (v instanceof Double d) g.writeNumber(d);
                     else if (v instanceof Float f) g.writeNumber(f);
                     else if (v instanceof Number num) g.writeNumber(num.longValue());
+                    else if (v instanceof NestedValue nested) g.writeRawValue(jsonValue(nested.json()));
                     else g.writeString(v.toString());
                 }
                 g.writeEndObject();
@@ -93,6 +104,30 @@ public final class ResultPrinter {
         }
         out.println();
         out.flush();
+    }
+
+    private static final ObjectMapper NON_NUMERIC = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+
+    /** DuckDB's to_json text with NaN and infinities (not JSON) as the strings DuckDB prints for them. */
+    static String jsonValue(String duckJson) throws IOException {
+        if (!duckJson.contains("NaN") && !duckJson.contains("Infinity")) return duckJson;
+        JsonNode tree = NON_NUMERIC.readTree(duckJson);
+        return NON_NUMERIC.writeValueAsString(finite(tree));
+    }
+
+    private static JsonNode finite(JsonNode node) {
+        if (node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue())) {
+            double d = node.doubleValue();
+            return TextNode.valueOf(Double.isNaN(d) ? "nan" : d > 0 ? "inf" : "-inf");
+        }
+        if (node instanceof ArrayNode a) {
+            for (int i = 0; i < a.size(); i++) a.set(i, finite(a.get(i)));
+        } else if (node instanceof ObjectNode o) {
+            List<String> names = new ArrayList<>();
+            o.fieldNames().forEachRemaining(names::add);
+            for (String name : names) o.set(name, finite(o.get(name)));
+        }
+        return node;
     }
 
     private static String csvLine(List<Object> values) {

@@ -63,9 +63,7 @@ public final class VersionQuery {
                             + (snapshot == null ? "" : ", SNAPSHOT_VERSION " + snapshot);
                     st.execute("ATTACH " + SqlQuote.literal("ducklake:" + catalog.toAbsolutePath()) + " AS lake (" + opts + ")");
                     st.execute("USE lake");
-                    try (ResultSet rs = st.executeQuery(sql)) {
-                        return new Answer(CatalogReader.collect(rs), Engine.DUCKLAKE_EXTENSION, snapshot == null ? -1 : snapshot);
-                    }
+                    return new Answer(CatalogReader.execute(duck, sql), Engine.DUCKLAKE_EXTENSION, snapshot == null ? -1 : snapshot);
                 } catch (SQLException e) {
                     throw new FdlException("query failed: " + CatalogReader.firstLine(e));
                 }

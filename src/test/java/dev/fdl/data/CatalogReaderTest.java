@@ -66,6 +66,38 @@ class CatalogReaderTest {
     }
 
     @Test
+    void nestedValuesPrintAsDuckDbTextInTablesAndAsJsonInJson() throws Exception {
+        Fixtures.Copy towns = Fixtures.copy("towns", tmp);
+        try (CatalogReader reader = CatalogReader.open(towns.catalog(), towns.dataPath(), null)) {
+            // duplicate labels, a trailing comment and semicolon, NaN inside a list, a MAP with integer keys
+            QueryResult r = reader.query("SELECT [1, 2] AS x, {'a': 'it''s', 'b': [1.5, NULL]} AS x, MAP {1: 'one'} AS m,"
+                    + " ['nan'::DOUBLE, 'inf'::DOUBLE] AS f, NULL::INT[] AS n, count(*) AS towns FROM towns; -- a comment");
+
+            assertThat(r.columns()).containsExactly("x", "x", "m", "f", "n", "towns");
+            assertThat(r.rows().get(0).get(0)).hasToString("[1, 2]");
+            assertThat(r.rows().get(0).get(1)).hasToString("{'a': 'it\\'s', 'b': [1.5, NULL]}"); // DuckDB's own text
+            assertThat(r.rows().get(0).get(4)).isNull();
+            assertThat(r.rows().get(0).get(5)).isEqualTo(1868L);
+
+            java.io.StringWriter out = new java.io.StringWriter();
+            ResultPrinter.json(new java.io.PrintWriter(out), r);
+            com.fasterxml.jackson.databind.JsonNode row = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString()).get(0);
+            assertThat(row.toString()).isEqualTo("{\"x\":{\"a\":\"it's\",\"b\":[1.5,null]},\"m\":{\"1\":\"one\"},"
+                    + "\"f\":[\"nan\",\"inf\"],\"n\":null,\"towns\":1868}");
+            // both columns named x are printed (the JSON object keeps the last; the table shows both)
+            assertThat(out.toString()).contains("\"x\":[1,2]");
+        }
+    }
+
+    @Test
+    void statementsThatCannotBeSubqueriesStillRun() throws Exception {
+        Fixtures.Copy towns = Fixtures.copy("towns", tmp);
+        try (CatalogReader reader = CatalogReader.open(towns.catalog(), towns.dataPath(), null)) {
+            assertThat(reader.query("DESCRIBE towns").columns()).contains("column_name", "column_type");
+        }
+    }
+
+    @Test
     void deleteFilesAreMatchedByDataFileIdNotByTheStalePathInside() throws Exception {
         // The fixture's delete file names /fixture/towns/data/…, a path that does not exist here.
         Fixtures.Copy towns = Fixtures.copy("towns", tmp);

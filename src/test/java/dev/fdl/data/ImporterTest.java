@@ -113,7 +113,8 @@ class ImporterTest {
         try (CatalogReader reader = wc.read(null)) {
             assertThat(reader.query("SELECT name, length_km, mouth FROM geo.rivers ORDER BY name").rows()).containsExactly(
                     java.util.Arrays.asList("Nile", null, null),
-                    java.util.Arrays.asList("Rhone", 813.5, "{\"sea\":\"Mediterranean\"}"));
+                    // a JSON column keeps its text for tables and CSV and stays JSON for --json
+                    java.util.Arrays.asList("Rhone", 813.5, new NestedValue("{\"sea\":\"Mediterranean\"}", "{\"sea\":\"Mediterranean\"}")));
         }
     }
 
