@@ -161,8 +161,30 @@ public final class ResultPrinter {
         return t.matches("(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT))|FLOAT|DOUBLE|DECIMAL.*");
     }
 
-    private static int displayWidth(String s) {
-        return s.codePointCount(0, s.length());
+    /**
+     * Terminal columns {@code s} takes: 2 for East Asian wide and fullwidth characters (CJK,
+     * Hangul, fullwidth forms, most emoji), 0 for combining marks and format characters, else 1;
+     * the ranges of Markus Kuhn's wcwidth, which terminals follow.
+     */
+    static int displayWidth(String s) {
+        int width = 0;
+        for (int i = 0; i < s.length(); ) {
+            int cp = s.codePointAt(i);
+            i += Character.charCount(cp);
+            int type = Character.getType(cp);
+            if (type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK || type == Character.FORMAT) continue;
+            width += isWide(cp) ? 2 : 1;
+        }
+        return width;
+    }
+
+    private static boolean isWide(int cp) {
+        return cp >= 0x1100 && (cp <= 0x115F || cp == 0x2329 || cp == 0x232A
+                || (cp >= 0x2E80 && cp <= 0xA4CF && cp != 0x303F) || (cp >= 0xAC00 && cp <= 0xD7A3)
+                || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE10 && cp <= 0xFE19) || (cp >= 0xFE30 && cp <= 0xFE6F)
+                || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6)
+                || (cp >= 0x1F300 && cp <= 0x1F64F) || (cp >= 0x1F900 && cp <= 0x1F9FF)
+                || (cp >= 0x20000 && cp <= 0x2FFFD) || (cp >= 0x30000 && cp <= 0x3FFFD));
     }
 
     private static String pad(String s, int width, boolean right) {

@@ -38,6 +38,20 @@ class ResultPrinterTest {
     }
 
     @Test
+    void tableAlignsWideAndCombiningCharactersByTheColumnsTheyTakeOnATerminal() {
+        QueryResult r = new QueryResult(List.of("name", "pop"), List.of("VARCHAR", "INTEGER"),
+                List.of(Arrays.asList("東京", 1), Arrays.asList("Zu\u0308rich", 2), Arrays.asList("Lyon", 3)));
+        assertThat(print(ResultPrinter::table, r).lines().toList()).containsExactly(
+                "name   | pop",
+                "-------+----",
+                "東京   |   1",
+                "Zu\u0308rich |   2",
+                "Lyon   |   3",
+                "(3 rows)");
+        assertThat(ResultPrinter.displayWidth("서울 🦆")).isEqualTo(7);
+    }
+
+    @Test
     void csvQuotesWhatNeedsQuotingAndLeavesNullEmpty() {
         assertThat(print(ResultPrinter::csv, RESULT)).isEqualTo(
                 "name,pop,note\r\nTokyo,14000000,1.5\r\n\"Say \"\"hi\"\", Lyon\",,\r\n\"\",7,-2.0\r\n");
