@@ -60,24 +60,11 @@ final class CacheCommand implements Runnable {
         } else {
             out.printf("%-40s %8s %14s %14s%n", "REPOSITORY", "VERSIONS", "CATALOGS", "DATA FILES");
             for (CatalogCache.Usage u : usage) {
-                out.printf("%-40s %8d %14s %14s%n", u.folder(), u.versions(), size(u.catalogBytes()), size(u.dataBytes()));
+                out.printf("%-40s %8d %14s %14s%n", u.folder(), u.versions(), Out.size(u.catalogBytes()), Out.size(u.dataBytes()));
             }
             out.println("Total: " + GcCommand.bytes(total));
         }
         out.flush();
-    }
-
-    /** {@code 1.2 MB}: for table cells. */
-    static String size(long b) {
-        if (b < 1000) return b + " B";
-        String[] units = {"kB", "MB", "GB", "TB", "PB"};
-        double v = b;
-        int u = -1;
-        while (v >= 1000 && u < units.length - 1) {
-            v /= 1000;
-            u++;
-        }
-        return String.format("%.1f %s", v, units[u]);
     }
 
     /** {@code fdl cache clear}: deletes the cached entries of the repository, or of all with {@code --all}. */

@@ -97,14 +97,6 @@ final class GcCommand implements Runnable {
 
     /** {@code 1234567 bytes (1.2 MB)}. */
     static String bytes(long b) {
-        if (b < 1000) return b + " bytes";
-        String[] units = {"kB", "MB", "GB", "TB", "PB"};
-        double v = b;
-        int u = -1;
-        while (v >= 1000 && u < units.length - 1) {
-            v /= 1000;
-            u++;
-        }
-        return String.format("%,d bytes (%.1f %s)", b, v, units[u]);
+        return b < 1000 ? b + " bytes" : String.format("%,d bytes (%s)", b, Out.size(b));
     }
 }

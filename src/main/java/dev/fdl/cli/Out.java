@@ -22,4 +22,17 @@ final class Out {
         Console c = System.console();
         return !quiet && c != null && System.getenv("CI") == null;
     }
+
+    /** {@code 1.2 MB} (decimal units; {@code 999 B} below a kilobyte): sizes for people. */
+    static String size(long b) {
+        if (b < 1000) return b + " B";
+        String[] units = {"kB", "MB", "GB", "TB", "PB"};
+        double v = b;
+        int u = -1;
+        while (v >= 1000 && u < units.length - 1) {
+            v /= 1000;
+            u++;
+        }
+        return String.format("%.1f %s", v, units[u]);
+    }
 }
