@@ -250,6 +250,19 @@ public final class CatalogConverter {
         for (int i = 0; i < columns.size(); i++) {
             select.append(i > 0 ? ", " : "").append(SqlQuote.ident(columns.get(i).name()));
         }
+        // one more column: whether every value of the row is of a class its column can take (JDBC's
+        // getLong would read the REAL 1.5 as 1 and the TEXT '0x10' as 0)
+        StringBuilder fits = new StringBuilder();
+        for (CopyColumn c : columns) {
+            String f = StorageClassCheck.fits(c);
+            if (f != null) {
+                fits.append(fits.length() > 0 ? " AND " : "").append(f);
+            }
+        }
+        boolean checked = fits.length() > 0;
+        if (checked) {
+            select.append(", ").append(fits);
+        }
         select.append(" FROM ").append(SqlQuote.ident(table));
         int n = columns.size();
         int[] kind = new int[n];
@@ -266,6 +279,10 @@ public final class CatalogConverter {
         try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery(select.toString());
              DuckDBAppender app = dc.createAppender(appendCatalog, "main", appendTable)) {
             while (r.next()) {
+                if (checked && r.getInt(n + 1) == 0) {
+                    SQLException mismatch = StorageClassCheck.firstMismatch(lite, table, columns);
+                    throw mismatch != null ? mismatch : new SQLException("table " + table + " holds a value of the wrong type");
+                }
                 app.beginRow();
                 for (int i = 0; i < n; i++) {
                     int col = i + 1;

@@ -1,0 +1,103 @@
+package dev.fdl.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fdl.FdlException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** SQLite ↔ DuckDB conversion at the edges of what a catalog's values can be. */
+class CatalogConverterEdgeTest {
+    @TempDir
+    Path dir;
+
+    private Path sqliteCatalog(String... statements) throws Exception {
+        Path sqlite = dir.resolve("w.sqlite");
+        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(sqlite, false)) {
+            for (String sql : statements) {
+                Sql.exec(c, sql);
+            }
+        }
+        return sqlite;
+    }
+
+    private List<String> files() throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private static List<String> rows(Path duckdb, String sql) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = Sql.duckDbMemory()) {
+            Sql.attach(c, duckdb, "cat", true, null);
+            Sql.exec(c, "USE cat");
+            try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+                while (r.next()) {
+                    rows.add(r.getString(1));
+                }
+            }
+        }
+        return rows;
+    }
+
+    static Stream<Arguments> valuesOfTheWrongClass() {
+        List<Arguments> cases = new ArrayList<>();
+        for (String value : new String[] {"1.5", "'0x10'", "'1_000'", "'abc'", "''", "X'3132'", "1e20"}) {
+            for (boolean pipes : new boolean[] {true, false}) {
+                cases.add(Arguments.of(value, pipes));
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("valuesOfTheWrongClass")
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aBigintColumnHoldingANonIntegerFailsNamingTheValueInsteadOfCastingIt(String value, boolean pipes) throws Exception {
+        // DuckDB casts '0x10' to 16, '1_000' to 1000 and 1.5 to 2; DuckDB's sqlite extension refuses them
+        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
+                "INSERT INTO ducklake_probe VALUES (1, 'a'), (" + value + ", 'b'), (3, 'c')");
+        Path target = dir.resolve("c.duckdb");
+
+        assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, pipes))
+                .isInstanceOf(FdlException.class)
+                .hasMessageContaining("ducklake_probe").hasMessageContaining("rowid 2").hasMessageContaining("column i");
+
+        assertThat(files()).containsExactly("w.sqlite");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"i = 1.5", "i = '0x10'", "d = 'abc'", "s = X'00'"})
+    void aValueOfTheWrongClassFailsOnTheAppenderPathToo(String assignment) throws Exception {
+        // a DOUBLE column keeps the table off the CSV handover; JDBC's getLong/getDouble read 1.5 as 1 and 'abc' as 0.0
+        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, d DOUBLE, s VARCHAR)",
+                "INSERT INTO ducklake_probe VALUES (1, 0.5, 'a'), (2, 0.25, 'b')",
+                "UPDATE ducklake_probe SET " + assignment + " WHERE i = 2");
+        Path target = dir.resolve("c.duckdb");
+
+        assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE))
+                .isInstanceOf(FdlException.class)
+                .hasMessageContaining("ducklake_probe").hasMessageContaining("rowid 2")
+                .hasMessageContaining("column " + assignment.substring(0, 1));
+
+        assertThat(files()).containsExactly("w.sqlite");
+    }
+}
