@@ -2,6 +2,10 @@ package dev.fdl.catalog;
 
 import dev.fdl.FdlException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -275,6 +280,7 @@ public final class CatalogConverter {
                 default -> 3;
             };
         }
+        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder(); // reports malformed input
         long rows = 0;
         try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery(select.toString());
              DuckDBAppender app = dc.createAppender(appendCatalog, "main", appendTable)) {
@@ -320,11 +326,12 @@ public final class CatalogConverter {
                             }
                         }
                         default -> {
-                            String v = r.getString(col);
+                            // the text's own bytes, decoded strictly: getString would replace invalid UTF-8 with U+FFFD
+                            byte[] v = r.getBytes(col);
                             if (v == null) {
                                 app.appendNull();
                             } else {
-                                app.append(v);
+                                app.append(text(utf8, v, table, columns.get(i).name()));
                             }
                         }
                     }
@@ -350,6 +357,16 @@ public final class CatalogConverter {
             Sql.exec(duck, "DROP TABLE cat.main." + STAGE);
         }
         return rows;
+    }
+
+    /** {@code bytes} decoded as UTF-8, which DuckDB's VARCHAR requires; invalid UTF-8 fails, naming table and column. */
+    private static String text(CharsetDecoder utf8, byte[] bytes, String table, String column) throws SQLException {
+        try {
+            return utf8.decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new SQLException("table " + table + ", column " + column + " holds text that is not valid UTF-8 (hex "
+                    + HexFormat.of().formatHex(bytes, 0, Math.min(bytes.length, 40)) + "); fix that value in the SQLite catalog", e);
+        }
     }
 
     private static String ddl(String qualifier, String table, List<CopyColumn> columns) {

@@ -100,4 +100,69 @@ class CatalogConverterEdgeTest {
 
         assertThat(files()).containsExactly("w.sqlite");
     }
+
+    private static final String[] AWKWARD = {"nul\u0000inside", "\u0000", "lone\rcr", "crlf\r\n", "tab\t", "ends with backslash\\",
+        "\\", "\\\"", "line\u2028sep\u2029", "emoji 🦆 \uD83D\uDE00", "null", "NULL", "", "\"", "\"\"", ",", "a,\"b\"\n,c",
+        "\u007f\u0001\u001f", "ü", null};
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void awkwardTextSurvivesSqliteToDuckDbToSqliteToDuckDb(boolean pipes) throws Exception {
+        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR, t VARCHAR)",
+                // the same values in a table that goes through the Appender (a BLOB column keeps it off the CSV handover)
+                "CREATE TABLE ducklake_probe_blob(i BIGINT, s VARCHAR, t VARCHAR, b BLOB)");
+        try (Connection c = Sql.sqlite(sqlite, false);
+             PreparedStatement a = c.prepareStatement("INSERT INTO ducklake_probe VALUES (?, ?, ?)");
+             PreparedStatement b = c.prepareStatement("INSERT INTO ducklake_probe_blob VALUES (?, ?, ?, NULL)")) {
+            for (int i = 0; i < AWKWARD.length; i++) {
+                for (PreparedStatement ps : new PreparedStatement[] {a, b}) {
+                    ps.setLong(1, i);
+                    ps.setString(2, AWKWARD[i]);
+                    ps.setString(3, AWKWARD[AWKWARD.length - 1 - i]);
+                    ps.executeUpdate();
+                }
+            }
+        }
+        Path duck = dir.resolve("c.duckdb");
+        Path lite2 = dir.resolve("again.sqlite");
+        Path duck2 = dir.resolve("again.duckdb");
+
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
+        CatalogConverter.convert(duck, lite2, CatalogKind.SQLITE, ProgressListener.NONE);
+        CatalogConverter.convert(lite2, duck2, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
+
+        List<String> expected = new ArrayList<>();
+        for (String v : AWKWARD) {
+            expected.add(v == null ? null : "[" + v + "]");
+        }
+        for (String table : new String[] {"ducklake_probe", "ducklake_probe_blob"}) {
+            assertThat(rows(duck, "SELECT '[' || s || ']' FROM " + table + " ORDER BY i")).containsExactlyElementsOf(expected);
+        }
+        try (Connection c = Sql.sqlite(lite2, true); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT s, typeof(s) FROM ducklake_probe ORDER BY i")) {
+            for (String v : AWKWARD) {
+                r.next();
+                assertThat(r.getString(1)).isEqualTo(v);
+                assertThat(r.getString(2)).isEqualTo(v == null ? "null" : "text");
+            }
+        }
+        assertThat(CatalogCompare.differences(duck, duck2)).isEmpty();
+        assertThat(files()).containsExactlyInAnyOrder("again.duckdb", "again.sqlite", "c.duckdb", "w.sqlite");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"61ff62", "eda080", "c0af", "f4908080"})
+    void invalidUtf8InSqliteTextFailsInsteadOfBeingReplaced(String hex) throws Exception {
+        for (String table : new String[] {"ducklake_probe", "ducklake_probe_blob"}) {
+            Files.deleteIfExists(dir.resolve("w.sqlite"));
+            Path sqlite = sqliteCatalog("CREATE TABLE " + table + "(i BIGINT, s VARCHAR" + (table.endsWith("blob") ? ", b BLOB)" : ")"),
+                    "INSERT INTO " + table + "(i, s) VALUES (1, 'fine'), (2, CAST(X'" + hex + "' AS TEXT))");
+            Path target = dir.resolve("c.duckdb");
+
+            assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE))
+                    .as(table).isInstanceOf(FdlException.class).hasMessageContaining("w.sqlite");
+
+            assertThat(files()).containsExactly("w.sqlite");
+        }
+    }
 }
