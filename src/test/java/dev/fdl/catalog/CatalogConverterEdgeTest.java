@@ -165,4 +165,103 @@ class CatalogConverterEdgeTest {
             assertThat(files()).containsExactly("w.sqlite");
         }
     }
+
+    static Stream<Arguments> rowidLayouts() {
+        List<Arguments> cases = new ArrayList<>();
+        String[] layouts = {
+            "SELECT i FROM n WHERE i <= 65535", // one below the split
+            "SELECT i FROM n WHERE i <= 65536", // the first split
+            "SELECT i - 40000 FROM n WHERE i <= 70000", // negative rowids, split around 0
+            "SELECT i * 1000003 FROM n WHERE i <= 3000", // sparse: few rows over a wide range, split
+            "SELECT -9223372036854775808 UNION ALL SELECT 9223372036854775807 UNION ALL SELECT 0", // range wider than a long
+            "SELECT -9223372036854775808 UNION ALL SELECT -9223372036854775808 + 70000", // split at the bottom edge
+            "SELECT 9223372036854775807 UNION ALL SELECT 9223372036854775807 - 70000", // split at the top edge
+        };
+        for (String layout : layouts) {
+            for (boolean pipes : new boolean[] {true, false}) {
+                cases.add(Arguments.of(layout, pipes));
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("rowidLayouts")
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void everyRowArrivesWhateverTheRowids(String rowids, boolean pipes) throws Exception {
+        String numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 70000)";
+        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
+                "INSERT INTO ducklake_probe(rowid, i, s) " + numbers + ", t(r) AS (" + rowids + ") SELECT r, r, 'row ' || r FROM t",
+                // rowid as an INTEGER PRIMARY KEY column
+                "CREATE TABLE ducklake_probe_pk(id INTEGER PRIMARY KEY, s VARCHAR)",
+                "INSERT INTO ducklake_probe_pk " + numbers + ", t(r) AS (" + rowids + ") SELECT r, 'row ' || r FROM t",
+                "CREATE TABLE ducklake_probe_empty(i BIGINT, s VARCHAR)");
+        String expected;
+        try (Connection c = Sql.sqlite(sqlite, true); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT count(*) || ' ' || sum(i % 1000) || ' ' || min(i) || ' ' || max(i) FROM ducklake_probe")) {
+            r.next();
+            expected = r.getString(1);
+        }
+        Path duck = dir.resolve("c.duckdb");
+
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
+
+        assertThat(rows(duck, "SELECT count(*) || ' ' || sum(i % 1000) || ' ' || min(i) || ' ' || max(i) FROM ducklake_probe"
+                + " WHERE s = 'row ' || i")).containsExactly(expected);
+        assertThat(rows(duck, "SELECT count(*) || ' ' || sum(id % 1000) || ' ' || min(id) || ' ' || max(id) FROM ducklake_probe_pk"
+                + " WHERE s = 'row ' || id")).containsExactly(expected);
+        assertThat(rows(duck, "SELECT count(*) FROM ducklake_probe_empty")).containsExactly("0");
+        assertThat(files()).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
+    }
+
+    @Test
+    void aWithoutRowidTableIsCopiedAndAMismatchInItIsNamed() throws Exception {
+        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(k BIGINT PRIMARY KEY, s VARCHAR) WITHOUT ROWID",
+                "INSERT INTO ducklake_probe VALUES (2, 'b'), (1, 'a'), (-5, NULL)");
+        Path duck = dir.resolve("c.duckdb");
+
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
+        assertThat(rows(duck, "SELECT k || ':' || coalesce(s, '-') FROM ducklake_probe ORDER BY k")).containsExactly("-5:-", "1:a", "2:b");
+
+        try (Connection c = Sql.sqlite(sqlite, false)) {
+            Sql.exec(c, "INSERT INTO ducklake_probe VALUES (2.5, 'c')");
+        }
+        assertThatThrownBy(() -> CatalogConverter.convert(sqlite, dir.resolve("d.duckdb"), CatalogKind.DUCKDB, ProgressListener.NONE))
+                .isInstanceOf(FdlException.class).hasMessageContaining("ducklake_probe").hasMessageContaining("column k")
+                .hasMessageContaining("2.5");
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void rowsAroundTheLineLimitAreCopiedExactly(boolean pipes) throws Exception {
+        // the CSV line of (i, s) is digits + ',"' + s + '"': lengths around RowHandover.MAX_LINE_BYTES
+        int limit = RowHandover.MAX_LINE_BYTES;
+        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)");
+        List<String> values = new ArrayList<>();
+        try (Connection c = Sql.sqlite(sqlite, false); PreparedStatement ps = c.prepareStatement("INSERT INTO ducklake_probe VALUES (?, ?)")) {
+            int i = 1;
+            for (int delta = -2; delta <= 2; delta++) {
+                int body = limit - 4 + delta; // "1," + quotes = 4 bytes
+                for (String v : new String[] {"x".repeat(body), "\\" + "y".repeat(body - 2), "\"" + "z".repeat(body - 1), "é".repeat(body / 2)}) {
+                    ps.setLong(1, i++);
+                    ps.setString(2, v);
+                    ps.executeUpdate();
+                    values.add(v);
+                }
+            }
+        }
+        Path duck = dir.resolve("c.duckdb");
+
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
+
+        try (Catalog catalog = Catalog.open(duck); Statement s = catalog.connection().createStatement();
+             ResultSet r = s.executeQuery("SELECT s FROM ducklake_probe ORDER BY i")) {
+            for (String v : values) {
+                r.next();
+                assertThat(r.getString(1)).isEqualTo(v);
+            }
+            assertThat(r.next()).isFalse();
+        }
+        assertThat(files()).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
+    }
 }
