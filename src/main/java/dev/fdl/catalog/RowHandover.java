@@ -586,11 +586,9 @@ final class RowHandover implements AutoCloseable {
             }
         }
         writers.shutdownNow();
-        try {
-            writers.awaitTermination(1, TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // wait even when this thread is interrupted (the usual reason to close early): a writer
+        // still running could create a temporary file after the clean-up below
+        awaitEnd(writers);
         for (List<Part> list : parts.values()) {
             for (Part part : list) {
                 for (Piece piece : part.pieces) {
@@ -598,6 +596,26 @@ final class RowHandover implements AutoCloseable {
                 }
                 deleteQuietly(part.overflow);
             }
+        }
+    }
+
+    /**
+     * Waits up to a minute for {@code threads} (already shut down) to end, even if the calling
+     * thread is interrupted meanwhile; its interrupt status is kept.
+     */
+    static void awaitEnd(ExecutorService threads) {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (true) {
+            try {
+                threads.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

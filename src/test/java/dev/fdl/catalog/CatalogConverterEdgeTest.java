@@ -264,4 +264,67 @@ class CatalogConverterEdgeTest {
         }
         assertThat(files()).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
     }
+
+    /** Threads still running whose name starts with {@code prefix}. */
+    private static List<Thread> live(String prefix) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith(prefix) && t.isAlive()).toList();
+    }
+
+    /** Converts on this thread, interrupting it once the table before {@code ducklake_zz} is copied. */
+    private static Throwable convertInterruptedBeforeLastTable(Path source, Path target, CatalogKind kind, boolean pipes) {
+        ProgressListener interrupter = (table, rows, done, total) -> {
+            if (done == total - 1) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        try {
+            CatalogConverter.convert(source, target, kind, interrupter, pipes);
+            return null;
+        } catch (Throwable t) {
+            return t;
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void anInterruptedSqliteToDuckDbConversionStopsItsThreadsAndLeavesNothingBehind(boolean pipes) throws Exception {
+        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_zz(i BIGINT, s VARCHAR)",
+                "INSERT INTO ducklake_zz WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600000)"
+                        + " SELECT i, 'row ' || i FROM n");
+        Path target = dir.resolve("c.duckdb");
+        Files.writeString(target, "previous");
+
+        Throwable failure = convertInterruptedBeforeLastTable(sqlite, target, CatalogKind.DUCKDB, pipes);
+
+        // (a load from pipes runs in DuckDB to its end and may finish the conversion; then the flag stays set)
+        assertThat(live("fdl-sqlite-reader")).isEmpty();
+        assertThat(files()).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
+        if (failure == null) {
+            assertThat(pipes).isTrue();
+            assertThat(rows(target, "SELECT count(*) FROM ducklake_zz")).containsExactly("600000");
+        } else {
+            assertThat(failure).isInstanceOf(FdlException.class).hasMessageContaining("interrupted");
+            assertThat(Files.readString(target)).isEqualTo("previous");
+        }
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void anInterruptedDuckDbToSqliteConversionStopsItsReaderBeforeClosingDuckDb() throws Exception {
+        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_zz(i BIGINT, s VARCHAR)",
+                "INSERT INTO ducklake_zz WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600000)"
+                        + " SELECT i, 'row ' || i FROM n");
+        Path duck = dir.resolve("c.duckdb");
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
+        Path target = dir.resolve("back.sqlite");
+
+        Throwable failure = convertInterruptedBeforeLastTable(duck, target, CatalogKind.SQLITE, true);
+
+        assertThat(failure).isInstanceOf(FdlException.class).hasMessageContaining("interrupted");
+        assertThat(live("fdl-duckdb-reader")).isEmpty();
+        assertThat(files()).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
+    }
 }
