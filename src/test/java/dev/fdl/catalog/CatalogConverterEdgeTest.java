@@ -327,4 +327,31 @@ class CatalogConverterEdgeTest {
         assertThat(live("fdl-duckdb-reader")).isEmpty();
         assertThat(files()).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
     }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void concurrentConversionsInOneFolderDoNotMeet() throws Exception {
+        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
+                "INSERT INTO ducklake_probe WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)"
+                        + " SELECT i, 'row ' || i FROM n");
+        String[] targets = {"a.duckdb", "b.duckdb", "same.duckdb", "same.duckdb"};
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(targets.length);
+        try {
+            List<java.util.concurrent.Future<ConversionResult>> results = new ArrayList<>();
+            for (int i = 0; i < targets.length; i++) {
+                Path target = dir.resolve(targets[i]);
+                boolean pipes = i % 2 == 0;
+                results.add(pool.submit(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, pipes)));
+            }
+            for (java.util.concurrent.Future<ConversionResult> r : results) {
+                assertThat(r.get().rows()).isGreaterThanOrEqualTo(100_000);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (String t : new String[] {"a.duckdb", "b.duckdb", "same.duckdb"}) {
+            assertThat(rows(dir.resolve(t), "SELECT count(*) FROM ducklake_probe WHERE s = 'row ' || i")).containsExactly("100000");
+        }
+        assertThat(files()).containsExactly("a.duckdb", "b.duckdb", "same.duckdb", "w.sqlite");
+    }
 }
