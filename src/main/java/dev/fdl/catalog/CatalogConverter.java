@@ -2,6 +2,10 @@ package dev.fdl.catalog;
 
 import dev.fdl.FdlException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -250,6 +255,19 @@ public final class CatalogConverter {
         for (int i = 0; i < columns.size(); i++) {
             select.append(i > 0 ? ", " : "").append(SqlQuote.ident(columns.get(i).name()));
         }
+        // one more column: whether every value of the row is of a class its column can take (JDBC's
+        // getLong would read the REAL 1.5 as 1 and the TEXT '0x10' as 0)
+        StringBuilder fits = new StringBuilder();
+        for (CopyColumn c : columns) {
+            String f = StorageClassCheck.fits(c);
+            if (f != null) {
+                fits.append(fits.length() > 0 ? " AND " : "").append(f);
+            }
+        }
+        boolean checked = fits.length() > 0;
+        if (checked) {
+            select.append(", ").append(fits);
+        }
         select.append(" FROM ").append(SqlQuote.ident(table));
         int n = columns.size();
         int[] kind = new int[n];
@@ -262,10 +280,15 @@ public final class CatalogConverter {
                 default -> 3;
             };
         }
+        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder(); // reports malformed input
         long rows = 0;
         try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery(select.toString());
              DuckDBAppender app = dc.createAppender(appendCatalog, "main", appendTable)) {
             while (r.next()) {
+                if (checked && r.getInt(n + 1) == 0) {
+                    SQLException mismatch = StorageClassCheck.firstMismatch(lite, table, columns);
+                    throw mismatch != null ? mismatch : new SQLException("table " + table + " holds a value of the wrong type");
+                }
                 app.beginRow();
                 for (int i = 0; i < n; i++) {
                     int col = i + 1;
@@ -303,11 +326,12 @@ public final class CatalogConverter {
                             }
                         }
                         default -> {
-                            String v = r.getString(col);
+                            // the text's own bytes, decoded strictly: getString would replace invalid UTF-8 with U+FFFD
+                            byte[] v = r.getBytes(col);
                             if (v == null) {
                                 app.appendNull();
                             } else {
-                                app.append(v);
+                                app.append(text(utf8, v, table, columns.get(i).name()));
                             }
                         }
                     }
@@ -333,6 +357,16 @@ public final class CatalogConverter {
             Sql.exec(duck, "DROP TABLE cat.main." + STAGE);
         }
         return rows;
+    }
+
+    /** {@code bytes} decoded as UTF-8, which DuckDB's VARCHAR requires; invalid UTF-8 fails, naming table and column. */
+    private static String text(CharsetDecoder utf8, byte[] bytes, String table, String column) throws SQLException {
+        try {
+            return utf8.decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new SQLException("table " + table + ", column " + column + " holds text that is not valid UTF-8 (hex "
+                    + HexFormat.of().formatHex(bytes, 0, Math.min(bytes.length, 40)) + "); fix that value in the SQLite catalog", e);
+        }
     }
 
     private static String ddl(String qualifier, String table, List<CopyColumn> columns) {

@@ -37,7 +37,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * rendering SQLite has; exact for integers and text, {@code null} for NULL), and that array
  * without its brackets is already a CSV line (quote {@code "}, null string {@code null}) unless
  * it holds a JSON escape; the rare line with a backslash is re-encoded by Jackson (strings
- * unescaped, quotes doubled). DuckDB loads each table with one typed {@code read_csv} inside
+ * unescaped, quotes doubled). A value SQLite holds in a storage class its column cannot take
+ * (the REAL 1.5 in a BIGINT column, which DuckDB would cast to 2) fails the rendering and is
+ * named ({@link StorageClassCheck}). DuckDB loads each table with one typed {@code read_csv} inside
  * {@code INSERT … SELECT CAST(…)}: vectorized, and cheaper than parsing JSON.
  *
  * <p>Where the platform has named pipes ({@code mkfifo}), rows stream through pipes beside the
@@ -217,7 +219,8 @@ final class RowHandover implements AutoCloseable {
             List<CopyColumn> cols = tables.get(part.table);
             StringBuilder select = new StringBuilder("SELECT json_array(");
             for (int i = 0; i < cols.size(); i++) {
-                select.append(i > 0 ? ", " : "").append(SqlQuote.ident(cols.get(i).name()));
+                // a value SQLite holds in a class its column cannot take fails the rendering (DuckDB would cast it)
+                select.append(i > 0 ? ", " : "").append(StorageClassCheck.guarded(cols.get(i)));
             }
             select.append(") FROM ").append(SqlQuote.ident(part.table)).append(" WHERE rowid BETWEEN ? AND ? ORDER BY rowid");
             try (PreparedStatement ps = lite.prepareStatement(select.toString())) {
@@ -294,6 +297,9 @@ final class RowHandover implements AutoCloseable {
             }
             Exception failure = e instanceof IOException
                     ? new SQLException("cannot hand rows of table " + part.table + " to DuckDB: " + e.getMessage(), e) : e;
+            if (e instanceof SQLException && !cancelled.get()) {
+                failure = describe(part.table, (SQLException) e);
+            }
             part.rendered.completeExceptionally(failure);
             if (pipes) {
                 if (!opened && !cancelled.get()) {
@@ -312,6 +318,16 @@ final class RowHandover implements AutoCloseable {
                 dropped.forEach(c -> deleteQuietly(c.file()));
                 part.pieces.offer(new Piece(null, 0, failure, true));
             }
+        }
+    }
+
+    /** The failure to report when SQLite could not render a table: the value that does not fit its column, if one does not. */
+    private SQLException describe(String table, SQLException failure) {
+        try (Connection lite = Sql.sqlite(source, true)) {
+            SQLException mismatch = StorageClassCheck.firstMismatch(lite, table, tables.get(table));
+            return mismatch != null ? mismatch : failure;
+        } catch (SQLException e) {
+            return failure;
         }
     }
 
@@ -570,11 +586,9 @@ final class RowHandover implements AutoCloseable {
             }
         }
         writers.shutdownNow();
-        try {
-            writers.awaitTermination(1, TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // wait even when this thread is interrupted (the usual reason to close early): a writer
+        // still running could create a temporary file after the clean-up below
+        awaitEnd(writers);
         for (List<Part> list : parts.values()) {
             for (Part part : list) {
                 for (Piece piece : part.pieces) {
@@ -582,6 +596,26 @@ final class RowHandover implements AutoCloseable {
                 }
                 deleteQuietly(part.overflow);
             }
+        }
+    }
+
+    /**
+     * Waits up to a minute for {@code threads} (already shut down) to end, even if the calling
+     * thread is interrupted meanwhile; its interrupt status is kept.
+     */
+    static void awaitEnd(ExecutorService threads) {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (true) {
+            try {
+                threads.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -12,7 +12,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Copies one table of a DuckDB catalog (attached as {@code src}) into a SQLite catalog, the
@@ -163,12 +162,9 @@ final class SqliteTableCopy {
             throw new SQLException("interrupted while copying table " + table, e);
         } finally {
             reader.shutdownNow();
-            try {
-                // the reader uses the DuckDB connection: it must be done before anyone else does
-                reader.awaitTermination(1, TimeUnit.MINUTES);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            // the reader uses the DuckDB connection: it must be done before anyone else does (or
+            // closes it), also when this thread was interrupted
+            RowHandover.awaitEnd(reader);
         }
         return rows;
     }
