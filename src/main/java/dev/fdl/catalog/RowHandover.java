@@ -38,8 +38,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * without its brackets is already a CSV line (quote {@code "}, null string {@code null}) unless
  * it holds a JSON escape; the rare line with a backslash is re-encoded by Jackson (strings
  * unescaped, quotes doubled). A value SQLite holds in a storage class its column cannot take
- * (the REAL 1.5 in a BIGINT column, which DuckDB would cast to 2) fails the rendering and is
- * named ({@link StorageClassCheck}). DuckDB loads each table with one typed {@code read_csv} inside
+ * (the REAL 1.5 in a BIGINT column, which DuckDB would cast to 2) is caught while the line is
+ * scanned ({@link #scan}) and named ({@link StorageClassCheck}). DuckDB loads each table with one typed {@code read_csv} inside
  * {@code INSERT … SELECT CAST(…)}: vectorized, and cheaper than parsing JSON.
  *
  * <p>Where the platform has named pipes ({@code mkfifo}), rows stream through pipes beside the
@@ -96,6 +96,8 @@ final class RowHandover implements AutoCloseable {
     private final Path temp;
     private final Map<String, List<CopyColumn>> tables;
     private final Map<String, List<Part>> parts = new LinkedHashMap<>();
+    /** Per table, for each column, whether SQLite declares it BIGINT ({@link #scan}). */
+    private final Map<String, boolean[]> bigint = new LinkedHashMap<>();
     private final boolean pipes;
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final AtomicInteger fileSequence = new AtomicInteger();
@@ -113,6 +115,13 @@ final class RowHandover implements AutoCloseable {
         this.temp = temp;
         this.tables = tables;
         List<Path> pipePaths = new ArrayList<>();
+        for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
+            boolean[] mask = new boolean[e.getValue().size()];
+            for (int i = 0; i < mask.length; i++) {
+                mask[i] = e.getValue().get(i).sqliteType().equals("BIGINT");
+            }
+            bigint.put(e.getKey(), mask);
+        }
         try (Connection lite = Sql.sqlite(source, true)) {
             int i = 0;
             for (String table : tables.keySet()) {
@@ -219,8 +228,7 @@ final class RowHandover implements AutoCloseable {
             List<CopyColumn> cols = tables.get(part.table);
             StringBuilder select = new StringBuilder("SELECT json_array(");
             for (int i = 0; i < cols.size(); i++) {
-                // a value SQLite holds in a class its column cannot take fails the rendering (DuckDB would cast it)
-                select.append(i > 0 ? ", " : "").append(StorageClassCheck.guarded(cols.get(i)));
+                select.append(i > 0 ? ", " : "").append(SqlQuote.ident(cols.get(i).name()));
             }
             select.append(") FROM ").append(SqlQuote.ident(part.table)).append(" WHERE rowid BETWEEN ? AND ? ORDER BY rowid");
             try (PreparedStatement ps = lite.prepareStatement(select.toString())) {
@@ -297,8 +305,9 @@ final class RowHandover implements AutoCloseable {
             }
             Exception failure = e instanceof IOException
                     ? new SQLException("cannot hand rows of table " + part.table + " to DuckDB: " + e.getMessage(), e) : e;
-            if (e instanceof SQLException && !cancelled.get()) {
-                failure = describe(part.table, (SQLException) e);
+            if ((e instanceof SQLException || e instanceof NotAnInteger) && !cancelled.get()) {
+                failure = describe(part.table, e instanceof SQLException se ? se
+                        : new SQLException("table " + part.table + ": " + e.getMessage(), e));
             }
             part.rendered.completeExceptionally(failure);
             if (pipes) {
@@ -341,7 +350,8 @@ final class RowHandover implements AutoCloseable {
      * @return true if it went to {@code out}
      */
     private boolean write(Part part, OutputStream out, byte[] jsonArray) throws IOException {
-        if (writeLine(out, jsonArray)) {
+        boolean escaped = scan(jsonArray, bigint.get(part.table));
+        if (writeLine(out, jsonArray, escaped)) {
             return true;
         }
         OutputStream o = overflowStreams.get(part);
@@ -363,25 +373,83 @@ final class RowHandover implements AutoCloseable {
         }
     }
 
+    /** A BIGINT column holds something other than an integer (SQLite types values, not columns). */
+    static final class NotAnInteger extends IOException {
+        NotAnInteger(int column) {
+            super("column " + (column + 1) + " is declared BIGINT but holds a value that is not an integer");
+        }
+    }
+
+    /**
+     * Scans one SQLite {@code json_array} rendering: whether it holds a backslash (a JSON escape),
+     * and that every field of a BIGINT column is an integer or {@code null}. SQLite types values,
+     * not columns: the REAL 1.5 or the TEXT '0x10' in a BIGINT column would reach DuckDB as text
+     * it casts (to 2, to 16) instead of failing; json_array renders a REAL with a point or an
+     * exponent and a TEXT in quotes, so a field of anything but digits (after an optional minus)
+     * or {@code null} is refused here, at no cost to SQLite's rendering.
+     *
+     * @param bigint for each column, whether it is BIGINT in SQLite
+     * @return true if the rendering holds a backslash
+     * @throws NotAnInteger naming the column (1-based) of the first such field
+     */
+    static boolean scan(byte[] jsonArray, boolean[] bigint) throws NotAnInteger {
+        boolean escaped = false;
+        boolean inString = false;
+        int field = 0;
+        int start = 1;
+        int end = jsonArray.length - 1;
+        for (int i = 1; i <= end; i++) {
+            byte b = jsonArray[i];
+            if (inString && i < end) {
+                if (b == '\\') {
+                    escaped = true;
+                    i++;
+                } else if (b == '"') {
+                    inString = false;
+                }
+            } else if (b == '"' && i < end) {
+                inString = true;
+            } else if (b == ',' || i == end) {
+                if (field < bigint.length && bigint[field] && !isIntegerOrNull(jsonArray, start, i)) {
+                    throw new NotAnInteger(field);
+                }
+                field++;
+                start = i + 1;
+            }
+        }
+        return escaped;
+    }
+
+    private static boolean isIntegerOrNull(byte[] a, int from, int to) {
+        if (to - from == 4 && a[from] == 'n' && a[from + 1] == 'u' && a[from + 2] == 'l' && a[from + 3] == 'l') {
+            return true;
+        }
+        int i = from < to && a[from] == '-' ? from + 1 : from;
+        if (i >= to) {
+            return false;
+        }
+        for (; i < to; i++) {
+            if (a[i] < '0' || a[i] > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Writes one SQLite {@code json_array} rendering as one CSV line: without its brackets when it
      * holds no backslash (then its strings need no unescaping and hold no {@code "}), else
      * re-encoded field by field.
      *
+     * @param escaped whether the rendering holds a backslash ({@link #scan})
      * @return false (nothing written) if the line would be longer than {@link #MAX_LINE_BYTES}
      */
-    static boolean writeLine(OutputStream out, byte[] jsonArray) throws IOException {
+    static boolean writeLine(OutputStream out, byte[] jsonArray, boolean escaped) throws IOException {
         int n = jsonArray.length;
         if (n - 2 > MAX_LINE_BYTES) {
             return false;
         }
-        boolean plain = true;
-        for (int i = 1; i < n - 1; i++) {
-            if (jsonArray[i] == '\\') {
-                plain = false;
-                break;
-            }
-        }
+        boolean plain = !escaped;
         if (plain) {
             out.write(jsonArray, 1, n - 2);
         } else {

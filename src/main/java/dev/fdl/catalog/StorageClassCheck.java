@@ -35,18 +35,6 @@ final class StorageClassCheck {
     }
 
     /**
-     * A SQLite expression for {@code column} inside {@code json_array}: a BIGINT column's value
-     * where it is an integer (or NULL), otherwise a BLOB, which {@code json_array} refuses, so the
-     * rendering fails instead of handing on a value DuckDB would cast. Other columns as they are
-     * ({@code json_array} refuses a BLOB in them by itself; the guard costs SQLite's rendering
-     * about 40 % per guarded column).
-     */
-    static String guarded(CopyColumn column) {
-        String ident = SqlQuote.ident(column.name());
-        return column.sqliteType().equals("BIGINT") ? "CASE WHEN " + fits(column) + " THEN " + ident + " ELSE X'' END" : ident;
-    }
-
-    /**
      * Looks for the first value of {@code table} that does not fit its column (see {@link #fits})
      * and describes it, naming the table, column, rowid and value.
      *
