@@ -96,6 +96,8 @@ final class RowHandover implements AutoCloseable {
     private final Path temp;
     private final Map<String, List<CopyColumn>> tables;
     private final Map<String, List<Part>> parts = new LinkedHashMap<>();
+    /** Per table, the name its rowid goes by in queries ({@link #rowidAlias}). */
+    private final Map<String, String> rowids = new java.util.concurrent.ConcurrentHashMap<>();
     /** Per table, for each column, whether SQLite declares it BIGINT ({@link #scan}). */
     private final Map<String, boolean[]> bigint = new LinkedHashMap<>();
     private final boolean pipes;
@@ -125,12 +127,17 @@ final class RowHandover implements AutoCloseable {
         try (Connection lite = Sql.sqlite(source, true)) {
             int i = 0;
             for (String table : tables.keySet()) {
+                String alias = rowidAlias(tables.get(table));
+                if (alias == null) {
+                    continue; // every name of the rowid is a column's: the caller copies it another way
+                }
                 long[] range;
                 try {
-                    range = rowidRange(lite, table);
+                    range = rowidRange(lite, table, alias);
                 } catch (SQLException e) {
                     continue; // no rowid (a WITHOUT ROWID table): the caller copies it another way
                 }
+                rowids.put(table, alias);
                 List<Part> list = new ArrayList<>();
                 if (range != null) {
                     boolean split = pipesAllowed && range[1] - range[0] + 1 >= SPLIT_ROWS;
@@ -188,11 +195,24 @@ final class RowHandover implements AutoCloseable {
         return pipes;
     }
 
+    /**
+     * A name of the table's rowid that no column shadows ({@code rowid}, {@code _rowid_} or
+     * {@code oid}: SQLite lets a column take each of them), or null if columns take all three.
+     */
+    static String rowidAlias(List<CopyColumn> columns) {
+        for (String alias : List.of("rowid", "_rowid_", "oid")) {
+            if (columns.stream().noneMatch(c -> c.name().equalsIgnoreCase(alias))) {
+                return alias;
+            }
+        }
+        return null;
+    }
+
     /** The smallest and largest rowid of {@code table}, or null if it is empty (both read from the b-tree's ends). */
-    private static long[] rowidRange(Connection lite, String table) throws SQLException {
+    private static long[] rowidRange(Connection lite, String table, String alias) throws SQLException {
         // (a table without rowid fails here)
         try (Statement s = lite.createStatement();
-             ResultSet r = s.executeQuery("SELECT min(rowid), max(rowid) FROM " + SqlQuote.ident(table))) {
+             ResultSet r = s.executeQuery("SELECT min(" + alias + "), max(" + alias + ") FROM " + SqlQuote.ident(table))) {
             r.next();
             long min = r.getLong(1);
             return r.wasNull() ? null : new long[] {min, r.getLong(2)};
@@ -230,7 +250,9 @@ final class RowHandover implements AutoCloseable {
             for (int i = 0; i < cols.size(); i++) {
                 select.append(i > 0 ? ", " : "").append(SqlQuote.ident(cols.get(i).name()));
             }
-            select.append(") FROM ").append(SqlQuote.ident(part.table)).append(" WHERE rowid BETWEEN ? AND ? ORDER BY rowid");
+            String rowid = rowids.get(part.table);
+            select.append(") FROM ").append(SqlQuote.ident(part.table))
+                    .append(" WHERE ").append(rowid).append(" BETWEEN ? AND ? ORDER BY ").append(rowid);
             try (PreparedStatement ps = lite.prepareStatement(select.toString())) {
                 ps.setLong(1, part.fromRowid);
                 ps.setLong(2, part.toRowid);

@@ -41,7 +41,8 @@ final class StorageClassCheck {
      * @return the failure to report, or null if every value fits
      */
     static SQLException firstMismatch(Connection lite, String table, List<CopyColumn> columns) {
-        SQLException found = firstMismatch(lite, table, columns, "rowid");
+        String alias = RowHandover.rowidAlias(columns);
+        SQLException found = alias == null ? null : firstMismatch(lite, table, columns, alias);
         // a WITHOUT ROWID table has no rowid: then the row is not named
         return found != null ? found : firstMismatch(lite, table, columns, "NULL");
     }

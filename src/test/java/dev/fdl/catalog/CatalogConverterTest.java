@@ -196,6 +196,30 @@ class CatalogConverterTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"rowid BIGINT, v VARCHAR", "rowid BIGINT, _rowid_ BIGINT, oid BIGINT, v VARCHAR"})
+    void aColumnNamedRowidDoesNotHideRows(String columns) throws Exception {
+        Path sqlite = dir.resolve("w.sqlite");
+        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(sqlite, false)) {
+            Sql.exec(c, "CREATE TABLE ducklake_future(" + columns + ")");
+            // more rows than one rendering part, and a "rowid" column that is NULL or repeats
+            String values = columns.contains("oid") ? "NULL, 7, 7, 'v' || i" : "CASE WHEN i % 3 = 0 THEN NULL ELSE i % 5 END, 'v' || i";
+            Sql.exec(c, "INSERT INTO ducklake_future WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)"
+                    + " SELECT " + values + " FROM n");
+        }
+        Path duck = dir.resolve("c.duckdb");
+
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
+
+        try (Catalog catalog = Catalog.open(duck); Statement s = catalog.connection().createStatement();
+             ResultSet r = s.executeQuery("SELECT count(*), count(DISTINCT v) FROM ducklake_future")) {
+            r.next();
+            assertThat(r.getLong(1)).isEqualTo(100_000);
+            assertThat(r.getLong(2)).isEqualTo(100_000);
+        }
+    }
+
     @Test
     void unknownDucklakeTablesAreCopiedToo() throws Exception {
         Path sqlite = dir.resolve("w.sqlite");
