@@ -50,17 +50,22 @@ public final class CatalogConversionBench {
             scales.add(10_000L);
         }
         LiveHeap heap = new LiveHeap();
-        System.out.printf(Locale.ROOT, "%-9s %-9s %-9s %-9s | %-6s %-6s %-8s %-8s | %-8s %-8s | %-7s %-7s %-7s | %-7s %-7s | %-9s %-9s | %-7s %-7s%n",
+        System.out.printf(Locale.ROOT, "%-9s %-9s %-9s %-9s | %-6s %-6s %-8s %-8s | %-8s %-8s | %-7s %-7s %-7s | %-7s %-7s | %-9s %-9s | %-7s %-7s | %-8s %-8s%n",
                 "snapshots", "dataFiles", "statsRows", "rows", "ref s", "copy s", "toSqlite", "toDuckDb", "ratioOut", "ratioIn",
-                "refCpu", "outCpu", "inCpu", "cpuOut", "cpuIn", "heapOutMB", "heapInMB", "liteW", "liteR");
+                "refCpu", "outCpu", "inCpu", "cpuOut", "cpuIn", "heapOutMB", "heapInMB", "liteW", "liteR", "firstOut", "firstIn");
         for (long snapshots : scales) {
             Path dir = Files.createTempDirectory("fdl-bench");
             try {
                 Path source = dir.resolve("source.duckdb");
                 generate(source, snapshots);
 
-                // each measurement REPEAT times, interleaved, reporting the median: a shared 2-core
-                // machine varies by ±30% from one run to the next
+                // the first conversions at this scale (in a fresh JVM: what one CLI run pays, JIT
+                // compilation included), then each measurement REPEAT times, interleaved, reporting
+                // the median: a shared 2-core machine varies by ±30% from one run to the next
+                Path first = Files.createDirectory(dir.resolve("first"));
+                double firstOut = time(() -> CatalogConverter.convert(source, first.resolve("work.sqlite"), CatalogKind.SQLITE, ProgressListener.NONE));
+                double firstIn = time(() -> CatalogConverter.convert(first.resolve("work.sqlite"), first.resolve("back.duckdb"), CatalogKind.DUCKDB, ProgressListener.NONE));
+                deleteTree(first);
                 double[] reference = new double[REPEAT];
                 double[] referenceCpus = new double[REPEAT];
                 double[] faithfuls = new double[REPEAT];
@@ -104,10 +109,10 @@ public final class CatalogConversionBench {
                 double writeFloor = median(writeFloors);
                 double renderFloor = median(renderFloors);
                 System.out.printf(Locale.ROOT,
-                        "%-9d %-9d %-9d %-9d | %-6.2f %-6.2f %-8.2f %-8.2f | %-8.2f %-8.2f | %-7.2f %-7.2f %-7.2f | %-7.2f %-7.2f | %-9.1f %-9.1f | %-7.2f %-7.2f%n",
+                        "%-9d %-9d %-9d %-9d | %-6.2f %-6.2f %-8.2f %-8.2f | %-8.2f %-8.2f | %-7.2f %-7.2f %-7.2f | %-7.2f %-7.2f | %-9.1f %-9.1f | %-7.2f %-7.2f | %-8.2f %-8.2f%n",
                         snapshots, snapshots * 10, snapshots * 100, rows[0], ref, faithful, out, inTime, out / ref,
                         inTime / ref, referenceCpu, outCpu, inCpu, outCpu / referenceCpu, inCpu / referenceCpu,
-                        heapOut / 1e6, heapIn / 1e6, writeFloor / ref, renderFloor / ref);
+                        heapOut / 1e6, heapIn / 1e6, writeFloor / ref, renderFloor / ref, firstOut / ref, firstIn / ref);
             } finally {
                 deleteTree(dir);
             }
@@ -116,7 +121,8 @@ public final class CatalogConversionBench {
                 + " files, CREATE TABLE AS); copy = the same copy keeping the catalog's primary keys, in one transaction (not a ratio's base); cpu = the same with process CPU seconds (fairer on a shared machine);"
                 + " heap = largest live heap after a GC during the conversion; liteW = SQLite alone copying every table into a new file"
                 + " row by row (no JDBC: the least DuckDB -> SQLite spends writing) / ref; liteR = SQLite alone rendering every row"
-                + " as json_array for Java (the least SQLite -> DuckDB spends reading) / ref; times are medians of " + REPEAT + " runs");
+                + " as json_array for Java (the least SQLite -> DuckDB spends reading) / ref; times are medians of " + REPEAT + " runs"
+                + " after a first conversion each way; firstOut/firstIn = that first conversion / ref (in a fresh JVM, as one CLI run)");
     }
 
     /** Runs per measurement (system property {@code bench.repeat}, default 3); the median is reported. */
