@@ -38,6 +38,13 @@ class CatalogConverterEdgeTest {
         return sqlite;
     }
 
+    /** A SQLite catalog with one more table, {@code table(i BIGINT, s VARCHAR)}, of {@code rows} rows. */
+    private Path sqliteCatalogWithRows(String table, int rows) throws Exception {
+        return sqliteCatalog("CREATE TABLE " + table + "(i BIGINT, s VARCHAR)",
+                "INSERT INTO " + table + " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + rows + ")"
+                        + " SELECT i, 'row ' || i FROM n");
+    }
+
     private List<String> files() throws Exception {
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
@@ -58,14 +65,19 @@ class CatalogConverterEdgeTest {
         return rows;
     }
 
-    static Stream<Arguments> valuesOfTheWrongClass() {
+    /** Each value once through named pipes and once through temporary files. */
+    static Stream<Arguments> withPipesAndWithout(String... values) {
         List<Arguments> cases = new ArrayList<>();
-        for (String value : new String[] {"1.5", "'0x10'", "'1_000'", "'abc'", "''", "X'3132'", "1e20"}) {
+        for (String value : values) {
             for (boolean pipes : new boolean[] {true, false}) {
                 cases.add(Arguments.of(value, pipes));
             }
         }
         return cases.stream();
+    }
+
+    static Stream<Arguments> valuesOfTheWrongClass() {
+        return withPipesAndWithout("1.5", "'0x10'", "'1_000'", "'abc'", "''", "X'3132'", "1e20");
     }
 
     @ParameterizedTest
@@ -167,7 +179,6 @@ class CatalogConverterEdgeTest {
     }
 
     static Stream<Arguments> rowidLayouts() {
-        List<Arguments> cases = new ArrayList<>();
         String[] layouts = {
             "SELECT i FROM n WHERE i <= 65535", // one below the split
             "SELECT i FROM n WHERE i <= 65536", // the first split
@@ -177,12 +188,7 @@ class CatalogConverterEdgeTest {
             "SELECT -9223372036854775808 UNION ALL SELECT -9223372036854775808 + 70000", // split at the bottom edge
             "SELECT 9223372036854775807 UNION ALL SELECT 9223372036854775807 - 70000", // split at the top edge
         };
-        for (String layout : layouts) {
-            for (boolean pipes : new boolean[] {true, false}) {
-                cases.add(Arguments.of(layout, pipes));
-            }
-        }
-        return cases.stream();
+        return withPipesAndWithout(layouts);
     }
 
     @ParameterizedTest
@@ -291,9 +297,7 @@ class CatalogConverterEdgeTest {
     @ValueSource(booleans = {true, false})
     @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void anInterruptedSqliteToDuckDbConversionStopsItsThreadsAndLeavesNothingBehind(boolean pipes) throws Exception {
-        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_zz(i BIGINT, s VARCHAR)",
-                "INSERT INTO ducklake_zz WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600000)"
-                        + " SELECT i, 'row ' || i FROM n");
+        Path sqlite = sqliteCatalogWithRows("ducklake_zz", 600_000);
         Path target = dir.resolve("c.duckdb");
         Files.writeString(target, "previous");
 
@@ -314,9 +318,7 @@ class CatalogConverterEdgeTest {
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void anInterruptedDuckDbToSqliteConversionStopsItsReaderBeforeClosingDuckDb() throws Exception {
-        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_zz(i BIGINT, s VARCHAR)",
-                "INSERT INTO ducklake_zz WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600000)"
-                        + " SELECT i, 'row ' || i FROM n");
+        Path sqlite = sqliteCatalogWithRows("ducklake_zz", 600_000);
         Path duck = dir.resolve("c.duckdb");
         CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
         Path target = dir.resolve("back.sqlite");
@@ -331,9 +333,7 @@ class CatalogConverterEdgeTest {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void concurrentConversionsInOneFolderDoNotMeet() throws Exception {
-        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
-                "INSERT INTO ducklake_probe WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)"
-                        + " SELECT i, 'row ' || i FROM n");
+        Path sqlite = sqliteCatalogWithRows("ducklake_probe", 100_000);
         String[] targets = {"a.duckdb", "b.duckdb", "same.duckdb", "same.duckdb"};
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(targets.length);
         try {
