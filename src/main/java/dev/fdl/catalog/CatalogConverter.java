@@ -139,6 +139,16 @@ public final class CatalogConverter {
         }
     }
 
+    /**
+     * Ends the conversion between tables when its thread was interrupted (a table streaming
+     * through pipes runs to its end inside DuckDB); the target is then left as it was.
+     */
+    private static void stopIfInterrupted(String table) throws SQLException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new SQLException("interrupted after table " + table);
+        }
+    }
+
     private static final class Totals {
         int tables;
         long rows;
@@ -180,6 +190,7 @@ public final class CatalogConverter {
                             : copySqliteTable(lite, duck, dc, table, cols);
                     totals.rows += rows;
                     progress.tableCopied(table, rows, ++done, tables.size());
+                    stopIfInterrupted(table);
                 }
             }
             Sql.exec(duck, "COMMIT");
@@ -470,6 +481,7 @@ public final class CatalogConverter {
                 long rows = SqliteTableCopy.copy(duck, lite, table, columns);
                 totals.rows += rows;
                 progress.tableCopied(table, rows, ++done, tables.size());
+                stopIfInterrupted(table);
             }
             totals.tables = tables.size();
             lite.commit();
@@ -493,6 +505,7 @@ public final class CatalogConverter {
                 }
                 totals.rows += rows;
                 progress.tableCopied(table, rows, ++done, tables.size());
+                stopIfInterrupted(table);
             }
             totals.tables = tables.size();
             Sql.exec(duck, "COMMIT");

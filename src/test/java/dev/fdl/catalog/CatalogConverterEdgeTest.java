@@ -303,16 +303,11 @@ class CatalogConverterEdgeTest {
 
         Throwable failure = convertInterruptedBeforeLastTable(sqlite, target, CatalogKind.DUCKDB, pipes);
 
-        // (a load from pipes runs in DuckDB to its end and may finish the conversion; then the flag stays set)
+        // (a table streaming through pipes runs to its end inside DuckDB; the conversion stops after it)
         assertThat(live("fdl-sqlite-reader")).isEmpty();
         assertThat(files()).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
-        if (failure == null) {
-            assertThat(pipes).isTrue();
-            assertThat(rows(target, "SELECT count(*) FROM ducklake_zz")).containsExactly("600000");
-        } else {
-            assertThat(failure).isInstanceOf(FdlException.class).hasMessageContaining("interrupted");
-            assertThat(Files.readString(target)).isEqualTo("previous");
-        }
+        assertThat(failure).isInstanceOf(FdlException.class).hasMessageContaining("interrupted");
+        assertThat(Files.readString(target)).isEqualTo("previous");
     }
 
     @Test
