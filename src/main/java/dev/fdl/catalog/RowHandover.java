@@ -246,6 +246,7 @@ final class RowHandover implements AutoCloseable {
         Path file = null;
         try (Connection lite = Sql.sqlite(source, true)) {
             List<CopyColumn> cols = tables.get(part.table);
+            boolean[] integers = bigint.get(part.table);
             StringBuilder select = new StringBuilder("SELECT json_array(");
             for (int i = 0; i < cols.size(); i++) {
                 select.append(i > 0 ? ", " : "").append(SqlQuote.ident(cols.get(i).name()));
@@ -266,7 +267,7 @@ final class RowHandover implements AutoCloseable {
                         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(part.pipe, StandardOpenOption.WRITE), 1 << 16)) {
                             opened = true;
                             while (r.next()) {
-                                write(part, out, r.getBytes(1));
+                                write(part, integers, out, r.getBytes(1));
                                 rows++;
                             }
                         }
@@ -279,7 +280,7 @@ final class RowHandover implements AutoCloseable {
                                     file = temp.resolveSibling(temp.getFileName() + ".rows." + fileSequence.getAndIncrement() + ".csv");
                                     out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
                                 }
-                                if (write(part, out, r.getBytes(1))) {
+                                if (write(part, integers, out, r.getBytes(1))) {
                                     inFile++;
                                 }
                                 rows++;
@@ -367,12 +368,12 @@ final class RowHandover implements AutoCloseable {
 
     /**
      * Writes one row: as a CSV line to {@code out}, or (too long) as its JSON array to the part's
-     * overflow file.
+     * overflow file, after checking its BIGINT fields ({@code integers}, see {@link #scan}).
      *
      * @return true if it went to {@code out}
      */
-    private boolean write(Part part, OutputStream out, byte[] jsonArray) throws IOException {
-        boolean escaped = scan(jsonArray, bigint.get(part.table));
+    private boolean write(Part part, boolean[] integers, OutputStream out, byte[] jsonArray) throws IOException {
+        boolean escaped = scan(jsonArray, integers);
         if (writeLine(out, jsonArray, escaped)) {
             return true;
         }

@@ -33,26 +33,18 @@ class CatalogReaderFixtureTest {
 
     @TestFactory
     Stream<DynamicTest> everySnapshotOfEveryFixtureReadsAsTheExtensionWroteIt() {
-        return Stream.of("empty", "towns", "types", "towns_expired_before_8").flatMap(name -> {
-            JsonNode expected;
-            try {
-                expected = new ObjectMapper().readTree(Fixtures.resource(name + "/expected.json").toFile());
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-            List<DynamicTest> tests = new ArrayList<>();
-            for (JsonNode snap : expected.get("snapshots")) {
-                long id = snap.get("id").asLong();
-                tests.add(DynamicTest.dynamicTest(name + " @" + id, () -> checkSnapshot(name, id, snap)));
-            }
-            return tests.stream();
-        });
+        return perSnapshot(false, "empty", "towns", "types", "towns_expired_before_8");
     }
 
     /** The path of {@code fdl query --working}: the working catalog (SQLite) converted back to a DuckDB file. */
     @TestFactory
     Stream<DynamicTest> everySnapshotReadsTheSameAfterARoundTripThroughSqlite() {
-        return Stream.of("towns", "types").flatMap(name -> {
+        return perSnapshot(true, "towns", "types");
+    }
+
+    /** One test per snapshot listed in each fixture's expected.json. */
+    private Stream<DynamicTest> perSnapshot(boolean viaSqlite, String... fixtures) {
+        return Stream.of(fixtures).flatMap(name -> {
             JsonNode expected;
             try {
                 expected = new ObjectMapper().readTree(Fixtures.resource(name + "/expected.json").toFile());
@@ -62,14 +54,11 @@ class CatalogReaderFixtureTest {
             List<DynamicTest> tests = new ArrayList<>();
             for (JsonNode snap : expected.get("snapshots")) {
                 long id = snap.get("id").asLong();
-                tests.add(DynamicTest.dynamicTest(name + " via SQLite @" + id, () -> checkSnapshot(name, id, snap, true)));
+                tests.add(DynamicTest.dynamicTest(name + (viaSqlite ? " via SQLite" : "") + " @" + id,
+                        () -> checkSnapshot(name, id, snap, viaSqlite)));
             }
             return tests.stream();
         });
-    }
-
-    private void checkSnapshot(String name, long id, JsonNode snap) throws Exception {
-        checkSnapshot(name, id, snap, false);
     }
 
     private void checkSnapshot(String name, long id, JsonNode snap, boolean viaSqlite) throws Exception {
