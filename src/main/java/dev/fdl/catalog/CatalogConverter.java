@@ -64,6 +64,15 @@ public final class CatalogConverter {
 
     /** {@link #convert(Path, Path, CatalogKind, ProgressListener)}, saying whether SQLite → DuckDB may stream through named pipes. */
     static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress, boolean pipesAllowed) {
+        return convert(source, target, targetKind, progress, pipesAllowed, directWriteAllowed(), 0);
+    }
+
+    /**
+     * {@link #convert(Path, Path, CatalogKind, ProgressListener, boolean)}, saying whether DuckDB →
+     * SQLite may write b-tree pages directly, and the SQLite page size in bytes (0: SQLite's default).
+     */
+    static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress, boolean pipesAllowed,
+                                    boolean directWrite, int sqlitePageSize) {
         Objects.requireNonNull(targetKind, "targetKind");
         ProgressListener listener = progress == null ? ProgressListener.NONE : progress;
         CatalogKind sourceKind = CatalogKind.detect(source);
@@ -79,7 +88,7 @@ public final class CatalogConverter {
             if (sourceKind == CatalogKind.SQLITE && targetKind == CatalogKind.DUCKDB) {
                 sqliteToDuckDb(source, temp, listener, totals, pipesAllowed);
             } else if (sourceKind == CatalogKind.DUCKDB && targetKind == CatalogKind.SQLITE) {
-                duckDbToSqlite(source, temp, listener, totals);
+                duckDbToSqlite(source, temp, listener, totals, directWrite, sqlitePageSize);
             } else if (sourceKind == CatalogKind.DUCKDB) {
                 duckDbToDuckDb(source, temp, listener, totals);
             } else {
@@ -466,25 +475,153 @@ public final class CatalogConverter {
         return tables;
     }
 
-    private static void duckDbToSqlite(Path source, Path temp, ProgressListener progress, Totals totals) throws SQLException {
-        try (Connection duck = Sql.duckDbMemory(); Connection lite = Sql.sqlite(temp, false)) {
+    private static void duckDbToSqlite(Path source, Path temp, ProgressListener progress, Totals totals, boolean directWrite,
+                                       int pageSize) throws SQLException, IOException {
+        try (Connection duck = Sql.duckDbMemory()) {
             Sql.attach(duck, source, "src", true, null);
-            Sql.exec(lite, "PRAGMA journal_mode = OFF");
-            Sql.exec(lite, "PRAGMA synchronous = OFF");
-            lite.setAutoCommit(false);
             Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
+            if (directWrite && directWritable(tables)) {
+                Map<String, int[]> roots = createSqliteSchema(temp, tables, pageSize);
+                if (roots != null) {
+                    fillSqliteDirectly(duck, temp, tables, roots, progress, totals);
+                    return;
+                }
+                Files.deleteIfExists(temp);
+            }
+            try (Connection lite = Sql.sqlite(temp, false)) {
+                if (pageSize > 0) {
+                    Sql.exec(lite, "PRAGMA page_size = " + pageSize);
+                }
+                Sql.exec(lite, "PRAGMA journal_mode = OFF");
+                Sql.exec(lite, "PRAGMA synchronous = OFF");
+                lite.setAutoCommit(false);
+                int done = 0;
+                for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
+                    String table = e.getKey();
+                    List<CopyColumn> columns = e.getValue();
+                    Sql.exec(lite, sqliteDdl(table, columns));
+                    long rows = SqliteTableCopy.copy(duck, lite, table, columns);
+                    totals.rows += rows;
+                    progress.tableCopied(table, rows, ++done, tables.size());
+                    stopIfInterrupted(table);
+                }
+                totals.tables = tables.size();
+                lite.commit();
+            }
+        }
+    }
+
+    /** Whether DuckDB → SQLite may write b-tree pages directly: not when system property {@code fdl.catalog.sqliteWriter} is {@code jdbc}. */
+    static boolean directWriteAllowed() {
+        return !"jdbc".equals(System.getProperty("fdl.catalog.sqliteWriter"));
+    }
+
+    /**
+     * Whether {@link SqliteFileWriter} can fill every table: a primary key, where there is one,
+     * is a single integer column (its index entries are then (integer, rowid) in row order).
+     */
+    private static boolean directWritable(Map<String, List<CopyColumn>> tables) {
+        for (List<CopyColumn> columns : tables.values()) {
+            List<CopyColumn> keys = columns.stream().filter(CopyColumn::primaryKey).toList();
+            if (keys.size() > 1 || (keys.size() == 1 && !keys.get(0).sqliteType().equals("BIGINT"))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Creates the SQLite file {@code temp} with SQLite itself: every table, empty; pages of
+     * {@code pageSize} bytes (0: SQLite's default).
+     *
+     * @return per table, its root page and its primary key index's root page (0 for none); null
+     *     if SQLite laid out the schema otherwise than {@link SqliteFileWriter} expects (then the
+     *     caller copies row by row)
+     */
+    private static Map<String, int[]> createSqliteSchema(Path temp, Map<String, List<CopyColumn>> tables, int pageSize) throws SQLException {
+        Map<String, int[]> roots = new LinkedHashMap<>();
+        try (Connection lite = Sql.sqlite(temp, false)) {
+            if (pageSize > 0) {
+                Sql.exec(lite, "PRAGMA page_size = " + pageSize);
+            }
+            lite.setAutoCommit(false);
+            for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
+                Sql.exec(lite, sqliteDdl(e.getKey(), e.getValue()));
+            }
+            lite.commit();
+            Map<String, Integer> tableRoots = new HashMap<>();
+            Map<String, Integer> indexRoots = new HashMap<>();
+            int indexes = 0;
+            try (Statement s = lite.createStatement();
+                 ResultSet r = s.executeQuery("SELECT type, name, tbl_name, rootpage FROM sqlite_schema")) {
+                while (r.next()) {
+                    String type = r.getString(1);
+                    if (type.equals("table")) {
+                        tableRoots.put(r.getString(2), r.getInt(4));
+                    } else if (type.equals("index")) {
+                        indexes++;
+                        if (r.getString(2).equals("sqlite_autoindex_" + r.getString(3) + "_1")) {
+                            indexRoots.put(r.getString(3), r.getInt(4));
+                        }
+                    } else {
+                        return null;
+                    }
+                }
+            }
+            int keyed = 0;
+            for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
+                Integer root = tableRoots.get(e.getKey());
+                boolean hasKey = e.getValue().stream().anyMatch(CopyColumn::primaryKey);
+                Integer indexRoot = indexRoots.get(e.getKey());
+                if (root == null || root < 2 || hasKey != (indexRoot != null)) {
+                    return null;
+                }
+                keyed += hasKey ? 1 : 0;
+                roots.put(e.getKey(), new int[] {root, hasKey ? indexRoot : 0});
+            }
+            if (indexes != keyed || tableRoots.size() != tables.size()) {
+                return null;
+            }
+        }
+        return roots;
+    }
+
+    /**
+     * Fills the empty tables of {@code temp} by writing their pages ({@link SqliteFileWriter}),
+     * then has SQLite count every table's rows: a count that differs from the rows written fails.
+     */
+    private static void fillSqliteDirectly(Connection duck, Path temp, Map<String, List<CopyColumn>> tables,
+                                           Map<String, int[]> roots, ProgressListener progress, Totals totals)
+            throws SQLException, IOException {
+        Map<String, Long> written = new LinkedHashMap<>();
+        try (SqliteFileWriter writer = SqliteFileWriter.open(temp)) {
             int done = 0;
             for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
                 String table = e.getKey();
                 List<CopyColumn> columns = e.getValue();
-                Sql.exec(lite, sqliteDdl(table, columns));
-                long rows = SqliteTableCopy.copy(duck, lite, table, columns);
+                int[] root = roots.get(table);
+                int keyColumn = -1;
+                for (int i = 0; i < columns.size(); i++) {
+                    keyColumn = columns.get(i).primaryKey() ? i : keyColumn;
+                }
+                long rows = SqliteTableCopy.copyDirect(duck, writer.table(root[0], root[1]), table, columns, keyColumn);
+                written.put(table, rows);
                 totals.rows += rows;
                 progress.tableCopied(table, rows, ++done, tables.size());
                 stopIfInterrupted(table);
             }
-            totals.tables = tables.size();
-            lite.commit();
+            writer.finish();
+        }
+        totals.tables = tables.size();
+        try (Connection lite = Sql.sqlite(temp, true); Statement s = lite.createStatement()) {
+            for (Map.Entry<String, Long> e : written.entrySet()) {
+                try (ResultSet r = s.executeQuery("SELECT count(*) FROM " + SqlQuote.ident(e.getKey()))) {
+                    long counted = r.next() ? r.getLong(1) : -1;
+                    if (counted != e.getValue()) {
+                        throw new SQLException("table " + e.getKey() + ": " + e.getValue() + " rows were written but SQLite counts " + counted);
+                    }
+                }
+            }
         }
     }
 
