@@ -276,7 +276,15 @@ public final class CatalogConversionBench {
     static final class LiveHeap {
         private final AtomicLong max = new AtomicLong();
 
+        /** Names of the heap's memory pools (GC notifications also report metaspace and code cache). */
+        private final java.util.Set<String> heapPools = new java.util.HashSet<>();
+
         LiveHeap() {
+            for (java.lang.management.MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+                    heapPools.add(pool.getName());
+                }
+            }
             for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
                 if (gc instanceof NotificationEmitter emitter) {
                     emitter.addNotificationListener((n, h) -> {
@@ -285,8 +293,10 @@ public final class CatalogConversionBench {
                         }
                         GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
                         long used = 0;
-                        for (MemoryUsage u : info.getGcInfo().getMemoryUsageAfterGc().values()) {
-                            used += u.getUsed();
+                        for (java.util.Map.Entry<String, MemoryUsage> u : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+                            if (heapPools.contains(u.getKey())) {
+                                used += u.getValue().getUsed();
+                            }
                         }
                         max.accumulateAndGet(used, Math::max);
                     }, null, null);
