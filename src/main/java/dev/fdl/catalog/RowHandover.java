@@ -42,6 +42,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * scanned ({@link #scan}) and named ({@link StorageClassCheck}). DuckDB loads each table with one typed {@code read_csv} inside
  * {@code INSERT … SELECT CAST(…)}: vectorized, and cheaper than parsing JSON.
  *
+ * <p>Where it can, the handover does not ask SQLite to render at all: {@link SqlitePages} reads
+ * the table b-trees straight from the file and writes the same lines byte for byte, while this
+ * handover holds a read transaction on the source (so no writer changes the file) until {@link
+ * #close}. A row it cannot render exactly (a REAL in a text column, a column added with a
+ * default, a line that may be too long) is rendered by SQLite on its own; a file or table it
+ * cannot read (UTF-16, WAL mode, WITHOUT ROWID, a damaged page met before any row was handed
+ * over) is rendered by SQLite entirely, as is everything with system property {@code
+ * fdl.catalog.sqliteReader=jdbc}. A damaged page met after rows were handed over fails the table.
+ *
  * <p>Where the platform has named pipes ({@code mkfifo}), rows stream through pipes beside the
  * target, nothing is stored, and a large table is rendered by two threads over two halves of its
  * rowid range, read by DuckDB together; elsewhere (or with system property {@code
