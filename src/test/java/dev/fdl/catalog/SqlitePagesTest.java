@@ -359,6 +359,23 @@ class SqlitePagesTest {
 
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void tablesWhoseRecordsHoldOtherFieldsAreRenderedBySqlite() throws Exception {
+        // a stored generated column sits in the record between i and s; "INTEGER PRIMARY KEY DESC"
+        // is not an alias of the rowid (its record field holds the value)
+        Path sqlite = sqlite(0, "CREATE TABLE g(i BIGINT, x VARCHAR GENERATED ALWAYS AS ('gen' || i) STORED, s VARCHAR)",
+                "INSERT INTO g(i, s) VALUES (1, 'one'), (2, 'two')",
+                "CREATE TABLE d(id INTEGER PRIMARY KEY DESC, s VARCHAR)", "INSERT INTO d VALUES (5, 'five'), (NULL, 'none')");
+        try (Connection c = Sql.sqlite(sqlite, true)) {
+            Map<String, List<CopyColumn>> tables = Map.of("g", columns(sqlite, "g"), "d", columns(sqlite, "d"));
+            assertThat(SqlitePages.layouts(c, tables)).isEmpty();
+        }
+
+        assertThat(handedOver(sqlite, "g", false)).containsExactly("{'i': 1, 's': one}", "{'i': 2, 's': two}");
+        assertThat(handedOver(sqlite, "d", false)).containsExactly("{'id': 5, 's': five}", "{'id': NULL, 's': none}");
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void writersWaitUntilTheHandoverIsClosed() throws Exception {
         Path sqlite = sqlite(0, "CREATE TABLE t(i BIGINT, s VARCHAR)", "INSERT INTO t VALUES (1, 'a')");
         List<CopyColumn> columns = columns(sqlite, "t");
