@@ -42,6 +42,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * scanned ({@link #scan}) and named ({@link StorageClassCheck}). DuckDB loads each table with one typed {@code read_csv} inside
  * {@code INSERT … SELECT CAST(…)}: vectorized, and cheaper than parsing JSON.
  *
+ * <p>Where it can, the handover does not ask SQLite to render at all: {@link SqlitePages} reads
+ * the table b-trees straight from the file and writes the same lines byte for byte, while this
+ * handover holds a read transaction on the source (so no writer changes the file) until {@link
+ * #close}. A row it cannot render exactly (a REAL in a text column, a column added with a
+ * default, a line that may be too long) is rendered by SQLite on its own; a file or table it
+ * cannot read (UTF-16, WAL mode, WITHOUT ROWID, a damaged page met before any row was handed
+ * over) is rendered by SQLite entirely, as is everything with system property {@code
+ * fdl.catalog.sqliteReader=jdbc}. A damaged page met after rows were handed over fails the table.
+ *
  * <p>Where the platform has named pipes ({@code mkfifo}), rows stream through pipes beside the
  * target, nothing is stored, and a large table is rendered by two threads over two halves of its
  * rowid range, read by DuckDB together; elsewhere (or with system property {@code
@@ -104,6 +113,14 @@ final class RowHandover implements AutoCloseable {
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final AtomicInteger fileSequence = new AtomicInteger();
     private final ExecutorService writers;
+    /** Whether the source's text encoding is UTF-8 (else SQLite's renderings are taken as Java strings). */
+    private boolean utf8;
+    /** Holds a read transaction on {@link #source} while its pages are read directly; null if none are. */
+    private final Connection snapshot;
+    /** The source's pages, read directly; null: SQLite renders every table ({@link #rawReaderAllowed}). */
+    private final SqlitePages pages;
+    /** Per table read directly, where its rows are in the file; a table not here is rendered by SQLite. */
+    private final Map<String, SqlitePages.Layout> layouts;
 
     /**
      * Starts rendering {@code tables} (in their map order) from the SQLite catalog {@code source};
@@ -124,7 +141,28 @@ final class RowHandover implements AutoCloseable {
             }
             bigint.put(e.getKey(), mask);
         }
-        try (Connection lite = Sql.sqlite(source, true)) {
+        Connection lite = Sql.sqlite(source, true);
+        SqlitePages reader = null;
+        Map<String, SqlitePages.Layout> found = Map.of();
+        boolean keep = false;
+        try {
+            if (rawReaderAllowed()) {
+                // one read transaction from here until close(): the rowid ranges and the pages read
+                // directly are of the same database state, and no writer changes the file meanwhile
+                lite.setAutoCommit(false);
+                found = SqlitePages.layouts(lite, tables); // (reads sqlite_schema: takes the SHARED lock)
+                if (!found.isEmpty()) {
+                    try {
+                        reader = SqlitePages.open(source);
+                        keep = true;
+                    } catch (IOException e) {
+                        found = Map.of(); // UTF-16, WAL, odd header: SQLite renders every table
+                    }
+                }
+            }
+            try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery("PRAGMA encoding")) {
+                utf8 = !r.next() || r.getString(1).equals("UTF-8");
+            }
             int i = 0;
             for (String table : tables.keySet()) {
                 String alias = rowidAlias(tables.get(table));
@@ -150,7 +188,18 @@ final class RowHandover implements AutoCloseable {
                 }
                 parts.put(table, list);
             }
+        } catch (SQLException | RuntimeException e) {
+            keep = false;
+            throw e;
+        } finally {
+            if (!keep) {
+                closeQuietly(reader);
+                lite.close();
+            }
         }
+        this.snapshot = keep ? lite : null;
+        this.pages = keep ? reader : null;
+        this.layouts = keep ? found : Map.of();
         this.pipes = pipesAllowed && makePipes(pipePaths);
         if (!pipes) {
             // one part per table: one thread writes files in table order
@@ -190,6 +239,15 @@ final class RowHandover implements AutoCloseable {
         return !"files".equals(System.getProperty("fdl.catalog.handover"));
     }
 
+    /**
+     * Whether table pages may be read directly from the SQLite file ({@link SqlitePages}): not
+     * when system property {@code fdl.catalog.sqliteReader} is {@code jdbc} (then SQLite renders
+     * every row, the reference path).
+     */
+    static boolean rawReaderAllowed() {
+        return !"jdbc".equals(System.getProperty("fdl.catalog.sqliteReader"));
+    }
+
     /** True if rows stream through named pipes (false: temporary files). */
     boolean usesPipes() {
         return pipes;
@@ -212,7 +270,10 @@ final class RowHandover implements AutoCloseable {
     private static long[] rowidRange(Connection lite, String table, String alias) throws SQLException {
         // (a table without rowid fails here)
         try (Statement s = lite.createStatement();
-             ResultSet r = s.executeQuery("SELECT min(" + alias + "), max(" + alias + ") FROM " + SqlQuote.ident(table))) {
+             // one aggregate per query: SQLite reads min() and max() of the rowid from the b-tree's
+             // ends only when a SELECT has a single one (both in one SELECT scan the whole table)
+             ResultSet r = s.executeQuery("SELECT (SELECT min(" + alias + ") FROM " + SqlQuote.ident(table) + "), (SELECT max("
+                     + alias + ") FROM " + SqlQuote.ident(table) + ")")) {
             r.next();
             long min = r.getLong(1);
             return r.wasNull() ? null : new long[] {min, r.getLong(2)};
@@ -242,77 +303,51 @@ final class RowHandover implements AutoCloseable {
     // ------------------------------------------------------------------ writing side (own threads)
 
     private void render(Part part) {
-        boolean opened = false;
-        Path file = null;
-        try (Connection lite = Sql.sqlite(source, true)) {
-            List<CopyColumn> cols = tables.get(part.table);
-            boolean[] integers = bigint.get(part.table);
-            StringBuilder select = new StringBuilder("SELECT json_array(");
-            for (int i = 0; i < cols.size(); i++) {
-                select.append(i > 0 ? ", " : "").append(SqlQuote.ident(cols.get(i).name()));
+        Output output = new Output(part);
+        try {
+            if (pipes) {
+                if (cancelled.get()) {
+                    throw new SQLException("cancelled");
+                }
+                output.openPipe();
             }
-            String rowid = rowids.get(part.table);
-            select.append(") FROM ").append(SqlQuote.ident(part.table))
-                    .append(" WHERE ").append(rowid).append(" BETWEEN ? AND ? ORDER BY ").append(rowid);
-            try (PreparedStatement ps = lite.prepareStatement(select.toString())) {
-                ps.setLong(1, part.fromRowid);
-                ps.setLong(2, part.toRowid);
-                try (ResultSet r = ps.executeQuery()) {
-                    long rows = 0;
-                    if (pipes) {
-                        if (cancelled.get()) {
-                            throw new SQLException("cancelled");
+            SqlitePages.Layout layout = layouts.get(part.table);
+            boolean rendered = false;
+            if (layout != null) {
+                try (RowLookup lookup = new RowLookup(part.table)) {
+                    pages.scan(layout, part.fromRowid, part.toRowid, new SqlitePages.RowSink() {
+                        @Override
+                        public void line(byte[] line, int length) throws IOException, InterruptedException {
+                            output.line(line, length);
                         }
-                        // WRITE without CREATE: a pipe removed by close() is not recreated as a file
-                        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(part.pipe, StandardOpenOption.WRITE), 1 << 16)) {
-                            opened = true;
-                            while (r.next()) {
-                                write(part, integers, out, r.getBytes(1));
-                                rows++;
-                            }
+
+                        @Override
+                        public void fallback(long rowid) throws IOException, SQLException, InterruptedException {
+                            output.json(lookup.jsonArray(rowid)); // exactly what SQLite's rendering makes of it
                         }
-                    } else {
-                        OutputStream out = null;
-                        long inFile = 0;
-                        try {
-                            while (r.next()) {
-                                if (out == null) {
-                                    file = temp.resolveSibling(temp.getFileName() + ".rows." + fileSequence.getAndIncrement() + ".csv");
-                                    out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
-                                }
-                                if (write(part, integers, out, r.getBytes(1))) {
-                                    inFile++;
-                                }
-                                rows++;
-                                if (inFile == CHUNK_ROWS) {
-                                    out.close();
-                                    out = null;
-                                    part.pieces.put(new Piece(file, inFile, null, false));
-                                    file = null;
-                                    inFile = 0;
-                                }
-                            }
-                            if (out != null) {
-                                out.close();
-                                out = null;
-                                part.pieces.put(new Piece(file, inFile, null, false));
-                                file = null;
-                            }
-                        } finally {
-                            if (out != null) {
-                                out.close();
-                            }
-                        }
-                        closeOverflow(part); // complete before the loader reads it
-                        part.pieces.put(Piece.end(rows));
+                    });
+                    rendered = true;
+                } catch (SqlitePages.Corrupt e) {
+                    if (output.rows > 0) {
+                        throw new SQLException("cannot read SQLite file " + source + " directly: table " + part.table + ", " + e.getMessage()
+                                + "; " + output.rows + " rows were already handed over (is the file damaged? PRAGMA integrity_check tells)", e);
                     }
-                    closeOverflow(part);
-                    part.rendered.complete(rows);
+                    // nothing handed over yet: SQLite renders the part instead
                 }
             }
+            if (!rendered) {
+                renderWithSqlite(part, output);
+            }
+            long rows = output.finish();
+            if (!pipes) {
+                closeOverflow(part); // complete before the loader reads it
+                part.pieces.put(Piece.end(rows));
+            }
+            closeOverflow(part);
+            part.rendered.complete(rows);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            deleteQuietly(file);
+            output.abandon();
             try {
                 closeOverflow(part);
             } catch (IOException ignored) {
@@ -320,7 +355,7 @@ final class RowHandover implements AutoCloseable {
             }
             part.rendered.completeExceptionally(e);
         } catch (SQLException | IOException | RuntimeException e) {
-            deleteQuietly(file);
+            output.abandon();
             try {
                 closeOverflow(part);
             } catch (IOException ignored) {
@@ -334,7 +369,7 @@ final class RowHandover implements AutoCloseable {
             }
             part.rendered.completeExceptionally(failure);
             if (pipes) {
-                if (!opened && !cancelled.get()) {
+                if (!output.opened && !cancelled.get()) {
                     // DuckDB may be waiting to open this pipe: open and close it so it sees the end,
                     // then the loader meets the failure
                     try (OutputStream ignored = Files.newOutputStream(part.pipe, StandardOpenOption.WRITE)) {
@@ -349,6 +384,166 @@ final class RowHandover implements AutoCloseable {
                 part.pieces.drainTo(dropped);
                 dropped.forEach(c -> deleteQuietly(c.file()));
                 part.pieces.offer(new Piece(null, 0, failure, true));
+            }
+        }
+    }
+
+    /** {@code SELECT json_array(<columns>) FROM <table>}: SQLite's rendering of a row. */
+    private String jsonSelect(String table) {
+        List<CopyColumn> cols = tables.get(table);
+        StringBuilder select = new StringBuilder("SELECT json_array(");
+        for (int i = 0; i < cols.size(); i++) {
+            select.append(i > 0 ? ", " : "").append(SqlQuote.ident(cols.get(i).name()));
+        }
+        return select.append(") FROM ").append(SqlQuote.ident(table)).toString();
+    }
+
+    /** The part rendered by SQLite ({@code json_array} through JDBC): the reference path, and the fallback. */
+    private void renderWithSqlite(Part part, Output output) throws SQLException, IOException, InterruptedException {
+        String rowid = rowids.get(part.table);
+        try (Connection lite = Sql.sqlite(source, true);
+             PreparedStatement ps = lite.prepareStatement(jsonSelect(part.table)
+                     + " WHERE " + rowid + " BETWEEN ? AND ? ORDER BY " + rowid)) {
+            ps.setLong(1, part.fromRowid);
+            ps.setLong(2, part.toRowid);
+            try (ResultSet r = ps.executeQuery()) {
+                while (r.next()) {
+                    // (a UTF-16 database gives its text's bytes in UTF-16)
+                    output.json(utf8 ? r.getBytes(1) : r.getString(1).getBytes(StandardCharsets.UTF_8));
+                }
+            }
+        }
+    }
+
+    /** SQLite's rendering of single rows the page reader leaves to it; the connection is opened on first use. */
+    private final class RowLookup implements AutoCloseable {
+        private final String table;
+        private Connection lite;
+        private PreparedStatement select;
+
+        RowLookup(String table) {
+            this.table = table;
+        }
+
+        byte[] jsonArray(long rowid) throws SQLException {
+            if (select == null) {
+                lite = Sql.sqlite(source, true);
+                select = lite.prepareStatement(jsonSelect(table) + " WHERE " + rowids.get(table) + " = ?");
+            }
+            select.setLong(1, rowid);
+            try (ResultSet r = select.executeQuery()) {
+                if (!r.next()) {
+                    throw new SQLException("table " + table + ": the row with rowid " + rowid + " read from the file's pages is not in the database");
+                }
+                return r.getBytes(1);
+            }
+        }
+
+        @Override
+        public void close() throws SQLException {
+            if (lite != null) {
+                lite.close(); // (closes the statement)
+            }
+        }
+    }
+
+    /**
+     * Where a part's lines go: its pipe, or temporary files of {@link #CHUNK_ROWS} lines queued
+     * for the loader; counts the rows handed over (lines plus rows sent to the overflow file).
+     */
+    private final class Output {
+        private final Part part;
+        private final boolean[] integers;
+        private OutputStream out;
+        private Path file;
+        private long inFile;
+        long rows;
+        boolean opened;
+
+        Output(Part part) {
+            this.part = part;
+            this.integers = bigint.get(part.table);
+        }
+
+        void openPipe() throws IOException {
+            // WRITE without CREATE: a pipe removed by close() is not recreated as a file
+            out = new BufferedOutputStream(Files.newOutputStream(part.pipe, StandardOpenOption.WRITE), 1 << 16);
+            opened = true;
+        }
+
+        /** A row as SQLite renders it ({@code json_array}): checked, then a line or an overflow row. */
+        void json(byte[] jsonArray) throws IOException, InterruptedException {
+            if (write(part, integers, stream(), jsonArray)) {
+                inFile++;
+            }
+            rows++;
+            rotate();
+        }
+
+        /** A row already rendered as a CSV line ({@link SqlitePages}). */
+        void line(byte[] line, int length) throws IOException, InterruptedException {
+            OutputStream o = stream();
+            o.write(line, 0, length);
+            o.write('\n');
+            inFile++;
+            rows++;
+            rotate();
+        }
+
+        private OutputStream stream() throws IOException {
+            if (out == null) {
+                file = temp.resolveSibling(temp.getFileName() + ".rows." + fileSequence.getAndIncrement() + ".csv");
+                out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+            }
+            return out;
+        }
+
+        private void rotate() throws IOException, InterruptedException {
+            if (!pipes && inFile == CHUNK_ROWS) {
+                queue();
+            }
+        }
+
+        private void queue() throws IOException, InterruptedException {
+            out.close();
+            out = null;
+            part.pieces.put(new Piece(file, inFile, null, false));
+            file = null;
+            inFile = 0;
+        }
+
+        /** Closes the pipe, or queues the last file; returns the rows handed over. */
+        long finish() throws IOException, InterruptedException {
+            if (pipes) {
+                out.close();
+                out = null;
+            } else if (out != null) {
+                queue();
+            }
+            return rows;
+        }
+
+        /** After a failure: closes the pipe (so DuckDB sees its end) or removes the unfinished file. */
+        void abandon() {
+            if (out != null) {
+                try {
+                    out.close();
+                } catch (IOException ignored) {
+                    // a pipe nobody reads any more
+                }
+                out = null;
+            }
+            deleteQuietly(file);
+            file = null;
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // nothing left to read from it
             }
         }
     }
@@ -680,6 +875,8 @@ final class RowHandover implements AutoCloseable {
         // wait even when this thread is interrupted (the usual reason to close early): a writer
         // still running could create a temporary file after the clean-up below
         awaitEnd(writers);
+        closeQuietly(pages);
+        closeQuietly(snapshot); // ends the read transaction
         for (List<Part> list : parts.values()) {
             for (Part part : list) {
                 for (Piece piece : part.pieces) {
