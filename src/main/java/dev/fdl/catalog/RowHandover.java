@@ -363,7 +363,7 @@ final class RowHandover implements AutoCloseable {
             }
             Exception failure = e instanceof IOException
                     ? new SQLException("cannot hand rows of table " + part.table + " to DuckDB: " + e.getMessage(), e) : e;
-            if ((e instanceof SQLException || e instanceof NotAnInteger) && !cancelled.get()) {
+            if ((e instanceof SQLException || e instanceof WrongStorageClass) && !cancelled.get()) {
                 failure = describe(part.table, e instanceof SQLException se ? se
                         : new SQLException("table " + part.table + ": " + e.getMessage(), e));
             }
@@ -388,12 +388,26 @@ final class RowHandover implements AutoCloseable {
         }
     }
 
-    /** {@code SELECT json_array(<columns>) FROM <table>}: SQLite's rendering of a row. */
+    /** {@code SELECT json_array(<columns>) FROM <table>}: SQLite's rendering of a row ({@link #jsonSelect(String, List)}). */
     private String jsonSelect(String table) {
-        List<CopyColumn> cols = tables.get(table);
+        return jsonSelect(table, tables.get(table));
+    }
+
+    /**
+     * {@code SELECT json_array(<columns>) FROM <table>}: SQLite's rendering of a row. A BLOB in a
+     * column that is not BIGINT is rendered as {@code {}}, which {@link #scan} refuses: json_array
+     * itself would read the BLOB as JSONB (X'00' is its null) and lose it.
+     */
+    static String jsonSelect(String table, List<CopyColumn> cols) {
         StringBuilder select = new StringBuilder("SELECT json_array(");
         for (int i = 0; i < cols.size(); i++) {
-            select.append(i > 0 ? ", " : "").append(SqlQuote.ident(cols.get(i).name()));
+            String ident = SqlQuote.ident(cols.get(i).name());
+            select.append(i > 0 ? ", " : "");
+            if (cols.get(i).sqliteType().equals("BIGINT")) {
+                select.append(ident);
+            } else {
+                select.append("CASE WHEN typeof(").append(ident).append(") = 'blob' THEN json_object() ELSE ").append(ident).append(" END");
+            }
         }
         return select.append(") FROM ").append(SqlQuote.ident(table)).toString();
     }
@@ -591,10 +605,13 @@ final class RowHandover implements AutoCloseable {
         }
     }
 
-    /** A BIGINT column holds something other than an integer (SQLite types values, not columns). */
-    static final class NotAnInteger extends IOException {
-        NotAnInteger(int column) {
-            super("column " + (column + 1) + " is declared BIGINT but holds a value that is not an integer");
+    /**
+     * A column holds a value of a storage class its declared type cannot take (SQLite types
+     * values, not columns): a non-integer in a BIGINT column, a BLOB in a VARCHAR column.
+     */
+    static final class WrongStorageClass extends IOException {
+        WrongStorageClass(int column) {
+            super("column " + (column + 1) + " holds a value of a storage class its declared type cannot take");
         }
     }
 
@@ -604,13 +621,14 @@ final class RowHandover implements AutoCloseable {
      * not columns: the REAL 1.5 or the TEXT '0x10' in a BIGINT column would reach DuckDB as text
      * it casts (to 2, to 16) instead of failing; json_array renders a REAL with a point or an
      * exponent and a TEXT in quotes, so a field of anything but digits (after an optional minus)
-     * or {@code null} is refused here, at no cost to SQLite's rendering.
+     * or {@code null} is refused here, at no cost to SQLite's rendering. A field of another column
+     * that starts with {@code {} is a BLOB ({@link #jsonSelect(String, List)}), refused too.
      *
      * @param bigint for each column, whether it is BIGINT in SQLite
      * @return true if the rendering holds a backslash
-     * @throws NotAnInteger naming the column (1-based) of the first such field
+     * @throws WrongStorageClass naming the column (1-based) of the first such field
      */
-    static boolean scan(byte[] jsonArray, boolean[] bigint) throws NotAnInteger {
+    static boolean scan(byte[] jsonArray, boolean[] bigint) throws WrongStorageClass {
         boolean escaped = false;
         boolean inString = false;
         int field = 0;
@@ -628,8 +646,9 @@ final class RowHandover implements AutoCloseable {
             } else if (b == '"' && i < end) {
                 inString = true;
             } else if (b == ',' || i == end) {
-                if (field < bigint.length && bigint[field] && !isIntegerOrNull(jsonArray, start, i)) {
-                    throw new NotAnInteger(field);
+                if (field < bigint.length && (bigint[field] ? !isIntegerOrNull(jsonArray, start, i)
+                        : start < i && jsonArray[start] == '{')) {
+                    throw new WrongStorageClass(field);
                 }
                 field++;
                 start = i + 1;

@@ -28,11 +28,12 @@ import java.util.regex.Pattern;
  * <p>The line of a row is what {@link RowHandover} makes of SQLite's {@code json_array} of it,
  * byte for byte: an integer (also in a VARCHAR column) as its decimal digits, NULL as
  * {@code null}, text as {@code "} + its UTF-8 bytes with {@code "} doubled + {@code "}. A row
- * this reader does not render exactly that way (a REAL or BLOB in a VARCHAR column, text that is
+ * this reader does not render exactly that way (a REAL in a VARCHAR column, text that is
  * not valid UTF-8, a missing field whose column has a non-NULL default, a line that may be
  * longer than {@link RowHandover#MAX_LINE_BYTES}, a record it cannot make sense of) is handed back
  * by rowid for SQLite to render ({@link RowSink#fallback}); a BIGINT column holding anything but
- * an integer or NULL throws {@link RowHandover.NotAnInteger}, as scanning SQLite's rendering does.
+ * an integer or NULL, or another column holding a BLOB, throws {@link
+ * RowHandover.WrongStorageClass}, as scanning SQLite's rendering does.
  *
  * <p>The caller holds a read transaction on the file while reading (so no writer changes it) and
  * reads only files whose header says rollback journal (not WAL: then the file alone is not the
@@ -233,7 +234,8 @@ final class SqlitePages implements AutoCloseable {
      *
      * @throws Corrupt if a page is not what the format says (nothing about the rows already given
      *     to the sink is wrong, but the scan cannot go on)
-     * @throws RowHandover.NotAnInteger if a BIGINT column holds something else than an integer or NULL
+     * @throws RowHandover.WrongStorageClass if a BIGINT column holds something else than an integer
+     *     or NULL, or another column a BLOB
      */
     void scan(Layout layout, long fromRowid, long toRowid, RowSink sink)
             throws IOException, SQLException, InterruptedException {
@@ -440,7 +442,7 @@ final class SqlitePages implements AutoCloseable {
                     body += bytes;
                     digits(v);
                 } else if (bigint[c]) {
-                    throw new RowHandover.NotAnInteger(c); // a REAL, BLOB or TEXT
+                    throw new RowHandover.WrongStorageClass(c); // a REAL, BLOB or TEXT in a BIGINT column
                 } else if (type >= 13 && (type & 1) == 1) {
                     long bytes = (type - 13) / 2;
                     if (body + bytes > end) {
@@ -479,8 +481,11 @@ final class SqlitePages implements AutoCloseable {
                         return;
                     }
                     jsonExtra += 5L * controls + backslashes; // \u0001 for one byte, \\ for one
+                } else if (type >= 12) {
+                    // a BLOB where text belongs (SQLite's json_array would read it as JSONB: X'00' as null)
+                    throw new RowHandover.WrongStorageClass(c);
                 } else {
-                    sink.fallback(rowid); // a REAL or BLOB in a VARCHAR column, or a reserved type
+                    sink.fallback(rowid); // a REAL in a VARCHAR column, or a reserved type
                     return;
                 }
             }

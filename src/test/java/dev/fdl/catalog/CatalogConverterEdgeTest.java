@@ -113,6 +113,26 @@ class CatalogConverterEdgeTest {
         assertThat(files()).containsExactly("w.sqlite");
     }
 
+    @ParameterizedTest
+    @MethodSource("blobsInAVarcharColumn")
+    void aBlobInAVarcharColumnFailsNamingTheValue(String blob, boolean pipes) throws Exception {
+        // SQLite's json_array would read X'00' as JSONB null: the value would be lost, not refused
+        Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
+                "INSERT INTO ducklake_probe VALUES (1, 'a'), (2, " + blob + "), (3, 'c')");
+        Path target = dir.resolve("c.duckdb");
+
+        assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, pipes))
+                .isInstanceOf(FdlException.class)
+                .hasMessageContaining("ducklake_probe").hasMessageContaining("rowid 2").hasMessageContaining("column s")
+                .hasMessageContaining("blob");
+
+        assertThat(files()).containsExactly("w.sqlite");
+    }
+
+    static Stream<Arguments> blobsInAVarcharColumn() {
+        return withPipesAndWithout("X'00'", "X'ff'", "X'7b7d'");
+    }
+
     private static final String[] AWKWARD = {"nul\u0000inside", "\u0000", "lone\rcr", "crlf\r\n", "tab\t", "ends with backslash\\",
         "\\", "\\\"", "line\u2028sep\u2029", "emoji 🦆 \uD83D\uDE00", "null", "NULL", "", "\"", "\"\"", ",", "a,\"b\"\n,c",
         "\u007f\u0001\u001f", "ü", null};
