@@ -283,9 +283,9 @@ class SqliteFileWriterEdgeTest {
     // ------------------------------------------------------------------ many tables, failures
 
     @Test
-    void oneHundredFiftyTablesOfMixedColumnsAreSound() throws Exception {
+    void aHundredAndFiveTablesOfMixedColumnsAreSound() throws Exception {
         List<String> sql = new ArrayList<>();
-        for (int t = 0; t < 150; t++) {
+        for (int t = 0; t < 105; t++) {
             String name = "ducklake_probe_t" + t;
             if (t % 3 == 0) {
                 sql.add("CREATE TABLE " + name + "(k BIGINT PRIMARY KEY, d DOUBLE, b BLOB)");
@@ -298,6 +298,59 @@ class SqliteFileWriterEdgeTest {
         Path source = catalog(sql.toArray(String[]::new));
 
         checkAll(source, 1024, false);
+    }
+
+    @Test
+    void quotedNamesAndAKeyAfterOtherColumnsAreSound() throws Exception {
+        Path source = catalog(
+                "CREATE TABLE \"ducklake_probe \"\"quoted\"\" name\"(\"a b\" VARCHAR, \"K\"\"\" BIGINT PRIMARY KEY, \"CAST(K AS BIGINT)\" DOUBLE, k2 BLOB)",
+                "INSERT INTO \"ducklake_probe \"\"quoted\"\" name\" SELECT 'a' || i, 5000 - i, i / 7, NULL FROM range(5000) t(i)",
+                "CREATE TABLE ducklake_probe_nulls(v VARCHAR, w BIGINT, k BIGINT PRIMARY KEY)",
+                "INSERT INTO ducklake_probe_nulls SELECT NULL, NULL, i * 1_000_000_007 FROM range(3000) t(i)");
+
+        checkAll(source, 1024, true);
+    }
+
+    @Test
+    void aConversionInterruptedWhileWritingPagesLeavesNoTemporaryFile() throws Exception {
+        Path source = catalog("CREATE TABLE ducklake_probe(k BIGINT PRIMARY KEY, v VARCHAR)",
+                "INSERT INTO ducklake_probe SELECT i, repeat('v', 40) FROM range(3_000_000) t(i)");
+        Path target = dir.resolve("target.sqlite");
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread converter = new Thread(() -> {
+            try {
+                CatalogConverter.convert(source, target, CatalogKind.SQLITE, ProgressListener.NONE, true, true, 0);
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        converter.start();
+        // interrupt once pages are being written (the temporary file grows past the schema)
+        while (converter.isAlive() && tempBytes() < 8 << 20) {
+            Thread.onSpinWait();
+        }
+        converter.interrupt();
+        converter.join();
+
+        // (interrupted in a FileChannel write, the channel closes: ClosedByInterruptException, no message)
+        assertThat(failure.get()).isInstanceOf(FdlException.class).hasMessageContaining("interrupted")
+                .hasMessageContaining("target.sqlite was left unchanged");
+        assertThat(files()).containsExactly("src.duckdb");
+    }
+
+    /** The bytes of the conversion's temporary files in {@link #dir}. */
+    private long tempBytes() throws Exception {
+        long bytes = 0;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : files.filter(f -> f.getFileName().toString().contains(".tmp-")).toList()) {
+                try {
+                    bytes += Files.size(p);
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    // removed meanwhile
+                }
+            }
+        }
+        return bytes;
     }
 
     @Test
