@@ -166,6 +166,20 @@ class SqliteFileWriterEdgeTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aNanInANotNullDoubleColumnFailsNamingItOnBothPaths(boolean direct) throws Exception {
+        // SQLite stores NaN as NULL: in a NOT NULL column that is no value SQLite can hold
+        Path source = catalog(
+                "CREATE TABLE ducklake_probe_nan(k BIGINT PRIMARY KEY, d DOUBLE NOT NULL)",
+                "INSERT INTO ducklake_probe_nan VALUES (1, 1.5), (2, 'nan'), (3, 2.5)");
+        Path target = dir.resolve("c.sqlite");
+
+        assertThatThrownBy(() -> CatalogConverter.convert(source, target, CatalogKind.SQLITE, ProgressListener.NONE, true, direct, 0))
+                .isInstanceOf(FdlException.class).hasMessageContaining("ducklake_probe_nan");
+        assertThat(files()).containsExactly("src.duckdb");
+    }
+
     // ------------------------------------------------------------------ keys
 
     @Test
