@@ -115,6 +115,37 @@ class SqliteFileWriterEdgeTest {
     }
 
     @Test
+    void recordHeadersAroundOneHundredTwentySevenBytesAreSound() throws Exception {
+        // n one-byte serial types: a header of n + 1 bytes up to 127, then n + 2 (a two-byte length)
+        List<String> sql = new ArrayList<>();
+        for (int n = 124; n <= 130; n++) {
+            // (one DOUBLE column: SQLite → DuckDB renders all-BIGINT/VARCHAR rows with json_array, at most 127 arguments)
+            StringBuilder create = new StringBuilder("CREATE TABLE ducklake_probe_h" + n + "(k BIGINT PRIMARY KEY, d DOUBLE");
+            StringBuilder select = new StringBuilder("INSERT INTO ducklake_probe_h" + n + " SELECT i, i / 4");
+            for (int c = 2; c < n; c++) {
+                create.append(", c").append(c).append(" BIGINT");
+                select.append(", CASE WHEN i % 3 = 0 THEN NULL ELSE i + ").append(c).append(" END");
+            }
+            sql.add(create.append(')').toString());
+            sql.add(select.append(" FROM range(100) t(i)").toString());
+        }
+        Path source = catalog(sql.toArray(String[]::new));
+
+        checkAll(source, 512, true);
+    }
+
+    @Test
+    void keysOtherThanOneIntegerColumnFallBackToSqlitesInserts() throws Exception {
+        Path source = catalog(
+                "CREATE TABLE ducklake_probe_pair(a BIGINT, b BIGINT, v VARCHAR, PRIMARY KEY (a, b))",
+                "INSERT INTO ducklake_probe_pair SELECT i % 10, i, 'v' || i FROM range(2000) t(i)",
+                "CREATE TABLE ducklake_probe_text(k VARCHAR PRIMARY KEY, v DOUBLE)",
+                "INSERT INTO ducklake_probe_text SELECT 'k' || i, i / 3 FROM range(2000) t(i)");
+
+        checkAll(source, 1024, true);
+    }
+
+    @Test
     void doublesOfEveryKindMatchSqlitesInsertsAndRoundTrip() throws Exception {
         Path source = catalog(
                 "CREATE TABLE ducklake_probe_double(k BIGINT PRIMARY KEY, d DOUBLE, f FLOAT)",
