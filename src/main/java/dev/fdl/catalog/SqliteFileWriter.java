@@ -23,7 +23,8 @@ import java.util.Arrays;
  * given, as SQLite's own inserts would; a primary key's index entries are (key, rowid), so the
  * rows of a table with a primary key must come in ascending key order with distinct keys. The
  * file must use no auto-vacuum, have an empty freelist and UTF-8 text ({@link #open} checks).
- * Pages are appended after the file's last page; the header's page count and change counter are
+ * Pages are appended after the file's last page, never in the lock-byte page (the one holding byte
+ * 2^30, which SQLite leaves unused); the header's page count and change counter are
  * updated by {@link #finish}. Nothing is read back: callers check the result with SQLite.
  */
 final class SqliteFileWriter implements Closeable {

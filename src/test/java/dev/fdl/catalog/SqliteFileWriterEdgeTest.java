@@ -118,7 +118,7 @@ class SqliteFileWriterEdgeTest {
     void recordHeadersAroundOneHundredTwentySevenBytesAreSound() throws Exception {
         // n one-byte serial types: a header of n + 1 bytes up to 127, then n + 2 (a two-byte length)
         List<String> sql = new ArrayList<>();
-        for (int n = 124; n <= 130; n++) {
+        for (int n = 125; n <= 128; n++) {
             // (one DOUBLE column: SQLite → DuckDB renders all-BIGINT/VARCHAR rows with json_array, at most 127 arguments)
             StringBuilder create = new StringBuilder("CREATE TABLE ducklake_probe_h" + n + "(k BIGINT PRIMARY KEY, d DOUBLE");
             StringBuilder select = new StringBuilder("INSERT INTO ducklake_probe_h" + n + " SELECT i, i / 4");
