@@ -103,7 +103,10 @@ public final class CatalogConverter {
                     + " failed: " + e.getMessage() + "; " + target + " was left unchanged", e);
         } catch (IOException e) {
             AtomicFile.deleteQuietly(temp);
-            throw new FdlException(FdlException.FAILURE, "converting catalog " + source + " failed: " + e.getMessage(), e);
+            // an interrupt closes a FileChannel mid-write (SqliteFileWriter): that exception has no message
+            String why = e instanceof java.nio.channels.ClosedByInterruptException ? "interrupted while writing pages" : e.getMessage();
+            throw new FdlException(FdlException.FAILURE, "converting catalog " + source + " to " + targetKind + " failed: " + why
+                    + "; " + target + " was left unchanged", e);
         } catch (RuntimeException e) {
             AtomicFile.deleteQuietly(temp);
             throw e;

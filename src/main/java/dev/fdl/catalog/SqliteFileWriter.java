@@ -23,7 +23,8 @@ import java.util.Arrays;
  * given, as SQLite's own inserts would; a primary key's index entries are (key, rowid), so the
  * rows of a table with a primary key must come in ascending key order with distinct keys. The
  * file must use no auto-vacuum, have an empty freelist and UTF-8 text ({@link #open} checks).
- * Pages are appended after the file's last page; the header's page count and change counter are
+ * Pages are appended after the file's last page, never in the lock-byte page (the one holding byte
+ * 2^30, which SQLite leaves unused); the header's page count and change counter are
  * updated by {@link #finish}. Nothing is read back: callers check the result with SQLite.
  */
 final class SqliteFileWriter implements Closeable {
@@ -37,6 +38,11 @@ final class SqliteFileWriter implements Closeable {
     private final int usable;
     /** Whether integers 0 and 1 may take serial types 8 and 9 (schema format 4). */
     private final boolean constantTypes;
+    /**
+     * The page holding bytes 2^30.. of the file (SQLite's lock bytes, PENDING_BYTE): SQLite never
+     * stores anything in it (integrity_check reports a b-tree using it), so allocation skips it.
+     */
+    private final int lockBytePage;
     /** The file's pages, including those allocated and not yet written. */
     private int pageCount;
     private final ByteBuffer buffer;
@@ -50,6 +56,7 @@ final class SqliteFileWriter implements Closeable {
         this.usable = usable;
         this.constantTypes = constantTypes;
         this.pageCount = pageCount;
+        this.lockBytePage = (int) ((1L << 30) / pageSize) + 1;
         this.buffer = ByteBuffer.allocate(Math.max(pageSize, BUFFER_BYTES / pageSize * pageSize));
         this.bufferFirst = pageCount + 1;
     }
@@ -203,12 +210,26 @@ final class SqliteFileWriter implements Closeable {
 
     /** Allocates the next page number; its bytes must be given to {@link #write} before the next allocation's. */
     private int allocate() {
-        return ++pageCount;
+        pageCount = following(pageCount);
+        return pageCount;
+    }
+
+    /** The page allocated after page {@code number}: the next one, but never the lock-byte page. */
+    private int following(int number) {
+        return number + 1 == lockBytePage ? number + 2 : number + 1;
     }
 
     /** Writes page {@code number}: appended pages through the buffer (they come in order), others in place. */
     private void write(int number, byte[] page) throws IOException {
         int next = bufferFirst + buffer.position() / pageSize;
+        if (next == lockBytePage && number > next) {
+            // the skipped lock-byte page is part of the file: zeros, as SQLite leaves it
+            if (!buffer.hasRemaining()) {
+                flush();
+            }
+            buffer.put(new byte[pageSize]);
+            next++;
+        }
         if (number == next) {
             if (!buffer.hasRemaining()) {
                 flush();
@@ -251,14 +272,14 @@ final class SqliteFileWriter implements Closeable {
     private int writeOverflow(byte[] payload, int from, int to) throws IOException {
         int chunk = usable - 4;
         int count = (to - from + chunk - 1) / chunk;
-        int first = pageCount + 1;
+        int first = following(pageCount);
         byte[] page = newPage();
         for (int i = 0; i < count; i++) {
             int number = allocate();
             int start = from + i * chunk;
             int length = Math.min(chunk, to - start);
             Arrays.fill(page, (byte) 0);
-            putInteger(page, 0, i == count - 1 ? 0 : number + 1, 4);
+            putInteger(page, 0, i == count - 1 ? 0 : following(number), 4);
             System.arraycopy(payload, start, page, 4, length);
             write(number, page);
         }

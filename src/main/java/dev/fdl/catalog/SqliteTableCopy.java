@@ -118,7 +118,7 @@ final class SqliteTableCopy {
     static long copyDirect(Connection duck, SqliteFileWriter.TableBuilder target, String table, List<CopyColumn> columns,
                            int keyColumn) throws SQLException, IOException {
         Plan plan = new Plan(table, columns, keyColumn < 0 ? null : columns.get(keyColumn).name());
-        RecordEncoder encoder = new RecordEncoder(plan.kind, plan.text, target.constantTypes());
+        RecordEncoder encoder = new RecordEncoder(table, columns, plan.kind, plan.text, target.constantTypes());
         try {
             long rows = transfer(duck, plan, BLOCK_ROWS, block -> {
                 for (int r = 0; r < block.count; r++) {
@@ -243,21 +243,30 @@ final class SqliteTableCopy {
 
     /** Encodes rows of a block as SQLite records (https://www.sqlite.org/fileformat2.html#record_format). */
     private static final class RecordEncoder {
+        private final String table;
+        private final List<CopyColumn> columns;
         private final int[] kind;
         private final boolean[] text;
         private final long[] types;
         byte[] record = new byte[1 << 12];
         private final boolean constantTypes;
 
-        RecordEncoder(int[] kind, boolean[] text, boolean constantTypes) {
+        RecordEncoder(String table, List<CopyColumn> columns, int[] kind, boolean[] text, boolean constantTypes) {
+            this.table = table;
+            this.columns = columns;
             this.kind = kind;
             this.constantTypes = constantTypes;
             this.text = text;
             this.types = new long[kind.length];
         }
 
-        /** Encodes row {@code row} of {@code block} into {@link #record}; returns its length in bytes. */
-        int encode(Block block, int row) {
+        /**
+         * Encodes row {@code row} of {@code block} into {@link #record}; returns its length in bytes.
+         *
+         * @throws SQLException if a NOT NULL column would hold NULL (a NaN, which SQLite stores as
+         *     NULL: its own insert fails on the constraint, so must this)
+         */
+        int encode(Block block, int row) throws SQLException {
             int n = kind.length;
             int header = 0;
             int body = 0;
@@ -272,6 +281,10 @@ final class SqliteTableCopy {
                         case DOUBLE -> type = Double.isNaN(block.doubles[i][row]) ? 0 : 7;
                         default -> type = 2L * block.bytes[i][row].length + (text[i] ? 13 : 12);
                     }
+                }
+                if (type == 0 && columns.get(i).notNull()) {
+                    throw new SQLException("table " + table + ", column " + columns.get(i).name() + " is NOT NULL but holds "
+                            + (block.nulls[i][row] ? "NULL" : "NaN, which SQLite stores as NULL") + "; SQLite cannot hold that row");
                 }
                 types[i] = type;
                 header += SqliteFileWriter.varintLength(type);
