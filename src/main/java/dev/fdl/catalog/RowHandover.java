@@ -229,9 +229,19 @@ final class RowHandover implements AutoCloseable {
         return parts.containsKey(table);
     }
 
-    /** Whether a table with these columns can go through a handover (all BIGINT or VARCHAR in SQLite). */
+    /**
+     * The most columns a table going through a handover may have: SQLite's rendering of a row is
+     * one {@code json_array} call, and SQLite functions take at most 127 arguments.
+     */
+    static final int MAX_COLUMNS = 127;
+
+    /**
+     * Whether a table with these columns can go through a handover: all BIGINT or VARCHAR in
+     * SQLite, and at most {@link #MAX_COLUMNS}.
+     */
     static boolean fits(List<CopyColumn> columns) {
-        return columns.stream().allMatch(c -> c.sqliteType().equals("BIGINT") || c.sqliteType().equals("VARCHAR"));
+        return columns.size() <= MAX_COLUMNS
+                && columns.stream().allMatch(c -> c.sqliteType().equals("BIGINT") || c.sqliteType().equals("VARCHAR"));
     }
 
     /** Whether pipes may be tried: not when system property {@code fdl.catalog.handover} is {@code files}. */

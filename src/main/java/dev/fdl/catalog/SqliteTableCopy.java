@@ -29,6 +29,12 @@ final class SqliteTableCopy {
     /** Rows handed from the reading thread to the writing thread at a time. */
     private static final int BLOCK_ROWS = 4_096;
 
+    /**
+     * Bytes of text and blobs after which a block is handed over before it is full: ten blocks
+     * are in flight at most, so a table of large values (inlined text, say) stays within a few MiB.
+     */
+    private static final int BLOCK_BYTES = 1 << 20;
+
     private static final int LONG = 0;
     private static final int DOUBLE = 1;
     private static final int BYTES = 2;
@@ -337,6 +343,7 @@ final class SqliteTableCopy {
         try (Statement s = duck.createStatement(); ResultSet r = s.executeQuery(select)) {
             Block block = free.take();
             int count = 0;
+            long bytes = 0;
             while (r.next()) {
                 for (int i = 0; i < n; i++) {
                     int col = i + 1;
@@ -353,14 +360,16 @@ final class SqliteTableCopy {
                             byte[] v = r.getBytes(col);
                             block.bytes[i][count] = v;
                             block.nulls[i][count] = v == null;
+                            bytes += v == null ? 0 : v.length;
                         }
                     }
                 }
-                if (++count == block.nulls[0].length) {
+                if (++count == block.nulls[0].length || bytes >= BLOCK_BYTES) {
                     block.count = count;
                     filled.put(block);
                     block = free.take();
                     count = 0;
+                    bytes = 0;
                 }
             }
             if (count > 0) {

@@ -133,6 +133,28 @@ class CatalogConverterEdgeTest {
         return withPipesAndWithout("X'00'", "X'ff'", "X'7b7d'");
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {127, 128, 300})
+    void tablesWithMoreColumnsThanSqliteFunctionsTakeArgumentsAreCopiedToo(int columns) throws Exception {
+        // SQLite's json_array takes at most 127 arguments: a wider table is copied another way
+        StringBuilder create = new StringBuilder("CREATE TABLE ducklake_wide(");
+        StringBuilder values = new StringBuilder("INSERT INTO ducklake_wide WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL"
+                + " SELECT value + 1 FROM n WHERE value < 2000) SELECT ");
+        for (int i = 0; i < columns; i++) {
+            create.append(i > 0 ? ", " : "").append("c").append(i).append(i % 2 == 0 ? " BIGINT" : " VARCHAR");
+            values.append(i > 0 ? ", " : "").append(i % 2 == 0 ? "value * " + i : "'v' || value || '_" + i + "'");
+        }
+        Path sqlite = sqliteCatalog(create.append(')').toString(),
+                values.append(" FROM n").toString());
+        Path target = dir.resolve("c.duckdb");
+
+        CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE);
+
+        int lastText = columns % 2 == 0 ? columns - 1 : columns - 2;
+        assertThat(rows(target, "SELECT count(*) || '|' || sum(c2) || '|' || max(c" + lastText + ") FROM ducklake_wide"))
+                .containsExactly("2000|" + (2L * 2000 * 2001 / 2) + "|v9_" + lastText);
+    }
+
     private static final String[] AWKWARD = {"nul\u0000inside", "\u0000", "lone\rcr", "crlf\r\n", "tab\t", "ends with backslash\\",
         "\\", "\\\"", "line\u2028sep\u2029", "emoji 🦆 \uD83D\uDE00", "null", "NULL", "", "\"", "\"\"", ",", "a,\"b\"\n,c",
         "\u007f\u0001\u001f", "ü", null};
