@@ -412,7 +412,6 @@ final class SqliteFileWriter implements Closeable {
 
         void add(int child, long key) throws IOException {
             int cell = 2 + 4 + varintLength(key);
-            // as a page: 12-byte header, every pending child and this one as cells but the last
             // the page this level would end with: every pending child as a cell, the new one as
             // right-most pointer; when that does not fit, pass a page up
             if (count >= 4 && 12 + bytes > usable) {

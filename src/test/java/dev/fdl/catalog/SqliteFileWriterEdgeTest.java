@@ -10,10 +10,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -315,7 +312,7 @@ class SqliteFileWriterEdgeTest {
         }
 
         assertThat(Files.size(file)).isGreaterThan(1L << 30);
-        assertThat(integrity(file)).isEqualTo("ok");
+        assertThat(SqliteFiles.integrity(file)).isEqualTo("ok");
         try (Connection c = Sql.sqlite(file, true); Statement s = c.createStatement();
              ResultSet r = s.executeQuery("SELECT count(*), sum(length(b)), count(DISTINCT b) FROM ducklake_probe")) {
             r.next();
@@ -460,8 +457,8 @@ class SqliteFileWriterEdgeTest {
         Path direct = toSqlite(source, "direct.sqlite", true, pageSize);
         Path inserted = toSqlite(source, "inserted.sqlite", false, pageSize);
 
-        assertThat(integrity(direct)).isEqualTo("ok");
-        assertThat(dump(direct)).isEqualTo(dump(inserted));
+        assertThat(SqliteFiles.integrity(direct)).isEqualTo("ok");
+        assertThat(SqliteFiles.dump(direct)).isEqualTo(SqliteFiles.dump(inserted));
 
         Path back = dir.resolve("back.duckdb");
         Path insertedBack = dir.resolve("inserted-back.duckdb");
@@ -475,7 +472,7 @@ class SqliteFileWriterEdgeTest {
         Path changed = dir.resolve("changed.sqlite");
         Files.copy(direct, changed);
         keepWriting(changed);
-        assertThat(integrity(changed)).isEqualTo("ok");
+        assertThat(SqliteFiles.integrity(changed)).isEqualTo("ok");
         Files.delete(changed);
         return direct;
     }
@@ -528,57 +525,5 @@ class SqliteFileWriterEdgeTest {
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
         }
-    }
-
-    private static String integrity(Path sqlite) throws Exception {
-        try (Connection c = Sql.sqlite(sqlite, true); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("PRAGMA integrity_check")) {
-            StringBuilder b = new StringBuilder();
-            while (r.next()) {
-                b.append(b.length() > 0 ? "\n" : "").append(r.getString(1));
-            }
-            return b.toString();
-        }
-    }
-
-    /** Per table, its rows as SQLite sees them (class and {@code quote} of each value), sorted; per schema entry its SQL. */
-    private static Map<String, List<String>> dump(Path sqlite) throws Exception {
-        Map<String, List<String>> tables = new LinkedHashMap<>();
-        try (Connection c = Sql.sqlite(sqlite, true)) {
-            List<String> names = new ArrayList<>();
-            try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT name, sql, type FROM sqlite_schema ORDER BY name")) {
-                while (r.next()) {
-                    if (r.getString(3).equals("table")) {
-                        names.add(r.getString(1));
-                    }
-                    tables.put("schema " + r.getString(1), List.of(String.valueOf(r.getString(2))));
-                }
-            }
-            for (String name : names) {
-                List<String> columns = new ArrayList<>();
-                try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("PRAGMA table_info(" + SqlQuote.ident(name) + ")")) {
-                    while (r.next()) {
-                        String col = SqlQuote.ident(r.getString("name"));
-                        // long values by length and hash, not whole
-                        columns.add("typeof(" + col + ") || ':' || CASE WHEN length(" + col + ") > 200 THEN length(" + col + ") || '/'"
-                                + " || hex(substr(" + col + ", 1, 20)) || '/' || hex(substr(" + col + ", -20)) ELSE quote(" + col + ") END");
-                    }
-                }
-                List<String> rows = new ArrayList<>();
-                try (Statement s = c.createStatement();
-                     ResultSet r = s.executeQuery("SELECT " + String.join(", ", columns) + " FROM " + SqlQuote.ident(name))) {
-                    while (r.next()) {
-                        StringBuilder row = new StringBuilder();
-                        for (int i = 1; i <= columns.size(); i++) {
-                            row.append(i > 1 ? "|" : "").append(r.getString(i));
-                        }
-                        rows.add(row.toString());
-                    }
-                }
-                Collections.sort(rows);
-                tables.put(name, rows);
-            }
-        }
-        return tables;
     }
 }

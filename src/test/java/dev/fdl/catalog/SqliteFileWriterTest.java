@@ -8,10 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,8 +45,8 @@ class SqliteFileWriterTest {
         Path direct = toSqlite(source, "direct.sqlite", true, pageSize);
         Path inserted = toSqlite(source, "inserted.sqlite", false, pageSize);
 
-        assertThat(integrity(direct)).isEqualTo("ok");
-        assertThat(dump(direct)).isEqualTo(dump(inserted));
+        assertThat(SqliteFiles.integrity(direct)).isEqualTo("ok");
+        assertThat(SqliteFiles.dump(direct)).isEqualTo(SqliteFiles.dump(inserted));
     }
 
     @ParameterizedTest
@@ -60,8 +57,8 @@ class SqliteFileWriterTest {
         Path direct = toSqlite(source, "direct.sqlite", true, pageSize);
         Path inserted = toSqlite(source, "inserted.sqlite", false, pageSize);
 
-        assertThat(integrity(direct)).isEqualTo("ok");
-        assertThat(dump(direct)).isEqualTo(dump(inserted));
+        assertThat(SqliteFiles.integrity(direct)).isEqualTo("ok");
+        assertThat(SqliteFiles.dump(direct)).isEqualTo(SqliteFiles.dump(inserted));
         try (Connection c = Sql.sqlite(direct, true); Statement s = c.createStatement();
              ResultSet r = s.executeQuery("SELECT count(*) FILTER (WHERE rowid = data_file_id + 1) FROM ducklake_data_file")) {
             r.next();
@@ -118,8 +115,8 @@ class SqliteFileWriterTest {
         Path direct = toSqlite(source, "direct.sqlite", true, pageSize);
         Path inserted = toSqlite(source, "inserted.sqlite", false, pageSize);
 
-        assertThat(integrity(direct)).isEqualTo("ok");
-        assertThat(dump(direct)).isEqualTo(dump(inserted));
+        assertThat(SqliteFiles.integrity(direct)).isEqualTo("ok");
+        assertThat(SqliteFiles.dump(direct)).isEqualTo(SqliteFiles.dump(inserted));
         Path back = dir.resolve("back.duckdb");
         CatalogConverter.convert(direct, back, CatalogKind.DUCKDB, ProgressListener.NONE);
         assertThat(CatalogCompare.differences(source, back)).isEmpty();
@@ -149,8 +146,8 @@ class SqliteFileWriterTest {
         Path direct = toSqlite(source, "direct.sqlite", true, 0);
         Path inserted = toSqlite(source, "inserted.sqlite", false, 0);
 
-        assertThat(integrity(direct)).isEqualTo("ok");
-        assertThat(dump(direct)).isEqualTo(dump(inserted));
+        assertThat(SqliteFiles.integrity(direct)).isEqualTo("ok");
+        assertThat(SqliteFiles.dump(direct)).isEqualTo(SqliteFiles.dump(inserted));
         try (Connection c = Sql.sqlite(direct, true); Statement s = c.createStatement();
              ResultSet r = s.executeQuery("SELECT snapshot_id FROM ducklake_snapshot ORDER BY snapshot_id")) {
             // in key order through the index, Long.MIN_VALUE first
@@ -168,7 +165,7 @@ class SqliteFileWriterTest {
             r.next();
             assertThat(r.getLong(1)).isZero();
         }
-        assertThat(integrity(direct)).isEqualTo("ok");
+        assertThat(SqliteFiles.integrity(direct)).isEqualTo("ok");
     }
 
     @Test
@@ -179,7 +176,7 @@ class SqliteFileWriterTest {
             s.execute("DELETE FROM ducklake_file_column_stats WHERE data_file_id % 3 = 0");
             s.execute("UPDATE ducklake_snapshot_changes SET commit_message = 'changed ' || snapshot_id WHERE snapshot_id % 2 = 0");
         }
-        assertThat(integrity(direct)).isEqualTo("ok");
+        assertThat(SqliteFiles.integrity(direct)).isEqualTo("ok");
     }
 
     // ------------------------------------------------------------------ helpers
@@ -206,51 +203,5 @@ class SqliteFileWriterTest {
                     + files + ") t(i)");
         }
         return source;
-    }
-
-    private static String integrity(Path sqlite) throws Exception {
-        try (Connection c = Sql.sqlite(sqlite, true); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("PRAGMA integrity_check")) {
-            StringBuilder b = new StringBuilder();
-            while (r.next()) {
-                b.append(b.length() > 0 ? "\n" : "").append(r.getString(1));
-            }
-            return b.toString();
-        }
-    }
-
-    /** Per table, its rows as SQLite sees them ({@code quote} of each value: class and value), sorted. */
-    private static Map<String, List<String>> dump(Path sqlite) throws Exception {
-        Map<String, List<String>> tables = new LinkedHashMap<>();
-        try (Connection c = Sql.sqlite(sqlite, true)) {
-            List<String> names = new ArrayList<>();
-            try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT name, sql FROM sqlite_schema ORDER BY name")) {
-                while (r.next()) {
-                    names.add(r.getString(1));
-                    tables.put("schema " + r.getString(1), List.of(String.valueOf(r.getString(2))));
-                }
-            }
-            for (String name : names) {
-                if (name.startsWith("sqlite_autoindex")) {
-                    continue;
-                }
-                List<String> columns = new ArrayList<>();
-                try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("PRAGMA table_info(" + SqlQuote.ident(name) + ")")) {
-                    while (r.next()) {
-                        columns.add("typeof(" + SqlQuote.ident(r.getString("name")) + ") || ':' || quote(" + SqlQuote.ident(r.getString("name")) + ")");
-                    }
-                }
-                List<String> rows = new ArrayList<>();
-                try (Statement s = c.createStatement();
-                     ResultSet r = s.executeQuery("SELECT " + String.join(" || '|' || ", columns) + " FROM " + SqlQuote.ident(name))) {
-                    while (r.next()) {
-                        rows.add(r.getString(1));
-                    }
-                }
-                Collections.sort(rows);
-                tables.put(name, rows);
-            }
-        }
-        return tables;
     }
 }
