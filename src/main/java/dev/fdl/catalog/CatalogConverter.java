@@ -112,7 +112,7 @@ public final class CatalogConverter {
             throw e;
         }
         AtomicFile.moveInto(temp, target);
-        String storage = targetKind == CatalogKind.DUCKDB ? duckDbStorage(target) : null;
+        String storage = targetKind != CatalogKind.DUCKDB ? null : totals.storage != null ? totals.storage : duckDbStorage(target);
         long bytes;
         try {
             bytes = Files.size(target);
@@ -135,19 +135,26 @@ public final class CatalogConverter {
         }
         try (Connection duck = Sql.duckDbMemory()) {
             Sql.attach(duck, duckdbFile, "cat", true, null);
-            try (Statement s = duck.createStatement();
-                 ResultSet r = s.executeQuery("SELECT tags['storage_version'] FROM duckdb_databases() WHERE database_name = 'cat'")) {
+            return storageOf(duck, "cat", duckdbFile);
+        } catch (SQLException e) {
+            throw Sql.failure("reading the storage version of", duckdbFile, e);
+        }
+    }
+
+    /** {@link #duckDbStorage} of the database attached as {@code alias} (the file {@code file}). */
+    private static String storageOf(Connection duck, String alias, Path file) throws SQLException {
+        try (PreparedStatement ps = duck.prepareStatement("SELECT tags['storage_version'] FROM duckdb_databases() WHERE database_name = ?")) {
+            ps.setString(1, alias);
+            try (ResultSet r = ps.executeQuery()) {
                 String version = r.next() ? r.getString(1) : null;
                 if (version == null || version.isBlank()) {
-                    throw new FdlException("DuckDB reports no storage version for " + duckdbFile);
+                    throw new FdlException("DuckDB reports no storage version for " + file);
                 }
                 if (version.endsWith("+")) {
                     version = version.substring(0, version.length() - 1);
                 }
                 return "duckdb-" + version;
             }
-        } catch (SQLException e) {
-            throw Sql.failure("reading the storage version of", duckdbFile, e);
         }
     }
 
@@ -164,6 +171,8 @@ public final class CatalogConverter {
     private static final class Totals {
         int tables;
         long rows;
+        /** The DuckDB target's storage string, read while it was attached (saves attaching it again). */
+        String storage;
     }
 
     // ---------------------------------------------------------------- SQLite → DuckDB
@@ -207,6 +216,7 @@ public final class CatalogConverter {
             }
             Sql.exec(duck, "COMMIT");
             totals.tables = tables.size();
+            totals.storage = storageOf(duck, "cat", temp);
             Sql.exec(duck, "DETACH cat");
         }
     }
@@ -649,6 +659,7 @@ public final class CatalogConverter {
             }
             totals.tables = tables.size();
             Sql.exec(duck, "COMMIT");
+            totals.storage = storageOf(duck, "cat", temp);
             Sql.exec(duck, "DETACH cat");
         }
     }

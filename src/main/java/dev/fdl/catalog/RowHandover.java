@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.math.BigInteger;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * fdl.catalog.sqliteReader=jdbc}. A damaged page met after rows were handed over fails the table.
  *
  * <p>Where the platform has named pipes ({@code mkfifo}), rows stream through pipes beside the
- * target, nothing is stored, and a large table is rendered by two threads over two halves of its
+ * target, nothing is stored, and a large table is rendered by several threads over parts of its
  * rowid range, read by DuckDB together; elsewhere (or with system property {@code
  * fdl.catalog.handover=files}) one thread writes temporary files of {@link #CHUNK_ROWS} lines, at
  * most three per table on disk at once. Either way a table whose row count differs from what
@@ -62,8 +63,16 @@ final class RowHandover implements AutoCloseable {
     /** Lines per temporary file in file mode: DuckDB loads one while SQLite renders the next. */
     static final int CHUNK_ROWS = 131_072;
 
-    /** Tables with at least this many rowids are rendered in two halves when streaming through pipes. */
+    /** Tables with at least this many rowids are rendered in {@link #SPLIT_PARTS} parts when streaming through pipes. */
     static final long SPLIT_ROWS = 65_536;
+
+    /**
+     * Rowid ranges a large table is split into when streaming through pipes, each rendered by its
+     * own thread into its own pipe, read by DuckDB together: twice the cores, 2 to 8 (DuckDB
+     * parses one pipe per thread; measured on 2 cores, 10,000 snapshots: 4 parts 5-7 % faster
+     * than 2, 2 parts 25 % faster than 1).
+     */
+    static final int SPLIT_PARTS = Math.max(2, Math.min(8, 2 * Runtime.getRuntime().availableProcessors()));
 
     /**
      * The longest CSV line handed to DuckDB, in bytes: under read_csv's default max_line_size
@@ -179,8 +188,7 @@ final class RowHandover implements AutoCloseable {
                 List<Part> list = new ArrayList<>();
                 if (range != null) {
                     boolean split = pipesAllowed && range[1] - range[0] + 1 >= SPLIT_ROWS;
-                    long mid = range[0] + (range[1] - range[0]) / 2;
-                    for (long[] r : split ? new long[][] {{range[0], mid}, {mid + 1, range[1]}} : new long[][] {range}) {
+                    for (long[] r : split ? split(range[0], range[1], SPLIT_PARTS) : new long[][] {range}) {
                         Path pipe = temp.resolveSibling(temp.getFileName() + ".rows." + i++ + ".pipe");
                         pipePaths.add(pipe);
                         list.add(new Part(table, r[0], r[1], pipe));
@@ -210,7 +218,7 @@ final class RowHandover implements AutoCloseable {
                 }
             }
         }
-        writers = Executors.newFixedThreadPool(pipes ? 2 : 1, r -> {
+        writers = Executors.newFixedThreadPool(pipes ? SPLIT_PARTS : 1, r -> {
             Thread t = new Thread(r, "fdl-sqlite-reader");
             t.setDaemon(true);
             return t;
@@ -288,6 +296,25 @@ final class RowHandover implements AutoCloseable {
             long min = r.getLong(1);
             return r.wasNull() ? null : new long[] {min, r.getLong(2)};
         }
+    }
+
+    /**
+     * {@code [from, to]} cut into {@code parts} consecutive, non-empty ranges of (nearly) equal
+     * length (fewer when the range holds fewer values); {@code from <= to}.
+     */
+    static long[][] split(long from, long to, int parts) {
+        // the span of two extreme rowids does not fit a long
+        BigInteger span = BigInteger.valueOf(to).subtract(BigInteger.valueOf(from)).add(BigInteger.ONE);
+        parts = span.min(BigInteger.valueOf(parts)).intValueExact();
+        long[][] ranges = new long[parts][];
+        long start = from;
+        for (int i = 0; i < parts; i++) {
+            long end = i == parts - 1 ? to
+                    : BigInteger.valueOf(from).add(span.multiply(BigInteger.valueOf(i + 1)).divide(BigInteger.valueOf(parts))).longValueExact() - 1;
+            ranges[i] = new long[] {start, end};
+            start = end + 1;
+        }
+        return ranges;
     }
 
     private static boolean makePipes(List<Path> paths) {

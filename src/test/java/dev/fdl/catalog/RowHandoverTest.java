@@ -36,6 +36,27 @@ class RowHandoverTest {
     }
 
     @Test
+    void aRowidRangeIsSplitIntoContiguousPartsThatCoverItExactly() {
+        long[][] cases = {{1, 100_000}, {-5, 5}, {7, 10}, {Long.MIN_VALUE, Long.MAX_VALUE}, {Long.MAX_VALUE - 9, Long.MAX_VALUE},
+            {Long.MIN_VALUE, Long.MIN_VALUE + 65_535}};
+        for (long[] range : cases) {
+            for (int asked : new int[] {2, 3, 4, 8}) {
+                long[][] split = RowHandover.split(range[0], range[1], asked);
+                int parts = (int) Math.min(asked, range[1] - range[0] + 1 > 0 ? range[1] - range[0] + 1 : asked);
+                assertThat(split.length).isEqualTo(parts);
+                assertThat(split[0][0]).isEqualTo(range[0]);
+                assertThat(split[parts - 1][1]).isEqualTo(range[1]);
+                for (int i = 0; i < parts; i++) {
+                    assertThat(split[i][0]).as("part %d of %s", i, java.util.Arrays.toString(range)).isLessThanOrEqualTo(split[i][1]);
+                    if (i > 0) {
+                        assertThat(split[i][0]).isEqualTo(split[i - 1][1] + 1);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void closingBeforeAnythingIsLoadedReleasesTheWriterAndRemovesThePipes() throws Exception {
         assumeThat(Files.isExecutable(Path.of("/usr/bin/mkfifo")) || Files.isExecutable(Path.of("/bin/mkfifo"))).isTrue();
