@@ -48,7 +48,6 @@ final class SqlitePages implements AutoCloseable {
     private static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
     private static final Pattern WITHOUT_ROWID = Pattern.compile("(?is).*\\)\\s*WITHOUT\\s+ROWID.*");
-    private static final Pattern PRIMARY_KEY_DESC = Pattern.compile("(?is).*PRIMARY\\s+KEY\\s+DESC.*");
 
     /** The file cannot be read here (encoding, journal mode, header): SQLite renders its rows instead. */
     static final class Unsupported extends IOException {
@@ -198,7 +197,8 @@ final class SqlitePages implements AutoCloseable {
                     hidden |= r.getInt("hidden") != 0;
                 }
             }
-            if (hidden || names.size() != columns.size()) {
+            if (hidden || names.size() != columns.size() || types.stream().anyMatch(SqlitePages::realAffinity)) {
+                // (REAL affinity: SQLite stores 5.0 as the integer 5 on disk and reads it back as 5.0)
                 continue;
             }
             boolean same = true;
@@ -211,8 +211,10 @@ final class SqlitePages implements AutoCloseable {
             }
             int alias = -1;
             if (pkColumns == 1 && "INTEGER".equalsIgnoreCase(types.get(pk))) {
-                if (PRIMARY_KEY_DESC.matcher(sql).matches()) {
-                    continue; // "INTEGER PRIMARY KEY DESC" is not an alias of the rowid: not worth telling apart
+                if (hasPrimaryKeyIndex(lite, table)) {
+                    // "INTEGER PRIMARY KEY DESC" (however written: comments, line breaks) is not an
+                    // alias of the rowid: SQLite keeps it in an index of its own; not worth telling apart
+                    continue;
                 }
                 alias = pk;
             }
@@ -221,6 +223,34 @@ final class SqlitePages implements AutoCloseable {
             }
         }
         return layouts;
+    }
+
+    /**
+     * Whether {@code table} has an index made for its PRIMARY KEY ({@code origin} {@code pk} in
+     * {@code PRAGMA index_list}): a table whose single INTEGER PRIMARY KEY column has one does not
+     * alias the rowid with it (https://www.sqlite.org/lang_createtable.html#rowid).
+     */
+    private static boolean hasPrimaryKeyIndex(Connection lite, String table) throws SQLException {
+        try (Statement s = lite.createStatement();
+             ResultSet r = s.executeQuery("PRAGMA index_list(" + SqlQuote.ident(table) + ")")) {
+            while (r.next()) {
+                if ("pk".equals(r.getString("origin"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether SQLite gives a column of this declared type REAL affinity (rule 4 of
+     * https://www.sqlite.org/datatype3.html#determination_of_column_affinity: "REAL", "FLOA" or
+     * "DOUB", after none of "INT", "CHAR", "CLOB", "TEXT", "BLOB").
+     */
+    static boolean realAffinity(String declared) {
+        String t = declared == null ? "" : declared.toUpperCase(java.util.Locale.ROOT);
+        return (t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB"))
+                && !t.contains("INT") && !t.contains("CHAR") && !t.contains("CLOB") && !t.contains("TEXT") && !t.contains("BLOB");
     }
 
     /** The database file. */

@@ -1,0 +1,561 @@
+package dev.fdl.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fdl.FdlException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Adversarial cases for the SQLite page reader: files SQLite itself reshaped (updates, deletes,
+ * vacuum modes, page sizes), odd table definitions, lines at the handover's limits, split
+ * boundaries, damaged files and concurrent writers. Each compares the page reader with SQLite's
+ * own rendering (the reference path) or with known values.
+ */
+class SqlitePagesEdgeTest {
+    @TempDir
+    Path dir;
+
+    private static final String NUMBERS = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d)";
+
+    private Path sqlite(String name, String... statements) throws SQLException {
+        Path file = dir.resolve(name);
+        try (Connection c = Sql.sqlite(file, false)) {
+            for (String sql : statements) {
+                Sql.exec(c, sql);
+            }
+        }
+        return file;
+    }
+
+    private static List<CopyColumn> columns(Path sqlite, String table) throws SQLException {
+        List<CopyColumn> columns = new ArrayList<>();
+        try (Connection c = Sql.sqlite(sqlite, true); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("PRAGMA table_info(" + SqlQuote.ident(table) + ")")) {
+            while (r.next()) {
+                String type = DuckLakeSchema.duckTypeOfSqlite(r.getString("type"));
+                columns.add(new CopyColumn(r.getString("name"), type, type, false, false));
+            }
+        }
+        return columns;
+    }
+
+    private static boolean[] bigint(List<CopyColumn> columns) {
+        boolean[] mask = new boolean[columns.size()];
+        for (int i = 0; i < mask.length; i++) {
+            mask[i] = columns.get(i).sqliteType().equals("BIGINT");
+        }
+        return mask;
+    }
+
+    private static void sqliteLine(ByteArrayOutputStream out, byte[] json, boolean[] bigint) throws IOException {
+        boolean escaped = RowHandover.scan(json, bigint);
+        if (!RowHandover.writeLine(out, json, escaped)) {
+            out.write("OVERFLOW ".getBytes(StandardCharsets.US_ASCII));
+            out.write(json);
+            out.write('\n');
+        }
+    }
+
+    private static byte[] viaSqlite(Path sqlite, String table, long from, long to) throws Exception {
+        List<CopyColumn> columns = columns(sqlite, table);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (Connection c = Sql.sqlite(sqlite, true);
+             PreparedStatement ps = c.prepareStatement(RowHandover.jsonSelect(table, columns)
+                     + " WHERE rowid BETWEEN ? AND ? ORDER BY rowid")) {
+            ps.setLong(1, from);
+            ps.setLong(2, to);
+            try (ResultSet r = ps.executeQuery()) {
+                while (r.next()) {
+                    sqliteLine(out, r.getBytes(1), bigint(columns));
+                }
+            }
+        }
+        return out.toByteArray();
+    }
+
+    private record Read(byte[] lines, int fallbacks) {}
+
+    private static Read viaPages(Path sqlite, String table, long from, long to) throws Exception {
+        List<CopyColumn> columns = columns(sqlite, table);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int[] fallbacks = new int[1];
+        try (Connection c = Sql.sqlite(sqlite, true);
+             PreparedStatement one = c.prepareStatement(RowHandover.jsonSelect(table, columns) + " WHERE rowid = ?")) {
+            SqlitePages.Layout layout = SqlitePages.layouts(c, Map.of(table, columns)).get(table);
+            if (layout == null) {
+                return null;
+            }
+            try (SqlitePages pages = SqlitePages.open(sqlite)) {
+                pages.scan(layout, from, to, new SqlitePages.RowSink() {
+                    @Override
+                    public void line(byte[] line, int length) {
+                        out.write(line, 0, length);
+                        out.write('\n');
+                    }
+
+                    @Override
+                    public void fallback(long rowid) throws IOException, SQLException {
+                        fallbacks[0]++;
+                        one.setLong(1, rowid);
+                        try (ResultSet r = one.executeQuery()) {
+                            assertThat(r.next()).isTrue();
+                            sqliteLine(out, r.getBytes(1), bigint(columns));
+                        }
+                    }
+                });
+            }
+        }
+        return new Read(out.toByteArray(), fallbacks[0]);
+    }
+
+    /** Both renderings of {@code [from, to]} are equal byte for byte (or the table is left to SQLite); returns the fallbacks (-1: left to SQLite). */
+    private static int assertSameLines(Path sqlite, String table, long from, long to) throws Exception {
+        byte[] expected = viaSqlite(sqlite, table, from, to);
+        Read read = viaPages(sqlite, table, from, to);
+        if (read == null) {
+            return -1;
+        }
+        assertThat(new String(read.lines(), StandardCharsets.UTF_8)).as("%s rows %d..%d", table, from, to)
+                .isEqualTo(new String(expected, StandardCharsets.UTF_8));
+        assertThat(read.lines()).isEqualTo(expected);
+        return read.fallbacks();
+    }
+
+    private static int assertSameLines(Path sqlite, String table) throws Exception {
+        return assertSameLines(sqlite, table, Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    private static <T> T withSqliteRendering(Callable<T> work) throws Exception {
+        System.setProperty("fdl.catalog.sqliteReader", "jdbc");
+        try {
+            return work.call();
+        } finally {
+            System.clearProperty("fdl.catalog.sqliteReader");
+        }
+    }
+
+    private Path catalog(String... statements) throws Exception {
+        Path sqlite = dir.resolve("w.sqlite");
+        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(sqlite, false)) {
+            for (String sql : statements) {
+                Sql.exec(c, sql);
+            }
+        }
+        return sqlite;
+    }
+
+    /** Converts {@code sqlite} once through SQLite's rendering and once reading pages; asserts both catalogs are equal. */
+    private void assertConversionsAgree(Path sqlite, boolean pipes) throws Exception {
+        Path viaSqlite = dir.resolve("jdbc.duckdb");
+        Path viaPages = dir.resolve("pages.duckdb");
+        Files.deleteIfExists(viaSqlite);
+        Files.deleteIfExists(viaPages);
+        withSqliteRendering(() -> CatalogConverter.convert(sqlite, viaSqlite, CatalogKind.DUCKDB, ProgressListener.NONE, pipes));
+        CatalogConverter.convert(sqlite, viaPages, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
+        assertThat(CatalogCompare.differences(viaSqlite, viaPages)).isEmpty();
+    }
+
+    private List<String> files() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private static List<String> rows(Path duckdb, String sql) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = Sql.duckDbMemory()) {
+            Sql.attach(c, duckdb, "cat", true, null);
+            Sql.exec(c, "USE cat");
+            try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+                while (r.next()) {
+                    rows.add(r.getString(1));
+                }
+            }
+        }
+        return rows;
+    }
+
+    // ------------------------------------------------------------------ files SQLite reshaped
+
+    @ParameterizedTest
+    @CsvSource({"512, NONE, 0", "1024, FULL, 1", "4096, INCREMENTAL, 0", "65536, NONE, 1", "2048, FULL, 0"})
+    void aFileReshapedByUpdatesAndDeletesRendersAsSqliteDoes(int pageSize, String autoVacuum, int secureDelete) throws Exception {
+        Path sqlite = sqlite("t.sqlite", "PRAGMA page_size = " + pageSize, "PRAGMA auto_vacuum = " + autoVacuum,
+                "PRAGMA secure_delete = " + secureDelete,
+                "CREATE TABLE t(i BIGINT, s VARCHAR, u TEXT)",
+                String.format(NUMBERS, 6000) + " INSERT INTO t SELECT i, 'r' || i || hex(randomblob(i % 50)), NULL FROM n",
+                // longer, then shorter, rows; some spill to overflow chains
+                "UPDATE t SET s = s || replace(hex(zeroblob(i % 700)), '0', 'x') WHERE i % 3 = 0",
+                "UPDATE t SET u = replace(hex(zeroblob(" + pageSize + " + i % 97)), '00', 'é') WHERE i % 41 = 0",
+                "DELETE FROM t WHERE i % 7 = 0 OR i BETWEEN 2000 AND 3500",
+                "UPDATE t SET s = 'short' WHERE i % 5 = 0",
+                "UPDATE t SET u = NULL WHERE i % 82 = 0",
+                "INSERT INTO t(rowid, i, s) VALUES (9223372036854775807, 1, 'max'), (-9223372036854775808, 2, 'min'), (-1, -1, 'minus one')",
+                String.format(NUMBERS, 500) + " INSERT INTO t(rowid, i, s) SELECT i * 1000000007, i, 'sparse' FROM n",
+                "PRAGMA incremental_vacuum(10)");
+        assertThat(assertSameLines(sqlite, "t")).isZero();
+        assertSameLines(sqlite, "t", -1, 4000);
+        assertSameLines(sqlite, "t", 3000, 5_000_000_000L);
+
+        try (Connection c = Sql.sqlite(sqlite, false)) {
+            Sql.exec(c, "VACUUM");
+        }
+        assertThat(assertSameLines(sqlite, "t")).isZero();
+    }
+
+    @Test
+    void aDeepTreeOfTinyPagesRendersAsSqliteDoesOverEveryRange() throws Exception {
+        // 512-byte pages, rows near the local payload limit: every leaf holds one or two rows
+        Path sqlite = sqlite("t.sqlite", "PRAGMA page_size = 512", "CREATE TABLE t(i BIGINT, s VARCHAR)",
+                String.format(NUMBERS, 20_000) + " INSERT INTO t(rowid, i, s) SELECT i * i, i, printf('%0470d', i) FROM n");
+        assertThat(assertSameLines(sqlite, "t")).isZero();
+        for (long[] r : new long[][] {{1, 1}, {2, 3}, {4, 4}, {100, 10_000}, {10_001, 10_001}, {399_999_999, 400_000_000}}) {
+            assertSameLines(sqlite, "t", r[0], r[1]);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {512, 1024, 4096})
+    void textEndingExactlyAtOverflowPageBoundariesRendersAsSqliteDoes(int pageSize) throws Exception {
+        Path sqlite = sqlite("t.sqlite", "PRAGMA page_size = " + pageSize, "CREATE TABLE t(s VARCHAR)");
+        int usable = pageSize;
+        int maxLocal = usable - 35;
+        int minLocal = (usable - 12) * 32 / 255 - 23;
+        try (Connection c = Sql.sqlite(sqlite, false); PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?)")) {
+            c.setAutoCommit(false);
+            // record: header (2 or 3 bytes) + text; payload P; local K = M + (P - M) % (U - 4)
+            for (int chunks = 1; chunks <= 4; chunks++) {
+                for (int delta = -3; delta <= 3; delta++) {
+                    for (int local : new int[] {minLocal, maxLocal}) {
+                        int payload = local + chunks * (usable - 4) + delta;
+                        int header = payload - 3 > 57 ? 3 : 2;
+                        ps.setString(1, "q\"".repeat((payload - header) / 2) + ((payload - header) % 2 == 1 ? "z" : ""));
+                        ps.executeUpdate();
+                    }
+                }
+            }
+            c.commit();
+        }
+        assertThat(assertSameLines(sqlite, "t")).isZero();
+    }
+
+    // ------------------------------------------------------------------ table definitions
+
+    @Test
+    void integerPrimaryKeysAutoincrementStrictAndRenamedColumnsRenderAsSqliteDoes() throws Exception {
+        Path sqlite = sqlite("t.sqlite",
+                "CREATE TABLE a(id INTEGER PRIMARY KEY AUTOINCREMENT, s VARCHAR)",
+                "INSERT INTO a(s) VALUES ('one'), ('two')", "INSERT INTO a VALUES (-5, 'minus'), (9223372036854775807, 'max')",
+                "CREATE TABLE b(x VARCHAR, id integer, y BIGINT, PRIMARY KEY(id DESC))",
+                "INSERT INTO b VALUES ('p', 10, 1), ('q', NULL, 2), ('r', -3, 3)",
+                "CREATE TABLE c(id INTEGER PRIMARY KEY, i INT, s TEXT, n ANY, a ANY) STRICT",
+                "INSERT INTO c VALUES (1, 5, 'x', 1.0, 'any'), (2, NULL, NULL, 7, 3), (3, 1, 'y', 1.5, 2.5)",
+                "CREATE TABLE d(i BIGINT, old_name VARCHAR, gone VARCHAR, s VARCHAR)",
+                "INSERT INTO d VALUES (1, 'a', 'g', 's'), (2, 'b', 'h', 't')",
+                "ALTER TABLE d RENAME COLUMN old_name TO new_name", "ALTER TABLE d DROP COLUMN gone",
+                "INSERT INTO d VALUES (3, 'c', 'u')",
+                "CREATE TABLE e(id INT PRIMARY KEY, s VARCHAR)", "INSERT INTO e VALUES (7, 'int is not integer'), (NULL, 'null key')");
+        for (String table : new String[] {"a", "b", "c", "d", "e"}) {
+            assertThat(assertSameLines(sqlite, table)).as(table).isBetween(0, 2);
+        }
+    }
+
+    @Test
+    void columnsAddedWithDefaultsRenderAsSqliteDoes() throws Exception {
+        Path sqlite = sqlite("t.sqlite", "CREATE TABLE t(i BIGINT, s VARCHAR)",
+                String.format(NUMBERS, 300) + " INSERT INTO t SELECT i, 'r' || i FROM n",
+                "ALTER TABLE t ADD COLUMN a BIGINT DEFAULT -7",
+                "ALTER TABLE t ADD COLUMN b VARCHAR DEFAULT 'it''s'",
+                "ALTER TABLE t ADD COLUMN c VARCHAR DEFAULT NULL",
+                "ALTER TABLE t ADD COLUMN d VARCHAR DEFAULT (NULL)",
+                "ALTER TABLE t ADD COLUMN e NUMERIC DEFAULT 2.5",
+                "ALTER TABLE t ADD COLUMN f VARCHAR DEFAULT 'null'",
+                "ALTER TABLE t ADD COLUMN g BIGINT DEFAULT -0",
+                "ALTER TABLE t ADD COLUMN k VARCHAR DEFAULT ''",
+                "INSERT INTO t(i, s) VALUES (1000, 'new')");
+        assertSameLines(sqlite, "t");
+    }
+
+    @Test
+    void aColumnWithRealAffinityRendersAsSqliteDoes() throws Exception {
+        // "DOUB" has REAL affinity in SQLite (it stores 5.0 as the integer 5 on disk, reads it as 5.0),
+        // yet is no DOUBLE/REAL/FLOA type for conversion: a VARCHAR column of the CSV handover
+        Path sqlite = sqlite("t.sqlite", "CREATE TABLE t(i BIGINT, d DOUB)", "INSERT INTO t VALUES (1, 5), (2, 1.0), (3, 'x'), (4, 2.5)");
+        assertThat(columns(sqlite, "t").get(1).sqliteType()).isEqualTo("VARCHAR");
+
+        assertSameLines(sqlite, "t");
+        assertThat(SqlitePages.realAffinity("DOUB")).isTrue();
+        assertThat(SqlitePages.realAffinity("FLOATING POINT")).isFalse(); // "INT" wins
+        assertThat(SqlitePages.realAffinity("REAL TEXT")).isFalse();
+
+        Path catalog = catalog("CREATE TABLE ducklake_probe(i BIGINT, d DOUB)", "INSERT INTO ducklake_probe VALUES (1, 5), (2, 1.0), (3, 'x')");
+        assertConversionsAgree(catalog, false);
+        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT string_agg(d, ',' ORDER BY i) FROM ducklake_probe")).containsExactly("5.0,1.0,x");
+    }
+
+    @Test
+    void anIntegerPrimaryKeyDescWrittenWithACommentIsNotTakenForTheRowid() throws Exception {
+        Path sqlite = sqlite("t.sqlite", "CREATE TABLE t(id INTEGER PRIMARY KEY /* descending */ DESC, s VARCHAR)",
+                "INSERT INTO t VALUES (5, 'five'), (NULL, 'none')");
+
+        assertSameLines(sqlite, "t");
+    }
+
+    // ------------------------------------------------------------------ line limits
+
+    @ParameterizedTest
+    @ValueSource(strings = {"x", "\"", "\\", "\u0001", "\n", "é"})
+    void textsAroundTheLineLimitRenderAsSqliteDoes(String unit) throws Exception {
+        Path sqlite = sqlite("t.sqlite", "CREATE TABLE t(i BIGINT, s VARCHAR)");
+        int limit = RowHandover.MAX_LINE_BYTES;
+        int unitBytes = unit.getBytes(StandardCharsets.UTF_8).length;
+        try (Connection c = Sql.sqlite(sqlite, false); PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?, ?)")) {
+            c.setAutoCommit(false);
+            long id = 0;
+            // line = "<id>,\"" + text + "\"": a 1-digit id makes 4 bytes besides the text
+            for (int base : new int[] {limit - 4, limit - 4 - 5 * 16, limit / 2, limit / 6}) {
+                for (int d = -2; d <= 2; d++) {
+                    int bytes = base + d;
+                    int n = bytes / unitBytes;
+                    String text = (unit.repeat(Math.max(0, n - 8))) + "a".repeat(bytes - Math.max(0, n - 8) * unitBytes);
+                    ps.setLong(1, id++ % 10);
+                    ps.setString(2, text);
+                    ps.executeUpdate();
+                }
+            }
+            c.commit();
+        }
+        assertSameLines(sqlite, "t");
+    }
+
+    // ------------------------------------------------------------------ conversion: split boundaries
+
+    @ParameterizedTest
+    @ValueSource(ints = {65_535, 65_536, 65_537})
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void tablesAroundTheSplitThresholdConvertAsThroughSqlite(int rows) throws Exception {
+        Path sqlite = catalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
+                String.format(NUMBERS, rows) + " INSERT INTO ducklake_probe SELECT i, CASE WHEN i % 1000 = 0 THEN 'q\"' || i ELSE 'r' END FROM n");
+        assertConversionsAgree(sqlite, true);
+        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT count(*) || ' ' || sum(i) FROM ducklake_probe"))
+                .containsExactly(rows + " " + ((long) rows * (rows + 1) / 2));
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aSplitTableWithFewerRowsThanPartsAndHugeGapsConvertsAsThroughSqlite() throws Exception {
+        Path sqlite = catalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
+                "INSERT INTO ducklake_probe(rowid, i, s) VALUES (-9223372036854775808, 1, 'min'), (3, 2, 'three'), (9223372036854775807, 3, 'max')",
+                "CREATE TABLE ducklake_probe2(i BIGINT, s VARCHAR)",
+                "INSERT INTO ducklake_probe2(rowid, i, s) VALUES (1, 1, 'a'), (70000, 2, 'b')",
+                "CREATE TABLE ducklake_probe3(i INTEGER PRIMARY KEY, s VARCHAR)",
+                "INSERT INTO ducklake_probe3 VALUES (-100000, 'a'), (0, 'b'), (100000, 'c')");
+        assertConversionsAgree(sqlite, true);
+        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT string_agg(s, ',' ORDER BY i) FROM ducklake_probe")).containsExactly("min,three,max");
+        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT string_agg(s || i, ',' ORDER BY i) FROM ducklake_probe3"))
+                .containsExactly("a-100000,b0,c100000");
+    }
+
+    // ------------------------------------------------------------------ damaged files, hot journals, writers
+
+    /** The page numbers of the given b-tree page type (0x05 interior, 0x0D leaf, ...) in a file. */
+    private static List<Long> pagesOfType(Path file, int pageSize, int type) throws IOException {
+        List<Long> found = new ArrayList<>();
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
+            long pages = f.length() / pageSize;
+            for (long p = 2; p <= pages; p++) {
+                f.seek((p - 1) * pageSize);
+                if (f.read() == type) {
+                    found.add(p);
+                }
+            }
+        }
+        return found;
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aDamagedInteriorPageFailsClearlyAndLeavesNoTarget() throws Exception {
+        Path sqlite = catalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
+                String.format(NUMBERS, 200_000) + " INSERT INTO ducklake_probe SELECT i, 'row ' || i FROM n");
+        List<Long> interior = pagesOfType(sqlite, 4096, 0x05);
+        assertThat(interior).isNotEmpty();
+        // a child pointer of every interior page points past the file
+        try (RandomAccessFile f = new RandomAccessFile(sqlite.toFile(), "rw")) {
+            for (long p : interior) {
+                f.seek((p - 1) * 4096 + 8);
+                f.writeInt(0x7fffff00);
+            }
+        }
+        Path target = dir.resolve("c.duckdb");
+        for (boolean pipes : new boolean[] {true, false}) {
+            assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, pipes))
+                    .isInstanceOf(FdlException.class).hasMessageContaining("w.sqlite");
+            assertThat(files()).containsExactly("w.sqlite");
+        }
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aBrokenOverflowChainFailsClearlyAndLeavesNoTarget() throws Exception {
+        Path sqlite = catalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
+                String.format(NUMBERS, 70_000) + " INSERT INTO ducklake_probe SELECT i, CASE WHEN i = 69000 THEN printf('%.*c', 20000, 'x') ELSE 'r' END FROM n");
+        long overflow;
+        try (Connection c = Sql.sqlite(sqlite, true); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT page_count FROM pragma_page_count")) {
+            r.next();
+            overflow = r.getLong(1);
+        }
+        // overflow pages start with the next page's number; the long text's chain is near the end: zero one link
+        try (RandomAccessFile f = new RandomAccessFile(sqlite.toFile(), "rw")) {
+            for (long p = overflow; p > overflow - 200; p--) {
+                f.seek((p - 1) * 4096);
+                int next = f.readInt();
+                f.seek((p - 1) * 4096 + 4);
+                if (next > 0 && next <= overflow && f.read() == 'x') {
+                    f.seek((p - 1) * 4096);
+                    f.writeInt(0);
+                    break;
+                }
+            }
+        }
+        Path target = dir.resolve("c.duckdb");
+        assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, true))
+                .isInstanceOf(FdlException.class).hasMessageContaining("w.sqlite");
+        assertThat(files()).containsExactly("w.sqlite");
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aFileTruncatedMidPageFailsAndLeavesNoTarget() throws Exception {
+        Path sqlite = catalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
+                String.format(NUMBERS, 30_000) + " INSERT INTO ducklake_probe SELECT i, 'row ' || i FROM n");
+        try (RandomAccessFile f = new RandomAccessFile(sqlite.toFile(), "rw")) {
+            f.setLength(f.length() - 4096 - 1000);
+        }
+        Path target = dir.resolve("c.duckdb");
+        assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, true))
+                .isInstanceOf(FdlException.class).hasMessageContaining("w.sqlite");
+        assertThat(files()).containsExactly("w.sqlite");
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aHotJournalIsRolledBackOrRefusedNeverReadAround() throws Exception {
+        Path sqlite = catalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
+                String.format(NUMBERS, 20_000) + " INSERT INTO ducklake_probe SELECT i, 'before' FROM n");
+        Path copy = dir.resolve("hot");
+        Files.createDirectories(copy);
+        Path hot = copy.resolve("h.sqlite");
+        try (Connection w = Sql.sqlite(sqlite, false)) {
+            Sql.exec(w, "PRAGMA cache_size = 10"); // the change spills into the file before commit
+            w.setAutoCommit(false);
+            Sql.exec(w, "UPDATE ducklake_probe SET s = 'after, uncommitted'");
+            // the file and its journal mid-transaction: what a crashed writer leaves
+            Files.copy(sqlite, hot);
+            Files.copy(dir.resolve("w.sqlite-journal"), copy.resolve("h.sqlite-journal"));
+            w.rollback();
+        }
+        Path target = copy.resolve("c.duckdb");
+        try {
+            CatalogConverter.convert(hot, target, CatalogKind.DUCKDB, ProgressListener.NONE, true);
+        } catch (FdlException e) {
+            assertThat(Files.exists(target)).isFalse();
+            return; // refused: fine
+        }
+        assertThat(rows(target, "SELECT s || count(*) FROM ducklake_probe GROUP BY s")).containsExactly("before20000");
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aWriterDuringConversionWaitsOrFailsAndNeverTearsTheCopy() throws Exception {
+        // rollback-journal file: the handover's read transaction keeps writers out until it ends
+        Path sqlite = catalog("CREATE TABLE ducklake_a(i BIGINT, s VARCHAR)", "CREATE TABLE ducklake_z(i BIGINT, s VARCHAR)",
+                "INSERT INTO ducklake_a VALUES (1, 'a')", "INSERT INTO ducklake_z VALUES (1, 'z')");
+        assertWritesDuringConversionDoNotTear(sqlite);
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aWriterDuringConversionOfAWalFileNeverTearsTheCopy() throws Exception {
+        Path sqlite = catalog("PRAGMA journal_mode = WAL", "CREATE TABLE ducklake_a(i BIGINT, s VARCHAR)",
+                "CREATE TABLE ducklake_z(i BIGINT, s VARCHAR)", "INSERT INTO ducklake_a VALUES (1, 'a')", "INSERT INTO ducklake_z VALUES (1, 'z')");
+        assertWritesDuringConversionDoNotTear(sqlite);
+    }
+
+    /** After the first table is copied, one transaction adds a row to ducklake_a and one to ducklake_z: the copy holds both or neither. */
+    private void assertWritesDuringConversionDoNotTear(Path sqlite) throws Exception {
+        Path target = dir.resolve("c.duckdb");
+        boolean[] wrote = new boolean[1];
+        ProgressListener writeAfterFirst = (table, rows, done, total) -> {
+            if (done != 1) {
+                return;
+            }
+            try (Connection w = Sql.sqlite(sqlite, false)) {
+                Sql.exec(w, "PRAGMA busy_timeout = 0");
+                w.setAutoCommit(false);
+                Sql.exec(w, "INSERT INTO ducklake_a VALUES (2, 'a2')");
+                Sql.exec(w, "INSERT INTO ducklake_z VALUES (2, 'z2')");
+                w.commit();
+                wrote[0] = true;
+            } catch (SQLException e) {
+                System.err.println("WRITER: " + e);
+                // locked out: fine
+            }
+        };
+        for (boolean pipes : new boolean[] {true, false}) {
+            Files.deleteIfExists(target);
+            CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, writeAfterFirst, pipes);
+            List<String> a = rows(target, "SELECT count(*) FROM ducklake_a");
+            List<String> z = rows(target, "SELECT count(*) FROM ducklake_z");
+            System.err.println("WROTE " + wrote[0] + " " + a + " " + z);
+            assertThat(a).as("ducklake_a (a writer committed: %s)", wrote[0]).isEqualTo(z);
+        }
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void anInterruptedConversionLeavesNoThreadsPipesOrFiles() throws Exception {
+        Path sqlite = catalog("CREATE TABLE ducklake_aaa(i BIGINT, s VARCHAR)",
+                String.format(NUMBERS, 100_000) + " INSERT INTO ducklake_aaa SELECT i, 'r' || i FROM n",
+                "CREATE TABLE ducklake_zzz(i BIGINT, s VARCHAR)",
+                String.format(NUMBERS, 100_000) + " INSERT INTO ducklake_zzz SELECT i, 'r' || i FROM n");
+        Path target = dir.resolve("c.duckdb");
+        for (boolean pipes : new boolean[] {true, false}) {
+            ProgressListener interrupt = (table, rows, done, total) -> {
+                if (table.equals("ducklake_aaa")) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, interrupt, pipes))
+                    .isInstanceOf(FdlException.class).hasMessageContaining("interrupted");
+            Thread.interrupted();
+            assertThat(files()).containsExactly("w.sqlite");
+            assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("fdl-sqlite-reader") && t.isAlive());
+        }
+    }
+}
