@@ -180,6 +180,11 @@ public final class CatalogConverter {
     private static void sqliteToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals,
                                        boolean pipesAllowed) throws SQLException {
         try (Connection lite = Sql.sqlite(source, true); Connection duck = Sql.duckDbMemory()) {
+            // one read transaction on the source from its first read to the last table: in
+            // rollback-journal mode its SHARED lock keeps writers out, so every connection reading
+            // the source (the handover's too) sees the same state; in WAL mode other connections see
+            // later commits, so a commit meanwhile is detected at the end and fails the conversion
+            lite.setAutoCommit(false);
             Sql.attach(duck, temp, "cat", false, Catalogs.STORAGE_VERSION);
             // a table's rows are a set (every reader of a catalog orders by keys): letting DuckDB
             // insert them in any order lets it write row groups from both pipes as they come,
@@ -188,6 +193,11 @@ public final class CatalogConverter {
             Sql.exec(duck, "SET preserve_insertion_order = false");
             DuckDBConnection dc = duck.unwrap(DuckDBConnection.class);
             List<String> tables = Sql.sqliteTables(lite);
+            long version = dataVersion(lite);
+            boolean wal;
+            try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery("PRAGMA journal_mode")) {
+                wal = r.next() && "wal".equalsIgnoreCase(r.getString(1));
+            }
             Map<String, List<CopyColumn>> columns = new LinkedHashMap<>();
             Map<String, List<CopyColumn>> fast = new LinkedHashMap<>();
             for (String table : tables) {
@@ -214,10 +224,27 @@ public final class CatalogConverter {
                     stopIfInterrupted(table);
                 }
             }
+            lite.commit(); // ends the read transaction: the next read sees any commit made meanwhile
+            // (in rollback-journal mode a writer waiting for the lock commits now: no tear, no check)
+            if (wal && dataVersion(lite) != version) {
+                throw new SQLException("the SQLite catalog changed while it was being converted (a writer committed meanwhile);"
+                        + " convert again when no one writes to it");
+            }
             Sql.exec(duck, "COMMIT");
             totals.tables = tables.size();
             totals.storage = storageOf(duck, "cat", temp);
             Sql.exec(duck, "DETACH cat");
+        }
+    }
+
+    /**
+     * SQLite's {@code PRAGMA data_version} of {@code lite}: it changes when another connection
+     * commits to the database (https://www.sqlite.org/pragma.html#pragma_data_version).
+     */
+    private static long dataVersion(Connection lite) throws SQLException {
+        try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery("PRAGMA data_version")) {
+            r.next();
+            return r.getLong(1);
         }
     }
 

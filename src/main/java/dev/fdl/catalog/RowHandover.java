@@ -452,9 +452,39 @@ final class RowHandover implements AutoCloseable {
     /** The part rendered by SQLite ({@code json_array} through JDBC): the reference path, and the fallback. */
     private void renderWithSqlite(Part part, Output output) throws SQLException, IOException, InterruptedException {
         String rowid = rowids.get(part.table);
+        String sql = jsonSelect(part.table) + " WHERE " + rowid + " BETWEEN ? AND ? ORDER BY " + rowid;
+        if (snapshot != null) {
+            // the read transaction's own connection, shared by the renderers one row at a time: a new
+            // connection would wait behind a writer holding PENDING (waiting for this handover to end)
+            // and fail after the busy timeout
+            PreparedStatement ps;
+            ResultSet r;
+            synchronized (snapshot) {
+                ps = snapshot.prepareStatement(sql);
+                ps.setLong(1, part.fromRowid);
+                ps.setLong(2, part.toRowid);
+                r = ps.executeQuery();
+            }
+            try {
+                while (true) {
+                    byte[] json;
+                    synchronized (snapshot) {
+                        if (!r.next()) {
+                            break;
+                        }
+                        json = r.getBytes(1);
+                    }
+                    output.json(json); // (a file read directly is UTF-8)
+                }
+            } finally {
+                synchronized (snapshot) {
+                    ps.close(); // (closes the result set)
+                }
+            }
+            return;
+        }
         try (Connection lite = Sql.sqlite(source, true);
-             PreparedStatement ps = lite.prepareStatement(jsonSelect(part.table)
-                     + " WHERE " + rowid + " BETWEEN ? AND ? ORDER BY " + rowid)) {
+             PreparedStatement ps = lite.prepareStatement(sql)) {
             ps.setLong(1, part.fromRowid);
             ps.setLong(2, part.toRowid);
             try (ResultSet r = ps.executeQuery()) {
@@ -466,10 +496,14 @@ final class RowHandover implements AutoCloseable {
         }
     }
 
-    /** SQLite's rendering of single rows the page reader leaves to it; the connection is opened on first use. */
+    /**
+     * SQLite's rendering of single rows the page reader leaves to it, through the read
+     * transaction's own connection ({@link #snapshot}, shared by the renderers one row at a time):
+     * a new connection would wait behind a writer holding PENDING (waiting for this handover to
+     * end) and fail after the busy timeout. The statement is prepared on first use.
+     */
     private final class RowLookup implements AutoCloseable {
         private final String table;
-        private Connection lite;
         private PreparedStatement select;
 
         RowLookup(String table) {
@@ -477,23 +511,26 @@ final class RowHandover implements AutoCloseable {
         }
 
         byte[] jsonArray(long rowid) throws SQLException {
-            if (select == null) {
-                lite = Sql.sqlite(source, true);
-                select = lite.prepareStatement(jsonSelect(table) + " WHERE " + rowids.get(table) + " = ?");
-            }
-            select.setLong(1, rowid);
-            try (ResultSet r = select.executeQuery()) {
-                if (!r.next()) {
-                    throw new SQLException("table " + table + ": the row with rowid " + rowid + " read from the file's pages is not in the database");
+            synchronized (snapshot) {
+                if (select == null) {
+                    select = snapshot.prepareStatement(jsonSelect(table) + " WHERE " + rowids.get(table) + " = ?");
                 }
-                return r.getBytes(1);
+                select.setLong(1, rowid);
+                try (ResultSet r = select.executeQuery()) {
+                    if (!r.next()) {
+                        throw new SQLException("table " + table + ": the row with rowid " + rowid + " read from the file's pages is not in the database");
+                    }
+                    return r.getBytes(1);
+                }
             }
         }
 
         @Override
         public void close() throws SQLException {
-            if (lite != null) {
-                lite.close(); // (closes the statement)
+            if (select != null) {
+                synchronized (snapshot) {
+                    select.close();
+                }
             }
         }
     }
@@ -601,6 +638,12 @@ final class RowHandover implements AutoCloseable {
 
     /** The failure to report when SQLite could not render a table: the value that does not fit its column, if one does not. */
     private SQLException describe(String table, SQLException failure) {
+        if (snapshot != null) {
+            synchronized (snapshot) { // (see RowLookup: a new connection may wait behind a writer)
+                SQLException mismatch = StorageClassCheck.firstMismatch(snapshot, table, tables.get(table));
+                return mismatch != null ? mismatch : failure;
+            }
+        }
         try (Connection lite = Sql.sqlite(source, true)) {
             SQLException mismatch = StorageClassCheck.firstMismatch(lite, table, tables.get(table));
             return mismatch != null ? mismatch : failure;
