@@ -405,6 +405,39 @@ class SqlitePagesEdgeTest {
                 .containsExactly(rows + " " + ((long) rows * (rows + 1) / 2));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"FULL", "INCREMENTAL"})
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aReshapedAutoVacuumCatalogConvertsAsThroughSqlite(String autoVacuum) throws Exception {
+        Path sqlite = catalog("PRAGMA auto_vacuum = " + autoVacuum, "VACUUM", "PRAGMA secure_delete = 1",
+                "CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR, t NUMERIC)",
+                String.format(NUMBERS, 120_000) + " INSERT INTO ducklake_probe SELECT i, 'r' || i, CASE WHEN i % 9 = 0 THEN i / 7.0 END FROM n",
+                "UPDATE ducklake_probe SET s = printf('%.*c', i % 3000, 'y') WHERE i % 101 = 0",
+                "DELETE FROM ducklake_probe WHERE i % 3 = 0 OR i BETWEEN 40000 AND 60000",
+                "UPDATE ducklake_probe SET s = NULL WHERE i % 5 = 0",
+                "INSERT INTO ducklake_probe(rowid, i, s) VALUES (-7, -7, 'negative')",
+                "PRAGMA incremental_vacuum");
+        assertConversionsAgree(sqlite, true);
+        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT count(*) FROM ducklake_probe")).containsExactly("66667");
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aWriterHoldingAnExclusiveLockFailsTheConversionCleanly() throws Exception {
+        Path sqlite = catalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)", "INSERT INTO ducklake_probe VALUES (1, 'a')");
+        Path target = dir.resolve("c.duckdb");
+        try (Connection w = Sql.sqlite(sqlite, false)) {
+            Sql.exec(w, "BEGIN EXCLUSIVE");
+            Sql.exec(w, "INSERT INTO ducklake_probe VALUES (2, 'uncommitted')");
+            assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, true))
+                    .isInstanceOf(FdlException.class).hasMessageContaining("locked");
+            Sql.exec(w, "ROLLBACK");
+        }
+        assertThat(files()).allMatch(f -> f.startsWith("w.sqlite"));
+        CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, true);
+        assertThat(rows(target, "SELECT count(*) FROM ducklake_probe")).containsExactly("1");
+    }
+
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aSplitTableWithFewerRowsThanPartsAndHugeGapsConvertsAsThroughSqlite() throws Exception {
