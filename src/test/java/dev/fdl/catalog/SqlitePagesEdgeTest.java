@@ -423,6 +423,19 @@ class SqlitePagesEdgeTest {
 
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void splitTablesLeftToSqliteShareTheReadTransactionsConnection() throws Exception {
+        // ducklake_doub has no layout (REAL affinity): all its parts render through SQLite at once;
+        // every row of ducklake_real is left to SQLite one by one, from every part
+        Path sqlite = catalog("CREATE TABLE ducklake_doub(i BIGINT, d DOUB)",
+                String.format(NUMBERS, 80_000) + " INSERT INTO ducklake_doub SELECT i, i % 13 FROM n",
+                "CREATE TABLE ducklake_real(i BIGINT, n NUMERIC)",
+                String.format(NUMBERS, 70_000) + " INSERT INTO ducklake_real SELECT i, i + 0.5 FROM n");
+        assertConversionsAgree(sqlite, true);
+        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT count(*) || ' ' || max(d) FROM ducklake_doub")).containsExactly("80000 9.0");
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aWriterHoldingAnExclusiveLockFailsTheConversionCleanly() throws Exception {
         Path sqlite = catalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)", "INSERT INTO ducklake_probe VALUES (1, 'a')");
         Path target = dir.resolve("c.duckdb");
