@@ -436,6 +436,21 @@ class SqlitePagesEdgeTest {
 
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void oddlyNamedTablesAndOddlyDeclaredColumnsConvertAsThroughSqlite() throws Exception {
+        Path sqlite = catalog("CREATE TABLE \"ducklake_we\"\"ird t\"(\"id\" INTEGER PRIMARY KEY, \"a b\" INT, \"c\"\"\" TEXT, n NUMERIC, bo BOOLEAN)",
+                "INSERT INTO \"ducklake_we\"\"ird t\" VALUES (-3, 1, 'x', 7, 1), (NULL, NULL, 'y', '2024-01-01', 0), (10, 9223372036854775807, NULL, 1e300, NULL)",
+                "CREATE TABLE ducklake_desc(id INTEGER PRIMARY KEY DESC, s VARCHAR)", "INSERT INTO ducklake_desc VALUES (5, 'five'), (-2, 'minus two')",
+                "CREATE TABLE ducklake_without(id INTEGER PRIMARY KEY, s VARCHAR) WITHOUT ROWID", "INSERT INTO ducklake_without VALUES (1, 'one')");
+        for (boolean pipes : new boolean[] {true, false}) {
+            assertConversionsAgree(sqlite, pipes);
+        }
+        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT string_agg(id || s, ',' ORDER BY id) FROM ducklake_desc")).containsExactly("-2minus two,5five");
+        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT string_agg(coalesce(id, 0) || ':' || \"a b\" || ':' || n, ',' ORDER BY id)"
+                + " FROM \"ducklake_we\"\"ird t\"")).containsExactly("-3:1:7,10:9223372036854775807:1.0e+300");
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aWriterHoldingAnExclusiveLockFailsTheConversionCleanly() throws Exception {
         Path sqlite = catalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)", "INSERT INTO ducklake_probe VALUES (1, 'a')");
         Path target = dir.resolve("c.duckdb");
@@ -571,6 +586,7 @@ class SqlitePagesEdgeTest {
             CatalogConverter.convert(hot, target, CatalogKind.DUCKDB, ProgressListener.NONE, true);
         } catch (FdlException e) {
             assertThat(Files.exists(target)).isFalse();
+            assertThat(e.getMessage()).contains("h.sqlite");
             return; // refused: fine
         }
         assertThat(rows(target, "SELECT s || count(*) FROM ducklake_probe GROUP BY s")).containsExactly("before20000");
