@@ -458,14 +458,16 @@ final class RowHandover implements AutoCloseable {
             // connection would wait behind a writer holding PENDING (waiting for this handover to end)
             // and fail after the busy timeout
             PreparedStatement ps;
-            ResultSet r;
             synchronized (snapshot) {
                 ps = snapshot.prepareStatement(sql);
-                ps.setLong(1, part.fromRowid);
-                ps.setLong(2, part.toRowid);
-                r = ps.executeQuery();
             }
             try {
+                ResultSet r;
+                synchronized (snapshot) {
+                    ps.setLong(1, part.fromRowid);
+                    ps.setLong(2, part.toRowid);
+                    r = ps.executeQuery();
+                }
                 while (true) {
                     byte[] json;
                     synchronized (snapshot) {

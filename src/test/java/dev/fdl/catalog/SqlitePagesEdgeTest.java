@@ -392,6 +392,24 @@ class SqlitePagesEdgeTest {
         assertSameLines(sqlite, "t");
     }
 
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void rowsLongerThanALineOrThanThePayloadLimitConvertAsThroughSqlite() throws Exception {
+        int line = RowHandover.MAX_LINE_BYTES;
+        Path sqlite = catalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR, t VARCHAR)",
+                "INSERT INTO ducklake_probe VALUES (1, printf('%.*c', " + (line / 2 + 10) + ", 'a'), printf('%.*c', " + (line / 2 + 10) + ", 'b'))",
+                "INSERT INTO ducklake_probe VALUES (2, printf('%.*c', " + (SqlitePages.MAX_PAYLOAD + 1) + ", 'c'), 'short')",
+                "INSERT INTO ducklake_probe VALUES (3, replace(printf('%.*c', " + (line - 20) + ", 'd'), 'dddd', 'd\\\"'), NULL)",
+                "INSERT INTO ducklake_probe VALUES (4, printf('%.*c', " + (line - 6) + ", 'e'), NULL)",
+                "INSERT INTO ducklake_probe VALUES (5, 'plain', '')");
+        for (boolean pipes : new boolean[] {true, false}) {
+            assertConversionsAgree(sqlite, pipes);
+        }
+        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT string_agg(i || ':' || length(s) || ':' || coalesce(length(t), -1), ',' ORDER BY i) FROM ducklake_probe"))
+                .containsExactly("1:" + (line / 2 + 10) + ":" + (line / 2 + 10) + ",2:" + (SqlitePages.MAX_PAYLOAD + 1) + ":5,3:" + (line - 20 - (line - 20) / 4)
+                        + ":-1,4:" + (line - 6) + ":-1,5:5:0");
+    }
+
     // ------------------------------------------------------------------ conversion: split boundaries
 
     @ParameterizedTest
