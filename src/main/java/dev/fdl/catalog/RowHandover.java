@@ -187,7 +187,8 @@ final class RowHandover implements AutoCloseable {
                 rowids.put(table, alias);
                 List<Part> list = new ArrayList<>();
                 if (range != null) {
-                    boolean split = pipesAllowed && range[1] - range[0] + 1 >= SPLIT_ROWS;
+                    long gap = range[1] - range[0]; // negative only when it overflows: a huge range
+                    boolean split = pipesAllowed && (gap < 0 || gap + 1 >= SPLIT_ROWS);
                     for (long[] r : split ? split(range[0], range[1], SPLIT_PARTS) : new long[][] {range}) {
                         Path pipe = temp.resolveSibling(temp.getFileName() + ".rows." + i++ + ".pipe");
                         pipePaths.add(pipe);
