@@ -10,9 +10,31 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Compares two DuckDB catalog files table by table (schema and rows), for tests. */
+/** Compares two DuckDB catalog files table by table (schema and rows), and reads them, for tests. */
 final class CatalogCompare {
     private CatalogCompare() {}
+
+    /** The first column of every row {@code sql} returns on the DuckDB catalog file (attached read-only, in use), as text. */
+    static List<String> rows(Path duckdb, String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = Sql.duckDbMemory()) {
+            Sql.attach(c, duckdb, "cat", true, null);
+            Sql.exec(c, "USE cat");
+            try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+                while (r.next()) {
+                    rows.add(r.getString(1));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** The names of the files in {@code dir}, sorted (to see that no temporary file is left). */
+    static List<String> fileNames(Path dir) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
 
     /** Per table: its column list (name + type), in order. */
     static Map<String, List<String>> schema(Path duckdbFile) throws SQLException {

@@ -45,26 +45,6 @@ class CatalogConverterEdgeTest {
                         + " SELECT i, 'row ' || i FROM n");
     }
 
-    private List<String> files() throws Exception {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.map(p -> p.getFileName().toString()).sorted().toList();
-        }
-    }
-
-    private static List<String> rows(Path duckdb, String sql) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, duckdb, "cat", true, null);
-            Sql.exec(c, "USE cat");
-            try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-                while (r.next()) {
-                    rows.add(r.getString(1));
-                }
-            }
-        }
-        return rows;
-    }
-
     /** Each value once through named pipes and once through temporary files. */
     static Stream<Arguments> withPipesAndWithout(String... values) {
         List<Arguments> cases = new ArrayList<>();
@@ -93,7 +73,7 @@ class CatalogConverterEdgeTest {
                 .isInstanceOf(FdlException.class)
                 .hasMessageContaining("ducklake_probe").hasMessageContaining("rowid 2").hasMessageContaining("column i");
 
-        assertThat(files()).containsExactly("w.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactly("w.sqlite");
     }
 
     @ParameterizedTest
@@ -110,7 +90,7 @@ class CatalogConverterEdgeTest {
                 .hasMessageContaining("ducklake_probe").hasMessageContaining("rowid 2")
                 .hasMessageContaining("column " + assignment.substring(0, 1));
 
-        assertThat(files()).containsExactly("w.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactly("w.sqlite");
     }
 
     @ParameterizedTest
@@ -126,7 +106,7 @@ class CatalogConverterEdgeTest {
                 .hasMessageContaining("ducklake_probe").hasMessageContaining("rowid 2").hasMessageContaining("column s")
                 .hasMessageContaining("blob");
 
-        assertThat(files()).containsExactly("w.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactly("w.sqlite");
     }
 
     static Stream<Arguments> blobsInAVarcharColumn() {
@@ -151,7 +131,7 @@ class CatalogConverterEdgeTest {
         CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE);
 
         int lastText = columns % 2 == 0 ? columns - 1 : columns - 2;
-        assertThat(rows(target, "SELECT count(*) || '|' || sum(c2) || '|' || max(c" + lastText + ") FROM ducklake_wide"))
+        assertThat(CatalogCompare.rows(target, "SELECT count(*) || '|' || sum(c2) || '|' || max(c" + lastText + ") FROM ducklake_wide"))
                 .containsExactly("2000|" + (2L * 2000 * 2001 / 2) + "|v9_" + lastText);
     }
 
@@ -190,7 +170,7 @@ class CatalogConverterEdgeTest {
             expected.add(v == null ? null : "[" + v + "]");
         }
         for (String table : new String[] {"ducklake_probe", "ducklake_probe_blob"}) {
-            assertThat(rows(duck, "SELECT '[' || s || ']' FROM " + table + " ORDER BY i")).containsExactlyElementsOf(expected);
+            assertThat(CatalogCompare.rows(duck, "SELECT '[' || s || ']' FROM " + table + " ORDER BY i")).containsExactlyElementsOf(expected);
         }
         try (Connection c = Sql.sqlite(lite2, true); Statement s = c.createStatement();
              ResultSet r = s.executeQuery("SELECT s, typeof(s) FROM ducklake_probe ORDER BY i")) {
@@ -201,7 +181,7 @@ class CatalogConverterEdgeTest {
             }
         }
         assertThat(CatalogCompare.differences(duck, duck2)).isEmpty();
-        assertThat(files()).containsExactlyInAnyOrder("again.duckdb", "again.sqlite", "c.duckdb", "w.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("again.duckdb", "again.sqlite", "c.duckdb", "w.sqlite");
     }
 
     @ParameterizedTest
@@ -216,7 +196,7 @@ class CatalogConverterEdgeTest {
             assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE))
                     .as(table).isInstanceOf(FdlException.class).hasMessageContaining("w.sqlite");
 
-            assertThat(files()).containsExactly("w.sqlite");
+            assertThat(CatalogCompare.fileNames(dir)).containsExactly("w.sqlite");
         }
     }
 
@@ -254,12 +234,12 @@ class CatalogConverterEdgeTest {
 
         CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
 
-        assertThat(rows(duck, "SELECT count(*) || ' ' || sum(i % 1000) || ' ' || min(i) || ' ' || max(i) FROM ducklake_probe"
+        assertThat(CatalogCompare.rows(duck, "SELECT count(*) || ' ' || sum(i % 1000) || ' ' || min(i) || ' ' || max(i) FROM ducklake_probe"
                 + " WHERE s = 'row ' || i")).containsExactly(expected);
-        assertThat(rows(duck, "SELECT count(*) || ' ' || sum(id % 1000) || ' ' || min(id) || ' ' || max(id) FROM ducklake_probe_pk"
+        assertThat(CatalogCompare.rows(duck, "SELECT count(*) || ' ' || sum(id % 1000) || ' ' || min(id) || ' ' || max(id) FROM ducklake_probe_pk"
                 + " WHERE s = 'row ' || id")).containsExactly(expected);
-        assertThat(rows(duck, "SELECT count(*) FROM ducklake_probe_empty")).containsExactly("0");
-        assertThat(files()).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
+        assertThat(CatalogCompare.rows(duck, "SELECT count(*) FROM ducklake_probe_empty")).containsExactly("0");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
     }
 
     @Test
@@ -269,7 +249,7 @@ class CatalogConverterEdgeTest {
         Path duck = dir.resolve("c.duckdb");
 
         CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        assertThat(rows(duck, "SELECT k || ':' || coalesce(s, '-') FROM ducklake_probe ORDER BY k")).containsExactly("-5:-", "1:a", "2:b");
+        assertThat(CatalogCompare.rows(duck, "SELECT k || ':' || coalesce(s, '-') FROM ducklake_probe ORDER BY k")).containsExactly("-5:-", "1:a", "2:b");
 
         try (Connection c = Sql.sqlite(sqlite, false)) {
             Sql.exec(c, "INSERT INTO ducklake_probe VALUES (2.5, 'c')");
@@ -310,7 +290,7 @@ class CatalogConverterEdgeTest {
             }
             assertThat(r.next()).isFalse();
         }
-        assertThat(files()).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
     }
 
     /** Threads still running whose name starts with {@code prefix}. */
@@ -347,7 +327,7 @@ class CatalogConverterEdgeTest {
 
         // (a table streaming through pipes runs to its end inside DuckDB; the conversion stops after it)
         assertThat(live("fdl-sqlite-reader")).isEmpty();
-        assertThat(files()).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
         assertThat(failure).isInstanceOf(FdlException.class).hasMessageContaining("interrupted");
         assertThat(Files.readString(target)).isEqualTo("previous");
     }
@@ -364,7 +344,7 @@ class CatalogConverterEdgeTest {
 
         assertThat(failure).isInstanceOf(FdlException.class).hasMessageContaining("interrupted");
         assertThat(live("fdl-duckdb-reader")).isEmpty();
-        assertThat(files()).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
     }
 
     @Test
@@ -387,8 +367,8 @@ class CatalogConverterEdgeTest {
             pool.shutdownNow();
         }
         for (String t : new String[] {"a.duckdb", "b.duckdb", "same.duckdb"}) {
-            assertThat(rows(dir.resolve(t), "SELECT count(*) FROM ducklake_probe WHERE s = 'row ' || i")).containsExactly("100000");
+            assertThat(CatalogCompare.rows(dir.resolve(t), "SELECT count(*) FROM ducklake_probe WHERE s = 'row ' || i")).containsExactly("100000");
         }
-        assertThat(files()).containsExactly("a.duckdb", "b.duckdb", "same.duckdb", "w.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactly("a.duckdb", "b.duckdb", "same.duckdb", "w.sqlite");
     }
 }

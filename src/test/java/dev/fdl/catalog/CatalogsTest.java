@@ -6,9 +6,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,20 +29,6 @@ class CatalogsTest {
         return result;
     }
 
-    private static List<String> rows(Path duckdbFile, String sql) throws Exception {
-        List<String> result = new ArrayList<>();
-        try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, duckdbFile, "a", true, null);
-            Sql.exec(c, "USE a");
-            try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-                while (r.next()) {
-                    result.add(r.getString(1));
-                }
-            }
-        }
-        return result;
-    }
-
     @Test
     void duckDbCatalogHasExactlyTheTablesDuckLakeCreates() throws Exception {
         Path created = dir.resolve("new.duckdb");
@@ -59,15 +43,15 @@ class CatalogsTest {
         Catalogs.create(created, CatalogKind.DUCKDB, "/repo/data");
         Path empty = Fixtures.catalog("empty", dir);
         String noVolatile = "SELECT CAST(x AS VARCHAR) FROM (SELECT * EXCLUDE (%s) FROM %s) x";
-        assertThat(rows(created, noVolatile.formatted("snapshot_time", "ducklake_snapshot")))
-                .isEqualTo(rows(empty, noVolatile.formatted("snapshot_time", "ducklake_snapshot")));
-        assertThat(rows(created, noVolatile.formatted("schema_uuid", "ducklake_schema")))
-                .isEqualTo(rows(empty, noVolatile.formatted("schema_uuid", "ducklake_schema")));
-        assertThat(rows(created, "SELECT CAST(x AS VARCHAR) FROM ducklake_snapshot_changes x"))
-                .isEqualTo(rows(empty, "SELECT CAST(x AS VARCHAR) FROM ducklake_snapshot_changes x"));
-        assertThat(rows(created, "SELECT key || '=' || value FROM ducklake_metadata WHERE key <> 'created_by' ORDER BY key"))
+        assertThat(CatalogCompare.rows(created, noVolatile.formatted("snapshot_time", "ducklake_snapshot")))
+                .isEqualTo(CatalogCompare.rows(empty, noVolatile.formatted("snapshot_time", "ducklake_snapshot")));
+        assertThat(CatalogCompare.rows(created, noVolatile.formatted("schema_uuid", "ducklake_schema")))
+                .isEqualTo(CatalogCompare.rows(empty, noVolatile.formatted("schema_uuid", "ducklake_schema")));
+        assertThat(CatalogCompare.rows(created, "SELECT CAST(x AS VARCHAR) FROM ducklake_snapshot_changes x"))
+                .isEqualTo(CatalogCompare.rows(empty, "SELECT CAST(x AS VARCHAR) FROM ducklake_snapshot_changes x"));
+        assertThat(CatalogCompare.rows(created, "SELECT key || '=' || value FROM ducklake_metadata WHERE key <> 'created_by' ORDER BY key"))
                 .containsExactly("data_path=/repo/data/", "encrypted=false", "version=1.0");
-        assertThat(rows(created, "SELECT value FROM ducklake_metadata WHERE key = 'created_by'")).singleElement()
+        assertThat(CatalogCompare.rows(created, "SELECT value FROM ducklake_metadata WHERE key = 'created_by'")).singleElement()
                 .asString().matches("DuckDB [0-9a-f]+");
     }
 

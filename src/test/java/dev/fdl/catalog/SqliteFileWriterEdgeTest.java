@@ -205,7 +205,7 @@ class SqliteFileWriterEdgeTest {
 
         assertThatThrownBy(() -> CatalogConverter.convert(source, target, CatalogKind.SQLITE, ProgressListener.NONE, true, direct, 0))
                 .isInstanceOf(FdlException.class).hasMessageContaining("ducklake_probe_nan");
-        assertThat(files()).containsExactly("src.duckdb");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactly("src.duckdb");
     }
 
     // ------------------------------------------------------------------ keys
@@ -377,7 +377,7 @@ class SqliteFileWriterEdgeTest {
         // (interrupted in a FileChannel write, the channel closes: ClosedByInterruptException, no message)
         assertThat(failure.get()).isInstanceOf(FdlException.class).hasMessageContaining("interrupted")
                 .hasMessageContaining("target.sqlite was left unchanged");
-        assertThat(files()).containsExactly("src.duckdb");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactly("src.duckdb");
     }
 
     /** The bytes of the conversion's temporary files in {@link #dir}. */
@@ -415,7 +415,7 @@ class SqliteFileWriterEdgeTest {
 
         assertThat(failure).isInstanceOf(FdlException.class);
         assertThat(Files.readString(target)).isEqualTo("previous");
-        assertThat(files()).containsExactlyInAnyOrder("src.duckdb", "target.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("src.duckdb", "target.sqlite");
     }
 
     @Test
@@ -426,7 +426,7 @@ class SqliteFileWriterEdgeTest {
 
         assertThatThrownBy(() -> CatalogConverter.convert(source, target, CatalogKind.SQLITE, ProgressListener.NONE, true, true, 0))
                 .isInstanceOf(FdlException.class);
-        assertThat(files()).containsExactlyInAnyOrder("plain", "src.duckdb");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("plain", "src.duckdb");
     }
 
     // ------------------------------------------------------------------ helpers
@@ -521,9 +521,4 @@ class SqliteFileWriterEdgeTest {
         return target;
     }
 
-    private List<String> files() throws Exception {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.map(p -> p.getFileName().toString()).sorted().toList();
-        }
-    }
 }

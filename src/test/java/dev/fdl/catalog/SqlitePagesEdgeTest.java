@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fdl.FdlException;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -17,10 +16,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,103 +47,6 @@ class SqlitePagesEdgeTest {
         return file;
     }
 
-    private static List<CopyColumn> columns(Path sqlite, String table) throws SQLException {
-        List<CopyColumn> columns = new ArrayList<>();
-        try (Connection c = Sql.sqlite(sqlite, true); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("PRAGMA table_info(" + SqlQuote.ident(table) + ")")) {
-            while (r.next()) {
-                String type = DuckLakeSchema.duckTypeOfSqlite(r.getString("type"));
-                columns.add(new CopyColumn(r.getString("name"), type, type, false, false));
-            }
-        }
-        return columns;
-    }
-
-    private static boolean[] bigint(List<CopyColumn> columns) {
-        boolean[] mask = new boolean[columns.size()];
-        for (int i = 0; i < mask.length; i++) {
-            mask[i] = columns.get(i).sqliteType().equals("BIGINT");
-        }
-        return mask;
-    }
-
-    private static void sqliteLine(ByteArrayOutputStream out, byte[] json, boolean[] bigint) throws IOException {
-        boolean escaped = RowHandover.scan(json, bigint);
-        if (!RowHandover.writeLine(out, json, escaped)) {
-            out.write("OVERFLOW ".getBytes(StandardCharsets.US_ASCII));
-            out.write(json);
-            out.write('\n');
-        }
-    }
-
-    private static byte[] viaSqlite(Path sqlite, String table, long from, long to) throws Exception {
-        List<CopyColumn> columns = columns(sqlite, table);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (Connection c = Sql.sqlite(sqlite, true);
-             PreparedStatement ps = c.prepareStatement(RowHandover.jsonSelect(table, columns)
-                     + " WHERE rowid BETWEEN ? AND ? ORDER BY rowid")) {
-            ps.setLong(1, from);
-            ps.setLong(2, to);
-            try (ResultSet r = ps.executeQuery()) {
-                while (r.next()) {
-                    sqliteLine(out, r.getBytes(1), bigint(columns));
-                }
-            }
-        }
-        return out.toByteArray();
-    }
-
-    private record Read(byte[] lines, int fallbacks) {}
-
-    private static Read viaPages(Path sqlite, String table, long from, long to) throws Exception {
-        List<CopyColumn> columns = columns(sqlite, table);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int[] fallbacks = new int[1];
-        try (Connection c = Sql.sqlite(sqlite, true);
-             PreparedStatement one = c.prepareStatement(RowHandover.jsonSelect(table, columns) + " WHERE rowid = ?")) {
-            SqlitePages.Layout layout = SqlitePages.layouts(c, Map.of(table, columns)).get(table);
-            if (layout == null) {
-                return null;
-            }
-            try (SqlitePages pages = SqlitePages.open(sqlite)) {
-                pages.scan(layout, from, to, new SqlitePages.RowSink() {
-                    @Override
-                    public void line(byte[] line, int length) {
-                        out.write(line, 0, length);
-                        out.write('\n');
-                    }
-
-                    @Override
-                    public void fallback(long rowid) throws IOException, SQLException {
-                        fallbacks[0]++;
-                        one.setLong(1, rowid);
-                        try (ResultSet r = one.executeQuery()) {
-                            assertThat(r.next()).isTrue();
-                            sqliteLine(out, r.getBytes(1), bigint(columns));
-                        }
-                    }
-                });
-            }
-        }
-        return new Read(out.toByteArray(), fallbacks[0]);
-    }
-
-    /** Both renderings of {@code [from, to]} are equal byte for byte (or the table is left to SQLite); returns the fallbacks (-1: left to SQLite). */
-    private static int assertSameLines(Path sqlite, String table, long from, long to) throws Exception {
-        byte[] expected = viaSqlite(sqlite, table, from, to);
-        Read read = viaPages(sqlite, table, from, to);
-        if (read == null) {
-            return -1;
-        }
-        assertThat(new String(read.lines(), StandardCharsets.UTF_8)).as("%s rows %d..%d", table, from, to)
-                .isEqualTo(new String(expected, StandardCharsets.UTF_8));
-        assertThat(read.lines()).isEqualTo(expected);
-        return read.fallbacks();
-    }
-
-    private static int assertSameLines(Path sqlite, String table) throws Exception {
-        return assertSameLines(sqlite, table, Long.MIN_VALUE, Long.MAX_VALUE);
-    }
 
     private static <T> T withSqliteRendering(Callable<T> work) throws Exception {
         System.setProperty("fdl.catalog.sqliteReader", "jdbc");
@@ -179,26 +79,6 @@ class SqlitePagesEdgeTest {
         assertThat(CatalogCompare.differences(viaSqlite, viaPages)).isEmpty();
     }
 
-    private List<String> files() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.map(p -> p.getFileName().toString()).sorted().toList();
-        }
-    }
-
-    private static List<String> rows(Path duckdb, String sql) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, duckdb, "cat", true, null);
-            Sql.exec(c, "USE cat");
-            try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-                while (r.next()) {
-                    rows.add(r.getString(1));
-                }
-            }
-        }
-        return rows;
-    }
-
     // ------------------------------------------------------------------ files SQLite reshaped
 
     @ParameterizedTest
@@ -217,14 +97,14 @@ class SqlitePagesEdgeTest {
                 "INSERT INTO t(rowid, i, s) VALUES (9223372036854775807, 1, 'max'), (-9223372036854775808, 2, 'min'), (-1, -1, 'minus one')",
                 String.format(NUMBERS, 500) + " INSERT INTO t(rowid, i, s) SELECT i * 1000000007, i, 'sparse' FROM n",
                 "PRAGMA incremental_vacuum(10)");
-        assertThat(assertSameLines(sqlite, "t")).isZero();
-        assertSameLines(sqlite, "t", -1, 4000);
-        assertSameLines(sqlite, "t", 3000, 5_000_000_000L);
+        assertThat(PageRenderings.assertSameLines(sqlite, "t")).isZero();
+        PageRenderings.assertSameLines(sqlite, "t", -1, 4000);
+        PageRenderings.assertSameLines(sqlite, "t", 3000, 5_000_000_000L);
 
         try (Connection c = Sql.sqlite(sqlite, false)) {
             Sql.exec(c, "VACUUM");
         }
-        assertThat(assertSameLines(sqlite, "t")).isZero();
+        assertThat(PageRenderings.assertSameLines(sqlite, "t")).isZero();
     }
 
     @ParameterizedTest
@@ -264,7 +144,7 @@ class SqlitePagesEdgeTest {
             f.seek(20);
             assertThat(f.read()).as("reserved bytes kept").isEqualTo(reserved);
         }
-        assertThat(assertSameLines(sqlite, "t")).isZero();
+        assertThat(PageRenderings.assertSameLines(sqlite, "t")).isZero();
     }
 
     @Test
@@ -272,9 +152,9 @@ class SqlitePagesEdgeTest {
         // 512-byte pages, rows near the local payload limit: every leaf holds one or two rows
         Path sqlite = sqlite("t.sqlite", "PRAGMA page_size = 512", "CREATE TABLE t(i BIGINT, s VARCHAR)",
                 String.format(NUMBERS, 20_000) + " INSERT INTO t(rowid, i, s) SELECT i * i, i, printf('%0470d', i) FROM n");
-        assertThat(assertSameLines(sqlite, "t")).isZero();
+        assertThat(PageRenderings.assertSameLines(sqlite, "t")).isZero();
         for (long[] r : new long[][] {{1, 1}, {2, 3}, {4, 4}, {100, 10_000}, {10_001, 10_001}, {399_999_999, 400_000_000}}) {
-            assertSameLines(sqlite, "t", r[0], r[1]);
+            PageRenderings.assertSameLines(sqlite, "t", r[0], r[1]);
         }
     }
 
@@ -300,7 +180,7 @@ class SqlitePagesEdgeTest {
             }
             c.commit();
         }
-        assertThat(assertSameLines(sqlite, "t")).isZero();
+        assertThat(PageRenderings.assertSameLines(sqlite, "t")).isZero();
     }
 
     // ------------------------------------------------------------------ table definitions
@@ -320,7 +200,7 @@ class SqlitePagesEdgeTest {
                 "INSERT INTO d VALUES (3, 'c', 'u')",
                 "CREATE TABLE e(id INT PRIMARY KEY, s VARCHAR)", "INSERT INTO e VALUES (7, 'int is not integer'), (NULL, 'null key')");
         for (String table : new String[] {"a", "b", "c", "d", "e"}) {
-            assertThat(assertSameLines(sqlite, table)).as(table).isBetween(0, 2);
+            assertThat(PageRenderings.assertSameLines(sqlite, table)).as(table).isBetween(0, 2);
         }
     }
 
@@ -337,7 +217,7 @@ class SqlitePagesEdgeTest {
                 "ALTER TABLE t ADD COLUMN g BIGINT DEFAULT -0",
                 "ALTER TABLE t ADD COLUMN k VARCHAR DEFAULT ''",
                 "INSERT INTO t(i, s) VALUES (1000, 'new')");
-        assertSameLines(sqlite, "t");
+        PageRenderings.assertSameLines(sqlite, "t");
     }
 
     @Test
@@ -345,16 +225,16 @@ class SqlitePagesEdgeTest {
         // "DOUB" has REAL affinity in SQLite (it stores 5.0 as the integer 5 on disk, reads it as 5.0),
         // yet is no DOUBLE/REAL/FLOA type for conversion: a VARCHAR column of the CSV handover
         Path sqlite = sqlite("t.sqlite", "CREATE TABLE t(i BIGINT, d DOUB)", "INSERT INTO t VALUES (1, 5), (2, 1.0), (3, 'x'), (4, 2.5)");
-        assertThat(columns(sqlite, "t").get(1).sqliteType()).isEqualTo("VARCHAR");
+        assertThat(PageRenderings.columns(sqlite, "t").get(1).sqliteType()).isEqualTo("VARCHAR");
 
-        assertSameLines(sqlite, "t");
+        PageRenderings.assertSameLines(sqlite, "t");
         assertThat(SqlitePages.realAffinity("DOUB")).isTrue();
         assertThat(SqlitePages.realAffinity("FLOATING POINT")).isFalse(); // "INT" wins
         assertThat(SqlitePages.realAffinity("REAL TEXT")).isFalse();
 
         Path catalog = catalog("CREATE TABLE ducklake_probe(i BIGINT, d DOUB)", "INSERT INTO ducklake_probe VALUES (1, 5), (2, 1.0), (3, 'x')");
         assertConversionsAgree(catalog, false);
-        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT string_agg(d, ',' ORDER BY i) FROM ducklake_probe")).containsExactly("5.0,1.0,x");
+        assertThat(CatalogCompare.rows(dir.resolve("pages.duckdb"), "SELECT string_agg(d, ',' ORDER BY i) FROM ducklake_probe")).containsExactly("5.0,1.0,x");
     }
 
     @Test
@@ -362,7 +242,7 @@ class SqlitePagesEdgeTest {
         Path sqlite = sqlite("t.sqlite", "CREATE TABLE t(id INTEGER PRIMARY KEY /* descending */ DESC, s VARCHAR)",
                 "INSERT INTO t VALUES (5, 'five'), (NULL, 'none')");
 
-        assertSameLines(sqlite, "t");
+        PageRenderings.assertSameLines(sqlite, "t");
     }
 
     // ------------------------------------------------------------------ line limits
@@ -389,7 +269,7 @@ class SqlitePagesEdgeTest {
             }
             c.commit();
         }
-        assertSameLines(sqlite, "t");
+        PageRenderings.assertSameLines(sqlite, "t");
     }
 
     @Test
@@ -405,7 +285,7 @@ class SqlitePagesEdgeTest {
         for (boolean pipes : new boolean[] {true, false}) {
             assertConversionsAgree(sqlite, pipes);
         }
-        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT string_agg(i || ':' || length(s) || ':' || coalesce(length(t), -1), ',' ORDER BY i) FROM ducklake_probe"))
+        assertThat(CatalogCompare.rows(dir.resolve("pages.duckdb"), "SELECT string_agg(i || ':' || length(s) || ':' || coalesce(length(t), -1), ',' ORDER BY i) FROM ducklake_probe"))
                 .containsExactly("1:" + (line / 2 + 10) + ":" + (line / 2 + 10) + ",2:" + (SqlitePages.MAX_PAYLOAD + 1) + ":5,3:" + (line - 20 - (line - 20) / 4)
                         + ":-1,4:" + (line - 6) + ":-1,5:5:0");
     }
@@ -419,7 +299,7 @@ class SqlitePagesEdgeTest {
         Path sqlite = catalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
                 String.format(NUMBERS, rows) + " INSERT INTO ducklake_probe SELECT i, CASE WHEN i % 1000 = 0 THEN 'q\"' || i ELSE 'r' END FROM n");
         assertConversionsAgree(sqlite, true);
-        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT count(*) || ' ' || sum(i) FROM ducklake_probe"))
+        assertThat(CatalogCompare.rows(dir.resolve("pages.duckdb"), "SELECT count(*) || ' ' || sum(i) FROM ducklake_probe"))
                 .containsExactly(rows + " " + ((long) rows * (rows + 1) / 2));
     }
 
@@ -436,7 +316,7 @@ class SqlitePagesEdgeTest {
                 "INSERT INTO ducklake_probe(rowid, i, s) VALUES (-7, -7, 'negative')",
                 "PRAGMA incremental_vacuum");
         assertConversionsAgree(sqlite, true);
-        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT count(*) FROM ducklake_probe")).containsExactly("66667");
+        assertThat(CatalogCompare.rows(dir.resolve("pages.duckdb"), "SELECT count(*) FROM ducklake_probe")).containsExactly("66667");
     }
 
     @Test
@@ -449,7 +329,7 @@ class SqlitePagesEdgeTest {
                 "CREATE TABLE ducklake_real(i BIGINT, n NUMERIC)",
                 String.format(NUMBERS, 70_000) + " INSERT INTO ducklake_real SELECT i, i + 0.5 FROM n");
         assertConversionsAgree(sqlite, true);
-        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT count(*) || ' ' || max(d) FROM ducklake_doub")).containsExactly("80000 9.0");
+        assertThat(CatalogCompare.rows(dir.resolve("pages.duckdb"), "SELECT count(*) || ' ' || max(d) FROM ducklake_doub")).containsExactly("80000 9.0");
     }
 
     @Test
@@ -462,8 +342,8 @@ class SqlitePagesEdgeTest {
         for (boolean pipes : new boolean[] {true, false}) {
             assertConversionsAgree(sqlite, pipes);
         }
-        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT string_agg(id || s, ',' ORDER BY id) FROM ducklake_desc")).containsExactly("-2minus two,5five");
-        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT string_agg(coalesce(id, 0) || ':' || \"a b\" || ':' || n, ',' ORDER BY id)"
+        assertThat(CatalogCompare.rows(dir.resolve("pages.duckdb"), "SELECT string_agg(id || s, ',' ORDER BY id) FROM ducklake_desc")).containsExactly("-2minus two,5five");
+        assertThat(CatalogCompare.rows(dir.resolve("pages.duckdb"), "SELECT string_agg(coalesce(id, 0) || ':' || \"a b\" || ':' || n, ',' ORDER BY id)"
                 + " FROM \"ducklake_we\"\"ird t\"")).containsExactly("-3:1:7,10:9223372036854775807:1.0e+300");
     }
 
@@ -479,9 +359,9 @@ class SqlitePagesEdgeTest {
                     .isInstanceOf(FdlException.class).hasMessageContaining("locked");
             Sql.exec(w, "ROLLBACK");
         }
-        assertThat(files()).allMatch(f -> f.startsWith("w.sqlite"));
+        assertThat(CatalogCompare.fileNames(dir)).allMatch(f -> f.startsWith("w.sqlite"));
         CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, true);
-        assertThat(rows(target, "SELECT count(*) FROM ducklake_probe")).containsExactly("1");
+        assertThat(CatalogCompare.rows(target, "SELECT count(*) FROM ducklake_probe")).containsExactly("1");
     }
 
     @Test
@@ -494,8 +374,8 @@ class SqlitePagesEdgeTest {
                 "CREATE TABLE ducklake_probe3(i INTEGER PRIMARY KEY, s VARCHAR)",
                 "INSERT INTO ducklake_probe3 VALUES (-100000, 'a'), (0, 'b'), (100000, 'c')");
         assertConversionsAgree(sqlite, true);
-        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT string_agg(s, ',' ORDER BY i) FROM ducklake_probe")).containsExactly("min,three,max");
-        assertThat(rows(dir.resolve("pages.duckdb"), "SELECT string_agg(s || i, ',' ORDER BY i) FROM ducklake_probe3"))
+        assertThat(CatalogCompare.rows(dir.resolve("pages.duckdb"), "SELECT string_agg(s, ',' ORDER BY i) FROM ducklake_probe")).containsExactly("min,three,max");
+        assertThat(CatalogCompare.rows(dir.resolve("pages.duckdb"), "SELECT string_agg(s || i, ',' ORDER BY i) FROM ducklake_probe3"))
                 .containsExactly("a-100000,b0,c100000");
     }
 
@@ -534,7 +414,7 @@ class SqlitePagesEdgeTest {
         for (boolean pipes : new boolean[] {true, false}) {
             assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, pipes))
                     .isInstanceOf(FdlException.class).hasMessageContaining("w.sqlite");
-            assertThat(files()).containsExactly("w.sqlite");
+            assertThat(CatalogCompare.fileNames(dir)).containsExactly("w.sqlite");
         }
     }
 
@@ -565,7 +445,7 @@ class SqlitePagesEdgeTest {
         Path target = dir.resolve("c.duckdb");
         assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, true))
                 .isInstanceOf(FdlException.class).hasMessageContaining("w.sqlite");
-        assertThat(files()).containsExactly("w.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactly("w.sqlite");
     }
 
     @Test
@@ -579,7 +459,7 @@ class SqlitePagesEdgeTest {
         Path target = dir.resolve("c.duckdb");
         assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, true))
                 .isInstanceOf(FdlException.class).hasMessageContaining("w.sqlite");
-        assertThat(files()).containsExactly("w.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactly("w.sqlite");
     }
 
     @Test
@@ -607,7 +487,7 @@ class SqlitePagesEdgeTest {
             assertThat(e.getMessage()).contains("h.sqlite");
             return; // refused: fine
         }
-        assertThat(rows(target, "SELECT s || count(*) FROM ducklake_probe GROUP BY s")).containsExactly("before20000");
+        assertThat(CatalogCompare.rows(target, "SELECT s || count(*) FROM ducklake_probe GROUP BY s")).containsExactly("before20000");
     }
 
     @Test
@@ -675,11 +555,11 @@ class SqlitePagesEdgeTest {
                 // failing cleanly is fine: a writer committed, and nothing was left behind
                 assertThat(wrote[0]).as("failed without a writer: %s", e.getMessage()).isTrue();
                 assertThat(e.getMessage()).contains("changed while it was being converted");
-                assertThat(files()).allMatch(f -> f.startsWith("w.sqlite"));
+                assertThat(CatalogCompare.fileNames(dir)).allMatch(f -> f.startsWith("w.sqlite"));
                 continue;
             }
-            List<String> a = rows(target, "SELECT count(*) FROM ducklake_a");
-            List<String> z = rows(target, "SELECT count(*) FROM ducklake_z");
+            List<String> a = CatalogCompare.rows(target, "SELECT count(*) FROM ducklake_a");
+            List<String> z = CatalogCompare.rows(target, "SELECT count(*) FROM ducklake_z");
             assertThat(a).as("ducklake_a (a writer committed: %s)", wrote[0]).isEqualTo(z);
         }
     }
@@ -721,7 +601,7 @@ class SqlitePagesEdgeTest {
         CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, writeAfterFirst, true);
         writer.get(1, TimeUnit.MINUTES);
 
-        assertThat(rows(target, "SELECT string_agg(n, ',' ORDER BY i) FROM ducklake_z")).containsExactly("1.5,2.5");
+        assertThat(CatalogCompare.rows(target, "SELECT string_agg(n, ',' ORDER BY i) FROM ducklake_z")).containsExactly("1.5,2.5");
     }
 
     @Test
@@ -741,7 +621,7 @@ class SqlitePagesEdgeTest {
             assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, interrupt, pipes))
                     .isInstanceOf(FdlException.class).hasMessageContaining("interrupted");
             Thread.interrupted();
-            assertThat(files()).containsExactly("w.sqlite");
+            assertThat(CatalogCompare.fileNames(dir)).containsExactly("w.sqlite");
             assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("fdl-sqlite-reader") && t.isAlive());
         }
     }

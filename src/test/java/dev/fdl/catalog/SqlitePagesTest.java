@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fdl.FdlException;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,100 +53,6 @@ class SqlitePagesTest {
         return file;
     }
 
-    private static List<CopyColumn> columns(Path sqlite, String table) throws SQLException {
-        List<CopyColumn> columns = new ArrayList<>();
-        try (Connection c = Sql.sqlite(sqlite, true); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("PRAGMA table_info(" + SqlQuote.ident(table) + ")")) {
-            while (r.next()) {
-                String type = DuckLakeSchema.duckTypeOfSqlite(r.getString("type"));
-                columns.add(new CopyColumn(r.getString("name"), type, type, false, false));
-            }
-        }
-        return columns;
-    }
-
-    private static boolean[] bigint(List<CopyColumn> columns) {
-        boolean[] mask = new boolean[columns.size()];
-        for (int i = 0; i < mask.length; i++) {
-            mask[i] = columns.get(i).sqliteType().equals("BIGINT");
-        }
-        return mask;
-    }
-
-    private static String jsonSelect(String table, List<CopyColumn> columns) {
-        return RowHandover.jsonSelect(table, columns);
-    }
-
-    /** What the handover writes for one SQLite rendering: the line, or the JSON bound for the overflow file. */
-    private static void sqliteLine(ByteArrayOutputStream out, byte[] json, boolean[] bigint) throws IOException {
-        boolean escaped = RowHandover.scan(json, bigint);
-        if (!RowHandover.writeLine(out, json, escaped)) {
-            out.write("OVERFLOW ".getBytes(StandardCharsets.US_ASCII));
-            out.write(json);
-            out.write('\n');
-        }
-    }
-
-    /** The lines of rowids {@code [from, to]} as SQLite's rendering gives them (the reference). */
-    private static byte[] viaSqlite(Path sqlite, String table, long from, long to) throws Exception {
-        List<CopyColumn> columns = columns(sqlite, table);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (Connection c = Sql.sqlite(sqlite, true);
-             PreparedStatement ps = c.prepareStatement(jsonSelect(table, columns) + " WHERE rowid BETWEEN ? AND ? ORDER BY rowid")) {
-            ps.setLong(1, from);
-            ps.setLong(2, to);
-            try (ResultSet r = ps.executeQuery()) {
-                while (r.next()) {
-                    sqliteLine(out, r.getBytes(1), bigint(columns));
-                }
-            }
-        }
-        return out.toByteArray();
-    }
-
-    /** The lines of the page reader, and how many rows it left to SQLite. */
-    private record Read(byte[] lines, int fallbacks) {}
-
-    private static Read viaPages(Path sqlite, String table, long from, long to) throws Exception {
-        List<CopyColumn> columns = columns(sqlite, table);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int[] fallbacks = new int[1];
-        try (Connection c = Sql.sqlite(sqlite, true);
-             PreparedStatement one = c.prepareStatement(jsonSelect(table, columns) + " WHERE rowid = ?")) {
-            SqlitePages.Layout layout = SqlitePages.layouts(c, Map.of(table, columns)).get(table);
-            assertThat(layout).as("layout of " + table).isNotNull();
-            try (SqlitePages pages = SqlitePages.open(sqlite)) {
-                pages.scan(layout, from, to, new SqlitePages.RowSink() {
-                    @Override
-                    public void line(byte[] line, int length) {
-                        out.write(line, 0, length);
-                        out.write('\n');
-                    }
-
-                    @Override
-                    public void fallback(long rowid) throws IOException, SQLException {
-                        fallbacks[0]++;
-                        one.setLong(1, rowid);
-                        try (ResultSet r = one.executeQuery()) {
-                            assertThat(r.next()).isTrue();
-                            sqliteLine(out, r.getBytes(1), bigint(columns));
-                        }
-                    }
-                });
-            }
-        }
-        return new Read(out.toByteArray(), fallbacks[0]);
-    }
-
-    /** Asserts both renderings of {@code [from, to]} are equal byte for byte; returns the page reader's fallbacks. */
-    private static int assertSameLines(Path sqlite, String table, long from, long to) throws Exception {
-        byte[] expected = viaSqlite(sqlite, table, from, to);
-        Read read = viaPages(sqlite, table, from, to);
-        assertThat(new String(read.lines(), StandardCharsets.UTF_8)).as("rows %d..%d", from, to)
-                .isEqualTo(new String(expected, StandardCharsets.UTF_8));
-        assertThat(read.lines()).isEqualTo(expected);
-        return read.fallbacks();
-    }
 
     private static void insertTexts(Path sqlite, String table, List<String> texts) throws SQLException {
         try (Connection c = Sql.sqlite(sqlite, false)) {
@@ -166,6 +68,13 @@ class SqlitePagesTest {
             }
             c.commit();
         }
+    }
+
+    /** {@link PageRenderings#assertSameLines}, also asserting that the page reader reads the table. */
+    private static int assertSameLines(Path sqlite, String table, long from, long to) throws Exception {
+        int fallbacks = PageRenderings.assertSameLines(sqlite, table, from, to);
+        assertThat(fallbacks).as("the page reader reads " + table).isNotNegative();
+        return fallbacks;
     }
 
     @Test
@@ -218,7 +127,7 @@ class SqlitePagesTest {
 
         assertThat(assertSameLines(sqlite, "t", Long.MIN_VALUE, Long.MAX_VALUE)).isZero();
         assertSameLines(sqlite, "t", -100, 100);
-        assertThat(new String(viaPages(sqlite, "t", -4, -4).lines(), StandardCharsets.UTF_8)).isEqualTo("\"a2332\",-4,2332\n");
+        assertThat(new String(PageRenderings.viaPages(sqlite, "t", -4, -4).lines(), StandardCharsets.UTF_8)).isEqualTo("\"a2332\",-4,2332\n");
     }
 
     @Test
@@ -266,8 +175,8 @@ class SqlitePagesTest {
         // SQLite's json_array reads a BLOB as JSONB (X'00' is its null): left to it, the value would be lost
         Path sqlite = sqlite(0, "CREATE TABLE t(i BIGINT, s VARCHAR)", "INSERT INTO t VALUES (1, 'a'), (2, " + blob + "), (3, 'c')");
 
-        assertThatThrownBy(() -> viaPages(sqlite, "t", Long.MIN_VALUE, Long.MAX_VALUE)).isInstanceOf(RowHandover.WrongStorageClass.class);
-        assertThatThrownBy(() -> viaSqlite(sqlite, "t", Long.MIN_VALUE, Long.MAX_VALUE)).isInstanceOf(RowHandover.WrongStorageClass.class);
+        assertThatThrownBy(() -> PageRenderings.viaPages(sqlite, "t", Long.MIN_VALUE, Long.MAX_VALUE)).isInstanceOf(RowHandover.WrongStorageClass.class);
+        assertThatThrownBy(() -> PageRenderings.viaSqlite(sqlite, "t", Long.MIN_VALUE, Long.MAX_VALUE)).isInstanceOf(RowHandover.WrongStorageClass.class);
     }
 
     @ParameterizedTest
@@ -275,7 +184,7 @@ class SqlitePagesTest {
     void aBigintColumnHoldingSomethingElseStopsTheScan(String value) throws Exception {
         Path sqlite = sqlite(0, "CREATE TABLE t(i BIGINT, s VARCHAR)", "INSERT INTO t VALUES (1, 'a'), (" + value + ", 'b')");
 
-        assertThatThrownBy(() -> viaPages(sqlite, "t", Long.MIN_VALUE, Long.MAX_VALUE)).isInstanceOf(RowHandover.WrongStorageClass.class);
+        assertThatThrownBy(() -> PageRenderings.viaPages(sqlite, "t", Long.MIN_VALUE, Long.MAX_VALUE)).isInstanceOf(RowHandover.WrongStorageClass.class);
     }
 
     @Test
@@ -291,7 +200,7 @@ class SqlitePagesTest {
 
     /** The rows of {@code table} after a handover into an in-memory DuckDB, as text, sorted. */
     private List<String> handedOver(Path sqlite, String table, boolean pipes) throws Exception {
-        List<CopyColumn> columns = columns(sqlite, table);
+        List<CopyColumn> columns = PageRenderings.columns(sqlite, table);
         Map<String, List<CopyColumn>> tables = new LinkedHashMap<>();
         tables.put(table, columns);
         StringBuilder ddl = new StringBuilder("CREATE TABLE cat.main.").append(SqlQuote.ident(table)).append('(');
@@ -360,7 +269,7 @@ class SqlitePagesTest {
                 "INSERT INTO g(i, s) VALUES (1, 'one'), (2, 'two')",
                 "CREATE TABLE d(id INTEGER PRIMARY KEY DESC, s VARCHAR)", "INSERT INTO d VALUES (5, 'five'), (NULL, 'none')");
         try (Connection c = Sql.sqlite(sqlite, true)) {
-            Map<String, List<CopyColumn>> tables = Map.of("g", columns(sqlite, "g"), "d", columns(sqlite, "d"));
+            Map<String, List<CopyColumn>> tables = Map.of("g", PageRenderings.columns(sqlite, "g"), "d", PageRenderings.columns(sqlite, "d"));
             assertThat(SqlitePages.layouts(c, tables)).isEmpty();
         }
 
@@ -372,7 +281,7 @@ class SqlitePagesTest {
     @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void writersWaitUntilTheHandoverIsClosed() throws Exception {
         Path sqlite = sqlite(0, "CREATE TABLE t(i BIGINT, s VARCHAR)", "INSERT INTO t VALUES (1, 'a')");
-        List<CopyColumn> columns = columns(sqlite, "t");
+        List<CopyColumn> columns = PageRenderings.columns(sqlite, "t");
         try (Connection duck = Sql.duckDbMemory(); Connection writer = Sql.sqlite(sqlite, false)) {
             Sql.exec(writer, "PRAGMA busy_timeout = 0");
             Sql.exec(duck, "ATTACH ':memory:' AS cat");
@@ -405,12 +314,6 @@ class SqlitePagesTest {
             }
         }
         return sqlite;
-    }
-
-    private List<String> files() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.map(p -> p.getFileName().toString()).sorted().toList();
-        }
     }
 
     @ParameterizedTest
@@ -460,7 +363,7 @@ class SqlitePagesTest {
                 .isInstanceOf(FdlException.class)
                 .hasMessageContaining(sqlite.toString()).hasMessageContaining("ducklake_probe").hasMessageContaining("page " + damaged);
 
-        assertThat(files()).containsExactly("w.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactly("w.sqlite");
     }
 
     @Test
@@ -476,6 +379,6 @@ class SqlitePagesTest {
         assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE))
                 .isInstanceOf(FdlException.class).hasMessageContaining("w.sqlite");
 
-        assertThat(files()).containsExactly("w.sqlite");
+        assertThat(CatalogCompare.fileNames(dir)).containsExactly("w.sqlite");
     }
 }
