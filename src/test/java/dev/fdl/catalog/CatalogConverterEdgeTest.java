@@ -28,14 +28,7 @@ class CatalogConverterEdgeTest {
     Path dir;
 
     private Path sqliteCatalog(String... statements) throws Exception {
-        Path sqlite = dir.resolve("w.sqlite");
-        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
-        try (Connection c = Sql.sqlite(sqlite, false)) {
-            for (String sql : statements) {
-                Sql.exec(c, sql);
-            }
-        }
-        return sqlite;
+        return SqliteFiles.catalog(dir.resolve("w.sqlite"), statements);
     }
 
     /** A SQLite catalog with one more table, {@code table(i BIGINT, s VARCHAR)}, of {@code rows} rows. */

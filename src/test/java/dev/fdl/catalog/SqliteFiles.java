@@ -69,4 +69,30 @@ final class SqliteFiles {
         }
         return tables;
     }
+
+    /** Runs {@code statements} on the SQLite file {@code file} (created if missing); returns it. */
+    static Path create(Path file, String... statements) throws java.sql.SQLException {
+        try (Connection c = Sql.sqlite(file, false)) {
+            for (String sql : statements) {
+                Sql.exec(c, sql);
+            }
+        }
+        return file;
+    }
+
+    /** A new empty DuckLake catalog in SQLite at {@code file} (data path {@code /data/}), then {@code statements} run on it. */
+    static Path catalog(Path file, String... statements) throws java.sql.SQLException {
+        Catalogs.create(file, CatalogKind.SQLITE, "/data/");
+        return create(file, statements);
+    }
+
+    /** Runs {@code work} with SQLite rendering every row (system property {@code fdl.catalog.sqliteReader=jdbc}). */
+    static <T> T withSqliteRendering(java.util.concurrent.Callable<T> work) throws Exception {
+        System.setProperty("fdl.catalog.sqliteReader", "jdbc");
+        try {
+            return work.call();
+        } finally {
+            System.clearProperty("fdl.catalog.sqliteReader");
+        }
+    }
 }

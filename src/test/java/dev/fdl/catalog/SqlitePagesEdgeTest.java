@@ -16,7 +16,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,34 +37,11 @@ class SqlitePagesEdgeTest {
     private static final String NUMBERS = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d)";
 
     private Path sqlite(String name, String... statements) throws SQLException {
-        Path file = dir.resolve(name);
-        try (Connection c = Sql.sqlite(file, false)) {
-            for (String sql : statements) {
-                Sql.exec(c, sql);
-            }
-        }
-        return file;
-    }
-
-
-    private static <T> T withSqliteRendering(Callable<T> work) throws Exception {
-        System.setProperty("fdl.catalog.sqliteReader", "jdbc");
-        try {
-            return work.call();
-        } finally {
-            System.clearProperty("fdl.catalog.sqliteReader");
-        }
+        return SqliteFiles.create(dir.resolve(name), statements);
     }
 
     private Path catalog(String... statements) throws Exception {
-        Path sqlite = dir.resolve("w.sqlite");
-        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
-        try (Connection c = Sql.sqlite(sqlite, false)) {
-            for (String sql : statements) {
-                Sql.exec(c, sql);
-            }
-        }
-        return sqlite;
+        return SqliteFiles.catalog(dir.resolve("w.sqlite"), statements);
     }
 
     /** Converts {@code sqlite} once through SQLite's rendering and once reading pages; asserts both catalogs are equal. */
@@ -74,7 +50,7 @@ class SqlitePagesEdgeTest {
         Path viaPages = dir.resolve("pages.duckdb");
         Files.deleteIfExists(viaSqlite);
         Files.deleteIfExists(viaPages);
-        withSqliteRendering(() -> CatalogConverter.convert(sqlite, viaSqlite, CatalogKind.DUCKDB, ProgressListener.NONE, pipes));
+        SqliteFiles.withSqliteRendering(() -> CatalogConverter.convert(sqlite, viaSqlite, CatalogKind.DUCKDB, ProgressListener.NONE, pipes));
         CatalogConverter.convert(sqlite, viaPages, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
         assertThat(CatalogCompare.differences(viaSqlite, viaPages)).isEmpty();
     }
@@ -513,7 +489,7 @@ class SqlitePagesEdgeTest {
         Path sqlite = catalog("CREATE TABLE ducklake_a(i BIGINT, s VARCHAR)",
                 "CREATE TABLE ducklake_z(i BIGINT, d DOUBLE)", "INSERT INTO ducklake_a VALUES (1, 'a')", "INSERT INTO ducklake_z VALUES (1, 0.5)");
         assertWritesDuringConversionDoNotTear(sqlite);
-        withSqliteRendering(() -> {
+        SqliteFiles.withSqliteRendering(() -> {
             assertWritesDuringConversionDoNotTear(sqlite);
             return null;
         });

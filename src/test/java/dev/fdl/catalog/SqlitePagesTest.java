@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,15 +41,10 @@ class SqlitePagesTest {
     /** A SQLite file of the given page size (0: SQLite's default) after {@code statements}. */
     private Path sqlite(int pageSize, String... statements) throws SQLException {
         Path file = dir.resolve("t.sqlite");
-        try (Connection c = Sql.sqlite(file, false)) {
-            if (pageSize > 0) {
-                Sql.exec(c, "PRAGMA page_size = " + pageSize);
-            }
-            for (String sql : statements) {
-                Sql.exec(c, sql);
-            }
+        if (pageSize > 0) {
+            SqliteFiles.create(file, "PRAGMA page_size = " + pageSize);
         }
-        return file;
+        return SqliteFiles.create(file, statements);
     }
 
 
@@ -224,15 +218,6 @@ class SqlitePagesTest {
         return rows;
     }
 
-    private static <T> T withSqliteRendering(Callable<T> work) throws Exception {
-        System.setProperty("fdl.catalog.sqliteReader", "jdbc");
-        try {
-            return work.call();
-        } finally {
-            System.clearProperty("fdl.catalog.sqliteReader");
-        }
-    }
-
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aWalSourceIsRenderedBySqliteWithTheRowsOnlyItsLogHolds() throws Exception {
@@ -324,7 +309,7 @@ class SqlitePagesTest {
         Path viaSqlite = dir.resolve("jdbc.duckdb");
         Path viaPages = dir.resolve("pages.duckdb");
 
-        withSqliteRendering(() -> CatalogConverter.convert(sqlite, viaSqlite, CatalogKind.DUCKDB, ProgressListener.NONE, pipes));
+        SqliteFiles.withSqliteRendering(() -> CatalogConverter.convert(sqlite, viaSqlite, CatalogKind.DUCKDB, ProgressListener.NONE, pipes));
         ConversionResult result = CatalogConverter.convert(sqlite, viaPages, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
 
         assertThat(CatalogCompare.differences(viaSqlite, viaPages)).isEmpty();
