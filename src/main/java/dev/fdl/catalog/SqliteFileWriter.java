@@ -208,6 +208,15 @@ final class SqliteFileWriter implements Closeable {
         return new byte[pageSize];
     }
 
+    /**
+     * The most entries a level builder holds pending: one page's worth plus the two kept for the
+     * next page. Every cell takes at least 6 bytes with its pointer (an index leaf cell: 2-byte
+     * pointer, 1-byte length, 3-byte record header), so a page holds fewer than usable / 6.
+     */
+    private int pendingCapacity() {
+        return usable / 6 + 3;
+    }
+
     /** Allocates the next page number; its bytes must be given to {@link #write} before the next allocation's. */
     private int allocate() {
         pageCount = following(pageCount);
@@ -402,8 +411,8 @@ final class SqliteFileWriter implements Closeable {
      * as its right-most pointer; full pages are passed to the level above.
      */
     private final class TableLevel {
-        private int[] children = new int[64];
-        private long[] keys = new long[64];
+        private final int[] children = new int[pendingCapacity()];
+        private final long[] keys = new long[pendingCapacity()];
         private int count;
         /** Bytes the pending children take as cells (pointer and cell each). */
         private int bytes;
@@ -417,10 +426,6 @@ final class SqliteFileWriter implements Closeable {
             if (count >= 4 && 12 + bytes > usable) {
                 // keep two children for the next page, so that the last page of the level is never a lone pointer
                 emit(count - 2);
-            }
-            if (count == children.length) {
-                children = Arrays.copyOf(children, count * 2);
-                keys = Arrays.copyOf(keys, count * 2);
             }
             children[count] = child;
             keys[count] = key;
@@ -480,8 +485,8 @@ final class SqliteFileWriter implements Closeable {
      */
     private final class IndexBuilder {
         private final int rootPage;
-        private long[] keys = new long[64];
-        private long[] rowids = new long[64];
+        private final long[] keys = new long[pendingCapacity()];
+        private final long[] rowids = new long[pendingCapacity()];
         private int count;
         private int bytes;
         private boolean emitted;
@@ -505,10 +510,6 @@ final class SqliteFileWriter implements Closeable {
                 parent.add(number, keys[count - 1], rowids[count - 1]);
                 count = 0;
                 bytes = 0;
-            }
-            if (count == keys.length) {
-                keys = Arrays.copyOf(keys, count * 2);
-                rowids = Arrays.copyOf(rowids, count * 2);
             }
             keys[count] = key;
             rowids[count] = rowid;
@@ -561,9 +562,9 @@ final class SqliteFileWriter implements Closeable {
 
         /** Interior index pages (0x02): cells (left child, entry), and a right-most child. */
         private final class IndexLevel {
-            private int[] children = new int[64];
-            private long[] keys = new long[64];
-            private long[] rowids = new long[64];
+            private final int[] children = new int[pendingCapacity()];
+            private final long[] keys = new long[pendingCapacity()];
+            private final long[] rowids = new long[pendingCapacity()];
             private int count;
             private int bytes;
             private boolean emitted;
@@ -590,11 +591,6 @@ final class SqliteFileWriter implements Closeable {
                     for (int i = 0; i < count; i++) {
                         bytes += 2 + 4 + cellLength(keys[i], rowids[i]);
                     }
-                }
-                if (count == children.length) {
-                    children = Arrays.copyOf(children, count * 2);
-                    keys = Arrays.copyOf(keys, count * 2);
-                    rowids = Arrays.copyOf(rowids, count * 2);
                 }
                 children[count] = child;
                 keys[count] = key;
