@@ -3,7 +3,7 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.repo.AttachStatements;
-import dev.fdl.repo.Json;
+import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
 import dev.fdl.store.ObjectStore;

@@ -2,9 +2,9 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
-import dev.fdl.catalog.ProgressListener;
+import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.repo.Checkout;
-import dev.fdl.repo.Json;
+import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;

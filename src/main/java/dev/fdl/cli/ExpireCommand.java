@@ -2,9 +2,9 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.repo.CatalogCache;
-import dev.fdl.repo.Expire;
-import dev.fdl.repo.Json;
+import dev.fdl.cache.CatalogCache;
+import dev.fdl.retention.Expire;
+import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectStore;
 import picocli.CommandLine.Command;

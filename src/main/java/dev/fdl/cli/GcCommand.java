@@ -1,10 +1,10 @@
 package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.repo.CatalogCache;
-import dev.fdl.repo.CatalogFiles;
-import dev.fdl.repo.Gc;
-import dev.fdl.repo.Json;
+import dev.fdl.cache.CatalogCache;
+import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.retention.Gc;
+import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectStore;
 import picocli.CommandLine.Command;

@@ -2,9 +2,9 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.data.ImportResult;
-import dev.fdl.data.Importer;
-import dev.fdl.repo.Json;
+import dev.fdl.ducklake.ImportResult;
+import dev.fdl.ducklake.Importer;
+import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;

@@ -2,7 +2,7 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.repo.Json;
+import dev.fdl.util.Json;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;

@@ -1,7 +1,7 @@
 package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fdl.repo.Json;
+import dev.fdl.util.Json;
 
 import java.io.Console;
 import java.io.PrintWriter;

@@ -1,14 +1,13 @@
 package dev.fdl.cli;
 
 import dev.fdl.FdlException;
-import dev.fdl.catalog.CatalogConverter;
-import dev.fdl.catalog.CatalogKind;
-import dev.fdl.catalog.ProgressListener;
-import dev.fdl.data.ResultPrinter;
-import dev.fdl.data.VersionQuery;
+import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.ProgressListener;
+import dev.fdl.ducklake.VersionQuery;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
-import dev.fdl.repo.VersionCatalogs;
+import dev.fdl.cache.VersionCatalogs;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;

@@ -1,7 +1,7 @@
 package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.repo.Json;
+import dev.fdl.util.Json;
 import dev.fdl.repo.RefValue;
 
 import java.io.PrintWriter;

@@ -1,8 +1,7 @@
 package dev.fdl.cli;
 
-import dev.fdl.data.QueryResult;
-import dev.fdl.data.ResultPrinter;
-import dev.fdl.data.WorkingCopySql;
+import dev.fdl.ducklake.QueryResult;
+import dev.fdl.ducklake.WorkingCopySql;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;

@@ -2,9 +2,9 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.catalog.Catalog;
-import dev.fdl.catalog.SnapshotInfo;
-import dev.fdl.repo.Json;
+import dev.fdl.ducklake.Catalog;
+import dev.fdl.ducklake.SnapshotInfo;
+import dev.fdl.util.Json;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;

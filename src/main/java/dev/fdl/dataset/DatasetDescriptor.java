@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
-import dev.fdl.repo.Json;
+import dev.fdl.util.Json;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.fdl.repo;
 
-import dev.fdl.catalog.SqlQuote;
+import dev.fdl.util.SqlQuote;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,12 +1,14 @@
 package dev.fdl.repo;
 
+import dev.fdl.cache.VersionCatalogs;
+
 import dev.fdl.FdlException;
-import dev.fdl.catalog.Catalog;
-import dev.fdl.catalog.CatalogConverter;
-import dev.fdl.catalog.CatalogKind;
-import dev.fdl.catalog.Catalogs;
-import dev.fdl.catalog.DataPath;
-import dev.fdl.catalog.ProgressListener;
+import dev.fdl.ducklake.Catalog;
+import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.Catalogs;
+import dev.fdl.ducklake.DataPath;
+import dev.fdl.ducklake.ProgressListener;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,13 +1,18 @@
 package dev.fdl.repo;
 
+import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.util.Json;
+import dev.fdl.util.Sha256;
+import dev.fdl.util.VersionIds;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
-import dev.fdl.catalog.Catalog;
-import dev.fdl.catalog.CatalogConverter;
-import dev.fdl.catalog.CatalogKind;
-import dev.fdl.catalog.DataPath;
-import dev.fdl.catalog.HistoryTruncation;
-import dev.fdl.catalog.ProgressListener;
+import dev.fdl.ducklake.Catalog;
+import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.DataPath;
+import dev.fdl.ducklake.HistoryTruncation;
+import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.dataset.DatasetDescriptor;
 import dev.fdl.dataset.TableFacts;
 import dev.fdl.store.ObjectMeta;

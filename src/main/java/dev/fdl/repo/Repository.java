@@ -1,5 +1,7 @@
 package dev.fdl.repo;
 
+import dev.fdl.util.VersionIds;
+
 import dev.fdl.FdlException;
 import dev.fdl.store.ObjectBytes;
 import dev.fdl.store.ObjectMeta;
@@ -126,7 +128,7 @@ public final class Repository {
     }
 
     /** The version id a ref file holds: one lower-case UUID and a newline, else a corrupt ref (exit 1). */
-    static String parseRef(String key, byte[] bytes) {
+    public static String parseRef(String key, byte[] bytes) {
         String text = new String(bytes, StandardCharsets.UTF_8);
         if (!text.endsWith("\n") || !VersionIds.isValid(text.substring(0, text.length() - 1)))
             throw FdlException.corrupt(key, "corrupt ref: expected one version id and a newline, found \"" + abbreviate(text) + "\"");

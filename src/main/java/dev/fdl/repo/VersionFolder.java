@@ -1,5 +1,7 @@
 package dev.fdl.repo;
 
+import dev.fdl.util.VersionIds;
+
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
 

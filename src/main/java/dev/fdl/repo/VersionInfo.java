@@ -1,5 +1,7 @@
 package dev.fdl.repo;
 
+import dev.fdl.util.Json;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,11 +1,11 @@
 package dev.fdl.bench;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
-import dev.fdl.catalog.CatalogConverter;
-import dev.fdl.catalog.CatalogKind;
-import dev.fdl.catalog.Catalogs;
-import dev.fdl.catalog.ConversionResult;
-import dev.fdl.catalog.ProgressListener;
+import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.Catalogs;
+import dev.fdl.ducklake.ConversionResult;
+import dev.fdl.ducklake.ProgressListener;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;

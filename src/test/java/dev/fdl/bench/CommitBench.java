@@ -1,15 +1,15 @@
 package dev.fdl.bench;
 
-import dev.fdl.catalog.Catalog;
-import dev.fdl.catalog.CatalogConverter;
-import dev.fdl.catalog.CatalogKind;
-import dev.fdl.catalog.DataPath;
-import dev.fdl.catalog.ProgressListener;
+import dev.fdl.ducklake.Catalog;
+import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.DataPath;
+import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.repo.Commit;
 import dev.fdl.repo.FormatVersion;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
-import dev.fdl.repo.VersionIds;
+import dev.fdl.util.VersionIds;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ForwardingStore;

@@ -1,12 +1,12 @@
 package dev.fdl.bench;
 
-import dev.fdl.catalog.CatalogConverter;
-import dev.fdl.catalog.CatalogKind;
-import dev.fdl.catalog.Catalogs;
-import dev.fdl.catalog.ProgressListener;
-import dev.fdl.data.CatalogReader;
-import dev.fdl.data.ImportResult;
-import dev.fdl.data.Importer;
+import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.Catalogs;
+import dev.fdl.ducklake.ProgressListener;
+import dev.fdl.ducklake.CatalogReader;
+import dev.fdl.ducklake.ImportResult;
+import dev.fdl.ducklake.Importer;
 import dev.fdl.store.LocalStore;
 
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.fdl.bench;
 
-import dev.fdl.repo.CatalogCache;
-import dev.fdl.repo.CatalogFiles;
-import dev.fdl.repo.Gc;
+import dev.fdl.cache.CatalogCache;
+import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.retention.Gc;
 import dev.fdl.repo.RepoFixture;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.CountingStore;

@@ -3,8 +3,8 @@ package dev.fdl.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fdl.repo.CatalogCache;
-import dev.fdl.repo.Json;
+import dev.fdl.cache.CatalogCache;
+import dev.fdl.util.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fdl.FdlException;
-import dev.fdl.repo.Json;
+import dev.fdl.util.Json;
 import dev.fdl.repo.RepoFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.fdl.dataset;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
-import dev.fdl.repo.Json;
+import dev.fdl.util.Json;
 import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;

@@ -1,7 +1,9 @@
 package dev.fdl.repo;
 
+import dev.fdl.util.Sha256;
+
 import dev.fdl.FdlException;
-import dev.fdl.catalog.ProgressListener;
+import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.store.FaultyStore;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Payload;

@@ -1,5 +1,10 @@
 package dev.fdl.repo;
 
+import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.ducklake.NamedFile;
+import dev.fdl.util.Sha256;
+import dev.fdl.util.VersionIds;
+
 import dev.fdl.store.LocalStore;
 import dev.fdl.store.ObjectStore;
 

@@ -2,7 +2,7 @@ package dev.fdl.store;
 
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
-import dev.fdl.repo.VersionIds;
+import dev.fdl.util.VersionIds;
 import dev.fdl.repo.VersionInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,0 +1,371 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.util.SqlQuote;
+
+import dev.fdl.FdlException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A DuckLake catalog file of either kind opened read-only for inspection through plain JDBC:
+ * format version, data path, snapshots, tables and columns at a snapshot, the row count a reader
+ * sees, and the data and delete files it names. Visibility follows DUCKLAKE.md "Snapshots and
+ * visibility": a row is visible at S when {@code begin_snapshot <= S AND (end_snapshot IS NULL
+ * OR S < end_snapshot)}.
+ */
+public final class Catalog implements AutoCloseable {
+    private static final String VISIBLE = " begin_snapshot <= ? AND (end_snapshot IS NULL OR end_snapshot > ?)";
+    private static final Pattern TIMESTAMP = Pattern.compile(
+            "(-?\\d{4,}-\\d{2}-\\d{2})[ T](\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?)(?:([+-]\\d{2})(?::?(\\d{2}))?(?::?(\\d{2}))?|Z)?");
+
+    private final Path file;
+    private final CatalogKind kind;
+    private final Connection connection;
+    private final Set<String> tableNames;
+    private final String formatVersion;
+    private final String dataPath;
+
+    private Catalog(Path file, CatalogKind kind, Connection connection) throws SQLException {
+        this.file = file;
+        this.kind = kind;
+        this.connection = connection;
+        this.tableNames = new HashSet<>(kind == CatalogKind.SQLITE ? Sql.sqliteTables(connection) : Sql.duckDbTables(connection, "cat"));
+        if (!tableNames.contains("ducklake_metadata") || !tableNames.contains("ducklake_snapshot")) {
+            throw new FdlException("not a DuckLake catalog: " + file + " has no ducklake_metadata/ducklake_snapshot table");
+        }
+        this.formatVersion = metadata("version");
+        if (formatVersion == null) {
+            throw new FdlException("not a DuckLake catalog: " + file + " records no format version (ducklake_metadata key 'version')");
+        }
+        if (!DuckLakeSchema.KNOWN_FORMATS.contains(formatVersion)) {
+            throw new FdlException("catalog " + file + " has DuckLake format version " + formatVersion
+                    + ", which this fdl does not know (it knows " + String.join(", ", DuckLakeSchema.KNOWN_FORMATS)
+                    + "); upgrade fdl");
+        }
+        this.dataPath = metadata("data_path");
+    }
+
+    /**
+     * Opens a catalog file read-only.
+     *
+     * @throws FdlException (exit 1) naming the file if it is missing, not a SQLite/DuckDB file,
+     *     not a DuckLake catalog, or of a DuckLake format version fdl does not know
+     */
+    public static Catalog open(Path file) {
+        return open(file, true);
+    }
+
+    /** Opens a catalog file read-only or for writing (package code: truncation, data path). */
+    static Catalog open(Path file, boolean readOnly) {
+        CatalogKind kind = CatalogKind.detect(file);
+        Connection c = null;
+        try {
+            if (kind == CatalogKind.SQLITE) {
+                c = Sql.sqlite(file, readOnly);
+            } else {
+                c = Sql.duckDbMemory();
+                Sql.attach(c, file, "cat", readOnly, null);
+                Sql.exec(c, "USE cat");
+            }
+            return new Catalog(file, kind, c);
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw Sql.failure("opening DuckLake catalog", file, e);
+        } catch (RuntimeException e) {
+            closeQuietly(c);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // already failing; the first error is the one reported
+            }
+        }
+    }
+
+    /** The file this catalog was opened from. */
+    public Path file() {
+        return file;
+    }
+
+    /** Whether the file is a SQLite or a DuckDB catalog. */
+    public CatalogKind kind() {
+        return kind;
+    }
+
+    /** The DuckLake format version ({@code ducklake_metadata} key {@code version}), e.g. {@code 1.0}. */
+    public String formatVersion() {
+        return formatVersion;
+    }
+
+    /** The catalog's data path as stored (DUCKLAKE.md "Paths"), or null if none is recorded. */
+    public String dataPath() {
+        return dataPath;
+    }
+
+    private String metadata(String key) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(
+                "SELECT value FROM ducklake_metadata WHERE key = ? AND scope IS NULL")) {
+            ps.setString(1, key);
+            try (ResultSet r = ps.executeQuery()) {
+                return r.next() ? r.getString(1) : null;
+            }
+        }
+    }
+
+    /** Every snapshot, oldest first. */
+    public List<SnapshotInfo> snapshots() {
+        List<SnapshotInfo> result = new ArrayList<>();
+        try (Statement s = connection.createStatement();
+             ResultSet r = s.executeQuery("SELECT s.snapshot_id, CAST(s.snapshot_time AS VARCHAR), c.changes_made, c.author, c.commit_message"
+                     + " FROM ducklake_snapshot s LEFT JOIN ducklake_snapshot_changes c ON c.snapshot_id = s.snapshot_id"
+                     + " ORDER BY s.snapshot_id")) {
+            while (r.next()) {
+                result.add(new SnapshotInfo(r.getLong(1), parseTime(r.getString(2)), r.getString(3), r.getString(4), r.getString(5)));
+            }
+        } catch (SQLException e) {
+            throw Sql.failure("reading snapshots of", file, e);
+        }
+        return result;
+    }
+
+    /** The newest snapshot id. */
+    public long lastSnapshotId() {
+        return snapshotBound("max");
+    }
+
+    /** The oldest snapshot id the catalog keeps. */
+    public long firstSnapshotId() {
+        return snapshotBound("min");
+    }
+
+    private long snapshotBound(String fn) {
+        try (Statement s = connection.createStatement();
+             ResultSet r = s.executeQuery("SELECT " + fn + "(snapshot_id) FROM ducklake_snapshot")) {
+            long v = r.next() ? r.getLong(1) : 0;
+            if (r.wasNull()) {
+                throw new FdlException("catalog " + file + " has no snapshot; it is not a usable DuckLake catalog");
+            }
+            return v;
+        } catch (SQLException e) {
+            throw Sql.failure("reading snapshots of", file, e);
+        }
+    }
+
+    /** The tables visible at a snapshot, ordered by schema and name, with their top-level columns. */
+    public List<TableInfo> tables(long snapshotId) {
+        List<TableInfo> result = new ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement(
+                "SELECT t.table_id, s.schema_name, t.table_name FROM ducklake_table t JOIN ducklake_schema s ON s.schema_id = t.schema_id"
+                        + " AND s.begin_snapshot <= ? AND (s.end_snapshot IS NULL OR s.end_snapshot > ?)"
+                        + " WHERE t.begin_snapshot <= ? AND (t.end_snapshot IS NULL OR t.end_snapshot > ?)"
+                        + " ORDER BY s.schema_name, t.table_name")) {
+            for (int i = 1; i <= 4; i++) {
+                ps.setLong(i, snapshotId);
+            }
+            List<Object[]> rows = new ArrayList<>();
+            try (ResultSet r = ps.executeQuery()) {
+                while (r.next()) {
+                    rows.add(new Object[] {r.getLong(1), r.getString(2), r.getString(3)});
+                }
+            }
+            for (Object[] row : rows) {
+                long tableId = (Long) row[0];
+                result.add(new TableInfo(tableId, (String) row[1], (String) row[2], ColumnTypes.at(connection, tableId, snapshotId)));
+            }
+        } catch (SQLException e) {
+            throw Sql.failure("reading tables of", file, e);
+        }
+        return result;
+    }
+
+    /**
+     * The number of rows a reader sees in a table at a snapshot (DUCKLAKE.md "Data"): rows of the
+     * visible data files, minus rows deleted by visible delete files and inlined deletes of those
+     * files, plus visible inlined rows. Read from catalog metadata only.
+     */
+    public long rowCount(long tableId, long snapshotId) {
+        try {
+            long rows = single("SELECT coalesce(sum(record_count), 0) FROM ducklake_data_file WHERE table_id = ? AND" + VISIBLE,
+                    tableId, snapshotId, snapshotId);
+            if (tableNames.contains("ducklake_delete_file")) {
+                rows -= single("SELECT coalesce(sum(d.delete_count), 0) FROM ducklake_delete_file d WHERE d.table_id = ?"
+                        + " AND d.begin_snapshot <= ? AND (d.end_snapshot IS NULL OR d.end_snapshot > ?)"
+                        + " AND EXISTS (SELECT 1 FROM ducklake_data_file f WHERE f.data_file_id = d.data_file_id"
+                        + " AND f.begin_snapshot <= ? AND (f.end_snapshot IS NULL OR f.end_snapshot > ?))",
+                        tableId, snapshotId, snapshotId, snapshotId, snapshotId);
+            }
+            String inlinedDelete = DuckLakeSchema.INLINED_DELETE_PREFIX + tableId;
+            if (tableNames.contains(inlinedDelete)) {
+                rows -= single("SELECT count(*) FROM " + SqlQuote.ident(inlinedDelete) + " i WHERE i.begin_snapshot <= ?"
+                        + " AND EXISTS (SELECT 1 FROM ducklake_data_file f WHERE f.data_file_id = i.file_id"
+                        + " AND f.begin_snapshot <= ? AND (f.end_snapshot IS NULL OR f.end_snapshot > ?))",
+                        snapshotId, snapshotId, snapshotId);
+            }
+            for (String inlined : inlinedDataTables(tableId)) {
+                rows += single("SELECT count(*) FROM " + SqlQuote.ident(inlined) + " WHERE" + VISIBLE, snapshotId, snapshotId);
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw Sql.failure("counting rows of table " + tableId + " at snapshot " + snapshotId + " in", file, e);
+        }
+    }
+
+    /** The names of the {@code ducklake_*} tables in the file when it was opened. */
+    Set<String> tableNames() {
+        return tableNames;
+    }
+
+    /** The inlined-data tables of a table that exist in the file. */
+    List<String> inlinedDataTables(long tableId) {
+        List<String> result = new ArrayList<>();
+        String prefix = DuckLakeSchema.INLINED_DATA_PREFIX + tableId + "_";
+        for (String name : tableNames) {
+            if (name.startsWith(prefix) && name.substring(prefix.length()).matches("\\d+")) {
+                result.add(name);
+            }
+        }
+        result.sort(null);
+        return result;
+    }
+
+    private long single(String sql, long... params) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setLong(i + 1, params[i]);
+            }
+            try (ResultSet r = ps.executeQuery()) {
+                return r.next() ? r.getLong(1) : 0;
+            }
+        }
+    }
+
+    /**
+     * Streams every data and delete file the catalog names in any snapshot, resolved against
+     * data path, schema path and table path (DUCKLAKE.md "Paths"). Rows are streamed from the
+     * catalog, never collected, so this works on catalogs naming millions of files.
+     *
+     * @throws FdlException (exit 1) if a relative file belongs to a table the catalog does not
+     *     describe (its location cannot be resolved)
+     */
+    public void forEachFile(Consumer<CatalogFile> action) {
+        try {
+            Map<Long, String> schemaPrefix = new HashMap<>();
+            try (Statement s = connection.createStatement();
+                 ResultSet r = s.executeQuery("SELECT schema_id, path, path_is_relative FROM ducklake_schema ORDER BY begin_snapshot")) {
+                while (r.next()) {
+                    schemaPrefix.put(r.getLong(1), join(dataPath, r.getString(2), relative(r, 3)));
+                }
+            }
+            Map<Long, String> tablePrefix = new HashMap<>();
+            try (Statement s = connection.createStatement();
+                 ResultSet r = s.executeQuery("SELECT table_id, schema_id, path, path_is_relative FROM ducklake_table ORDER BY begin_snapshot")) {
+                while (r.next()) {
+                    String schema = schemaPrefix.get(r.getLong(2));
+                    boolean rel = relative(r, 4);
+                    if (schema == null && rel) {
+                        throw new FdlException("catalog " + file + ": table " + r.getLong(1) + " names schema "
+                                + r.getLong(2) + ", which the catalog does not describe");
+                    }
+                    tablePrefix.put(r.getLong(1), join(schema, r.getString(3), rel));
+                }
+            }
+            streamFiles("SELECT table_id, path, path_is_relative, file_size_bytes, data_file_id FROM ducklake_data_file",
+                    false, tablePrefix, action);
+            if (tableNames.contains("ducklake_delete_file")) {
+                streamFiles("SELECT table_id, path, path_is_relative, file_size_bytes, delete_file_id FROM ducklake_delete_file",
+                        true, tablePrefix, action);
+            }
+        } catch (SQLException e) {
+            throw Sql.failure("listing the files of", file, e);
+        }
+    }
+
+    private void streamFiles(String sql, boolean deleteFile, Map<Long, String> tablePrefix, Consumer<CatalogFile> action) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            while (r.next()) {
+                long tableId = r.getLong(1);
+                String path = r.getString(2);
+                boolean rel = relative(r, 3);
+                long bytes = r.getLong(4);
+                if (r.wasNull()) {
+                    bytes = -1;
+                }
+                String prefix = tablePrefix.get(tableId);
+                if (rel && prefix == null) {
+                    throw new FdlException("catalog " + file + ": " + (deleteFile ? "delete" : "data") + " file " + r.getLong(5)
+                            + " (" + path + ") belongs to table " + tableId + ", which the catalog does not describe");
+                }
+                action.accept(new CatalogFile(join(prefix, path, rel), deleteFile, bytes, rel));
+            }
+        }
+    }
+
+    private static boolean relative(ResultSet r, int column) throws SQLException {
+        boolean rel = r.getBoolean(column);
+        return r.wasNull() || rel;
+    }
+
+    private static String join(String prefix, String path, boolean relative) {
+        if (!relative) {
+            return path;
+        }
+        return (prefix == null ? "" : prefix) + (path == null ? "" : path);
+    }
+
+    /** Parses DuckDB's VARCHAR form of a TIMESTAMPTZ ({@code 2026-11-29 21:41:30.123456+00}) into an instant. */
+    static Instant parseTime(String text) {
+        if (text == null) {
+            return null;
+        }
+        Matcher m = TIMESTAMP.matcher(text.trim());
+        if (!m.matches()) {
+            return null;
+        }
+        LocalDateTime local = LocalDateTime.parse(m.group(1) + "T" + m.group(2));
+        ZoneOffset offset = ZoneOffset.UTC;
+        if (m.group(3) != null) {
+            int hours = Integer.parseInt(m.group(3));
+            int minutes = m.group(4) == null ? 0 : Integer.parseInt(m.group(4));
+            int seconds = m.group(5) == null ? 0 : Integer.parseInt(m.group(5));
+            int sign = hours < 0 || m.group(3).startsWith("-") ? -1 : 1;
+            offset = ZoneOffset.ofHoursMinutesSeconds(hours, sign * minutes, sign * seconds);
+        }
+        return local.toInstant(offset);
+    }
+
+    /** The JDBC connection, for package code (truncation, data path, tests). */
+    Connection connection() {
+        return connection;
+    }
+
+    /** Closes the catalog. */
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            throw Sql.failure("closing catalog", file, e);
+        }
+    }
+}

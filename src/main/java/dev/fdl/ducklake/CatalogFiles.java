@@ -1,0 +1,25 @@
+package dev.fdl.ducklake;
+
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/**
+ * Reads which files a DuckLake catalog names: every data and delete file of every snapshot it
+ * keeps (SPEC.md section 5: gc must never delete a file a live catalog names in any snapshot).
+ * The catalog rules themselves live in {@code dev.fdl.ducklake}; retention only consumes them.
+ */
+@FunctionalInterface
+public interface CatalogFiles {
+    /**
+     * Calls {@code sink} once per file named by the catalog in the local file {@code catalogFile}
+     * (a DuckDB or SQLite DuckLake catalog).
+     *
+     * @throws dev.fdl.FdlException when the file is not a readable DuckLake catalog (naming it)
+     */
+    void forEach(Path catalogFile, Consumer<NamedFile> sink);
+
+    /** The reader for real DuckLake catalogs ({@code dev.fdl.ducklake.Catalog}). */
+    static CatalogFiles duckLake() {
+        return DuckLakeCatalogFiles.INSTANCE;
+    }
+}

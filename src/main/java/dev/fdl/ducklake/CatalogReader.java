@@ -1,0 +1,376 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.util.SqlQuote;
+import dev.fdl.FdlException;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Reads a DuckLake catalog stored as a DuckDB file at one snapshot, without the DuckLake
+ * extension: the catalog is attached read-only as a plain DuckDB database in an in-memory DuckDB,
+ * and every table visible at the snapshot becomes a view {@code "schema"."table"} (tables of
+ * {@code main} also answer unqualified) built from DuckDB core's Parquet reader (DUCKLAKE.md
+ * "Data"): visible data files read by field id, positional delete files and inlined deletes
+ * applied, inlined rows added. What the built-in reader cannot read correctly (encryption,
+ * deletion vectors, name-mapped or partial files, unknown types) is refused with an
+ * {@link FdlException}, never answered wrongly. DuckLake views visible at the snapshot are
+ * created too when their SQL binds; see {@link #skippedViews()} for the others.
+ */
+public final class CatalogReader implements AutoCloseable {
+    /** The alias of the attached catalog database inside the reader's DuckDB. */
+    static final String CATALOG_ALIAS = "__fdl_ducklake_catalog";
+
+    private final Connection connection;
+    private final long snapshot;
+    private final List<String> tables;
+    private final List<String> skippedViews;
+
+    private CatalogReader(Connection connection, long snapshot, List<String> tables, List<String> skippedViews) {
+        this.connection = connection;
+        this.snapshot = snapshot;
+        this.tables = List.copyOf(tables);
+        this.skippedViews = List.copyOf(skippedViews);
+    }
+
+    /**
+     * Opens {@code duckdbCatalog} at {@code snapshot} (null: the newest) and creates the views.
+     *
+     * @param dataPathOverride where the data files are (a local folder or URL, ending in {@code /}
+     *                         or not); null reads them at the catalog's own {@code data_path}
+     * @throws FdlException not found (exit 4) for a missing file or snapshot; failure (exit 1) for a
+     *                      file that is not a DuckLake 1.0 catalog or holds something the built-in
+     *                      reader refuses
+     */
+    public static CatalogReader open(Path duckdbCatalog, String dataPathOverride, Long snapshot) {
+        if (!Files.isRegularFile(duckdbCatalog)) {
+            throw FdlException.notFound("catalog file " + duckdbCatalog + " does not exist");
+        }
+        Connection conn = null;
+        try {
+            conn = DriverManager.getConnection("jdbc:duckdb:");
+            try (Statement st = conn.createStatement()) {
+                st.execute("ATTACH " + SqlQuote.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
+                        + SqlQuote.ident(CATALOG_ALIAS) + " (READ_ONLY)");
+            } catch (SQLException e) {
+                throw new FdlException(FdlException.FAILURE, "cannot open " + duckdbCatalog + " as a DuckDB database: "
+                        + firstLine(e), e);
+            }
+            SnapshotCatalog catalog = SnapshotCatalog.load(conn, CATALOG_ALIAS, duckdbCatalog.toString(),
+                    dataPathOverride, snapshot);
+            String memory = single(conn, "SELECT current_database()");
+            List<String> names = new ArrayList<>();
+            try (Statement st = conn.createStatement()) {
+                for (SnapshotCatalog.TableEntry table : catalog.tables()) {
+                    String sql = new TableViewSql(catalog, table).select();
+                    if (!table.schema().equals("main")) {
+                        st.execute("CREATE SCHEMA IF NOT EXISTS " + SqlQuote.ident(table.schema()));
+                    }
+                    st.execute("CREATE VIEW " + SqlQuote.qualified(table.schema(), table.name()) + " AS " + sql);
+                    names.add(table.schema() + "." + table.name());
+                }
+            }
+            List<String> skipped = new ArrayList<>();
+            for (SnapshotCatalog.ViewEntry view : catalog.views()) {
+                if (!createView(conn, memory, view)) skipped.add(view.schema() + "." + view.name());
+            }
+            CatalogReader reader = new CatalogReader(conn, catalog.snapshot(), names, skipped);
+            conn = null;
+            return reader;
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.FAILURE, "cannot read catalog " + duckdbCatalog + ": " + firstLine(e), e);
+        } finally {
+            if (conn != null) {
+                try {
+                    conn.close();
+                } catch (SQLException ignored) {
+                    // already failing; the original error is what the user needs
+                }
+            }
+        }
+    }
+
+    /**
+     * The data and delete files a reader opens to read every table of {@code duckdbCatalog} at
+     * {@code snapshot} (null: newest), without opening any of them: paths relative to the
+     * catalog's data path ({@code main/towns/ducklake-….parquet}), or absolute for files the
+     * catalog keeps outside it. Lets a caller fetch exactly these from a remote repository into a
+     * local folder and then {@link #open} with that folder as the data path override, since DuckDB
+     * core alone reads only local files.
+     *
+     * @throws FdlException as {@link #open} does for a missing file or snapshot and for what the reader refuses
+     */
+    public static List<String> requiredFiles(Path duckdbCatalog, Long snapshot) {
+        if (!Files.isRegularFile(duckdbCatalog)) {
+            throw FdlException.notFound("catalog file " + duckdbCatalog + " does not exist");
+        }
+        try (Connection conn = DriverManager.getConnection("jdbc:duckdb:")) {
+            try (Statement st = conn.createStatement()) {
+                st.execute("ATTACH " + SqlQuote.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
+                        + SqlQuote.ident(CATALOG_ALIAS) + " (READ_ONLY)");
+            }
+            SnapshotCatalog catalog = SnapshotCatalog.loadRelative(conn, CATALOG_ALIAS, duckdbCatalog.toString(), snapshot);
+            java.util.LinkedHashSet<String> files = new java.util.LinkedHashSet<>();
+            for (SnapshotCatalog.TableEntry t : catalog.tables()) {
+                for (SnapshotCatalog.DataFileEntry f : t.dataFiles()) files.add(f.location());
+                for (SnapshotCatalog.DeleteFileEntry d : t.deleteFiles()) files.add(d.location());
+            }
+            return List.copyOf(files);
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.FAILURE, "cannot read catalog " + duckdbCatalog + ": " + firstLine(e), e);
+        }
+    }
+
+    /** The snapshot the views show. */
+    public long snapshot() {
+        return snapshot;
+    }
+
+    /** The tables visible at the snapshot, as {@code schema.table}, in catalog order. */
+    public List<String> tables() {
+        return tables;
+    }
+
+    /** DuckLake views visible at the snapshot that could not be recreated (other dialect, SQL that does not bind). */
+    public List<String> skippedViews() {
+        return skippedViews;
+    }
+
+    /**
+     * The DuckDB connection holding the views. The catalog itself is attached read-only, so
+     * nothing a query does can change it. Closed by {@link #close()}.
+     */
+    public Connection connection() {
+        return connection;
+    }
+
+    /**
+     * Runs one read-only SQL statement (a query: SELECT, WITH, VALUES, FROM, DESCRIBE, SHOW,
+     * SUMMARIZE, or EXPLAIN of one of these) and returns its whole result.
+     *
+     * @throws FdlException usage error (exit 2) for anything else or several statements; failure
+     *                      naming the SQL's error as DuckDB reports it
+     */
+    public QueryResult query(String sql) {
+        ReadOnlySql.check(connection, sql);
+        try {
+            return execute(connection, sql);
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.FAILURE, "query failed: " + firstLine(e), e);
+        }
+    }
+
+    /**
+     * Runs one read-only statement and returns its whole result. Nested columns (LIST, ARRAY,
+     * STRUCT, MAP, UNION) and JSON columns come back as {@link NestedValue}s carrying DuckDB's
+     * text and DuckDB's {@code to_json} of each value: the statement is run once, as a subquery
+     * that selects every column plus {@code to_json} of the nested ones. A statement that cannot
+     * be a subquery (DESCRIBE, SHOW, …) has no nested columns and runs as it is.
+     *
+     * @throws SQLException as DuckDB reports it
+     */
+    static QueryResult execute(Connection connection, String sql) throws SQLException {
+        Wrapped wrapped = nestedAsJson(connection, sql);
+        if (wrapped != null) {
+            try (PreparedStatement ps = wrapped.statement(); ResultSet rs = ps.executeQuery()) {
+                return collectWithJson(rs, wrapped.labels(), wrapped.types());
+            }
+        }
+        try (Statement st = connection.createStatement()) {
+            if (!st.execute(sql)) {
+                return new QueryResult(List.of("Count"), List.of("BIGINT"), List.of(List.of((long) st.getUpdateCount())));
+            }
+            try (ResultSet rs = st.getResultSet()) {
+                return collect(rs);
+            }
+        }
+    }
+
+    private static boolean isNested(String type) {
+        String t = type.toUpperCase(Locale.ROOT);
+        return t.endsWith("]") || t.startsWith("STRUCT(") || t.startsWith("MAP(") || t.startsWith("UNION(") || t.equals("JSON");
+    }
+
+    /** A statement wrapped by {@link #nestedAsJson}, with the column types of the original. */
+    private record Wrapped(PreparedStatement statement, List<String> labels, List<String> types) {}
+
+    /**
+     * The statement wrapped to also select {@code to_json} of each nested column right after it,
+     * prepared; null when it has no nested column or cannot be wrapped.
+     */
+    private static Wrapped nestedAsJson(Connection connection, String sql) {
+        List<String> labels = new ArrayList<>();
+        List<String> types = new ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ResultSetMetaData md = ps.getMetaData();
+            if (md == null) return null;
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                labels.add(md.getColumnLabel(i));
+                types.add(md.getColumnTypeName(i));
+            }
+        } catch (SQLException e) {
+            return null; // DuckDB reports it when the statement runs
+        }
+        if (types.stream().noneMatch(CatalogReader::isNested)) return null;
+        StringBuilder select = new StringBuilder("SELECT ");
+        for (int i = 1; i <= types.size(); i++) {
+            select.append(i > 1 ? ", " : "").append('#').append(i);
+            if (isNested(types.get(i - 1))) select.append(", to_json(#").append(i).append(')');
+        }
+        String body = sql.strip();
+        while (body.endsWith(";")) body = body.substring(0, body.length() - 1).strip();
+        // newlines: a trailing line comment must not swallow the closing parenthesis
+        PreparedStatement ps = prepareOrNull(connection, select + " FROM (\n" + body + "\n)");
+        if (ps == null) {
+            // e.g. a semicolon before a trailing comment: the statement as DuckDB's parser prints it
+            String normalized = null;
+            try (PreparedStatement n = connection.prepareStatement("SELECT json_deserialize_sql(json_serialize_sql(?::VARCHAR))")) {
+                n.setString(1, sql);
+                try (ResultSet rs = n.executeQuery()) {
+                    if (rs.next()) normalized = rs.getString(1);
+                }
+            } catch (SQLException e) {
+                return null;
+            }
+            if (normalized == null) return null;
+            while (normalized.strip().endsWith(";")) normalized = normalized.strip().substring(0, normalized.strip().length() - 1);
+            ps = prepareOrNull(connection, select + " FROM (\n" + normalized + "\n)");
+        }
+        return ps == null ? null : new Wrapped(ps, labels, types); // null: not a query that can be a subquery
+    }
+
+    private static PreparedStatement prepareOrNull(Connection connection, String sql) {
+        try {
+            return connection.prepareStatement(sql);
+        } catch (SQLException e) {
+            return null;
+        }
+    }
+
+    /** {@link #collect} for a result of {@link #nestedAsJson}: each nested column is followed by its to_json. */
+    private static QueryResult collectWithJson(ResultSet rs, List<String> columns, List<String> types) throws SQLException {
+        List<Integer> positions = new ArrayList<>();
+        int p = 1;
+        for (String type : types) {
+            positions.add(p);
+            p += isNested(type) ? 2 : 1;
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        while (rs.next()) {
+            List<Object> row = new ArrayList<>(columns.size());
+            for (int k = 0; k < columns.size(); k++) {
+                int i = positions.get(k);
+                Object v = value(rs, i, types.get(k));
+                if (v != null && isNested(types.get(k))) v = new NestedValue(v.toString(), rs.getString(i + 1));
+                row.add(v);
+            }
+            rows.add(row);
+        }
+        return new QueryResult(columns, types, rows);
+    }
+
+    /** Closes the DuckDB connection (and detaches the catalog). */
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.FAILURE, "cannot close the reader's DuckDB connection: " + firstLine(e), e);
+        }
+    }
+
+    static QueryResult collect(ResultSet rs) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        int n = md.getColumnCount();
+        List<String> columns = new ArrayList<>(n);
+        List<String> types = new ArrayList<>(n);
+        for (int i = 1; i <= n; i++) {
+            columns.add(md.getColumnLabel(i));
+            types.add(md.getColumnTypeName(i));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        while (rs.next()) {
+            List<Object> row = new ArrayList<>(n);
+            for (int i = 1; i <= n; i++) row.add(value(rs, i, types.get(i - 1)));
+            rows.add(row);
+        }
+        return new QueryResult(columns, types, rows);
+    }
+
+    private static Object value(ResultSet rs, int i, String type) throws SQLException {
+        String t = type.toUpperCase(Locale.ROOT);
+        Object o;
+        switch (t) {
+            case "BOOLEAN" -> o = rs.getObject(i);
+            case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER" -> o = rs.getObject(i);
+            case "FLOAT", "DOUBLE" -> {
+                o = rs.getObject(i);
+                // NaN and infinities have no JSON number form: keep DuckDB's text for them.
+                if (o instanceof Double d && (d.isNaN() || d.isInfinite())) o = rs.getString(i);
+                if (o instanceof Float f && (f.isNaN() || f.isInfinite())) o = rs.getString(i);
+            }
+            case "HUGEINT", "UBIGINT", "UHUGEINT" -> {
+                String s = rs.getString(i);
+                o = s == null ? null : new BigInteger(s);
+            }
+            default -> {
+                if (t.startsWith("DECIMAL")) {
+                    String s = rs.getString(i);
+                    o = s == null ? null : new BigDecimal(s);
+                } else {
+                    o = rs.getString(i);
+                }
+            }
+        }
+        return rs.wasNull() ? null : o;
+    }
+
+    private static boolean createView(Connection conn, String memory, SnapshotCatalog.ViewEntry view) {
+        if (!"duckdb".equalsIgnoreCase(view.dialect())) return false;
+        if (view.columnAliases() != null && !view.columnAliases().isBlank()) return false;
+        String body = view.sql().replace("{DUCKLAKE_CATALOG}", SqlQuote.ident(memory));
+        try (Statement st = conn.createStatement()) {
+            if (!view.schema().equals("main")) st.execute("CREATE SCHEMA IF NOT EXISTS " + SqlQuote.ident(view.schema()));
+            st.execute("CREATE VIEW " + SqlQuote.qualified(view.schema(), view.name()) + " AS " + body);
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private static String single(Connection conn, String sql) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /** DuckDB's messages carry the failing SQL after the first line; users need the first. */
+    static String firstLine(SQLException e) {
+        String m = e.getMessage();
+        if (m == null) return e.toString();
+        List<String> lines = new ArrayList<>();
+        Collections.addAll(lines, m.split("\n"));
+        lines.removeIf(String::isBlank);
+        if (lines.isEmpty()) return m;
+        // DuckDB JDBC wraps the real error: "…closed pending query result" then "Error: <the error>".
+        if (lines.get(0).contains("unsuccessful or closed pending query result") && lines.size() > 1) {
+            String next = lines.get(1).trim();
+            return next.startsWith("Error: ") ? next.substring(7) : next;
+        }
+        return lines.get(0).trim();
+    }
+}

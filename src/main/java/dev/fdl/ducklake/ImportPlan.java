@@ -1,0 +1,181 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.FdlException;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What an import does to the catalog, decided before anything is written: which columns the new
+ * data file has (with their column ids, which become the Parquet field ids), whether the schema
+ * and table are created, whether the table's columns change, and whether old rows are replaced.
+ */
+final class ImportPlan {
+    /** A column of the table after the import; {@code sourceName} is the source column that feeds it. */
+    record Column(long id, String name, String sourceName, String duckType, String lakeType) {}
+
+    private final TableName table;
+    private final boolean createsSchema;
+    private final boolean createsTable;
+    private final boolean altersTable;
+    private final boolean replacesRows;
+    private final List<Column> columns;
+    private final List<Long> endedColumns;
+    private final WorkingCatalog.State state;
+
+    private ImportPlan(TableName table, WorkingCatalog.State state, boolean createsTable, boolean altersTable,
+                       boolean replacesRows, List<Column> columns, List<Long> endedColumns) {
+        this.table = table;
+        this.state = state;
+        this.createsSchema = state.schema() == null;
+        this.createsTable = createsTable;
+        this.altersTable = altersTable;
+        this.replacesRows = replacesRows;
+        this.columns = List.copyOf(columns);
+        this.endedColumns = List.copyOf(endedColumns);
+    }
+
+    TableName table() {
+        return table;
+    }
+
+    boolean createsSchema() {
+        return createsSchema;
+    }
+
+    boolean createsTable() {
+        return createsTable;
+    }
+
+    /** True when the table exists and its columns change (a new schema version, {@code altered_table}). */
+    boolean altersTable() {
+        return altersTable;
+    }
+
+    /** True when the table's existing rows stop being visible at the new snapshot. */
+    boolean replacesRows() {
+        return replacesRows;
+    }
+
+    List<Column> columns() {
+        return columns;
+    }
+
+    /** Column ids whose rows get an {@code end_snapshot}. */
+    List<Long> endedColumns() {
+        return endedColumns;
+    }
+
+    /** True when the import is DDL: a new schema version. */
+    boolean isDdl() {
+        return createsSchema || createsTable || altersTable;
+    }
+
+    /**
+     * The table's folder relative to the data folder ({@code main/cities/}), from the schema and
+     * table paths of DUCKLAKE.md "Paths"; {@code dataLocation} is the data folder's absolute location.
+     *
+     * @throws FdlException when the catalog puts the table outside the data folder
+     */
+    String tableFolderKey(String dataLocation) {
+        String schemaKey = state.schema() == null ? table.schema() + "/"
+                : relative(state.schema().path(), state.schema().relative(), "", dataLocation, table.schema());
+        if (state.table() == null) return schemaKey + table.name() + "/";
+        return relative(state.table().path(), state.table().relative(), schemaKey, dataLocation, table.name());
+    }
+
+    private String relative(String path, boolean isRelative, String parentKey, String dataLocation, String name) {
+        if (path == null) return parentKey + name + "/";
+        if (isRelative) return parentKey + path;
+        String base = dataLocation.endsWith("/") ? dataLocation : dataLocation + "/";
+        if (path.startsWith(base)) return path.substring(base.length());
+        throw new FdlException("table " + table + " keeps its files at " + path + ", outside the repository's data folder "
+                + base + "; fdl import writes only into the data folder");
+    }
+
+    static ImportPlan make(TableName name, Importer.Mode mode, WorkingCatalog.State state,
+                           Importer.SourceColumns src, Path source) {
+        List<Column> fromSource = new ArrayList<>();
+        if (state.table() == null) {
+            if (mode == Importer.Mode.APPEND) {
+                throw FdlException.notFound("table " + name + " does not exist in the working catalog; "
+                        + "import the file with --mode create to create it");
+            }
+            long id = 1;
+            for (Map.Entry<String, String> e : src.types().entrySet()) {
+                fromSource.add(new Column(id++, e.getKey(), e.getKey(), e.getValue(), lakeType(e.getKey(), e.getValue(), source)));
+            }
+            return new ImportPlan(name, state, true, false, false, fromSource, List.of());
+        }
+        if (mode == Importer.Mode.CREATE) {
+            throw new FdlException("cannot import " + source + ": table " + name + " already exists in the working catalog; use --mode replace "
+                    + "to replace its rows or --mode append to add to them");
+        }
+        List<WorkingCatalog.ColumnRow> current = state.columns();
+        for (WorkingCatalog.ColumnRow c : current) {
+            if (c.nested()) {
+                throw new FdlException("table " + name + " has nested column '" + c.name() + "' (" + c.lakeType()
+                        + "); fdl import writes flat columns only: use fdl sql with the DuckLake extension");
+            }
+        }
+        if (mode == Importer.Mode.APPEND) {
+            List<String> missing = new ArrayList<>();
+            List<String> extra = new ArrayList<>();
+            List<Column> columns = new ArrayList<>();
+            for (WorkingCatalog.ColumnRow c : current) {
+                Optional<String> s = src.types().keySet().stream().filter(n -> n.equalsIgnoreCase(c.name())).findFirst();
+                if (s.isEmpty()) missing.add(c.name());
+                else columns.add(new Column(c.id(), c.name(), s.get(), duckType(c, name), c.lakeType()));
+            }
+            for (String s : src.types().keySet()) {
+                if (current.stream().noneMatch(c -> c.name().equalsIgnoreCase(s))) extra.add(s);
+            }
+            if (!missing.isEmpty() || !extra.isEmpty()) {
+                String hint = src.types().size() == 1 && current.size() > 1
+                        ? " The file reads as a single column: check its delimiter." : "";
+                throw new FdlException("cannot append " + source + " to " + name + ": its columns do not match the table's"
+                        + (missing.isEmpty() ? "" : "; missing: " + String.join(", ", missing))
+                        + (extra.isEmpty() ? "" : "; not in the table: " + String.join(", ", extra))
+                        + ". The table has: " + String.join(", ", current.stream().map(WorkingCatalog.ColumnRow::name).toList())
+                        + "." + hint);
+            }
+            return new ImportPlan(name, state, false, false, false, columns, List.of());
+        }
+        // REPLACE of an existing table: keep the columns (and their ids) when the file has the same
+        // columns in the same order; otherwise the table's columns are replaced by the file's.
+        boolean same = current.size() == src.types().size();
+        List<Column> kept = new ArrayList<>();
+        if (same) {
+            int i = 0;
+            for (Map.Entry<String, String> e : src.types().entrySet()) {
+                WorkingCatalog.ColumnRow c = current.get(i++);
+                String lake = lakeType(e.getKey(), e.getValue(), source);
+                if (!c.name().equals(e.getKey()) || !c.lakeType().equalsIgnoreCase(lake)) {
+                    same = false;
+                    break;
+                }
+                kept.add(new Column(c.id(), c.name(), e.getKey(), e.getValue(), c.lakeType()));
+            }
+        }
+        if (same) return new ImportPlan(name, state, false, false, true, kept, List.of());
+        long id = state.maxColumnId() + 1;
+        for (Map.Entry<String, String> e : src.types().entrySet()) {
+            fromSource.add(new Column(id++, e.getKey(), e.getKey(), e.getValue(), lakeType(e.getKey(), e.getValue(), source)));
+        }
+        List<Long> ended = current.stream().map(WorkingCatalog.ColumnRow::id).toList();
+        return new ImportPlan(name, state, false, true, true, fromSource, ended);
+    }
+
+    private static String duckType(WorkingCatalog.ColumnRow c, TableName name) {
+        return DuckLakeTypes.toDuckDb(new DuckLakeTypes.Node(c.name(), c.lakeType(), List.of()), name.toString());
+    }
+
+    private static String lakeType(String column, String duckType, Path source) {
+        return DuckLakeTypes.flatToDuckLake(duckType).orElseThrow(() -> new FdlException("cannot import " + source
+                + ": column '" + column + "' has type " + duckType + ", which fdl import cannot record; give it a flat "
+                + "type with --schema (e.g. --schema \"" + column + " VARCHAR\" or JSON)"));
+    }
+}

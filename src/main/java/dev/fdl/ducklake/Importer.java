@@ -1,0 +1,306 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.util.SqlQuote;
+import dev.fdl.FdlException;
+import dev.fdl.util.VersionIds;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Payload;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * {@code fdl import}: loads a CSV (plain or gzipped), Parquet or JSON file into a table of the
+ * working catalog (a SQLite DuckLake catalog) with DuckDB core alone, as one DuckLake transaction
+ * recorded exactly as the DuckLake extension records a {@code CREATE TABLE … AS} or an
+ * {@code INSERT}: one Parquet data file {@code ducklake-<uuidv7>.parquet} under
+ * {@code data_path/schema/table/} whose field ids are the column ids, and the catalog rows of
+ * DUCKLAKE.md (snapshot, snapshot changes, schema version on DDL, table, columns, data file with
+ * record count, size and footer size, per-file column stats, table stats).
+ *
+ * <p>Order of effects: the source is read and written to a local temporary Parquet file, the file
+ * is uploaded with {@link ObjectStore#put}, and only then the catalog is changed in one SQLite
+ * transaction. Any failure before that commit leaves the catalog unchanged (an uploaded file
+ * nothing names is removed again, or by gc). Replacing a table ends the visibility of its
+ * previous data files, delete files and inlined rows at the new snapshot; no file is deleted.
+ */
+public final class Importer {
+    private Importer() {}
+
+    /** What happens to an existing table. */
+    public enum Mode {
+        /** Create the table; refused when it exists. */
+        CREATE,
+        /** Replace the table's rows (and columns) with the file's; creates the table when missing. */
+        REPLACE,
+        /** Add the file's rows to the existing table; the file's columns must be the table's. */
+        APPEND
+    }
+
+    /** The source formats, chosen by file name. */
+    enum Format { CSV, PARQUET, JSON }
+
+    /**
+     * Imports {@code source} into {@code table} of the working catalog.
+     *
+     * @param sqliteCatalog  the working catalog (SQLite DuckLake catalog)
+     * @param store          the repository store the data file is uploaded to
+     * @param dataDirKey     the store key prefix of the data folder ({@code data/}); the catalog's
+     *                       {@code data_path} must be {@code store.location(dataDirKey)}
+     * @param source         a {@code .csv}, {@code .csv.gz}, {@code .tsv[.gz]}, {@code .parquet},
+     *                       {@code .json}, {@code .jsonl} or {@code .ndjson[.gz]} file
+     * @param table          {@code [schema.]name}
+     * @param schemaOverride null, or {@code "col TYPE, …"}: DuckDB types for some columns instead of
+     *                       the inferred ones
+     * @param author         recorded as the snapshot's author (may be null)
+     * @param message        recorded as the snapshot's commit message (may be null)
+     * @throws FdlException usage error for a bad table name, mode or override; failure naming the
+     *                      file for unreadable, empty or mismatching input; conflict when the
+     *                      working catalog changed during the import. The catalog is then unchanged.
+     */
+    public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path source,
+                                          String table, Mode mode, String schemaOverride, String author,
+                                          String message) {
+        TableName name = TableName.parse(table);
+        if (mode == null) throw FdlException.usage("an import mode is required: create, replace or append");
+        Format format = format(source);
+        if (!Files.isRegularFile(source)) throw new FdlException("cannot import " + source + ": no such file");
+        if (!Files.isRegularFile(sqliteCatalog)) {
+            throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
+        }
+        String dataDir = dataDirKey.isEmpty() || dataDirKey.endsWith("/") ? dataDirKey : dataDirKey + "/";
+        checkSource(source);
+        Map<String, String> overrides = SchemaOverride.parse(schemaOverride);
+
+        Path tmp = null;
+        String uploadedKey = null;
+        boolean committed = false;
+        try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
+             Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+            try (Statement st = duck.createStatement()) {
+                st.execute("SET TimeZone = 'UTC'");
+            }
+            WorkingCatalog.State state = catalog.state(name);
+            String location = store.location(dataDir);
+            if (!sameFolder(location, state.dataPath())) {
+                throw new FdlException("the working catalog's data_path is " + state.dataPath()
+                        + " but the repository's data folder is " + location
+                        + "; the working copy does not belong to this repository");
+            }
+            SourceColumns src = SourceColumns.describe(duck, source, format, overrides);
+            ImportPlan plan = ImportPlan.make(name, mode, state, src, source);
+
+            tmp = Files.createTempFile("fdl-import-", ".parquet");
+            long written = writeParquet(duck, src, plan, tmp, source);
+            if (written == 0) {
+                throw new FdlException("cannot import " + source + ": it holds no data rows"
+                        + (format == Format.CSV ? " (only a header, or nothing at all)" : "") + "; nothing was imported");
+            }
+            FileStats stats = FileStats.of(duck, tmp, plan.columns());
+
+            String fileName = "ducklake-" + VersionIds.next() + ".parquet";
+            String key = dataDir + plan.tableFolderKey(location) + fileName;
+            store.put(key, Payload.of(tmp));
+            uploadedKey = key;
+
+            long snapshot = catalog.commit(state, plan, fileName, stats, author, message, duck);
+            committed = true;
+            List<String> columns = new ArrayList<>();
+            for (ImportPlan.Column c : plan.columns()) columns.add(c.name() + " " + c.duckType());
+            return new ImportResult(name, snapshot, stats.recordCount(), key, stats.fileSizeBytes(),
+                    plan.createsTable(), columns);
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.FAILURE, "cannot import " + source + ": " + duckError(e), e);
+        } catch (IOException e) {
+            throw new FdlException(FdlException.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // a temporary file left behind is harmless
+                }
+            }
+            if (uploadedKey != null && !committed) {
+                try {
+                    store.delete(uploadedKey);
+                } catch (RuntimeException ignored) {
+                    // nothing names the file: gc removes it later
+                }
+            }
+        }
+    }
+
+    static Format format(Path source) {
+        String n = source.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (n.endsWith(".gz")) n = n.substring(0, n.length() - 3);
+        if (n.endsWith(".csv") || n.endsWith(".tsv") || n.endsWith(".txt")) return Format.CSV;
+        if (n.endsWith(".parquet") || n.endsWith(".parq")) return Format.PARQUET;
+        if (n.endsWith(".json") || n.endsWith(".jsonl") || n.endsWith(".ndjson")) return Format.JSON;
+        throw FdlException.usage("cannot import " + source + ": unknown format; fdl imports .csv, .csv.gz, .tsv, "
+                + ".parquet, .json, .jsonl and .ndjson files (optionally gzipped)");
+    }
+
+    /**
+     * Refuses an empty file and a gzip stream that does not end properly: DuckDB's CSV reader
+     * returns the rows before the break of a truncated gzip file without an error.
+     */
+    static void checkSource(Path source) {
+        try {
+            if (Files.size(source) == 0) throw new FdlException("cannot import " + source + ": the file is empty");
+            if (!source.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz")) return;
+            long total = 0;
+            byte[] buf = new byte[1 << 16];
+            try (InputStream in = new GZIPInputStream(Files.newInputStream(source), 1 << 16)) {
+                for (int r; (r = in.read(buf)) >= 0; ) total += r;
+            } catch (IOException e) {
+                throw new FdlException(FdlException.FAILURE, "cannot import " + source
+                        + ": it is not a complete gzip file (" + e.getMessage() + "); the file may be truncated", e);
+            }
+            if (total == 0) throw new FdlException("cannot import " + source + ": the file is empty once decompressed");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + source, e);
+        }
+    }
+
+    private static long writeParquet(Connection duck, SourceColumns src, ImportPlan plan, Path tmp, Path source)
+            throws SQLException {
+        List<String> select = new ArrayList<>();
+        StringBuilder fieldIds = new StringBuilder("{");
+        for (ImportPlan.Column c : plan.columns()) {
+            String from = src.column(c.sourceName());
+            select.add("CAST(src." + SqlQuote.ident(from) + " AS " + c.duckType() + ") AS " + SqlQuote.ident(c.name()));
+            if (fieldIds.length() > 1) fieldIds.append(", ");
+            fieldIds.append(SqlQuote.literal(c.name())).append(": ").append(c.id());
+        }
+        fieldIds.append('}');
+        String sql = "COPY (SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src) TO "
+                + SqlQuote.literal(tmp.toAbsolutePath().toString()) + " (FORMAT parquet, FIELD_IDS " + fieldIds + ")";
+        try (Statement st = duck.createStatement()) {
+            st.execute(sql);
+            return st.getUpdateCount();
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.FAILURE, "cannot import " + source + ": " + duckError(e), e);
+        }
+    }
+
+    private static boolean sameFolder(String a, String b) {
+        return strip(a).equals(strip(b));
+    }
+
+    private static String strip(String p) {
+        String s = p;
+        while (s.endsWith("/")) s = s.substring(0, s.length() - 1);
+        return s;
+    }
+
+    /** DuckDB's error without its wrapper and SQL excerpt: the lines a user can act on. */
+    static String duckError(SQLException e) {
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        List<String> keep = new ArrayList<>();
+        for (String line : m.split("\n")) {
+            String l = line.trim();
+            if (l.isEmpty() || l.contains("unsuccessful or closed pending query result") || l.startsWith("LINE ")
+                    || l.startsWith("^")) {
+                continue;
+            }
+            if (l.startsWith("Error: ")) l = l.substring(7);
+            keep.add(l);
+            if (keep.size() == 3) break;
+        }
+        return keep.isEmpty() ? m : String.join(" ", keep);
+    }
+
+    /** The columns of the source file as DuckDB reads it, and the relation to select them from. */
+    record SourceColumns(String relation, Map<String, String> types) {
+        SourceColumns {
+            types = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(types));
+        }
+
+        /** The source column named {@code name}, matched case-insensitively like DuckDB identifiers. */
+        String column(String name) {
+            for (String c : types.keySet()) if (c.equalsIgnoreCase(name)) return c;
+            throw new IllegalStateException("no source column " + name);
+        }
+
+        static SourceColumns describe(Connection duck, Path source, Format format, Map<String, String> overrides)
+                throws SQLException {
+            String path = SqlQuote.literal(source.toAbsolutePath().toString());
+            String relation = switch (format) {
+                case CSV -> "read_csv(" + path + ", header = true)";
+                case PARQUET -> "read_parquet(" + path + ")";
+                case JSON -> "read_json(" + path + ")";
+            };
+            Map<String, String> types = describe(duck, relation, source, format);
+            for (String col : overrides.keySet()) {
+                boolean found = types.keySet().stream().anyMatch(c -> c.equalsIgnoreCase(col));
+                if (!found) {
+                    throw FdlException.usage("--schema names column '" + col + "', which " + source
+                            + " does not have (it has: " + String.join(", ", types.keySet()) + ")");
+                }
+            }
+            Map<String, String> effective = new LinkedHashMap<>();
+            for (Map.Entry<String, String> e : types.entrySet()) {
+                String override = null;
+                for (Map.Entry<String, String> o : overrides.entrySet()) {
+                    if (o.getKey().equalsIgnoreCase(e.getKey())) override = o.getValue();
+                }
+                effective.put(e.getKey(), override != null ? normalizeType(duck, override) : e.getValue());
+            }
+            if (format == Format.CSV && !overrides.isEmpty()) {
+                relation = "read_csv(" + path + ", header = true" + csvTypes(overrides) + ")";
+                describe(duck, relation, source, format);
+            }
+            return new SourceColumns(relation, effective);
+        }
+
+        private static Map<String, String> describe(Connection duck, String relation, Path source, Format format) {
+            Map<String, String> types = new LinkedHashMap<>();
+            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM " + relation)) {
+                while (rs.next()) types.put(rs.getString(1), rs.getString(2));
+            } catch (SQLException e) {
+                throw new FdlException(FdlException.FAILURE, "cannot read " + source + " as " + format.name() + ": "
+                        + duckError(e), e);
+            }
+            return types;
+        }
+
+        /** CSV overrides go to the reader itself, so that e.g. {@code 01234} stays text instead of becoming 1234. */
+        private static String csvTypes(Map<String, String> overrides) {
+            if (overrides.isEmpty()) return "";
+            StringBuilder sb = new StringBuilder(", types = {");
+            boolean first = true;
+            for (Map.Entry<String, String> e : overrides.entrySet()) {
+                if (!first) sb.append(", ");
+                first = false;
+                sb.append(SqlQuote.literal(e.getKey())).append(": ").append(SqlQuote.literal(e.getValue()));
+            }
+            return sb.append('}').toString();
+        }
+
+        /** DuckDB's canonical spelling of a user-written type ({@code int} → {@code INTEGER}); usage error if unknown. */
+        private static String normalizeType(Connection duck, String type) {
+            try (Statement st = duck.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT typeof(CAST(NULL AS " + type + "))")) {
+                rs.next();
+                return rs.getString(1);
+            } catch (SQLException e) {
+                throw FdlException.usage("--schema: '" + type + "' is not a DuckDB type (" + duckError(e) + ")");
+            }
+        }
+    }
+}

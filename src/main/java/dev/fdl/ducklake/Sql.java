@@ -1,0 +1,104 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.util.SqlQuote;
+
+import dev.fdl.FdlException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+/** JDBC plumbing shared by the catalog classes: connections, quoting, table listing. */
+final class Sql {
+    private Sql() {}
+
+    /**
+     * An in-memory DuckDB connection with TimeZone UTC (so TIMESTAMPTZ renders as
+     * {@code 2026-11-29 21:41:30.123456+00}, the text a SQLite catalog holds) and no extension
+     * auto-loading (extensions cannot be downloaded here and are not needed).
+     */
+    static Connection duckDbMemory() throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("autoinstall_known_extensions", "false");
+        props.setProperty("autoload_known_extensions", "false");
+        // stream results chunk by chunk instead of materializing them (catalogs can be large)
+        props.setProperty("jdbc_stream_results", "true");
+        Connection c = DriverManager.getConnection("jdbc:duckdb:", props);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET TimeZone = 'UTC'");
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    /** ATTACH a DuckDB file under {@code alias}. */
+    static void attach(Connection duck, Path file, String alias, boolean readOnly, String storageVersion) throws SQLException {
+        StringBuilder options = new StringBuilder();
+        if (readOnly) {
+            options.append("READ_ONLY");
+        }
+        if (storageVersion != null) {
+            if (options.length() > 0) {
+                options.append(", ");
+            }
+            options.append("STORAGE_VERSION ").append(SqlQuote.literal(storageVersion));
+        }
+        String sql = "ATTACH " + SqlQuote.literal(file.toAbsolutePath().toString()) + " AS " + SqlQuote.ident(alias)
+                + (options.length() > 0 ? " (" + options + ")" : "");
+        try (Statement s = duck.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    /** A connection to a SQLite file (created if missing). */
+    static Connection sqlite(Path file, boolean readOnly) throws SQLException {
+        Properties props = new Properties();
+        if (readOnly) {
+            props.setProperty("open_mode", "1"); // SQLITE_OPEN_READONLY
+        }
+        return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), props);
+    }
+
+    static void exec(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    /** The names of the {@code ducklake_*} tables of a SQLite file, sorted. */
+    static List<String> sqliteTables(Connection sqlite) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Statement s = sqlite.createStatement();
+             ResultSet r = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'ducklake\\_%' ESCAPE '\\' ORDER BY name")) {
+            while (r.next()) {
+                names.add(r.getString(1));
+            }
+        }
+        return names;
+    }
+
+    /** The names of the {@code ducklake_*} tables of an attached DuckDB database, sorted. */
+    static List<String> duckDbTables(Connection duck, String alias) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Statement s = duck.createStatement();
+             ResultSet r = s.executeQuery("SELECT table_name FROM duckdb_tables() WHERE database_name = " + SqlQuote.literal(alias)
+                     + " AND schema_name = 'main' AND table_name LIKE 'ducklake\\_%' ESCAPE '\\' ORDER BY table_name")) {
+            while (r.next()) {
+                names.add(r.getString(1));
+            }
+        }
+        return names;
+    }
+
+    /** Wraps a JDBC failure into an FdlException naming the file and the operation. */
+    static FdlException failure(String what, Path file, SQLException e) {
+        return new FdlException(FdlException.FAILURE, what + " " + file + " failed: " + e.getMessage(), e);
+    }
+}

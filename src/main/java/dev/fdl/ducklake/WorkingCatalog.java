@@ -1,0 +1,389 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.util.SqlQuote;
+import dev.fdl.FdlException;
+import dev.fdl.util.VersionIds;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The working catalog (a SQLite DuckLake catalog, DUCKLAKE.md "The SQLite-backed catalog") as
+ * the importer reads and extends it with sqlite-jdbc: booleans are stored as 0/1, timestamps and
+ * UUIDs as DuckDB's text of them. One import is one SQLite transaction.
+ */
+final class WorkingCatalog implements AutoCloseable {
+    private static final DateTimeFormatter SNAPSHOT_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+
+    /** A schema row visible at the newest snapshot. */
+    record SchemaRow(long id, String path, boolean relative) {}
+
+    /** A table row visible at the newest snapshot. */
+    record TableRow(long id, String path, boolean relative) {}
+
+    /** A visible top-level column: id, name, DuckLake type, whether it has child columns. */
+    record ColumnRow(long id, String name, String lakeType, boolean nested) {}
+
+    /**
+     * The newest snapshot and what an import of one table needs of it.
+     *
+     * @param schema      null when the schema does not exist
+     * @param table       null when the table does not exist
+     * @param maxColumnId the largest column id the table ever used (0 for none)
+     * @param stats       the table's {@code ducklake_table_stats} row (record_count, next_row_id,
+     *                    file_size_bytes), or null when it has none
+     */
+    record State(long snapshot, long schemaVersion, long nextCatalogId, long nextFileId, String dataPath,
+                 SchemaRow schema, TableRow table, List<ColumnRow> columns, long maxColumnId, long[] stats) {
+        State {
+            columns = List.copyOf(columns);
+        }
+    }
+
+    private final Path file;
+    private final Connection conn;
+
+    private WorkingCatalog(Path file, Connection conn) {
+        this.file = file;
+        this.conn = conn;
+    }
+
+    static WorkingCatalog open(Path file) throws SQLException {
+        Connection conn = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+        try (Statement st = conn.createStatement()) {
+            st.execute("PRAGMA busy_timeout = 10000");
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ducklake_snapshot'")) {
+                rs.next();
+                if (rs.getLong(1) == 0) {
+                    conn.close();
+                    throw new FdlException(file + " is not a DuckLake catalog: it has no ducklake_snapshot table");
+                }
+            }
+        } catch (SQLException e) {
+            conn.close();
+            throw new FdlException(FdlException.FAILURE, "cannot open working catalog " + file + ": " + e.getMessage(), e);
+        }
+        return new WorkingCatalog(file, conn);
+    }
+
+    private static String visible(long s) {
+        return " begin_snapshot <= " + s + " AND (end_snapshot IS NULL OR " + s + " < end_snapshot) ";
+    }
+
+    State state(TableName name) throws SQLException {
+        long s;
+        long schemaVersion;
+        long nextCatalogId;
+        long nextFileId;
+        try (Statement st = conn.createStatement();
+             ResultSet rs = st.executeQuery("SELECT snapshot_id, schema_version, next_catalog_id, next_file_id FROM ducklake_snapshot "
+                     + "ORDER BY snapshot_id DESC LIMIT 1")) {
+            if (!rs.next()) throw new FdlException("working catalog " + file + " has no snapshot; it looks corrupt");
+            s = rs.getLong(1);
+            schemaVersion = rs.getLong(2);
+            nextCatalogId = rs.getLong(3);
+            nextFileId = rs.getLong(4);
+        }
+        String dataPath = null;
+        try (Statement st = conn.createStatement();
+             ResultSet rs = st.executeQuery("SELECT value FROM ducklake_metadata WHERE key = 'data_path' AND scope IS NULL")) {
+            if (rs.next()) dataPath = rs.getString(1);
+        }
+        if (dataPath == null) throw new FdlException("working catalog " + file + " has no data_path; it looks corrupt");
+        try (Statement st = conn.createStatement();
+             ResultSet rs = st.executeQuery("SELECT value FROM ducklake_metadata WHERE key = 'encrypted' AND scope IS NULL")) {
+            if (rs.next() && "true".equalsIgnoreCase(rs.getString(1))) {
+                throw new FdlException("working catalog " + file + " is encrypted; fdl import cannot write encrypted data files");
+            }
+        }
+        SchemaRow schema = null;
+        try (PreparedStatement ps = conn.prepareStatement("SELECT schema_id, path, path_is_relative FROM ducklake_schema WHERE"
+                + visible(s) + "AND schema_name = ?")) {
+            ps.setString(1, name.schema());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) schema = new SchemaRow(rs.getLong(1), rs.getString(2), relative(rs, 3));
+            }
+        }
+        TableRow table = null;
+        if (schema != null) {
+            try (PreparedStatement ps = conn.prepareStatement("SELECT table_id, path, path_is_relative FROM ducklake_table WHERE"
+                    + visible(s) + "AND schema_id = ? AND table_name = ?")) {
+                ps.setLong(1, schema.id());
+                ps.setString(2, name.name());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) table = new TableRow(rs.getLong(1), rs.getString(2), relative(rs, 3));
+                }
+            }
+        }
+        List<ColumnRow> columns = new ArrayList<>();
+        long maxColumnId = 0;
+        long[] stats = null;
+        if (table != null) {
+            Set<Long> parents = new HashSet<>();
+            try (PreparedStatement ps = conn.prepareStatement("SELECT DISTINCT parent_column FROM ducklake_column WHERE"
+                    + visible(s) + "AND table_id = ? AND parent_column IS NOT NULL")) {
+                ps.setLong(1, table.id());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) parents.add(rs.getLong(1));
+                }
+            }
+            try (PreparedStatement ps = conn.prepareStatement("SELECT column_id, column_name, column_type FROM ducklake_column WHERE"
+                    + visible(s) + "AND table_id = ? AND parent_column IS NULL ORDER BY column_order, column_id")) {
+                ps.setLong(1, table.id());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        long id = rs.getLong(1);
+                        columns.add(new ColumnRow(id, rs.getString(2), rs.getString(3), parents.contains(id)));
+                    }
+                }
+            }
+            try (PreparedStatement ps = conn.prepareStatement("SELECT max(column_id) FROM ducklake_column WHERE table_id = ?")) {
+                ps.setLong(1, table.id());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) maxColumnId = rs.getLong(1);
+                }
+            }
+            try (PreparedStatement ps = conn.prepareStatement("SELECT record_count, next_row_id, file_size_bytes FROM "
+                    + "ducklake_table_stats WHERE table_id = ?")) {
+                ps.setLong(1, table.id());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) stats = new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3)};
+                }
+            }
+        }
+        return new State(s, schemaVersion, nextCatalogId, nextFileId, dataPath, schema, table, columns, maxColumnId, stats);
+    }
+
+    private static boolean relative(ResultSet rs, int i) throws SQLException {
+        String v = rs.getString(i);
+        return v == null || v.equals("1") || v.equalsIgnoreCase("true");
+    }
+
+    /**
+     * Records the import as snapshot {@code state.snapshot() + 1} in one SQLite transaction.
+     *
+     * @param duck a DuckDB connection, used to compare statistics values by their type
+     * @return the new snapshot id
+     * @throws FdlException conflict when another writer added a snapshot since {@code state} was read
+     */
+    long commit(State state, ImportPlan plan, String fileName, FileStats stats, String author, String message,
+                Connection duck) throws SQLException {
+        conn.setAutoCommit(false);
+        try {
+            try (Statement st = conn.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT max(snapshot_id) FROM ducklake_snapshot")) {
+                rs.next();
+                if (rs.getLong(1) != state.snapshot()) {
+                    throw FdlException.conflict("the working catalog " + file + " changed during the import (snapshot "
+                            + rs.getLong(1) + " appeared); nothing was imported: run the import again");
+                }
+            }
+            long s = state.snapshot() + 1;
+            long nextCatalogId = state.nextCatalogId();
+            List<String> changes = new ArrayList<>();
+
+            long schemaId;
+            if (plan.createsSchema()) {
+                schemaId = nextCatalogId++;
+                update("INSERT INTO ducklake_schema (schema_id, schema_uuid, begin_snapshot, end_snapshot, schema_name, path, "
+                        + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, 1)",
+                        schemaId, VersionIds.next(), s, plan.table().schema(), plan.table().schema() + "/");
+                changes.add("created_schema:" + SqlQuote.ident(plan.table().schema()));
+            } else {
+                schemaId = state.schema().id();
+            }
+            long tableId;
+            if (plan.createsTable()) {
+                tableId = nextCatalogId++;
+                update("INSERT INTO ducklake_table (table_id, table_uuid, begin_snapshot, end_snapshot, schema_id, table_name, path, "
+                        + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, ?, 1)",
+                        tableId, VersionIds.next(), s, schemaId, plan.table().name(), plan.table().name() + "/");
+                changes.add("created_table:" + SqlQuote.qualified(plan.table().schema(), plan.table().name()));
+            } else {
+                tableId = state.table().id();
+            }
+            if (plan.altersTable()) changes.add("altered_table:" + tableId);
+            for (Long ended : plan.endedColumns()) {
+                update("UPDATE ducklake_column SET end_snapshot = ? WHERE table_id = ? AND column_id = ? AND end_snapshot IS NULL",
+                        s, tableId, ended);
+            }
+            if (plan.createsTable() || plan.altersTable()) {
+                long order = 1;
+                for (ImportPlan.Column c : plan.columns()) {
+                    update("INSERT INTO ducklake_column (column_id, begin_snapshot, end_snapshot, table_id, column_order, column_name, "
+                            + "column_type, initial_default, default_value, nulls_allowed, parent_column, default_value_type, "
+                            + "default_value_dialect) VALUES (?, ?, NULL, ?, ?, ?, ?, NULL, 'NULL', 1, NULL, 'literal', 'duckdb')",
+                            c.id(), s, tableId, order++, c.name(), c.lakeType());
+                }
+            }
+            long schemaVersion = state.schemaVersion() + (plan.isDdl() ? 1 : 0);
+            if (plan.createsTable() || plan.altersTable()) {
+                update("INSERT INTO ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)",
+                        s, schemaVersion, tableId);
+            }
+            if (plan.replacesRows()) {
+                changes.add("deleted_from_table:" + tableId);
+                update("UPDATE ducklake_data_file SET end_snapshot = ? WHERE table_id = ? AND end_snapshot IS NULL", s, tableId);
+                update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE table_id = ? AND end_snapshot IS NULL", s, tableId);
+                for (String inlined : inlinedTables(tableId)) {
+                    update("UPDATE " + SqlQuote.ident(inlined) + " SET end_snapshot = ? WHERE end_snapshot IS NULL", s);
+                }
+            }
+            changes.add("inserted_into_table:" + tableId);
+
+            long fileId = state.nextFileId();
+            long[] old = plan.createsTable() ? null : state.stats();
+            long rowIdStart = old == null ? 0 : old[1];
+            update("INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, end_snapshot, file_order, path, "
+                    + "path_is_relative, file_format, record_count, file_size_bytes, footer_size, row_id_start, partition_id, "
+                    + "encryption_key, mapping_id, partial_max) VALUES (?, ?, ?, NULL, NULL, ?, 1, 'parquet', ?, ?, ?, ?, NULL, "
+                    + "NULL, NULL, NULL)",
+                    fileId, tableId, s, fileName, stats.recordCount(), stats.fileSizeBytes(), stats.footerSize(), rowIdStart);
+            for (FileStats.ColumnStats c : stats.columns()) {
+                update("INSERT INTO ducklake_file_column_stats (data_file_id, table_id, column_id, column_size_bytes, value_count, "
+                        + "null_count, min_value, max_value, contains_nan, extra_stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                        fileId, tableId, c.columnId(), c.columnSizeBytes(), c.valueCount(), c.nullCount(), c.min(), c.max(),
+                        c.containsNan() == null ? null : (c.containsNan() ? 1 : 0));
+            }
+            tableStats(tableId, plan, stats, old, rowIdStart);
+            tableColumnStats(tableId, plan, stats, duck);
+
+            update("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, next_catalog_id, next_file_id) "
+                    + "VALUES (?, ?, ?, ?, ?)",
+                    s, SNAPSHOT_TIME.format(LocalDateTime.now(ZoneOffset.UTC)) + "+00", schemaVersion, nextCatalogId, fileId + 1);
+            update("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made, author, commit_message, commit_extra_info) "
+                    + "VALUES (?, ?, ?, ?, NULL)", s, String.join(",", changes), author, message);
+            conn.commit();
+            return s;
+        } catch (SQLException | RuntimeException e) {
+            conn.rollback();
+            throw e;
+        } finally {
+            conn.setAutoCommit(true);
+        }
+    }
+
+    private void tableStats(long tableId, ImportPlan plan, FileStats stats, long[] old, long rowIdStart) throws SQLException {
+        long nextRowId = rowIdStart + stats.recordCount();
+        if (old == null) {
+            update("DELETE FROM ducklake_table_stats WHERE table_id = ?", tableId);
+            update("INSERT INTO ducklake_table_stats (table_id, record_count, next_row_id, file_size_bytes) VALUES (?, ?, ?, ?)",
+                    tableId, stats.recordCount(), nextRowId, stats.fileSizeBytes());
+        } else if (plan.replacesRows()) {
+            update("UPDATE ducklake_table_stats SET record_count = ?, next_row_id = ?, file_size_bytes = ? WHERE table_id = ?",
+                    stats.recordCount(), nextRowId, stats.fileSizeBytes(), tableId);
+        } else {
+            update("UPDATE ducklake_table_stats SET record_count = record_count + ?, next_row_id = ?, "
+                    + "file_size_bytes = file_size_bytes + ? WHERE table_id = ?",
+                    stats.recordCount(), nextRowId, stats.fileSizeBytes(), tableId);
+        }
+    }
+
+    /**
+     * Table-wide column stats: replaced for a new or replaced table, merged (by the column's type,
+     * not as text) for an append. Booleans read {@code false}/{@code true} here, as the extension writes them.
+     */
+    private void tableColumnStats(long tableId, ImportPlan plan, FileStats stats, Connection duck) throws SQLException {
+        boolean fresh = plan.createsTable() || plan.replacesRows();
+        for (FileStats.ColumnStats c : stats.columns()) {
+            FileStats.Kind kind = FileStats.kind(c.duckType());
+            String min = tableValue(kind, c.min());
+            String max = tableValue(kind, c.max());
+            boolean containsNull = c.nullCount() > 0;
+            Boolean containsNan = c.containsNan();
+            if (!fresh) {
+                try (PreparedStatement ps = conn.prepareStatement("SELECT contains_null, contains_nan, min_value, max_value FROM "
+                        + "ducklake_table_column_stats WHERE table_id = ? AND column_id = ?")) {
+                    ps.setLong(1, tableId);
+                    ps.setLong(2, c.columnId());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            containsNull |= truthy(rs.getString(1));
+                            String oldNan = rs.getString(2);
+                            if (oldNan != null) containsNan = (containsNan != null && containsNan) || truthy(oldNan);
+                            min = kind == FileStats.Kind.BLOB || kind == FileStats.Kind.NONE ? null
+                                    : merge(duck, "least", c.duckType(), rs.getString(3), min);
+                            max = kind == FileStats.Kind.BLOB || kind == FileStats.Kind.NONE ? null
+                                    : merge(duck, "greatest", c.duckType(), rs.getString(4), max);
+                        }
+                    }
+                }
+            }
+            update("DELETE FROM ducklake_table_column_stats WHERE table_id = ? AND column_id = ?", tableId, c.columnId());
+            update("INSERT INTO ducklake_table_column_stats (table_id, column_id, contains_null, contains_nan, min_value, max_value, "
+                    + "extra_stats) VALUES (?, ?, ?, ?, ?, ?, NULL)", tableId, c.columnId(), containsNull ? 1 : 0,
+                    containsNan == null ? null : (containsNan ? 1 : 0), min, max);
+        }
+        if (plan.altersTable()) {
+            for (Long ended : plan.endedColumns()) {
+                update("DELETE FROM ducklake_table_column_stats WHERE table_id = ? AND column_id = ?", tableId, ended);
+            }
+        }
+    }
+
+    private static String tableValue(FileStats.Kind kind, String fileValue) {
+        if (fileValue == null) return null;
+        if (kind == FileStats.Kind.BOOLEAN) return fileValue.equals("1") ? "true" : "false";
+        if (kind == FileStats.Kind.BLOB) return null;
+        return fileValue;
+    }
+
+    private static boolean truthy(String v) {
+        return v != null && (v.equals("1") || v.equalsIgnoreCase("true"));
+    }
+
+    /** least/greatest of two stats values compared as {@code type}; a null side is unknown, so the result is too. */
+    private static String merge(Connection duck, String fn, String type, String a, String b) throws SQLException {
+        if (a == null || b == null) return null;
+        try (PreparedStatement ps = duck.prepareStatement("SELECT CAST(" + fn + "(CAST(? AS " + type + "), CAST(? AS " + type
+                + ")) AS VARCHAR)")) {
+            ps.setString(1, a);
+            ps.setString(2, b);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        } catch (SQLException e) {
+            return null; // an old value that does not parse as the type: record the stat as unknown
+        }
+    }
+
+    private List<String> inlinedTables(long tableId) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (PreparedStatement ps = conn.prepareStatement("SELECT i.table_name FROM ducklake_inlined_data_tables i "
+                + "JOIN sqlite_master m ON m.type = 'table' AND m.name = i.table_name WHERE i.table_id = ?")) {
+            ps.setLong(1, tableId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) names.add(rs.getString(1));
+            }
+        } catch (SQLException e) {
+            if (!String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("no such table")) throw e;
+        }
+        return names;
+    }
+
+    private void update(String sql, Object... args) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
+            ps.executeUpdate();
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        conn.close();
+    }
+}

@@ -1,0 +1,29 @@
+package dev.fdl.util;
+
+import com.fasterxml.uuid.Generators;
+import com.fasterxml.uuid.impl.TimeBasedEpochGenerator;
+
+import java.util.regex.Pattern;
+
+/** Version ids: UUIDv7 (RFC 9562), time-ordered, so that id order is creation order (SPEC.md section 3). */
+public final class VersionIds {
+    private static final Pattern UUID_TEXT = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    private static final TimeBasedEpochGenerator GEN = Generators.timeBasedEpochGenerator();
+
+    private VersionIds() {}
+
+    /** A new UUIDv7 in lower-case text form. */
+    public static String next() {
+        return GEN.generate().toString();
+    }
+
+    /** True for a lower-case textual UUID (the only form fdl writes into refs and keys). */
+    public static boolean isValid(String s) {
+        return s != null && UUID_TEXT.matcher(s).matches();
+    }
+
+    /** True for something that could be the start of a version id (4+ lower-case hex digits/dashes). */
+    public static boolean isPrefix(String s) {
+        return s != null && s.length() >= 4 && s.length() <= 36 && s.matches("[0-9a-f][0-9a-f-]*");
+    }
+}

@@ -1,0 +1,284 @@
+package dev.fdl.ducklake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fdl.FdlException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class CatalogConverterTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"empty", "towns", "types", "towns_expired_before_8"})
+    void duckDbToSqliteToDuckDbKeepsEveryTableEqual(String fixture) throws Exception {
+        Path original = Fixtures.catalog(fixture, dir);
+        Path sqlite = dir.resolve("work.sqlite");
+        Path back = dir.resolve("back.duckdb");
+
+        ConversionResult out = CatalogConverter.convert(original, sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
+        ConversionResult in = CatalogConverter.convert(sqlite, back, CatalogKind.DUCKDB, ProgressListener.NONE);
+
+        assertThat(CatalogKind.detect(sqlite)).isEqualTo(CatalogKind.SQLITE);
+        assertThat(out.rows()).isEqualTo(in.rows()).isPositive();
+        assertThat(in.storage()).isEqualTo("duckdb-v1.5.0");
+        assertThat(CatalogCompare.differences(original, back)).isEmpty();
+    }
+
+    @Test
+    void sqliteSideUsesTheEncodingsOfDuckDbsSqliteExtension() throws Exception {
+        Path sqlite = dir.resolve("types.sqlite");
+        CatalogConverter.convert(Fixtures.catalog("types", dir), sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
+        try (Connection c = Sql.sqlite(sqlite, true); Statement s = c.createStatement()) {
+            try (ResultSet r = s.executeQuery("SELECT typeof(snapshot_time), snapshot_time FROM ducklake_snapshot WHERE snapshot_id = 0")) {
+                r.next();
+                assertThat(r.getString(1)).isEqualTo("text");
+                assertThat(r.getString(2)).matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d(\\.\\d+)?\\+00");
+            }
+            try (ResultSet r = s.executeQuery("SELECT typeof(path_is_relative), path_is_relative, typeof(schema_uuid), length(schema_uuid) FROM ducklake_schema")) {
+                r.next();
+                assertThat(r.getString(1)).isEqualTo("integer");
+                assertThat(r.getLong(2)).isEqualTo(1);
+                assertThat(r.getString(3)).isEqualTo("text");
+                assertThat(r.getInt(4)).isEqualTo(36);
+            }
+            try (ResultSet r = s.executeQuery("SELECT f, d, tstz, l, st, m, typeof(bl), typeof(i), hi FROM ducklake_inlined_data_1_1 ORDER BY row_id")) {
+                r.next();
+                assertThat(r.getString(1)).isEqualTo("nan");
+                assertThat(r.getString(2)).isEqualTo("inf");
+                assertThat(r.getString(3)).isEqualTo("2026-10-15 07:00:00+00");
+                assertThat(r.getString(4)).isEqualTo("[1, NULL, 3]");
+                assertThat(r.getString(5)).isEqualTo("{'a': 1, 'b': x}");
+                assertThat(r.getString(6)).isEqualTo("{k=1}");
+                assertThat(r.getString(7)).isEqualTo("blob");
+                assertThat(r.getString(8)).isEqualTo("integer");
+                assertThat(r.getString(9)).isEqualTo("170141183460469231731687303715884105727");
+            }
+            try (ResultSet r = s.executeQuery("SELECT sql FROM sqlite_master WHERE name = 'ducklake_inlined_data_1_1'")) {
+                r.next();
+                assertThat(r.getString(1)).contains("\"f\" VARCHAR", "\"d\" VARCHAR", "\"tstz\" VARCHAR", "\"i\" BIGINT", "\"bl\" BLOB", "\"hi\" VARCHAR");
+            }
+        }
+    }
+
+    @Test
+    void duckDbTargetIsWrittenWithStorageVersion150() throws Exception {
+        Path sqlite = dir.resolve("w.sqlite");
+        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        Path duck = dir.resolve("c.duckdb");
+        ConversionResult result = CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
+        assertThat(result.storage()).isEqualTo("duckdb-v1.5.0");
+        assertThat(CatalogConverter.duckDbStorage(duck)).isEqualTo("duckdb-v1.5.0");
+    }
+
+    @Test
+    void failedConversionLeavesTheTargetAndNoTemporaryFile() throws Exception {
+        Path good = dir.resolve("good.duckdb");
+        Catalogs.create(good, CatalogKind.DUCKDB, "/data/");
+        byte[] before = Files.readAllBytes(good);
+        Path bad = dir.resolve("bad.sqlite");
+        Catalogs.create(bad, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(bad, false)) {
+            // an inlined-data table whose schema version the catalog does not record
+            Sql.exec(c, "CREATE TABLE ducklake_inlined_data_7_99(row_id BIGINT, begin_snapshot BIGINT, end_snapshot BIGINT, x BIGINT)");
+        }
+
+        assertThatThrownBy(() -> CatalogConverter.convert(bad, good, CatalogKind.DUCKDB, ProgressListener.NONE))
+                .isInstanceOf(FdlException.class).hasMessageContaining("ducklake_inlined_data_7_99");
+
+        assertThat(Files.readAllBytes(good)).isEqualTo(before);
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("good.duckdb", "bad.sqlite");
+        }
+    }
+
+    @Test
+    void failureWhileReadingALargeTableLeavesNoTemporaryFile() throws Exception {
+        Path bad = dir.resolve("bad.sqlite");
+        Catalogs.create(bad, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(bad, false)) {
+            // more rows than one temporary file holds, then a value the JSON rendering refuses (a BLOB in a text column)
+            Sql.exec(c, "INSERT INTO ducklake_snapshot_changes WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)"
+                    + " SELECT i, 'x', NULL, 'message ' || i, NULL FROM n");
+            Sql.exec(c, "INSERT INTO ducklake_snapshot_changes VALUES (300001, 'x', NULL, X'00ff', NULL)");
+        }
+        Path target = dir.resolve("c.duckdb");
+
+        assertThatThrownBy(() -> CatalogConverter.convert(bad, target, CatalogKind.DUCKDB, ProgressListener.NONE))
+                .isInstanceOf(FdlException.class).hasMessageContaining("bad.sqlite");
+
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("bad.sqlite");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"towns", "types"})
+    void roundTripThroughTemporaryFilesWherePipesAreNotUsed(String fixture) throws Exception {
+        Path original = Fixtures.catalog(fixture, dir);
+        Path sqlite = dir.resolve("work.sqlite");
+        Path back = dir.resolve("back.duckdb");
+
+        CatalogConverter.convert(original, sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
+        CatalogConverter.convert(sqlite, back, CatalogKind.DUCKDB, ProgressListener.NONE, false);
+
+        assertThat(CatalogCompare.differences(original, back)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    @org.junit.jupiter.api.Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void valueDuckDbRefusesWhileRowsStreamFailsCleanly(boolean pipes) throws Exception {
+        Path bad = dir.resolve("bad.sqlite");
+        Catalogs.create(bad, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(bad, false)) {
+            // the first row has a time DuckDB cannot read; far more rows follow than a pipe buffers
+            Sql.exec(c, "INSERT INTO ducklake_snapshot VALUES (1, 'not a time', 0, 1, 0)");
+            Sql.exec(c, "INSERT INTO ducklake_snapshot WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)"
+                    + " SELECT i, '2026-01-01 00:00:00+00', 0, 1, 0 FROM n");
+        }
+        Path target = dir.resolve("c.duckdb");
+
+        assertThatThrownBy(() -> CatalogConverter.convert(bad, target, CatalogKind.DUCKDB, ProgressListener.NONE, pipes))
+                .isInstanceOf(FdlException.class).hasMessageContaining("not a time");
+
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("bad.sqlite");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void rowsLongerThanACsvLineAreCopiedToo(boolean pipes) throws Exception {
+        Path sqlite = dir.resolve("w.sqlite");
+        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        String longText = "\"quoted\"\n" + "ü".repeat(RowHandover.MAX_LINE_BYTES); // twice the limit in UTF-8 bytes
+        try (Connection c = Sql.sqlite(sqlite, false)) {
+            Sql.exec(c, "INSERT INTO ducklake_snapshot_changes WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000)"
+                    + " SELECT i, 'x', NULL, 'm' || i, NULL FROM n");
+            try (java.sql.PreparedStatement ps = c.prepareStatement("UPDATE ducklake_snapshot_changes SET commit_message = ? WHERE snapshot_id IN (7, 150000)")) {
+                ps.setString(1, longText);
+                ps.executeUpdate();
+            }
+        }
+        Path duck = dir.resolve("c.duckdb");
+
+        ConversionResult result = CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
+
+        assertThat(result.rows()).isGreaterThanOrEqualTo(200_000);
+        try (Catalog catalog = Catalog.open(duck); Statement s = catalog.connection().createStatement();
+             ResultSet r = s.executeQuery("SELECT count(*), count(*) FILTER (WHERE commit_message = 'm8'),"
+                     + " list(snapshot_id ORDER BY snapshot_id) FILTER (WHERE length(commit_message) > 1000),"
+                     + " max(length(commit_message)) FROM ducklake_snapshot_changes WHERE snapshot_id > 0")) {
+            r.next();
+            assertThat(r.getLong(1)).isEqualTo(200_000);
+            assertThat(r.getLong(2)).isEqualTo(1);
+            assertThat(r.getString(3)).isEqualTo("[7, 150000]");
+            assertThat(r.getLong(4)).isEqualTo(longText.length());
+        }
+        try (Catalog catalog = Catalog.open(duck); Statement s = catalog.connection().createStatement();
+             ResultSet r = s.executeQuery("SELECT commit_message FROM ducklake_snapshot_changes WHERE snapshot_id = 150000")) {
+            r.next();
+            assertThat(r.getString(1)).isEqualTo(longText);
+        }
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("w.sqlite", "c.duckdb");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rowid BIGINT, v VARCHAR", "rowid BIGINT, _rowid_ BIGINT, oid BIGINT, v VARCHAR"})
+    void aColumnNamedRowidDoesNotHideRows(String columns) throws Exception {
+        Path sqlite = dir.resolve("w.sqlite");
+        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(sqlite, false)) {
+            Sql.exec(c, "CREATE TABLE ducklake_future(" + columns + ")");
+            // more rows than one rendering part, and a "rowid" column that is NULL or repeats
+            String values = columns.contains("oid") ? "NULL, 7, 7, 'v' || i" : "CASE WHEN i % 3 = 0 THEN NULL ELSE i % 5 END, 'v' || i";
+            Sql.exec(c, "INSERT INTO ducklake_future WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)"
+                    + " SELECT " + values + " FROM n");
+        }
+        Path duck = dir.resolve("c.duckdb");
+
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
+
+        try (Catalog catalog = Catalog.open(duck); Statement s = catalog.connection().createStatement();
+             ResultSet r = s.executeQuery("SELECT count(*), count(DISTINCT v) FROM ducklake_future")) {
+            r.next();
+            assertThat(r.getLong(1)).isEqualTo(100_000);
+            assertThat(r.getLong(2)).isEqualTo(100_000);
+        }
+    }
+
+    @Test
+    void unknownDucklakeTablesAreCopiedToo() throws Exception {
+        Path sqlite = dir.resolve("w.sqlite");
+        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(sqlite, false)) {
+            Sql.exec(c, "CREATE TABLE ducklake_future(id BIGINT NOT NULL, note VARCHAR, score DOUBLE)");
+            Sql.exec(c, "INSERT INTO ducklake_future VALUES (1, 'a''b', 0.5), (2, NULL, NULL)");
+        }
+        Path duck = dir.resolve("c.duckdb");
+        Path lite2 = dir.resolve("again.sqlite");
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
+        CatalogConverter.convert(duck, lite2, CatalogKind.SQLITE, ProgressListener.NONE);
+        try (Connection c = Sql.sqlite(lite2, true); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT id, note, score FROM ducklake_future ORDER BY id")) {
+            r.next();
+            assertThat(r.getLong(1)).isEqualTo(1);
+            assertThat(r.getString(2)).isEqualTo("a'b");
+            assertThat(r.getDouble(3)).isEqualTo(0.5);
+            r.next();
+            assertThat(r.getString(2)).isNull();
+        }
+    }
+
+    @Test
+    void textSurvivesSqliteToDuckDbExactly() throws Exception {
+        String[] messages = {"line one\nline two", "crlf\r\nend", "it's \"quoted\", with commas", "NULL", "", "ünïcødé ✓ 🦆",
+            "'", "''", ",", "\\N", " leading and trailing ", null,
+            "tab\there", "\\t", "\\x01", "\u0001 control", "null", "[1, \"json\"]", "{\"a\": null}", "back\\slash\\"};
+        Path sqlite = dir.resolve("w.sqlite");
+        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(sqlite, false);
+             java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO ducklake_snapshot_changes VALUES (?, 'x', 'bob', ?, NULL)")) {
+            for (int i = 0; i < messages.length; i++) {
+                ps.setLong(1, i + 1);
+                ps.setString(2, messages[i]);
+                ps.executeUpdate();
+            }
+        }
+        Path duck = dir.resolve("c.duckdb");
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
+        try (Catalog catalog = Catalog.open(duck)) {
+            // snapshot rows for 1.. are absent, so read the changes table directly
+            try (Statement s = catalog.connection().createStatement();
+                 ResultSet r = s.executeQuery("SELECT commit_message FROM ducklake_snapshot_changes WHERE snapshot_id > 0 ORDER BY snapshot_id")) {
+                java.util.List<String> read = new java.util.ArrayList<>();
+                while (r.next()) {
+                    read.add(r.getString(1));
+                }
+                assertThat(read).containsExactly(messages);
+            }
+        }
+    }
+
+    @Test
+    void refusesAFileThatIsNotACatalog() throws Exception {
+        Path text = dir.resolve("notes.txt");
+        Files.writeString(text, "hello, this is not a database");
+        assertThatThrownBy(() -> CatalogConverter.convert(text, dir.resolve("x.duckdb"), CatalogKind.DUCKDB, ProgressListener.NONE))
+                .isInstanceOf(FdlException.class).hasMessageContaining("notes.txt").hasMessageContaining("not a DuckLake catalog");
+        assertThat(dir.resolve("x.duckdb")).doesNotExist();
+    }
+}

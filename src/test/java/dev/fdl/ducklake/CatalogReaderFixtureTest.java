@@ -1,0 +1,96 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.util.SqlQuote;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The built-in reader against catalogs written by the real DuckLake extension: at every snapshot
+ * of every fixture, the tables, their columns and types, the row count and the checksum of all
+ * rows are those expected.json records.
+ */
+class CatalogReaderFixtureTest {
+    @TempDir
+    Path tmp;
+
+    @TestFactory
+    Stream<DynamicTest> everySnapshotOfEveryFixtureReadsAsTheExtensionWroteIt() {
+        return perSnapshot(false, "empty", "towns", "types", "towns_expired_before_8");
+    }
+
+    /** The path of {@code fdl query --working}: the working catalog (SQLite) converted back to a DuckDB file. */
+    @TestFactory
+    Stream<DynamicTest> everySnapshotReadsTheSameAfterARoundTripThroughSqlite() {
+        return perSnapshot(true, "towns", "types");
+    }
+
+    /** One test per snapshot listed in each fixture's expected.json. */
+    private Stream<DynamicTest> perSnapshot(boolean viaSqlite, String... fixtures) {
+        return Stream.of(fixtures).flatMap(name -> {
+            JsonNode expected;
+            try {
+                expected = new ObjectMapper().readTree(FixtureCopies.resource(name + "/expected.json").toFile());
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            List<DynamicTest> tests = new ArrayList<>();
+            for (JsonNode snap : expected.get("snapshots")) {
+                long id = snap.get("id").asLong();
+                tests.add(DynamicTest.dynamicTest(name + (viaSqlite ? " via SQLite" : "") + " @" + id,
+                        () -> checkSnapshot(name, id, snap, viaSqlite)));
+            }
+            return tests.stream();
+        });
+    }
+
+    private void checkSnapshot(String name, long id, JsonNode snap, boolean viaSqlite) throws Exception {
+        FixtureCopies.Copy copy = FixtureCopies.copy(name, tmp.resolve("s" + id));
+        Path catalog = copy.catalog();
+        if (viaSqlite) {
+            Path sqlite = copy.dir().resolve("working.sqlite");
+            catalog = copy.dir().resolve("back.duckdb");
+            CatalogConverter.convert(copy.catalog(), sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
+            CatalogConverter.convert(sqlite, catalog, CatalogKind.DUCKDB, ProgressListener.NONE);
+        }
+        try (CatalogReader reader = CatalogReader.open(catalog, copy.dataPath(), id);
+             Statement st = reader.connection().createStatement()) {
+            st.execute("SET TimeZone = 'UTC'");
+            Map<String, JsonNode> tables = new TreeMap<>();
+            snap.get("tables").fields().forEachRemaining(e -> tables.put(e.getKey(), e.getValue()));
+            assertThat(reader.snapshot()).isEqualTo(id);
+            assertThat(reader.tables()).containsExactlyInAnyOrderElementsOf(tables.keySet());
+            for (Map.Entry<String, JsonNode> e : tables.entrySet()) {
+                String[] parts = e.getKey().split("\\.");
+                String q = SqlQuote.qualified(parts[0], parts[1]);
+                List<List<String>> columns = new ArrayList<>();
+                try (ResultSet rs = st.executeQuery("DESCRIBE " + q)) {
+                    while (rs.next()) columns.add(List.of(rs.getString(1), rs.getString(2)));
+                }
+                List<List<String>> expectedColumns = new ArrayList<>();
+                for (JsonNode c : e.getValue().get("columns")) expectedColumns.add(List.of(c.get(0).asText(), c.get(1).asText()));
+                assertThat(columns).as(e.getKey() + " columns").isEqualTo(expectedColumns);
+                try (ResultSet rs = st.executeQuery("SELECT count(*), md5(coalesce(string_agg(CAST(x AS VARCHAR), chr(10) "
+                        + "ORDER BY CAST(x AS VARCHAR)), '')) FROM (SELECT * FROM " + q + ") AS x")) {
+                    rs.next();
+                    assertThat(rs.getLong(1)).as(e.getKey() + " rows").isEqualTo(e.getValue().get("rows").asLong());
+                    assertThat(rs.getString(2)).as(e.getKey() + " md5").isEqualTo(e.getValue().get("md5").asText());
+                }
+            }
+        }
+    }
+}

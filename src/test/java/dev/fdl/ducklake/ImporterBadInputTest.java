@@ -1,0 +1,144 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.FdlException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Bad input gives a clear error naming the file and leaves the working catalog and the repository unchanged. */
+class ImporterBadInputTest {
+    @TempDir
+    Path tmp;
+
+    private WorkingCatalogFixture wc;
+    private Path month;
+
+    @BeforeEach
+    void importOneMonth() {
+        wc = new WorkingCatalogFixture(tmp.resolve("wc"));
+        month = WorkingCatalogFixture.months().get(0);
+        wc.importFile(month, "cities", Importer.Mode.CREATE);
+    }
+
+    private void refused(Path file, Importer.Mode mode, String... messageParts) {
+        String before = wc.dump();
+        long filesBefore = dataFiles();
+        assertThatThrownBy(() -> wc.importFile(file, "cities", mode))
+                .isInstanceOf(FdlException.class)
+                .hasMessageContaining(file.toString())
+                .satisfies(e -> assertThat(e.getMessage()).contains(Arrays.asList(messageParts)));
+        assertThat(wc.dump()).isEqualTo(before);
+        assertThat(dataFiles()).isEqualTo(filesBefore);
+    }
+
+    private long dataFiles() {
+        try (var s = wc.store.list("data/")) {
+            return s.count();
+        }
+    }
+
+    @Test
+    void truncatedGzipIsRefused() throws IOException {
+        byte[] all = Files.readAllBytes(month);
+        Path cut = tmp.resolve("cut.csv.gz");
+        Files.write(cut, Arrays.copyOf(all, all.length / 2));
+        refused(cut, Importer.Mode.REPLACE, "gzip", "truncated");
+    }
+
+    @Test
+    void wrongDelimiterGivesASingleColumnThatDoesNotMatchTheTable() throws IOException {
+        Path hash = tmp.resolve("hash.csv");
+        Files.writeString(hash, "name#country#subcountry#geonameid\nLyon#France#Rhone#2996944\n");
+        refused(hash, Importer.Mode.APPEND, "columns do not match", "delimiter");
+    }
+
+    @Test
+    void emptyFileIsRefused() throws IOException {
+        Path empty = tmp.resolve("empty.csv");
+        Files.createFile(empty);
+        refused(empty, Importer.Mode.APPEND, "empty");
+    }
+
+    @Test
+    void emptyGzipIsRefused() throws IOException {
+        Path empty = tmp.resolve("empty.csv.gz");
+        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(empty))) {
+            out.flush();
+        }
+        refused(empty, Importer.Mode.APPEND, "empty");
+    }
+
+    @Test
+    void headerOnlyFileIsRefused() throws IOException {
+        Path header = tmp.resolve("header.csv");
+        Files.writeString(header, "name,country,subcountry,geonameid\n");
+        refused(header, Importer.Mode.APPEND, "no data rows");
+    }
+
+    @Test
+    void invalidUtf8IsRefused() throws IOException {
+        Path bad = tmp.resolve("latin1.csv");
+        Files.write(bad, "name,country,subcountry,geonameid\nZ\u00fcrich,Switzerland,Zurich,2657896\n"
+                .getBytes(StandardCharsets.ISO_8859_1));
+        refused(bad, Importer.Mode.APPEND, "utf-8");
+    }
+
+    @Test
+    void valuesThatDoNotFitTheTableTypeAreRefused() throws IOException {
+        Path text = tmp.resolve("text-ids.csv");
+        Files.writeString(text, "name,country,subcountry,geonameid\nLyon,France,Rhone,not-a-number\n");
+        refused(text, Importer.Mode.APPEND, "not-a-number");
+    }
+
+    @Test
+    void createOfAnExistingTableIsRefused() {
+        refused(month, Importer.Mode.CREATE, "already exists");
+    }
+
+    @Test
+    void unknownFormatIsAUsageError() throws IOException {
+        Path xls = Files.writeString(tmp.resolve("cities.xlsx"), "x");
+        assertThatThrownBy(() -> wc.importFile(xls, "cities", Importer.Mode.APPEND))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.USAGE))
+                .hasMessageContaining("unknown format");
+    }
+
+    @Test
+    void appendToAMissingTableIsNotFound() {
+        String before = wc.dump();
+        assertThatThrownBy(() -> wc.importFile(month, "towns", Importer.Mode.APPEND))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.NOT_FOUND))
+                .hasMessageContaining("--mode create");
+        assertThat(wc.dump()).isEqualTo(before);
+    }
+
+    @Test
+    void schemaOverrideNamingAMissingColumnIsAUsageError() {
+        String before = wc.dump();
+        assertThatThrownBy(() -> Importer.importFile(wc.catalog, wc.store, "data/", month, "other", Importer.Mode.CREATE,
+                "population BIGINT", null, null))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.USAGE))
+                .hasMessageContaining("population");
+        assertThat(wc.dump()).isEqualTo(before);
+    }
+
+    @Test
+    void schemaOverrideSetsTheColumnType() {
+        ImportResult r = Importer.importFile(wc.catalog, wc.store, "data/", month, "typed", Importer.Mode.CREATE,
+                "geonameid VARCHAR", "tester", null);
+        assertThat(r.columns()).containsExactly("name VARCHAR", "country VARCHAR", "subcountry VARCHAR", "geonameid VARCHAR");
+        try (CatalogReader reader = wc.read(null)) {
+            QueryResult q = reader.query("SELECT typeof(geonameid) FROM typed LIMIT 1");
+            assertThat(q.rows().get(0).get(0)).isEqualTo("VARCHAR");
+        }
+    }
+}

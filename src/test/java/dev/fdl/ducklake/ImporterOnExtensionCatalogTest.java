@@ -1,0 +1,120 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.util.SqlQuote;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fdl.store.LocalStore;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static dev.fdl.ducklake.WorkingCatalogFixture.checksum;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Imports into a working catalog the DuckLake extension wrote (the towns fixture, converted to
+ * SQLite as checkout does, its data files in the repository): inlined rows, a delete file and
+ * renamed and dropped columns are already there.
+ */
+class ImporterOnExtensionCatalogTest {
+    @TempDir
+    Path tmp;
+
+    private LocalStore store;
+    private Path sqlite;
+    private JsonNode at15;
+    private int reads;
+
+    @BeforeEach
+    void checkOutTowns() throws Exception {
+        FixtureCopies.Copy towns = FixtureCopies.copy("towns", tmp.resolve("fixture"));
+        Path repo = tmp.resolve("repo");
+        Files.createDirectories(repo.resolve("data"));
+        try (Stream<Path> walk = Files.walk(towns.data())) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                Path to = repo.resolve("data").resolve(towns.data().relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(to);
+                else Files.copy(p, to);
+            }
+        }
+        store = new LocalStore(repo);
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            st.execute("ATTACH " + SqlQuote.literal(towns.catalog().toString()) + " AS c");
+            st.execute("UPDATE c.ducklake_metadata SET value = " + SqlQuote.literal(store.location("data/")) + " WHERE key = 'data_path'");
+        }
+        sqlite = tmp.resolve("wc/catalog.sqlite");
+        Files.createDirectories(sqlite.getParent());
+        CatalogConverter.convert(towns.catalog(), sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
+        JsonNode expected = new ObjectMapper().readTree(FixtureCopies.resource("towns/expected.json").toFile());
+        at15 = expected.get("snapshots").get(15).get("tables").get("main.towns");
+    }
+
+    private CatalogReader read(Long snapshot) {
+        Path duck = tmp.resolve("read-" + (reads++) + ".duckdb");
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
+        return CatalogReader.open(duck, null, snapshot);
+    }
+
+    private Path csv(String name, String content) throws Exception {
+        return Files.writeString(tmp.resolve(name), content);
+    }
+
+    private String expected15() {
+        return at15.get("rows").asLong() + ":" + at15.get("md5").asText();
+    }
+
+    @Test
+    void appendKeepsInlinedAndParquetRowsAndContinuesRowIds() throws Exception {
+        Path more = csv("more.csv", "name,pop,note\nBergen,285000,new\nTromso,77000,\n");
+        ImportResult r = Importer.importFile(sqlite, store, "data/", more, "towns", Importer.Mode.APPEND, null, "bob", "more towns");
+        assertThat(r.snapshot()).isEqualTo(16);
+        try (CatalogReader reader = read(null)) {
+            assertThat(checksum(reader.connection(), "SELECT * FROM towns WHERE name NOT IN ('Bergen', 'Tromso')")).isEqualTo(expected15());
+            assertThat(reader.query("SELECT name, pop, note FROM towns WHERE name IN ('Bergen', 'Tromso') ORDER BY name").rows())
+                    .containsExactly(List.of("Bergen", 285000, "new"), java.util.Arrays.asList("Tromso", 77000, null));
+        }
+        try (CatalogReader reader = read(15L)) {
+            assertThat(checksum(reader.connection(), "SELECT * FROM towns")).isEqualTo(expected15());
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqlite)) {
+            // table stats said next_row_id 2004: the new file's rows start there
+            assertThat(ImporterRecordsTest.rows(c, "SELECT row_id_start, record_count FROM ducklake_data_file WHERE begin_snapshot = 16"))
+                    .containsExactly("2004|2");
+            assertThat(ImporterRecordsTest.rows(c, "SELECT changes_made, author, commit_message FROM ducklake_snapshot_changes "
+                    + "WHERE snapshot_id = 16")).containsExactly("inserted_into_table:1|bob|more towns");
+        }
+    }
+
+    @Test
+    void replaceHidesInlinedRowsParquetRowsAndOldColumnsFromTheNewSnapshotOn() throws Exception {
+        Path other = csv("other.csv", "city,inhabitants\nBergen,285000\n");
+        ImportResult r = Importer.importFile(sqlite, store, "data/", other, "towns", Importer.Mode.REPLACE, null, null, null);
+        assertThat(r.columns()).containsExactly("city VARCHAR", "inhabitants BIGINT");
+        try (CatalogReader reader = read(null)) {
+            assertThat(reader.query("SELECT * FROM towns").rows()).containsExactly(List.of("Bergen", 285000L));
+            assertThat(reader.query("SELECT count(*) FROM geo.rivers").rows().get(0).get(0)).isEqualTo(2L);
+        }
+        try (CatalogReader reader = read(15L)) {
+            assertThat(checksum(reader.connection(), "SELECT * FROM towns")).isEqualTo(expected15());
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqlite)) {
+            assertThat(ImporterRecordsTest.rows(c, "SELECT changes_made FROM ducklake_snapshot_changes WHERE snapshot_id = 16"))
+                    .containsExactly("altered_table:1,deleted_from_table:1,inserted_into_table:1");
+            // new column ids after the largest the table ever used (4)
+            assertThat(ImporterRecordsTest.rows(c, "SELECT column_id, column_name, column_type FROM ducklake_column "
+                    + "WHERE table_id = 1 AND begin_snapshot = 16 ORDER BY column_id")).containsExactly("5|city|varchar", "6|inhabitants|int64");
+            assertThat(ImporterRecordsTest.rows(c, "SELECT count(*) FROM ducklake_data_file WHERE table_id = 1 AND end_snapshot IS NULL"))
+                    .containsExactly("1");
+        }
+        // no file was deleted
+        assertThat(Files.exists(tmp.resolve("repo/data/main/towns/ducklake-01a22959-f487-780c-9bbb-d3e43bb46f07.parquet"))).isTrue();
+    }
+}

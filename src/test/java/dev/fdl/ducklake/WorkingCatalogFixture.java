@@ -1,0 +1,99 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.store.LocalStore;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A repository on a local store plus a new, empty SQLite working catalog whose data_path is its data folder. */
+final class WorkingCatalogFixture {
+    final Path dir;
+    final LocalStore store;
+    final Path catalog;
+    private int reads;
+
+    WorkingCatalogFixture(Path dir) {
+        this.dir = dir;
+        try {
+            Files.createDirectories(dir.resolve("repo"));
+            Files.createDirectories(dir.resolve("wc"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        this.store = new LocalStore(dir.resolve("repo"));
+        this.catalog = dir.resolve("wc/catalog.sqlite");
+        Catalogs.create(catalog, CatalogKind.SQLITE, store.location("data/"));
+    }
+
+    ImportResult importFile(Path source, String table, Importer.Mode mode) {
+        return Importer.importFile(catalog, store, "data/", source, table, mode, null, "tester", "import " + source.getFileName());
+    }
+
+    /** The working catalog converted to a DuckDB file and opened with the built-in reader. */
+    CatalogReader read(Long snapshot) {
+        Path duck = dir.resolve("read-" + (reads++) + ".duckdb");
+        CatalogConverter.convert(catalog, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
+        return CatalogReader.open(duck, null, snapshot);
+    }
+
+    /** Every row of every table of the SQLite catalog, as text: equal before and after means unchanged. */
+    String dump() {
+        StringBuilder sb = new StringBuilder();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + catalog); Statement st = c.createStatement()) {
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+                while (rs.next()) tables.add(rs.getString(1));
+            }
+            for (String t : tables) {
+                sb.append("## ").append(t).append('\n');
+                try (ResultSet rs = st.executeQuery("SELECT * FROM \"" + t + "\" ORDER BY 1, 2")) {
+                    int n = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        for (int i = 1; i <= n; i++) sb.append(rs.getString(i)).append('|');
+                        sb.append('\n');
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return sb.toString();
+    }
+
+    /** The shipped world-cities months (src/main/resources/demo/world-cities), oldest first. */
+    static List<Path> months() {
+        try {
+            Path dir = Path.of(WorkingCatalogFixture.class.getClassLoader().getResource("demo/world-cities/README.md").toURI()).getParent();
+            try (var s = Files.list(dir)) {
+                return s.filter(p -> p.getFileName().toString().endsWith(".csv.gz")).sorted().toList();
+            }
+        } catch (URISyntaxException | IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String md5Sql(String relation) {
+        return "SELECT count(*), md5(coalesce(string_agg(CAST(x AS VARCHAR), chr(10) ORDER BY CAST(x AS VARCHAR)), '')) FROM ("
+                + relation + ") AS x";
+    }
+
+    /** Row count and checksum of a relation, in the reader's DuckDB. */
+    static String checksum(Connection c, String relation) {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(md5Sql(relation))) {
+            rs.next();
+            return rs.getLong(1) + ":" + rs.getString(2);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
