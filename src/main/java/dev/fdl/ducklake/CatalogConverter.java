@@ -54,7 +54,7 @@ public final class CatalogConverter {
     /**
      * Converts {@code source} (kind detected) into a new catalog of {@code targetKind} at
      * {@code target}. The target is written to a temporary file beside it and moved over it only
-     * when complete; a DuckDB target is written with storage version v1.5.0.
+     * when complete; a DuckDB target is written as {@link DuckDbStorage#DEFAULT}.
      *
      * @param progress told after each table; {@link ProgressListener#NONE} for none
      * @return what was copied, with the DuckDB storage string for a DuckDB target
@@ -63,6 +63,15 @@ public final class CatalogConverter {
      */
     public static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress) {
         return convert(source, target, targetKind, progress, RowHandover.pipesAllowedByDefault());
+    }
+
+    /**
+     * {@link #convert(Path, Path, CatalogKind, ProgressListener)} into a DuckDB file written with
+     * {@code storage} (a repository may opt into a newer DuckDB storage version: SPEC.md section 3).
+     */
+    public static ConversionResult toDuckDb(Path source, Path target, DuckDbStorage storage, ProgressListener progress) {
+        return convert(source, target, CatalogKind.DUCKDB, progress, RowHandover.pipesAllowedByDefault(), directWriteAllowed(), 0,
+                Objects.requireNonNull(storage, "storage"));
     }
 
     /** {@link #convert(Path, Path, CatalogKind, ProgressListener)}, saying whether SQLite → DuckDB may stream through named pipes. */
@@ -76,6 +85,11 @@ public final class CatalogConverter {
      */
     static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress, boolean pipesAllowed,
                                     boolean directWrite, int sqlitePageSize) {
+        return convert(source, target, targetKind, progress, pipesAllowed, directWrite, sqlitePageSize, DuckDbStorage.DEFAULT);
+    }
+
+    private static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress, boolean pipesAllowed,
+                                            boolean directWrite, int sqlitePageSize, DuckDbStorage storage) {
         Objects.requireNonNull(targetKind, "targetKind");
         ProgressListener listener = progress == null ? ProgressListener.NONE : progress;
         CatalogKind sourceKind = CatalogKind.detect(source);
@@ -89,11 +103,11 @@ public final class CatalogConverter {
         Totals totals = new Totals();
         try {
             if (sourceKind == CatalogKind.SQLITE && targetKind == CatalogKind.DUCKDB) {
-                sqliteToDuckDb(source, temp, listener, totals, pipesAllowed);
+                sqliteToDuckDb(source, temp, listener, totals, pipesAllowed, storage);
             } else if (sourceKind == CatalogKind.DUCKDB && targetKind == CatalogKind.SQLITE) {
                 duckDbToSqlite(source, temp, listener, totals, directWrite, sqlitePageSize);
             } else if (sourceKind == CatalogKind.DUCKDB) {
-                duckDbToDuckDb(source, temp, listener, totals);
+                duckDbToDuckDb(source, temp, listener, totals, storage);
             } else {
                 Files.copy(source, temp);
                 try (Connection c = Sql.sqlite(temp, true)) {
@@ -115,14 +129,14 @@ public final class CatalogConverter {
             throw e;
         }
         AtomicFile.moveInto(temp, target);
-        String storage = targetKind != CatalogKind.DUCKDB ? null : totals.storage != null ? totals.storage : duckDbStorage(target);
+        String written = targetKind != CatalogKind.DUCKDB ? null : totals.storage != null ? totals.storage : duckDbStorage(target);
         long bytes;
         try {
             bytes = Files.size(target);
         } catch (IOException e) {
             bytes = -1;
         }
-        return new ConversionResult(sourceKind, targetKind, totals.tables, totals.rows, storage, bytes);
+        return new ConversionResult(sourceKind, targetKind, totals.tables, totals.rows, written, bytes);
     }
 
     /**
@@ -137,7 +151,7 @@ public final class CatalogConverter {
             throw new FdlException("not a DuckDB file: " + duckdbFile);
         }
         try (Connection duck = Sql.duckDbMemory()) {
-            Sql.attach(duck, duckdbFile, "cat", true, null);
+            Sql.attach(duck, duckdbFile, "cat", true);
             return storageOf(duck, "cat", duckdbFile);
         } catch (SQLException e) {
             throw Sql.failure("reading the storage version of", duckdbFile, e);
@@ -181,14 +195,14 @@ public final class CatalogConverter {
     // ---------------------------------------------------------------- SQLite → DuckDB
 
     private static void sqliteToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals,
-                                       boolean pipesAllowed) throws SQLException {
+                                       boolean pipesAllowed, DuckDbStorage storage) throws SQLException {
         try (Connection lite = Sql.sqlite(source, true); Connection duck = Sql.duckDbMemory()) {
             // one read transaction on the source from its first read to the last table: in
             // rollback-journal mode its SHARED lock keeps writers out, so every connection reading
             // the source (the handover's too) sees the same state; in WAL mode other connections see
             // later commits, so a commit meanwhile is detected at the end and fails the conversion
             lite.setAutoCommit(false);
-            Sql.attach(duck, temp, "cat", false, Catalogs.STORAGE_VERSION);
+            storage.attachNew(duck, temp, "cat");
             // a table's rows are a set (every reader of a catalog orders by keys): letting DuckDB
             // insert them in any order lets it write row groups from both pipes as they come,
             // instead of holding one pipe's rows until the other ends (measured: 1.5-1.8x faster
@@ -521,7 +535,7 @@ public final class CatalogConverter {
     private static void duckDbToSqlite(Path source, Path temp, ProgressListener progress, Totals totals, boolean directWrite,
                                        int pageSize) throws SQLException, IOException {
         try (Connection duck = Sql.duckDbMemory()) {
-            Sql.attach(duck, source, "src", true, null);
+            Sql.attach(duck, source, "src", true);
             Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
             if (directWrite && directWritable(tables)) {
                 Map<String, int[]> roots = createSqliteSchema(temp, tables, pageSize);
@@ -668,10 +682,10 @@ public final class CatalogConverter {
         }
     }
 
-    private static void duckDbToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals) throws SQLException {
+    private static void duckDbToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals, DuckDbStorage storage) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
-            Sql.attach(duck, source, "src", true, null);
-            Sql.attach(duck, temp, "cat", false, Catalogs.STORAGE_VERSION);
+            Sql.attach(duck, source, "src", true);
+            storage.attachNew(duck, temp, "cat");
             Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
             Sql.exec(duck, "BEGIN");
             int done = 0;

@@ -188,7 +188,7 @@ class SqliteFileWriterEdgeTest {
             assertThat(r.getString(2)).isEqualTo("real");
         }
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, back, "cat", true, null);
+            Sql.attach(c, back, "cat", true);
             try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT d FROM cat.main.ducklake_probe_double")) {
                 r.next();
                 assertThat(Double.doubleToRawLongBits(r.getDouble(1))).isEqualTo(Double.doubleToRawLongBits(-0.0));
@@ -438,7 +438,7 @@ class SqliteFileWriterEdgeTest {
         Path source = dir.resolve("src.duckdb");
         Catalogs.create(source, CatalogKind.DUCKDB, "/data/");
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, source, "cat", false, null);
+            Sql.attach(c, source, "cat", false);
             Sql.exec(c, "USE cat");
             for (String sql : statements) {
                 Sql.exec(c, sql);

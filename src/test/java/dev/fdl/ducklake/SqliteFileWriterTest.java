@@ -98,7 +98,7 @@ class SqliteFileWriterTest {
             }
         }
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, source, "cat", false, null);
+            Sql.attach(c, source, "cat", false);
             try (PreparedStatement ps = c.prepareStatement(
                     "INSERT INTO cat.main.ducklake_snapshot_changes VALUES (?, ?, NULL, ?, NULL)")) {
                 long id = 1;
@@ -131,7 +131,7 @@ class SqliteFileWriterTest {
                 140_737_488_355_327L, 140_737_488_355_328L, -140_737_488_355_328L, -140_737_488_355_329L,
                 Long.MAX_VALUE, Long.MIN_VALUE};
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, source, "cat", false, null);
+            Sql.attach(c, source, "cat", false);
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO cat.main.ducklake_snapshot VALUES (?, NULL, ?, ?, NULL)")) {
                 for (int i = 0; i < values.length; i++) {
                     ps.setLong(1, values[i] == 0 ? 1_000 : values[i]); // snapshot 0 exists
@@ -192,7 +192,7 @@ class SqliteFileWriterTest {
         Path source = dir.resolve("gen.duckdb");
         Catalogs.create(source, CatalogKind.DUCKDB, "/data/");
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, source, "cat", false, null);
+            Sql.attach(c, source, "cat", false);
             // inserted out of key order: the direct writer must order rows by primary key
             Sql.exec(c, "INSERT INTO cat.main.ducklake_data_file (data_file_id, table_id, begin_snapshot, path, path_is_relative,"
                     + " file_format, record_count, file_size_bytes) SELECT i, 1, i, 'f' || i || '.parquet', true, 'parquet', i * 7, i * 1000"
