@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.repo.RefName;
+import dev.fdl.repo.RepoConfig;
+import dev.fdl.repo.Repository;
 import dev.fdl.util.Json;
 
 import java.time.Duration;
@@ -111,6 +113,35 @@ public record RetentionPolicy(int keepLast, Duration keepWithin, int keepDaily, 
             if (e.exitCode() != FdlException.USAGE) throw e;
             throw FdlException.corrupt(file, where + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * The policy saved in a repository's fdl.json, if any.
+     *
+     * @throws FdlException exit 1 naming fdl.json and the key when the saved policy is malformed
+     */
+    public static java.util.Optional<RetentionPolicy> saved(RepoConfig config) {
+        JsonNode n = config.extra().get(CONFIG_KEY);
+        return n == null || n.isNull() ? java.util.Optional.empty() : java.util.Optional.of(fromJson(n, RepoConfig.KEY));
+    }
+
+    /**
+     * Saves this policy in the repository's fdl.json (every other key kept), with {@code If-Match}
+     * on the ETag read when {@code repo} was opened.
+     *
+     * @return the repository as it is now
+     * @throws FdlException exit 3 when fdl.json changed since {@code repo} read it (nothing written)
+     */
+    public Repository saveIn(Repository repo) {
+        if (keepsOnlyRefs())
+            throw FdlException.usage("a saved retention policy needs at least one rule: give --keep-last, --keep-within, "
+                    + "--keep-daily, --keep-weekly, --keep-monthly, --keep-yearly or --keep");
+        return repo.saveConfig(repo.config().withExtra(CONFIG_KEY, toJson()));
+    }
+
+    /** True when no rule is given (every count 0, no duration, no {@code keep}): only what refs point at would stay. */
+    public boolean keepsOnlyRefs() {
+        return new RetentionPolicy(0, null, 0, 0, 0, 0, null, null, branch).equals(this);
     }
 
     private static int n(ObjectNode o, String key, String file) {
