@@ -47,7 +47,8 @@ final class InitCommand implements Runnable {
         RefName head = new RefName(branch);
         RepoConfig config = RepoConfig.fresh();
         if (catalogStorage != null)
-            config = config.withCatalogStorage(DuckDbStorage.parse(catalogStorage, "--catalog-storage").storageString());
+            config = config.withExtra(RepoConfig.CATALOG_STORAGE,
+                    Json.MAPPER.getNodeFactory().textNode(DuckDbStorage.parse(catalogStorage, "--catalog-storage").storageString()));
         try (ObjectStore store = Stores.open(Cwd.root(where))) {
             if (store.readOnly()) throw new FdlException("cannot init " + where + ": HTTP(S) roots are read-only");
             Repository repo = Repository.init(store, head, config);

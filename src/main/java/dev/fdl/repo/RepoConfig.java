@@ -37,13 +37,6 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
         return new RepoConfig(FormatVersion.CURRENT, UUID.randomUUID().toString(), "data/", Map.of());
     }
 
-    /** This identity with {@link #CATALOG_STORAGE} set to {@code storage} (e.g. {@code duckdb-v2.0.0}). */
-    public RepoConfig withCatalogStorage(String storage) {
-        Map<String, JsonNode> more = new java.util.LinkedHashMap<>(extra);
-        more.put(CATALOG_STORAGE, Json.MAPPER.getNodeFactory().textNode(storage));
-        return new RepoConfig(fdl, id, dataDir, more);
-    }
-
     /**
      * The catalog storage the repository opted into ({@link #CATALOG_STORAGE}), or empty for fdl's default.
      *
