@@ -41,7 +41,7 @@ final class SiteCommand implements Runnable {
             Site.Options configured = Site.Options.of(repo.config());
             Site.Options options = new Site.Options(out == null ? configured.prefix() : out,
                     index == null ? configured.indexKey() : index, pageSize);
-            if (auto != null) Site.saveSetting(store, auto, options);
+            if (auto != null) repo = Site.saveSetting(repo, auto, options);
             Site.Result r = Site.write(repo, options);
             PrintWriter pw = spec.commandLine().getOut();
             if (json) {

@@ -96,23 +96,18 @@ public final class Site {
 
     /**
      * Records the site setting in fdl.json: {@code auto} and the options' prefix and index, every
-     * other key kept. Written with {@code If-Match} on the ETag read, so a concurrent change of
-     * fdl.json is never lost.
+     * other key kept ({@link Repository#saveConfig}: {@code If-Match} on the ETag read, so a
+     * concurrent change of fdl.json is never lost).
      *
+     * @return the repository with the new configuration
      * @throws FdlException exit 3 when fdl.json changed since it was read (run again), exit 1 on a read-only root
      */
-    public static void saveSetting(ObjectStore store, boolean auto, Options options) {
-        ObjectBytes current = store.get(RepoConfig.KEY).orElseThrow(() -> FdlException.notFound(
-                "no fdl repository at " + store.root() + " (no " + RepoConfig.KEY + ")"));
-        RepoConfig.parse(current.bytes()); // refuses a corrupt or unknown-format fdl.json before changing it
-        ObjectNode o = Json.parseObject(current.bytes(), RepoConfig.KEY);
-        ObjectNode s = o.putObject(CONFIG_KEY);
+    public static Repository saveSetting(Repository repo, boolean auto, Options options) {
+        ObjectNode s = Json.MAPPER.createObjectNode();
         s.put("auto", auto);
         s.put("prefix", options.prefix());
         s.put("index", options.indexKey());
-        var r = store.putIfMatch(RepoConfig.KEY, Json.bytes(o), current.etag());
-        if (!r.isWritten())
-            throw FdlException.conflict(RepoConfig.KEY + " changed while the site setting was written (precondition failed); nothing was changed, run the command again");
+        return repo.saveConfig(repo.config().withExtra(CONFIG_KEY, s));
     }
 
     /** What {@link #write} did: pages written, pages left as they were, stale pages removed. */

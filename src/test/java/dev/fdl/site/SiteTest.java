@@ -140,7 +140,7 @@ class SiteTest {
                 return super.putIfMatch(key, body, etag);
             }
         };
-        assertThatThrownBy(() -> Site.saveSetting(racing, false, Site.Options.defaults()))
+        assertThatThrownBy(() -> Site.saveSetting(Repository.open(racing), false, Site.Options.defaults()))
                 .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.CONFLICT));
         assertThat(Files.readString(root.resolve("fdl.json"))).contains("\"x\" : 2").contains("\"auto\" : true");
     }
