@@ -142,6 +142,8 @@ public final class RepoServer implements AutoCloseable {
             }
             if (key.isEmpty() || key.endsWith("/")) key = key + "index.html";
             serve(ex, key, method.equals("HEAD"));
+        } catch (IllegalArgumentException e) { // a key the store refuses (Keys.check): never outside the root
+            error(ex, 400, "bad path");
         } catch (StoreException | FdlException e) {
             try {
                 error(ex, 502, "the repository could not be read: " + e.getMessage());
