@@ -307,8 +307,9 @@ class GcTest {
         twoVersions();
         gc(fx.repo).run(Gc.Options.defaults());
         try (var files = java.nio.file.Files.walk(cache.dir())) {
-            for (Path p : files.filter(p -> p.getFileName().toString().equals("files-v1")).toList())
-                java.nio.file.Files.write(p, new byte[]{9, 9});
+            List<Path> lists = files.filter(p -> p.getFileName().toString().startsWith("files-v1")).toList();
+            assertThat(lists).isNotEmpty();
+            for (Path p : lists) java.nio.file.Files.write(p, new byte[]{9, 9});
         }
         fx.dataFile("main/t/orphan2.parquet", RepoFixture.OLD);
         gc(fx.repo).run(Gc.Options.defaults());
