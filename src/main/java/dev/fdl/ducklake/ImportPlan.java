@@ -83,6 +83,11 @@ final class ImportPlan {
      * @throws FdlException when the catalog puts the table outside the data folder
      */
     String tableFolderKey(String dataLocation) {
+        return tableFolderKey(state, table, dataLocation);
+    }
+
+    /** {@link #tableFolderKey(String)} of {@code table} in the catalog state {@code state}. */
+    static String tableFolderKey(WorkingCatalog.State state, TableName table, String dataLocation) {
         DuckLakePaths paths = DuckLakePaths.of(dataLocation, null);
         String schemaFolder = state.schema() == null ? paths.base() + DuckLakePaths.newFolder(table.schema())
                 : paths.schemaFolder(state.schema().path(), state.schema().relative());

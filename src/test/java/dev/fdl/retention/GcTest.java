@@ -318,6 +318,42 @@ class GcTest {
     }
 
     @Test
+    void readsNoDataFileContent() {
+        twoVersions();
+        CountingStore counting = new CountingStore(fx.store);
+
+        gc(Repository.open(counting)).run(Gc.Options.defaults());
+
+        assertThat(counting.contentReads).isNotEmpty().noneMatch(k -> k.startsWith("data/"));
+        assertThat(fx.exists("data/main/t/orphan.parquet")).isFalse();
+    }
+
+    @Test
+    void aFileListMadeByAnotherPathRuleIsNeverReplayed() {
+        twoVersions();
+        gc(fx.repo).run(Gc.Options.defaults()); // caches the file list of the live version
+        fx.dataFile("main/t/named-by-the-new-rule.parquet", RepoFixture.OLD);
+        dev.fdl.ducklake.CatalogFiles newRule = new dev.fdl.ducklake.CatalogFiles() {
+            @Override
+            public void forEach(Path catalogFile, java.util.function.Consumer<dev.fdl.ducklake.NamedFile> sink) {
+                RepoFixture.TEXT_CATALOGS.forEach(catalogFile, nf -> {
+                    sink.accept(nf);
+                    sink.accept(new dev.fdl.ducklake.NamedFile(nf.dataPath(), nf.dataPath() + "main/t/named-by-the-new-rule.parquet", false, 1));
+                });
+            }
+
+            @Override
+            public int ruleVersion() {
+                return RepoFixture.TEXT_CATALOGS.ruleVersion() + 1;
+            }
+        };
+
+        new Gc(fx.repo, cache, newRule, Clock.systemUTC()).run(Gc.Options.defaults());
+
+        assertThat(fx.exists("data/main/t/named-by-the-new-rule.parquet")).isTrue();
+    }
+
+    @Test
     void refusesAndDeletesNothingWhenARefPointsAtNoFinishedVersion() {
         twoVersions();
         fx.tag("broken", VersionIds.next());
