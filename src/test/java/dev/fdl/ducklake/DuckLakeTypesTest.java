@@ -19,7 +19,7 @@ class DuckLakeTypesTest {
     @ParameterizedTest
     @CsvSource({"int32,INTEGER", "uint64,UBIGINT", "float64,DOUBLE", "time_ns,TIME_NS", "timetz,TIME WITH TIME ZONE",
             "timestamptz,TIMESTAMP WITH TIME ZONE", "timestamp_ns,TIMESTAMP_NS", "json,JSON", "variant,VARIANT",
-            "geometry,GEOMETRY", "'decimal(18, 3)',DECIMAL(18,3)", "UUID,UUID"})
+            "geometry,GEOMETRY", "'decimal(18, 3)','DECIMAL(18,3)'", "UUID,UUID"})
     void mapsEveryDuckLakeTypeToDuckDbsName(String lake, String duck) {
         assertThat(DuckLakeTypes.toDuckDb(leaf("c", lake), "main.t")).isEqualTo(duck);
     }
