@@ -44,7 +44,8 @@ class OlderDuckDbReadsCatalogsTest {
         assertThat(catalogs).hasSize(2);
         for (Path c : catalogs) {
             assertThat(Files.readString(c.resolveSibling("version.json"))).containsPattern("\"storage\"\\s*:\\s*\"duckdb-v1.5.0\"");
-            assertThat(Files.size(c)).as("compact catalog " + c).isLessThan(400_000);
+            // 16 KiB blocks: a few hundred KB (DemoTest pins the demo's 400 KB); 256 KiB blocks made 3.4 MB or more
+            assertThat(Files.size(c)).as("compact catalog " + c).isLessThan(1_000_000);
         }
 
         List<String> expected = new ArrayList<>();
