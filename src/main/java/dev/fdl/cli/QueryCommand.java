@@ -35,7 +35,8 @@ final class QueryCommand implements Runnable {
     @Parameters(arity = "1..2", paramLabel = "[<ref-or-version>] <sql>") List<String> args;
     @Option(names = "--working", description = "Query the working copy's catalog, uncommitted snapshots included.") boolean working;
     @Option(names = "--snapshot", paramLabel = "N", description = "Time travel to DuckLake snapshot N of the catalog.") Long snapshot;
-    @Option(names = "--csv", description = "Print CSV.") boolean csv;
+    @Option(names = "--csv", description = "Print CSV (RFC 4180 quoting, \\n line ends).") boolean csv;
+    @Option(names = "--crlf", description = "With --csv: end lines with \\r\\n (RFC 4180's CRLF) instead of \\n.") boolean crlf;
     @Option(names = "--json", description = "Print JSON (an array of objects).") boolean json;
 
     @Override
@@ -72,7 +73,7 @@ final class QueryCommand implements Runnable {
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) ResultPrinter.json(out, answer.result());
-        else if (csv) ResultPrinter.csv(out, answer.result());
+        else if (csv) ResultPrinter.csv(out, answer.result(), crlf ? "\r\n" : "\n");
         else ResultPrinter.table(out, answer.result());
         out.flush();
     }
