@@ -137,6 +137,33 @@ public final class Commit {
                     + (state.baseVersion() == null ? "checkout (branch '" + state.branch() + "' has no version yet)"
                     : "version " + state.baseVersion() + " (snapshot " + state.baseSnapshot() + ")")
                     + "; load data first (fdl import, fdl sql, or fdl run)");
+        checkRefAndBase();
+    }
+
+    /**
+     * Reads the branch and the base version before anything is uploaded: a corrupt ref file, a
+     * branch deleted, created or moved since checkout, or a base without version.json would make
+     * step 9 (or step 4) fail after the upload and leave a version folder behind for nothing.
+     * Step 9 stays conditional: this only spares a doomed upload, it decides nothing.
+     *
+     * @throws FdlException exit 1 for a corrupt ref or a missing base; exit 3 when the branch changed
+     */
+    private void checkRefAndBase() {
+        RefName branch = new RefName(state.branch());
+        java.util.Optional<RefValue> ref = repo.readBranch(branch); // a corrupt ref file throws here, naming it
+        String now = null;
+        if (state.refEtag() == null && ref.isPresent()) now = "it was created since checkout and points at version " + ref.get().versionId();
+        else if (state.refEtag() != null && ref.isEmpty()) now = "it was deleted (fdl branch -d)";
+        else if (state.refEtag() != null && !dev.fdl.store.ETags.same(ref.get().etag(), state.refEtag()))
+            now = "it now points at version " + ref.get().versionId()
+                    + repo.readVersion(ref.get().versionId()).map(x -> " (\"" + x.message() + "\" by " + x.author() + ")").orElse("");
+        if (now != null)
+            throw FdlException.conflict("branch '" + branch + "' moved since checkout: " + now + ". Nothing was uploaded. "
+                    + "To go on: keep your work on a new branch (fdl checkout -b <new-branch>, then fdl commit), or start again "
+                    + "from the branch (fdl checkout --force " + branch + ", apply your changes again, and commit).");
+        if (state.baseVersion() != null && repo.readVersion(state.baseVersion()).isEmpty())
+            throw new FdlException("the base version " + state.baseVersion() + " has no version.json in " + repo.root()
+                    + "; nothing was uploaded; check out again");
     }
 
     /** Step 1: SQLite to DuckDB, then drop the snapshots before {@code first} (the parent's history). */
