@@ -24,6 +24,7 @@ final class CommitCommand implements Runnable {
     @Spec CommandSpec spec;
     @Option(names = {"-m", "--message"}, required = true, paramLabel = "<message>", description = "What this version changes.") String message;
     @Option(names = "--author", paramLabel = "\"Name <email>\"", description = "Default: $FDL_AUTHOR_NAME/$FDL_AUTHOR_EMAIL, git's user.name/user.email, the OS user.") String author;
+    @Option(names = "--allow-description-loss", description = "Commit even if dataset.json drops the title or license the parent version's description has.") boolean allowDescriptionLoss;
     @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;
     @Option(names = "--json", description = "Print version.json of the new version.") boolean json;
 
@@ -33,7 +34,7 @@ final class CommitCommand implements Runnable {
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             Commit.Result r = Commit.run(repo, wc, message, Authors.resolve(author), Clock.systemUTC(),
-                    Progress.listener(quiet, spec.commandLine().getErr()));
+                    Progress.listener(quiet, spec.commandLine().getErr()), allowDescriptionLoss);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = r.version().toJson();

@@ -55,6 +55,7 @@ public final class Commit {
     private final Clock clock;
     private final ProgressListener progress;
     private final Path work;
+    private boolean allowDescriptionLoss;
 
     private Commit(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author, Clock clock, ProgressListener progress) {
         this.repo = repo;
@@ -75,8 +76,20 @@ public final class Commit {
      */
     public static Result run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
                              Clock clock, ProgressListener progress) {
+        return run(repo, wc, message, author, clock, progress, false);
+    }
+
+    /**
+     * {@link #run(Repository, WorkingCopy, String, VersionInfo.Author, Clock, ProgressListener)}, and
+     * with {@code allowDescriptionLoss} a description without the parent's title or license is
+     * accepted (otherwise refused before anything is uploaded, exit 1).
+     */
+    public static Result run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
+                             Clock clock, ProgressListener progress, boolean allowDescriptionLoss) {
         reconcile(repo, wc);
-        return new Commit(repo, wc, message, author, clock, progress).run();
+        Commit c = new Commit(repo, wc, message, author, clock, progress);
+        c.allowDescriptionLoss = allowDescriptionLoss;
+        return c.run();
     }
 
     private Result run() {
@@ -96,6 +109,7 @@ public final class Commit {
             wc.save(state.withCommitting(v.id()));   // lets a run after a crash here recognise its own version
             String etag = moveRef(v);                                          // 9
             wc.save(state.committed(v.id(), etag, v.ducklake().lastSnapshot()));
+            Description.writeBack(wc, dataset); // the working copy now holds the version's description, as git's checkout would
             return new Result(v, state.branch(), state.refEtag() == null);
         } finally {
             deleteQuietly(catalog);
@@ -206,6 +220,8 @@ public final class Commit {
             }
         }
         ObjectNode filled = DatasetDescriptor.checkAndFill(descriptor, name, facts.tables(), wc.dir().getFileName().toString());
+        VersionInfo parent = state.baseVersion() == null ? null : repo.readVersion(state.baseVersion()).orElse(null);
+        Description.checkNothingLost(repo, parent, filled, name, allowDescriptionLoss);
         try {
             Files.write(out, Json.bytes(filled));
         } catch (IOException e) {
