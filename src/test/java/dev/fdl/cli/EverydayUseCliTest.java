@@ -147,6 +147,18 @@ class EverydayUseCliTest {
     }
 
     @Test
+    void aCommitToAnotherRepositoryAtTheSameRootUploadsNothing() throws IOException {
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        load(wc, 1);
+        Path cfg = root.resolve("fdl.json");
+        Files.writeString(cfg, Files.readString(cfg).replaceAll("\"id\" : \"[^\"]+\"", "\"id\" : \"00000000-0000-4000-8000-000000000000\""));
+        Cli.Result r = Cli.in(wc, "commit", "-m", "elsewhere");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("holds repository 00000000-0000-4000-8000-000000000000").contains("check out again");
+        assertThat(versionFolders()).isZero();
+    }
+
+    @Test
     void writeCommandsOnAnHttpRootSayItIsReadOnlyAndLogShowsTheNamedTag() throws IOException {
         Cli.ok(wc, "checkout", "--repo", root.toString());
         load(wc, 1);
