@@ -34,7 +34,7 @@ final class CheckoutCommand implements Runnable {
     String ref;
     @Option(names = "-b", paramLabel = "<new-branch>", description = "Start a new branch at <ref> (default: the current base or HEAD).")
     String newBranch;
-    @Option(names = {"-f", "--force"}, description = "Discard snapshots not yet committed.")
+    @Option(names = {"-f", "--force"}, description = "Discard snapshots not yet committed, and replace a dataset.json that no version has.")
     boolean force;
     @Option(names = {"-q", "--quiet"}, description = "No progress output.")
     boolean quiet;
