@@ -97,7 +97,7 @@ final class DuckDbTableLoad {
                     return loaded;
                 }
                 long rows = insert(duck, table, columns, piece.file(), piece.longest());
-                AtomicFile.deleteQuietly(piece.file());
+                delete(piece.file());
                 if (rows != piece.rows()) {
                     throw new SQLException("table " + table + ": " + piece.rows() + " rows were rendered into " + piece.file()
                             + " but DuckDB loaded " + rows);
@@ -109,7 +109,7 @@ final class DuckDbTableLoad {
             throw new SQLException("interrupted while copying table " + table, e);
         } finally {
             if (piece != null && piece.file() != null) {
-                AtomicFile.deleteQuietly(piece.file());
+                delete(piece.file());
             }
             renderer.shutdownNow();
             // the renderer uses the SQLite connection and writes files: it must be done before the
@@ -117,7 +117,7 @@ final class DuckDbTableLoad {
             awaitEnd(renderer);
             List<Piece> left = new java.util.ArrayList<>();
             pieces.drainTo(left);
-            left.forEach(p -> AtomicFile.deleteQuietly(p.file()));
+            left.forEach(p -> delete(p.file()));
         }
     }
 
@@ -170,7 +170,7 @@ final class DuckDbTableLoad {
             SQLException mismatch = StorageClassCheck.firstMismatch(lite, table, columns);
             List<Piece> dropped = new java.util.ArrayList<>();
             pieces.drainTo(dropped); // (they never reach the loader)
-            dropped.forEach(p -> AtomicFile.deleteQuietly(p.file()));
+            dropped.forEach(p -> delete(p.file()));
             pieces.offer(new Piece(null, 0, 0, mismatch != null ? mismatch : failure, true));
         } finally {
             if (out != null) {
@@ -180,7 +180,7 @@ final class DuckDbTableLoad {
                     // removed below
                 }
             }
-            AtomicFile.deleteQuietly(file);
+            delete(file);
         }
     }
 
@@ -376,6 +376,12 @@ final class DuckDbTableLoad {
                     + SqlQuote.literal(file.toAbsolutePath().toString()) + ", columns = " + spec
                     + ", header = false, delim = ',', quote = '\"', escape = '\"', nullstr = 'null',"
                     + " allow_quoted_nulls = false, auto_detect = false, new_line = '\\n'" + lineSize + ")");
+        }
+    }
+
+    private static void delete(Path file) {
+        if (file != null) {
+            AtomicFile.deleteQuietly(file);
         }
     }
 
