@@ -3,7 +3,6 @@ package dev.fdl.ducklake;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fdl.FdlException;
-import dev.fdl.util.SqlQuote;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -13,12 +12,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,25 +53,8 @@ class CatalogRestoreTest {
     void assertReadsAs(Path working, String dataPath, long snapshot, JsonNode expectedSnapshot) throws Exception {
         Path duck = tmp.resolve("read-" + System.nanoTime() + ".duckdb");
         CatalogConverter.convert(working, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        try (CatalogReader reader = CatalogReader.open(duck, dataPath, snapshot);
-             Statement st = reader.connection().createStatement()) {
-            st.execute("SET TimeZone = 'UTC'");
-            Map<String, JsonNode> tables = new TreeMap<>();
-            expectedSnapshot.get("tables").fields().forEachRemaining(e -> tables.put(e.getKey(), e.getValue()));
-            assertThat(reader.tables()).as("tables at " + snapshot).containsExactlyInAnyOrderElementsOf(tables.keySet());
-            for (Map.Entry<String, JsonNode> e : tables.entrySet()) {
-                String[] parts = e.getKey().split("\\.");
-                String q = SqlQuote.qualified(parts[0], parts[1]);
-                List<List<String>> columns = new ArrayList<>();
-                try (ResultSet rs = st.executeQuery("DESCRIBE " + q)) {
-                    while (rs.next()) columns.add(List.of(rs.getString(1), rs.getString(2)));
-                }
-                List<List<String>> expectedColumns = new ArrayList<>();
-                for (JsonNode c : e.getValue().get("columns")) expectedColumns.add(List.of(c.get(0).asText(), c.get(1).asText()));
-                assertThat(columns).as(e.getKey() + " columns at " + snapshot).isEqualTo(expectedColumns);
-                assertThat(WorkingCatalogFixture.checksum(reader.connection(), "SELECT * FROM " + q)).as(e.getKey() + " at " + snapshot)
-                        .isEqualTo(e.getValue().get("rows").asLong() + ":" + e.getValue().get("md5").asText());
-            }
+        try (CatalogReader reader = CatalogReader.open(duck, dataPath, snapshot)) {
+            CatalogReaderFixtureTest.assertReadsAsExpected(reader, expectedSnapshot, "at " + snapshot);
         }
     }
 
@@ -90,7 +68,13 @@ class CatalogRestoreTest {
                 FixtureCopies.Copy copy = FixtureCopies.copy("towns", tmp.resolve("k" + at));
                 Path working = sqlite(copy, "working.sqlite");
                 Path source = sqlite(copy, "source.sqlite");
+                long nextRowId = nextRowId(working);
+                try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + source)) {
+                    // an older version's statistics: its next_row_id was smaller
+                    c.createStatement().executeUpdate("UPDATE ducklake_table_stats SET next_row_id = 1 WHERE table_id = 1");
+                }
                 CatalogRestore.Result r = CatalogRestore.restore(working, source, at, "tester", "restore " + at);
+                assertThat(nextRowId(working)).as("row ids never go back").isEqualTo(nextRowId);
                 assertThat(r.snapshot()).isEqualTo(16);
                 assertThat(r.changes()).isNotEmpty();
                 assertReadsAs(working, copy.dataPath(), 16, snapshot(expected, at));
@@ -99,6 +83,15 @@ class CatalogRestoreTest {
             }));
         }
         return tests.stream();
+    }
+
+    /** next_row_id of towns (table 1), which only grows in the towns story. */
+    static long nextRowId(Path sqlite) throws java.sql.SQLException {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + sqlite);
+             java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT next_row_id FROM ducklake_table_stats WHERE table_id = 1")) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     static List<String> dataFiles(FixtureCopies.Copy copy) throws IOException {
