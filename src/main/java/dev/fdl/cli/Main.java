@@ -87,6 +87,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             err.flush();
             return f.exitCode();
         }
+        if (ex instanceof dev.fdl.store.ReadOnlyStoreException s) {
+            err.println("fdl: " + clip(s.getMessage()));
+            err.flush();
+            return FdlException.FAILURE;
+        }
         if (ex instanceof StoreException s) {
             err.println("fdl: store error: " + clip(s.getMessage()));
             err.flush();
