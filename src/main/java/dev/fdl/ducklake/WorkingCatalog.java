@@ -28,6 +28,11 @@ import java.util.Set;
 final class WorkingCatalog implements AutoCloseable {
     private static final DateTimeFormatter SNAPSHOT_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
 
+    /** Now, as a new snapshot's {@code snapshot_time} in a SQLite catalog (DuckDB's text of a TIMESTAMPTZ, DUCKLAKE.md). */
+    static String snapshotTime() {
+        return SNAPSHOT_TIME.format(LocalDateTime.now(ZoneOffset.UTC)) + "+00";
+    }
+
     /** A schema row visible at the newest snapshot. */
     record SchemaRow(long id, String path, boolean relative) {}
 
@@ -80,7 +85,7 @@ final class WorkingCatalog implements AutoCloseable {
     }
 
     private static String visible(long s) {
-        return " begin_snapshot <= " + s + " AND (end_snapshot IS NULL OR " + s + " < end_snapshot) ";
+        return Visibility.at(s);
     }
 
     State state(TableName name) throws SQLException {
@@ -200,7 +205,7 @@ final class WorkingCatalog implements AutoCloseable {
                 schemaId = nextCatalogId++;
                 update("INSERT INTO ducklake_schema (schema_id, schema_uuid, begin_snapshot, end_snapshot, schema_name, path, "
                         + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, 1)",
-                        schemaId, VersionIds.next(), s, plan.table().schema(), plan.table().schema() + "/");
+                        schemaId, VersionIds.next(), s, plan.table().schema(), DuckLakePaths.newFolder(plan.table().schema()));
                 changes.add("created_schema:" + SqlQuote.ident(plan.table().schema()));
             } else {
                 schemaId = state.schema().id();
@@ -210,7 +215,7 @@ final class WorkingCatalog implements AutoCloseable {
                 tableId = nextCatalogId++;
                 update("INSERT INTO ducklake_table (table_id, table_uuid, begin_snapshot, end_snapshot, schema_id, table_name, path, "
                         + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, ?, 1)",
-                        tableId, VersionIds.next(), s, schemaId, plan.table().name(), plan.table().name() + "/");
+                        tableId, VersionIds.next(), s, schemaId, plan.table().name(), DuckLakePaths.newFolder(plan.table().name()));
                 changes.add("created_table:" + SqlQuote.qualified(plan.table().schema(), plan.table().name()));
             } else {
                 tableId = state.table().id();
@@ -263,7 +268,7 @@ final class WorkingCatalog implements AutoCloseable {
 
             update("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, next_catalog_id, next_file_id) "
                     + "VALUES (?, ?, ?, ?, ?)",
-                    s, SNAPSHOT_TIME.format(LocalDateTime.now(ZoneOffset.UTC)) + "+00", schemaVersion, nextCatalogId, fileId + 1);
+                    s, snapshotTime(), schemaVersion, nextCatalogId, fileId + 1);
             update("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made, author, commit_message, commit_extra_info) "
                     + "VALUES (?, ?, ?, ?, NULL)", s, String.join(",", changes), author, message);
             conn.commit();
