@@ -277,58 +277,6 @@ class CatalogConverterEdgeTest {
         assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
     }
 
-    /** Threads still running whose name starts with {@code prefix}. */
-    private static List<Thread> live(String prefix) {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith(prefix) && t.isAlive()).toList();
-    }
-
-    /** Converts on this thread, interrupting it once the table before {@code ducklake_zz} is copied. */
-    private static Throwable convertInterruptedBeforeLastTable(Path source, Path target, CatalogKind kind) {
-        ProgressListener interrupter = (table, rows, done, total) -> {
-            if (done == total - 1) {
-                Thread.currentThread().interrupt();
-            }
-        };
-        try {
-            CatalogConverter.convert(source, target, kind, interrupter);
-            return null;
-        } catch (Throwable t) {
-            return t;
-        } finally {
-            Thread.interrupted();
-        }
-    }
-
-    @Test
-    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void anInterruptedSqliteToDuckDbConversionStopsItsThreadsAndLeavesNothingBehind() throws Exception {
-        Path sqlite = sqliteCatalogWithRows("ducklake_zz", 600_000);
-        Path target = dir.resolve("c.duckdb");
-        Files.writeString(target, "previous");
-
-        Throwable failure = convertInterruptedBeforeLastTable(sqlite, target, CatalogKind.DUCKDB);
-
-        assertThat(live("fdl-sqlite-reader")).isEmpty();
-        assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
-        assertThat(failure).isInstanceOf(FdlException.class).hasMessageContaining("interrupted");
-        assertThat(Files.readString(target)).isEqualTo("previous");
-    }
-
-    @Test
-    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void anInterruptedDuckDbToSqliteConversionStopsItsReaderBeforeClosingDuckDb() throws Exception {
-        Path sqlite = sqliteCatalogWithRows("ducklake_zz", 600_000);
-        Path duck = dir.resolve("c.duckdb");
-        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        Path target = dir.resolve("back.sqlite");
-
-        Throwable failure = convertInterruptedBeforeLastTable(duck, target, CatalogKind.SQLITE);
-
-        assertThat(failure).isInstanceOf(FdlException.class).hasMessageContaining("interrupted");
-        assertThat(live("fdl-duckdb-reader")).isEmpty();
-        assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
-    }
-
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void concurrentConversionsInOneFolderDoNotMeet() throws Exception {
