@@ -38,6 +38,10 @@ final class ImportPlan {
         this.endedColumns = List.copyOf(endedColumns);
     }
 
+    WorkingCatalog.State state() {
+        return state;
+    }
+
     TableName table() {
         return table;
     }
@@ -81,19 +85,30 @@ final class ImportPlan {
      * @throws FdlException when the catalog puts the table outside the data folder
      */
     String tableFolderKey(String dataLocation) {
-        String schemaKey = state.schema() == null ? table.schema() + "/"
-                : relative(state.schema().path(), state.schema().relative(), "", dataLocation, table.schema());
-        if (state.table() == null) return schemaKey + table.name() + "/";
-        return relative(state.table().path(), state.table().relative(), schemaKey, dataLocation, table.name());
+        return tableFolderKey(table, state, dataLocation);
     }
 
-    private String relative(String path, boolean isRelative, String parentKey, String dataLocation, String name) {
+    /** {@link #tableFolderKey(String)} for {@code table} as {@code state} shows it. */
+    static String tableFolderKey(TableName table, WorkingCatalog.State state, String dataLocation) {
+        String schemaKey = state.schema() == null ? table.schema() + "/"
+                : relative(table, state.schema().path(), state.schema().relative(), "", dataLocation, table.schema());
+        if (state.table() == null) return schemaKey + table.name() + "/";
+        return relative(table, state.table().path(), state.table().relative(), schemaKey, dataLocation, table.name());
+    }
+
+    private static String relative(TableName table, String path, boolean isRelative, String parentKey, String dataLocation,
+                                   String name) {
         if (path == null) return parentKey + name + "/";
         if (isRelative) return parentKey + path;
         String base = dataLocation.endsWith("/") ? dataLocation : dataLocation + "/";
         if (path.startsWith(base)) return path.substring(base.length());
         throw new FdlException("table " + table + " keeps its files at " + path + ", outside the repository's data folder "
                 + base + "; fdl import writes only into the data folder");
+    }
+
+    /** Rows added to an existing table whose columns (after any schema change) are {@code columns}. */
+    static ImportPlan append(TableName name, WorkingCatalog.State state, List<Column> columns) {
+        return new ImportPlan(name, state, false, false, false, columns, List.of());
     }
 
     static ImportPlan make(TableName name, Importer.Mode mode, WorkingCatalog.State state,
@@ -173,7 +188,7 @@ final class ImportPlan {
         return DuckLakeTypes.toDuckDb(new DuckLakeTypes.Node(c.name(), c.lakeType(), List.of()), name.toString());
     }
 
-    private static String lakeType(String column, String duckType, Path source) {
+    static String lakeType(String column, String duckType, Path source) {
         return DuckLakeTypes.flatToDuckLake(duckType).orElseThrow(() -> new FdlException("cannot import " + source
                 + ": column '" + column + "' has type " + duckType + ", which fdl import cannot record; give it a flat "
                 + "type with --schema (e.g. --schema \"" + column + " VARCHAR\" or JSON)"));

@@ -245,21 +245,7 @@ final class WorkingCatalog implements AutoCloseable {
             changes.add("inserted_into_table:" + tableId);
 
             long fileId = state.nextFileId();
-            long[] old = plan.createsTable() ? null : state.stats();
-            long rowIdStart = old == null ? 0 : old[1];
-            update("INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, end_snapshot, file_order, path, "
-                    + "path_is_relative, file_format, record_count, file_size_bytes, footer_size, row_id_start, partition_id, "
-                    + "encryption_key, mapping_id, partial_max) VALUES (?, ?, ?, NULL, NULL, ?, 1, 'parquet', ?, ?, ?, ?, NULL, "
-                    + "NULL, NULL, NULL)",
-                    fileId, tableId, s, fileName, stats.recordCount(), stats.fileSizeBytes(), stats.footerSize(), rowIdStart);
-            for (FileStats.ColumnStats c : stats.columns()) {
-                update("INSERT INTO ducklake_file_column_stats (data_file_id, table_id, column_id, column_size_bytes, value_count, "
-                        + "null_count, min_value, max_value, contains_nan, extra_stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
-                        fileId, tableId, c.columnId(), c.columnSizeBytes(), c.valueCount(), c.nullCount(), c.min(), c.max(),
-                        c.containsNan() == null ? null : (c.containsNan() ? 1 : 0));
-            }
-            tableStats(tableId, plan, stats, old, rowIdStart);
-            tableColumnStats(tableId, plan, stats, duck);
+            insertDataFile(s, tableId, fileId, plan, fileName, stats, duck);
 
             update("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, next_catalog_id, next_file_id) "
                     + "VALUES (?, ?, ?, ?, ?)",
@@ -274,6 +260,31 @@ final class WorkingCatalog implements AutoCloseable {
         } finally {
             conn.setAutoCommit(true);
         }
+    }
+
+    /**
+     * Records a new data file of {@code tableId} at snapshot {@code s}: its {@code ducklake_data_file}
+     * row (row ids continuing the table's {@code next_row_id}), per-file column stats, and the
+     * table's stats and column stats (replaced or merged as {@code plan} says).
+     */
+    void insertDataFile(long s, long tableId, long fileId, ImportPlan plan, String fileName, FileStats stats,
+                        Connection duck) throws SQLException {
+        WorkingCatalog.State state = plan.state();
+        long[] old = plan.createsTable() ? null : state.stats();
+        long rowIdStart = old == null ? 0 : old[1];
+        update("INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, end_snapshot, file_order, path, "
+                + "path_is_relative, file_format, record_count, file_size_bytes, footer_size, row_id_start, partition_id, "
+                + "encryption_key, mapping_id, partial_max) VALUES (?, ?, ?, NULL, NULL, ?, 1, 'parquet', ?, ?, ?, ?, NULL, "
+                + "NULL, NULL, NULL)",
+                fileId, tableId, s, fileName, stats.recordCount(), stats.fileSizeBytes(), stats.footerSize(), rowIdStart);
+        for (FileStats.ColumnStats c : stats.columns()) {
+            update("INSERT INTO ducklake_file_column_stats (data_file_id, table_id, column_id, column_size_bytes, value_count, "
+                    + "null_count, min_value, max_value, contains_nan, extra_stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                    fileId, tableId, c.columnId(), c.columnSizeBytes(), c.valueCount(), c.nullCount(), c.min(), c.max(),
+                    c.containsNan() == null ? null : (c.containsNan() ? 1 : 0));
+        }
+        tableStats(tableId, plan, stats, old, rowIdStart);
+        tableColumnStats(tableId, plan, stats, duck);
     }
 
     private void tableStats(long tableId, ImportPlan plan, FileStats stats, long[] old, long rowIdStart) throws SQLException {
@@ -375,7 +386,13 @@ final class WorkingCatalog implements AutoCloseable {
         return names;
     }
 
-    private void update(String sql, Object... args) throws SQLException {
+    /** The SQLite connection, for writers that add to an import's transaction ({@link SyncCommit}). */
+    Connection connection() {
+        return conn;
+    }
+
+    /** Runs one statement with {@code args} bound in order. */
+    void update(String sql, Object... args) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
             ps.executeUpdate();

@@ -39,6 +39,11 @@ final class WorkingCatalogFixture {
         return Importer.importFile(catalog, store, "data/", source, table, mode, null, "tester", "import " + source.getFileName());
     }
 
+    SyncResult sync(Path source, String table, String... keys) {
+        return Syncer.sync(catalog, store, "data/", dir.resolve("cache"), source, table, List.of(keys), null, "tester",
+                "sync " + source.getFileName());
+    }
+
     /** The working catalog converted to a DuckDB file and opened with the built-in reader. */
     CatalogReader read(Long snapshot) {
         Path duck = dir.resolve("read-" + (reads++) + ".duckdb");
