@@ -20,6 +20,7 @@ import java.io.PrintWriter;
                 ImportCommand.class,
                 CommitCommand.class,
                 LogCommand.class,
+                DiffCommand.class,
                 ShowCommand.class,
                 RefsCommand.class,
                 BranchCommand.class,
