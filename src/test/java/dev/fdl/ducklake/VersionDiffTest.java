@@ -68,17 +68,18 @@ class VersionDiffTest {
     void reportsRowsAndSchemaChangesAndNeverOpensFilesBothSidesShareWithTheSameDeletes() throws Exception {
         WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("wc"));
         wc.sync(csv("v1.csv", "id,name,pop\n1,a,10\n2,b,20\n3,c,30\n"), "t", "id");
-        wc.sync(csv("v2.csv", "id,name,pop\n1,a,10\n2,b,20\n3,c,30\n4,d,40\n5,e,50\n6,f,60\n"), "t", "id");
+        // row 3 is deleted from the first data file: it gets a delete file
+        wc.sync(csv("v2.csv", "id,name,pop\n1,a,10\n2,b,20\n4,d,40\n5,e,50\n6,f,60\n"), "t", "id");
         wc.sync(csv("u.csv", "x\n1\n"), "u");
         VersionDiff.Side a = side(wc, "a");
-        // only rows of the second file change; the first file keeps its (no) deletes; u is dropped, w added; pop renamed
-        wc.sync(csv("v3.csv", "id,name,Pop\n1,a,10\n2,b,20\n3,c,30\n4,d,41\n6,f,60\n7,g,70\n"), "t", "id");
+        // only rows of the second file change; the first file keeps its delete file; u is dropped, w added; pop renamed
+        wc.sync(csv("v3.csv", "id,name,Pop\n1,a,10\n2,b,20\n4,d,41\n6,f,60\n7,g,70\n"), "t", "id");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + wc.catalog)) {
             c.createStatement().execute("UPDATE ducklake_table SET end_snapshot = 5 WHERE table_name = 'u'");
         }
         wc.sync(csv("w.csv", "y\nhello\n"), "w");
         VersionDiff.Side b = side(wc, "b");
-        // the first data file of t is shared unchanged: take it away, the diff must not need it
+        // the first data file of t is shared with the same delete file: take it away, the diff must not need it
         Path first;
         try (var s = Files.list(wc.dir.resolve("repo/data/main/t"))) {
             first = s.sorted().findFirst().orElseThrow();
