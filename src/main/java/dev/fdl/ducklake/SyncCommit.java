@@ -7,10 +7,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +29,6 @@ import java.util.Map;
  * </ul>
  */
 final class SyncCommit {
-    private static final DateTimeFormatter SNAPSHOT_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
-
     /** A new positional delete file for data file {@code dataFileId}, holding {@code deleteCount} positions. */
     record DeleteFile(long dataFileId, String fileName, long deleteCount, long fileSizeBytes, long footerSize) {}
 
@@ -55,77 +49,58 @@ final class SyncCommit {
                        List<DeleteFile> deletes, List<EndedFile> ended, Map<String, List<Long>> inlinedDeletes,
                        String author, String message, Connection duck) throws SQLException {
         Connection conn = catalog.connection();
-        conn.setAutoCommit(false);
-        try {
-            try (Statement st = conn.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT max(snapshot_id) FROM ducklake_snapshot")) {
-                rs.next();
-                if (rs.getLong(1) != state.snapshot()) {
-                    throw FdlException.conflict("the working catalog changed during the sync (snapshot " + rs.getLong(1)
-                            + " appeared); nothing was imported: run the import again");
-                }
-            }
-            long s = state.snapshot() + 1;
-            long tableId = state.table().id();
-            List<String> changes = new ArrayList<>();
-            long schemaVersion = state.schemaVersion();
-            if (plan.altersTable()) {
-                schemaVersion++;
-                alter(catalog, plan, tableId, s);
-                catalog.update("INSERT INTO ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)",
-                        s, schemaVersion, tableId);
-                changes.add("altered_table:" + tableId);
-            }
-            long nextFileId = state.nextFileId();
-            for (EndedFile f : ended) {
-                catalog.update("UPDATE ducklake_data_file SET end_snapshot = ? WHERE data_file_id = ? AND end_snapshot IS NULL",
-                        s, f.dataFileId());
-                catalog.update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE data_file_id = ? AND end_snapshot IS NULL",
-                        s, f.dataFileId());
-                catalog.update("UPDATE ducklake_table_stats SET record_count = max(record_count - ?, 0), "
-                        + "file_size_bytes = max(file_size_bytes - ?, 0) WHERE table_id = ?", f.recordCount(), f.fileSizeBytes(), tableId);
-            }
-            for (DeleteFile d : deletes) {
-                catalog.update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE data_file_id = ? AND end_snapshot IS NULL",
-                        s, d.dataFileId());
-                catalog.update("INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, "
-                        + "path, path_is_relative, format, delete_count, file_size_bytes, footer_size, encryption_key, partial_max) "
-                        + "VALUES (?, ?, ?, NULL, ?, ?, 1, 'parquet', ?, ?, ?, NULL, NULL)",
-                        nextFileId++, tableId, s, d.dataFileId(), d.fileName(), d.deleteCount(), d.fileSizeBytes(), d.footerSize());
-            }
-            if (!deletes.isEmpty() || !ended.isEmpty()) changes.add("deleted_from_table:" + tableId);
-            int inlined = 0;
-            for (Map.Entry<String, List<Long>> e : inlinedDeletes.entrySet()) {
-                try (PreparedStatement ps = conn.prepareStatement("UPDATE " + SqlQuote.ident(e.getKey())
-                        + " SET end_snapshot = ? WHERE row_id = ? AND end_snapshot IS NULL")) {
-                    for (Long rowId : e.getValue()) {
-                        ps.setLong(1, s);
-                        ps.setLong(2, rowId);
-                        ps.addBatch();
-                        inlined++;
-                    }
-                    ps.executeBatch();
-                }
-            }
-            if (inlined > 0) changes.add("inlined_delete:" + tableId);
-            if (insert != null) {
-                catalog.insertDataFile(s, tableId, nextFileId++, ImportPlan.append(name, state, plan.columns()),
-                        insert.fileName(), insert.stats(), duck);
-                changes.add("inserted_into_table:" + tableId);
-            }
-            catalog.update("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, next_catalog_id, next_file_id) "
-                    + "VALUES (?, ?, ?, ?, ?)",
-                    s, SNAPSHOT_TIME.format(LocalDateTime.now(ZoneOffset.UTC)) + "+00", schemaVersion, state.nextCatalogId(), nextFileId);
-            catalog.update("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made, author, commit_message, commit_extra_info) "
-                    + "VALUES (?, ?, ?, ?, NULL)", s, String.join(",", changes), author, message);
-            conn.commit();
-            return s;
-        } catch (SQLException | RuntimeException e) {
-            conn.rollback();
-            throw e;
-        } finally {
-            conn.setAutoCommit(true);
+        return catalog.inTransaction(state, () -> {
+        long s = state.snapshot() + 1;
+        long tableId = state.table().id();
+        List<String> changes = new ArrayList<>();
+        long schemaVersion = state.schemaVersion();
+        if (plan.altersTable()) {
+            schemaVersion++;
+            alter(catalog, plan, tableId, s);
+            catalog.update("INSERT INTO ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)",
+                    s, schemaVersion, tableId);
+            changes.add("altered_table:" + tableId);
         }
+        long nextFileId = state.nextFileId();
+        for (EndedFile f : ended) {
+            catalog.update("UPDATE ducklake_data_file SET end_snapshot = ? WHERE data_file_id = ? AND end_snapshot IS NULL",
+                    s, f.dataFileId());
+            catalog.update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE data_file_id = ? AND end_snapshot IS NULL",
+                    s, f.dataFileId());
+            catalog.update("UPDATE ducklake_table_stats SET record_count = max(record_count - ?, 0), "
+                    + "file_size_bytes = max(file_size_bytes - ?, 0) WHERE table_id = ?", f.recordCount(), f.fileSizeBytes(), tableId);
+        }
+        for (DeleteFile d : deletes) {
+            catalog.update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE data_file_id = ? AND end_snapshot IS NULL",
+                    s, d.dataFileId());
+            catalog.update("INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, "
+                    + "path, path_is_relative, format, delete_count, file_size_bytes, footer_size, encryption_key, partial_max) "
+                    + "VALUES (?, ?, ?, NULL, ?, ?, 1, 'parquet', ?, ?, ?, NULL, NULL)",
+                    nextFileId++, tableId, s, d.dataFileId(), d.fileName(), d.deleteCount(), d.fileSizeBytes(), d.footerSize());
+        }
+        if (!deletes.isEmpty() || !ended.isEmpty()) changes.add("deleted_from_table:" + tableId);
+        int inlined = 0;
+        for (Map.Entry<String, List<Long>> e : inlinedDeletes.entrySet()) {
+            try (PreparedStatement ps = conn.prepareStatement("UPDATE " + SqlQuote.ident(e.getKey())
+                    + " SET end_snapshot = ? WHERE row_id = ? AND end_snapshot IS NULL")) {
+                for (Long rowId : e.getValue()) {
+                    ps.setLong(1, s);
+                    ps.setLong(2, rowId);
+                    ps.addBatch();
+                    inlined++;
+                }
+                ps.executeBatch();
+            }
+        }
+        if (inlined > 0) changes.add("inlined_delete:" + tableId);
+        if (insert != null) {
+            catalog.insertDataFile(s, tableId, nextFileId++, ImportPlan.append(name, state, plan.columns()),
+                    insert.fileName(), insert.stats(), duck);
+            changes.add("inserted_into_table:" + tableId);
+        }
+            catalog.insertSnapshot(s, schemaVersion, state.nextCatalogId(), nextFileId, changes, author, message);
+            return s;
+        });
     }
 
     /** The column rows of an {@code ALTER TABLE}: drops end, renames/retypes continue the id in a new row, adds begin. */

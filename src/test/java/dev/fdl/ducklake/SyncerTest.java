@@ -25,10 +25,6 @@ class SyncerTest {
     @TempDir
     Path tmp;
 
-    private static String source(Path file) {
-        return "SELECT * FROM read_csv(" + SqlQuote.literal(file.toAbsolutePath().toString()) + ", header = true)";
-    }
-
     @Test
     void syncOfEveryShippedMonthOntoThePreviousReadsAsThatMonthAtEverySnapshot() {
         List<Path> months = WorkingCatalogFixture.months();
@@ -47,7 +43,7 @@ class SyncerTest {
             for (int i = 0; i < n; i++) {
                 try (CatalogReader reader = CatalogReader.open(converted, null, snapshots.get(i))) {
                     assertThat(checksum(reader.connection(), "SELECT * FROM cities")).as("month " + i)
-                            .isEqualTo(checksum(reader.connection(), source(months.get(i))));
+                            .isEqualTo(checksum(reader.connection(), WorkingCatalogFixture.csvSource(months.get(i))));
                 }
             }
         }
@@ -107,7 +103,7 @@ class SyncerTest {
                 "dropped column gone", "added column note VARCHAR");
         assertThat(List.of(r.added(), r.removed(), r.changed())).containsExactly(1L, 1L, 1L);
         try (CatalogReader reader = wc.read(null)) {
-            assertThat(checksum(reader.connection(), "SELECT * FROM t")).isEqualTo(checksum(reader.connection(), source(v2)));
+            assertThat(checksum(reader.connection(), "SELECT * FROM t")).isEqualTo(checksum(reader.connection(), WorkingCatalogFixture.csvSource(v2)));
             assertThat(reader.query("DESCRIBE t").rows().stream().map(row -> row.get(0) + " " + row.get(1)).toList())
                     .containsExactly("id BIGINT", "name VARCHAR", "pop BIGINT", "note VARCHAR");
         }

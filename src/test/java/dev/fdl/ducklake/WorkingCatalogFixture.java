@@ -92,6 +92,11 @@ final class WorkingCatalogFixture {
         }
     }
 
+    /** A CSV file as DuckDB reads it. */
+    static String csvSource(Path file) {
+        return "SELECT * FROM read_csv(" + dev.fdl.util.SqlQuote.literal(file.toAbsolutePath().toString()) + ", header = true)";
+    }
+
     static String md5Sql(String relation) {
         return "SELECT count(*), md5(coalesce(string_agg(CAST(x AS VARCHAR), chr(10) ORDER BY CAST(x AS VARCHAR)), '')) FROM ("
                 + relation + ") AS x";
