@@ -21,6 +21,7 @@ import java.io.PrintWriter;
                 CommitCommand.class,
                 LogCommand.class,
                 DiffCommand.class,
+                CompactCommand.class,
                 ShowCommand.class,
                 RefsCommand.class,
                 BranchCommand.class,

@@ -413,7 +413,8 @@ public final class Syncer {
         }
     }
 
-    private static void deleteTree(Path dir) {
+    /** Deletes a scratch folder and everything in it; errors are ignored (temporary files left behind are harmless). */
+    static void deleteTree(Path dir) {
         if (dir == null) return;
         try (Stream<Path> s = Files.walk(dir)) {
             for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);

@@ -125,4 +125,39 @@ class SyncDiffCliTest {
         long[] last = exceptAll(files.get(2), files.get(3));
         assertThat(Cli.ok(wc, "diff", "--stat", "m2", ids.get(3)).out()).contains(" main.cities | +" + last[0] + " -" + last[1] + " ~0");
     }
+
+    @Test
+    void logStatCountsFromTheCatalogsAndCompactionKeepsTheRowsAndDeletesNothing() throws Exception {
+        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
+        String repo = root.toString();
+        Cli.ok(dir, "init", repo);
+        Cli.ok(wc, "checkout", "--repo", repo);
+        Path m0 = WorkflowCliTest.month(dir, MONTHS[0]), m1 = WorkflowCliTest.month(dir, MONTHS[1]);
+        Cli.ok(wc, "import", m0.toString(), "--table", "cities", "--mode", "sync", "--key", "geonameid");
+        Cli.ok(wc, "commit", "-m", "first");
+        Cli.ok(wc, "import", m1.toString(), "--table", "cities", "--mode", "sync", "--key", "geonameid");
+        Cli.ok(wc, "commit", "-m", "second");
+        long[] d = exceptAll(m0, m1);
+        List<String> log = Cli.ok(wc, "log", "--oneline", "--stat").out().lines().toList();
+        assertThat(log).contains(" main.cities | +" + d[0] + " -" + d[1] + " (28,796 rows)", " main.cities | +28500 -0 (28,500 rows)");
+        JsonNode json = Json.MAPPER.readTree(Cli.ok(wc, "log", "--json", "--stat").out());
+        assertThat(json.get(0).get("stat").get(0).get("added").asLong()).isEqualTo(d[0]);
+
+        long files;
+        try (var s = Files.walk(root.resolve("data"))) {
+            files = s.filter(Files::isRegularFile).count();
+        }
+        assertThat(Cli.ok(wc, "compact", "cities").out()).contains("Compacted main.cities: 2 data file(s), 1 delete file(s)")
+                .contains("nothing was deleted");
+        assertThat(Cli.ok(wc, "compact", "cities").out()).contains("nothing to compact");
+        Cli.ok(wc, "commit", "-m", "compacted");
+        try (var s = Files.walk(root.resolve("data"))) {
+            assertThat(s.filter(Files::isRegularFile).count()).isEqualTo(files + 1);
+        }
+        assertThat(Cli.ok(wc, "query", "--csv", CHECKSUM).out()).isEqualTo(fileChecksum(m1));
+        JsonNode after = Json.MAPPER.readTree(Cli.ok(wc, "log", "--json").out());
+        JsonNode none = lastLine(Cli.ok(wc, "diff", "--stat", "--json", after.get(1).get("id").asText(), after.get(0).get("id").asText())
+                .out()).get("summary");
+        assertThat(none.get("added").asLong() + none.get("removed").asLong()).isZero();
+    }
 }
