@@ -8,6 +8,7 @@ import dev.fdl.retention.RetentionPolicy;
 import dev.fdl.repo.Commit;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
+import dev.fdl.site.Site;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Command;
@@ -31,6 +32,7 @@ final class CommitCommand implements Runnable {
     @Option(names = "--json", description = "Print version.json of the new version.") boolean json;
     @Option(names = "--expire", description = "After a successful commit, apply the retention policy saved in the repository "
             + "(fdl expire --save-policy).") boolean expire;
+    @Option(names = "--site", description = "Regenerate the repository's site after the commit (also done when fdl.json's site.auto is true).") boolean site;
 
     @Override
     public void run() {
@@ -45,10 +47,20 @@ final class CommitCommand implements Runnable {
                     Progress.listener(quiet, spec.commandLine().getErr()));
             PrintWriter out = spec.commandLine().getOut();
             Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, policy, false);
+            Site.Result siteResult = null;
+            if (site || Site.autoUpdate(repo.config())) {
+                try {
+                    siteResult = Site.write(repo, Site.Options.of(repo.config()));
+                } catch (RuntimeException e) { // the version is published; only the derived site is behind
+                    spec.commandLine().getErr().println("fdl: warning: version " + r.version().id()
+                            + " was committed, but the site could not be written (" + e.getMessage() + "); run fdl site");
+                }
+            }
             if (json) {
                 ObjectNode o = r.version().toJson();
                 o.put("branch", r.branch());
                 if (expired != null) o.set("expire", ExpireCommand.toJson(expired, policy));
+                if (siteResult != null) o.put("site_pages_written", siteResult.written());
                 Out.json(out, o);
                 return;
             }
@@ -57,6 +69,7 @@ final class CommitCommand implements Runnable {
             out.println(" seq " + v.seq() + ", snapshots " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot()
                     + ", catalog " + v.catalog().bytes() + " bytes");
             if (expired != null) ExpireCommand.print(out, expired, policy, false);
+            if (siteResult != null) out.println(" site: " + siteResult.written() + " of " + siteResult.pages() + " pages written");
             out.flush();
         }
     }

@@ -156,7 +156,7 @@ public final class Syncer {
             return new SyncResult(name, null, rows, 0, 0, 0, null, 0, 0, 0, 0, List.of(), false);
         }
 
-        String folder = dataDir + ImportPlan.tableFolderKey(name, state, location);
+        String folder = dataDir + ImportPlan.tableFolderKey(state, name, location);
         SyncCommit.Insert insert = null;
         String dataKey = null;
         if (added + changed > 0) {

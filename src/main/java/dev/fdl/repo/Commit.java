@@ -220,7 +220,7 @@ public final class Commit {
         });
         ObjectStore store = repo.store();
         if (keys.size() <= HEAD_CHECK_LIMIT) {
-            for (String k : keys) if (store.head(k).isEmpty()) missing.add(k);
+            for (String k : keys) if (store.stat(k).isEmpty()) missing.add(k); // metadata only, never the file
         } else {
             Set<String> pending = new HashSet<>(keys);
             try (Stream<ObjectMeta> s = store.list(repo.dataDir())) {

@@ -245,7 +245,7 @@ public final class Gc {
                         deleter.submit(m.key());
                     }
                 } else if (!f.finished() && f.newest().isBefore(cutoff)) {
-                    if (!options.dryRun() && repo.store().head(VersionInfo.key(f.id())).isPresent()) continue;
+                    if (!options.dryRun() && repo.store().stat(VersionInfo.key(f.id())).isPresent()) continue;
                     unfinished = unfinished.plus(1, f.bytes());
                     for (ObjectMeta m : f.objects()) deleter.submit(m.key());
                 }

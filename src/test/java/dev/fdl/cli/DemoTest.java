@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The main job (issue 5): fdl demo on the shipped months, on a folder and on S3. */
+@dev.fdl.store.UsesS3Mock
 class DemoTest {
     @TempDir Path dir;
 
