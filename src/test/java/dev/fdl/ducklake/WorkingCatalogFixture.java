@@ -56,7 +56,7 @@ final class WorkingCatalogFixture {
         return dump(catalog);
     }
 
-    /** Every row of every table of a SQLite catalog, as text. */
+    /** Every row of every table of the SQLite catalog {@code catalog}, as text. */
     static String dump(Path catalog) {
         StringBuilder sb = new StringBuilder();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + catalog); Statement st = c.createStatement()) {
