@@ -43,7 +43,7 @@ class SyncDiffCliTest {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(CHECKSUM.replace("FROM cities", "FROM (" + csv(file) + ")"))) {
             rs.next();
-            return "n,md5\r\n" + rs.getLong(1) + "," + rs.getString(2) + "\r\n";
+            return "n,md5\n" + rs.getLong(1) + "," + rs.getString(2) + "\n";
         }
     }
 
