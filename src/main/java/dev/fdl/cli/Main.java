@@ -33,6 +33,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         AttachCommand.class,
         SqlCommand.class,
         RunCommand.class,
+        RestoreCommand.class,
         ExpireCommand.class,
         GcCommand.class,
         VerifyCommand.class,
@@ -121,6 +122,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             err.println("fdl: " + clip(f.getMessage()));
             err.flush();
             return f.exitCode();
+        }
+        if (ex instanceof dev.fdl.store.ReadOnlyStoreException s) {
+            err.println("fdl: " + clip(s.getMessage()));
+            err.flush();
+            return FdlException.FAILURE;
         }
         if (ex instanceof StoreException s) {
             err.println("fdl: store error: " + clip(s.getMessage()));
