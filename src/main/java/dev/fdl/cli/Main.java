@@ -25,6 +25,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         ImportCommand.class,
         CommitCommand.class,
         LogCommand.class,
+        DiffCommand.class,
+        CompactCommand.class,
         ShowCommand.class,
         RefsCommand.class,
         BranchCommand.class,
