@@ -69,6 +69,9 @@ public final class RepoServer implements AutoCloseable {
      * @throws FdlException when the address cannot be bound (naming it)
      */
     public static RepoServer start(ObjectStore store, Site.Options siteOptions, String bind, int port) {
+        // Without TCP_NODELAY, the JDK server's header and body writes meet Nagle's algorithm and
+        // the client's delayed ACK (tens of milliseconds a response).
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) System.setProperty("sun.net.httpserver.nodelay", "true");
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(bind, port), 64);
