@@ -2,6 +2,7 @@ package dev.fdl.cache;
 
 import dev.fdl.ducklake.CatalogFiles;
 import dev.fdl.ducklake.NamedFile;
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionFolder;
 import dev.fdl.repo.VersionInfo;
@@ -234,8 +235,8 @@ public final class CatalogCache {
      * @throws FdlException exit 1 when version.json is corrupt (naming it)
      */
     public Optional<VersionInfo> version(Repository repo, String versionId) {
-        Path f = folder(repo, versionId).resolve("version.json");
-        String key = VersionInfo.key(versionId);
+        Path f = folder(repo, versionId).resolve(RepoLayout.VERSION_JSON);
+        String key = RepoLayout.versionJson(versionId);
         try {
             VersionInfo v = VersionInfo.parse(Files.readAllBytes(f), key);
             if (v.id().equals(versionId)) return Optional.of(v);
@@ -261,7 +262,7 @@ public final class CatalogCache {
      * @throws FdlException exit 1 when the store's catalog does not match version.json
      */
     public Optional<Path> catalog(Repository repo, VersionInfo v, boolean fresh) {
-        Path f = folder(repo, v.id()).resolve(VersionFolder.CATALOG);
+        Path f = folder(repo, v.id()).resolve(RepoLayout.CATALOG);
         if (!fresh && matches(f, v)) {
             hits++;
             return Optional.of(f);
@@ -276,7 +277,7 @@ public final class CatalogCache {
             long size = Files.size(tmp);
             if (!sha.equalsIgnoreCase(v.catalog().sha256()) || size != v.catalog().bytes())
                 throw FdlException.corrupt(key, "the catalog does not match its version.json, so it was not used: it has " + size + " bytes and sha256 " + sha + " but "
-                        + VersionInfo.key(v.id()) + " records " + v.catalog().bytes() + " bytes and sha256 "
+                        + RepoLayout.versionJson(v.id()) + " records " + v.catalog().bytes() + " bytes and sha256 "
                         + v.catalog().sha256() + "; the repository is damaged (run fdl verify)");
             Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return Optional.of(f);
@@ -290,7 +291,7 @@ public final class CatalogCache {
 
     /** The store key of the version's catalog ({@code versions/<id>/ducklake.duckdb}). */
     public static String catalogKey(VersionInfo v) {
-        return Keys.check(VersionFolder.PREFIX + v.id() + "/" + v.catalog().path());
+        return RepoLayout.versionFile(v.id(), v.catalog().path());
     }
 
     /**

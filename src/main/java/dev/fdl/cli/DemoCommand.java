@@ -90,8 +90,8 @@ final class DemoCommand implements Runnable {
                         files.get(i).getFileName(), mode.name().toLowerCase(), imp.rows(), c.version().id(), c.version().seq());
                 out.flush();
             }
-            repo.createTag(new RefName(MONTHS.get(0)), versions.get(0).id());
-            repo.createTag(new RefName(MONTHS.get(MONTHS.size() - 1)), versions.get(versions.size() - 1).id());
+            RefUpdateRefused.require(repo.createTag(new RefName(MONTHS.get(0)), versions.get(0).id()));
+            RefUpdateRefused.require(repo.createTag(new RefName(MONTHS.get(MONTHS.size() - 1)), versions.get(versions.size() - 1).id()));
             out.println("== fdl tag " + MONTHS.get(0) + " " + versions.get(0).id() + "; fdl tag " + MONTHS.get(MONTHS.size() - 1));
             out.println();
             out.println("== fdl log --oneline");

@@ -83,6 +83,6 @@ final class QueryCommand implements Runnable {
                 .replace(catalog.toString(), "the catalog of version " + v.id());
         if (snapshot != null && snapshot < v.ducklake().firstSnapshot() && !v.parents().isEmpty())
             msg += "; older snapshots are in its parent version: fdl query --snapshot " + snapshot + " " + v.parents().get(0) + " \"...\"";
-        return new FdlException(e.exitCode(), msg, e);
+        return new FdlException(e.kind(), msg, e);
     }
 }

@@ -12,23 +12,21 @@ import java.util.UUID;
 
 /**
  * {@code fdl.json}, the repository identity (SPEC.md section 3):
- * {@code {"fdl": "0.1", "id": "<uuid>", "data_dir": "data/"}}. {@code data_dir} is relative to the
+ * {@code {"fdl": "0.1", "id": "<uuid>", "data_dir": RepoLayout.DEFAULT_DATA_DIR}}. {@code data_dir} is relative to the
  * root, ends in {@code /} and stays inside it; anything else is a corrupt repository.
  */
 public record RepoConfig(String fdl, String id, String dataDir, Map<String, JsonNode> extra) {
-    /** The object key. */
-    public static final String KEY = "fdl.json";
     private static final Set<String> KNOWN = Set.of("fdl", "id", "data_dir");
 
     public RepoConfig {
         extra = Map.copyOf(extra);
         String why = dataDirProblem(dataDir);
-        if (why != null) throw FdlException.corrupt(KEY, "key 'data_dir' " + why);
+        if (why != null) throw FdlException.corrupt(RepoLayout.CONFIG, "key 'data_dir' " + why);
     }
 
     /** A new identity with a random UUID and {@code data/}. */
     public static RepoConfig fresh() {
-        return new RepoConfig(FormatVersion.CURRENT, UUID.randomUUID().toString(), "data/", Map.of());
+        return new RepoConfig(FormatVersion.CURRENT, UUID.randomUUID().toString(), RepoLayout.DEFAULT_DATA_DIR, Map.of());
     }
 
     static String dataDirProblem(String d) {
@@ -43,11 +41,11 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
 
     /** Parses fdl.json strictly, refusing an unknown format version. */
     public static RepoConfig parse(byte[] bytes) {
-        ObjectNode o = Json.parseObject(bytes, KEY);
-        String fdl = Json.string(o, "fdl", KEY);
-        FormatVersion.check(fdl, KEY);
-        String id = Json.string(o, "id", KEY);
-        String dataDir = Json.string(o, "data_dir", KEY);
+        ObjectNode o = Json.parseObject(bytes, RepoLayout.CONFIG);
+        String fdl = Json.string(o, "fdl", RepoLayout.CONFIG);
+        FormatVersion.check(fdl, RepoLayout.CONFIG);
+        String id = Json.string(o, "id", RepoLayout.CONFIG);
+        String dataDir = Json.string(o, "data_dir", RepoLayout.CONFIG);
         return new RepoConfig(fdl, id, dataDir, Json.extras(o, KNOWN));
     }
 

@@ -1,5 +1,6 @@
 package dev.fdl.bench;
 
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.ducklake.Catalog;
 import dev.fdl.ducklake.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
@@ -68,7 +69,7 @@ public final class CommitBench {
         VersionInfo pv = new VersionInfo(FormatVersion.CURRENT, parent, 1, List.of(), Instant.now(),
                 new VersionInfo.Author("bench", null), "parent", new VersionInfo.FileRef("ducklake.duckdb", "duckdb-v1.5.0", 1, "00"),
                 new VersionInfo.FileRef("dataset.json", null, 1, "00"), new VersionInfo.DuckLakeInfo("1.0", parentLast, 0, parentLast), Map.of());
-        local.put(VersionInfo.key(parent), pv.toBytes());
+        local.put(RepoLayout.versionJson(parent), pv.toBytes());
         String refEtag = local.putIfAbsent("refs/heads/main", Repository.refBytes(parent)).etag();
         WorkingCopy.State state = new WorkingCopy.State(local.root(), repo.config().id(), "main", parent, refEtag, parentLast, Map.of());
 

@@ -150,7 +150,7 @@ abstract class CommitProtocolContract {
         RecordingStore rec = new RecordingStore(store);
         assertThatThrownBy(() -> commit(Repository.open(rec), wc, "empty"))
                 .isInstanceOf(FdlException.class).hasMessageContaining("nothing to commit")
-                .satisfies(e -> assertThat(((FdlException) e).exitCode()).isEqualTo(1));
+                .satisfies(e -> assertThat(((FdlException) e).kind()).isEqualTo(FdlException.FAILURE));
         assertThat(rec.mutations()).isEmpty();
     }
 
@@ -165,7 +165,7 @@ abstract class CommitProtocolContract {
         assertThatThrownBy(() -> commit(repo, bob, "bob"))
                 .isInstanceOf(FdlException.class)
                 .hasMessageContaining("moved since checkout").hasMessageContaining(won)
-                .satisfies(e -> assertThat(((FdlException) e).exitCode()).isEqualTo(3));
+                .satisfies(e -> assertThat(((FdlException) e).kind()).isEqualTo(FdlException.CONFLICT));
         assertThat(readerView()).isEqualTo(before);
         assertThat(bob.state().baseVersion()).isNull();
     }
@@ -282,7 +282,7 @@ abstract class CommitProtocolContract {
                         try {
                             return commit(Repository.open(store), wc, "round").version().id();
                         } catch (FdlException e) {
-                            assertThat(e.exitCode()).isEqualTo(FdlException.CONFLICT);
+                            assertThat(e.kind()).isEqualTo(FdlException.CONFLICT);
                             return null;
                         }
                     }));
