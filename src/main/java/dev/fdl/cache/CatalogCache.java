@@ -3,6 +3,7 @@ package dev.fdl.cache;
 import dev.fdl.ducklake.CatalogFiles;
 import dev.fdl.ducklake.NamedFile;
 import dev.fdl.repo.RepoLayout;
+import dev.fdl.repo.CatalogSource;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionFolder;
 import dev.fdl.repo.VersionInfo;
@@ -46,7 +47,7 @@ import java.util.stream.Stream;
  * Every file is written to a temporary name and renamed, so an interrupted run leaves no partial
  * entry. The whole folder can be deleted at any time.
  */
-public final class CatalogCache {
+public final class CatalogCache implements CatalogSource {
     private static final String FILES = "files-v1";
     private static final int FILES_MAGIC = 0x46444c31; // "FDL1"
 
@@ -101,7 +102,7 @@ public final class CatalogCache {
         return dir.resolve(name);
     }
 
-    /** Where the built-in reader mirrors the data files of a remote repository (see {@link VersionCatalogs#dataCache}). */
+    /** Where the built-in reader mirrors the data files of a remote repository (see {@link #dataFolder}). */
     static final String DATA = "data";
     private static final String PLAIN_NAME = "[A-Za-z0-9][A-Za-z0-9._-]{0,99}";
 
@@ -287,6 +288,25 @@ public final class CatalogCache {
         } finally {
             deleteQuietly(tmp);
         }
+    }
+
+    /**
+     * The local DuckDB file of {@code v}'s catalog for readers (checkout, query, the demo),
+     * downloaded on first use and checked against version.json.
+     *
+     * @throws FdlException exit 4 when the version is expired, exit 1 when its catalog is missing or does not match
+     */
+    @Override
+    public Path versionCatalog(Repository repo, VersionInfo v) {
+        if (repo.readExpired(v.id()).isPresent())
+            throw FdlException.notFound("version " + v.id() + " is expired: its catalog is gone");
+        return catalog(repo, v, false).orElseThrow(() -> new FdlException(
+                "the catalog of version " + v.id() + " is missing from " + repo.root() + "; run fdl verify"));
+    }
+
+    /** Where data files of a remote repository are mirrored for the built-in reader (DuckDB core reads local files only). */
+    public Path dataFolder(Repository repo) {
+        return repositoryFolder(repo.config().id()).resolve(DATA);
     }
 
     /** The store key of the version's catalog ({@code versions/<id>/ducklake.duckdb}). */

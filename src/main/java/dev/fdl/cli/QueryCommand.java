@@ -7,7 +7,7 @@ import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.VersionQuery;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
-import dev.fdl.cache.VersionCatalogs;
+import dev.fdl.cache.CatalogCache;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
@@ -50,7 +50,7 @@ final class QueryCommand implements Runnable {
             try (ObjectStore store = Stores.open(wc.state().root())) {
                 Repository repo = Repository.open(store);
                 CatalogConverter.convert(wc.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);
-                answer = VersionQuery.run(tmp, store, repo.dataDir(), VersionCatalogs.dataCache(repo), snapshot, sql);
+                answer = VersionQuery.run(tmp, store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), snapshot, sql);
             } finally {
                 try {
                     Files.deleteIfExists(tmp);
@@ -62,9 +62,9 @@ final class QueryCommand implements Runnable {
             try (ObjectStore store = repoOption.openStore()) {
                 Repository repo = Repository.open(store);
                 Resolved r = repo.resolve(ref == null ? "HEAD" : ref);
-                Path catalog = VersionCatalogs.local(repo, r.version());
+                Path catalog = CatalogCache.fromEnvironment().versionCatalog(repo, r.version());
                 try {
-                    answer = VersionQuery.run(catalog, store, repo.dataDir(), VersionCatalogs.dataCache(repo), snapshot, sql);
+                    answer = VersionQuery.run(catalog, store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), snapshot, sql);
                 } catch (FdlException e) {
                     throw aboutVersion(e, r.version(), catalog);
                 }

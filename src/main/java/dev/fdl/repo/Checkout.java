@@ -1,7 +1,5 @@
 package dev.fdl.repo;
 
-import dev.fdl.cache.VersionCatalogs;
-
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.Catalog;
 import dev.fdl.ducklake.CatalogConverter;
@@ -31,6 +29,7 @@ public final class Checkout {
     /**
      * Checks out {@code spec} into {@code wc}.
      *
+     * @param catalogs  where version catalogs come from (the CLI passes the catalog cache)
      * @param spec      a branch, tag or version; null for HEAD's branch
      * @param newBranch with {@code -b}: create this branch (at commit) starting from {@code spec}
      * @param force     discard snapshots not yet committed when switching
@@ -38,7 +37,7 @@ public final class Checkout {
      *                      catalog does not match version.json; exit 3 when {@code newBranch} exists; exit 4
      *                      when {@code spec} does not resolve
      */
-    public static Result run(Repository repo, WorkingCopy wc, String spec, String newBranch, boolean force,
+    public static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
                              ProgressListener progress) {
         if (repo.store().readOnly())
             throw new FdlException("cannot check out from " + repo.root() + ": an HTTP(S) root is read-only and a working copy "
@@ -100,7 +99,7 @@ public final class Checkout {
                 Files.move(tmp, wc.catalog(), java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
                 baseSnapshot = 0;
             } else {
-                Path downloaded = VersionCatalogs.local(repo, base.version()); // size and sha256 checked
+                Path downloaded = catalogs.versionCatalog(repo, base.version()); // size and sha256 checked
                 CatalogConverter.convert(downloaded, wc.catalog(), CatalogKind.SQLITE, progress);
                 DataPath.set(wc.catalog(), repo.dataLocation());
                 try (Catalog c = Catalog.open(wc.catalog())) {
