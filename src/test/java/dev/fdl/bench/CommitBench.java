@@ -71,7 +71,8 @@ public final class CommitBench {
                 new VersionInfo.FileRef("dataset.json", null, 1, "00"), new VersionInfo.DuckLakeInfo("1.0", parentLast, 0, parentLast), Map.of());
         local.put(RepoLayout.versionJson(parent), pv.toBytes());
         String refEtag = local.putIfAbsent("refs/heads/main", Repository.refBytes(parent)).etag();
-        WorkingCopy.State state = new WorkingCopy.State(local.root(), repo.config().id(), "main", parent, refEtag, parentLast, Map.of());
+        WorkingCopy.State state = new WorkingCopy.State(local.root(), repo.config().id(), "main", parent, refEtag, parentLast,
+                wc.state().catalog(), Map.of());
 
         ObjectStore noUploads = new ForwardingStore(local) {
             @Override
