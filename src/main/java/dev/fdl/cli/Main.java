@@ -32,6 +32,8 @@ import java.io.PrintWriter;
                 GcCommand.class,
                 VerifyCommand.class,
                 CacheCommand.class,
+                SiteCommand.class,
+                ServeCommand.class,
                 DemoCommand.class,
                 CommandLine.HelpCommand.class
         })

@@ -102,13 +102,13 @@ public final class CatalogConverter {
             }
         } catch (SQLException e) {
             AtomicFile.deleteQuietly(temp);
-            throw new FdlException(FdlException.FAILURE, "converting catalog " + source + " to " + targetKind
+            throw new FdlException(FdlException.Kind.FAILURE, "converting catalog " + source + " to " + targetKind
                     + " failed: " + e.getMessage() + "; " + target + " was left unchanged", e);
         } catch (IOException e) {
             AtomicFile.deleteQuietly(temp);
             // an interrupt closes a FileChannel mid-write (SqliteFileWriter): that exception has no message
             String why = e instanceof java.nio.channels.ClosedByInterruptException ? "interrupted while writing pages" : e.getMessage();
-            throw new FdlException(FdlException.FAILURE, "converting catalog " + source + " to " + targetKind + " failed: " + why
+            throw new FdlException(FdlException.Kind.FAILURE, "converting catalog " + source + " to " + targetKind + " failed: " + why
                     + "; " + target + " was left unchanged", e);
         } catch (RuntimeException e) {
             AtomicFile.deleteQuietly(temp);

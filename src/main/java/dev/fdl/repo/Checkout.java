@@ -81,7 +81,7 @@ public final class Checkout {
                 try {
                     base = repo.resolve(spec);
                 } catch (FdlException e) {
-                    if (e.kind() == FdlException.NOT_FOUND && RefName.problem(name) == null && !e.getMessage().contains("expired"))
+                    if (e.kind() == FdlException.Kind.NOT_FOUND && RefName.problem(name) == null && !e.getMessage().contains("expired"))
                         throw FdlException.notFound("no branch, tag or version named '" + spec + "'; to start a new branch: fdl checkout -b " + spec);
                     throw e;
                 }

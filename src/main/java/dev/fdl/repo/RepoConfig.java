@@ -49,6 +49,19 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
         return new RepoConfig(fdl, id, dataDir, Json.extras(o, KNOWN));
     }
 
+    /**
+     * The same identity with the key {@code key} (one fdl.json does not define itself, e.g. the
+     * saved retention policy) set to {@code value}, or removed when {@code value} is null.
+     * Every other key, known or not, is kept.
+     */
+    public RepoConfig withExtra(String key, JsonNode value) {
+        if (KNOWN.contains(key)) throw new IllegalArgumentException("'" + key + "' is part of the identity and never changes");
+        Map<String, JsonNode> m = new java.util.LinkedHashMap<>(extra);
+        if (value == null) m.remove(key);
+        else m.put(key, value);
+        return new RepoConfig(fdl, id, dataDir, m);
+    }
+
     /** The JSON form, unknown keys kept. */
     public byte[] toBytes() {
         ObjectNode o = Json.MAPPER.createObjectNode();

@@ -30,10 +30,12 @@ import java.util.stream.Stream;
 public final class Repository {
     private final ObjectStore store;
     private final RepoConfig config;
+    private final String configEtag;
 
-    private Repository(ObjectStore store, RepoConfig config) {
+    private Repository(ObjectStore store, RepoConfig config, String configEtag) {
         this.store = store;
         this.config = config;
+        this.configEtag = configEtag;
     }
 
     /**
@@ -46,7 +48,7 @@ public final class Repository {
         if (cfg.isEmpty())
             throw FdlException.notFound("no fdl repository at " + store.root() + " (no " + RepoLayout.CONFIG
                     + "); create one with: fdl init " + store.root());
-        return new Repository(store, RepoConfig.parse(cfg.get().bytes()));
+        return new Repository(store, RepoConfig.parse(cfg.get().bytes()), cfg.get().etag());
     }
 
     /**
@@ -65,7 +67,7 @@ public final class Repository {
             throw FdlException.conflict("a repository already exists at " + store.root()
                     + " (fdl.json is there); nothing was changed");
         store.put(RepoLayout.HEAD, RepoLayout.headBytes(branch));
-        return new Repository(store, config);
+        return new Repository(store, config, r.etag());
     }
 
     public ObjectStore store() {
@@ -74,6 +76,26 @@ public final class Repository {
 
     public RepoConfig config() {
         return config;
+    }
+
+    /**
+     * Replaces fdl.json with {@code updated} ({@code If-Match}: the ETag fdl.json had when this
+     * repository was opened; SPEC.md section 2), so that of two writers who read the same fdl.json
+     * only the first succeeds and neither loses the other's change unseen. The identity keys
+     * ({@code fdl}, {@code id}, {@code data_dir}) never change; unknown keys are kept as
+     * {@code updated} carries them.
+     *
+     * @return the repository as it is now (the new configuration and its ETag)
+     * @throws FdlException exit 3 when fdl.json changed since it was read (nothing was written)
+     */
+    public Repository saveConfig(RepoConfig updated) {
+        if (!updated.id().equals(config.id()) || !updated.dataDir().equals(config.dataDir()) || !updated.fdl().equals(config.fdl()))
+            throw new IllegalArgumentException("fdl.json's identity (fdl, id, data_dir) never changes");
+        WriteResult w = configEtag == null ? WriteResult.preconditionFailed() : store.putIfMatch(RepoLayout.CONFIG, updated.toBytes(), configEtag);
+        if (!w.isWritten())
+            throw FdlException.conflict(RepoLayout.CONFIG + " in " + store.root() + " changed since it was read (another writer saved it "
+                    + "meanwhile); nothing was written: run the command again to apply your change on top of theirs");
+        return new Repository(store, updated, w.etag());
     }
 
     /** The root as users write it. */
@@ -240,7 +262,7 @@ public final class Repository {
             });
         }
         if (ids.size() > 1)
-            throw new FdlException(FdlException.FAILURE, "version prefix '" + prefix + "' is ambiguous: "
+            throw new FdlException(FdlException.Kind.FAILURE, "version prefix '" + prefix + "' is ambiguous: "
                     + String.join(", ", ids) + "; give more characters");
         return ids.isEmpty() ? null : ids.iterator().next();
     }

@@ -423,4 +423,40 @@ public final class LocalStore implements ObjectStore {
             return m;
         }
     }
+
+    /** Reads only the range, from an open file: no temporary copy. Metadata from {@link #head}. */
+    @Override
+    public Optional<RangeRead> read(String key, long from, long length) {
+        Path f = file(key);
+        Optional<ObjectMeta> meta = head(key);
+        if (meta.isEmpty()) return Optional.empty();
+        try {
+            FileChannel ch = FileChannel.open(f, StandardOpenOption.READ);
+            long size = ch.size();
+            long start = Math.min(Math.max(0, from), size);
+            long n = length < 0 ? size - start : Math.min(length, size - start);
+            ch.position(start);
+            InputStream body = new java.io.BufferedInputStream(Channels.newInputStream(ch), 64 * 1024);
+            ObjectMeta m = meta.get();
+            return Optional.of(new RangeRead(new ObjectMeta(key, size, m.etag(), m.lastModified()), start, n, body));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * True when {@code key} names a file whose real path (symbolic links followed) lies inside
+     * the root's real path. A server over this store refuses the others: a link must not make a
+     * file outside the repository readable.
+     */
+    public boolean isInsideRoot(String key) {
+        try {
+            Path real = file(key).toRealPath();
+            return real.startsWith(root.toRealPath());
+        } catch (IOException | IllegalArgumentException e) {
+            return false;
+        }
+    }
 }

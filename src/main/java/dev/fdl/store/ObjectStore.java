@@ -104,6 +104,24 @@ public interface ObjectStore extends AutoCloseable {
      */
     String location(String key);
 
+    /**
+     * Streams part of an object: {@code length} bytes from offset {@code from} ({@code length < 0}:
+     * to the end), clipped to the object's size, with the whole object's metadata; empty when the
+     * key does not exist. Used to serve HTTP Range requests (RFC 9110 section 14). The default
+     * reads the whole object with {@link #get}; backends override it to read only the range.
+     *
+     * @throws StoreException on I/O failure
+     */
+    default Optional<RangeRead> read(String key, long from, long length) {
+        return get(key).map(b -> {
+            byte[] all = b.bytes();
+            long start = Math.min(Math.max(0, from), all.length);
+            long n = length < 0 ? all.length - start : Math.min(length, all.length - start);
+            return new RangeRead(new ObjectMeta(key, all.length, b.etag(), null), start, n,
+                    new java.io.ByteArrayInputStream(all, (int) start, (int) n));
+        });
+    }
+
     /** Releases clients and connections. */
     @Override
     default void close() {}

@@ -22,7 +22,7 @@ public final class AtomicFile {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot create directory " + dir + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot create directory " + dir + ": " + e.getMessage(), e);
         }
         return dir.resolve("." + abs.getFileName() + ".tmp-" + UUID.randomUUID());
     }
@@ -37,7 +37,7 @@ public final class AtomicFile {
             }
         } catch (IOException e) {
             deleteQuietly(temp);
-            throw new FdlException(FdlException.FAILURE, "cannot move catalog into place at " + target + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot move catalog into place at " + target + ": " + e.getMessage(), e);
         }
     }
 

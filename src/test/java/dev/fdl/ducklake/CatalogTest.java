@@ -113,7 +113,7 @@ class CatalogTest {
         Files.write(file, new byte[] {1, 2, 3});
         assertThatThrownBy(() -> Catalog.open(file)).isInstanceOf(FdlException.class)
                 .hasMessageContaining(file.toString()).hasMessageContaining("not a DuckLake catalog")
-                .extracting(e -> ((FdlException) e).kind()).isEqualTo(FdlException.FAILURE);
+                .extracting(e -> ((FdlException) e).kind()).isEqualTo(FdlException.Kind.FAILURE);
     }
 
     @Test

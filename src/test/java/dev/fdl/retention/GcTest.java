@@ -201,7 +201,7 @@ class GcTest {
         gc(Repository.open(counting)).run(grace(Duration.ZERO));
 
         assertThat(refused.get()).isInstanceOfSatisfying(FdlException.class,
-                e -> assertThat(e.kind()).isEqualTo(FdlException.NOT_FOUND));
+                e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.NOT_FOUND));
         assertThat(fx.exists("refs/tags/too-late")).isFalse();
         assertThat(folder(lost)).isEmpty();
         assertThat(fx.exists("data/loser-only.parquet")).isFalse();
