@@ -28,6 +28,7 @@ final class CommitCommand implements Runnable {
     @Spec CommandSpec spec;
     @Option(names = {"-m", "--message"}, required = true, paramLabel = "<message>", description = "What this version changes.") String message;
     @Option(names = "--author", paramLabel = "\"Name <email>\"", description = "Default: $FDL_AUTHOR_NAME/$FDL_AUTHOR_EMAIL, git's user.name/user.email, the OS user.") String author;
+    @Option(names = "--allow-description-loss", description = "Commit even if dataset.json drops the title or license the parent version's description has.") boolean allowDescriptionLoss;
     @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;
     @Option(names = "--json", description = "Print version.json of the new version.") boolean json;
     @Option(names = "--expire", description = "After a successful commit, apply the retention policy saved in the repository "
@@ -44,7 +45,7 @@ final class CommitCommand implements Runnable {
                     "--expire applies the repository's saved retention policy, but " + repo.root() + " has none; "
                             + "save one with fdl expire --save-policy <rules>; nothing was committed"));
             Commit.Result r = Commit.run(repo, wc, message, Authors.resolve(author), Clock.systemUTC(),
-                    Progress.listener(quiet, spec.commandLine().getErr()));
+                    Progress.listener(quiet, spec.commandLine().getErr()), allowDescriptionLoss);
             PrintWriter out = spec.commandLine().getOut();
             Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, policy, false);
             Site.Result siteResult = null;

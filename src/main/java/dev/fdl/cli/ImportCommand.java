@@ -21,18 +21,26 @@ import java.nio.file.Path;
 /** {@code fdl import}: one DuckLake transaction in the working catalog, without the extension. */
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = {"Load a CSV (also .gz), Parquet or JSON file into a table of the working catalog, as one DuckLake snapshot.",
-                "The Parquet data file goes straight into the repository's data folder (unreachable until a commit names it)."})
+                "The Parquet data file goes straight into the repository's data folder (unreachable until a commit names it).",
+                "Bad files (empty, header only, truncated gzip, not UTF-8, rows with more or fewer fields than the header) are refused naming the file (and the line); the working catalog is then unchanged."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:success", "1:the file was refused (named in the message); nothing changed",
+                "2:usage error (bad --table, --mode, --schema or file type)", "4:--mode append to a table that does not exist"})
 final class ImportCommand implements Runnable {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<file>") Path file;
-    @Option(names = {"-t", "--table"}, required = true, paramLabel = "[schema.]name") String table;
+    @Parameters(index = "0", paramLabel = "<file>",
+            description = "The file to load: .csv, .tsv or .txt (optionally .gz; delimiter, quoting and column types detected over the whole file), .parquet, or .json, .jsonl, .ndjson (optionally .gz). Relative to the current folder.")
+    Path file;
+    @Option(names = {"-t", "--table"}, required = true, paramLabel = "[schema.]name",
+            description = "The table to load into: name (schema main) or schema.name; a missing schema is created.") String table;
     @Option(names = "--mode", paramLabel = "create|replace|append", defaultValue = "create",
             description = "create (default; refused if the table exists), replace (the old files stop being visible; nothing is deleted), append.")
     String mode;
-    @Option(names = "--schema", paramLabel = "\"col TYPE, …\"", description = "DuckDB types for some columns instead of the inferred ones.") String schema;
+    @Option(names = "--schema", paramLabel = "\"col TYPE, …\"",
+            description = "DuckDB types for some columns instead of the detected ones, e.g. \"geonameid VARCHAR, price DECIMAL(10,2)\" (for CSV the reader itself uses them, so 01234 stays text).") String schema;
     @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Recorded as the snapshot's commit message.") String message;
-    @Option(names = "--json", description = "Print the result as JSON.") boolean json;
+    @Option(names = "--json", description = "Print the result as JSON (table, snapshot, rows, data_file, bytes, created_table, columns).") boolean json;
 
     @Override
     public void run() {

@@ -23,12 +23,13 @@ import java.util.Map;
 
 /** {@code fdl log}: history from a ref, newest first, expired versions marked (SPEC.md section 4, log). */
 @Command(name = "log", mixinStandardHelpOptions = true,
-        description = "Show versions from a ref (default HEAD) following parents, newest first, decorated with the refs that point at them; expired versions are listed and marked.")
+        description = "Show versions from a ref (default: inside a working copy its branch, else HEAD) following parents, newest first, decorated with the refs that point at them; expired versions are listed and marked.")
 final class LogCommand implements Runnable {
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>") String start;
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>",
+            description = "Where history starts. Default: inside a working copy its branch, else HEAD. Takes <ref>~N, <ref>^N, <ref>@{YYYY-MM-DD}.") String start;
     @Option(names = {"-n", "--max-count"}, paramLabel = "N", defaultValue = "-1", description = "Show at most N versions (negative: all).") int limit;
     @Option(names = "--oneline", description = "One line per version.") boolean oneline;
     @Option(names = "--json", description = "Print as JSON.") boolean json;
@@ -38,9 +39,10 @@ final class LogCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
-            Resolved r = repo.resolveAllowingExpired(start == null ? "HEAD" : start);
+            DefaultRef target = DefaultRef.forArgument(repo, start);
+            Resolved r = repo.resolveAllowingExpired(target.spec());
             List<Repository.LogEntry> entries = repo.log(r.version().id(), limit);
-            Map<String, List<RefValue>> refs = repo.refsByVersion();
+            Map<String, List<RefValue>> refs = decorations(repo, r);
             for (Repository.LogEntry e : entries)
                 for (String p : e.missingParents())
                     spec.commandLine().getErr().println("fdl: warning: parent " + p + " of version " + e.version().id()
@@ -58,6 +60,7 @@ final class LogCommand implements Runnable {
                 Out.json(out, a);
                 return;
             }
+            if (target.description() != null && !entries.isEmpty()) out.println("# " + target.description());
             boolean first = true;
             for (Repository.LogEntry e : entries) {
                 VersionInfo v = e.version();
@@ -79,6 +82,19 @@ final class LogCommand implements Runnable {
             }
             out.flush();
         }
+    }
+
+    /**
+     * Version id to the refs that point at it. A root that cannot be listed (an HTTP mirror) only
+     * tells HEAD's branch; the ref the user named is known too, so it decorates its version.
+     */
+    static Map<String, List<RefValue>> decorations(Repository repo, Resolved r) {
+        Map<String, List<RefValue>> refs = repo.refsByVersion();
+        if (r.ref() != null) {
+            List<RefValue> at = refs.computeIfAbsent(r.ref().versionId(), k -> new ArrayList<>());
+            if (at.stream().noneMatch(x -> x.key().equals(r.ref().key()))) at.add(r.ref());
+        }
+        return refs;
     }
 
     /** git log --decorate style: {@code  (HEAD -> main, tag: v1, dev)}. */

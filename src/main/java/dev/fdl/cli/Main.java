@@ -91,6 +91,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             err.flush();
             return ExitCodes.of(r.result());
         }
+        if (ex instanceof dev.fdl.store.ReadOnlyStoreException s) {
+            err.println("fdl: " + clip(s.getMessage()));
+            err.flush();
+            return ExitCodes.FAILURE;
+        }
         if (ex instanceof StoreException s) {
             err.println("fdl: store error: " + clip(s.getMessage()));
             err.flush();

@@ -35,7 +35,7 @@ public final class Catalogs {
         if (dataPath == null || dataPath.isBlank()) {
             throw FdlException.usage("a DuckLake catalog needs a data path; got none for " + file);
         }
-        String path = withSeparator(dataPath);
+        String path = DuckLakePaths.dataPath(dataPath);
         Path temp = AtomicFile.tempBeside(file);
         try {
             if (kind == CatalogKind.DUCKDB) {
@@ -51,11 +51,6 @@ public final class Catalogs {
             throw e;
         }
         AtomicFile.moveInto(temp, file);
-    }
-
-    /** The data path with a trailing separator, as DuckLake stores it. */
-    static String withSeparator(String dataPath) {
-        return dataPath.endsWith("/") || dataPath.endsWith("\\") ? dataPath : dataPath + "/";
     }
 
     /** {@code DuckDB <source id>}, the {@code created_by} value DuckLake writes. */

@@ -194,6 +194,8 @@ public final class Importer {
             st.execute(sql);
             return st.getUpdateCount();
         } catch (SQLException e) {
+            FdlException bad = CsvSource.badLine(source, e, null);
+            if (bad != null) throw bad;
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + duckError(e), e);
         }
     }
@@ -240,12 +242,13 @@ public final class Importer {
         static SourceColumns describe(Connection duck, Path source, Format format, Map<String, String> overrides)
                 throws SQLException {
             String path = SqlQuote.literal(source.toAbsolutePath().toString());
+            CsvSource csv = format == Format.CSV ? CsvSource.sniff(duck, source) : null;
             String relation = switch (format) {
-                case CSV -> "read_csv(" + path + ", header = true)";
+                case CSV -> csv.relation(Map.of());
                 case PARQUET -> "read_parquet(" + path + ")";
                 case JSON -> "read_json(" + path + ")";
             };
-            Map<String, String> types = describe(duck, relation, source, format);
+            Map<String, String> types = csv != null ? csv.columns() : describe(duck, relation, source, format);
             for (String col : overrides.keySet()) {
                 boolean found = types.keySet().stream().anyMatch(c -> c.equalsIgnoreCase(col));
                 if (!found) {
@@ -261,10 +264,7 @@ public final class Importer {
                 }
                 effective.put(e.getKey(), override != null ? normalizeType(duck, override) : e.getValue());
             }
-            if (format == Format.CSV && !overrides.isEmpty()) {
-                relation = "read_csv(" + path + ", header = true" + csvTypes(overrides) + ")";
-                describe(duck, relation, source, format);
-            }
+            if (csv != null && !overrides.isEmpty()) relation = csv.relation(effective);
             return new SourceColumns(relation, effective);
         }
 
@@ -277,19 +277,6 @@ public final class Importer {
                         + duckError(e), e);
             }
             return types;
-        }
-
-        /** CSV overrides go to the reader itself, so that e.g. {@code 01234} stays text instead of becoming 1234. */
-        private static String csvTypes(Map<String, String> overrides) {
-            if (overrides.isEmpty()) return "";
-            StringBuilder sb = new StringBuilder(", types = {");
-            boolean first = true;
-            for (Map.Entry<String, String> e : overrides.entrySet()) {
-                if (!first) sb.append(", ");
-                first = false;
-                sb.append(SqlQuote.literal(e.getKey())).append(": ").append(SqlQuote.literal(e.getValue()));
-            }
-            return sb.append('}').toString();
         }
 
         /** DuckDB's canonical spelling of a user-written type ({@code int} → {@code INTEGER}); usage error if unknown. */

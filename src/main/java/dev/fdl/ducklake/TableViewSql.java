@@ -105,7 +105,7 @@ final class TableViewSql {
         long s = catalog.snapshot();
         return "SELECT " + (select.isEmpty() ? "NULL AS __fdl_no_columns" : String.join(", ", select))
                 + " FROM " + catalog.catalogTable(inlined.tableName())
-                + " WHERE begin_snapshot <= " + s + " AND (end_snapshot IS NULL OR " + s + " < end_snapshot)";
+                + " WHERE" + Visibility.at(s);
     }
 
     private String emptyPart() {

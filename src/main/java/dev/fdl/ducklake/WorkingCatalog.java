@@ -80,7 +80,7 @@ final class WorkingCatalog implements AutoCloseable {
     }
 
     private static String visible(long s) {
-        return " begin_snapshot <= " + s + " AND (end_snapshot IS NULL OR " + s + " < end_snapshot) ";
+        return Visibility.at(s);
     }
 
     State state(TableName name) throws SQLException {
@@ -200,7 +200,7 @@ final class WorkingCatalog implements AutoCloseable {
                 schemaId = nextCatalogId++;
                 update("INSERT INTO ducklake_schema (schema_id, schema_uuid, begin_snapshot, end_snapshot, schema_name, path, "
                         + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, 1)",
-                        schemaId, VersionIds.next(), s, plan.table().schema(), plan.table().schema() + "/");
+                        schemaId, VersionIds.next(), s, plan.table().schema(), DuckLakePaths.newFolder(plan.table().schema()));
                 changes.add("created_schema:" + SqlQuote.ident(plan.table().schema()));
             } else {
                 schemaId = state.schema().id();
@@ -210,7 +210,7 @@ final class WorkingCatalog implements AutoCloseable {
                 tableId = nextCatalogId++;
                 update("INSERT INTO ducklake_table (table_id, table_uuid, begin_snapshot, end_snapshot, schema_id, table_name, path, "
                         + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, ?, 1)",
-                        tableId, VersionIds.next(), s, schemaId, plan.table().name(), plan.table().name() + "/");
+                        tableId, VersionIds.next(), s, schemaId, plan.table().name(), DuckLakePaths.newFolder(plan.table().name()));
                 changes.add("created_table:" + SqlQuote.qualified(plan.table().schema(), plan.table().name()));
             } else {
                 tableId = state.table().id();

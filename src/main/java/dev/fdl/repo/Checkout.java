@@ -89,6 +89,8 @@ public final class Checkout {
             }
         }
 
+        if (base != null && !force) Description.checkCanPlace(repo, wc, base.version());
+        byte[] description = base == null ? null : Description.read(repo, base.version()); // checked before anything changes
         long baseSnapshot;
         try {
             Files.createDirectories(wc.catalog().getParent());
@@ -109,6 +111,7 @@ public final class Checkout {
         } catch (IOException e) {
             throw new FdlException("cannot write the working catalog " + wc.catalog() + ": " + e.getMessage());
         }
+        if (description != null) Description.place(wc, description);
         String baseId = base == null ? null : base.version().id();
         wc.save(new WorkingCopy.State(repo.root(), repo.config().id(), branch, baseId, etag, baseSnapshot, Map.of()));
         return new Result(wc, branch, baseId, base == null, baseSnapshot);

@@ -54,6 +54,7 @@ public final class Commit {
     private final Clock clock;
     private final ProgressListener progress;
     private final Path work;
+    private boolean allowDescriptionLoss;
 
     private Commit(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author, Clock clock, ProgressListener progress) {
         this.repo = repo;
@@ -74,8 +75,20 @@ public final class Commit {
      */
     public static Result run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
                              Clock clock, ProgressListener progress) {
+        return run(repo, wc, message, author, clock, progress, false);
+    }
+
+    /**
+     * {@link #run(Repository, WorkingCopy, String, VersionInfo.Author, Clock, ProgressListener)}, and
+     * with {@code allowDescriptionLoss} a description without the parent's title or license is
+     * accepted (otherwise refused before anything is uploaded, exit 1).
+     */
+    public static Result run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
+                             Clock clock, ProgressListener progress, boolean allowDescriptionLoss) {
         reconcile(repo, wc);
-        return new Commit(repo, wc, message, author, clock, progress).run();
+        Commit c = new Commit(repo, wc, message, author, clock, progress);
+        c.allowDescriptionLoss = allowDescriptionLoss;
+        return c.run();
     }
 
     private Result run() {
@@ -95,6 +108,7 @@ public final class Commit {
             wc.save(state.withCommitting(v.id()));   // lets a run after a crash here recognise its own version
             String etag = moveRef(v);                                          // 9
             wc.save(state.committed(v.id(), etag, v.ducklake().lastSnapshot()));
+            Description.writeBack(wc, dataset); // the working copy now holds the version's description, as git's checkout would
             return new Result(v, state.branch(), state.refEtag() == null);
         } finally {
             deleteQuietly(catalog);
@@ -136,6 +150,33 @@ public final class Commit {
                     + (state.baseVersion() == null ? "checkout (branch '" + state.branch() + "' has no version yet)"
                     : "version " + state.baseVersion() + " (snapshot " + state.baseSnapshot() + ")")
                     + "; load data first (fdl import, fdl sql, or fdl run)");
+        checkRefAndBase();
+    }
+
+    /**
+     * Reads the branch and the base version before anything is uploaded: a corrupt ref file, a
+     * branch deleted, created or moved since checkout, or a base without version.json would make
+     * step 9 (or step 4) fail after the upload and leave a version folder behind for nothing.
+     * Step 9 stays conditional: this only spares a doomed upload, it decides nothing.
+     *
+     * @throws FdlException exit 1 for a corrupt ref or a missing base; exit 3 when the branch changed
+     */
+    private void checkRefAndBase() {
+        RefName branch = new RefName(state.branch());
+        java.util.Optional<RefValue> ref = repo.readBranch(branch); // a corrupt ref file throws here, naming it
+        String now = null;
+        if (state.refEtag() == null && ref.isPresent()) now = "it was created since checkout and points at version " + ref.get().versionId();
+        else if (state.refEtag() != null && ref.isEmpty()) now = "it was deleted (fdl branch -d)";
+        else if (state.refEtag() != null && !dev.fdl.store.ETags.same(ref.get().etag(), state.refEtag()))
+            now = "it now points at version " + ref.get().versionId()
+                    + repo.readVersion(ref.get().versionId()).map(x -> " (\"" + x.message() + "\" by " + x.author() + ")").orElse("");
+        if (now != null)
+            throw FdlException.conflict("branch '" + branch + "' moved since checkout: " + now + ". Nothing was uploaded. "
+                    + "To go on: keep your work on a new branch (fdl checkout -b <new-branch>, then fdl commit), or start again "
+                    + "from the branch (fdl checkout --force " + branch + ", apply your changes again, and commit).");
+        if (state.baseVersion() != null && repo.readVersion(state.baseVersion()).isEmpty())
+            throw new FdlException("the base version " + state.baseVersion() + " has no version.json in " + repo.root()
+                    + "; nothing was uploaded; check out again");
     }
 
     /** Step 1: SQLite to DuckDB, then drop the snapshots before {@code first} (the parent's history). */
@@ -178,6 +219,8 @@ public final class Commit {
             }
         }
         ObjectNode filled = DatasetDescriptor.checkAndFill(descriptor, name, facts.tables(), wc.dir().getFileName().toString());
+        VersionInfo parent = state.baseVersion() == null ? null : repo.readVersion(state.baseVersion()).orElse(null);
+        Description.checkNothingLost(repo, parent, filled, name, allowDescriptionLoss);
         try {
             Files.write(out, Json.bytes(filled));
         } catch (IOException e) {
@@ -219,7 +262,7 @@ public final class Commit {
         });
         ObjectStore store = repo.store();
         if (keys.size() <= HEAD_CHECK_LIMIT) {
-            for (String k : keys) if (store.head(k).isEmpty()) missing.add(k);
+            for (String k : keys) if (store.stat(k).isEmpty()) missing.add(k); // metadata only, never the file
         } else {
             Set<String> pending = new HashSet<>(keys);
             try (Stream<ObjectMeta> s = store.list(repo.dataDir())) {

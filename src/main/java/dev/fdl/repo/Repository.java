@@ -108,6 +108,19 @@ public final class Repository {
         return config.dataDir();
     }
 
+    /**
+     * Refuses a writing command on a read-only root before it reads or writes anything else
+     * (SPEC.md section 2: an HTTP(S) root is read-only).
+     *
+     * @param action what the command would do, e.g. {@code "create tag 'v1'"}
+     * @throws FdlException exit 1 saying the root is read-only and where writing works
+     */
+    public void requireWritable(String action) {
+        if (store.readOnly())
+            throw new FdlException("cannot " + action + ": the repository at " + store.root() + " is read-only (an HTTP(S) "
+                    + "root serves readers); run it on the repository's folder or s3:// root");
+    }
+
     /** The data folder's absolute location as DuckLake addresses it ({@code /abs/root/data/}, {@code s3://b/p/data/}). */
     public String dataLocation() {
         return store.location(config.dataDir());
@@ -195,9 +208,15 @@ public final class Repository {
     /**
      * Resolves {@code spec} like {@link #resolve} but returns expired versions (for log and show).
      * Order, as git's: {@code HEAD}, {@code refs/...} full names, a tag, a branch, a version id or
-     * unique prefix of 4+ characters.
+     * unique prefix of 4+ characters; any of them followed by {@link Revision} suffixes
+     * ({@code ~N}, {@code ^N}, {@code @{date}}).
      */
     public Resolved resolveAllowingExpired(String spec) {
+        Revision rev = Revision.parse(spec);
+        if (rev != null) {
+            VersionInfo v = rev.resolve(this, resolveAllowingExpired(rev.base()).version());
+            return new Resolved(spec, null, v, readExpired(v.id()).orElse(null));
+        }
         if (spec == null || spec.isEmpty() || spec.equals("HEAD") || spec.equals("@")) {
             RefName head = headBranch();
             RefValue ref = readBranch(head).orElseThrow(() -> FdlException.notFound(

@@ -28,6 +28,16 @@ public interface ObjectStore extends AutoCloseable {
     /** Size, ETag and last-modified of an object, or empty when it does not exist. */
     Optional<ObjectMeta> head(String key);
 
+    /**
+     * Whether an object exists, with its size and last-modified time, read from the store's
+     * metadata alone: never the object's content (commit step 5 and gc check many large data
+     * files this way). The ETag may be null. The default is {@link #head} (S3 and HTTP answer
+     * HEAD from metadata).
+     */
+    default Optional<ObjectMeta> stat(String key) {
+        return head(key);
+    }
+
     /** Creates the key only if absent ({@code If-None-Match: *}). */
     WriteResult putIfAbsent(String key, Payload body);
 

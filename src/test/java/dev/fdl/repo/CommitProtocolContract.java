@@ -112,6 +112,19 @@ abstract class CommitProtocolContract {
     }
 
     @Test
+    void commitChecksDataFilesFromMetadataAloneNeverReadingThem() throws Exception {
+        WorkingCopy wc = checkout("wc", null);
+        addTable(wc, "a");
+        addTable(wc, "b");
+        dev.fdl.store.CountingStore counting = new dev.fdl.store.CountingStore(store);
+
+        commit(Repository.open(counting), wc, "two tables");
+
+        assertThat(counting.contentReads).noneMatch(k -> k.startsWith("data/"));
+        assertThat(counting.stats.get()).isGreaterThanOrEqualTo(2); // step 5: one stat per data file
+    }
+
+    @Test
     void secondCommitChainsMovesWithIfMatchAndKeepsOnlyItsSnapshots() throws Exception {
         WorkingCopy wc = checkout("wc", null);
         addTable(wc, "a");
