@@ -26,7 +26,8 @@ import java.time.Clock;
                 "Exit 1 when there is nothing to commit, exit 3 when the branch moved since checkout (conflict)."})
 final class CommitCommand implements Runnable {
     @Spec CommandSpec spec;
-    @Option(names = {"-m", "--message"}, required = true, paramLabel = "<message>", description = "What this version changes.") String message;
+    @Option(names = {"-m", "--message"}, paramLabel = "<message>", description = "What this version changes (may be left out after fdl restore: "
+            + "its message is used).") String message;
     @Option(names = "--author", paramLabel = "\"Name <email>\"", description = "Default: $FDL_AUTHOR_NAME/$FDL_AUTHOR_EMAIL, git's user.name/user.email, the OS user.") String author;
     @Option(names = "--allow-description-loss", description = "Commit even if dataset.json drops the title or license the parent version's description has.") boolean allowDescriptionLoss;
     @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;

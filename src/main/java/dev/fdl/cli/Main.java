@@ -28,6 +28,7 @@ import java.io.PrintWriter;
                 AttachCommand.class,
                 SqlCommand.class,
                 RunCommand.class,
+                RestoreCommand.class,
                 ExpireCommand.class,
                 GcCommand.class,
                 VerifyCommand.class,

@@ -63,7 +63,7 @@ public final class Catalogs {
 
     private static void createDuckDb(Path temp, String dataPath) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
-            Sql.attach(duck, temp, "cat", false, STORAGE_VERSION);
+            CatalogConverter.attachNewDuckDb(duck, temp, "cat");
             Sql.exec(duck, "BEGIN");
             for (DuckLakeSchema.TableDef def : DuckLakeSchema.tables()) {
                 Sql.exec(duck, def.duckDbDdl("cat."));

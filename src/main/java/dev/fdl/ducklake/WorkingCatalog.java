@@ -28,6 +28,11 @@ import java.util.Set;
 final class WorkingCatalog implements AutoCloseable {
     private static final DateTimeFormatter SNAPSHOT_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
 
+    /** Now, as a new snapshot's {@code snapshot_time} in a SQLite catalog (DuckDB's text of a TIMESTAMPTZ, DUCKLAKE.md). */
+    static String snapshotTime() {
+        return SNAPSHOT_TIME.format(LocalDateTime.now(ZoneOffset.UTC)) + "+00";
+    }
+
     /** A schema row visible at the newest snapshot. */
     record SchemaRow(long id, String path, boolean relative) {}
 
@@ -263,7 +268,7 @@ final class WorkingCatalog implements AutoCloseable {
 
             update("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, next_catalog_id, next_file_id) "
                     + "VALUES (?, ?, ?, ?, ?)",
-                    s, SNAPSHOT_TIME.format(LocalDateTime.now(ZoneOffset.UTC)) + "+00", schemaVersion, nextCatalogId, fileId + 1);
+                    s, snapshotTime(), schemaVersion, nextCatalogId, fileId + 1);
             update("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made, author, commit_message, commit_extra_info) "
                     + "VALUES (?, ?, ?, ?, NULL)", s, String.join(",", changes), author, message);
             conn.commit();

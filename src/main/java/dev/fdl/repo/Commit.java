@@ -60,7 +60,7 @@ public final class Commit {
         this.repo = repo;
         this.wc = wc;
         this.state = wc.state();
-        this.message = message;
+        this.message = messageNamingRestore(message, state);
         this.author = author;
         this.clock = clock;
         this.progress = progress;
@@ -135,6 +135,17 @@ public final class Commit {
         }
         wc.save(st.committed(st.baseVersion(), st.refEtag(), st.baseSnapshot()));
         return false;
+    }
+
+    /**
+     * After {@code fdl restore}, a commit's message names the restored version: with no message,
+     * the one restore proposed; a given message that does not name it gets a line that does.
+     */
+    private static String messageNamingRestore(String message, WorkingCopy.State state) {
+        String[] restored = state.restored();
+        if (restored == null) return message;
+        if (message == null || message.isBlank()) return restored[1];
+        return message.contains(restored[0]) ? message : message + "\n\nRestores version " + restored[0] + ".";
     }
 
     private void preconditions() {

@@ -67,13 +67,22 @@ class CatalogReaderFixtureTest {
             CatalogConverter.convert(copy.catalog(), sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
             CatalogConverter.convert(sqlite, catalog, CatalogKind.DUCKDB, ProgressListener.NONE);
         }
-        try (CatalogReader reader = CatalogReader.open(catalog, copy.dataPath(), id);
-             Statement st = reader.connection().createStatement()) {
+        try (CatalogReader reader = CatalogReader.open(catalog, copy.dataPath(), id)) {
+            assertThat(reader.snapshot()).isEqualTo(id);
+            assertReadsAsExpected(reader, snap, "@" + id);
+        }
+    }
+
+    /**
+     * The reader shows exactly the tables of an expected.json snapshot, each with its columns and
+     * types, row count and checksum over all rows (TimeZone UTC, as the fixtures were made).
+     */
+    static void assertReadsAsExpected(CatalogReader reader, JsonNode snap, String label) throws java.sql.SQLException {
+        try (Statement st = reader.connection().createStatement()) {
             st.execute("SET TimeZone = 'UTC'");
             Map<String, JsonNode> tables = new TreeMap<>();
             snap.get("tables").fields().forEachRemaining(e -> tables.put(e.getKey(), e.getValue()));
-            assertThat(reader.snapshot()).isEqualTo(id);
-            assertThat(reader.tables()).containsExactlyInAnyOrderElementsOf(tables.keySet());
+            assertThat(reader.tables()).as("tables " + label).containsExactlyInAnyOrderElementsOf(tables.keySet());
             for (Map.Entry<String, JsonNode> e : tables.entrySet()) {
                 String[] parts = e.getKey().split("\\.");
                 String q = SqlQuote.qualified(parts[0], parts[1]);
@@ -83,12 +92,12 @@ class CatalogReaderFixtureTest {
                 }
                 List<List<String>> expectedColumns = new ArrayList<>();
                 for (JsonNode c : e.getValue().get("columns")) expectedColumns.add(List.of(c.get(0).asText(), c.get(1).asText()));
-                assertThat(columns).as(e.getKey() + " columns").isEqualTo(expectedColumns);
+                assertThat(columns).as(e.getKey() + " columns " + label).isEqualTo(expectedColumns);
                 try (ResultSet rs = st.executeQuery("SELECT count(*), md5(coalesce(string_agg(CAST(x AS VARCHAR), chr(10) "
                         + "ORDER BY CAST(x AS VARCHAR)), '')) FROM (SELECT * FROM " + q + ") AS x")) {
                     rs.next();
-                    assertThat(rs.getLong(1)).as(e.getKey() + " rows").isEqualTo(e.getValue().get("rows").asLong());
-                    assertThat(rs.getString(2)).as(e.getKey() + " md5").isEqualTo(e.getValue().get("md5").asText());
+                    assertThat(rs.getLong(1)).as(e.getKey() + " rows " + label).isEqualTo(e.getValue().get("rows").asLong());
+                    assertThat(rs.getString(2)).as(e.getKey() + " md5 " + label).isEqualTo(e.getValue().get("md5").asText());
                 }
             }
         }

@@ -48,6 +48,11 @@ final class WorkingCatalogFixture {
 
     /** Every row of every table of the SQLite catalog, as text: equal before and after means unchanged. */
     String dump() {
+        return dump(catalog);
+    }
+
+    /** Every row of every table of the SQLite catalog {@code catalog}, as text. */
+    static String dump(Path catalog) {
         StringBuilder sb = new StringBuilder();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + catalog); Statement st = c.createStatement()) {
             List<String> tables = new ArrayList<>();
