@@ -2,6 +2,8 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.cache.CatalogCache;
+import dev.fdl.ducklake.VersionStat;
 import dev.fdl.util.Json;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
@@ -18,8 +20,11 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** {@code fdl log}: history from a ref, newest first, expired versions marked (SPEC.md section 4, log). */
 @Command(name = "log", mixinStandardHelpOptions = true,
@@ -33,6 +38,8 @@ final class LogCommand implements Runnable {
     @Option(names = {"-n", "--max-count"}, paramLabel = "N", defaultValue = "-1", description = "Show at most N versions (negative: all).") int limit;
     @Option(names = "--oneline", description = "One line per version.") boolean oneline;
     @Option(names = "--json", description = "Print as JSON.") boolean json;
+    @Option(names = "--stat", description = "Per version and table, the rows added and removed (a changed row counts as both), "
+            + "from the catalogs alone: no data file is read.") boolean stat;
 
     @Override
     public void run() {
@@ -55,6 +62,17 @@ final class LogCommand implements Runnable {
                     ArrayNode names = o.putArray("refs");
                     for (RefValue ref : refs.getOrDefault(e.version().id(), List.of())) names.add(ref.key());
                     if (e.expired() != null) o.put("expired_at", e.expired().expiredAt().toString());
+                    if (stat && e.expired() == null) {
+                        ArrayNode st = o.putArray("stat");
+                        for (TableStat t : stats(repo, e.version())) {
+                            ObjectNode n = st.addObject();
+                            n.put("table", t.table());
+                            n.put("rows", t.rows());
+                            n.put("added", t.added());
+                            if (t.removed() == null) n.putNull("removed");
+                            else n.put("removed", t.removed());
+                        }
+                    }
                     a.add(o);
                 }
                 Out.json(out, a);
@@ -68,6 +86,7 @@ final class LogCommand implements Runnable {
                 String exp = e.expired() == null ? "" : " [expired " + e.expired().expiredAt() + "]";
                 if (oneline) {
                     out.println(v.id().substring(0, 13) + deco + exp + " " + RefsCommand.firstLine(v.message()));
+                    if (stat && e.expired() == null) printStat(out, repo, v);
                     continue;
                 }
                 if (!first) out.println();
@@ -79,8 +98,49 @@ final class LogCommand implements Runnable {
                 out.println("Snapshots: " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot());
                 out.println();
                 for (String line : v.message().split("\n", -1)) out.println("    " + line);
+                if (stat && e.expired() == null) {
+                    out.println();
+                    printStat(out, repo, v);
+                }
             }
             out.flush();
+        }
+    }
+
+    /** Rows of one table in one version: added over its parent, removed (null when the parent's catalog is gone), rows after. */
+    record TableStat(String table, long rows, long added, Long removed) {}
+
+    private final Map<String, List<VersionStat.TableRows>> rowsCache = new HashMap<>();
+
+    private List<VersionStat.TableRows> rows(Repository repo, VersionInfo v, long since) {
+        return rowsCache.computeIfAbsent(v.id() + "@" + since, k -> VersionStat.of(CatalogCache.fromEnvironment().versionCatalog(repo, v), since));
+    }
+
+    /**
+     * Per table: added = rows of data files and inlined rows this version's snapshots began, still
+     * visible; removed = parent's rows + added - rows now (so a changed row counts as both).
+     */
+    private List<TableStat> stats(Repository repo, VersionInfo v) {
+        Map<String, Long> before = new LinkedHashMap<>();
+        boolean known = true;
+        if (!v.parents().isEmpty()) {
+            Optional<VersionInfo> parent = repo.readVersion(v.parents().get(0));
+            if (parent.isEmpty() || repo.readExpired(parent.get().id()).isPresent()) known = false;
+            else for (VersionStat.TableRows t : rows(repo, parent.get(), Long.MAX_VALUE)) before.put(t.table(), t.rows());
+        }
+        List<TableStat> result = new ArrayList<>();
+        for (VersionStat.TableRows t : rows(repo, v, v.ducklake().firstSnapshot())) {
+            Long removed = known ? before.getOrDefault(t.table(), 0L) + t.added() - t.rows() : null;
+            before.remove(t.table());
+            if (t.added() != 0 || removed == null || removed != 0) result.add(new TableStat(t.table(), t.rows(), t.added(), removed));
+        }
+        for (Map.Entry<String, Long> gone : before.entrySet()) result.add(new TableStat(gone.getKey(), 0, 0, gone.getValue()));
+        return result;
+    }
+
+    private void printStat(PrintWriter out, Repository repo, VersionInfo v) {
+        for (TableStat t : stats(repo, v)) {
+            out.printf(" %s | +%d -%s (%,d rows)%n", t.table(), t.added(), t.removed() == null ? "?" : t.removed().toString(), t.rows());
         }
     }
 

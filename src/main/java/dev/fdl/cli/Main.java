@@ -20,6 +20,8 @@ import java.io.PrintWriter;
                 ImportCommand.class,
                 CommitCommand.class,
                 LogCommand.class,
+                DiffCommand.class,
+                CompactCommand.class,
                 ShowCommand.class,
                 RefsCommand.class,
                 BranchCommand.class,

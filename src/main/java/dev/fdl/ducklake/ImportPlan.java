@@ -38,6 +38,10 @@ final class ImportPlan {
         this.endedColumns = List.copyOf(endedColumns);
     }
 
+    WorkingCatalog.State state() {
+        return state;
+    }
+
     TableName table() {
         return table;
     }
@@ -98,6 +102,11 @@ final class ImportPlan {
                     + paths.base() + "; fdl import writes only into the data folder");
         }
         return tableFolder.substring(paths.base().length());
+    }
+
+    /** Rows added to an existing table whose columns (after any schema change) are {@code columns}. */
+    static ImportPlan append(TableName name, WorkingCatalog.State state, List<Column> columns) {
+        return new ImportPlan(name, state, false, false, false, columns, List.of());
     }
 
     static ImportPlan make(TableName name, Importer.Mode mode, WorkingCatalog.State state,
@@ -177,7 +186,7 @@ final class ImportPlan {
         return DuckLakeTypes.toDuckDb(new DuckLakeTypes.Node(c.name(), c.lakeType(), List.of()), name.toString());
     }
 
-    private static String lakeType(String column, String duckType, Path source) {
+    static String lakeType(String column, String duckType, Path source) {
         return DuckLakeTypes.flatToDuckLake(duckType).orElseThrow(() -> new FdlException("cannot import " + source
                 + ": column '" + column + "' has type " + duckType + ", which fdl import cannot record; give it a flat "
                 + "type with --schema (e.g. --schema \"" + column + " VARCHAR\" or JSON)"));

@@ -96,11 +96,7 @@ public final class Importer {
             }
             WorkingCatalog.State state = catalog.state(name);
             String location = store.location(dataDir);
-            if (!sameFolder(location, state.dataPath())) {
-                throw new FdlException("the working catalog's data_path is " + state.dataPath()
-                        + " but the repository's data folder is " + location
-                        + "; the working copy does not belong to this repository");
-            }
+            checkDataFolder(location, state.dataPath());
             SourceColumns src = SourceColumns.describe(duck, source, format, overrides);
             ImportPlan plan = ImportPlan.make(name, mode, state, src, source);
 
@@ -197,6 +193,14 @@ public final class Importer {
             FdlException bad = CsvSource.badLine(source, e, null);
             if (bad != null) throw bad;
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + duckError(e), e);
+        }
+    }
+
+    /** Refuses a working catalog whose data_path is not the repository's data folder {@code location}. */
+    static void checkDataFolder(String location, String dataPath) {
+        if (!sameFolder(location, dataPath)) {
+            throw new FdlException("the working catalog's data_path is " + dataPath + " but the repository's data folder is "
+                    + location + "; the working copy does not belong to this repository");
         }
     }
 

@@ -17,7 +17,9 @@ class DemoTest {
     @Test
     void demoBuildsSixVersionsTagsThemAndLeavesARepositoryThatVerifies() {
         Cli.Result r = Cli.ok(dir, "demo");
-        assertThat(r.out()).contains("--mode create: 28,500 rows").contains("--mode replace: 33,073 rows")
+        assertThat(r.out()).contains("--mode sync --key geonameid: 28,500 rows (+28,500 -0 ~0)")
+                .contains("--mode sync --key geonameid: 33,073 rows (+459 -13 ~159)")
+                .contains("== fdl diff --stat --key geonameid 2024-10-04 2026-01-01").containsPattern(" main\\.cities \\| \\+\\d+ -\\d+ ~\\d+")
                 .contains("(HEAD -> main, tag: 2026-01-01)").contains("(tag: 2024-10-04)")
                 .contains("India").contains("28,500 cities → 33,073")
                 .contains("ATTACH 'ducklake:" + dir.resolve("fdl-demo/repo")).contains("CC-BY-4.0");
