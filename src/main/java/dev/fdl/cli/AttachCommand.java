@@ -20,7 +20,8 @@ import java.util.List;
 /** {@code fdl attach}: the DuckDB statements that attach a version with the DuckLake extension. */
 @Command(name = "attach", mixinStandardHelpOptions = true,
         description = {"Print the DuckDB statements a reader runs to attach a version (read-only) with the DuckLake extension.",
-                "With --root-url (e.g. a public HTTPS mirror of the repository) the catalog is read there and DATA_PATH/OVERRIDE_DATA_PATH point at its data folder."})
+                "DATA_PATH/OVERRIDE_DATA_PATH name the data folder under the repository's root as given (a moved or copied repository reads from where it is),",
+                "or with --root-url (e.g. a public HTTPS mirror of the repository) the catalog and data are read there."})
 final class AttachCommand implements Runnable {
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;

@@ -79,7 +79,7 @@ public final class Catalog implements AutoCloseable {
                 c = Sql.sqlite(file, readOnly);
             } else {
                 c = Sql.duckDbMemory();
-                Sql.attach(c, file, "cat", readOnly, null);
+                Sql.attach(c, file, "cat", readOnly);
                 Sql.exec(c, "USE cat");
             }
             return new Catalog(file, kind, c);

@@ -56,6 +56,18 @@ public final class CatalogConverter {
      *     the table); the target is then left as it was
      */
     public static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress) {
+        return convert(source, target, targetKind, progress, DuckDbStorage.DEFAULT);
+    }
+
+    /**
+     * {@link #convert(Path, Path, CatalogKind, ProgressListener)} into a DuckDB file written with
+     * {@code storage} (a repository may opt into a newer DuckDB storage version: SPEC.md section 3).
+     */
+    public static ConversionResult toDuckDb(Path source, Path target, DuckDbStorage storage, ProgressListener progress) {
+        return convert(source, target, CatalogKind.DUCKDB, progress, Objects.requireNonNull(storage, "storage"));
+    }
+
+    private static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress, DuckDbStorage storage) {
         Objects.requireNonNull(targetKind, "targetKind");
         ProgressListener listener = progress == null ? ProgressListener.NONE : progress;
         CatalogKind sourceKind = CatalogKind.detect(source);
@@ -69,11 +81,11 @@ public final class CatalogConverter {
         Totals totals = new Totals();
         try {
             if (sourceKind == CatalogKind.SQLITE && targetKind == CatalogKind.DUCKDB) {
-                sqliteToDuckDb(source, temp, listener, totals);
+                sqliteToDuckDb(source, temp, listener, totals, storage);
             } else if (sourceKind == CatalogKind.DUCKDB && targetKind == CatalogKind.SQLITE) {
                 duckDbToSqlite(source, temp, listener, totals);
             } else if (sourceKind == CatalogKind.DUCKDB) {
-                duckDbToDuckDb(source, temp, listener, totals);
+                duckDbToDuckDb(source, temp, listener, totals, storage);
             } else {
                 Files.copy(source, temp);
                 try (Connection c = Sql.sqlite(temp, true)) {
@@ -93,23 +105,23 @@ public final class CatalogConverter {
             throw e;
         }
         AtomicFile.moveInto(temp, target);
-        String storage = targetKind != CatalogKind.DUCKDB ? null : totals.storage != null ? totals.storage : duckDbStorage(target);
+        String written = targetKind != CatalogKind.DUCKDB ? null : totals.storage != null ? totals.storage : duckDbStorage(target);
         long bytes;
         try {
             bytes = Files.size(target);
         } catch (IOException e) {
             bytes = -1;
         }
-        return new ConversionResult(sourceKind, targetKind, totals.tables, totals.rows, storage, bytes);
+        return new ConversionResult(sourceKind, targetKind, totals.tables, totals.rows, written, bytes);
     }
 
     /**
      * Creates the DuckDB file {@code file} (which must not exist) and attaches it to {@code duck}
      * as {@code alias}, writable: the one place where the options of a DuckDB catalog fdl writes
-     * are chosen (storage version {@link Catalogs#STORAGE_VERSION}).
+     * are chosen ({@code storage}: version and block size, {@link DuckDbStorage#attachNew}).
      */
-    static void attachNewDuckDb(Connection duck, Path file, String alias) throws SQLException {
-        Sql.attach(duck, file, alias, false, Catalogs.STORAGE_VERSION);
+    static void attachNewDuckDb(Connection duck, Path file, String alias, DuckDbStorage storage) throws SQLException {
+        storage.attachNew(duck, file, alias);
     }
 
     /**
@@ -124,7 +136,7 @@ public final class CatalogConverter {
             throw new FdlException("not a DuckDB file: " + duckdbFile);
         }
         try (Connection duck = Sql.duckDbMemory()) {
-            Sql.attach(duck, duckdbFile, "cat", true, null);
+            Sql.attach(duck, duckdbFile, "cat", true);
             return storageOf(duck, "cat", duckdbFile);
         } catch (SQLException e) {
             throw Sql.failure("reading the storage version of", duckdbFile, e);
@@ -167,14 +179,14 @@ public final class CatalogConverter {
 
     // ---------------------------------------------------------------- SQLite → DuckDB
 
-    private static void sqliteToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals) throws SQLException {
+    private static void sqliteToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals, DuckDbStorage storage) throws SQLException {
         try (Connection lite = Sql.sqlite(source, true); Connection duck = Sql.duckDbMemory()) {
             // one read transaction on the source from its first read to the check after the last
             // table: in rollback-journal mode its SHARED lock keeps writers out, so every table and
             // the check see the same state; in WAL mode a commit meanwhile is detected at the end
             // and fails the conversion
             lite.setAutoCommit(false);
-            attachNewDuckDb(duck, temp, "cat");
+            attachNewDuckDb(duck, temp, "cat", storage);
             // a table's rows are a set (every reader of a catalog orders by keys): letting DuckDB
             // insert them in any order lets it write row groups as they come
             Sql.exec(duck, "SET preserve_insertion_order = false");
@@ -361,7 +373,7 @@ public final class CatalogConverter {
 
     private static void duckDbToSqlite(Path source, Path temp, ProgressListener progress, Totals totals) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
-            Sql.attach(duck, source, "src", true, null);
+            Sql.attach(duck, source, "src", true);
             Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
             try (Connection lite = Sql.sqlite(temp, false)) {
                 // a new file nobody else sees until it is complete and checked: no journal, no sync
@@ -387,10 +399,10 @@ public final class CatalogConverter {
         }
     }
 
-    private static void duckDbToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals) throws SQLException {
+    private static void duckDbToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals, DuckDbStorage storage) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
-            Sql.attach(duck, source, "src", true, null);
-            attachNewDuckDb(duck, temp, "cat");
+            Sql.attach(duck, source, "src", true);
+            attachNewDuckDb(duck, temp, "cat", storage);
             Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
             Sql.exec(duck, "BEGIN");
             int done = 0;

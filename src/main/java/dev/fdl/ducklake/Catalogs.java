@@ -14,9 +14,6 @@ import java.util.UUID;
 
 /** Creates empty DuckLake 1.0 catalogs without the DuckLake extension. */
 public final class Catalogs {
-    /** DuckDB storage version fdl writes DuckDB catalogs with (SPEC.md {@code catalog.storage}). */
-    static final String STORAGE_VERSION = "v1.5.0";
-
     private Catalogs() {}
 
     /**
@@ -26,7 +23,7 @@ public final class Catalogs {
      * The file is written to a temporary file beside {@code file} and moved over it when complete.
      *
      * @param file catalog file to write (replaced if present)
-     * @param kind SQLite (working catalog) or DuckDB (written with storage version v1.5.0)
+     * @param kind SQLite (working catalog) or DuckDB (written as {@link DuckDbStorage#DEFAULT})
      * @param dataPath the catalog's data path; a path separator is appended if missing
      * @throws FdlException (exit 1) if the file cannot be written
      */
@@ -63,7 +60,7 @@ public final class Catalogs {
 
     private static void createDuckDb(Path temp, String dataPath) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
-            CatalogConverter.attachNewDuckDb(duck, temp, "cat");
+            DuckDbStorage.DEFAULT.attachNew(duck, temp, "cat");
             Sql.exec(duck, "BEGIN");
             for (DuckLakeSchema.TableDef def : DuckLakeSchema.tables()) {
                 Sql.exec(duck, def.duckDbDdl("cat."));

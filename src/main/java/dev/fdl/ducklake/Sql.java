@@ -38,20 +38,10 @@ final class Sql {
         return c;
     }
 
-    /** ATTACH a DuckDB file under {@code alias}. */
-    static void attach(Connection duck, Path file, String alias, boolean readOnly, String storageVersion) throws SQLException {
-        StringBuilder options = new StringBuilder();
-        if (readOnly) {
-            options.append("READ_ONLY");
-        }
-        if (storageVersion != null) {
-            if (options.length() > 0) {
-                options.append(", ");
-            }
-            options.append("STORAGE_VERSION ").append(SqlQuote.literal(storageVersion));
-        }
+    /** ATTACH an existing DuckDB file under {@code alias} (new files: {@link DuckDbStorage#attachNew}). */
+    static void attach(Connection duck, Path file, String alias, boolean readOnly) throws SQLException {
         String sql = "ATTACH " + SqlQuote.literal(file.toAbsolutePath().toString()) + " AS " + SqlQuote.ident(alias)
-                + (options.length() > 0 ? " (" + options + ")" : "");
+                + (readOnly ? " (READ_ONLY)" : "");
         try (Statement s = duck.createStatement()) {
             s.execute(sql);
         }

@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.Catalog;
 import dev.fdl.ducklake.CatalogConverter;
-import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.DataPath;
+import dev.fdl.ducklake.DuckDbStorage;
 import dev.fdl.ducklake.HistoryTruncation;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.dataset.DatasetDescriptor;
@@ -93,11 +93,12 @@ public final class Commit {
 
     private Result run() {
         preconditions();
+        DuckDbStorage storage = catalogStorage(repo.config());
         long first = state.baseVersion() == null ? 0 : state.baseSnapshot() + 1;
         Path catalog = work.resolve("commit.duckdb");
         Path dataset = work.resolve("dataset.json");
         try {
-            copyCatalog(catalog, first);                                       // 1
+            copyCatalog(catalog, first, storage);                              // 1
             setDataPath(catalog);                                              // 2
             CatalogFacts facts = fillDataset(catalog, dataset);                // 3
             VersionInfo v = versionJson(catalog, dataset, facts, first);       // 4
@@ -190,9 +191,21 @@ public final class Commit {
                     + "; nothing was uploaded; check out again");
     }
 
+    /**
+     * The DuckDB storage of committed catalogs: {@link DuckDbStorage#DEFAULT} (read by DuckDB 1.5 and
+     * 2.0) unless fdl.json opts into another ({@link RepoConfig#CATALOG_STORAGE}).
+     *
+     * @throws FdlException (exit 1) naming fdl.json's key and value when it is not a storage fdl can write
+     */
+    static DuckDbStorage catalogStorage(RepoConfig config) {
+        return config.catalogStorage()
+                .map(s -> DuckDbStorage.parse(s, RepoLayout.CONFIG + " key '" + RepoConfig.CATALOG_STORAGE + "'"))
+                .orElse(DuckDbStorage.DEFAULT);
+    }
+
     /** Step 1: SQLite to DuckDB, then drop the snapshots before {@code first} (the parent's history). */
-    private void copyCatalog(Path catalog, long first) {
-        CatalogConverter.convert(wc.catalog(), catalog, CatalogKind.DUCKDB, progress);
+    private void copyCatalog(Path catalog, long first, DuckDbStorage storage) {
+        CatalogConverter.toDuckDb(wc.catalog(), catalog, storage, progress);
         if (first > 0) HistoryTruncation.truncateBefore(catalog, first);
     }
 

@@ -59,9 +59,13 @@ public final class Repository {
      * @throws dev.fdl.store.StoreException when a non-local store ignores conditional writes (ConditionalWriteProbe)
      */
     public static Repository init(ObjectStore store, RefName branch) {
+        return init(store, branch, RepoConfig.fresh());
+    }
+
+    /** {@link #init(ObjectStore, RefName)} writing {@code config} (a fresh identity, e.g. with a catalog storage) as fdl.json. */
+    public static Repository init(ObjectStore store, RefName branch, RepoConfig config) {
         // A store that ignores If-None-Match would let two writers both win (issue #6): refuse it first.
         if (!(store instanceof dev.fdl.store.LocalStore)) dev.fdl.store.ConditionalWriteProbe.check(store);
-        RepoConfig config = RepoConfig.fresh();
         WriteResult r = store.putIfAbsent(RepoLayout.CONFIG, config.toBytes());
         if (!r.isWritten())
             throw FdlException.conflict("a repository already exists at " + store.root()

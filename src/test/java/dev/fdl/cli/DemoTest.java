@@ -15,7 +15,7 @@ class DemoTest {
     @TempDir Path dir;
 
     @Test
-    void demoBuildsSixVersionsTagsThemAndLeavesARepositoryThatVerifies() {
+    void demoBuildsSixVersionsTagsThemAndLeavesARepositoryThatVerifies() throws Exception {
         Cli.Result r = Cli.ok(dir, "demo");
         assertThat(r.out()).contains("--mode sync --key geonameid: 28,500 rows (+28,500 -0 ~0)")
                 .contains("--mode sync --key geonameid: 33,073 rows (+459 -13 ~159)")
@@ -25,6 +25,20 @@ class DemoTest {
                 .contains("ATTACH 'ducklake:" + dir.resolve("fdl-demo/repo")).contains("CC-BY-4.0");
         Path repo = dir.resolve("fdl-demo/repo");
         assertThat(Cli.ok(dir, "verify", "--repo", repo.toString()).exit()).isZero();
+        // compact catalogs (issue 14): each under 400 KB, all of them together less than the data
+        long catalogBytes = 0;
+        try (var versions = Files.list(repo.resolve("versions"))) {
+            for (Path v : versions.toList()) {
+                long size = Files.size(v.resolve("ducklake.duckdb"));
+                assertThat(size).as(v + " catalog bytes").isLessThan(400_000);
+                catalogBytes += size;
+            }
+        }
+        long dataBytes;
+        try (var files = Files.walk(repo.resolve("data"))) {
+            dataBytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+        assertThat(catalogBytes).as("catalog bytes against data bytes " + dataBytes).isLessThan(dataBytes);
         assertThat(Cli.ok(dir.resolve("fdl-demo/work"), "query", "2024-10-04", "SELECT count(*) FROM cities").out()).contains("28500");
         assertThat(Cli.ok(dir, "log", "--repo", repo.toString(), "--oneline").out().lines()).hasSize(7).first().isEqualTo("# HEAD (branch 'main')");
         // a second run replaces the previous demo

@@ -87,7 +87,7 @@ class CatalogConversionRoundTripTest {
         Path sqlite = dir.resolve("w.sqlite");
         CatalogConverter.convert(duck, sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
         try (Connection lite = Sql.sqlite(sqlite, false); Connection d = Sql.duckDbMemory()) {
-            Sql.attach(d, duck, "cat", true, null);
+            Sql.attach(d, duck, "cat", true);
             // the same number of rows, one path changed: only the digest can see it
             Sql.exec(lite, "UPDATE ducklake_data_file SET path = path || 'x' WHERE data_file_id = (SELECT min(data_file_id) FROM ducklake_data_file)");
             List<String> tables = Sql.sqliteTables(lite);

@@ -44,7 +44,7 @@ class DataPathTest {
     void reportsAbsoluteFilesOutsideTheDataPathAndAcceptsThoseInside() throws Exception {
         Path catalogFile = Fixtures.catalog("towns", dir);
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, catalogFile, "t", false, null);
+            Sql.attach(c, catalogFile, "t", false);
             Sql.exec(c, "UPDATE t.ducklake_data_file SET path = '/elsewhere/x.parquet', path_is_relative = false WHERE data_file_id = 1");
             Sql.exec(c, "UPDATE t.ducklake_data_file SET path = '/repo/data/main/scratch/y.parquet', path_is_relative = false WHERE data_file_id = 2");
             Sql.exec(c, "UPDATE t.ducklake_delete_file SET path = '/repo/data/../secret/z.parquet', path_is_relative = false");

@@ -52,7 +52,7 @@ final class RandomCatalog {
 
     private void write(Path file) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
-            CatalogConverter.attachNewDuckDb(duck, file, "cat");
+            CatalogConverter.attachNewDuckDb(duck, file, "cat", DuckDbStorage.DEFAULT);
             Sql.exec(duck, "BEGIN");
             int big = random.nextInt(DuckLakeSchema.tables().size());
             int t = 0;

@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class FolderHttpServer implements AutoCloseable {
     final AtomicInteger requests = new AtomicInteger();
+    /** GET requests only (a reader's round trips for content). */
+    final AtomicInteger gets = new AtomicInteger();
     private final Path folder;
     private final HttpServer server;
     private final String urlPath;
@@ -47,6 +49,7 @@ public final class FolderHttpServer implements AutoCloseable {
         requests.incrementAndGet();
         try (ex) {
             String method = ex.getRequestMethod();
+            if (method.equals("GET")) gets.incrementAndGet();
             if (!method.equals("GET") && !method.equals("HEAD")) {
                 ex.sendResponseHeaders(405, -1);
                 return;
