@@ -47,13 +47,18 @@ final class Sql {
         }
     }
 
-    /** A connection to a SQLite file (created if missing). */
+    /**
+     * A connection to a SQLite file (created if missing). Opened through sqlite-jdbc's own entry
+     * point rather than {@code DriverManager}, which loads and initialises every JDBC driver on the
+     * class path, DuckDB's included: commands that only read the working catalog ({@code fdl
+     * status}) start without DuckDB (issue 17).
+     */
     static Connection sqlite(Path file, boolean readOnly) throws SQLException {
         Properties props = new Properties();
         if (readOnly) {
             props.setProperty("open_mode", "1"); // SQLITE_OPEN_READONLY
         }
-        return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), props);
+        return org.sqlite.JDBC.createConnection("jdbc:sqlite:" + file.toAbsolutePath(), props);
     }
 
     static void exec(Connection c, String sql) throws SQLException {

@@ -6,7 +6,6 @@ import dev.fdl.util.VersionIds;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -67,7 +66,7 @@ final class WorkingCatalog implements AutoCloseable {
     }
 
     static WorkingCatalog open(Path file) throws SQLException {
-        Connection conn = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+        Connection conn = Sql.sqlite(file, false);
         try (Statement st = conn.createStatement()) {
             st.execute("PRAGMA busy_timeout = 10000");
             try (ResultSet rs = st.executeQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ducklake_snapshot'")) {
