@@ -18,9 +18,6 @@ public class FdlException extends RuntimeException {
         NOT_FOUND
     }
 
-    /** Short names of the kinds, for {@code new FdlException(FdlException.FAILURE, …)}. */
-    public static final Kind FAILURE = Kind.FAILURE, USAGE = Kind.USAGE, CONFLICT = Kind.CONFLICT, NOT_FOUND = Kind.NOT_FOUND;
-
     private final Kind kind;
 
     public FdlException(Kind kind, String message, Throwable cause) {

@@ -41,14 +41,17 @@ import java.util.stream.Stream;
  * every live catalog on every run; with this cache a second run issues no GET for them.
  *
  * <p>Layout: {@code <dir>/<repository id>/<version id>/} holding {@code version.json},
- * {@code ducklake.duckdb} and {@code files-v1}. A catalog is trusted only after its SHA-256 and
+ * {@code ducklake.duckdb} and {@code files-v1-rule<N>}. A catalog is trusted only after its SHA-256 and
  * size match version.json (checked on download and again before a cached copy is read); the file
- * list records the SHA-256 of the catalog it was read from and is used only when that matches.
+ * list records the SHA-256 of the catalog it was read from and is used only when that matches, and
+ * its name carries the version of the path rule that resolved it ({@link CatalogFiles#ruleVersion},
+ * {@code DuckLakePaths.RULE_VERSION}), so a list made by another rule is never used.
  * Every file is written to a temporary name and renamed, so an interrupted run leaves no partial
  * entry. The whole folder can be deleted at any time.
  */
 public final class CatalogCache implements CatalogSource {
-    private static final String FILES = "files-v1";
+    /** File lists are named by their layout (v1) and by the path rule that made them: {@code files-v1-rule<N>}. */
+    private static final String FILES = "files-v1-rule";
     private static final int FILES_MAGIC = 0x46444c31; // "FDL1"
 
     private final Path dir;
@@ -323,7 +326,7 @@ public final class CatalogCache implements CatalogSource {
      */
     public boolean forEachFile(Repository repo, VersionInfo v, CatalogFiles reader, boolean fresh,
                                Consumer<NamedFile> sink) {
-        Path list = folder(repo, v.id()).resolve(FILES);
+        Path list = folder(repo, v.id()).resolve(FILES + reader.ruleVersion());
         if (!fresh && readFileList(list, v.catalog().sha256(), sink)) {
             hits++;
             return true;

@@ -20,12 +20,14 @@ import java.util.List;
 /** {@code fdl attach}: the DuckDB statements that attach a version with the DuckLake extension. */
 @Command(name = "attach", mixinStandardHelpOptions = true,
         description = {"Print the DuckDB statements a reader runs to attach a version (read-only) with the DuckLake extension.",
-                "With --root-url (e.g. a public HTTPS mirror of the repository) the catalog is read there and DATA_PATH/OVERRIDE_DATA_PATH point at its data folder."})
+                "DATA_PATH/OVERRIDE_DATA_PATH name the data folder under the repository's root as given (a moved or copied repository reads from where it is),",
+                "or with --root-url (e.g. a public HTTPS mirror of the repository) the catalog and data are read there."})
 final class AttachCommand implements Runnable {
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>", description = "Default: HEAD.") String target;
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>",
+            description = "Default: inside a working copy its branch, else HEAD. Takes <ref>~N, <ref>^N, <ref>@{YYYY-MM-DD}.") String target;
     @Option(names = "--root-url", paramLabel = "<url>", description = "The root readers reach the repository at, if not --repo.") String rootUrl;
     @Option(names = "--as", paramLabel = "<name>", defaultValue = "lake", description = "Database name (default: ${DEFAULT-VALUE}).") String alias;
     @Option(names = "--json", description = "Print as JSON.") boolean json;
@@ -35,7 +37,8 @@ final class AttachCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
-            Resolved r = repo.resolve(target == null ? "HEAD" : target);
+            DefaultRef which = DefaultRef.forArgument(repo, target);
+            Resolved r = repo.resolve(which.spec());
             List<String> sql = AttachStatements.of(repo, r.version(), rootUrl, alias);
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();
@@ -45,7 +48,8 @@ final class AttachCommand implements Runnable {
                 Out.json(out, o);
                 return;
             }
-            out.println("-- version " + r.version().id() + " (" + r.spec() + "), DuckDB with the DuckLake extension:");
+            out.println("-- version " + r.version().id() + " (" + (which.description() != null ? which.description() : r.spec())
+                    + "), DuckDB with the DuckLake extension:");
             sql.forEach(out::println);
             out.flush();
         }

@@ -35,7 +35,7 @@ final class CheckoutCommand implements Runnable {
     String ref;
     @Option(names = "-b", paramLabel = "<new-branch>", description = "Start a new branch at <ref> (default: the current base or HEAD).")
     String newBranch;
-    @Option(names = {"-f", "--force"}, description = "Discard snapshots not yet committed.")
+    @Option(names = {"-f", "--force"}, description = "Discard snapshots not yet committed, and replace a dataset.json that no version has.")
     boolean force;
     @Option(names = {"-q", "--quiet"}, description = "No progress output.")
     boolean quiet;
@@ -49,14 +49,24 @@ final class CheckoutCommand implements Runnable {
         WorkingCopy wc = existing.orElse(null);
         String root;
         if (existing.isPresent()) {
-            String given = null;
-            if (repoOption.repo != null) try (ObjectStore s = Stores.open(Cwd.root(repoOption.repo))) {
-                given = s.root();
+            WorkingCopy enclosing = existing.get();
+            root = enclosing.state().root();
+            if (repoOption.repo != null) {
+                // git's rule: one working copy per tree. --repo asks for a working copy here; inside
+                // another one that would silently switch the enclosing one instead.
+                if (!enclosing.dir().equals(here.toAbsolutePath().normalize()))
+                    throw FdlException.usage("the current folder " + here + " is inside the working copy " + enclosing.dir()
+                            + " (of " + root + "); fdl checkout --repo would switch that working copy, not make a new one here. "
+                            + "To switch it: fdl -C " + enclosing.dir() + " checkout <ref>; for another working copy, "
+                            + "run fdl checkout --repo in a folder outside " + enclosing.dir());
+                String given;
+                try (ObjectStore s = Stores.open(Cwd.root(repoOption.repo))) {
+                    given = s.root();
+                }
+                if (!given.equals(root))
+                    throw FdlException.usage("the working copy " + enclosing.dir() + " belongs to " + root + ", not " + given
+                            + "; for a working copy of " + given + ", run fdl checkout --repo in a folder outside " + enclosing.dir());
             }
-            root = existing.get().state().root();
-            if (given != null && !given.equals(root))
-                throw FdlException.usage("already inside a working copy of " + existing.get().state().root()
-                        + " (" + existing.get().dir() + "); run fdl checkout --repo elsewhere, in another folder");
         } else {
             root = repoOption.root();
             wc = WorkingCopy.create(here);
@@ -77,7 +87,7 @@ final class CheckoutCommand implements Runnable {
                 Out.json(out, o);
                 return;
             }
-            String where = existing.isPresent() ? "Switched to " : "Checked out ";
+            String where = existing.isPresent() ? "Switched working copy " + r.workingCopy().dir() + " to " : "Checked out ";
             String what = r.branch() == null ? "version " + r.version() + " (detached: create a branch to commit, fdl checkout -b <name>)"
                     : "branch '" + r.branch() + "'" + (r.version() == null ? " (no version yet: new, empty catalog)" : " at version " + r.version());
             out.println(where + what + (existing.isPresent() ? "" : " into " + r.workingCopy().dir()));

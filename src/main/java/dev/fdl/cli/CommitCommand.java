@@ -1,10 +1,14 @@
 package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
 import dev.fdl.repo.Authors;
+import dev.fdl.retention.Expire;
+import dev.fdl.retention.RetentionPolicy;
 import dev.fdl.repo.Commit;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
+import dev.fdl.site.Site;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Command;
@@ -22,22 +26,43 @@ import java.time.Clock;
                 "Exit 1 when there is nothing to commit, exit 3 when the branch moved since checkout (conflict)."})
 final class CommitCommand implements Runnable {
     @Spec CommandSpec spec;
-    @Option(names = {"-m", "--message"}, required = true, paramLabel = "<message>", description = "What this version changes.") String message;
+    @Option(names = {"-m", "--message"}, paramLabel = "<message>", description = "What this version changes (may be left out after fdl restore: "
+            + "its message is used).") String message;
     @Option(names = "--author", paramLabel = "\"Name <email>\"", description = "Default: $FDL_AUTHOR_NAME/$FDL_AUTHOR_EMAIL, git's user.name/user.email, the OS user.") String author;
+    @Option(names = "--allow-description-loss", description = "Commit even if dataset.json drops the title or license the parent version's description has.") boolean allowDescriptionLoss;
     @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;
     @Option(names = "--json", description = "Print version.json of the new version.") boolean json;
+    @Option(names = "--expire", description = "After a successful commit, apply the retention policy saved in the repository "
+            + "(fdl expire --save-policy).") boolean expire;
+    @Option(names = "--site", description = "Regenerate the repository's site after the commit (also done when fdl.json's site.auto is true).") boolean site;
 
     @Override
     public void run() {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
+            // refuse before committing: a commit whose asked-for expiry cannot run is a surprise
+            RetentionPolicy policy = !expire ? null : RetentionPolicy.saved(repo.config()).orElseThrow(() -> FdlException.usage(
+                    "--expire applies the repository's saved retention policy, but " + repo.root() + " has none; "
+                            + "save one with fdl expire --save-policy <rules>; nothing was committed"));
             Commit.Result r = Commit.run(repo, wc, message, Authors.resolve(author), Clock.systemUTC(),
-                    Progress.listener(quiet, spec.commandLine().getErr()));
+                    Progress.listener(quiet, spec.commandLine().getErr()), allowDescriptionLoss);
             PrintWriter out = spec.commandLine().getOut();
+            Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, policy, false);
+            Site.Result siteResult = null;
+            if (site || Site.autoUpdate(repo.config())) {
+                try {
+                    siteResult = Site.write(repo, Site.Options.of(repo.config()));
+                } catch (RuntimeException e) { // the version is published; only the derived site is behind
+                    spec.commandLine().getErr().println("fdl: warning: version " + r.version().id()
+                            + " was committed, but the site could not be written (" + e.getMessage() + "); run fdl site");
+                }
+            }
             if (json) {
                 ObjectNode o = r.version().toJson();
                 o.put("branch", r.branch());
+                if (expired != null) o.set("expire", ExpireCommand.toJson(expired, policy));
+                if (siteResult != null) o.put("site_pages_written", siteResult.written());
                 Out.json(out, o);
                 return;
             }
@@ -45,6 +70,8 @@ final class CommitCommand implements Runnable {
             out.println("[" + r.branch() + (r.createdBranch() ? " (new branch)" : "") + " " + v.id() + "] " + RefsCommand.firstLine(v.message()));
             out.println(" seq " + v.seq() + ", snapshots " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot()
                     + ", catalog " + v.catalog().bytes() + " bytes");
+            if (expired != null) ExpireCommand.print(out, expired, policy, false);
+            if (siteResult != null) out.println(" site: " + siteResult.written() + " of " + siteResult.pages() + " pages written");
             out.flush();
         }
     }

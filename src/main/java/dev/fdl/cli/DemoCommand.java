@@ -3,8 +3,8 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.ProgressListener;
-import dev.fdl.ducklake.ImportResult;
-import dev.fdl.ducklake.Importer;
+import dev.fdl.ducklake.SyncResult;
+import dev.fdl.ducklake.Syncer;
 import dev.fdl.ducklake.QueryResult;
 import dev.fdl.ducklake.VersionQuery;
 import dev.fdl.repo.AttachStatements;
@@ -42,9 +42,11 @@ import java.util.stream.Stream;
 /**
  * {@code fdl demo}: the main job on real data. Six monthly builds of the world-cities dataset
  * (GeoNames, CC-BY-4.0) become six versions of a repository: init, checkout, import the oldest
- * month as table {@code cities}, commit with the dataset's own description, replace and commit
- * each newer month, tag the first and last, then print the log, a query answered by two versions
- * side by side, and the statements a reader runs to attach the last version.
+ * month as table {@code cities}, commit with the dataset's own description, sync each newer month
+ * onto it ({@code --mode sync --key geonameid}: only the difference is written, so versions share
+ * data files) and commit, tag the first and last, then print the log, {@code fdl diff --stat}
+ * between the tags, a query answered by two versions side by side, and the statements a reader
+ * runs to attach the last version.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Run the main job on real data: six monthly world-cities builds (GeoNames, CC-BY-4.0) committed as versions.",
@@ -79,17 +81,22 @@ final class DemoCommand implements Runnable {
             Files.write(wc.dir().resolve("dataset.json"), Json.bytes(datasetJson()));
             VersionInfo.Author author = new VersionInfo.Author("fdl demo", "demo@example.org");
             List<VersionInfo> versions = new ArrayList<>();
+            long bytes = 0;
             for (int i = 0; i < MONTHS.size(); i++) {
-                Importer.Mode mode = i == 0 ? Importer.Mode.CREATE : Importer.Mode.REPLACE;
-                ImportResult imp = Importer.importFile(wc.catalog(), store, repo.dataDir(), files.get(i), "cities", mode,
-                        null, author.name(), "import world-cities " + MONTHS.get(i));
+                // sync writes only what changed since the previous month: versions share the data files
+                SyncResult imp = Syncer.sync(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), files.get(i), "cities",
+                        List.of("geonameid"), null, author.name(), "import world-cities " + MONTHS.get(i));
                 Commit.Result c = Commit.run(repo, wc, "world-cities as published on " + MONTHS.get(i), author,
                         Clock.systemUTC(), ProgressListener.NONE);
                 versions.add(c.version());
-                out.printf("== fdl import %s --table cities --mode %s: %,d rows; fdl commit: version %s (seq %d)%n",
-                        files.get(i).getFileName(), mode.name().toLowerCase(), imp.rows(), c.version().id(), c.version().seq());
+                long added = imp.dataBytes() + imp.deleteBytes();
+                bytes += added;
+                out.printf("== fdl import %s --table cities --mode sync --key geonameid: %,d rows (+%,d -%,d ~%,d), %s of data added;"
+                                + " fdl commit: version %s (seq %d)%n", files.get(i).getFileName(), imp.rows(), imp.added(), imp.removed(),
+                        imp.changed(), Out.size(added), c.version().id(), c.version().seq());
                 out.flush();
             }
+            out.printf("== %d versions name %s of data in all (each version alone reads a whole table)%n", MONTHS.size(), Out.size(bytes));
             RefUpdateRefused.require(repo.createTag(new RefName(MONTHS.get(0)), versions.get(0).id()));
             RefUpdateRefused.require(repo.createTag(new RefName(MONTHS.get(MONTHS.size() - 1)), versions.get(versions.size() - 1).id()));
             out.println("== fdl tag " + MONTHS.get(0) + " " + versions.get(0).id() + "; fdl tag " + MONTHS.get(MONTHS.size() - 1));
@@ -97,6 +104,11 @@ final class DemoCommand implements Runnable {
             out.println("== fdl log --oneline");
             out.flush();
             Main.commandLine().setOut(out).setErr(spec.commandLine().getErr()).execute("log", "--repo", repoRoot, "--oneline");
+            out.println();
+            out.println("== fdl diff --stat --key geonameid " + MONTHS.get(0) + " " + MONTHS.get(MONTHS.size() - 1));
+            out.flush();
+            Main.commandLine().setOut(out).setErr(spec.commandLine().getErr())
+                    .execute("diff", "--repo", repoRoot, "--stat", "--key", "geonameid", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1));
             out.println();
             sideBySide(out, repo, versions.get(0), versions.get(versions.size() - 1));
             out.println();

@@ -10,11 +10,12 @@ import java.util.regex.Pattern;
 
 /**
  * Parses durations as retention options take them: a whole number and a unit, {@code 90s},
- * {@code 90m}, {@code 12h}, {@code 30d}, {@code 2w} (a day is 24 hours), or ISO-8601
- * ({@code PT36H}).
+ * {@code 90m}, {@code 12h}, {@code 30d}, {@code 2w} (a day is 24 hours), a plain number of
+ * seconds ({@code 0}, {@code 3600}: as {@code sleep} and most Unix tools read a bare number), or
+ * ISO-8601 ({@code PT36H}).
  */
 final class DurationConverter implements ITypeConverter<Duration> {
-    private static final Pattern SHORT = Pattern.compile("(\\d{1,9})([smhdw])");
+    private static final Pattern SHORT = Pattern.compile("(\\d{1,12})([smhdw]?)");
 
     @Override
     public Duration convert(String value) {
@@ -32,7 +33,7 @@ final class DurationConverter implements ITypeConverter<Duration> {
         if (m.matches()) {
             long n = Long.parseLong(m.group(1));
             return switch (m.group(2)) {
-                case "s" -> Duration.ofSeconds(n);
+                case "", "s" -> Duration.ofSeconds(n);
                 case "m" -> Duration.ofMinutes(n);
                 case "h" -> Duration.ofHours(n);
                 case "d" -> Duration.ofDays(n);
@@ -47,7 +48,7 @@ final class DurationConverter implements ITypeConverter<Duration> {
                 // reported below
             }
         }
-        throw FdlException.usage("invalid duration '" + value + "': use a number and a unit s, m, h, d or w (e.g. 30d, 12h, 2w)");
+        throw FdlException.usage("invalid duration '" + value + "': use a number of seconds (0, 3600) or a number and a unit s, m, h, d or w (e.g. 30d, 12h, 2w)");
     }
 
     /** A short human form: {@code 7d}, {@code 12h}, {@code 90m}, {@code 45s}. */

@@ -2,7 +2,11 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.ImportResult;
+import dev.fdl.ducklake.SyncResult;
+import dev.fdl.ducklake.Syncer;
 import dev.fdl.ducklake.Importer;
 import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
@@ -17,26 +21,44 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 
 /** {@code fdl import}: one DuckLake transaction in the working catalog, without the extension. */
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = {"Load a CSV (also .gz), Parquet or JSON file into a table of the working catalog, as one DuckLake snapshot.",
-                "The Parquet data file goes straight into the repository's data folder (unreachable until a commit names it)."})
+                "The Parquet data file goes straight into the repository's data folder (unreachable until a commit names it).",
+                "Bad files (empty, header only, truncated gzip, not UTF-8, rows with more or fewer fields than the header) are refused naming the file (and the line); the working catalog is then unchanged."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:success", "1:the file was refused (named in the message); nothing changed",
+                "2:usage error (bad --table, --mode, --schema or file type)", "4:--mode append to a table that does not exist"})
 final class ImportCommand implements Runnable {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<file>") Path file;
-    @Option(names = {"-t", "--table"}, required = true, paramLabel = "[schema.]name") String table;
-    @Option(names = "--mode", paramLabel = "create|replace|append", defaultValue = "create",
-            description = "create (default; refused if the table exists), replace (the old files stop being visible; nothing is deleted), append.")
+    @Parameters(index = "0", paramLabel = "<file>",
+            description = "The file to load: .csv, .tsv or .txt (optionally .gz; delimiter, quoting and column types detected over the whole file), .parquet, or .json, .jsonl, .ndjson (optionally .gz). Relative to the current folder.")
+    Path file;
+    @Option(names = {"-t", "--table"}, required = true, paramLabel = "[schema.]name",
+            description = "The table to load into: name (schema main) or schema.name; a missing schema is created.") String table;
+    @Option(names = "--mode", paramLabel = "create|replace|append|sync", defaultValue = "create",
+            description = "create (default; refused if the table exists), replace (the old files stop being visible; nothing is deleted), append, "
+                    + "sync (the table ends up holding exactly the file's rows; only the difference is written).")
     String mode;
-    @Option(names = "--schema", paramLabel = "\"col TYPE, …\"", description = "DuckDB types for some columns instead of the inferred ones.") String schema;
+    @Option(names = "--key", paramLabel = "col[,col…]", split = ",",
+            description = "With --mode sync: the columns that identify a row (unique, never NULL); a row whose key stays but whose values change is a changed row. Default: the whole row.")
+    List<String> keys;
+    @Option(names = "--schema", paramLabel = "\"col TYPE, …\"",
+            description = "DuckDB types for some columns instead of the detected ones, e.g. \"geonameid VARCHAR, price DECIMAL(10,2)\" (for CSV the reader itself uses them, so 01234 stays text).") String schema;
     @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Recorded as the snapshot's commit message.") String message;
-    @Option(names = "--json", description = "Print the result as JSON.") boolean json;
+    @Option(names = "--json", description = "Print the result as JSON (table, snapshot, rows, data_file, bytes, created_table, columns).") boolean json;
 
     @Override
     public void run() {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        if (mode.trim().equalsIgnoreCase("sync")) {
+            sync(wc);
+            return;
+        }
+        if (keys != null) throw FdlException.usage("--key is for --mode sync");
         Importer.Mode m = Modes.parse(mode);
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
@@ -62,13 +84,55 @@ final class ImportCommand implements Runnable {
         }
     }
 
+    private void sync(WorkingCopy wc) {
+        try (ObjectStore store = Stores.open(wc.state().root())) {
+            Repository repo = Repository.open(store);
+            SyncResult r = Syncer.sync(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), Cwd.resolve(file), table,
+                    keys == null ? List.of() : keys, schema, null, message);
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                ObjectNode o = Json.MAPPER.createObjectNode();
+                o.put("table", r.table().toString());
+                if (r.snapshot() == null) o.putNull("snapshot");
+                else o.put("snapshot", r.snapshot());
+                o.put("rows", r.rows());
+                o.put("added", r.added());
+                o.put("removed", r.removed());
+                o.put("changed", r.changed());
+                if (r.dataFileKey() == null) o.putNull("data_file");
+                else o.put("data_file", r.dataFileKey());
+                o.put("data_bytes", r.dataBytes());
+                o.put("delete_files", r.deleteFiles());
+                o.put("delete_bytes", r.deleteBytes());
+                o.put("ended_files", r.endedFiles());
+                o.put("created_table", r.createdTable());
+                ArrayNode changes = o.putArray("schema_changes");
+                r.schemaChanges().forEach(changes::add);
+                Out.json(out, o);
+                return;
+            }
+            if (r.unchanged()) {
+                out.println(file + " holds exactly the rows of " + r.table() + " (" + r.rows() + " rows): nothing to write, no snapshot made");
+            } else {
+                out.println("Synced " + r.table() + " to " + r.rows() + " rows (snapshot " + r.snapshot() + "): " + r.added() + " added, "
+                        + r.removed() + " removed" + (keys == null ? "" : ", " + r.changed() + " changed")
+                        + (r.createdTable() ? "; created the table" : ""));
+                for (String c : r.schemaChanges()) out.println("  " + c);
+                out.println("  wrote " + r.dataBytes() + " bytes of data" + (r.dataFileKey() == null ? "" : " (" + r.dataFileKey() + ")")
+                        + ", " + r.deleteFiles() + " delete file(s) (" + r.deleteBytes() + " bytes)"
+                        + (r.endedFiles() == 0 ? "" : ", ended " + r.endedFiles() + " fully deleted data file(s)"));
+            }
+            out.flush();
+        }
+    }
+
     /** Import modes by name. */
     static final class Modes {
         static Importer.Mode parse(String s) {
             try {
                 return Importer.Mode.valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw dev.fdl.FdlException.usage("invalid --mode '" + s + "': use create, replace or append");
+                throw dev.fdl.FdlException.usage("invalid --mode '" + s + "': use create, replace, append or sync");
             }
         }
     }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.util.Json;
 import dev.fdl.repo.RepoLayout;
+import dev.fdl.ducklake.DuckDbStorage;
 import dev.fdl.repo.RefName;
+import dev.fdl.repo.RepoConfig;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
@@ -31,6 +33,11 @@ final class InitCommand implements Runnable {
             description = "The branch HEAD names (default: ${DEFAULT-VALUE}).")
     String branch;
 
+    @Option(names = "--catalog-storage", paramLabel = "<duckdb-vX.Y.Z>",
+            description = "Write version catalogs with this DuckDB storage version (fdl.json catalog_storage), e.g. duckdb-v2.0.0 "
+                    + "when every reader runs DuckDB 2.0 (DuckDB 1.5 cannot open those catalogs). Default: duckdb-v1.5.0, read by DuckDB 1.5 and 2.0.")
+    String catalogStorage;
+
     @Option(names = "--json", description = "Print the result as JSON.")
     boolean json;
 
@@ -39,9 +46,13 @@ final class InitCommand implements Runnable {
         String where = root != null ? root : repoOption.repo != null ? repoOption.repo : System.getenv("FDL_REPO");
         if (where == null || where.isBlank()) throw FdlException.usage("fdl init needs a root: fdl init <folder|s3://bucket/prefix/>");
         RefName head = new RefName(branch);
+        RepoConfig config = RepoConfig.fresh();
+        if (catalogStorage != null)
+            config = config.withExtra(RepoConfig.CATALOG_STORAGE,
+                    Json.MAPPER.getNodeFactory().textNode(DuckDbStorage.parse(catalogStorage, "--catalog-storage").storageString()));
         try (ObjectStore store = Stores.open(Cwd.root(where))) {
             if (store.readOnly()) throw new FdlException("cannot init " + where + ": HTTP(S) roots are read-only");
-            Repository repo = Repository.init(store, head);
+            Repository repo = Repository.init(store, head, config);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();

@@ -2,6 +2,8 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.cache.CatalogCache;
+import dev.fdl.ducklake.VersionStat;
 import dev.fdl.util.Json;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
@@ -18,29 +20,36 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** {@code fdl log}: history from a ref, newest first, expired versions marked (SPEC.md section 4, log). */
 @Command(name = "log", mixinStandardHelpOptions = true,
-        description = "Show versions from a ref (default HEAD) following parents, newest first, decorated with the refs that point at them; expired versions are listed and marked.")
+        description = "Show versions from a ref (default: inside a working copy its branch, else HEAD) following parents, newest first, decorated with the refs that point at them; expired versions are listed and marked.")
 final class LogCommand implements Runnable {
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>") String start;
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>",
+            description = "Where history starts. Default: inside a working copy its branch, else HEAD. Takes <ref>~N, <ref>^N, <ref>@{YYYY-MM-DD}.") String start;
     @Option(names = {"-n", "--max-count"}, paramLabel = "N", defaultValue = "-1", description = "Show at most N versions (negative: all).") int limit;
     @Option(names = "--oneline", description = "One line per version.") boolean oneline;
     @Option(names = "--json", description = "Print as JSON.") boolean json;
+    @Option(names = "--stat", description = "Per version and table, the rows added and removed (a changed row counts as both), "
+            + "from the catalogs alone: no data file is read.") boolean stat;
 
     @Override
     public void run() {
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
-            Resolved r = repo.resolveAllowingExpired(start == null ? "HEAD" : start);
+            DefaultRef target = DefaultRef.forArgument(repo, start);
+            Resolved r = repo.resolveAllowingExpired(target.spec());
             List<Repository.LogEntry> entries = repo.log(r.version().id(), limit);
-            Map<String, List<RefValue>> refs = repo.refsByVersion();
+            Map<String, List<RefValue>> refs = decorations(repo, r);
             for (Repository.LogEntry e : entries)
                 for (String p : e.missingParents())
                     spec.commandLine().getErr().println("fdl: warning: parent " + p + " of version " + e.version().id()
@@ -53,11 +62,23 @@ final class LogCommand implements Runnable {
                     ArrayNode names = o.putArray("refs");
                     for (RefValue ref : refs.getOrDefault(e.version().id(), List.of())) names.add(ref.key());
                     if (e.expired() != null) o.put("expired_at", e.expired().expiredAt().toString());
+                    if (stat && e.expired() == null) {
+                        ArrayNode st = o.putArray("stat");
+                        for (TableStat t : stats(repo, e.version())) {
+                            ObjectNode n = st.addObject();
+                            n.put("table", t.table());
+                            n.put("rows", t.rows());
+                            n.put("added", t.added());
+                            if (t.removed() == null) n.putNull("removed");
+                            else n.put("removed", t.removed());
+                        }
+                    }
                     a.add(o);
                 }
                 Out.json(out, a);
                 return;
             }
+            if (target.description() != null && !entries.isEmpty()) out.println("# " + target.description());
             boolean first = true;
             for (Repository.LogEntry e : entries) {
                 VersionInfo v = e.version();
@@ -65,6 +86,7 @@ final class LogCommand implements Runnable {
                 String exp = e.expired() == null ? "" : " [expired " + e.expired().expiredAt() + "]";
                 if (oneline) {
                     out.println(v.id().substring(0, 13) + deco + exp + " " + RefsCommand.firstLine(v.message()));
+                    if (stat && e.expired() == null) printStat(out, repo, v);
                     continue;
                 }
                 if (!first) out.println();
@@ -76,9 +98,63 @@ final class LogCommand implements Runnable {
                 out.println("Snapshots: " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot());
                 out.println();
                 for (String line : v.message().split("\n", -1)) out.println("    " + line);
+                if (stat && e.expired() == null) {
+                    out.println();
+                    printStat(out, repo, v);
+                }
             }
             out.flush();
         }
+    }
+
+    /** Rows of one table in one version: added over its parent, removed (null when the parent's catalog is gone), rows after. */
+    record TableStat(String table, long rows, long added, Long removed) {}
+
+    private final Map<String, List<VersionStat.TableRows>> rowsCache = new HashMap<>();
+
+    private List<VersionStat.TableRows> rows(Repository repo, VersionInfo v, long since) {
+        return rowsCache.computeIfAbsent(v.id() + "@" + since, k -> VersionStat.of(CatalogCache.fromEnvironment().versionCatalog(repo, v), since));
+    }
+
+    /**
+     * Per table: added = rows of data files and inlined rows this version's snapshots began, still
+     * visible; removed = parent's rows + added - rows now (so a changed row counts as both).
+     */
+    private List<TableStat> stats(Repository repo, VersionInfo v) {
+        Map<String, Long> before = new LinkedHashMap<>();
+        boolean known = true;
+        if (!v.parents().isEmpty()) {
+            Optional<VersionInfo> parent = repo.readVersion(v.parents().get(0));
+            if (parent.isEmpty() || repo.readExpired(parent.get().id()).isPresent()) known = false;
+            else for (VersionStat.TableRows t : rows(repo, parent.get(), Long.MAX_VALUE)) before.put(t.table(), t.rows());
+        }
+        List<TableStat> result = new ArrayList<>();
+        for (VersionStat.TableRows t : rows(repo, v, v.ducklake().firstSnapshot())) {
+            Long removed = known ? before.getOrDefault(t.table(), 0L) + t.added() - t.rows() : null;
+            before.remove(t.table());
+            if (t.added() != 0 || removed == null || removed != 0) result.add(new TableStat(t.table(), t.rows(), t.added(), removed));
+        }
+        for (Map.Entry<String, Long> gone : before.entrySet()) result.add(new TableStat(gone.getKey(), 0, 0, gone.getValue()));
+        return result;
+    }
+
+    private void printStat(PrintWriter out, Repository repo, VersionInfo v) {
+        for (TableStat t : stats(repo, v)) {
+            out.printf(" %s | +%d -%s (%,d rows)%n", t.table(), t.added(), t.removed() == null ? "?" : t.removed().toString(), t.rows());
+        }
+    }
+
+    /**
+     * Version id to the refs that point at it. A root that cannot be listed (an HTTP mirror) only
+     * tells HEAD's branch; the ref the user named is known too, so it decorates its version.
+     */
+    static Map<String, List<RefValue>> decorations(Repository repo, Resolved r) {
+        Map<String, List<RefValue>> refs = repo.refsByVersion();
+        if (r.ref() != null) {
+            List<RefValue> at = refs.computeIfAbsent(r.ref().versionId(), k -> new ArrayList<>());
+            if (at.stream().noneMatch(x -> x.key().equals(r.ref().key()))) at.add(r.ref());
+        }
+        return refs;
     }
 
     /** git log --decorate style: {@code  (HEAD -> main, tag: v1, dev)}. */

@@ -6,36 +6,44 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * The {@code fdl} command line. Subcommands are thin: they parse, call the domain packages and
- * print. This class catches every failure and exits with its code from {@link ExitCodes}.
+ * print. This class catches every failure and exits with its code from {@link ExitCodes}. The
+ * subcommands are {@link #SUBCOMMANDS}, registered when the command line is built (a run registers
+ * only the one it runs).
  */
 @Command(name = "fdl", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Version control for DuckLake datasets on plain object storage.",
-        subcommands = {
-                InitCommand.class,
-                CheckoutCommand.class,
-                StatusCommand.class,
-                ImportCommand.class,
-                CommitCommand.class,
-                LogCommand.class,
-                ShowCommand.class,
-                RefsCommand.class,
-                BranchCommand.class,
-                TagCommand.class,
-                QueryCommand.class,
-                AttachCommand.class,
-                SqlCommand.class,
-                RunCommand.class,
-                ExpireCommand.class,
-                GcCommand.class,
-                VerifyCommand.class,
-                CacheCommand.class,
-                DemoCommand.class,
-                CommandLine.HelpCommand.class
-        })
+        description = "Version control for DuckLake datasets on plain object storage.")
 public final class Main implements java.util.concurrent.Callable<Integer> {
+    /** Every subcommand, in the order {@code fdl --help} lists them. */
+    static final List<Class<?>> SUBCOMMANDS = List.of(
+        InitCommand.class,
+        CheckoutCommand.class,
+        StatusCommand.class,
+        ImportCommand.class,
+        CommitCommand.class,
+        LogCommand.class,
+        DiffCommand.class,
+        CompactCommand.class,
+        ShowCommand.class,
+        RefsCommand.class,
+        BranchCommand.class,
+        TagCommand.class,
+        QueryCommand.class,
+        AttachCommand.class,
+        SqlCommand.class,
+        RunCommand.class,
+        RestoreCommand.class,
+        ExpireCommand.class,
+        GcCommand.class,
+        VerifyCommand.class,
+        CacheCommand.class,
+        SiteCommand.class,
+        ServeCommand.class,
+        DemoCommand.class,
+        CommandLine.HelpCommand.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -59,13 +67,24 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
     /** Runs fdl with {@code args} and returns the exit code (0 success, 1 failure, 2 usage, 3 conflict, 4 not found). */
     public static int run(String... args) {
-        return commandLine().execute(args);
+        return commandLine(subcommandNamed(args)).execute(args);
     }
 
-    /** A configured picocli command line (also used by tests to capture output). */
+    /** A configured picocli command line with every subcommand (also used by tests to capture output). */
     public static CommandLine commandLine() {
+        return commandLine(null);
+    }
+
+    /**
+     * A configured picocli command line with only {@code only} as subcommand, or every one when
+     * null. Picocli reflects over each registered command when the command line is built, which
+     * was most of the time {@code fdl log} took to start (issue 17); a run needs one.
+     */
+    private static CommandLine commandLine(Class<?> only) {
         Cwd.set(null);
         CommandLine cl = new CommandLine(new Main());
+        for (Class<?> c : SUBCOMMANDS)
+            if (only == null || c == only) cl.addSubcommand(c);
         cl.setExecutionExceptionHandler(Main::handle);
         cl.setParameterExceptionHandler((ex, a) -> {
             PrintWriter err = ex.getCommandLine().getErr();
@@ -75,6 +94,28 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         });
         cl.setExitCodeExceptionMapper(ex -> ex instanceof FdlException f ? ExitCodes.of(f.kind()) : ExitCodes.FAILURE);
         return cl;
+    }
+
+    /**
+     * The subcommand {@code args} run, or null when they name none (then every subcommand is
+     * registered, so that usage, {@code fdl help <command>} and "did you mean" see them all). The
+     * subcommand is the first argument that is not an option of {@code fdl} itself: {@code -C}
+     * takes the next argument unless its value is attached ({@code -C<path>}, {@code -C=<path>}).
+     */
+    static Class<?> subcommandNamed(String... args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("-C")) {
+                i++;
+            } else if (!a.startsWith("-")) {
+                for (Class<?> c : SUBCOMMANDS)
+                    if (c != CommandLine.HelpCommand.class && c.getAnnotation(Command.class).name().equals(a)) return c;
+                return null;
+            } else if (a.equals("--")) {
+                return null;
+            }
+        }
+        return null;
     }
 
     private static int handle(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
@@ -88,6 +129,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             err.println("fdl: " + clip(r.getMessage()));
             err.flush();
             return ExitCodes.of(r.result());
+        }
+        if (ex instanceof dev.fdl.store.ReadOnlyStoreException s) {
+            err.println("fdl: " + clip(s.getMessage()));
+            err.flush();
+            return ExitCodes.FAILURE;
         }
         if (ex instanceof StoreException s) {
             err.println("fdl: store error: " + clip(s.getMessage()));

@@ -26,7 +26,7 @@ import java.util.List;
 
 /** {@code fdl query}: read-only SQL over a version (or the working copy) at a snapshot. */
 @Command(name = "query", mixinStandardHelpOptions = true,
-        description = {"Run read-only SQL over a version (default HEAD) or the working copy, at its newest snapshot or --snapshot N.",
+        description = {"Run read-only SQL over a version (default: inside a working copy its branch, else HEAD) or the working copy, at its newest snapshot or --snapshot N.",
                 "Each table is a view (schema.table; main's tables also bare). Uses DuckDB's DuckLake extension when it can be loaded, else fdl's built-in reader."})
 final class QueryCommand implements Runnable {
     @Spec CommandSpec spec;
@@ -35,7 +35,8 @@ final class QueryCommand implements Runnable {
     @Parameters(arity = "1..2", paramLabel = "[<ref-or-version>] <sql>") List<String> args;
     @Option(names = "--working", description = "Query the working copy's catalog, uncommitted snapshots included.") boolean working;
     @Option(names = "--snapshot", paramLabel = "N", description = "Time travel to DuckLake snapshot N of the catalog.") Long snapshot;
-    @Option(names = "--csv", description = "Print CSV.") boolean csv;
+    @Option(names = "--csv", description = "Print CSV (RFC 4180 quoting, \\n line ends).") boolean csv;
+    @Option(names = "--crlf", description = "With --csv: end lines with \\r\\n (RFC 4180's CRLF) instead of \\n.") boolean crlf;
     @Option(names = "--json", description = "Print JSON (an array of objects).") boolean json;
 
     @Override
@@ -44,6 +45,7 @@ final class QueryCommand implements Runnable {
         String sql = args.get(args.size() - 1);
         if (working && ref != null) throw FdlException.usage("give either --working or a ref, not both");
         VersionQuery.Answer answer;
+        String header = null;
         if (working) {
             WorkingCopy wc = WorkingCopy.require(Cwd.get());
             Path tmp = wc.tmp().resolve("query-" + ProcessHandle.current().pid() + ".duckdb");
@@ -61,7 +63,10 @@ final class QueryCommand implements Runnable {
         } else {
             try (ObjectStore store = repoOption.openStore()) {
                 Repository repo = Repository.open(store);
-                Resolved r = repo.resolve(ref == null ? "HEAD" : ref);
+                DefaultRef which = DefaultRef.forArgument(repo, ref);
+                if (which.description() != null) header = "# " + which.description() + ", version ";
+                Resolved r = repo.resolve(which.spec());
+                if (header != null) header += r.version().id();
                 Path catalog = CatalogCache.fromEnvironment().versionCatalog(repo, r.version());
                 try {
                     answer = VersionQuery.run(catalog, store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), snapshot, sql);
@@ -72,8 +77,11 @@ final class QueryCommand implements Runnable {
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) ResultPrinter.json(out, answer.result());
-        else if (csv) ResultPrinter.csv(out, answer.result());
-        else ResultPrinter.table(out, answer.result());
+        else if (csv) ResultPrinter.csv(out, answer.result(), crlf ? "\r\n" : "\n");
+        else {
+            if (header != null) out.println(header);
+            ResultPrinter.table(out, answer.result());
+        }
         out.flush();
     }
 

@@ -41,6 +41,7 @@ abstract class RefCommand implements Runnable {
                 RefsCommand.print(out, repo, r -> r.kind() == kind, json);
                 return;
             }
+            repo.requireWritable((delete ? "delete " : "create ") + word + " '" + name + "'");
             RefName n = new RefName(name);
             if (delete) {
                 if (target != null) throw FdlException.usage("fdl " + word + " -d takes one name");

@@ -69,10 +69,18 @@ public final class ResultPrinter {
         out.flush();
     }
 
-    /** CSV with a header line; fields with a comma, quote, CR or LF are quoted, quotes doubled. */
+    /**
+     * CSV with a header line and {@code \n} line ends (RFC 4180 allows it; Unix pipelines expect
+     * it); fields with a comma, quote, CR or LF are quoted, quotes doubled.
+     */
     public static void csv(PrintWriter out, QueryResult result) {
-        out.print(csvLine(new ArrayList<>(result.columns())));
-        for (List<Object> row : result.rows()) out.print(csvLine(row));
+        csv(out, result, "\n");
+    }
+
+    /** {@link #csv(PrintWriter, QueryResult)} with the given line end ({@code "\r\n"} for RFC 4180's CRLF). */
+    public static void csv(PrintWriter out, QueryResult result, String lineEnd) {
+        out.print(csvLine(new ArrayList<>(result.columns()), lineEnd));
+        for (List<Object> row : result.rows()) out.print(csvLine(row, lineEnd));
         out.flush();
     }
 
@@ -133,7 +141,7 @@ public final class ResultPrinter {
         return node;
     }
 
-    private static String csvLine(List<Object> values) {
+    private static String csvLine(List<Object> values, String lineEnd) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < values.size(); i++) {
             if (i > 0) sb.append(',');
@@ -147,7 +155,7 @@ public final class ResultPrinter {
                 sb.append(s);
             }
         }
-        return sb.append("\r\n").toString();
+        return sb.append(lineEnd).toString();
     }
 
     private static String text(Object v) {

@@ -24,7 +24,8 @@ final class ShowCommand implements Runnable {
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>") String target;
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>",
+            description = "Default: inside a working copy its branch, else HEAD. Takes <ref>~N, <ref>^N, <ref>@{YYYY-MM-DD}.") String target;
     @Option(names = "--json", description = "Print version.json (plus expired_at when expired) as JSON.") boolean json;
 
     @Override
@@ -32,7 +33,8 @@ final class ShowCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
-            Resolved r = repo.resolveAllowingExpired(target == null ? "HEAD" : target);
+            DefaultRef which = DefaultRef.forArgument(repo, target);
+            Resolved r = repo.resolveAllowingExpired(which.spec());
             VersionInfo v = r.version();
             if (json) {
                 ObjectNode o = v.toJson();
@@ -40,7 +42,8 @@ final class ShowCommand implements Runnable {
                 Out.json(out, o);
                 return;
             }
-            String deco = LogCommand.decoration(repo.refsByVersion().getOrDefault(v.id(), List.of()), repo.headBranch());
+            if (which.description() != null) out.println("# " + which.description());
+            String deco = LogCommand.decoration(LogCommand.decorations(repo, r).getOrDefault(v.id(), List.of()), repo.headBranch());
             out.println("version " + v.id() + deco + (r.isExpired() ? " [expired " + r.expired().expiredAt() + "]" : ""));
             out.println("Author:    " + v.author());
             out.println("Date:      " + v.createdAt());

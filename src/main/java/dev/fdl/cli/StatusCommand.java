@@ -41,6 +41,7 @@ final class StatusCommand implements Runnable {
         }
         String moved; // null: unchanged
         String nowAt = null;
+        dev.fdl.repo.Description.Change described;
         try (ObjectStore store = Stores.open(st.root())) {
             Repository repo = Repository.open(store);
             Optional<RefValue> ref = st.branch() == null ? Optional.empty() : repo.readBranch(new RefName(st.branch()));
@@ -50,7 +51,10 @@ final class StatusCommand implements Runnable {
             else if (!dev.fdl.store.ETags.same(ref.get().etag(), st.refEtag())) moved = "moved";
             else moved = null;
             if (ref.isPresent()) nowAt = ref.get().versionId();
+            described = dev.fdl.repo.Description.change(wc, dev.fdl.repo.Description.base(repo, wc).orElse(null));
         }
+        Path descFile = wc.datasetFile();
+        String descName = descFile == null ? "dataset.json" : descFile.getFileName().toString();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             ObjectNode o = Json.MAPPER.createObjectNode();
@@ -61,6 +65,7 @@ final class StatusCommand implements Runnable {
             o.put("base_snapshot", st.baseSnapshot());
             o.put("branch_moved", moved != null);
             if (moved != null) o.put("branch_now", nowAt);
+            o.put("description", described.name().toLowerCase(java.util.Locale.ROOT));
             ArrayNode a = o.putArray("snapshots");
             for (SnapshotInfo s : pending) {
                 ObjectNode so = a.addObject();
@@ -79,6 +84,8 @@ final class StatusCommand implements Runnable {
         if (moved != null)
             out.println("The branch has " + moved + " in the repository since checkout" + (nowAt == null ? "" : ": it now points at " + nowAt)
                     + "; a commit would conflict (fdl checkout --force " + st.branch() + " to start from it)");
+        if (described != dev.fdl.repo.Description.Change.UNCHANGED)
+            out.println("Description: " + descName + " " + described.words() + " (the next commit publishes it)");
         if (pending.isEmpty()) {
             out.println("Nothing to commit (no snapshot since checkout)");
         } else {

@@ -56,6 +56,10 @@ public final class DatasetDescriptor {
             }
             seen.add(name);
             TableFacts t = byName.get(name);
+            if (t == null && isFilledOnly((ObjectNode) r)) {
+                resources.remove(i--); // fdl added it at an earlier commit; its table is gone now
+                continue;
+            }
             if (t == null) {
                 problems.add("resource '" + name + "': no table " + name + " in the catalog (tables: "
                         + (byName.isEmpty() ? "none" : String.join(", ", byName.keySet())) + ")");
@@ -65,7 +69,7 @@ public final class DatasetDescriptor {
             checkFields(file, (ObjectNode) r, t, problems);
         }
         if (!problems.isEmpty())
-            throw new FdlException(FdlException.FAILURE, file + " does not match the catalog:\n  - "
+            throw new FdlException(FdlException.Kind.FAILURE, file + " does not match the catalog:\n  - "
                     + String.join("\n  - ", problems) + "\nfix " + file + " (or the data) and commit again");
 
         for (TableFacts t : tables) {
@@ -102,13 +106,14 @@ public final class DatasetDescriptor {
             }
             String name = f.get("name").asText();
             String type = cols.get(name);
+            if (type == null && isFilledOnly((ObjectNode) f)) continue; // filled at an earlier commit; fill() drops it
             if (type == null) {
                 problems.add("resource '" + t.resourceName() + "': field '" + name + "' is not a column of "
                         + t.resourceName() + " (columns: " + String.join(", ", cols.keySet()) + ")");
                 continue;
             }
             JsonNode declared = f.get("type");
-            if (declared != null && !declared.isNull()) {
+            if (declared != null && !declared.isNull() && !isFilledType((ObjectNode) f)) {
                 if (!declared.isTextual() || !FrictionlessTypes.isKnown(declared.asText()))
                     problems.add("resource '" + t.resourceName() + "': field '" + name + "' has unknown type " + declared);
                 else if (!FrictionlessTypes.compatible(declared.asText(), type))
@@ -116,6 +121,66 @@ public final class DatasetDescriptor {
                             + declared.asText() + "' but the column is " + type + " ('" + FrictionlessTypes.of(type) + "')");
             }
         }
+    }
+
+    /*
+     * A version's dataset.json comes back into the working copy at checkout, filled. What fdl
+     * filled (rows, ducklake_type, a type that is the column's own Frictionless type, resources
+     * and fields with nothing else) is refilled from the catalog at the next commit, not checked
+     * as if the user had declared it: a table replaced with other column types, or dropped, then
+     * commits without editing the file. Anything the user wrote (a description, a title, a type
+     * that differs from ducklake_type's) is still checked.
+     */
+
+    /** True when the field's {@code type} is the one fdl filled in from its {@code ducklake_type}. */
+    static boolean isFilledType(ObjectNode f) {
+        JsonNode type = f.get("type");
+        JsonNode lake = f.get("ducklake_type");
+        return type != null && type.isTextual() && lake != null && lake.isTextual()
+                && type.asText().equals(FrictionlessTypes.of(lake.asText()));
+    }
+
+    /** True when a field or resource holds only what commit fills in. */
+    static boolean isFilledOnly(ObjectNode node) {
+        if (node.has("ducklake_type")) {
+            for (var it = node.fieldNames(); it.hasNext(); )
+                if (!java.util.Set.of("name", "type", "ducklake_type").contains(it.next())) return false;
+            return !node.has("type") || isFilledType(node);
+        }
+        if (!node.has("rows")) return false;
+        for (var it = node.fieldNames(); it.hasNext(); )
+            if (!java.util.Set.of("name", "rows", "schema").contains(it.next())) return false;
+        JsonNode schema = node.get("schema");
+        if (schema == null) return true;
+        if (!schema.isObject() || schema.size() > 1 || (schema.size() == 1 && !schema.has("fields"))) return false;
+        JsonNode fields = schema.get("fields");
+        if (fields == null) return true;
+        if (!fields.isArray()) return false;
+        for (JsonNode f : fields) if (!f.isObject() || !isFilledOnly((ObjectNode) f)) return false;
+        return true;
+    }
+
+    /**
+     * What {@code next} drops of what makes {@code previous} citable: its title and its licenses
+     * (Frictionless {@code licenses}, or a single {@code license}). Empty when nothing is lost.
+     */
+    public static List<String> lostDescription(ObjectNode previous, ObjectNode next) {
+        List<String> lost = new ArrayList<>();
+        for (String key : new String[]{"title", "licenses", "license"}) {
+            if (present(previous.get(key)) && !present(next.get(key)) && !(key.startsWith("license")
+                    && (present(next.get("licenses")) || present(next.get("license")))))
+                lost.add(key + " " + abbreviate(previous.get(key)));
+        }
+        return lost;
+    }
+
+    private static boolean present(JsonNode n) {
+        return n != null && !n.isNull() && !(n.isTextual() && n.asText().isBlank()) && !(n.isContainerNode() && n.isEmpty());
+    }
+
+    private static String abbreviate(JsonNode n) {
+        String t = n.isTextual() ? "'" + n.asText() + "'" : n.toString();
+        return t.length() > 120 ? t.substring(0, 120) + "…" : t;
     }
 
     private static void fill(ObjectNode r, TableFacts t) {
@@ -127,7 +192,7 @@ public final class DatasetDescriptor {
         ArrayNode fields = Json.MAPPER.createArrayNode();
         for (TableFacts.Column c : t.columns()) {
             ObjectNode f = byName.containsKey(c.name()) ? byName.get(c.name()) : Json.MAPPER.createObjectNode().put("name", c.name());
-            if (!f.has("type") || f.get("type").isNull()) f.put("type", FrictionlessTypes.of(c.ducklakeType()));
+            if (!f.has("type") || f.get("type").isNull() || isFilledType(f)) f.put("type", FrictionlessTypes.of(c.ducklakeType()));
             f.put("ducklake_type", c.ducklakeType());
             fields.add(f);
         }

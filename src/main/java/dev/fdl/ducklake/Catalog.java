@@ -30,7 +30,6 @@ import java.util.regex.Pattern;
  * OR S < end_snapshot)}.
  */
 public final class Catalog implements AutoCloseable {
-    private static final String VISIBLE = " begin_snapshot <= ? AND (end_snapshot IS NULL OR end_snapshot > ?)";
     private static final Pattern TIMESTAMP = Pattern.compile(
             "(-?\\d{4,}-\\d{2}-\\d{2})[ T](\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?)(?:([+-]\\d{2})(?::?(\\d{2}))?(?::?(\\d{2}))?|Z)?");
 
@@ -80,7 +79,7 @@ public final class Catalog implements AutoCloseable {
                 c = Sql.sqlite(file, readOnly);
             } else {
                 c = Sql.duckDbMemory();
-                Sql.attach(c, file, "cat", readOnly, null);
+                Sql.attach(c, file, "cat", readOnly);
                 Sql.exec(c, "USE cat");
             }
             return new Catalog(file, kind, c);
@@ -177,12 +176,8 @@ public final class Catalog implements AutoCloseable {
         List<TableInfo> result = new ArrayList<>();
         try (PreparedStatement ps = connection.prepareStatement(
                 "SELECT t.table_id, s.schema_name, t.table_name FROM ducklake_table t JOIN ducklake_schema s ON s.schema_id = t.schema_id"
-                        + " AND s.begin_snapshot <= ? AND (s.end_snapshot IS NULL OR s.end_snapshot > ?)"
-                        + " WHERE t.begin_snapshot <= ? AND (t.end_snapshot IS NULL OR t.end_snapshot > ?)"
-                        + " ORDER BY s.schema_name, t.table_name")) {
-            for (int i = 1; i <= 4; i++) {
-                ps.setLong(i, snapshotId);
-            }
+                        + " AND" + Visibility.at("s", snapshotId) + "WHERE" + Visibility.at("t", snapshotId)
+                        + "ORDER BY s.schema_name, t.table_name")) {
             List<Object[]> rows = new ArrayList<>();
             try (ResultSet r = ps.executeQuery()) {
                 while (r.next()) {
@@ -206,24 +201,23 @@ public final class Catalog implements AutoCloseable {
      */
     public long rowCount(long tableId, long snapshotId) {
         try {
-            long rows = single("SELECT coalesce(sum(record_count), 0) FROM ducklake_data_file WHERE table_id = ? AND" + VISIBLE,
-                    tableId, snapshotId, snapshotId);
+            long rows = single("SELECT coalesce(sum(record_count), 0) FROM ducklake_data_file WHERE table_id = ? AND"
+                    + Visibility.at(snapshotId), tableId);
             if (tableNames.contains("ducklake_delete_file")) {
                 rows -= single("SELECT coalesce(sum(d.delete_count), 0) FROM ducklake_delete_file d WHERE d.table_id = ?"
-                        + " AND d.begin_snapshot <= ? AND (d.end_snapshot IS NULL OR d.end_snapshot > ?)"
-                        + " AND EXISTS (SELECT 1 FROM ducklake_data_file f WHERE f.data_file_id = d.data_file_id"
-                        + " AND f.begin_snapshot <= ? AND (f.end_snapshot IS NULL OR f.end_snapshot > ?))",
-                        tableId, snapshotId, snapshotId, snapshotId, snapshotId);
+                        + " AND" + Visibility.at("d", snapshotId)
+                        + "AND EXISTS (SELECT 1 FROM ducklake_data_file f WHERE f.data_file_id = d.data_file_id"
+                        + " AND" + Visibility.at("f", snapshotId) + ")", tableId);
             }
             String inlinedDelete = DuckLakeSchema.INLINED_DELETE_PREFIX + tableId;
             if (tableNames.contains(inlinedDelete)) {
+                // inlined deletes have no end_snapshot: a deletion, once made, stays
                 rows -= single("SELECT count(*) FROM " + SqlQuote.ident(inlinedDelete) + " i WHERE i.begin_snapshot <= ?"
                         + " AND EXISTS (SELECT 1 FROM ducklake_data_file f WHERE f.data_file_id = i.file_id"
-                        + " AND f.begin_snapshot <= ? AND (f.end_snapshot IS NULL OR f.end_snapshot > ?))",
-                        snapshotId, snapshotId, snapshotId);
+                        + " AND" + Visibility.at("f", snapshotId) + ")", snapshotId);
             }
             for (String inlined : inlinedDataTables(tableId)) {
-                rows += single("SELECT count(*) FROM " + SqlQuote.ident(inlined) + " WHERE" + VISIBLE, snapshotId, snapshotId);
+                rows += single("SELECT count(*) FROM " + SqlQuote.ident(inlined) + " WHERE" + Visibility.at(snapshotId));
             }
             return rows;
         } catch (SQLException e) {
@@ -261,76 +255,75 @@ public final class Catalog implements AutoCloseable {
     }
 
     /**
-     * Streams every data and delete file the catalog names in any snapshot, resolved against
-     * data path, schema path and table path (DUCKLAKE.md "Paths"). Rows are streamed from the
-     * catalog, never collected, so this works on catalogs naming millions of files.
+     * Streams every data and delete file the catalog names in any snapshot, resolved by
+     * {@link DuckLakePaths} (data path, schema path, table path; DUCKLAKE.md "Paths"). Rows are
+     * streamed from the catalog, never collected, so this works on catalogs naming millions of files.
      *
      * @throws FdlException (exit 1) if a relative file belongs to a table the catalog does not
-     *     describe (its location cannot be resolved)
+     *     describe (its location cannot be resolved), or a file row has no path
      */
     public void forEachFile(Consumer<CatalogFile> action) {
+        DuckLakePaths paths = DuckLakePaths.of(dataPath, null);
         try {
-            Map<Long, String> schemaPrefix = new HashMap<>();
+            Map<Long, String> schemaFolder = new HashMap<>();
             try (Statement s = connection.createStatement();
                  ResultSet r = s.executeQuery("SELECT schema_id, path, path_is_relative FROM ducklake_schema ORDER BY begin_snapshot")) {
                 while (r.next()) {
-                    schemaPrefix.put(r.getLong(1), join(dataPath, r.getString(2), relative(r, 3)));
+                    schemaFolder.put(r.getLong(1), paths.schemaFolder(r.getString(2), relative(r, 3)));
                 }
             }
-            Map<Long, String> tablePrefix = new HashMap<>();
+            Map<Long, String> tableFolder = new HashMap<>();
             try (Statement s = connection.createStatement();
                  ResultSet r = s.executeQuery("SELECT table_id, schema_id, path, path_is_relative FROM ducklake_table ORDER BY begin_snapshot")) {
                 while (r.next()) {
-                    String schema = schemaPrefix.get(r.getLong(2));
-                    boolean rel = relative(r, 4);
-                    if (schema == null && rel) {
+                    String schema = schemaFolder.get(r.getLong(2));
+                    String path = r.getString(3);
+                    Boolean rel = relative(r, 4);
+                    if (schema == null && (path == null || DuckLakePaths.isRelative(rel))) {
                         throw new FdlException("catalog " + file + ": table " + r.getLong(1) + " names schema "
                                 + r.getLong(2) + ", which the catalog does not describe");
                     }
-                    tablePrefix.put(r.getLong(1), join(schema, r.getString(3), rel));
+                    tableFolder.put(r.getLong(1), paths.tableFolder(schema, path, rel));
                 }
             }
             streamFiles("SELECT table_id, path, path_is_relative, file_size_bytes, data_file_id FROM ducklake_data_file",
-                    false, tablePrefix, action);
+                    false, paths, tableFolder, action);
             if (tableNames.contains("ducklake_delete_file")) {
                 streamFiles("SELECT table_id, path, path_is_relative, file_size_bytes, delete_file_id FROM ducklake_delete_file",
-                        true, tablePrefix, action);
+                        true, paths, tableFolder, action);
             }
         } catch (SQLException e) {
             throw Sql.failure("listing the files of", file, e);
         }
     }
 
-    private void streamFiles(String sql, boolean deleteFile, Map<Long, String> tablePrefix, Consumer<CatalogFile> action) throws SQLException {
+    private void streamFiles(String sql, boolean deleteFile, DuckLakePaths paths, Map<Long, String> tableFolder,
+                             Consumer<CatalogFile> action) throws SQLException {
+        String kind = deleteFile ? "delete" : "data";
         try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(sql)) {
             while (r.next()) {
                 long tableId = r.getLong(1);
                 String path = r.getString(2);
-                boolean rel = relative(r, 3);
+                Boolean rel = relative(r, 3);
                 long bytes = r.getLong(4);
                 if (r.wasNull()) {
                     bytes = -1;
                 }
-                String prefix = tablePrefix.get(tableId);
-                if (rel && prefix == null) {
-                    throw new FdlException("catalog " + file + ": " + (deleteFile ? "delete" : "data") + " file " + r.getLong(5)
+                String folder = tableFolder.get(tableId);
+                boolean isRelative = DuckLakePaths.isRelative(rel);
+                if (isRelative && folder == null) {
+                    throw new FdlException("catalog " + file + ": " + kind + " file " + r.getLong(5)
                             + " (" + path + ") belongs to table " + tableId + ", which the catalog does not describe");
                 }
-                action.accept(new CatalogFile(join(prefix, path, rel), deleteFile, bytes, rel));
+                String location = paths.file(folder, path, rel, "catalog " + file + ": " + kind + " file " + r.getLong(5));
+                action.accept(new CatalogFile(location, deleteFile, bytes, isRelative));
             }
         }
     }
 
-    private static boolean relative(ResultSet r, int column) throws SQLException {
+    private static Boolean relative(ResultSet r, int column) throws SQLException {
         boolean rel = r.getBoolean(column);
-        return r.wasNull() || rel;
-    }
-
-    private static String join(String prefix, String path, boolean relative) {
-        if (!relative) {
-            return path;
-        }
-        return (prefix == null ? "" : prefix) + (path == null ? "" : path);
+        return r.wasNull() ? null : rel;
     }
 
     /** Parses DuckDB's VARCHAR form of a TIMESTAMPTZ ({@code 2026-11-29 21:41:30.123456+00}) into an instant. */

@@ -5,10 +5,6 @@ import dev.fdl.util.SqlQuote;
 
 import dev.fdl.FdlException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,15 +14,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.duckdb.DuckDBAppender;
-import org.duckdb.DuckDBConnection;
 
 /**
  * Converts a DuckLake catalog between its SQLite and DuckDB encodings with plain JDBC (no DuckDB
@@ -36,46 +29,45 @@ import org.duckdb.DuckDBConnection;
  * side the native types; the text forms are DuckDB's own casts to and from VARCHAR (TimeZone
  * UTC), which round-trip exactly (NaN, infinities, -0.0, time zones, nested values).
  *
- * <p>SQLite → DuckDB, in one DuckDB transaction: tables whose SQLite columns are all BIGINT or
- * VARCHAR (every fixed DuckLake table) go through a {@link RowHandover} (SQLite renders rows as
- * CSV on other threads, DuckDB loads them with a typed {@code read_csv}); the rest stream from
- * sqlite-jdbc into DuckDB's Appender (through a staging table plus one vectorized CAST when a
- * column's stored form differs from its DuckDB type). DuckDB → SQLite copies each table with a
- * {@link SqliteTableCopy} in one SQLite transaction. Memory use does not grow with the catalog:
- * rows are never collected.
+ * <p>One path per direction, each built on what the two databases do themselves (docs/catalog.md
+ * "Conversion"): SQLite → DuckDB (commit) has SQLite render rows as JSON arrays and DuckDB load
+ * them as CSV ({@link DuckDbTableLoad}), in one DuckDB transaction; DuckDB → SQLite (checkout)
+ * binds DuckDB's rows into multi-row SQLite inserts ({@link SqliteTableCopy}) in one SQLite
+ * transaction. Before the target replaces anything, {@link ConversionCheck} compares it with
+ * the source (row counts of every table, a digest of the data and delete files; SQLite's
+ * {@code quick_check} of a new SQLite file): a difference fails the conversion. Memory use does
+ * not grow with the catalog: rows are never collected.
  */
 public final class CatalogConverter {
-    /** A staging table's name; it exists only inside the conversion's transaction. */
-    private static final String STAGE = "fdl_stage";
     private static final Pattern INLINED_DATA = Pattern.compile("ducklake_inlined_data_(\\d+)_(\\d+)");
 
     private CatalogConverter() {}
 
     /**
      * Converts {@code source} (kind detected) into a new catalog of {@code targetKind} at
-     * {@code target}. The target is written to a temporary file beside it and moved over it only
-     * when complete; a DuckDB target is written with storage version v1.5.0.
+     * {@code target}. The target is written to a temporary file beside it, checked against the
+     * source ({@link ConversionCheck}), and moved over it only then; a DuckDB target is created
+     * by {@link #attachNewDuckDb}.
      *
      * @param progress told after each table; {@link ProgressListener#NONE} for none
      * @return what was copied, with the DuckDB storage string for a DuckDB target
      * @throws FdlException (exit 1) if the source is not a DuckLake catalog of a known format
-     *     version, or reading/writing fails; the target is then left as it was
+     *     version, reading/writing fails, or the written catalog differs from the source (naming
+     *     the table); the target is then left as it was
      */
     public static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress) {
-        return convert(source, target, targetKind, progress, RowHandover.pipesAllowedByDefault());
-    }
-
-    /** {@link #convert(Path, Path, CatalogKind, ProgressListener)}, saying whether SQLite → DuckDB may stream through named pipes. */
-    static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress, boolean pipesAllowed) {
-        return convert(source, target, targetKind, progress, pipesAllowed, directWriteAllowed(), 0);
+        return convert(source, target, targetKind, progress, DuckDbStorage.DEFAULT);
     }
 
     /**
-     * {@link #convert(Path, Path, CatalogKind, ProgressListener, boolean)}, saying whether DuckDB →
-     * SQLite may write b-tree pages directly, and the SQLite page size in bytes (0: SQLite's default).
+     * {@link #convert(Path, Path, CatalogKind, ProgressListener)} into a DuckDB file written with
+     * {@code storage} (a repository may opt into a newer DuckDB storage version: SPEC.md section 3).
      */
-    static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress, boolean pipesAllowed,
-                                    boolean directWrite, int sqlitePageSize) {
+    public static ConversionResult toDuckDb(Path source, Path target, DuckDbStorage storage, ProgressListener progress) {
+        return convert(source, target, CatalogKind.DUCKDB, progress, Objects.requireNonNull(storage, "storage"));
+    }
+
+    private static ConversionResult convert(Path source, Path target, CatalogKind targetKind, ProgressListener progress, DuckDbStorage storage) {
         Objects.requireNonNull(targetKind, "targetKind");
         ProgressListener listener = progress == null ? ProgressListener.NONE : progress;
         CatalogKind sourceKind = CatalogKind.detect(source);
@@ -89,11 +81,11 @@ public final class CatalogConverter {
         Totals totals = new Totals();
         try {
             if (sourceKind == CatalogKind.SQLITE && targetKind == CatalogKind.DUCKDB) {
-                sqliteToDuckDb(source, temp, listener, totals, pipesAllowed);
+                sqliteToDuckDb(source, temp, listener, totals, storage);
             } else if (sourceKind == CatalogKind.DUCKDB && targetKind == CatalogKind.SQLITE) {
-                duckDbToSqlite(source, temp, listener, totals, directWrite, sqlitePageSize);
+                duckDbToSqlite(source, temp, listener, totals);
             } else if (sourceKind == CatalogKind.DUCKDB) {
-                duckDbToDuckDb(source, temp, listener, totals);
+                duckDbToDuckDb(source, temp, listener, totals, storage);
             } else {
                 Files.copy(source, temp);
                 try (Connection c = Sql.sqlite(temp, true)) {
@@ -102,27 +94,34 @@ public final class CatalogConverter {
             }
         } catch (SQLException e) {
             AtomicFile.deleteQuietly(temp);
-            throw new FdlException(FdlException.FAILURE, "converting catalog " + source + " to " + targetKind
+            throw new FdlException(FdlException.Kind.FAILURE, "converting catalog " + source + " to " + targetKind
                     + " failed: " + e.getMessage() + "; " + target + " was left unchanged", e);
         } catch (IOException e) {
             AtomicFile.deleteQuietly(temp);
-            // an interrupt closes a FileChannel mid-write (SqliteFileWriter): that exception has no message
-            String why = e instanceof java.nio.channels.ClosedByInterruptException ? "interrupted while writing pages" : e.getMessage();
-            throw new FdlException(FdlException.FAILURE, "converting catalog " + source + " to " + targetKind + " failed: " + why
+            throw new FdlException(FdlException.Kind.FAILURE, "converting catalog " + source + " to " + targetKind + " failed: " + e.getMessage()
                     + "; " + target + " was left unchanged", e);
         } catch (RuntimeException e) {
             AtomicFile.deleteQuietly(temp);
             throw e;
         }
         AtomicFile.moveInto(temp, target);
-        String storage = targetKind != CatalogKind.DUCKDB ? null : totals.storage != null ? totals.storage : duckDbStorage(target);
+        String written = targetKind != CatalogKind.DUCKDB ? null : totals.storage != null ? totals.storage : duckDbStorage(target);
         long bytes;
         try {
             bytes = Files.size(target);
         } catch (IOException e) {
             bytes = -1;
         }
-        return new ConversionResult(sourceKind, targetKind, totals.tables, totals.rows, storage, bytes);
+        return new ConversionResult(sourceKind, targetKind, totals.tables, totals.rows, written, bytes);
+    }
+
+    /**
+     * Creates the DuckDB file {@code file} (which must not exist) and attaches it to {@code duck}
+     * as {@code alias}, writable: the one place where the options of a DuckDB catalog fdl writes
+     * are chosen ({@code storage}: version and block size, {@link DuckDbStorage#attachNew}).
+     */
+    static void attachNewDuckDb(Connection duck, Path file, String alias, DuckDbStorage storage) throws SQLException {
+        storage.attachNew(duck, file, alias);
     }
 
     /**
@@ -137,7 +136,7 @@ public final class CatalogConverter {
             throw new FdlException("not a DuckDB file: " + duckdbFile);
         }
         try (Connection duck = Sql.duckDbMemory()) {
-            Sql.attach(duck, duckdbFile, "cat", true, null);
+            Sql.attach(duck, duckdbFile, "cat", true);
             return storageOf(duck, "cat", duckdbFile);
         } catch (SQLException e) {
             throw Sql.failure("reading the storage version of", duckdbFile, e);
@@ -162,8 +161,8 @@ public final class CatalogConverter {
     }
 
     /**
-     * Ends the conversion between tables when its thread was interrupted (a table streaming
-     * through pipes runs to its end inside DuckDB); the target is then left as it was.
+     * Ends the conversion between tables when its thread was interrupted; the target is then
+     * left as it was.
      */
     private static void stopIfInterrupted(String table) throws SQLException {
         if (Thread.currentThread().isInterrupted()) {
@@ -180,21 +179,17 @@ public final class CatalogConverter {
 
     // ---------------------------------------------------------------- SQLite → DuckDB
 
-    private static void sqliteToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals,
-                                       boolean pipesAllowed) throws SQLException {
+    private static void sqliteToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals, DuckDbStorage storage) throws SQLException {
         try (Connection lite = Sql.sqlite(source, true); Connection duck = Sql.duckDbMemory()) {
-            // one read transaction on the source from its first read to the last table: in
-            // rollback-journal mode its SHARED lock keeps writers out, so every connection reading
-            // the source (the handover's too) sees the same state; in WAL mode other connections see
-            // later commits, so a commit meanwhile is detected at the end and fails the conversion
+            // one read transaction on the source from its first read to the check after the last
+            // table: in rollback-journal mode its SHARED lock keeps writers out, so every table and
+            // the check see the same state; in WAL mode a commit meanwhile is detected at the end
+            // and fails the conversion
             lite.setAutoCommit(false);
-            Sql.attach(duck, temp, "cat", false, Catalogs.STORAGE_VERSION);
+            attachNewDuckDb(duck, temp, "cat", storage);
             // a table's rows are a set (every reader of a catalog orders by keys): letting DuckDB
-            // insert them in any order lets it write row groups from both pipes as they come,
-            // instead of holding one pipe's rows until the other ends (measured: 1.5-1.8x faster
-            // at 10,000,000 rows, most of it at COMMIT)
+            // insert them in any order lets it write row groups as they come
             Sql.exec(duck, "SET preserve_insertion_order = false");
-            DuckDBConnection dc = duck.unwrap(DuckDBConnection.class);
             List<String> tables = Sql.sqliteTables(lite);
             long version = dataVersion(lite);
             boolean wal;
@@ -202,38 +197,28 @@ public final class CatalogConverter {
                 wal = r.next() && "wal".equalsIgnoreCase(r.getString(1));
             }
             Map<String, List<CopyColumn>> columns = new LinkedHashMap<>();
-            Map<String, List<CopyColumn>> fast = new LinkedHashMap<>();
             for (String table : tables) {
-                List<CopyColumn> cols = sqliteColumns(lite, table);
-                columns.put(table, cols);
-                if (RowHandover.fits(cols)) {
-                    fast.put(table, cols);
-                }
+                columns.put(table, sqliteColumns(lite, table));
             }
-            // two cores: a second SQLite connection renders rows on its own thread while DuckDB loads
-            try (RowHandover handover = new RowHandover(source, temp, fast, pipesAllowed)) {
-                // one transaction: autocommit would commit (and maybe checkpoint) the file after every
-                // load; staging tables live in it only inside the transaction, so they are never written
-                Sql.exec(duck, "BEGIN");
-                int done = 0;
-                for (String table : tables) {
-                    List<CopyColumn> cols = columns.get(table);
-                    Sql.exec(duck, ddl("cat.main.", table, cols));
-                    long rows = handover.handles(table)
-                            ? handover.load(duck, table)
-                            : copySqliteTable(lite, duck, dc, table, cols);
-                    totals.rows += rows;
-                    progress.tableCopied(table, rows, ++done, tables.size());
-                    stopIfInterrupted(table);
-                }
+            // one transaction: autocommit would commit (and maybe checkpoint) the file after every table
+            Sql.exec(duck, "BEGIN");
+            int done = 0;
+            for (String table : tables) {
+                List<CopyColumn> cols = columns.get(table);
+                Sql.exec(duck, ddl("cat.main.", table, cols));
+                long rows = DuckDbTableLoad.load(lite, duck, temp, table, cols);
+                totals.rows += rows;
+                progress.tableCopied(table, rows, ++done, tables.size());
+                stopIfInterrupted(table);
             }
+            Sql.exec(duck, "COMMIT");
+            ConversionCheck.compare(new ConversionCheck.Side(lite, "", "the SQLite catalog " + source),
+                    new ConversionCheck.Side(duck, "cat.main.", "the DuckDB catalog written"), tables);
             lite.commit(); // ends the read transaction: the next read sees any commit made meanwhile
-            // (in rollback-journal mode a writer waiting for the lock commits now: no tear, no check)
             if (wal && dataVersion(lite) != version) {
                 throw new SQLException("the SQLite catalog changed while it was being converted (a writer committed meanwhile);"
                         + " convert again when no one writes to it");
             }
-            Sql.exec(duck, "COMMIT");
             totals.tables = tables.size();
             totals.storage = storageOf(duck, "cat", temp);
             Sql.exec(duck, "DETACH cat");
@@ -298,138 +283,6 @@ public final class CatalogConverter {
             types.putIfAbsent(col.name(), col.type());
         }
         return types;
-    }
-
-    private static long copySqliteTable(Connection lite, Connection duck, DuckDBConnection dc, String table,
-                                        List<CopyColumn> columns) throws SQLException {
-        boolean direct = columns.stream().allMatch(c -> c.duckType().equals(c.sqliteType())
-                || (c.duckType().equals("BOOLEAN") && c.sqliteType().equals("BIGINT")));
-        String appendCatalog = "cat";
-        String appendTable = table;
-        if (!direct) {
-            appendTable = STAGE;
-            List<CopyColumn> stage = new ArrayList<>();
-            for (CopyColumn c : columns) {
-                stage.add(new CopyColumn(c.name(), c.sqliteType(), c.sqliteType(), false, false));
-            }
-            Sql.exec(duck, ddl("cat.main.", appendTable, stage));
-        }
-        StringBuilder select = new StringBuilder("SELECT ");
-        for (int i = 0; i < columns.size(); i++) {
-            select.append(i > 0 ? ", " : "").append(SqlQuote.ident(columns.get(i).name()));
-        }
-        // one more column: whether every value of the row is of a class its column can take (JDBC's
-        // getLong would read the REAL 1.5 as 1 and the TEXT '0x10' as 0)
-        StringBuilder fits = new StringBuilder();
-        for (CopyColumn c : columns) {
-            String f = StorageClassCheck.fits(c);
-            if (f != null) {
-                fits.append(fits.length() > 0 ? " AND " : "").append(f);
-            }
-        }
-        boolean checked = fits.length() > 0;
-        if (checked) {
-            select.append(", ").append(fits);
-        }
-        select.append(" FROM ").append(SqlQuote.ident(table));
-        int n = columns.size();
-        int[] kind = new int[n];
-        for (int i = 0; i < n; i++) {
-            CopyColumn c = columns.get(i);
-            kind[i] = direct && c.duckType().equals("BOOLEAN") ? 4 : switch (c.sqliteType()) {
-                case "BIGINT" -> 0;
-                case "DOUBLE" -> 1;
-                case "BLOB" -> 2;
-                default -> 3;
-            };
-        }
-        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder(); // reports malformed input
-        long rows = 0;
-        try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery(select.toString());
-             DuckDBAppender app = dc.createAppender(appendCatalog, "main", appendTable)) {
-            while (r.next()) {
-                if (checked && r.getInt(n + 1) == 0) {
-                    SQLException mismatch = StorageClassCheck.firstMismatch(lite, table, columns);
-                    throw mismatch != null ? mismatch : new SQLException("table " + table + " holds a value of the wrong type");
-                }
-                app.beginRow();
-                for (int i = 0; i < n; i++) {
-                    int col = i + 1;
-                    switch (kind[i]) {
-                        case 0 -> {
-                            long v = r.getLong(col);
-                            if (r.wasNull()) {
-                                app.appendNull();
-                            } else {
-                                app.append(v);
-                            }
-                        }
-                        case 1 -> {
-                            double v = r.getDouble(col);
-                            if (r.wasNull()) {
-                                app.appendNull();
-                            } else {
-                                app.append(v);
-                            }
-                        }
-                        case 2 -> {
-                            byte[] v = r.getBytes(col);
-                            if (v == null) {
-                                app.appendNull();
-                            } else {
-                                app.append(v);
-                            }
-                        }
-                        case 4 -> {
-                            long v = r.getLong(col);
-                            if (r.wasNull()) {
-                                app.appendNull();
-                            } else {
-                                app.append(v != 0);
-                            }
-                        }
-                        default -> {
-                            // the text's own bytes, decoded strictly: getString would replace invalid UTF-8 with U+FFFD
-                            byte[] v = r.getBytes(col);
-                            if (v == null) {
-                                app.appendNull();
-                            } else {
-                                app.append(text(utf8, v, table, columns.get(i).name()));
-                            }
-                        }
-                    }
-                }
-                app.endRow();
-                rows++;
-            }
-        }
-        if (!direct) {
-            StringBuilder insert = new StringBuilder("INSERT INTO cat.main.").append(SqlQuote.ident(table)).append(" SELECT ");
-            for (int i = 0; i < n; i++) {
-                CopyColumn c = columns.get(i);
-                String ident = SqlQuote.ident(c.name());
-                insert.append(i > 0 ? ", " : "");
-                if (c.duckType().equals(c.sqliteType())) {
-                    insert.append(ident);
-                } else {
-                    insert.append("CAST(").append(ident).append(" AS ").append(c.duckType()).append(')');
-                }
-            }
-            insert.append(" FROM cat.main.").append(STAGE);
-            Sql.exec(duck, insert.toString());
-            Sql.exec(duck, "DROP TABLE cat.main." + STAGE);
-        }
-        return rows;
-    }
-
-    /** {@code bytes} decoded as UTF-8, which DuckDB's VARCHAR requires; invalid UTF-8 fails, naming table and column. */
-    private static String text(CharsetDecoder utf8, byte[] bytes, String table, String column) throws SQLException {
-        try {
-            return utf8.decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new SQLException("table " + table + ", column " + column + " holds text that is not valid UTF-8 (hex "
-                    + HexFormat.of().formatHex(bytes, 0, Math.min(bytes.length, 40)) + "); fix that value in the SQLite catalog", e);
-        }
     }
 
     private static String ddl(String qualifier, String table, List<CopyColumn> columns) {
@@ -518,23 +371,12 @@ public final class CatalogConverter {
         return tables;
     }
 
-    private static void duckDbToSqlite(Path source, Path temp, ProgressListener progress, Totals totals, boolean directWrite,
-                                       int pageSize) throws SQLException, IOException {
+    private static void duckDbToSqlite(Path source, Path temp, ProgressListener progress, Totals totals) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
-            Sql.attach(duck, source, "src", true, null);
+            Sql.attach(duck, source, "src", true);
             Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
-            if (directWrite && directWritable(tables)) {
-                Map<String, int[]> roots = createSqliteSchema(temp, tables, pageSize);
-                if (roots != null) {
-                    fillSqliteDirectly(duck, temp, tables, roots, progress, totals);
-                    return;
-                }
-                Files.deleteIfExists(temp);
-            }
             try (Connection lite = Sql.sqlite(temp, false)) {
-                if (pageSize > 0) {
-                    Sql.exec(lite, "PRAGMA page_size = " + pageSize);
-                }
+                // a new file nobody else sees until it is complete and checked: no journal, no sync
                 Sql.exec(lite, "PRAGMA journal_mode = OFF");
                 Sql.exec(lite, "PRAGMA synchronous = OFF");
                 lite.setAutoCommit(false);
@@ -550,128 +392,17 @@ public final class CatalogConverter {
                 }
                 totals.tables = tables.size();
                 lite.commit();
+                ConversionCheck.compare(new ConversionCheck.Side(duck, "src.main.", "the DuckDB catalog " + source),
+                        new ConversionCheck.Side(lite, "", "the SQLite catalog written"), tables.keySet());
+                ConversionCheck.quickCheck(lite);
             }
         }
     }
 
-    /** Whether DuckDB → SQLite may write b-tree pages directly: not when system property {@code fdl.catalog.sqliteWriter} is {@code jdbc}. */
-    static boolean directWriteAllowed() {
-        return !"jdbc".equals(System.getProperty("fdl.catalog.sqliteWriter"));
-    }
-
-    /**
-     * Whether {@link SqliteFileWriter} can fill every table: a primary key, where there is one,
-     * is a single integer column (its index entries are then (integer, rowid) in row order).
-     */
-    private static boolean directWritable(Map<String, List<CopyColumn>> tables) {
-        for (List<CopyColumn> columns : tables.values()) {
-            List<CopyColumn> keys = columns.stream().filter(CopyColumn::primaryKey).toList();
-            if (keys.size() > 1 || (keys.size() == 1 && !keys.get(0).sqliteType().equals("BIGINT"))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Creates the SQLite file {@code temp} with SQLite itself: every table, empty; pages of
-     * {@code pageSize} bytes (0: SQLite's default).
-     *
-     * @return per table, its root page and its primary key index's root page (0 for none); null
-     *     if SQLite laid out the schema otherwise than {@link SqliteFileWriter} expects (then the
-     *     caller copies row by row)
-     */
-    private static Map<String, int[]> createSqliteSchema(Path temp, Map<String, List<CopyColumn>> tables, int pageSize) throws SQLException {
-        Map<String, int[]> roots = new LinkedHashMap<>();
-        try (Connection lite = Sql.sqlite(temp, false)) {
-            if (pageSize > 0) {
-                Sql.exec(lite, "PRAGMA page_size = " + pageSize);
-            }
-            lite.setAutoCommit(false);
-            for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
-                Sql.exec(lite, sqliteDdl(e.getKey(), e.getValue()));
-            }
-            lite.commit();
-            Map<String, Integer> tableRoots = new HashMap<>();
-            Map<String, Integer> indexRoots = new HashMap<>();
-            int indexes = 0;
-            try (Statement s = lite.createStatement();
-                 ResultSet r = s.executeQuery("SELECT type, name, tbl_name, rootpage FROM sqlite_schema")) {
-                while (r.next()) {
-                    String type = r.getString(1);
-                    if (type.equals("table")) {
-                        tableRoots.put(r.getString(2), r.getInt(4));
-                    } else if (type.equals("index")) {
-                        indexes++;
-                        if (r.getString(2).equals("sqlite_autoindex_" + r.getString(3) + "_1")) {
-                            indexRoots.put(r.getString(3), r.getInt(4));
-                        }
-                    } else {
-                        return null;
-                    }
-                }
-            }
-            int keyed = 0;
-            for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
-                Integer root = tableRoots.get(e.getKey());
-                boolean hasKey = e.getValue().stream().anyMatch(CopyColumn::primaryKey);
-                Integer indexRoot = indexRoots.get(e.getKey());
-                if (root == null || root < 2 || hasKey != (indexRoot != null)) {
-                    return null;
-                }
-                keyed += hasKey ? 1 : 0;
-                roots.put(e.getKey(), new int[] {root, hasKey ? indexRoot : 0});
-            }
-            if (indexes != keyed || tableRoots.size() != tables.size()) {
-                return null;
-            }
-        }
-        return roots;
-    }
-
-    /**
-     * Fills the empty tables of {@code temp} by writing their pages ({@link SqliteFileWriter}),
-     * then has SQLite count every table's rows: a count that differs from the rows written fails.
-     */
-    private static void fillSqliteDirectly(Connection duck, Path temp, Map<String, List<CopyColumn>> tables,
-                                           Map<String, int[]> roots, ProgressListener progress, Totals totals)
-            throws SQLException, IOException {
-        Map<String, Long> written = new LinkedHashMap<>();
-        try (SqliteFileWriter writer = SqliteFileWriter.open(temp)) {
-            int done = 0;
-            for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
-                String table = e.getKey();
-                List<CopyColumn> columns = e.getValue();
-                int[] root = roots.get(table);
-                int keyColumn = -1;
-                for (int i = 0; i < columns.size(); i++) {
-                    keyColumn = columns.get(i).primaryKey() ? i : keyColumn;
-                }
-                long rows = SqliteTableCopy.copyDirect(duck, writer.table(root[0], root[1]), table, columns, keyColumn);
-                written.put(table, rows);
-                totals.rows += rows;
-                progress.tableCopied(table, rows, ++done, tables.size());
-                stopIfInterrupted(table);
-            }
-            writer.finish();
-        }
-        totals.tables = tables.size();
-        try (Connection lite = Sql.sqlite(temp, true); Statement s = lite.createStatement()) {
-            for (Map.Entry<String, Long> e : written.entrySet()) {
-                try (ResultSet r = s.executeQuery("SELECT count(*) FROM " + SqlQuote.ident(e.getKey()))) {
-                    long counted = r.next() ? r.getLong(1) : -1;
-                    if (counted != e.getValue()) {
-                        throw new SQLException("table " + e.getKey() + ": " + e.getValue() + " rows were written but SQLite counts " + counted);
-                    }
-                }
-            }
-        }
-    }
-
-    private static void duckDbToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals) throws SQLException {
+    private static void duckDbToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals, DuckDbStorage storage) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
-            Sql.attach(duck, source, "src", true, null);
-            Sql.attach(duck, temp, "cat", false, Catalogs.STORAGE_VERSION);
+            Sql.attach(duck, source, "src", true);
+            attachNewDuckDb(duck, temp, "cat", storage);
             Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
             Sql.exec(duck, "BEGIN");
             int done = 0;
@@ -689,6 +420,8 @@ public final class CatalogConverter {
             }
             totals.tables = tables.size();
             Sql.exec(duck, "COMMIT");
+            ConversionCheck.compare(new ConversionCheck.Side(duck, "src.main.", "the DuckDB catalog " + source),
+                    new ConversionCheck.Side(duck, "cat.main.", "the DuckDB catalog written"), tables.keySet());
             totals.storage = storageOf(duck, "cat", temp);
             Sql.exec(duck, "DETACH cat");
         }

@@ -6,7 +6,7 @@ import java.util.function.Consumer;
 /**
  * Reads which files a DuckLake catalog names: every data and delete file of every snapshot it
  * keeps (SPEC.md section 5: gc must never delete a file a live catalog names in any snapshot).
- * The catalog rules themselves live in {@code dev.fdl.ducklake}; retention only consumes them.
+ * The path rule itself is {@link DuckLakePaths}; retention only consumes it.
  */
 @FunctionalInterface
 public interface CatalogFiles {
@@ -17,6 +17,14 @@ public interface CatalogFiles {
      * @throws dev.fdl.FdlException when the file is not a readable DuckLake catalog (naming it)
      */
     void forEach(Path catalogFile, Consumer<NamedFile> sink);
+
+    /**
+     * The version of the rule that turns catalog rows into locations; lists kept from an earlier
+     * call (gc's cache) are used only by a reader of the same version.
+     */
+    default int ruleVersion() {
+        return DuckLakePaths.RULE_VERSION;
+    }
 
     /** The reader for real DuckLake catalogs ({@code dev.fdl.ducklake.Catalog}). */
     static CatalogFiles duckLake() {

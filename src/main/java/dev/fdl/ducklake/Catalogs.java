@@ -14,9 +14,6 @@ import java.util.UUID;
 
 /** Creates empty DuckLake 1.0 catalogs without the DuckLake extension. */
 public final class Catalogs {
-    /** DuckDB storage version fdl writes DuckDB catalogs with (SPEC.md {@code catalog.storage}). */
-    static final String STORAGE_VERSION = "v1.5.0";
-
     private Catalogs() {}
 
     /**
@@ -26,7 +23,7 @@ public final class Catalogs {
      * The file is written to a temporary file beside {@code file} and moved over it when complete.
      *
      * @param file catalog file to write (replaced if present)
-     * @param kind SQLite (working catalog) or DuckDB (written with storage version v1.5.0)
+     * @param kind SQLite (working catalog) or DuckDB (written as {@link DuckDbStorage#DEFAULT})
      * @param dataPath the catalog's data path; a path separator is appended if missing
      * @throws FdlException (exit 1) if the file cannot be written
      */
@@ -35,7 +32,7 @@ public final class Catalogs {
         if (dataPath == null || dataPath.isBlank()) {
             throw FdlException.usage("a DuckLake catalog needs a data path; got none for " + file);
         }
-        String path = withSeparator(dataPath);
+        String path = DuckLakePaths.dataPath(dataPath);
         Path temp = AtomicFile.tempBeside(file);
         try {
             if (kind == CatalogKind.DUCKDB) {
@@ -53,11 +50,6 @@ public final class Catalogs {
         AtomicFile.moveInto(temp, file);
     }
 
-    /** The data path with a trailing separator, as DuckLake stores it. */
-    static String withSeparator(String dataPath) {
-        return dataPath.endsWith("/") || dataPath.endsWith("\\") ? dataPath : dataPath + "/";
-    }
-
     /** {@code DuckDB <source id>}, the {@code created_by} value DuckLake writes. */
     static String createdBy(Connection duck) throws SQLException {
         try (Statement s = duck.createStatement(); ResultSet r = s.executeQuery("SELECT source_id FROM pragma_version()")) {
@@ -68,7 +60,7 @@ public final class Catalogs {
 
     private static void createDuckDb(Path temp, String dataPath) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
-            Sql.attach(duck, temp, "cat", false, STORAGE_VERSION);
+            DuckDbStorage.DEFAULT.attachNew(duck, temp, "cat");
             Sql.exec(duck, "BEGIN");
             for (DuckLakeSchema.TableDef def : DuckLakeSchema.tables()) {
                 Sql.exec(duck, def.duckDbDdl("cat."));

@@ -6,75 +6,81 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Reads a table's columns at a snapshot from {@code ducklake_column} (either catalog kind, plain
- * SQL) and turns DuckLake type names into DuckDB type text, nested types built from their child
- * columns ({@code parent_column}).
+ * SQL): the one place that builds column type trees ({@code parent_column}) for the inspector, the
+ * converter and the built-in reader. Types are named through {@link DuckLakeTypes}; visibility is
+ * {@link Visibility}'s rule.
  */
 final class ColumnTypes {
     private ColumnTypes() {}
 
-    /** Top-level columns of {@code tableId} visible at {@code snapshot}, in column order. */
+    /**
+     * A visible top-level column with its type tree.
+     *
+     * @param initialDefault the {@code initial_default} text (null: none)
+     */
+    record Column(long id, String name, DuckLakeTypes.Node type, boolean nullsAllowed, String initialDefault) {}
+
+    /** Top-level columns of {@code tableId} visible at {@code snapshot}, in column order, with DuckDB types. */
     static List<ColumnInfo> at(Connection c, long tableId, long snapshot) throws SQLException {
-        record Row(long id, String name, String type, boolean nullsAllowed, Long parent) {}
-        Map<Long, Row> rows = new LinkedHashMap<>();
-        Map<Long, List<Long>> children = new HashMap<>();
-        List<Long> top = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT column_id, column_name, column_type, nulls_allowed, parent_column FROM ducklake_column"
-                        + " WHERE table_id = ? AND begin_snapshot <= ? AND (end_snapshot IS NULL OR end_snapshot > ?)"
-                        + " ORDER BY column_order, column_id")) {
-            ps.setLong(1, tableId);
-            ps.setLong(2, snapshot);
-            ps.setLong(3, snapshot);
-            try (ResultSet r = ps.executeQuery()) {
-                while (r.next()) {
-                    long parentValue = r.getLong(5);
-                    Long parent = r.wasNull() ? null : parentValue;
-                    boolean nulls = r.getBoolean(4);
-                    if (r.wasNull()) {
-                        nulls = true;
-                    }
-                    Row row = new Row(r.getLong(1), r.getString(2), r.getString(3), nulls, parent);
-                    rows.put(row.id(), row);
-                    if (parent == null) {
-                        top.add(row.id());
-                    } else {
-                        children.computeIfAbsent(parent, k -> new ArrayList<>()).add(row.id());
-                    }
-                }
-            }
-        }
-        Map<Long, String> memo = new HashMap<>();
-        java.util.function.Function<Long, String> typeOf = new java.util.function.Function<>() {
-            @Override
-            public String apply(Long id) {
-                String known = memo.get(id);
-                if (known != null) {
-                    return known;
-                }
-                Row row = rows.get(id);
-                List<String> names = new ArrayList<>();
-                List<String> types = new ArrayList<>();
-                for (Long child : children.getOrDefault(id, List.of())) {
-                    names.add(rows.get(child).name());
-                    types.add(apply(child));
-                }
-                String t = DuckLakeSchema.duckType(row.type(), names, types);
-                memo.put(id, t);
-                return t;
-            }
-        };
+        String where = "table " + tableId;
         List<ColumnInfo> result = new ArrayList<>();
-        for (Long id : top) {
-            Row row = rows.get(id);
-            result.add(new ColumnInfo(row.id(), row.name(), typeOf.apply(id), row.nullsAllowed()));
+        for (Column col : trees(c, "", tableId, snapshot)) {
+            result.add(new ColumnInfo(col.id(), col.name(), DuckLakeTypes.toDuckDb(col.type(), where), col.nullsAllowed()));
         }
         return result;
+    }
+
+    /**
+     * Top-level columns of {@code tableId} visible at {@code snapshot}, in column order
+     * ({@code column_order}, then id), each with the tree of its child columns.
+     *
+     * @param qualifier what precedes catalog table names in SQL ({@code "alias".main.}, or empty)
+     */
+    static List<Column> trees(Connection c, String qualifier, long tableId, long snapshot) throws SQLException {
+        record Row(long id, String name, String type, boolean nullsAllowed, String initialDefault, Long parent) {}
+        List<Row> rows = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT column_id, column_name, column_type, nulls_allowed, initial_default, parent_column FROM "
+                        + qualifier + "ducklake_column WHERE table_id = ? AND" + Visibility.at(snapshot)
+                        + "ORDER BY column_order, column_id")) {
+            ps.setLong(1, tableId);
+            try (ResultSet r = ps.executeQuery()) {
+                while (r.next()) {
+                    boolean nulls = r.getBoolean(4);
+                    if (r.wasNull()) nulls = true;
+                    long parentValue = r.getLong(6);
+                    Long parent = r.wasNull() ? null : parentValue;
+                    rows.add(new Row(r.getLong(1), r.getString(2), r.getString(3), nulls, r.getString(5), parent));
+                }
+            }
+        }
+        Map<Long, List<Row>> children = new HashMap<>();
+        for (Row r : rows) {
+            if (r.parent() != null) children.computeIfAbsent(r.parent(), k -> new ArrayList<>()).add(r);
+        }
+        java.util.function.Function<Row, DuckLakeTypes.Node> node = new java.util.function.Function<>() {
+            @Override
+            public DuckLakeTypes.Node apply(Row r) {
+                List<DuckLakeTypes.Node> kids = new ArrayList<>();
+                for (Row child : children.getOrDefault(r.id(), List.of())) kids.add(apply(child));
+                return new DuckLakeTypes.Node(r.name(), r.type(), kids);
+            }
+        };
+        List<Column> result = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.parent() == null) result.add(new Column(r.id(), r.name(), node.apply(r), r.nullsAllowed(), r.initialDefault()));
+        }
+        return result;
+    }
+
+    /** {@link #snapshotOfSchemaVersion(Connection, String, long, long)} on an unqualified catalog. */
+    static Long snapshotOfSchemaVersion(Connection c, long tableId, long schemaVersion) throws SQLException {
+        return snapshotOfSchemaVersion(c, "", tableId, schemaVersion);
     }
 
     /**
@@ -82,31 +88,27 @@ final class ColumnTypes {
      * are read: {@code ducklake_schema_versions.begin_snapshot}, else the first snapshot with that
      * schema version; null if neither is recorded.
      */
-    static Long snapshotOfSchemaVersion(Connection c, long tableId, long schemaVersion) throws SQLException {
+    static Long snapshotOfSchemaVersion(Connection c, String qualifier, long tableId, long schemaVersion) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT min(begin_snapshot) FROM ducklake_schema_versions WHERE table_id = ? AND schema_version = ?")) {
+                "SELECT min(begin_snapshot) FROM " + qualifier + "ducklake_schema_versions WHERE table_id = ? AND schema_version = ?")) {
             ps.setLong(1, tableId);
             ps.setLong(2, schemaVersion);
             try (ResultSet r = ps.executeQuery()) {
                 if (r.next()) {
                     long v = r.getLong(1);
-                    if (!r.wasNull()) {
-                        return v;
-                    }
+                    if (!r.wasNull()) return v;
                 }
             }
         } catch (SQLException e) {
             // older catalogs may lack ducklake_schema_versions; fall back to ducklake_snapshot
         }
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT min(snapshot_id) FROM ducklake_snapshot WHERE schema_version = ?")) {
+                "SELECT min(snapshot_id) FROM " + qualifier + "ducklake_snapshot WHERE schema_version = ?")) {
             ps.setLong(1, schemaVersion);
             try (ResultSet r = ps.executeQuery()) {
                 if (r.next()) {
                     long v = r.getLong(1);
-                    if (!r.wasNull()) {
-                        return v;
-                    }
+                    if (!r.wasNull()) return v;
                 }
             }
         }

@@ -42,7 +42,7 @@ public final class DataFileMirror {
                 Path target = cacheDir.resolve(rel);
                 String key = dataDir + rel;
                 if (Files.isRegularFile(target)) {
-                    Optional<ObjectMeta> meta = store.head(key);
+                    Optional<ObjectMeta> meta = store.stat(key);
                     if (meta.isPresent() && meta.get().size() == Files.size(target)) continue;
                 }
                 Files.createDirectories(target.getParent());

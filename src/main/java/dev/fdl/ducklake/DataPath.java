@@ -34,7 +34,7 @@ public final class DataPath {
         if (absoluteDataPath == null || !(absoluteDataPath.startsWith("/") || SCHEME.matcher(absoluteDataPath).matches())) {
             throw FdlException.usage("data path must be an absolute location (/abs/path/ or scheme://…): " + absoluteDataPath);
         }
-        String dataPath = Catalogs.withSeparator(absoluteDataPath);
+        String dataPath = DuckLakePaths.dataPath(absoluteDataPath);
         try (Catalog writable = Catalog.open(catalog, false)) {
             Connection c = writable.connection();
             int updated;

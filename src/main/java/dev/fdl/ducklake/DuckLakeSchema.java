@@ -143,68 +143,6 @@ final class DuckLakeSchema {
         return "VARCHAR";
     }
 
-    /**
-     * The DuckDB type text of a DuckLake column type ({@code int32}, {@code decimal(18,3)}, …) as
-     * DuckDB shows it; {@code list}, {@code struct} and {@code map} are built from their children.
-     */
-    static String duckType(String ducklakeType, List<String> childNames, List<String> childTypes) {
-        String t = ducklakeType.toLowerCase(Locale.ROOT);
-        switch (t) {
-            case "boolean": return "BOOLEAN";
-            case "int8": return "TINYINT";
-            case "int16": return "SMALLINT";
-            case "int32": return "INTEGER";
-            case "int64": return "BIGINT";
-            case "int128": return "HUGEINT";
-            case "uint8": return "UTINYINT";
-            case "uint16": return "USMALLINT";
-            case "uint32": return "UINTEGER";
-            case "uint64": return "UBIGINT";
-            case "uint128": return "UHUGEINT";
-            case "float32": return "FLOAT";
-            case "float64": return "DOUBLE";
-            case "varchar": return "VARCHAR";
-            case "blob": return "BLOB";
-            case "uuid": return "UUID";
-            case "date": return "DATE";
-            case "time": return "TIME";
-            case "timetz": return "TIME WITH TIME ZONE";
-            case "time_ns": return "TIME_NS";
-            case "timestamp": return "TIMESTAMP";
-            case "timestamptz": return "TIMESTAMP WITH TIME ZONE";
-            case "timestamp_s": return "TIMESTAMP_S";
-            case "timestamp_ms": return "TIMESTAMP_MS";
-            case "timestamp_ns": return "TIMESTAMP_NS";
-            case "interval": return "INTERVAL";
-            case "json": return "JSON";
-            case "variant": return "VARIANT";
-            case "geometry": return "GEOMETRY";
-            case "list":
-                return childTypes.get(0) + "[]";
-            case "struct": {
-                StringBuilder b = new StringBuilder("STRUCT(");
-                for (int i = 0; i < childNames.size(); i++) {
-                    if (i > 0) {
-                        b.append(", ");
-                    }
-                    b.append(structFieldName(childNames.get(i))).append(' ').append(childTypes.get(i));
-                }
-                return b.append(')').toString();
-            }
-            case "map":
-                return "MAP(" + childTypes.get(0) + ", " + childTypes.get(1) + ")";
-            default:
-                if (t.startsWith("decimal")) {
-                    return t.toUpperCase(Locale.ROOT).replace(" ", "");
-                }
-                return ducklakeType.toUpperCase(Locale.ROOT);
-        }
-    }
-
-    private static String structFieldName(String name) {
-        return name.matches("[a-z_][a-z0-9_]*") ? name : SqlQuote.ident(name);
-    }
-
     /** One column of a catalog table: its DuckDB type and constraints. */
     record ColumnDef(String name, String duckType, boolean notNull, boolean primaryKey) {}
 

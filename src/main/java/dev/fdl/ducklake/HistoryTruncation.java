@@ -22,7 +22,7 @@ import java.util.StringJoiner;
 public final class HistoryTruncation {
     /** A row of x visible at no remaining snapshot although it has an end snapshot. */
     private static final String DEAD = "(%1$s.end_snapshot IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ducklake_snapshot s"
-            + " WHERE s.snapshot_id >= %1$s.begin_snapshot AND s.snapshot_id < %1$s.end_snapshot))";
+            + " WHERE" + Visibility.at("%1$s", "s.snapshot_id") + "))";
 
     /** Per-table metadata of a table that is gone (DUCKLAKE.md expiry step 2). */
     private static final String[] TABLE_METADATA = {

@@ -38,6 +38,10 @@ final class ImportPlan {
         this.endedColumns = List.copyOf(endedColumns);
     }
 
+    WorkingCatalog.State state() {
+        return state;
+    }
+
     TableName table() {
         return table;
     }
@@ -75,25 +79,34 @@ final class ImportPlan {
     }
 
     /**
-     * The table's folder relative to the data folder ({@code main/cities/}), from the schema and
-     * table paths of DUCKLAKE.md "Paths"; {@code dataLocation} is the data folder's absolute location.
+     * The table's folder relative to the data folder ({@code main/cities/}): where the catalog
+     * resolves the table's files ({@link DuckLakePaths}), or where a new schema and table put them
+     * ({@link DuckLakePaths#newFolder}). {@code dataLocation} is the data folder's absolute location,
+     * which the working catalog's data_path names.
      *
      * @throws FdlException when the catalog puts the table outside the data folder
      */
     String tableFolderKey(String dataLocation) {
-        String schemaKey = state.schema() == null ? table.schema() + "/"
-                : relative(state.schema().path(), state.schema().relative(), "", dataLocation, table.schema());
-        if (state.table() == null) return schemaKey + table.name() + "/";
-        return relative(state.table().path(), state.table().relative(), schemaKey, dataLocation, table.name());
+        return tableFolderKey(state, table, dataLocation);
     }
 
-    private String relative(String path, boolean isRelative, String parentKey, String dataLocation, String name) {
-        if (path == null) return parentKey + name + "/";
-        if (isRelative) return parentKey + path;
-        String base = dataLocation.endsWith("/") ? dataLocation : dataLocation + "/";
-        if (path.startsWith(base)) return path.substring(base.length());
-        throw new FdlException("table " + table + " keeps its files at " + path + ", outside the repository's data folder "
-                + base + "; fdl import writes only into the data folder");
+    /** {@link #tableFolderKey(String)} of {@code table} in the catalog state {@code state}. */
+    static String tableFolderKey(WorkingCatalog.State state, TableName table, String dataLocation) {
+        DuckLakePaths paths = DuckLakePaths.of(dataLocation, null);
+        String schemaFolder = state.schema() == null ? paths.base() + DuckLakePaths.newFolder(table.schema())
+                : paths.schemaFolder(state.schema().path(), state.schema().relative());
+        String tableFolder = state.table() == null ? schemaFolder + DuckLakePaths.newFolder(table.name())
+                : paths.tableFolder(schemaFolder, state.table().path(), state.table().relative());
+        if (!tableFolder.startsWith(paths.base()) || paths.base().isEmpty()) {
+            throw new FdlException("table " + table + " keeps its files at " + tableFolder + ", outside the repository's data folder "
+                    + paths.base() + "; fdl import writes only into the data folder");
+        }
+        return tableFolder.substring(paths.base().length());
+    }
+
+    /** Rows added to an existing table whose columns (after any schema change) are {@code columns}. */
+    static ImportPlan append(TableName name, WorkingCatalog.State state, List<Column> columns) {
+        return new ImportPlan(name, state, false, false, false, columns, List.of());
     }
 
     static ImportPlan make(TableName name, Importer.Mode mode, WorkingCatalog.State state,
@@ -173,7 +186,7 @@ final class ImportPlan {
         return DuckLakeTypes.toDuckDb(new DuckLakeTypes.Node(c.name(), c.lakeType(), List.of()), name.toString());
     }
 
-    private static String lakeType(String column, String duckType, Path source) {
+    static String lakeType(String column, String duckType, Path source) {
         return DuckLakeTypes.flatToDuckLake(duckType).orElseThrow(() -> new FdlException("cannot import " + source
                 + ": column '" + column + "' has type " + duckType + ", which fdl import cannot record; give it a flat "
                 + "type with --schema (e.g. --schema \"" + column + " VARCHAR\" or JSON)"));

@@ -96,11 +96,7 @@ public final class Importer {
             }
             WorkingCatalog.State state = catalog.state(name);
             String location = store.location(dataDir);
-            if (!sameFolder(location, state.dataPath())) {
-                throw new FdlException("the working catalog's data_path is " + state.dataPath()
-                        + " but the repository's data folder is " + location
-                        + "; the working copy does not belong to this repository");
-            }
+            checkDataFolder(location, state.dataPath());
             SourceColumns src = SourceColumns.describe(duck, source, format, overrides);
             ImportPlan plan = ImportPlan.make(name, mode, state, src, source);
 
@@ -124,9 +120,9 @@ public final class Importer {
             return new ImportResult(name, snapshot, stats.recordCount(), key, stats.fileSizeBytes(),
                     plan.createsTable(), columns);
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot import " + source + ": " + duckError(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + duckError(e), e);
         } catch (IOException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
         } finally {
             if (tmp != null) {
                 try {
@@ -168,7 +164,7 @@ public final class Importer {
             try (InputStream in = new GZIPInputStream(Files.newInputStream(source), 1 << 16)) {
                 for (int r; (r = in.read(buf)) >= 0; ) total += r;
             } catch (IOException e) {
-                throw new FdlException(FdlException.FAILURE, "cannot import " + source
+                throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source
                         + ": it is not a complete gzip file (" + e.getMessage() + "); the file may be truncated", e);
             }
             if (total == 0) throw new FdlException("cannot import " + source + ": the file is empty once decompressed");
@@ -194,7 +190,17 @@ public final class Importer {
             st.execute(sql);
             return st.getUpdateCount();
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot import " + source + ": " + duckError(e), e);
+            FdlException bad = CsvSource.badLine(source, e, null);
+            if (bad != null) throw bad;
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + duckError(e), e);
+        }
+    }
+
+    /** Refuses a working catalog whose data_path is not the repository's data folder {@code location}. */
+    static void checkDataFolder(String location, String dataPath) {
+        if (!sameFolder(location, dataPath)) {
+            throw new FdlException("the working catalog's data_path is " + dataPath + " but the repository's data folder is "
+                    + location + "; the working copy does not belong to this repository");
         }
     }
 
@@ -240,12 +246,13 @@ public final class Importer {
         static SourceColumns describe(Connection duck, Path source, Format format, Map<String, String> overrides)
                 throws SQLException {
             String path = SqlQuote.literal(source.toAbsolutePath().toString());
+            CsvSource csv = format == Format.CSV ? CsvSource.sniff(duck, source) : null;
             String relation = switch (format) {
-                case CSV -> "read_csv(" + path + ", header = true)";
+                case CSV -> csv.relation(Map.of());
                 case PARQUET -> "read_parquet(" + path + ")";
                 case JSON -> "read_json(" + path + ")";
             };
-            Map<String, String> types = describe(duck, relation, source, format);
+            Map<String, String> types = csv != null ? csv.columns() : describe(duck, relation, source, format);
             for (String col : overrides.keySet()) {
                 boolean found = types.keySet().stream().anyMatch(c -> c.equalsIgnoreCase(col));
                 if (!found) {
@@ -261,10 +268,7 @@ public final class Importer {
                 }
                 effective.put(e.getKey(), override != null ? normalizeType(duck, override) : e.getValue());
             }
-            if (format == Format.CSV && !overrides.isEmpty()) {
-                relation = "read_csv(" + path + ", header = true" + csvTypes(overrides) + ")";
-                describe(duck, relation, source, format);
-            }
+            if (csv != null && !overrides.isEmpty()) relation = csv.relation(effective);
             return new SourceColumns(relation, effective);
         }
 
@@ -273,23 +277,10 @@ public final class Importer {
             try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM " + relation)) {
                 while (rs.next()) types.put(rs.getString(1), rs.getString(2));
             } catch (SQLException e) {
-                throw new FdlException(FdlException.FAILURE, "cannot read " + source + " as " + format.name() + ": "
+                throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + " as " + format.name() + ": "
                         + duckError(e), e);
             }
             return types;
-        }
-
-        /** CSV overrides go to the reader itself, so that e.g. {@code 01234} stays text instead of becoming 1234. */
-        private static String csvTypes(Map<String, String> overrides) {
-            if (overrides.isEmpty()) return "";
-            StringBuilder sb = new StringBuilder(", types = {");
-            boolean first = true;
-            for (Map.Entry<String, String> e : overrides.entrySet()) {
-                if (!first) sb.append(", ");
-                first = false;
-                sb.append(SqlQuote.literal(e.getKey())).append(": ").append(SqlQuote.literal(e.getValue()));
-            }
-            return sb.append('}').toString();
         }
 
         /** DuckDB's canonical spelling of a user-written type ({@code int} → {@code INTEGER}); usage error if unknown. */

@@ -60,6 +60,6 @@ public record NamedFile(String dataPath, String location, boolean deleteFile, lo
     }
 
     private static String withSlash(String p) {
-        return p.endsWith("/") ? p : p + "/";
+        return DuckLakePaths.dataPath(p);
     }
 }

@@ -23,8 +23,6 @@ import java.util.Set;
  * Loading refuses, with an {@link FdlException}, anything the built-in reader cannot read exactly.
  */
 final class SnapshotCatalog {
-    /** The DuckLake format versions this reader understands (ducklake_metadata key {@code version}). */
-    static final Set<String> FORMATS = Set.of("1.0");
 
     /** A visible top-level column: DuckLake column id, current name, DuckDB type, initial default as text. */
     record ColumnEntry(long id, String name, String duckType, String initialDefault) {
@@ -126,12 +124,16 @@ final class SnapshotCatalog {
             this.openFiles = openFiles;
         }
 
+        private String qualifier() {
+            return SqlQuote.ident(alias) + ".main.";
+        }
+
         private String t(String table) {
-            return SqlQuote.ident(alias) + ".main." + SqlQuote.ident(table);
+            return qualifier() + SqlQuote.ident(table);
         }
 
         private String visible() {
-            return " begin_snapshot <= " + s + " AND (end_snapshot IS NULL OR " + s + " < end_snapshot) ";
+            return Visibility.at(s);
         }
 
         SnapshotCatalog load(String dataPathOverride, Long requested) throws SQLException {
@@ -148,9 +150,9 @@ final class SnapshotCatalog {
                 while (rs.next()) meta.put(rs.getString(1), rs.getString(2));
             }
             String format = meta.get("version");
-            if (!FORMATS.contains(format)) {
+            if (!DuckLakeSchema.KNOWN_FORMATS.contains(format)) {
                 throw new FdlException("catalog " + file + " has DuckLake format '" + format
-                        + "'; fdl's built-in reader reads format " + String.join(", ", FORMATS)
+                        + "'; fdl's built-in reader reads format " + String.join(", ", DuckLakeSchema.KNOWN_FORMATS)
                         + " (attach it with a DuckDB whose DuckLake extension knows that format)");
             }
             if ("true".equalsIgnoreCase(meta.get("encrypted"))) {
@@ -163,14 +165,14 @@ final class SnapshotCatalog {
             if (dataPath == null) {
                 throw new FdlException("catalog " + file + " has no data_path in ducklake_metadata; pass a data path to read it");
             }
-            Paths paths = new Paths(withSlash(dataPath), originalDataPath == null ? null : withSlash(originalDataPath));
+            DuckLakePaths paths = DuckLakePaths.of(originalDataPath, dataPathOverride);
 
             Map<Long, String[]> schemas = new LinkedHashMap<>();
             try (PreparedStatement ps = conn.prepareStatement("SELECT schema_id, schema_name, path, path_is_relative FROM "
                     + t("ducklake_schema") + " WHERE" + visible() + "ORDER BY schema_id"); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String name = rs.getString(2);
-                    String base = paths.resolve(paths.dataPath, rs.getString(3), nullableBool(rs, 4), name);
+                    String base = paths.schemaFolder(rs.getString(3), nullableBool(rs, 4));
                     schemas.put(rs.getLong(1), new String[]{name, base});
                 }
             }
@@ -187,7 +189,7 @@ final class SnapshotCatalog {
                         throw new FdlException("catalog " + file + ": table " + r[2] + " belongs to schema id " + r[1]
                                 + ", which is not visible at snapshot " + s + "; the catalog looks corrupt");
                     }
-                    String base = paths.resolve(schema[1], (String) r[3], (Boolean) r[4], (String) r[2]);
+                    String base = paths.tableFolder(schema[1], (String) r[3], (Boolean) r[4]);
                     tables.add(table((Long) r[0], schema[0], (String) r[2], base, paths, catalogTables));
                 }
             }
@@ -242,7 +244,7 @@ final class SnapshotCatalog {
             return names;
         }
 
-        private TableEntry table(long tableId, String schema, String name, String base, Paths paths,
+        private TableEntry table(long tableId, String schema, String name, String base, DuckLakePaths paths,
                                  Set<String> catalogTables) throws SQLException {
             String where = schema + "." + name;
             List<ColumnEntry> columns = columns(tableId, where);
@@ -255,7 +257,8 @@ final class SnapshotCatalog {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         long id = rs.getLong(1);
-                        String location = paths.resolve(base, rs.getString(2), nullableBool(rs, 3), null);
+                        String location = paths.file(base, rs.getString(2), nullableBool(rs, 3),
+                                "data file " + id + " of table " + where + " in catalog " + file);
                         String format = rs.getString(4);
                         if (format != null && !format.equalsIgnoreCase("parquet")) {
                             throw refuse(where, "data file " + location + " has format '" + format + "'");
@@ -286,7 +289,8 @@ final class SnapshotCatalog {
                     while (rs.next()) {
                         long dataFileId = rs.getLong(1);
                         if (!dataFiles.containsKey(dataFileId)) continue;
-                        String location = paths.resolve(base, rs.getString(2), nullableBool(rs, 3), null);
+                        String location = paths.file(base, rs.getString(2), nullableBool(rs, 3),
+                                "a delete file of table " + where + " in catalog " + file);
                         String format = rs.getString(4);
                         if (format != null && !format.equalsIgnoreCase("parquet")) {
                             throw refuse(where, "delete file " + location + " has format '" + format
@@ -328,7 +332,7 @@ final class SnapshotCatalog {
                     while (rs.next()) fieldIds.add(rs.getLong(1));
                 }
             } catch (SQLException e) {
-                throw new FdlException(FdlException.FAILURE, "table " + where + ": cannot read data file " + location + ": "
+                throw new FdlException(FdlException.Kind.FAILURE, "table " + where + ": cannot read data file " + location + ": "
                         + CatalogReader.firstLine(e), e);
             }
             for (Long id : partitionColumns) {
@@ -340,36 +344,10 @@ final class SnapshotCatalog {
         }
 
         private List<ColumnEntry> columns(long tableId, String where) throws SQLException {
-            record Row(long id, String name, String type, String initialDefault, Long parent) {}
-            List<Row> rows = new ArrayList<>();
-            try (PreparedStatement ps = conn.prepareStatement("SELECT column_id, column_name, column_type, initial_default, "
-                    + "parent_column FROM " + t("ducklake_column") + " WHERE table_id = ? AND" + visible()
-                    + "ORDER BY column_order, column_id")) {
-                ps.setLong(1, tableId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        long parent = rs.getLong(5);
-                        Long parentId = rs.wasNull() ? null : parent;
-                        rows.add(new Row(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), parentId));
-                    }
-                }
-            }
-            Map<Long, List<Row>> children = new HashMap<>();
-            for (Row r : rows) {
-                if (r.parent() != null) children.computeIfAbsent(r.parent(), k -> new ArrayList<>()).add(r);
-            }
-            java.util.function.Function<Row, DuckLakeTypes.Node> node = new java.util.function.Function<>() {
-                @Override
-                public DuckLakeTypes.Node apply(Row r) {
-                    List<DuckLakeTypes.Node> kids = new ArrayList<>();
-                    for (Row c : children.getOrDefault(r.id(), List.of())) kids.add(apply(c));
-                    return new DuckLakeTypes.Node(r.name(), r.type(), kids);
-                }
-            };
             List<ColumnEntry> result = new ArrayList<>();
-            for (Row r : rows) {
-                if (r.parent() != null) continue;
-                result.add(new ColumnEntry(r.id(), r.name(), DuckLakeTypes.toDuckDb(node.apply(r), where), r.initialDefault()));
+            for (ColumnTypes.Column c : ColumnTypes.trees(conn, qualifier(), tableId, s)) {
+                DuckLakeTypes.requireReadable(c.type(), where);
+                result.add(new ColumnEntry(c.id(), c.name(), DuckLakeTypes.toDuckDb(c.type(), where), c.initialDefault()));
             }
             return result;
         }
@@ -422,13 +400,13 @@ final class SnapshotCatalog {
                     throw new FdlException("inlined-data table " + reg.table() + " in " + file
                             + " does not start with row_id, begin_snapshot, end_snapshot; the catalog looks corrupt");
                 }
-                Long begin = schemaVersionBegin(tableId, reg.schemaVersion());
+                Long begin = ColumnTypes.snapshotOfSchemaVersion(conn, qualifier(), tableId, reg.schemaVersion());
                 Map<Long, String> byId = new HashMap<>();
                 for (String col : names.subList(3, names.size())) {
                     Set<Long> ids = new HashSet<>();
                     if (begin != null) {
                         for (Col c : allColumns) {
-                            if (c.name().equals(col) && c.begin() <= begin && (c.end() == null || begin < c.end())) ids.add(c.id());
+                            if (c.name().equals(col) && Visibility.visible(c.begin(), c.end(), begin)) ids.add(c.id());
                         }
                     }
                     if (ids.isEmpty()) {
@@ -446,30 +424,6 @@ final class SnapshotCatalog {
             return result;
         }
 
-        private Long schemaVersionBegin(long tableId, long schemaVersion) throws SQLException {
-            try (PreparedStatement ps = conn.prepareStatement("SELECT min(begin_snapshot) FROM "
-                    + t("ducklake_schema_versions") + " WHERE table_id = ? AND schema_version = ?")) {
-                ps.setLong(1, tableId);
-                ps.setLong(2, schemaVersion);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    long v = rs.getLong(1);
-                    if (!rs.wasNull()) return v;
-                }
-            } catch (SQLException e) {
-                // older catalogs may lack ducklake_schema_versions: fall back to the snapshot table
-            }
-            try (PreparedStatement ps = conn.prepareStatement("SELECT min(snapshot_id) FROM "
-                    + t("ducklake_snapshot") + " WHERE schema_version = ?")) {
-                ps.setLong(1, schemaVersion);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    long v = rs.getLong(1);
-                    return rs.wasNull() ? null : v;
-                }
-            }
-        }
-
         private FdlException refuse(String where, String what) {
             return new FdlException("table " + where + " at snapshot " + s + " cannot be read by fdl's built-in reader: "
                     + what + ". Attach catalog " + file + " with DuckDB's DuckLake extension to read it");
@@ -479,21 +433,5 @@ final class SnapshotCatalog {
     private static Boolean nullableBool(ResultSet rs, int i) throws SQLException {
         boolean b = rs.getBoolean(i);
         return rs.wasNull() ? null : b;
-    }
-
-    private static String withSlash(String p) {
-        return p.isEmpty() || p.endsWith("/") ? p : p + "/";
-    }
-
-    /** Path composition of DUCKLAKE.md "Paths"; absolute paths under the original data path follow an override. */
-    private record Paths(String dataPath, String originalDataPath) {
-        String resolve(String base, String path, Boolean relative, String defaultName) {
-            if (path == null) path = defaultName == null ? "" : defaultName + "/";
-            if (relative == null || relative) return base + path;
-            if (originalDataPath != null && !originalDataPath.equals(dataPath) && path.startsWith(originalDataPath)) {
-                return dataPath + path.substring(originalDataPath.length());
-            }
-            return path;
-        }
     }
 }

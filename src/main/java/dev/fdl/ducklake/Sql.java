@@ -38,32 +38,27 @@ final class Sql {
         return c;
     }
 
-    /** ATTACH a DuckDB file under {@code alias}. */
-    static void attach(Connection duck, Path file, String alias, boolean readOnly, String storageVersion) throws SQLException {
-        StringBuilder options = new StringBuilder();
-        if (readOnly) {
-            options.append("READ_ONLY");
-        }
-        if (storageVersion != null) {
-            if (options.length() > 0) {
-                options.append(", ");
-            }
-            options.append("STORAGE_VERSION ").append(SqlQuote.literal(storageVersion));
-        }
+    /** ATTACH an existing DuckDB file under {@code alias} (new files: {@link DuckDbStorage#attachNew}). */
+    static void attach(Connection duck, Path file, String alias, boolean readOnly) throws SQLException {
         String sql = "ATTACH " + SqlQuote.literal(file.toAbsolutePath().toString()) + " AS " + SqlQuote.ident(alias)
-                + (options.length() > 0 ? " (" + options + ")" : "");
+                + (readOnly ? " (READ_ONLY)" : "");
         try (Statement s = duck.createStatement()) {
             s.execute(sql);
         }
     }
 
-    /** A connection to a SQLite file (created if missing). */
+    /**
+     * A connection to a SQLite file (created if missing). Opened through sqlite-jdbc's own entry
+     * point rather than {@code DriverManager}, which loads and initialises every JDBC driver on the
+     * class path, DuckDB's included: commands that only read the working catalog ({@code fdl
+     * status}) start without DuckDB (issue 17).
+     */
     static Connection sqlite(Path file, boolean readOnly) throws SQLException {
         Properties props = new Properties();
         if (readOnly) {
             props.setProperty("open_mode", "1"); // SQLITE_OPEN_READONLY
         }
-        return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), props);
+        return org.sqlite.JDBC.createConnection("jdbc:sqlite:" + file.toAbsolutePath(), props);
     }
 
     static void exec(Connection c, String sql) throws SQLException {
@@ -99,6 +94,6 @@ final class Sql {
 
     /** Wraps a JDBC failure into an FdlException naming the file and the operation. */
     static FdlException failure(String what, Path file, SQLException e) {
-        return new FdlException(FdlException.FAILURE, what + " " + file + " failed: " + e.getMessage(), e);
+        return new FdlException(FdlException.Kind.FAILURE, what + " " + file + " failed: " + e.getMessage(), e);
     }
 }

@@ -2,8 +2,6 @@ package dev.fdl.ducklake;
 
 import dev.fdl.util.SqlQuote;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -84,7 +82,7 @@ final class SqliteTableCopy {
      * @throws SQLException if reading or writing fails
      */
     static long copy(Connection duck, Connection lite, String table, List<CopyColumn> columns) throws SQLException {
-        Plan plan = new Plan(table, columns, null);
+        Plan plan = new Plan(table, columns);
         int n = columns.size();
         int[] kind = plan.kind;
         // sqlite-jdbc pays a large fixed cost per statement execution: bind many rows into one
@@ -114,46 +112,16 @@ final class SqliteTableCopy {
         }
     }
 
-    /**
-     * Copies every row of {@code src.main.<table>} into a table of a SQLite file being filled
-     * directly ({@link SqliteFileWriter}): each row becomes a record, in primary-key order when
-     * the table has one ({@code keyColumn}, an integer column; -1 for none).
-     *
-     * @return the number of rows copied
-     * @throws SQLException if reading fails
-     * @throws IOException if writing the file fails
-     */
-    static long copyDirect(Connection duck, SqliteFileWriter.TableBuilder target, String table, List<CopyColumn> columns,
-                           int keyColumn) throws SQLException, IOException {
-        Plan plan = new Plan(table, columns, keyColumn < 0 ? null : columns.get(keyColumn).name());
-        RecordEncoder encoder = new RecordEncoder(table, columns, plan.kind, plan.text, target.constantTypes());
-        try {
-            long rows = transfer(duck, plan, BLOCK_ROWS, block -> {
-                for (int r = 0; r < block.count; r++) {
-                    int length = encoder.encode(block, r);
-                    target.add(encoder.record, length, keyColumn < 0 ? 0 : block.longs[keyColumn][r]);
-                }
-            });
-            target.finish();
-            return rows;
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
-    }
-
     /** What to read from DuckDB for one table, and how each column travels. */
     private static final class Plan {
         final int[] kind;
-        /** For each BYTES column, whether SQLite stores it as TEXT (else BLOB). */
-        final boolean[] text;
         final String select;
         /** One row's parameters for an INSERT: {@code (?, CAST(? AS TEXT), …)}. */
         final String tuple;
 
-        Plan(String table, List<CopyColumn> columns, String orderBy) {
+        Plan(String table, List<CopyColumn> columns) {
             int n = columns.size();
             kind = new int[n];
-            text = new boolean[n];
             StringBuilder select = new StringBuilder("SELECT ");
             StringBuilder tuple = new StringBuilder("(");
             for (int i = 0; i < n; i++) {
@@ -180,16 +148,12 @@ final class SqliteTableCopy {
                     }
                     default -> {
                         kind[i] = BYTES;
-                        text[i] = true;
                         select.append("encode(").append(duckUpper.equals("VARCHAR") ? ident : "CAST(" + ident + " AS VARCHAR)").append(')');
                         tuple.append("CAST(? AS TEXT)");
                     }
                 }
             }
             select.append(" FROM src.main.").append(SqlQuote.ident(table));
-            if (orderBy != null) {
-                select.append(" ORDER BY ").append(SqlQuote.ident(orderBy));
-            }
             this.select = select.toString();
             this.tuple = tuple.append(')').toString();
         }
@@ -197,7 +161,7 @@ final class SqliteTableCopy {
 
     /** Takes the rows of one block, on the caller's thread. */
     private interface BlockSink {
-        void accept(Block block) throws SQLException, IOException;
+        void accept(Block block) throws SQLException;
     }
 
     /**
@@ -229,11 +193,7 @@ final class SqliteTableCopy {
                 } else if (block.end) {
                     break;
                 }
-                try {
-                    sink.accept(block);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
+                sink.accept(block);
                 rows += block.count;
                 free.put(block);
             }
@@ -244,96 +204,9 @@ final class SqliteTableCopy {
             reader.shutdownNow();
             // the reader uses the DuckDB connection: it must be done before anyone else does (or
             // closes it), also when this thread was interrupted
-            RowHandover.awaitEnd(reader);
+            DuckDbTableLoad.awaitEnd(reader);
         }
         return rows;
-    }
-
-    /** Encodes rows of a block as SQLite records (https://www.sqlite.org/fileformat2.html#record_format). */
-    private static final class RecordEncoder {
-        private final String table;
-        private final List<CopyColumn> columns;
-        private final int[] kind;
-        private final boolean[] text;
-        private final long[] types;
-        byte[] record = new byte[1 << 12];
-        private final boolean constantTypes;
-
-        RecordEncoder(String table, List<CopyColumn> columns, int[] kind, boolean[] text, boolean constantTypes) {
-            this.table = table;
-            this.columns = columns;
-            this.kind = kind;
-            this.constantTypes = constantTypes;
-            this.text = text;
-            this.types = new long[kind.length];
-        }
-
-        /**
-         * Encodes row {@code row} of {@code block} into {@link #record}; returns its length in bytes.
-         *
-         * @throws SQLException if a NOT NULL column would hold NULL (a NaN, which SQLite stores as
-         *     NULL: its own insert fails on the constraint, so must this)
-         */
-        int encode(Block block, int row) throws SQLException {
-            int n = kind.length;
-            int header = 0;
-            int body = 0;
-            for (int i = 0; i < n; i++) {
-                long type;
-                if (block.nulls[i][row]) {
-                    type = 0;
-                } else {
-                    switch (kind[i]) {
-                        case LONG -> type = SqliteFileWriter.integerType(block.longs[i][row], constantTypes);
-                        // SQLite stores NaN as NULL (sqlite3_bind_double does the same)
-                        case DOUBLE -> type = Double.isNaN(block.doubles[i][row]) ? 0 : 7;
-                        default -> type = 2L * block.bytes[i][row].length + (text[i] ? 13 : 12);
-                    }
-                }
-                if (type == 0 && columns.get(i).notNull()) {
-                    throw new SQLException("table " + table + ", column " + columns.get(i).name() + " is NOT NULL but holds "
-                            + (block.nulls[i][row] ? "NULL" : "NaN, which SQLite stores as NULL") + "; SQLite cannot hold that row");
-                }
-                types[i] = type;
-                header += SqliteFileWriter.varintLength(type);
-                body += SqliteFileWriter.bodyLength(type);
-            }
-            int headerLength = header + 1;
-            while (SqliteFileWriter.varintLength(headerLength) + header != headerLength) {
-                headerLength = SqliteFileWriter.varintLength(headerLength) + header;
-            }
-            int length = headerLength + body;
-            if (record.length < length) {
-                record = new byte[Math.max(length, record.length * 2)];
-            }
-            int at = SqliteFileWriter.putVarint(record, 0, headerLength);
-            for (int i = 0; i < n; i++) {
-                at += SqliteFileWriter.putVarint(record, at, types[i]);
-            }
-            for (int i = 0; i < n; i++) {
-                long type = types[i];
-                if (type == 0) {
-                    continue;
-                }
-                switch (kind[i]) {
-                    case LONG -> {
-                        int l = SqliteFileWriter.bodyLength(type);
-                        SqliteFileWriter.putInteger(record, at, block.longs[i][row], l);
-                        at += l;
-                    }
-                    case DOUBLE -> {
-                        SqliteFileWriter.putInteger(record, at, Double.doubleToRawLongBits(block.doubles[i][row]), 8);
-                        at += 8;
-                    }
-                    default -> {
-                        byte[] v = block.bytes[i][row];
-                        System.arraycopy(v, 0, record, at, v.length);
-                        at += v.length;
-                    }
-                }
-            }
-            return length;
-        }
     }
 
     /**

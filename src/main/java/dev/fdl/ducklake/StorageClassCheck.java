@@ -43,10 +43,23 @@ final class StorageClassCheck {
      * @return the failure to report, or null if every value fits
      */
     static SQLException firstMismatch(Connection lite, String table, List<CopyColumn> columns) {
-        String alias = RowHandover.rowidAlias(columns);
+        String alias = rowidAlias(columns);
         SQLException found = alias == null ? null : firstMismatch(lite, table, columns, alias);
         // a WITHOUT ROWID table has no rowid: then the row is not named
         return found != null ? found : firstMismatch(lite, table, columns, "NULL");
+    }
+
+    /**
+     * A name of the table's rowid that no column shadows ({@code rowid}, {@code _rowid_} or
+     * {@code oid}: SQLite lets a column take each of them), or null if columns take all three.
+     */
+    static String rowidAlias(List<CopyColumn> columns) {
+        for (String alias : List.of("rowid", "_rowid_", "oid")) {
+            if (columns.stream().noneMatch(c -> c.name().equalsIgnoreCase(alias))) {
+                return alias;
+            }
+        }
+        return null;
     }
 
     private static SQLException firstMismatch(Connection lite, String table, List<CopyColumn> columns, String rowid) {

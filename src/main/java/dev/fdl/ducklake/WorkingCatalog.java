@@ -6,7 +6,6 @@ import dev.fdl.util.VersionIds;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -27,6 +26,11 @@ import java.util.Set;
  */
 final class WorkingCatalog implements AutoCloseable {
     private static final DateTimeFormatter SNAPSHOT_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+
+    /** Now, as a new snapshot's {@code snapshot_time} in a SQLite catalog (DuckDB's text of a TIMESTAMPTZ, DUCKLAKE.md). */
+    static String snapshotTime() {
+        return SNAPSHOT_TIME.format(LocalDateTime.now(ZoneOffset.UTC)) + "+00";
+    }
 
     /** A schema row visible at the newest snapshot. */
     record SchemaRow(long id, String path, boolean relative) {}
@@ -62,7 +66,7 @@ final class WorkingCatalog implements AutoCloseable {
     }
 
     static WorkingCatalog open(Path file) throws SQLException {
-        Connection conn = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+        Connection conn = Sql.sqlite(file, false);
         try (Statement st = conn.createStatement()) {
             st.execute("PRAGMA busy_timeout = 10000");
             try (ResultSet rs = st.executeQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ducklake_snapshot'")) {
@@ -74,13 +78,13 @@ final class WorkingCatalog implements AutoCloseable {
             }
         } catch (SQLException e) {
             conn.close();
-            throw new FdlException(FdlException.FAILURE, "cannot open working catalog " + file + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot open working catalog " + file + ": " + e.getMessage(), e);
         }
         return new WorkingCatalog(file, conn);
     }
 
     private static String visible(long s) {
-        return " begin_snapshot <= " + s + " AND (end_snapshot IS NULL OR " + s + " < end_snapshot) ";
+        return Visibility.at(s);
     }
 
     State state(TableName name) throws SQLException {
@@ -181,91 +185,82 @@ final class WorkingCatalog implements AutoCloseable {
      */
     long commit(State state, ImportPlan plan, String fileName, FileStats stats, String author, String message,
                 Connection duck) throws SQLException {
+        return inTransaction(state, () -> {
+        long s = state.snapshot() + 1;
+        long nextCatalogId = state.nextCatalogId();
+        List<String> changes = new ArrayList<>();
+
+        long schemaId;
+        if (plan.createsSchema()) {
+            schemaId = nextCatalogId++;
+            update("INSERT INTO ducklake_schema (schema_id, schema_uuid, begin_snapshot, end_snapshot, schema_name, path, "
+                    + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, 1)",
+                    schemaId, VersionIds.next(), s, plan.table().schema(), DuckLakePaths.newFolder(plan.table().schema()));
+            changes.add("created_schema:" + SqlQuote.ident(plan.table().schema()));
+        } else {
+            schemaId = state.schema().id();
+        }
+        long tableId;
+        if (plan.createsTable()) {
+            tableId = nextCatalogId++;
+            update("INSERT INTO ducklake_table (table_id, table_uuid, begin_snapshot, end_snapshot, schema_id, table_name, path, "
+                    + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, ?, 1)",
+                    tableId, VersionIds.next(), s, schemaId, plan.table().name(), DuckLakePaths.newFolder(plan.table().name()));
+            changes.add("created_table:" + SqlQuote.qualified(plan.table().schema(), plan.table().name()));
+        } else {
+            tableId = state.table().id();
+        }
+        if (plan.altersTable()) changes.add("altered_table:" + tableId);
+        for (Long ended : plan.endedColumns()) {
+            update("UPDATE ducklake_column SET end_snapshot = ? WHERE table_id = ? AND column_id = ? AND end_snapshot IS NULL",
+                    s, tableId, ended);
+        }
+        if (plan.createsTable() || plan.altersTable()) {
+            long order = 1;
+            for (ImportPlan.Column c : plan.columns()) {
+                update("INSERT INTO ducklake_column (column_id, begin_snapshot, end_snapshot, table_id, column_order, column_name, "
+                        + "column_type, initial_default, default_value, nulls_allowed, parent_column, default_value_type, "
+                        + "default_value_dialect) VALUES (?, ?, NULL, ?, ?, ?, ?, NULL, 'NULL', 1, NULL, 'literal', 'duckdb')",
+                        c.id(), s, tableId, order++, c.name(), c.lakeType());
+            }
+        }
+        long schemaVersion = state.schemaVersion() + (plan.isDdl() ? 1 : 0);
+        if (plan.createsTable() || plan.altersTable()) {
+            update("INSERT INTO ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)",
+                    s, schemaVersion, tableId);
+        }
+        if (plan.replacesRows()) {
+            changes.add("deleted_from_table:" + tableId);
+            update("UPDATE ducklake_data_file SET end_snapshot = ? WHERE table_id = ? AND end_snapshot IS NULL", s, tableId);
+            update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE table_id = ? AND end_snapshot IS NULL", s, tableId);
+            for (String inlined : inlinedTables(tableId)) {
+                update("UPDATE " + SqlQuote.ident(inlined) + " SET end_snapshot = ? WHERE end_snapshot IS NULL", s);
+            }
+        }
+        changes.add("inserted_into_table:" + tableId);
+
+        long fileId = state.nextFileId();
+        insertDataFile(s, tableId, fileId, plan, fileName, stats, duck);
+
+            insertSnapshot(s, schemaVersion, nextCatalogId, fileId + 1, changes, author, message);
+            return s;
+        });
+    }
+
+    /** Work done inside one SQLite transaction; returns the new snapshot id. */
+    interface Work {
+        long run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} in one SQLite transaction after {@link #requireNewest}: committed when it
+     * returns, rolled back (catalog unchanged) when it throws.
+     */
+    long inTransaction(State state, Work work) throws SQLException {
         conn.setAutoCommit(false);
         try {
-            try (Statement st = conn.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT max(snapshot_id) FROM ducklake_snapshot")) {
-                rs.next();
-                if (rs.getLong(1) != state.snapshot()) {
-                    throw FdlException.conflict("the working catalog " + file + " changed during the import (snapshot "
-                            + rs.getLong(1) + " appeared); nothing was imported: run the import again");
-                }
-            }
-            long s = state.snapshot() + 1;
-            long nextCatalogId = state.nextCatalogId();
-            List<String> changes = new ArrayList<>();
-
-            long schemaId;
-            if (plan.createsSchema()) {
-                schemaId = nextCatalogId++;
-                update("INSERT INTO ducklake_schema (schema_id, schema_uuid, begin_snapshot, end_snapshot, schema_name, path, "
-                        + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, 1)",
-                        schemaId, VersionIds.next(), s, plan.table().schema(), plan.table().schema() + "/");
-                changes.add("created_schema:" + SqlQuote.ident(plan.table().schema()));
-            } else {
-                schemaId = state.schema().id();
-            }
-            long tableId;
-            if (plan.createsTable()) {
-                tableId = nextCatalogId++;
-                update("INSERT INTO ducklake_table (table_id, table_uuid, begin_snapshot, end_snapshot, schema_id, table_name, path, "
-                        + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, ?, 1)",
-                        tableId, VersionIds.next(), s, schemaId, plan.table().name(), plan.table().name() + "/");
-                changes.add("created_table:" + SqlQuote.qualified(plan.table().schema(), plan.table().name()));
-            } else {
-                tableId = state.table().id();
-            }
-            if (plan.altersTable()) changes.add("altered_table:" + tableId);
-            for (Long ended : plan.endedColumns()) {
-                update("UPDATE ducklake_column SET end_snapshot = ? WHERE table_id = ? AND column_id = ? AND end_snapshot IS NULL",
-                        s, tableId, ended);
-            }
-            if (plan.createsTable() || plan.altersTable()) {
-                long order = 1;
-                for (ImportPlan.Column c : plan.columns()) {
-                    update("INSERT INTO ducklake_column (column_id, begin_snapshot, end_snapshot, table_id, column_order, column_name, "
-                            + "column_type, initial_default, default_value, nulls_allowed, parent_column, default_value_type, "
-                            + "default_value_dialect) VALUES (?, ?, NULL, ?, ?, ?, ?, NULL, 'NULL', 1, NULL, 'literal', 'duckdb')",
-                            c.id(), s, tableId, order++, c.name(), c.lakeType());
-                }
-            }
-            long schemaVersion = state.schemaVersion() + (plan.isDdl() ? 1 : 0);
-            if (plan.createsTable() || plan.altersTable()) {
-                update("INSERT INTO ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)",
-                        s, schemaVersion, tableId);
-            }
-            if (plan.replacesRows()) {
-                changes.add("deleted_from_table:" + tableId);
-                update("UPDATE ducklake_data_file SET end_snapshot = ? WHERE table_id = ? AND end_snapshot IS NULL", s, tableId);
-                update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE table_id = ? AND end_snapshot IS NULL", s, tableId);
-                for (String inlined : inlinedTables(tableId)) {
-                    update("UPDATE " + SqlQuote.ident(inlined) + " SET end_snapshot = ? WHERE end_snapshot IS NULL", s);
-                }
-            }
-            changes.add("inserted_into_table:" + tableId);
-
-            long fileId = state.nextFileId();
-            long[] old = plan.createsTable() ? null : state.stats();
-            long rowIdStart = old == null ? 0 : old[1];
-            update("INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, end_snapshot, file_order, path, "
-                    + "path_is_relative, file_format, record_count, file_size_bytes, footer_size, row_id_start, partition_id, "
-                    + "encryption_key, mapping_id, partial_max) VALUES (?, ?, ?, NULL, NULL, ?, 1, 'parquet', ?, ?, ?, ?, NULL, "
-                    + "NULL, NULL, NULL)",
-                    fileId, tableId, s, fileName, stats.recordCount(), stats.fileSizeBytes(), stats.footerSize(), rowIdStart);
-            for (FileStats.ColumnStats c : stats.columns()) {
-                update("INSERT INTO ducklake_file_column_stats (data_file_id, table_id, column_id, column_size_bytes, value_count, "
-                        + "null_count, min_value, max_value, contains_nan, extra_stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
-                        fileId, tableId, c.columnId(), c.columnSizeBytes(), c.valueCount(), c.nullCount(), c.min(), c.max(),
-                        c.containsNan() == null ? null : (c.containsNan() ? 1 : 0));
-            }
-            tableStats(tableId, plan, stats, old, rowIdStart);
-            tableColumnStats(tableId, plan, stats, duck);
-
-            update("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, next_catalog_id, next_file_id) "
-                    + "VALUES (?, ?, ?, ?, ?)",
-                    s, SNAPSHOT_TIME.format(LocalDateTime.now(ZoneOffset.UTC)) + "+00", schemaVersion, nextCatalogId, fileId + 1);
-            update("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made, author, commit_message, commit_extra_info) "
-                    + "VALUES (?, ?, ?, ?, NULL)", s, String.join(",", changes), author, message);
+            requireNewest(state);
+            long s = work.run();
             conn.commit();
             return s;
         } catch (SQLException | RuntimeException e) {
@@ -274,6 +269,56 @@ final class WorkingCatalog implements AutoCloseable {
         } finally {
             conn.setAutoCommit(true);
         }
+    }
+
+    /**
+     * Inside a transaction: refuses (conflict) when another writer added a snapshot since
+     * {@code state} was read, so that nothing is written on top of a catalog the plan did not see.
+     */
+    void requireNewest(State state) throws SQLException {
+        try (Statement st = conn.createStatement();
+             ResultSet rs = st.executeQuery("SELECT max(snapshot_id) FROM ducklake_snapshot")) {
+            rs.next();
+            if (rs.getLong(1) != state.snapshot()) {
+                throw FdlException.conflict("the working catalog " + file + " changed during the import (snapshot "
+                        + rs.getLong(1) + " appeared); nothing was imported: run the import again");
+            }
+        }
+    }
+
+    /** The {@code ducklake_snapshot} and {@code ducklake_snapshot_changes} rows of new snapshot {@code s}. */
+    void insertSnapshot(long s, long schemaVersion, long nextCatalogId, long nextFileId, List<String> changes, String author,
+                        String message) throws SQLException {
+        update("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, next_catalog_id, next_file_id) "
+                + "VALUES (?, ?, ?, ?, ?)",
+                s, snapshotTime(), schemaVersion, nextCatalogId, nextFileId);
+        update("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made, author, commit_message, commit_extra_info) "
+                + "VALUES (?, ?, ?, ?, NULL)", s, String.join(",", changes), author, message);
+    }
+
+    /**
+     * Records a new data file of {@code tableId} at snapshot {@code s}: its {@code ducklake_data_file}
+     * row (row ids continuing the table's {@code next_row_id}), per-file column stats, and the
+     * table's stats and column stats (replaced or merged as {@code plan} says).
+     */
+    void insertDataFile(long s, long tableId, long fileId, ImportPlan plan, String fileName, FileStats stats,
+                        Connection duck) throws SQLException {
+        WorkingCatalog.State state = plan.state();
+        long[] old = plan.createsTable() ? null : state.stats();
+        long rowIdStart = old == null ? 0 : old[1];
+        update("INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, end_snapshot, file_order, path, "
+                + "path_is_relative, file_format, record_count, file_size_bytes, footer_size, row_id_start, partition_id, "
+                + "encryption_key, mapping_id, partial_max) VALUES (?, ?, ?, NULL, NULL, ?, 1, 'parquet', ?, ?, ?, ?, NULL, "
+                + "NULL, NULL, NULL)",
+                fileId, tableId, s, fileName, stats.recordCount(), stats.fileSizeBytes(), stats.footerSize(), rowIdStart);
+        for (FileStats.ColumnStats c : stats.columns()) {
+            update("INSERT INTO ducklake_file_column_stats (data_file_id, table_id, column_id, column_size_bytes, value_count, "
+                    + "null_count, min_value, max_value, contains_nan, extra_stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                    fileId, tableId, c.columnId(), c.columnSizeBytes(), c.valueCount(), c.nullCount(), c.min(), c.max(),
+                    c.containsNan() == null ? null : (c.containsNan() ? 1 : 0));
+        }
+        tableStats(tableId, plan, stats, old, rowIdStart);
+        tableColumnStats(tableId, plan, stats, duck);
     }
 
     private void tableStats(long tableId, ImportPlan plan, FileStats stats, long[] old, long rowIdStart) throws SQLException {
@@ -375,7 +420,13 @@ final class WorkingCatalog implements AutoCloseable {
         return names;
     }
 
-    private void update(String sql, Object... args) throws SQLException {
+    /** The SQLite connection, for writers that add to an import's transaction ({@link SyncCommit}). */
+    Connection connection() {
+        return conn;
+    }
+
+    /** Runs one statement with {@code args} bound in order. */
+    void update(String sql, Object... args) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
             ps.executeUpdate();

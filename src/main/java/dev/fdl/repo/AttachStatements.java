@@ -8,9 +8,10 @@ import java.util.Locale;
 
 /**
  * The DuckDB statements a reader runs to attach a version with the DuckLake extension
- * (SPEC.md section 4, Reading): {@code ATTACH 'ducklake:<catalog url>'}, read-only, with
- * {@code DATA_PATH} and {@code OVERRIDE_DATA_PATH} when the repository is reached under another
- * root than the one the catalog's data_path names (e.g. a public HTTPS mirror).
+ * (SPEC.md section 4, Reading): {@code ATTACH 'ducklake:<catalog url>'}, read-only, always with
+ * {@code DATA_PATH} (the data folder under the root the reader is given) and
+ * {@code OVERRIDE_DATA_PATH true}: the data_path a catalog records is where the repository was at
+ * commit, and a repository that was moved, copied or mirrored since must read from where it is now.
  */
 public final class AttachStatements {
     private AttachStatements() {}
@@ -25,7 +26,7 @@ public final class AttachStatements {
         String key = RepoLayout.versionFile(version.id(), version.catalog().path());
         String root = rootUrl == null ? null : rootUrl.endsWith("/") ? rootUrl : rootUrl + "/";
         String catalogUrl = root == null ? repo.store().location(key) : root + key;
-        String dataUrl = root == null ? null : root + repo.dataDir();
+        String dataUrl = root == null ? repo.store().location(repo.dataDir()) : root + repo.dataDir();
         List<String> out = new ArrayList<>();
         out.add("INSTALL ducklake;");
         out.add("LOAD ducklake;");
@@ -34,7 +35,7 @@ public final class AttachStatements {
             out.add("INSTALL httpfs;");
             out.add("LOAD httpfs;");
         }
-        String opts = "READ_ONLY" + (dataUrl == null ? "" : ", DATA_PATH " + SqlQuote.literal(dataUrl) + ", OVERRIDE_DATA_PATH true");
+        String opts = "READ_ONLY, DATA_PATH " + SqlQuote.literal(dataUrl) + ", OVERRIDE_DATA_PATH true";
         out.add("ATTACH " + SqlQuote.literal("ducklake:" + catalogUrl) + " AS " + identifier(alias) + " (" + opts + ");");
         out.add("USE " + identifier(alias) + ";");
         return out;

@@ -89,7 +89,7 @@ public final class Checkout {
                 try {
                     base = repo.resolve(spec);
                 } catch (FdlException e) {
-                    if (e.kind() == FdlException.NOT_FOUND && RefName.problem(name) == null && !e.getMessage().contains("expired"))
+                    if (e.kind() == FdlException.Kind.NOT_FOUND && RefName.problem(name) == null && !e.getMessage().contains("expired"))
                         throw FdlException.notFound("no branch, tag or version named '" + spec + "'; to start a new branch: fdl checkout -b " + spec);
                     throw e;
                 }
@@ -97,7 +97,9 @@ public final class Checkout {
             }
         }
 
-        return switchTo(repo, catalogs, wc, base, new Target(branch, etag), progress, steps);
+        if (base != null && !force) Description.checkCanPlace(repo, wc, base.version());
+        byte[] description = base == null ? null : Description.read(repo, base.version()); // checked before anything changes
+        return switchTo(repo, catalogs, wc, base, new Target(branch, etag), description, progress, steps);
     }
 
     /** The branch a checkout switches to (null: detached) and the ETag its ref was read at (null: no ref yet). */
@@ -110,7 +112,7 @@ public final class Checkout {
      * the old working copy whole, or the new one.
      */
     private static Result switchTo(Repository repo, CatalogSource catalogs, WorkingCopy wc, Resolved base, Target target,
-                                   ProgressListener progress, WorkingCopy.Steps steps) {
+                                   byte[] description, ProgressListener progress, WorkingCopy.Steps steps) {
         String name = WorkingCopy.newCatalogName();
         Path catalog = wc.catalogFile(name);
         long baseSnapshot;
@@ -140,6 +142,7 @@ public final class Checkout {
             AtomicFile.deleteQuietly(catalog); // never current: the state still names the old catalog
             throw e;
         }
+        if (description != null) Description.place(wc, description);
         String baseId = base == null ? null : base.version().id();
         wc.save(new WorkingCopy.State(repo.root(), repo.config().id(), target.branch(), baseId, target.refEtag(), baseSnapshot,
                 name, Map.of()), steps);

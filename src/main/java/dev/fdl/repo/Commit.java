@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.Catalog;
 import dev.fdl.ducklake.CatalogConverter;
-import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.DataPath;
+import dev.fdl.ducklake.DuckDbStorage;
 import dev.fdl.ducklake.HistoryTruncation;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.dataset.DatasetDescriptor;
@@ -54,12 +54,13 @@ public final class Commit {
     private final Clock clock;
     private final ProgressListener progress;
     private final Path work;
+    private boolean allowDescriptionLoss;
 
     private Commit(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author, Clock clock, ProgressListener progress) {
         this.repo = repo;
         this.wc = wc;
         this.state = wc.state();
-        this.message = message;
+        this.message = messageNamingRestore(message, state);
         this.author = author;
         this.clock = clock;
         this.progress = progress;
@@ -74,17 +75,30 @@ public final class Commit {
      */
     public static Result run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
                              Clock clock, ProgressListener progress) {
+        return run(repo, wc, message, author, clock, progress, false);
+    }
+
+    /**
+     * {@link #run(Repository, WorkingCopy, String, VersionInfo.Author, Clock, ProgressListener)}, and
+     * with {@code allowDescriptionLoss} a description without the parent's title or license is
+     * accepted (otherwise refused before anything is uploaded, exit 1).
+     */
+    public static Result run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
+                             Clock clock, ProgressListener progress, boolean allowDescriptionLoss) {
         reconcile(repo, wc);
-        return new Commit(repo, wc, message, author, clock, progress).run();
+        Commit c = new Commit(repo, wc, message, author, clock, progress);
+        c.allowDescriptionLoss = allowDescriptionLoss;
+        return c.run();
     }
 
     private Result run() {
         preconditions();
+        DuckDbStorage storage = catalogStorage(repo.config());
         long first = state.baseVersion() == null ? 0 : state.baseSnapshot() + 1;
         Path catalog = work.resolve("commit.duckdb");
         Path dataset = work.resolve("dataset.json");
         try {
-            copyCatalog(catalog, first);                                       // 1
+            copyCatalog(catalog, first, storage);                              // 1
             setDataPath(catalog);                                              // 2
             CatalogFacts facts = fillDataset(catalog, dataset);                // 3
             VersionInfo v = versionJson(catalog, dataset, facts, first);       // 4
@@ -95,6 +109,7 @@ public final class Commit {
             wc.save(state.withCommitting(v.id()));   // lets a run after a crash here recognise its own version
             String etag = moveRef(v);                                          // 9
             wc.save(state.committed(v.id(), etag, v.ducklake().lastSnapshot()));
+            Description.writeBack(wc, dataset); // the working copy now holds the version's description, as git's checkout would
             return new Result(v, state.branch(), state.refEtag() == null);
         } finally {
             deleteQuietly(catalog);
@@ -123,6 +138,17 @@ public final class Commit {
         return false;
     }
 
+    /**
+     * After {@code fdl restore}, a commit's message names the restored version: with no message,
+     * the one restore proposed; a given message that does not name it gets a line that does.
+     */
+    private static String messageNamingRestore(String message, WorkingCopy.State state) {
+        String[] restored = state.restored();
+        if (restored == null) return message;
+        if (message == null || message.isBlank()) return restored[1];
+        return message.contains(restored[0]) ? message : message + "\n\nRestores version " + restored[0] + ".";
+    }
+
     private void preconditions() {
         if (!state.repositoryId().equals(repo.config().id()))
             throw new FdlException("the working copy was checked out from repository " + state.repositoryId()
@@ -136,11 +162,50 @@ public final class Commit {
                     + (state.baseVersion() == null ? "checkout (branch '" + state.branch() + "' has no version yet)"
                     : "version " + state.baseVersion() + " (snapshot " + state.baseSnapshot() + ")")
                     + "; load data first (fdl import, fdl sql, or fdl run)");
+        checkRefAndBase();
+    }
+
+    /**
+     * Reads the branch and the base version before anything is uploaded: a corrupt ref file, a
+     * branch deleted, created or moved since checkout, or a base without version.json would make
+     * step 9 (or step 4) fail after the upload and leave a version folder behind for nothing.
+     * Step 9 stays conditional: this only spares a doomed upload, it decides nothing.
+     *
+     * @throws FdlException exit 1 for a corrupt ref or a missing base; exit 3 when the branch changed
+     */
+    private void checkRefAndBase() {
+        RefName branch = new RefName(state.branch());
+        java.util.Optional<RefValue> ref = repo.readBranch(branch); // a corrupt ref file throws here, naming it
+        String now = null;
+        if (state.refEtag() == null && ref.isPresent()) now = "it was created since checkout and points at version " + ref.get().versionId();
+        else if (state.refEtag() != null && ref.isEmpty()) now = "it was deleted (fdl branch -d)";
+        else if (state.refEtag() != null && !dev.fdl.store.ETags.same(ref.get().etag(), state.refEtag()))
+            now = "it now points at version " + ref.get().versionId()
+                    + repo.readVersion(ref.get().versionId()).map(x -> " (\"" + x.message() + "\" by " + x.author() + ")").orElse("");
+        if (now != null)
+            throw FdlException.conflict("branch '" + branch + "' moved since checkout: " + now + ". Nothing was uploaded. "
+                    + "To go on: keep your work on a new branch (fdl checkout -b <new-branch>, then fdl commit), or start again "
+                    + "from the branch (fdl checkout --force " + branch + ", apply your changes again, and commit).");
+        if (state.baseVersion() != null && repo.readVersion(state.baseVersion()).isEmpty())
+            throw new FdlException("the base version " + state.baseVersion() + " has no version.json in " + repo.root()
+                    + "; nothing was uploaded; check out again");
+    }
+
+    /**
+     * The DuckDB storage of committed catalogs: {@link DuckDbStorage#DEFAULT} (read by DuckDB 1.5 and
+     * 2.0) unless fdl.json opts into another ({@link RepoConfig#CATALOG_STORAGE}).
+     *
+     * @throws FdlException (exit 1) naming fdl.json's key and value when it is not a storage fdl can write
+     */
+    static DuckDbStorage catalogStorage(RepoConfig config) {
+        return config.catalogStorage()
+                .map(s -> DuckDbStorage.parse(s, RepoLayout.CONFIG + " key '" + RepoConfig.CATALOG_STORAGE + "'"))
+                .orElse(DuckDbStorage.DEFAULT);
     }
 
     /** Step 1: SQLite to DuckDB, then drop the snapshots before {@code first} (the parent's history). */
-    private void copyCatalog(Path catalog, long first) {
-        CatalogConverter.convert(wc.catalog(), catalog, CatalogKind.DUCKDB, progress);
+    private void copyCatalog(Path catalog, long first, DuckDbStorage storage) {
+        CatalogConverter.toDuckDb(wc.catalog(), catalog, storage, progress);
         if (first > 0) HistoryTruncation.truncateBefore(catalog, first);
     }
 
@@ -178,6 +243,8 @@ public final class Commit {
             }
         }
         ObjectNode filled = DatasetDescriptor.checkAndFill(descriptor, name, facts.tables(), wc.dir().getFileName().toString());
+        VersionInfo parent = state.baseVersion() == null ? null : repo.readVersion(state.baseVersion()).orElse(null);
+        Description.checkNothingLost(repo, parent, filled, name, allowDescriptionLoss);
         try {
             Files.write(out, Json.bytes(filled));
         } catch (IOException e) {
@@ -219,7 +286,7 @@ public final class Commit {
         });
         ObjectStore store = repo.store();
         if (keys.size() <= HEAD_CHECK_LIMIT) {
-            for (String k : keys) if (store.head(k).isEmpty()) missing.add(k);
+            for (String k : keys) if (store.stat(k).isEmpty()) missing.add(k); // metadata only, never the file
         } else {
             Set<String> pending = new HashSet<>(keys);
             try (Stream<ObjectMeta> s = store.list(repo.dataDir())) {

@@ -12,10 +12,16 @@ import java.util.UUID;
 
 /**
  * {@code fdl.json}, the repository identity (SPEC.md section 3):
- * {@code {"fdl": "0.1", "id": "<uuid>", "data_dir": RepoLayout.DEFAULT_DATA_DIR}}. {@code data_dir} is relative to the
+ * {@code {"fdl": "0.1", "id": "<uuid>", "data_dir": "data/"}}. {@code data_dir} is relative to the
  * root, ends in {@code /} and stays inside it; anything else is a corrupt repository.
  */
 public record RepoConfig(String fdl, String id, String dataDir, Map<String, JsonNode> extra) {
+    /**
+     * The optional key by which a repository opts into a newer DuckDB storage version for the
+     * catalogs it commits ({@code "duckdb-v2.0.0"}); absent: {@code duckdb-v1.5.0}, which DuckDB
+     * 1.5 and 2.0 both read (SPEC.md section 3).
+     */
+    public static final String CATALOG_STORAGE = "catalog_storage";
     private static final Set<String> KNOWN = Set.of("fdl", "id", "data_dir");
 
     public RepoConfig {
@@ -27,6 +33,18 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
     /** A new identity with a random UUID and {@code data/}. */
     public static RepoConfig fresh() {
         return new RepoConfig(FormatVersion.CURRENT, UUID.randomUUID().toString(), RepoLayout.DEFAULT_DATA_DIR, Map.of());
+    }
+
+    /**
+     * The catalog storage the repository opted into ({@link #CATALOG_STORAGE}), or empty for fdl's default.
+     *
+     * @throws FdlException (exit 1) naming fdl.json and the key when the value is not a string
+     */
+    public java.util.Optional<String> catalogStorage() {
+        JsonNode n = extra.get(CATALOG_STORAGE);
+        if (n == null || n.isNull()) return java.util.Optional.empty();
+        if (!n.isTextual()) throw FdlException.corrupt(RepoLayout.CONFIG, "key '" + CATALOG_STORAGE + "' must be a string such as \"duckdb-v2.0.0\", not " + n);
+        return java.util.Optional.of(n.asText());
     }
 
     static String dataDirProblem(String d) {
@@ -47,6 +65,19 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
         String id = Json.string(o, "id", RepoLayout.CONFIG);
         String dataDir = Json.string(o, "data_dir", RepoLayout.CONFIG);
         return new RepoConfig(fdl, id, dataDir, Json.extras(o, KNOWN));
+    }
+
+    /**
+     * The same identity with the key {@code key} (one fdl.json does not define itself, e.g. the
+     * saved retention policy) set to {@code value}, or removed when {@code value} is null.
+     * Every other key, known or not, is kept.
+     */
+    public RepoConfig withExtra(String key, JsonNode value) {
+        if (KNOWN.contains(key)) throw new IllegalArgumentException("'" + key + "' is part of the identity and never changes");
+        Map<String, JsonNode> m = new java.util.LinkedHashMap<>(extra);
+        if (value == null) m.remove(key);
+        else m.put(key, value);
+        return new RepoConfig(fdl, id, dataDir, m);
     }
 
     /** The JSON form, unknown keys kept. */

@@ -26,6 +26,8 @@ public final class RepoLayout {
     public static final String CONFIG = "fdl.json";
     /** The branch readers follow by default: {@code ref: refs/heads/<branch>\n}. */
     public static final String HEAD = "HEAD";
+    /** The prefix of every ref, branches and tags. */
+    public static final String REFS = "refs/";
     /** The prefix of every branch. */
     public static final String BRANCHES = "refs/heads/";
     /** What HEAD holds before the branch name. */

@@ -30,10 +30,12 @@ import java.util.stream.Stream;
 public final class Repository {
     private final ObjectStore store;
     private final RepoConfig config;
+    private final String configEtag;
 
-    private Repository(ObjectStore store, RepoConfig config) {
+    private Repository(ObjectStore store, RepoConfig config, String configEtag) {
         this.store = store;
         this.config = config;
+        this.configEtag = configEtag;
     }
 
     /**
@@ -46,7 +48,7 @@ public final class Repository {
         if (cfg.isEmpty())
             throw FdlException.notFound("no fdl repository at " + store.root() + " (no " + RepoLayout.CONFIG
                     + "); create one with: fdl init " + store.root());
-        return new Repository(store, RepoConfig.parse(cfg.get().bytes()));
+        return new Repository(store, RepoConfig.parse(cfg.get().bytes()), cfg.get().etag());
     }
 
     /**
@@ -57,15 +59,19 @@ public final class Repository {
      * @throws dev.fdl.store.StoreException when a non-local store ignores conditional writes (ConditionalWriteProbe)
      */
     public static Repository init(ObjectStore store, RefName branch) {
+        return init(store, branch, RepoConfig.fresh());
+    }
+
+    /** {@link #init(ObjectStore, RefName)} writing {@code config} (a fresh identity, e.g. with a catalog storage) as fdl.json. */
+    public static Repository init(ObjectStore store, RefName branch, RepoConfig config) {
         // A store that ignores If-None-Match would let two writers both win (issue #6): refuse it first.
         if (!(store instanceof dev.fdl.store.LocalStore)) dev.fdl.store.ConditionalWriteProbe.check(store);
-        RepoConfig config = RepoConfig.fresh();
         WriteResult r = store.putIfAbsent(RepoLayout.CONFIG, config.toBytes());
         if (!r.isWritten())
             throw FdlException.conflict("a repository already exists at " + store.root()
                     + " (fdl.json is there); nothing was changed");
         store.put(RepoLayout.HEAD, RepoLayout.headBytes(branch));
-        return new Repository(store, config);
+        return new Repository(store, config, r.etag());
     }
 
     public ObjectStore store() {
@@ -76,6 +82,26 @@ public final class Repository {
         return config;
     }
 
+    /**
+     * Replaces fdl.json with {@code updated} ({@code If-Match}: the ETag fdl.json had when this
+     * repository was opened; SPEC.md section 2), so that of two writers who read the same fdl.json
+     * only the first succeeds and neither loses the other's change unseen. The identity keys
+     * ({@code fdl}, {@code id}, {@code data_dir}) never change; unknown keys are kept as
+     * {@code updated} carries them.
+     *
+     * @return the repository as it is now (the new configuration and its ETag)
+     * @throws FdlException exit 3 when fdl.json changed since it was read (nothing was written)
+     */
+    public Repository saveConfig(RepoConfig updated) {
+        if (!updated.id().equals(config.id()) || !updated.dataDir().equals(config.dataDir()) || !updated.fdl().equals(config.fdl()))
+            throw new IllegalArgumentException("fdl.json's identity (fdl, id, data_dir) never changes");
+        WriteResult w = configEtag == null ? WriteResult.preconditionFailed() : store.putIfMatch(RepoLayout.CONFIG, updated.toBytes(), configEtag);
+        if (!w.isWritten())
+            throw FdlException.conflict(RepoLayout.CONFIG + " in " + store.root() + " changed since it was read (another writer saved it "
+                    + "meanwhile); nothing was written: run the command again to apply your change on top of theirs");
+        return new Repository(store, updated, w.etag());
+    }
+
     /** The root as users write it. */
     public String root() {
         return store.root();
@@ -84,6 +110,19 @@ public final class Repository {
     /** The data folder's key prefix, e.g. {@code data/}. */
     public String dataDir() {
         return config.dataDir();
+    }
+
+    /**
+     * Refuses a writing command on a read-only root before it reads or writes anything else
+     * (SPEC.md section 2: an HTTP(S) root is read-only).
+     *
+     * @param action what the command would do, e.g. {@code "create tag 'v1'"}
+     * @throws FdlException exit 1 saying the root is read-only and where writing works
+     */
+    public void requireWritable(String action) {
+        if (store.readOnly())
+            throw new FdlException("cannot " + action + ": the repository at " + store.root() + " is read-only (an HTTP(S) "
+                    + "root serves readers); run it on the repository's folder or s3:// root");
     }
 
     /** The data folder's absolute location as DuckLake addresses it ({@code /abs/root/data/}, {@code s3://b/p/data/}). */
@@ -173,9 +212,15 @@ public final class Repository {
     /**
      * Resolves {@code spec} like {@link #resolve} but returns expired versions (for log and show).
      * Order, as git's: {@code HEAD}, {@code refs/...} full names, a tag, a branch, a version id or
-     * unique prefix of 4+ characters.
+     * unique prefix of 4+ characters; any of them followed by {@link Revision} suffixes
+     * ({@code ~N}, {@code ^N}, {@code @{date}}).
      */
     public Resolved resolveAllowingExpired(String spec) {
+        Revision rev = Revision.parse(spec);
+        if (rev != null) {
+            VersionInfo v = rev.resolve(this, resolveAllowingExpired(rev.base()).version());
+            return new Resolved(spec, null, v, readExpired(v.id()).orElse(null));
+        }
         if (spec == null || spec.isEmpty() || spec.equals("HEAD") || spec.equals("@")) {
             RefName head = headBranch();
             RefValue ref = readBranch(head).orElseThrow(() -> FdlException.notFound(
@@ -240,7 +285,7 @@ public final class Repository {
             });
         }
         if (ids.size() > 1)
-            throw new FdlException(FdlException.FAILURE, "version prefix '" + prefix + "' is ambiguous: "
+            throw new FdlException(FdlException.Kind.FAILURE, "version prefix '" + prefix + "' is ambiguous: "
                     + String.join(", ", ids) + "; give more characters");
         return ids.isEmpty() ? null : ids.iterator().next();
     }

@@ -59,6 +59,7 @@ public final class WorkingCopy {
     public record State(String root, String repositoryId, String branch, String baseVersion, String refEtag,
                         long baseSnapshot, String catalog, Map<String, JsonNode> extra) {
         private static final String COMMITTING = "committing";
+        private static final String RESTORED = "restored";
         private static final Set<String> KNOWN = Set.of("root", "repository_id", "branch", "base_version", "ref_etag",
                 "base_snapshot", "catalog");
 
@@ -97,7 +98,28 @@ public final class WorkingCopy {
         public State committed(String version, String etag, long lastSnapshot) {
             Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);
             rest.remove(COMMITTING);
+            rest.remove(RESTORED);
             return new State(root, repositoryId, branch, version, etag, lastSnapshot, catalog, rest);
+        }
+
+        /**
+         * The version {@code fdl restore} brought back since the last commit, and the message it
+         * proposed for the next commit ({@code [id, message]}), or null.
+         */
+        public String[] restored() {
+            JsonNode n = extra.get(RESTORED);
+            if (n == null || !n.isObject() || !n.path("version").isTextual()) return null;
+            return new String[]{n.get("version").asText(), n.path("message").asText("")};
+        }
+
+        /** This state, noting that {@code version} was restored into the working catalog (the next commit names it). */
+        public State withRestored(String version, String message) {
+            Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);
+            ObjectNode r = Json.MAPPER.createObjectNode();
+            r.put("version", version);
+            r.put("message", message);
+            rest.put(RESTORED, r);
+            return new State(root, repositoryId, branch, baseVersion, refEtag, baseSnapshot, catalog, rest);
         }
 
         /** The version a commit was about to point the branch at (set just before step 9), or null. */

@@ -16,7 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -30,11 +30,10 @@ import java.util.Set;
  * <p><b>Which versions.</b> Only <em>reachable</em> versions are candidates: those a ref points
  * at or leads to through {@code parents} ({@link Reachable}). An unreachable version (a commit
  * that lost the race for its branch, the history of a deleted branch) is gc's business: it
- * neither uses up a {@code keep} slot nor is expired here. The reachable, finished, unexpired
- * versions are ordered newest first by version id (UUIDv7: creation order). The newest {@code keep} are kept; so is every version a ref (branch
- * or tag) points at, whether or not it is among them (refs do not use up the {@code keep} count
- * unless they point at one of the newest). With {@code olderThan}, a version is expired only if
- * its {@code created_at} is also older than that. Already expired versions do not count.
+ * neither uses up a count of the policy nor is expired here. Which reachable versions stay is
+ * {@link RetentionPlan}'s decision on the {@link RetentionPolicy} (fdl's original {@code --keep N
+ * --older-than D}: the newest N by version id and those younger than D; restic-style rules per
+ * branch); every version a ref (branch or tag) points at stays. Already expired versions do not count.
  *
  * <p><b>Order of writes</b>, per version, oldest first: put {@code expired.json}
  * ({@code If-None-Match: *}, so a concurrent or earlier expiry keeps its date), then delete
@@ -74,14 +73,20 @@ public final class Expire {
     /**
      * What to expire.
      *
-     * @param keep      how many of the newest finished, unexpired versions stay in retention (0 or more)
-     * @param olderThan also require {@code created_at} older than this (null: no age condition)
-     * @param dryRun    report the choice, write and delete nothing
+     * @param policy which versions stay in retention ({@link RetentionPlan} decides)
+     * @param dryRun report the choice, write and delete nothing
      */
-    public record Options(int keep, Duration olderThan, boolean dryRun) {
+    public record Options(RetentionPolicy policy, boolean dryRun) {
         public Options {
-            if (keep < 0) throw FdlException.usage("--keep must be 0 or more, got " + keep);
-            if (olderThan != null && olderThan.isNegative()) throw FdlException.usage("--older-than cannot be negative: " + olderThan);
+            Objects.requireNonNull(policy, "policy");
+        }
+
+        /**
+         * fdl's original options: keep the newest {@code keep} versions, and with {@code olderThan}
+         * every version younger than that.
+         */
+        public Options(int keep, Duration olderThan, boolean dryRun) {
+            this(RetentionPolicy.legacy(keep, olderThan), dryRun);
         }
     }
 
@@ -97,44 +102,55 @@ public final class Expire {
     /**
      * The outcome.
      *
-     * @param expired versions taken out of retention by this run, oldest first, then versions whose
-     *                expiry an earlier run left unfinished
-     * @param kept    reachable finished versions still in retention (unreachable ones are not counted)
+     * @param expired   versions taken out of retention by this run, oldest first, then versions whose
+     *                  expiry an earlier run left unfinished
+     * @param kept      reachable finished versions still in retention (unreachable ones are not counted)
+     * @param decisions the policy's decision on every reachable version that was in retention, newest
+     *                  first, with the rules that keep it (what {@code --dry-run} prints)
      */
-    public record Report(boolean dryRun, List<Expired> expired, int kept) {}
+    public record Report(boolean dryRun, List<Expired> expired, int kept, List<RetentionPlan.Decision> decisions) {
+        public Report {
+            expired = List.copyOf(expired);
+            decisions = List.copyOf(decisions);
+        }
+    }
 
     /**
      * Chooses and expires versions.
      *
-     * @throws FdlException exit 1 for a read-only store or corrupt repository files
+     * @throws FdlException exit 1 for a read-only store or corrupt repository files; exit 4 when the
+     *                      policy names a branch that does not exist
      */
     public Report run(Options options) {
         if (repo.store().readOnly())
             throw new FdlException("cannot expire versions in " + repo.root() + ": the store is read-only");
         Instant now = clock.instant();
-        Set<String> pointed = refTargets();
+        List<RefValue> refs = repo.listRefs();
+        Set<String> pointed = new HashSet<>();
+        for (RefValue r : refs) pointed.add(r.versionId());
         VersionFolder.Listing listing = VersionFolder.list(repo.store());
 
         Map<String, VersionInfo> infos = new HashMap<>();
-        Set<String> reachable = Reachable.from(pointed, listing, id -> {
+        Reachable.from(pointed, listing, id -> {
             java.util.Optional<VersionInfo> v = version(id);
             v.ifPresent(i -> infos.put(id, i));
             return v;
         });
-        List<VersionFolder> retained = new ArrayList<>();
-        for (VersionFolder f : listing.folders().values()) if (f.live() && reachable.contains(f.id())) retained.add(f);
-        List<VersionFolder> chosen = new ArrayList<>();
-        // newest first by id: the first `keep` stay
-        for (int i = retained.size() - 1 - options.keep(); i >= 0; i--) {
-            VersionFolder f = retained.get(i);
-            if (pointed.contains(f.id())) continue;
-            if (options.olderThan() != null) {
-                VersionInfo v = infos.get(f.id());
-                if (v == null || !v.createdAt().isBefore(now.minus(options.olderThan()))) continue;
-            }
-            chosen.add(f);
+        List<RetentionPlan.Version> graph = new ArrayList<>();
+        for (VersionInfo v : infos.values()) {
+            VersionFolder f = listing.get(v.id());
+            graph.add(new RetentionPlan.Version(v.id(), v.createdAt(), v.parents(), f == null || f.expired()));
         }
-        Collections.reverse(chosen); // oldest first
+        List<RetentionPlan.Ref> planRefs = new ArrayList<>();
+        for (RefValue r : refs) planRefs.add(new RetentionPlan.Ref(r.kind() == RefValue.Kind.BRANCH, r.name().name(), r.versionId()));
+        List<RetentionPlan.Decision> decisions = RetentionPlan.decide(options.policy(), graph, planRefs, now);
+
+        List<VersionFolder> chosen = new ArrayList<>();
+        for (RetentionPlan.Decision d : decisions) {
+            VersionFolder f = listing.get(d.id());
+            if (!d.kept() && f != null && f.live() && !pointed.contains(d.id())) chosen.add(f);
+        }
+        chosen.sort(Comparator.comparing(VersionFolder::id)); // oldest first
 
         List<Expired> out = new ArrayList<>();
         if (!chosen.isEmpty() && !options.dryRun()) {
@@ -163,7 +179,7 @@ public final class Expire {
             Instant at = repo.readExpired(f.id()).map(ExpiredInfo::expiredAt).orElse(null);
             out.add(new Expired(f.id(), created, at, deleteCatalogs(f, options.dryRun()), true));
         }
-        return new Report(options.dryRun(), out, retained.size() - chosen.size());
+        return new Report(options.dryRun(), out, decisions.size() - chosen.size(), decisions);
     }
 
     private int deleteCatalogs(VersionFolder f, boolean dryRun) {

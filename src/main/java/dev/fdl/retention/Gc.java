@@ -246,7 +246,7 @@ public final class Gc {
                         deleter.submit(m.key());
                     }
                 } else if (!f.finished() && f.newest().isBefore(cutoff)) {
-                    if (!options.dryRun() && repo.store().head(RepoLayout.versionJson(f.id())).isPresent()) continue;
+                    if (!options.dryRun() && repo.store().stat(RepoLayout.versionJson(f.id())).isPresent()) continue;
                     unfinished = unfinished.plus(1, f.bytes());
                     for (ObjectMeta m : f.objects()) deleter.submit(m.key());
                 }

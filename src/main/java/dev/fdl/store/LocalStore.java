@@ -15,6 +15,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 import java.security.DigestInputStream;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
@@ -44,14 +48,23 @@ import java.util.stream.StreamSupport;
  *       across check and write: an exclusive {@code fcntl} lock on {@code <root>/.fdl-lock}
  *       (between processes) and a {@link ReentrantLock} (between threads of this process,
  *       which share one fcntl lock).</li>
- *   <li>ETags are the hex MD5 of the content, as S3 gives for single-part objects: stable for
- *       unchanged content. Listings give no ETag (hashing every data file would be slow).</li>
+ *   <li>ETags are strong (they change whenever the content changes) without reading large files:
+ *       an object of up to {@value #CONTENT_ETAG_LIMIT} bytes (refs, JSON files: everything
+ *       conditional writes touch) gets the hex MD5 of its content, as S3 gives for single-part
+ *       objects, stable for unchanged content; a larger one gets a hash of its size, last-modified
+ *       time (nanoseconds) and file key (device and inode). Every write makes a new file (a new
+ *       inode) whose last-modified time fdl sets strictly after the one it replaces, so such an
+ *       ETag changes with every write through fdl; a program rewriting a large file in place
+ *       changes its last-modified time. {@link #stat} and listings read no content and give no
+ *       ETag. docs/stores.md, "ETags of a local folder".</li>
  *   <li>Names starting with {@code .fdl-} are this class's own (lock, temporary files) and are
  *       never listed.</li>
  * </ul>
  */
 public final class LocalStore implements ObjectStore {
     static final String INTERNAL_PREFIX = ".fdl-";
+    /** Objects up to this size get a content ETag (MD5); larger ones one from their metadata. */
+    static final long CONTENT_ETAG_LIMIT = 1 << 20;
     private static final ReentrantLock JVM_LOCK = new ReentrantLock();
 
     private final Path root;
@@ -86,8 +99,16 @@ public final class LocalStore implements ObjectStore {
     public Optional<ObjectBytes> get(String key) {
         Path f = file(key);
         try {
-            byte[] bytes = Files.readAllBytes(f);
-            return Optional.of(new ObjectBytes(bytes, md5(bytes)));
+            for (int attempt = 1; ; attempt++) {
+                BasicFileAttributes before = Files.readAttributes(f, BasicFileAttributes.class);
+                if (!before.isRegularFile()) return Optional.empty();
+                byte[] bytes = Files.readAllBytes(f);
+                BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
+                if (sameFile(before, after) && after.size() == bytes.length) {
+                    return Optional.of(new ObjectBytes(bytes, after.size() <= CONTENT_ETAG_LIMIT ? md5(bytes) : metaEtag(after)));
+                }
+                if (attempt == 5) throw new StoreException(key, f + " kept changing while it was read; try again", null);
+            }
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
@@ -102,14 +123,20 @@ public final class LocalStore implements ObjectStore {
         Path tmp = target.resolveSibling(INTERNAL_PREFIX + "dl-" + UUID.randomUUID());
         try {
             Files.createDirectories(target.toAbsolutePath().getParent());
-            MessageDigest md = md5Digest();
-            try (InputStream in = new DigestInputStream(Files.newInputStream(f), md)) {
-                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            for (int attempt = 1; ; attempt++) {
+                BasicFileAttributes before = Files.readAttributes(f, BasicFileAttributes.class);
+                MessageDigest md = md5Digest();
+                try (InputStream in = new DigestInputStream(Files.newInputStream(f), md)) {
+                    Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+                }
+                BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
+                if (sameFile(before, after) && Files.size(tmp) == after.size()) {
+                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                    String etag = after.size() <= CONTENT_ETAG_LIMIT ? HexFormat.of().formatHex(md.digest()) : metaEtag(after);
+                    return Optional.of(new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant()));
+                }
+                if (attempt == 5) throw new StoreException(key, f + " kept changing while it was downloaded; try again", null);
             }
-            BasicFileAttributes attrs = Files.readAttributes(f, BasicFileAttributes.class);
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            return Optional.of(new ObjectMeta(key, Files.size(target), HexFormat.of().formatHex(md.digest()),
-                    attrs.lastModifiedTime().toInstant()));
         } catch (NoSuchFileException e) {
             deleteQuietly(tmp);
             return Optional.empty();
@@ -119,13 +146,38 @@ public final class LocalStore implements ObjectStore {
         }
     }
 
+    /** Reads the content only of objects up to {@value #CONTENT_ETAG_LIMIT} bytes (their ETag is its MD5). */
     @Override
     public Optional<ObjectMeta> head(String key) {
         Path f = file(key);
         try {
+            for (int attempt = 1; ; attempt++) {
+                BasicFileAttributes attrs = Files.readAttributes(f, BasicFileAttributes.class);
+                if (!attrs.isRegularFile()) return Optional.empty();
+                if (attrs.size() > CONTENT_ETAG_LIMIT) {
+                    return Optional.of(new ObjectMeta(key, attrs.size(), metaEtag(attrs), attrs.lastModifiedTime().toInstant()));
+                }
+                String md5 = md5(f);
+                if (sameFile(attrs, Files.readAttributes(f, BasicFileAttributes.class))) {
+                    return Optional.of(new ObjectMeta(key, attrs.size(), md5, attrs.lastModifiedTime().toInstant()));
+                }
+                if (attempt == 5) throw new StoreException(key, f + " kept changing while it was read; try again", null);
+            }
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Size and last-modified time from the file system's metadata alone; never reads the file. */
+    @Override
+    public Optional<ObjectMeta> stat(String key) {
+        Path f = file(key);
+        try {
             BasicFileAttributes attrs = Files.readAttributes(f, BasicFileAttributes.class);
             if (!attrs.isRegularFile()) return Optional.empty();
-            return Optional.of(new ObjectMeta(key, attrs.size(), md5(f), attrs.lastModifiedTime().toInstant()));
+            return Optional.of(new ObjectMeta(key, attrs.size(), null, attrs.lastModifiedTime().toInstant()));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
@@ -154,7 +206,7 @@ public final class LocalStore implements ObjectStore {
         Path f = file(key);
         return locked(key, () -> {
             if (!Files.isRegularFile(f)) return WriteResult.preconditionFailed();
-            if (!ETags.same(md5(f), etag)) return WriteResult.preconditionFailed();
+            if (!ETags.same(etagOf(f), etag)) return WriteResult.preconditionFailed();
             Staged staged = stage(key, f, body);
             try {
                 Files.move(staged.path, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -298,7 +350,56 @@ public final class LocalStore implements ObjectStore {
             deleteQuietly(tmp);
             throw e;
         }
-        return new Staged(tmp, HexFormat.of().formatHex(md.digest()));
+        try {
+            BasicFileAttributes attrs = modifiedAfter(tmp, target);
+            String etag = attrs.size() <= CONTENT_ETAG_LIMIT ? HexFormat.of().formatHex(md.digest()) : metaEtag(attrs);
+            return new Staged(tmp, etag);
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(tmp);
+            throw e;
+        }
+    }
+
+    /**
+     * Sets the staged file's last-modified time to now, or later than the object it replaces where
+     * that is not already later, so that a metadata ETag of the key never repeats even when the
+     * file system hands out the replaced file's inode again. Steps grow until the file system's
+     * timestamp granularity keeps the difference (nanoseconds on ext4, xfs, btrfs, APFS; 2 s on FAT).
+     */
+    private static BasicFileAttributes modifiedAfter(Path staged, Path target) throws IOException {
+        Instant now = Instant.now();
+        Instant previous;
+        try {
+            previous = Files.getLastModifiedTime(target).toInstant();
+        } catch (NoSuchFileException absent) {
+            previous = null;
+        }
+        Instant at = previous == null || now.isAfter(previous) ? now : previous.plusNanos(1);
+        for (long step : new long[]{1, 1_000, 1_000_000, 1_000_000_000L, 2_000_000_000L}) {
+            Files.setLastModifiedTime(staged, FileTime.from(at));
+            BasicFileAttributes attrs = Files.readAttributes(staged, BasicFileAttributes.class);
+            if (previous == null || attrs.lastModifiedTime().toInstant().isAfter(previous)) return attrs;
+            at = previous.plusNanos(step);
+        }
+        throw new IOException("cannot give " + staged + " a last-modified time after " + previous);
+    }
+
+    /** The ETag the file at {@code f} has now: its content's MD5 when small, else from its metadata. */
+    private static String etagOf(Path f) throws IOException {
+        BasicFileAttributes attrs = Files.readAttributes(f, BasicFileAttributes.class);
+        return attrs.size() <= CONTENT_ETAG_LIMIT ? md5(f) : metaEtag(attrs);
+    }
+
+    /** The metadata ETag: hex MD5 of size, last-modified nanoseconds and file key (device, inode). */
+    private static String metaEtag(BasicFileAttributes a) {
+        String id = a.size() + ":" + a.lastModifiedTime().to(TimeUnit.NANOSECONDS) + ":" + a.fileKey();
+        return md5(id.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Whether two reads of a key's metadata describe the same, unchanged file. */
+    private static boolean sameFile(BasicFileAttributes a, BasicFileAttributes b) {
+        return a.size() == b.size() && a.lastModifiedTime().equals(b.lastModifiedTime())
+                && java.util.Objects.equals(a.fileKey(), b.fileKey());
     }
 
     private interface IoAction<T> {
@@ -421,6 +522,42 @@ public final class LocalStore implements ObjectStore {
             ObjectMeta m = next;
             next = null;
             return m;
+        }
+    }
+
+    /** Reads only the range, from an open file: no temporary copy. Metadata from {@link #head}. */
+    @Override
+    public Optional<RangeRead> read(String key, long from, long length) {
+        Path f = file(key);
+        Optional<ObjectMeta> meta = head(key);
+        if (meta.isEmpty()) return Optional.empty();
+        try {
+            FileChannel ch = FileChannel.open(f, StandardOpenOption.READ);
+            long size = ch.size();
+            long start = Math.min(Math.max(0, from), size);
+            long n = length < 0 ? size - start : Math.min(length, size - start);
+            ch.position(start);
+            InputStream body = new java.io.BufferedInputStream(Channels.newInputStream(ch), 64 * 1024);
+            ObjectMeta m = meta.get();
+            return Optional.of(new RangeRead(new ObjectMeta(key, size, m.etag(), m.lastModified()), start, n, body));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * True when {@code key} names a file whose real path (symbolic links followed) lies inside
+     * the root's real path. A server over this store refuses the others: a link must not make a
+     * file outside the repository readable.
+     */
+    public boolean isInsideRoot(String key) {
+        try {
+            Path real = file(key).toRealPath();
+            return real.startsWith(root.toRealPath());
+        } catch (IOException | IllegalArgumentException e) {
+            return false;
         }
     }
 }

@@ -28,6 +28,16 @@ public interface ObjectStore extends AutoCloseable {
     /** Size, ETag and last-modified of an object, or empty when it does not exist. */
     Optional<ObjectMeta> head(String key);
 
+    /**
+     * Whether an object exists, with its size and last-modified time, read from the store's
+     * metadata alone: never the object's content (commit step 5 and gc check many large data
+     * files this way). The ETag may be null. The default is {@link #head} (S3 and HTTP answer
+     * HEAD from metadata).
+     */
+    default Optional<ObjectMeta> stat(String key) {
+        return head(key);
+    }
+
     /** Creates the key only if absent ({@code If-None-Match: *}). */
     WriteResult putIfAbsent(String key, Payload body);
 
@@ -103,6 +113,24 @@ public interface ObjectStore extends AutoCloseable {
      * ({@code /abs/root/data/}) or a URL ({@code s3://bucket/prefix/data/}).
      */
     String location(String key);
+
+    /**
+     * Streams part of an object: {@code length} bytes from offset {@code from} ({@code length < 0}:
+     * to the end), clipped to the object's size, with the whole object's metadata; empty when the
+     * key does not exist. Used to serve HTTP Range requests (RFC 9110 section 14). The default
+     * reads the whole object with {@link #get}; backends override it to read only the range.
+     *
+     * @throws StoreException on I/O failure
+     */
+    default Optional<RangeRead> read(String key, long from, long length) {
+        return get(key).map(b -> {
+            byte[] all = b.bytes();
+            long start = Math.min(Math.max(0, from), all.length);
+            long n = length < 0 ? all.length - start : Math.min(length, all.length - start);
+            return new RangeRead(new ObjectMeta(key, all.length, b.etag(), null), start, n,
+                    new java.io.ByteArrayInputStream(all, (int) start, (int) n));
+        });
+    }
 
     /** Releases clients and connections. */
     @Override

@@ -751,4 +751,26 @@ public final class S3Store implements ObjectStore {
             // a leftover temporary download file is harmless
         }
     }
+
+    /** One ranged GetObject (RFC 9110 Range): only the range crosses the network. */
+    @Override
+    public Optional<RangeRead> read(String key, long from, long length) {
+        String k = objectKey(key);
+        Optional<ObjectMeta> meta = head(key);
+        if (meta.isEmpty()) return Optional.empty();
+        long size = meta.get().size();
+        long start = Math.min(Math.max(0, from), size);
+        long n = length < 0 ? size - start : Math.min(length, size - start);
+        if (n == 0) return Optional.of(new RangeRead(meta.get(), start, 0, java.io.InputStream.nullInputStream()));
+        String range = "bytes=" + start + "-" + (start + n - 1);
+        String etag = meta.get().etag();
+        try {
+            // If-Match: the range comes from the object whose metadata we return, or the read fails
+            var in = client.getObject(b -> b.bucket(location.bucket()).key(k).range(range).ifMatch(etag));
+            return Optional.of(new RangeRead(meta.get(), start, n, in));
+        } catch (SdkException e) {
+            if (S3Errors.isNoSuchKey(e)) return Optional.empty();
+            throw errors.fail("read", key, e);
+        }
+    }
 }

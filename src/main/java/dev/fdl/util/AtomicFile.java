@@ -24,7 +24,7 @@ public final class AtomicFile {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot create directory " + dir + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot create directory " + dir + ": " + e.getMessage(), e);
         }
         return dir.resolve("." + abs.getFileName() + ".tmp-" + UUID.randomUUID());
     }
@@ -40,7 +40,7 @@ public final class AtomicFile {
             }
         } catch (IOException e) {
             deleteQuietly(temp);
-            throw new FdlException(FdlException.FAILURE, "cannot move " + target.getFileName() + " into place at " + target + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot move " + target.getFileName() + " into place at " + target + ": " + e.getMessage(), e);
         }
         syncDirectory(target.toAbsolutePath().getParent());
     }
@@ -58,7 +58,7 @@ public final class AtomicFile {
             Files.write(temp, bytes, java.nio.file.StandardOpenOption.CREATE_NEW);
         } catch (IOException e) {
             deleteQuietly(temp);
-            throw new FdlException(FdlException.FAILURE, "cannot write " + target + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot write " + target + ": " + e.getMessage(), e);
         }
         beforeRename.run(); // a crash here leaves the temporary file, as a real one would
         moveInto(temp, target);

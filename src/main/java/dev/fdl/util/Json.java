@@ -28,19 +28,26 @@ public final class Json {
 
     private Json() {}
 
-    /** Parses bytes as a JSON object, or throws naming {@code file}. */
+    /**
+     * Parses bytes as a JSON object, or throws naming {@code file}, what is wrong in words (no
+     * parser internals) and what to do.
+     */
     public static ObjectNode parseObject(byte[] bytes, String file) {
         JsonNode n;
         try {
             n = MAPPER.readTree(new String(bytes, StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
-            throw FdlException.corrupt(file, "not valid JSON (" + syntaxError(e) + ")");
+            throw FdlException.corrupt(file, "not valid JSON: " + syntaxError(e) + "; " + RESTORE);
         } catch (IOException e) {
             throw FdlException.corrupt(file, e.getMessage());
         }
-        if (n == null || !n.isObject()) throw FdlException.corrupt(file, "expected a JSON object");
+        if (n == null || n.isMissingNode()) throw FdlException.corrupt(file, "the file is empty; " + RESTORE);
+        if (!n.isObject()) throw FdlException.corrupt(file, "expected a JSON object, found " + kind(n) + "; " + RESTORE);
         return (ObjectNode) n;
     }
+
+    private static final String RESTORE = "the file was damaged or cut short: restore it from a copy "
+            + "(fdl verify lists every problem of a repository)";
 
     /**
      * Parses a file the user wrote (dataset.json in a working copy): like {@link #parseObject} but
@@ -51,20 +58,36 @@ public final class Json {
         try {
             n = MAPPER.readTree(new String(bytes, StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
-            throw new FdlException("cannot read " + file + ": not valid JSON (" + syntaxError(e) + "); fix it and try again");
+            throw new FdlException("cannot read " + file + ": not valid JSON: " + syntaxError(e) + "; fix it and try again");
         }
-        if (n == null || !n.isObject()) throw new FdlException("cannot read " + file + ": expected a JSON object");
+        if (n == null || n.isMissingNode()) throw new FdlException("cannot read " + file + ": the file is empty; write a JSON object or delete the file");
+        if (!n.isObject()) throw new FdlException("cannot read " + file + ": expected a JSON object, found " + kind(n) + "; fix it and try again");
         return (ObjectNode) n;
     }
 
-    /** The parser's complaint and where, without Jackson's echo of the input. */
+    /**
+     * What is wrong and where, in words: without Jackson's echo of the input, its source
+     * descriptions ({@code [Source: …]}) or feature names, which mean nothing to a user.
+     */
     static String syntaxError(JsonProcessingException e) {
-        String msg = e.getOriginalMessage();
-        int cut = msg.indexOf(" (for ");
-        if (cut < 0) cut = msg.indexOf("\n");
-        if (cut > 0) msg = msg.substring(0, cut);
+        String msg;
+        if (e instanceof com.fasterxml.jackson.core.io.JsonEOFException) {
+            msg = "it ends before the JSON is complete (the file looks cut short)";
+        } else {
+            msg = e.getOriginalMessage() == null ? "unreadable" : e.getOriginalMessage();
+            for (String cut : new String[]{" (for ", "\n", " (start marker", " at [Source", " [Source"}) {
+                int i = msg.indexOf(cut);
+                if (i > 0) msg = msg.substring(0, i);
+            }
+            msg = msg.replaceAll(" \\(code \\d+\\)", "")
+                    .replace("(JSON String, Number, Array, Object or token 'null', 'true' or 'false')", "a JSON value");
+        }
         var loc = e.getLocation();
-        return loc == null ? msg : msg + " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
+        return loc == null || loc.getLineNr() < 1 ? msg : msg + " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
+    }
+
+    private static String kind(JsonNode n) {
+        return n.isArray() ? "an array" : n.isTextual() ? "a string" : n.isNumber() ? "a number" : n.isBoolean() ? "true/false" : "null";
     }
 
     /** UTF-8 bytes of a pretty-printed JSON node, with a final newline. */

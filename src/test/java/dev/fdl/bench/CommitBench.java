@@ -54,13 +54,14 @@ public final class CommitBench {
         Repository repo = Repository.init(local, new RefName("main"));
         Path wcDir = dir.resolve("wc");
         WorkingCopy wc = WorkingCopy.create(wcDir);
-        Files.createDirectories(wc.catalog().getParent());
-        CatalogConverter.convert(source, wc.catalog(), CatalogKind.SQLITE, ProgressListener.NONE);
-        DataPath.set(wc.catalog(), repo.dataLocation());
+        Path working = wcDir.resolve(WorkingCopy.DIR).resolve("catalog.sqlite"); // named by the state saved below
+        Files.createDirectories(working.getParent());
+        CatalogConverter.convert(source, working, CatalogKind.SQLITE, ProgressListener.NONE);
+        DataPath.set(working, repo.dataLocation());
 
         // every file the catalog names, as the listing of the data folder will show them
         List<String> keys = new ArrayList<>();
-        try (Catalog c = Catalog.open(wc.catalog())) {
+        try (Catalog c = Catalog.open(working)) {
             c.forEachFile(f -> keys.add(repo.dataDir() + f.location().substring(repo.dataLocation().length())));
         }
         // a parent version holding the first half of the snapshots
@@ -72,7 +73,7 @@ public final class CommitBench {
         local.put(RepoLayout.versionJson(parent), pv.toBytes());
         String refEtag = local.putIfAbsent("refs/heads/main", Repository.refBytes(parent)).etag();
         WorkingCopy.State state = new WorkingCopy.State(local.root(), repo.config().id(), "main", parent, refEtag, parentLast,
-                wc.state().catalog(), Map.of());
+                "catalog.sqlite", Map.of());
 
         ObjectStore noUploads = new ForwardingStore(local) {
             @Override

@@ -56,6 +56,12 @@ class ResultPrinterTest {
     @Test
     void csvQuotesWhatNeedsQuotingAndLeavesNullEmpty() {
         assertThat(print(ResultPrinter::csv, RESULT)).isEqualTo(
+                "name,pop,note\nTokyo,14000000,1.5\n\"Say \"\"hi\"\", Lyon\",,\n\"\",7,-2.0\n");
+    }
+
+    @Test
+    void csvWritesCrlfOnlyWhenAsked() {
+        assertThat(print((out, r) -> ResultPrinter.csv(out, r, "\r\n"), RESULT)).isEqualTo(
                 "name,pop,note\r\nTokyo,14000000,1.5\r\n\"Say \"\"hi\"\", Lyon\",,\r\n\"\",7,-2.0\r\n");
     }
 

@@ -142,7 +142,7 @@ class RetentionCommandsTest {
         assertThat(DurationConverter.parse("0s")).isEqualTo(Duration.ZERO);
         assertThat(DurationConverter.parse("PT36H")).isEqualTo(Duration.ofHours(36));
         assertThatThrownBy(() -> DurationConverter.parse("-1d")).isInstanceOf(FdlException.class);
-        assertThatThrownBy(() -> DurationConverter.parse("7")).hasMessageContaining("a number and a unit");
+        assertThatThrownBy(() -> DurationConverter.parse("7y")).hasMessageContaining("a number and a unit");
         assertThat(DurationConverter.format(Duration.ofDays(7))).isEqualTo("7d");
     }
 

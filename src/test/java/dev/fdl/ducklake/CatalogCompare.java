@@ -20,7 +20,7 @@ final class CatalogCompare {
     static List<String> rows(Path duckdb, String sql) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, duckdb, "cat", true, null);
+            Sql.attach(c, duckdb, "cat", true);
             Sql.exec(c, "USE cat");
             try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
                 while (r.next()) {
@@ -41,7 +41,7 @@ final class CatalogCompare {
     /** Per table: its column list (name + type), in order. */
     static Map<String, List<String>> schema(Path duckdbFile) throws SQLException {
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, duckdbFile, "a", true, null);
+            Sql.attach(c, duckdbFile, "a", true);
             return schema(c, "a");
         }
     }
@@ -67,8 +67,8 @@ final class CatalogCompare {
     static List<String> differences(Path a, Path b) throws SQLException {
         List<String> diffs = new ArrayList<>();
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, a, "a", true, null);
-            Sql.attach(c, b, "b", true, null);
+            Sql.attach(c, a, "a", true);
+            Sql.attach(c, b, "b", true);
             Map<String, List<String>> sa = schema(c, "a");
             Map<String, List<String>> sb = schema(c, "b");
             if (!sa.keySet().equals(sb.keySet())) {

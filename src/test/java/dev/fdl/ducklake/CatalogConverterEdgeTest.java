@@ -38,31 +38,24 @@ class CatalogConverterEdgeTest {
                         + " SELECT i, 'row ' || i FROM n");
     }
 
-    /** Each value once through named pipes and once through temporary files. */
-    static Stream<Arguments> withPipesAndWithout(String... values) {
-        List<Arguments> cases = new ArrayList<>();
-        for (String value : values) {
-            for (boolean pipes : new boolean[] {true, false}) {
-                cases.add(Arguments.of(value, pipes));
-            }
-        }
-        return cases.stream();
+    static Stream<Arguments> each(String... values) {
+        return Stream.of(values).map(v -> Arguments.of(v));
     }
 
     static Stream<Arguments> valuesOfTheWrongClass() {
-        return withPipesAndWithout("1.5", "'0x10'", "'1_000'", "'abc'", "''", "X'3132'", "1e20");
+        return each("1.5", "'0x10'", "'1_000'", "'abc'", "''", "X'3132'", "1e20");
     }
 
     @ParameterizedTest
     @MethodSource("valuesOfTheWrongClass")
     @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void aBigintColumnHoldingANonIntegerFailsNamingTheValueInsteadOfCastingIt(String value, boolean pipes) throws Exception {
+    void aBigintColumnHoldingANonIntegerFailsNamingTheValueInsteadOfCastingIt(String value) throws Exception {
         // DuckDB casts '0x10' to 16, '1_000' to 1000 and 1.5 to 2; DuckDB's sqlite extension refuses them
         Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
                 "INSERT INTO ducklake_probe VALUES (1, 'a'), (" + value + ", 'b'), (3, 'c')");
         Path target = dir.resolve("c.duckdb");
 
-        assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, pipes))
+        assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE))
                 .isInstanceOf(FdlException.class)
                 .hasMessageContaining("ducklake_probe").hasMessageContaining("rowid 2").hasMessageContaining("column i");
 
@@ -71,8 +64,8 @@ class CatalogConverterEdgeTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"i = 1.5", "i = '0x10'", "d = 'abc'", "s = X'00'"})
-    void aValueOfTheWrongClassFailsOnTheAppenderPathToo(String assignment) throws Exception {
-        // a DOUBLE column keeps the table off the CSV handover; JDBC's getLong/getDouble read 1.5 as 1 and 'abc' as 0.0
+    void aValueOfTheWrongClassFailsInATableWithADoubleColumnToo(String assignment) throws Exception {
+        // with a DOUBLE column: DuckDB would cast '1.5' to 2 and fail on 'abc' without naming it
         Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, d DOUBLE, s VARCHAR)",
                 "INSERT INTO ducklake_probe VALUES (1, 0.5, 'a'), (2, 0.25, 'b')",
                 "UPDATE ducklake_probe SET " + assignment + " WHERE i = 2");
@@ -88,13 +81,13 @@ class CatalogConverterEdgeTest {
 
     @ParameterizedTest
     @MethodSource("blobsInAVarcharColumn")
-    void aBlobInAVarcharColumnFailsNamingTheValue(String blob, boolean pipes) throws Exception {
+    void aBlobInAVarcharColumnFailsNamingTheValue(String blob) throws Exception {
         // SQLite's json_array would read X'00' as JSONB null: the value would be lost, not refused
         Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
                 "INSERT INTO ducklake_probe VALUES (1, 'a'), (2, " + blob + "), (3, 'c')");
         Path target = dir.resolve("c.duckdb");
 
-        assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, pipes))
+        assertThatThrownBy(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE))
                 .isInstanceOf(FdlException.class)
                 .hasMessageContaining("ducklake_probe").hasMessageContaining("rowid 2").hasMessageContaining("column s")
                 .hasMessageContaining("blob");
@@ -103,13 +96,13 @@ class CatalogConverterEdgeTest {
     }
 
     static Stream<Arguments> blobsInAVarcharColumn() {
-        return withPipesAndWithout("X'00'", "X'ff'", "X'7b7d'");
+        return each("X'00'", "X'ff'", "X'7b7d'");
     }
 
     @ParameterizedTest
     @ValueSource(ints = {127, 128, 300})
     void tablesWithMoreColumnsThanSqliteFunctionsTakeArgumentsAreCopiedToo(int columns) throws Exception {
-        // SQLite's json_array takes at most 127 arguments: a wider table is copied another way
+        // SQLite's json_array takes at most 127 arguments: a wider row is rendered as several arrays
         StringBuilder create = new StringBuilder("CREATE TABLE ducklake_wide(");
         StringBuilder values = new StringBuilder("INSERT INTO ducklake_wide WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL"
                 + " SELECT value + 1 FROM n WHERE value < 2000) SELECT ");
@@ -132,11 +125,10 @@ class CatalogConverterEdgeTest {
         "\\", "\\\"", "line\u2028sep\u2029", "emoji 🦆 \uD83D\uDE00", "null", "NULL", "", "\"", "\"\"", ",", "a,\"b\"\n,c",
         "\u007f\u0001\u001f", "ü", null};
 
-    @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void awkwardTextSurvivesSqliteToDuckDbToSqliteToDuckDb(boolean pipes) throws Exception {
+    @Test
+    void awkwardTextSurvivesSqliteToDuckDbToSqliteToDuckDb() throws Exception {
         Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR, t VARCHAR)",
-                // the same values in a table that goes through the Appender (a BLOB column keeps it off the CSV handover)
+                // the same values in a table with a BLOB column (rendered as hex)
                 "CREATE TABLE ducklake_probe_blob(i BIGINT, s VARCHAR, t VARCHAR, b BLOB)");
         try (Connection c = Sql.sqlite(sqlite, false);
              PreparedStatement a = c.prepareStatement("INSERT INTO ducklake_probe VALUES (?, ?, ?)");
@@ -154,9 +146,9 @@ class CatalogConverterEdgeTest {
         Path lite2 = dir.resolve("again.sqlite");
         Path duck2 = dir.resolve("again.duckdb");
 
-        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
         CatalogConverter.convert(duck, lite2, CatalogKind.SQLITE, ProgressListener.NONE);
-        CatalogConverter.convert(lite2, duck2, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
+        CatalogConverter.convert(lite2, duck2, CatalogKind.DUCKDB, ProgressListener.NONE);
 
         List<String> expected = new ArrayList<>();
         for (String v : AWKWARD) {
@@ -203,13 +195,13 @@ class CatalogConverterEdgeTest {
             "SELECT -9223372036854775808 UNION ALL SELECT -9223372036854775808 + 70000", // split at the bottom edge
             "SELECT 9223372036854775807 UNION ALL SELECT 9223372036854775807 - 70000", // split at the top edge
         };
-        return withPipesAndWithout(layouts);
+        return each(layouts);
     }
 
     @ParameterizedTest
     @MethodSource("rowidLayouts")
     @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void everyRowArrivesWhateverTheRowids(String rowids, boolean pipes) throws Exception {
+    void everyRowArrivesWhateverTheRowids(String rowids) throws Exception {
         String numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 70000)";
         Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)",
                 "INSERT INTO ducklake_probe(rowid, i, s) " + numbers + ", t(r) AS (" + rowids + ") SELECT r, r, 'row ' || r FROM t",
@@ -225,7 +217,7 @@ class CatalogConverterEdgeTest {
         }
         Path duck = dir.resolve("c.duckdb");
 
-        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
 
         assertThat(CatalogCompare.rows(duck, "SELECT count(*) || ' ' || sum(i % 1000) || ' ' || min(i) || ' ' || max(i) FROM ducklake_probe"
                 + " WHERE s = 'row ' || i")).containsExactly(expected);
@@ -252,11 +244,10 @@ class CatalogConverterEdgeTest {
                 .hasMessageContaining("2.5");
     }
 
-    @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void rowsAroundTheLineLimitAreCopiedExactly(boolean pipes) throws Exception {
-        // the CSV line of (i, s) is digits + ',"' + s + '"': lengths around RowHandover.MAX_LINE_BYTES
-        int limit = RowHandover.MAX_LINE_BYTES;
+    @Test
+    void rowsAroundTheLineLimitAreCopiedExactly() throws Exception {
+        // the CSV line of (i, s) is digits + ',"' + s + '"': lengths around read_csv's default line limit
+        int limit = DuckDbTableLoad.DEFAULT_MAX_LINE;
         Path sqlite = sqliteCatalog("CREATE TABLE ducklake_probe(i BIGINT, s VARCHAR)");
         List<String> values = new ArrayList<>();
         try (Connection c = Sql.sqlite(sqlite, false); PreparedStatement ps = c.prepareStatement("INSERT INTO ducklake_probe VALUES (?, ?)")) {
@@ -273,7 +264,7 @@ class CatalogConverterEdgeTest {
         }
         Path duck = dir.resolve("c.duckdb");
 
-        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE, pipes);
+        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
 
         try (Catalog catalog = Catalog.open(duck); Statement s = catalog.connection().createStatement();
              ResultSet r = s.executeQuery("SELECT s FROM ducklake_probe ORDER BY i")) {
@@ -283,60 +274,6 @@ class CatalogConverterEdgeTest {
             }
             assertThat(r.next()).isFalse();
         }
-        assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
-    }
-
-    /** Threads still running whose name starts with {@code prefix}. */
-    private static List<Thread> live(String prefix) {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith(prefix) && t.isAlive()).toList();
-    }
-
-    /** Converts on this thread, interrupting it once the table before {@code ducklake_zz} is copied. */
-    private static Throwable convertInterruptedBeforeLastTable(Path source, Path target, CatalogKind kind, boolean pipes) {
-        ProgressListener interrupter = (table, rows, done, total) -> {
-            if (done == total - 1) {
-                Thread.currentThread().interrupt();
-            }
-        };
-        try {
-            CatalogConverter.convert(source, target, kind, interrupter, pipes);
-            return null;
-        } catch (Throwable t) {
-            return t;
-        } finally {
-            Thread.interrupted();
-        }
-    }
-
-    @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void anInterruptedSqliteToDuckDbConversionStopsItsThreadsAndLeavesNothingBehind(boolean pipes) throws Exception {
-        Path sqlite = sqliteCatalogWithRows("ducklake_zz", 600_000);
-        Path target = dir.resolve("c.duckdb");
-        Files.writeString(target, "previous");
-
-        Throwable failure = convertInterruptedBeforeLastTable(sqlite, target, CatalogKind.DUCKDB, pipes);
-
-        // (a table streaming through pipes runs to its end inside DuckDB; the conversion stops after it)
-        assertThat(live("fdl-sqlite-reader")).isEmpty();
-        assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
-        assertThat(failure).isInstanceOf(FdlException.class).hasMessageContaining("interrupted");
-        assertThat(Files.readString(target)).isEqualTo("previous");
-    }
-
-    @Test
-    @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void anInterruptedDuckDbToSqliteConversionStopsItsReaderBeforeClosingDuckDb() throws Exception {
-        Path sqlite = sqliteCatalogWithRows("ducklake_zz", 600_000);
-        Path duck = dir.resolve("c.duckdb");
-        CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        Path target = dir.resolve("back.sqlite");
-
-        Throwable failure = convertInterruptedBeforeLastTable(duck, target, CatalogKind.SQLITE, true);
-
-        assertThat(failure).isInstanceOf(FdlException.class).hasMessageContaining("interrupted");
-        assertThat(live("fdl-duckdb-reader")).isEmpty();
         assertThat(CatalogCompare.fileNames(dir)).containsExactlyInAnyOrder("c.duckdb", "w.sqlite");
     }
 
@@ -350,8 +287,7 @@ class CatalogConverterEdgeTest {
             List<java.util.concurrent.Future<ConversionResult>> results = new ArrayList<>();
             for (int i = 0; i < targets.length; i++) {
                 Path target = dir.resolve(targets[i]);
-                boolean pipes = i % 2 == 0;
-                results.add(pool.submit(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE, pipes)));
+                results.add(pool.submit(() -> CatalogConverter.convert(sqlite, target, CatalogKind.DUCKDB, ProgressListener.NONE)));
             }
             for (java.util.concurrent.Future<ConversionResult> r : results) {
                 assertThat(r.get().rows()).isGreaterThanOrEqualTo(100_000);

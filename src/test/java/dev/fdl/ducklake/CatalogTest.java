@@ -28,7 +28,9 @@ class CatalogTest {
 
     @ParameterizedTest
     @CsvSource({"empty,duckdb", "towns,duckdb", "types,duckdb", "towns_expired_before_8,duckdb",
-            "empty,sqlite", "towns,sqlite", "types,sqlite", "towns_expired_before_8,sqlite"})
+            "empty,sqlite", "towns,sqlite", "types,sqlite", "towns_expired_before_8,sqlite",
+            "duckdb2-ducklake1.0/empty,duckdb", "duckdb2-ducklake1.0/towns,duckdb", "duckdb2-ducklake1.0/types,duckdb",
+            "duckdb2-ducklake1.0/towns,sqlite", "duckdb2-ducklake1.0/types,sqlite"})
     void inspectionMatchesWhatTheRealDuckLakeShowsAtEverySnapshot(String fixture, String kind) {
         JsonNode expected = Fixtures.expected(fixture);
         try (Catalog catalog = Catalog.open(fixtureAs(fixture, kind))) {
@@ -97,7 +99,7 @@ class CatalogTest {
     void absoluteFilePathsAreUsedAsTheyAre() throws Exception {
         Path duck = Fixtures.catalog("towns", dir);
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, duck, "t", false, null);
+            Sql.attach(c, duck, "t", false);
             Sql.exec(c, "UPDATE t.ducklake_data_file SET path = '/elsewhere/x.parquet', path_is_relative = false WHERE data_file_id = 1");
         }
         List<String> locations = new ArrayList<>();
@@ -113,7 +115,7 @@ class CatalogTest {
         Files.write(file, new byte[] {1, 2, 3});
         assertThatThrownBy(() -> Catalog.open(file)).isInstanceOf(FdlException.class)
                 .hasMessageContaining(file.toString()).hasMessageContaining("not a DuckLake catalog")
-                .extracting(e -> ((FdlException) e).kind()).isEqualTo(FdlException.FAILURE);
+                .extracting(e -> ((FdlException) e).kind()).isEqualTo(FdlException.Kind.FAILURE);
     }
 
     @Test
@@ -131,7 +133,7 @@ class CatalogTest {
         Path file = dir.resolve("future.duckdb");
         Catalogs.create(file, CatalogKind.DUCKDB, "/data/");
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, file, "t", false, null);
+            Sql.attach(c, file, "t", false);
             Sql.exec(c, "UPDATE t.ducklake_metadata SET value = '9.9' WHERE key = 'version'");
         }
         assertThatThrownBy(() -> Catalog.open(file)).isInstanceOf(FdlException.class)

@@ -18,7 +18,7 @@ class CatalogsTest {
     private static Map<String, String> ddl(Path duckdbFile) throws Exception {
         Map<String, String> result = new LinkedHashMap<>();
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, duckdbFile, "a", true, null);
+            Sql.attach(c, duckdbFile, "a", true);
             try (Statement s = c.createStatement();
                  ResultSet r = s.executeQuery("SELECT table_name, sql FROM duckdb_tables() WHERE database_name = 'a' ORDER BY table_name")) {
                 while (r.next()) {

@@ -44,7 +44,7 @@ class DataPathTest {
     void reportsAbsoluteFilesOutsideTheDataPathAndAcceptsThoseInside() throws Exception {
         Path catalogFile = Fixtures.catalog("towns", dir);
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, catalogFile, "t", false, null);
+            Sql.attach(c, catalogFile, "t", false);
             Sql.exec(c, "UPDATE t.ducklake_data_file SET path = '/elsewhere/x.parquet', path_is_relative = false WHERE data_file_id = 1");
             Sql.exec(c, "UPDATE t.ducklake_data_file SET path = '/repo/data/main/scratch/y.parquet', path_is_relative = false WHERE data_file_id = 2");
             Sql.exec(c, "UPDATE t.ducklake_delete_file SET path = '/repo/data/../secret/z.parquet', path_is_relative = false");
@@ -60,7 +60,7 @@ class DataPathTest {
         Path catalogFile = Fixtures.catalog("towns", dir);
         byte[] before = Files.readAllBytes(catalogFile);
         assertThatThrownBy(() -> DataPath.set(catalogFile, "rel/data/")).isInstanceOf(FdlException.class)
-                .hasMessageContaining("rel/data/").extracting(e -> ((FdlException) e).kind()).isEqualTo(FdlException.USAGE);
+                .hasMessageContaining("rel/data/").extracting(e -> ((FdlException) e).kind()).isEqualTo(FdlException.Kind.USAGE);
         assertThat(Files.readAllBytes(catalogFile)).isEqualTo(before);
     }
 

@@ -15,8 +15,6 @@ import java.util.zip.GZIPInputStream;
 
 /** The DuckLake fixtures of src/test/resources/fixtures (written by the real DuckLake extension). */
 final class Fixtures {
-    static final String[] ALL = {"empty", "towns", "types", "towns_expired_before_8"};
-
     private Fixtures() {}
 
     static Path folder(String name) {
@@ -35,7 +33,7 @@ final class Fixtures {
     static Path catalogAs(String fixture, String kind, Path dir) {
         Path duck = catalog(fixture, dir);
         if (kind.equals("duckdb")) return duck;
-        Path sqlite = dir.resolve(fixture + ".sqlite");
+        Path sqlite = dir.resolve(fixture + ".sqlite"); // beside the DuckDB file, in the fixture's folder under dir
         CatalogConverter.convert(duck, sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
         return sqlite;
     }
@@ -43,6 +41,11 @@ final class Fixtures {
     /** Gunzips the fixture's catalog into {@code dir} and returns the DuckDB file. */
     static Path catalog(String name, Path dir) {
         Path target = dir.resolve(name + ".duckdb");
+        try {
+            Files.createDirectories(target.getParent());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         try (InputStream in = new GZIPInputStream(Files.newInputStream(folder(name).resolve("catalog.duckdb.gz")))) {
             Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {

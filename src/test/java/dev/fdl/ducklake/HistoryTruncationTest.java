@@ -45,8 +45,8 @@ class HistoryTruncationTest {
 
         List<String> diffs = new ArrayList<>();
         try (Connection c = Sql.duckDbMemory()) {
-            Sql.attach(c, towns, "a", true, null);
-            Sql.attach(c, expired, "b", true, null);
+            Sql.attach(c, towns, "a", true);
+            Sql.attach(c, expired, "b", true);
             Map<String, List<String>> sa = CatalogCompare.schema(c, "a");
             Map<String, List<String>> sb = CatalogCompare.schema(c, "b");
             assertThat(sa).isEqualTo(sb);

@@ -117,4 +117,82 @@ class ImporterOnExtensionCatalogTest {
         // no file was deleted
         assertThat(Files.exists(tmp.resolve("repo/data/main/towns/ducklake-01a22959-f487-780c-9bbb-d3e43bb46f07.parquet"))).isTrue();
     }
+
+    /** The towns table at the newest snapshot, changed by {@code sql} over it (a view {@code t}), as a CSV file. */
+    private Path townsCsv(String name, String sql) throws Exception {
+        Path file = tmp.resolve(name);
+        try (CatalogReader reader = read(null); Statement st = reader.connection().createStatement()) {
+            st.execute("CREATE VIEW t AS SELECT * FROM towns");
+            st.execute("COPY (" + sql + ") TO " + SqlQuote.literal(file.toString()) + " (HEADER, DELIMITER ',')");
+        }
+        return file;
+    }
+
+    private static String csvChecksum(CatalogReader reader, Path file) {
+        return checksum(reader.connection(), "SELECT * FROM read_csv(" + SqlQuote.literal(file.toString())
+                + ", header = true, types = {'pop': 'INTEGER'})");
+    }
+
+    @Test
+    void syncDeletesInlinedAndParquetRowsExtendsTheDeleteFileAndAddsOnlyTheDifference() throws Exception {
+        // Lyon is inlined (snapshot 2), town-500 and town-501 are in the Parquet file (which has 136 deletes), Tokyo changes.
+        Path next = townsCsv("next.csv", "SELECT name, CASE WHEN name = 'Tokyo' THEN 14100000 ELSE pop END AS pop, note FROM t "
+                + "WHERE name NOT IN ('Lyon', 'town-500', 'town-501') UNION ALL SELECT 'Bergen', 285000, 'new'");
+        SyncResult r = Syncer.sync(sqlite, store, "data/", tmp.resolve("cache"), next, "towns", List.of("name"), "pop INTEGER",
+                "bob", "next build");
+        assertThat(r.snapshot()).isEqualTo(16);
+        assertThat(List.of(r.added(), r.removed(), r.changed(), (long) r.deleteFiles(), (long) r.endedFiles()))
+                .containsExactly(1L, 3L, 1L, 1L, 0L);
+        assertThat(r.schemaChanges()).isEmpty();
+        try (CatalogReader reader = read(null)) {
+            assertThat(checksum(reader.connection(), "SELECT * FROM towns")).isEqualTo(csvChecksum(reader, next));
+            assertThat(reader.query("SELECT pop FROM towns WHERE name = 'Tokyo'").rows()).containsExactly(List.of(14100000));
+        }
+        try (CatalogReader reader = read(15L)) {
+            assertThat(checksum(reader.connection(), "SELECT * FROM towns")).isEqualTo(expected15());
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqlite)) {
+            assertThat(ImporterRecordsTest.rows(c, "SELECT changes_made, author, commit_message FROM ducklake_snapshot_changes "
+                    + "WHERE snapshot_id = 16")).containsExactly("deleted_from_table:1,inlined_delete:1,inserted_into_table:1|bob|next build");
+            // one visible delete file per data file: the extension's one (136 positions) ends, the new one holds 138
+            assertThat(ImporterRecordsTest.rows(c, "SELECT delete_file_id, begin_snapshot, end_snapshot, data_file_id, delete_count "
+                    + "FROM ducklake_delete_file ORDER BY delete_file_id")).containsExactly("3|6|16|1|136", "7|16|null|1|138");
+            assertThat(ImporterRecordsTest.rows(c, "SELECT name, end_snapshot FROM ducklake_inlined_data_1_1 ORDER BY row_id"))
+                    .containsExactly("Tokyo|5", "Lyon|16", "Quito|5");
+            assertThat(ImporterRecordsTest.rows(c, "SELECT name, end_snapshot FROM ducklake_inlined_data_1_2 ORDER BY row_id"))
+                    .containsExactly("Tokyo|16", "Quito|null");
+            assertThat(ImporterRecordsTest.rows(c, "SELECT data_file_id, row_id_start, record_count FROM ducklake_data_file "
+                    + "WHERE begin_snapshot = 16")).containsExactly("8|2004|2");
+            assertThat(ImporterRecordsTest.rows(c, "SELECT next_file_id FROM ducklake_snapshot WHERE snapshot_id = 16"))
+                    .containsExactly("9");
+        }
+        // The delete file has the Parquet schema the extension writes (the fixture's), and names the data file as written.
+        Path folder = tmp.resolve("repo/data/main/towns");
+        Path theirs = folder.resolve("ducklake-01a22959-f515-7195-8ca9-a09be8bdc366-delete.parquet");
+        Path ours;
+        try (Stream<Path> files = Files.list(folder)) {
+            ours = files.filter(p -> p.toString().endsWith("-delete.parquet") && !p.equals(theirs)).findFirst().orElseThrow();
+        }
+        try (Connection d = DriverManager.getConnection("jdbc:duckdb:")) {
+            String schema = "SELECT name, type, repetition_type, converted_type, field_id, num_children FROM parquet_schema(?) ORDER BY column_id";
+            assertThat(ImporterRecordsTest.rows(d, schema.replace("?", SqlQuote.literal(ours.toString()))))
+                    .isEqualTo(ImporterRecordsTest.rows(d, schema.replace("?", SqlQuote.literal(theirs.toString()))));
+            assertThat(ImporterRecordsTest.rows(d, "SELECT DISTINCT file_path FROM read_parquet(" + SqlQuote.literal(ours.toString()) + ")"))
+                    .containsExactly(store.location("data/") + "main/towns/ducklake-01a22959-f487-780c-9bbb-d3e43bb46f07.parquet");
+            assertThat(ImporterRecordsTest.rows(d, "SELECT count(*) FROM (SELECT pos FROM read_parquet(" + SqlQuote.literal(theirs.toString())
+                    + ") EXCEPT SELECT pos FROM read_parquet(" + SqlQuote.literal(ours.toString()) + "))")).containsExactly("0");
+        }
+    }
+
+    @Test
+    void syncOfTheTableItselfWritesNothing() throws Exception {
+        Path same = townsCsv("same.csv", "SELECT * FROM t ORDER BY name DESC");
+        String before = WorkingCatalogFixture.dump(sqlite);
+        for (List<String> keys : List.of(List.of("name"), List.<String>of())) {
+            SyncResult r = Syncer.sync(sqlite, store, "data/", tmp.resolve("cache"), same, "towns", keys, "pop INTEGER", null, null);
+            assertThat(r.unchanged()).isTrue();
+            assertThat(r.rows()).isEqualTo(at15.get("rows").asLong());
+        }
+        assertThat(WorkingCatalogFixture.dump(sqlite)).isEqualTo(before);
+    }
 }

@@ -20,7 +20,7 @@ class ImporterTest {
     Path tmp;
 
     private static String source(Path file) {
-        return "SELECT * FROM read_csv(" + SqlQuote.literal(file.toAbsolutePath().toString()) + ", header = true)";
+        return WorkingCatalogFixture.csvSource(file);
     }
 
     @Test

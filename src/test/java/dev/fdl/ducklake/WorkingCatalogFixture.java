@@ -39,6 +39,11 @@ final class WorkingCatalogFixture {
         return Importer.importFile(catalog, store, "data/", source, table, mode, null, "tester", "import " + source.getFileName());
     }
 
+    SyncResult sync(Path source, String table, String... keys) {
+        return Syncer.sync(catalog, store, "data/", dir.resolve("cache"), source, table, List.of(keys), null, "tester",
+                "sync " + source.getFileName());
+    }
+
     /** The working catalog converted to a DuckDB file and opened with the built-in reader. */
     CatalogReader read(Long snapshot) {
         Path duck = dir.resolve("read-" + (reads++) + ".duckdb");
@@ -48,6 +53,11 @@ final class WorkingCatalogFixture {
 
     /** Every row of every table of the SQLite catalog, as text: equal before and after means unchanged. */
     String dump() {
+        return dump(catalog);
+    }
+
+    /** Every row of every table of the SQLite catalog {@code catalog}, as text. */
+    static String dump(Path catalog) {
         StringBuilder sb = new StringBuilder();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + catalog); Statement st = c.createStatement()) {
             List<String> tables = new ArrayList<>();
@@ -80,6 +90,11 @@ final class WorkingCatalogFixture {
         } catch (URISyntaxException | IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A CSV file as DuckDB reads it. */
+    static String csvSource(Path file) {
+        return "SELECT * FROM read_csv(" + dev.fdl.util.SqlQuote.literal(file.toAbsolutePath().toString()) + ", header = true)";
     }
 
     static String md5Sql(String relation) {

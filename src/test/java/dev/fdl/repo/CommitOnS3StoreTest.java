@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /** The commit protocol on S3 (Adobe's S3Mock, a separate process on 127.0.0.1). */
+@dev.fdl.store.UsesS3Mock
 class CommitOnS3StoreTest extends CommitProtocolContract {
     @Override
     ObjectStore newStore(Path dir) {

@@ -112,6 +112,19 @@ abstract class CommitProtocolContract {
     }
 
     @Test
+    void commitChecksDataFilesFromMetadataAloneNeverReadingThem() throws Exception {
+        WorkingCopy wc = checkout("wc", null);
+        addTable(wc, "a");
+        addTable(wc, "b");
+        dev.fdl.store.CountingStore counting = new dev.fdl.store.CountingStore(store);
+
+        commit(Repository.open(counting), wc, "two tables");
+
+        assertThat(counting.contentReads).noneMatch(k -> k.startsWith("data/"));
+        assertThat(counting.stats.get()).isGreaterThanOrEqualTo(2); // step 5: one stat per data file
+    }
+
+    @Test
     void secondCommitChainsMovesWithIfMatchAndKeepsOnlyItsSnapshots() throws Exception {
         WorkingCopy wc = checkout("wc", null);
         addTable(wc, "a");
@@ -152,7 +165,7 @@ abstract class CommitProtocolContract {
         RecordingStore rec = new RecordingStore(store);
         assertThatThrownBy(() -> commit(Repository.open(rec), wc, "empty"))
                 .isInstanceOf(FdlException.class).hasMessageContaining("nothing to commit")
-                .satisfies(e -> assertThat(((FdlException) e).kind()).isEqualTo(FdlException.FAILURE));
+                .satisfies(e -> assertThat(((FdlException) e).kind()).isEqualTo(FdlException.Kind.FAILURE));
         assertThat(rec.mutations()).isEmpty();
     }
 
@@ -167,7 +180,7 @@ abstract class CommitProtocolContract {
         assertThatThrownBy(() -> commit(repo, bob, "bob"))
                 .isInstanceOf(FdlException.class)
                 .hasMessageContaining("moved since checkout").hasMessageContaining(won)
-                .satisfies(e -> assertThat(((FdlException) e).kind()).isEqualTo(FdlException.CONFLICT));
+                .satisfies(e -> assertThat(((FdlException) e).kind()).isEqualTo(FdlException.Kind.CONFLICT));
         assertThat(readerView()).isEqualTo(before);
         assertThat(bob.state().baseVersion()).isNull();
     }
@@ -284,7 +297,7 @@ abstract class CommitProtocolContract {
                         try {
                             return commit(Repository.open(store), wc, "round").version().id();
                         } catch (FdlException e) {
-                            assertThat(e.kind()).isEqualTo(FdlException.CONFLICT);
+                            assertThat(e.kind()).isEqualTo(FdlException.Kind.CONFLICT);
                             return null;
                         }
                     }));

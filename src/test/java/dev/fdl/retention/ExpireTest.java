@@ -139,7 +139,7 @@ class ExpireTest {
     void readersAskedForAnExpiredVersionGetNotFoundNamingTheDate() {
         expire(1, null, false);
         assertThatThrownBy(() -> fx.repo.resolve(v.get(0)))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.NOT_FOUND))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.NOT_FOUND))
                 .hasMessageContaining("expired on 2026-12-01T00:00:00Z");
     }
 

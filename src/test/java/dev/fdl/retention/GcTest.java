@@ -201,7 +201,7 @@ class GcTest {
         gc(Repository.open(counting)).run(grace(Duration.ZERO));
 
         assertThat(refused.get()).isInstanceOfSatisfying(FdlException.class,
-                e -> assertThat(e.kind()).isEqualTo(FdlException.NOT_FOUND));
+                e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.NOT_FOUND));
         assertThat(fx.exists("refs/tags/too-late")).isFalse();
         assertThat(folder(lost)).isEmpty();
         assertThat(fx.exists("data/loser-only.parquet")).isFalse();
@@ -308,13 +308,50 @@ class GcTest {
         twoVersions();
         gc(fx.repo).run(Gc.Options.defaults());
         try (var files = java.nio.file.Files.walk(cache.dir())) {
-            for (Path p : files.filter(p -> p.getFileName().toString().equals("files-v1")).toList())
-                java.nio.file.Files.write(p, new byte[]{9, 9});
+            List<Path> lists = files.filter(p -> p.getFileName().toString().startsWith("files-v1")).toList();
+            assertThat(lists).isNotEmpty();
+            for (Path p : lists) java.nio.file.Files.write(p, new byte[]{9, 9});
         }
         fx.dataFile("main/t/orphan2.parquet", RepoFixture.OLD);
         gc(fx.repo).run(Gc.Options.defaults());
         assertThat(fx.exists("data/main/t/b.parquet")).isTrue();
         assertThat(fx.exists("data/main/t/orphan2.parquet")).isFalse();
+    }
+
+    @Test
+    void readsNoDataFileContent() {
+        twoVersions();
+        CountingStore counting = new CountingStore(fx.store);
+
+        gc(Repository.open(counting)).run(Gc.Options.defaults());
+
+        assertThat(counting.contentReads).isNotEmpty().noneMatch(k -> k.startsWith("data/"));
+        assertThat(fx.exists("data/main/t/orphan.parquet")).isFalse();
+    }
+
+    @Test
+    void aFileListMadeByAnotherPathRuleIsNeverReplayed() {
+        twoVersions();
+        gc(fx.repo).run(Gc.Options.defaults()); // caches the file list of the live version
+        fx.dataFile("main/t/named-by-the-new-rule.parquet", RepoFixture.OLD);
+        dev.fdl.ducklake.CatalogFiles newRule = new dev.fdl.ducklake.CatalogFiles() {
+            @Override
+            public void forEach(Path catalogFile, java.util.function.Consumer<dev.fdl.ducklake.NamedFile> sink) {
+                RepoFixture.TEXT_CATALOGS.forEach(catalogFile, nf -> {
+                    sink.accept(nf);
+                    sink.accept(new dev.fdl.ducklake.NamedFile(nf.dataPath(), nf.dataPath() + "main/t/named-by-the-new-rule.parquet", false, 1));
+                });
+            }
+
+            @Override
+            public int ruleVersion() {
+                return RepoFixture.TEXT_CATALOGS.ruleVersion() + 1;
+            }
+        };
+
+        new Gc(fx.repo, cache, newRule, Clock.systemUTC()).run(Gc.Options.defaults());
+
+        assertThat(fx.exists("data/main/t/named-by-the-new-rule.parquet")).isTrue();
     }
 
     @Test

@@ -9,16 +9,24 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Starts a main class of the test classpath in a separate JVM (for cross-process tests). */
-final class ChildJvm {
+public final class ChildJvm {
     private ChildJvm() {}
 
     /** What a finished child printed (stdout and stderr merged) and its exit code. */
-    record Result(int exitCode, String output) {}
+    public record Result(int exitCode, String output) {}
 
     /** Starts {@code main} with {@code heap} (e.g. {@code -Xmx48m}), extra environment and arguments. */
     static Process start(Class<?> main, String heap, Map<String, String> env, String... args) throws IOException {
+        return start(System.getProperty("java.class.path"), main.getName(), heap, env, args);
+    }
+
+    /**
+     * Starts {@code mainClass} on {@code classpath} (not the test classpath: e.g. another DuckDB
+     * driver, which cannot share a JVM with the one fdl uses).
+     */
+    public static Process start(String classpath, String mainClass, String heap, Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), main.getName()));
+                heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath, mainClass));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().putAll(env);
@@ -26,7 +34,7 @@ final class ChildJvm {
     }
 
     /** Waits at most {@code seconds} for the child, reading all it prints; kills it on timeout. */
-    static Result await(Process p, long seconds) throws IOException, InterruptedException {
+    public static Result await(Process p, long seconds) throws IOException, InterruptedException {
         byte[][] out = new byte[1][];
         Thread reader = new Thread(() -> {
             try {

@@ -9,14 +9,17 @@ import java.util.stream.Stream;
 /**
  * Counts the calls a store receives, for tests and benchmarks: LIST pages (S3 returns at most
  * 1,000 keys per page, so a listing of n keys costs max(1, ceil(n / 1000)) pages), GETs (get and
- * download), HEADs, writes and deletes. Optionally runs a hook when a listing of a prefix starts
+ * download), HEADs, metadata-only stats, writes and deletes, and the keys whose content may have
+ * been read. Optionally runs a hook when a listing of a prefix starts
  * (to interleave a concurrent writer deterministically).
  */
 public final class CountingStore implements ObjectStore {
     private final ObjectStore inner;
     public final AtomicLong listCalls = new AtomicLong(), listed = new AtomicLong(), listPages = new AtomicLong(),
             gets = new AtomicLong(), downloads = new AtomicLong(), heads = new AtomicLong(),
-            writes = new AtomicLong(), deletes = new AtomicLong();
+            writes = new AtomicLong(), deletes = new AtomicLong(), stats = new AtomicLong();
+    /** Keys whose content the store may have read: every get, download and head (a local head hashes small files). */
+    public final java.util.Queue<String> contentReads = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile String hookPrefix;
     private volatile Consumer<String> hook;
 
@@ -32,7 +35,8 @@ public final class CountingStore implements ObjectStore {
 
     /** Zeroes every counter. */
     public void reset() {
-        for (AtomicLong a : new AtomicLong[]{listCalls, listed, listPages, gets, downloads, heads, writes, deletes}) a.set(0);
+        for (AtomicLong a : new AtomicLong[]{listCalls, listed, listPages, gets, downloads, heads, writes, deletes, stats}) a.set(0);
+        contentReads.clear();
     }
 
     @Override public String root() { return inner.root(); }
@@ -43,19 +47,28 @@ public final class CountingStore implements ObjectStore {
     @Override
     public Optional<ObjectBytes> get(String key) {
         gets.incrementAndGet();
+        contentReads.add(key);
         return inner.get(key);
     }
 
     @Override
     public Optional<ObjectMeta> download(String key, Path target) {
         downloads.incrementAndGet();
+        contentReads.add(key);
         return inner.download(key, target);
     }
 
     @Override
     public Optional<ObjectMeta> head(String key) {
         heads.incrementAndGet();
+        contentReads.add(key);
         return inner.head(key);
+    }
+
+    @Override
+    public Optional<ObjectMeta> stat(String key) {
+        stats.incrementAndGet();
+        return inner.stat(key);
     }
 
     @Override

@@ -23,13 +23,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * bucket does: GET and HEAD, a quoted MD5 ETag, Last-Modified, Content-Length, 404 for anything
  * absent. {@link #urlPath} puts the folder below a path ({@code /mirror/}).
  */
-final class FolderHttpServer implements AutoCloseable {
+public final class FolderHttpServer implements AutoCloseable {
     final AtomicInteger requests = new AtomicInteger();
+    /** GET requests only (a reader's round trips for content). */
+    final AtomicInteger gets = new AtomicInteger();
     private final Path folder;
     private final HttpServer server;
     private final String urlPath;
 
-    FolderHttpServer(Path folder, String urlPath) throws IOException {
+    public FolderHttpServer(Path folder, String urlPath) throws IOException {
         this.folder = folder.toAbsolutePath().normalize();
         this.urlPath = urlPath;
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -39,7 +41,7 @@ final class FolderHttpServer implements AutoCloseable {
     }
 
     /** The URL of the served folder, ending in {@code /}. */
-    URI root() {
+    public URI root() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + urlPath);
     }
 
@@ -47,6 +49,7 @@ final class FolderHttpServer implements AutoCloseable {
         requests.incrementAndGet();
         try (ex) {
             String method = ex.getRequestMethod();
+            if (method.equals("GET")) gets.incrementAndGet();
             if (!method.equals("GET") && !method.equals("HEAD")) {
                 ex.sendResponseHeaders(405, -1);
                 return;

@@ -20,6 +20,7 @@ public class ForwardingStore implements ObjectStore {
     @Override public Optional<ObjectBytes> get(String key) { before("get", key); return delegate.get(key); }
     @Override public Optional<ObjectMeta> download(String key, Path target) { before("download", key); return delegate.download(key, target); }
     @Override public Optional<ObjectMeta> head(String key) { before("head", key); return delegate.head(key); }
+    @Override public Optional<ObjectMeta> stat(String key) { before("stat", key); return delegate.stat(key); }
     @Override public WriteResult putIfAbsent(String key, Payload body) { before("putIfAbsent", key); return delegate.putIfAbsent(key, body); }
     @Override public WriteResult putIfMatch(String key, Payload body, String etag) { before("putIfMatch", key); return delegate.putIfMatch(key, body, etag); }
     @Override public WriteResult put(String key, Payload body) { before("put", key); return delegate.put(key, body); }

@@ -42,6 +42,67 @@ class LocalStoreContractTest extends ObjectStoreContract {
         assertThat(store.cleanupIncompleteUploads(Instant.now().minus(Duration.ofHours(1)))).isZero();
     }
 
+    /** Bytes this process has read through read(2) and friends so far (Linux), or -1 where unknown. */
+    private static long bytesReadByThisProcess() throws Exception {
+        Path io = Path.of("/proc/self/io");
+        if (!Files.isReadable(io)) return -1;
+        for (String line : Files.readAllLines(io)) {
+            if (line.startsWith("rchar:")) return Long.parseLong(line.substring(6).trim());
+        }
+        return -1;
+    }
+
+    @Test
+    void headAndStatOfALargeObjectReadNoContent() throws Exception {
+        Path f = tmp.resolve("repo/data/main/t/large.parquet");
+        Files.createDirectories(f.getParent());
+        try (var raf = new java.io.RandomAccessFile(f.toFile(), "rw")) {
+            raf.setLength(4L << 30); // 4 GiB, sparse: costs no disk, but reading it reads 4 GiB
+        }
+        long before = bytesReadByThisProcess();
+        org.junit.jupiter.api.Assumptions.assumeTrue(before >= 0, "needs /proc/self/io (Linux) to count bytes read");
+
+        ObjectMeta head = store.head("data/main/t/large.parquet").orElseThrow();
+        ObjectMeta stat = store.stat("data/main/t/large.parquet").orElseThrow();
+
+        assertThat(bytesReadByThisProcess() - before).isLessThan(64L << 20); // other threads may read a little; a hash reads 4 GiB
+        assertThat(head.size()).isEqualTo(4L << 30);
+        assertThat(head.etag()).isNotBlank();
+        assertThat(stat.size()).isEqualTo(4L << 30);
+        assertThat(stat.etag()).isNull();
+        assertThat(store.head("data/main/t/large.parquet").orElseThrow().etag()).isEqualTo(head.etag());
+    }
+
+    @Test
+    void theEtagOfALargeObjectChangesWithEveryWriteAndAStaleOneIsRefused() {
+        int size = (int) LocalStore.CONTENT_ETAG_LIMIT + 1;
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        String first = store.put("big", new byte[size]).etag();
+        seen.add(first);
+        for (int i = 1; i <= 40; i++) {
+            byte[] body = new byte[size];
+            body[i] = (byte) i; // same size, other content, written as fast as the store can
+            String etag = store.put("big", body).etag();
+            assertThat(seen.add(etag)).as("write %d repeats an earlier ETag", i).isTrue();
+            assertThat(store.head("big").orElseThrow().etag()).isEqualTo(etag);
+            assertThat(store.get("big").orElseThrow().etag()).isEqualTo(etag);
+        }
+        assertThat(store.putIfMatch("big", Payload.of(new byte[size]), first).status())
+                .isEqualTo(WriteResult.Status.PRECONDITION_FAILED);
+        String current = store.head("big").orElseThrow().etag();
+        assertThat(store.putIfMatch("big", Payload.of(new byte[size]), current).isWritten()).isTrue();
+    }
+
+    @Test
+    void smallObjectsKeepTheirContentEtag() throws Exception {
+        String etag = store.put("refs/heads/main", new byte[]{1, 2, 3}).etag();
+        java.security.MessageDigest md = java.security.MessageDigest.getInstance("MD5");
+        assertThat(etag).isEqualTo(java.util.HexFormat.of().formatHex(md.digest(new byte[]{1, 2, 3})));
+        // rewritten in place by another program, same size: the content ETag still sees it
+        Files.write(tmp.resolve("repo/refs/heads/main"), new byte[]{1, 2, 4});
+        assertThat(store.head("refs/heads/main").orElseThrow().etag()).isNotEqualTo(etag);
+    }
+
     @Test
     void cleanupOfARootThatDoesNotExistYetRemovesNothing() {
         assertThat(store.cleanupIncompleteUploads(Instant.now())).isZero();

@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,32 +52,48 @@ public final class S3MockServer {
     public static final String SECRET_KEY = "fdl-test-secret";
     public static final String REGION = "us-east-1";
 
-    private static S3MockServer shared;
+    /** How long S3Mock may take to say it started: a Spring Boot start needs about 12 s of CPU, minutes on a loaded machine. */
+    private static final long START_SECONDS = 600;
+
+    private static CompletableFuture<S3MockServer> shared;
     private static final AtomicInteger BUCKETS = new AtomicInteger();
 
     private final URI endpoint;
-    private final Process process;
-    private final Path dataDir;
     private final String runId = Long.toString(ProcessHandle.current().pid(), 36);
 
-    private S3MockServer(URI endpoint, Process process, Path dataDir) {
+    private S3MockServer(URI endpoint) {
         this.endpoint = endpoint;
-        this.process = process;
-        this.dataDir = dataDir;
     }
 
     /**
-     * The S3Mock of this JVM, started on first use (about 5 to 20 s).
+     * The S3Mock of this JVM, started on first use or by {@link #prestart()}; waits until it is up.
+     * A failed start is reported to every caller, not retried.
      *
-     * @throws IllegalStateException when the jar is missing or S3Mock does not start within 120 s
+     * @throws IllegalStateException when the jar is missing or S3Mock does not start within {@value #START_SECONDS} s
      */
-    public static synchronized S3MockServer shared() {
+    public static S3MockServer shared() {
+        try {
+            return prestart().join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    /**
+     * Starts this JVM's S3Mock in the background unless it is starting or running already, so that
+     * its start overlaps with tests that do not need it ({@link S3MockPrestart} calls this when
+     * the test plan holds a {@link UsesS3Mock} class).
+     */
+    public static synchronized CompletableFuture<S3MockServer> prestart() {
         if (shared == null) {
             String external = System.getProperty("s3mock.endpoint");
             shared = external != null && !external.isBlank()
-                    ? new S3MockServer(URI.create(external.trim()), null, null)
-                    : start();
-            Runtime.getRuntime().addShutdownHook(new Thread(shared::stop, "s3mock-stop"));
+                    ? CompletableFuture.completedFuture(new S3MockServer(URI.create(external.trim())))
+                    : CompletableFuture.supplyAsync(S3MockServer::start, runnable -> {
+                        Thread t = new Thread(runnable, "s3mock-start");
+                        t.setDaemon(true);
+                        t.start();
+                    });
         }
         return shared;
     }
@@ -95,7 +113,7 @@ public final class S3MockServer {
             Files.createDirectories(log.getParent());
             List<String> cmd = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx384m", "-XX:TieredStopAtLevel=1", "-jar", jar,
+                    "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar,
                     "--server.address=127.0.0.1",
                     "--server.port=0", // HTTPS on a random port: the tests use plain HTTP
                     "--com.adobe.testing.s3mock.httpPort=" + port,
@@ -105,6 +123,8 @@ public final class S3MockServer {
                     "--logging.level.com.adobe.testing.s3mock.S3MockApplication=INFO",
                     "--spring.main.banner-mode=off"));
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            // registered at once, so that a test run ending during the start still ends the process
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(p, data), "s3mock-stop"));
             CountDownLatch started = new CountDownLatch(1);
             Thread pump = new Thread(() -> {
                 try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -122,17 +142,17 @@ public final class S3MockServer {
             pump.setDaemon(true);
             pump.start();
             boolean up = false;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
             while (!up && p.isAlive() && System.nanoTime() < deadline) up = started.await(1, TimeUnit.SECONDS);
             if (!up) {
                 p.destroyForcibly();
-                throw new IllegalStateException("S3Mock did not start within 120 s; see " + log);
+                throw new IllegalStateException("S3Mock did not start within " + START_SECONDS + " s; see " + log);
             }
             // S3Mock's conditional writes are not atomic (see FaultyS3Proxy.atomicWrites): the tests talk to
             // it through a proxy that makes writes of one key atomic, as real S3 does
             FaultyS3Proxy atomic = new FaultyS3Proxy(URI.create("http://127.0.0.1:" + port));
             atomic.atomicWrites = true;
-            return new S3MockServer(atomic.endpoint(), p, data);
+            return new S3MockServer(atomic.endpoint());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start S3Mock", e);
         } catch (InterruptedException e) {
@@ -141,13 +161,14 @@ public final class S3MockServer {
         }
     }
 
-    private void stop() {
-        if (process == null) return;
-        process.destroy();
+    private static void stop(Process process, Path dataDir) {
+        // killed, not asked: nothing of S3Mock's state is kept, and a graceful Spring shutdown on a
+        // loaded machine outlasts surefire's 30 s for a fork to exit, leaving S3Mock running
+        process.destroyForcibly();
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
-            process.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
         try (Stream<Path> files = Files.walk(dataDir)) {
             files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());

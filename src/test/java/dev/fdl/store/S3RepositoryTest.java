@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Repository init/open over S3 (Stores.open wiring, the init probe) and the environment configuration. */
+@UsesS3Mock
 class S3RepositoryTest {
     @Test
     void storesOpenReachesTheEndpointOfTheEnvironmentAndARepositoryWorksThere() {

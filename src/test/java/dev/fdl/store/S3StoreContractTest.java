@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The store contract against S3Store on Adobe's S3Mock (a separate process, {@link S3MockServer}),
  * listing in pages of 100 keys so that thousands of keys take many LIST requests.
  */
+@UsesS3Mock
 class S3StoreContractTest extends ObjectStoreContract {
     @Override
     ObjectStore newStore() {

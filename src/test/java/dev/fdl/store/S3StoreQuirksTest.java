@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * differently (issue #6), pinned with {@link FaultyS3Proxy} in front of S3Mock, and the one-line
  * errors of an unusable store.
  */
+@UsesS3Mock
 class S3StoreQuirksTest {
     @TempDir
     Path tmp;

@@ -1,0 +1,56 @@
+package dev.fdl.cli;
+
+import dev.fdl.FdlException;
+import dev.fdl.repo.RepoLayout;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.WorkingCopy;
+
+import java.util.Optional;
+
+/**
+ * What a reading command (log, show, query, attach, diff) reads when no ref is given, as
+ * {@code git log} follows the checked-out branch: inside a working copy of the same repository
+ * its branch (its base version while the branch has no commit yet, or when detached); outside
+ * one, HEAD. {@code @{<date>}} alone is applied to the same default.
+ *
+ * @param spec        what to resolve (a ref, {@code HEAD} or a version id)
+ * @param description what that is, for the first line of human output
+ */
+record DefaultRef(String spec, String description) {
+    /**
+     * The default for {@code repo}, seen from the current folder.
+     *
+     * @throws FdlException exit 4 when the working copy's branch has no version yet and no base
+     */
+    static DefaultRef of(Repository repo) {
+        Optional<WorkingCopy> wc = WorkingCopy.find(Cwd.get());
+        if (wc.isPresent()) {
+            WorkingCopy.State st = wc.get().state();
+            if (st.repositoryId().equals(repo.config().id())) {
+                if (st.branch() != null && repo.readBranch(new RefName(st.branch())).isPresent())
+                    return new DefaultRef(RepoLayout.BRANCHES + st.branch(), "branch '" + st.branch() + "' (the working copy's branch)");
+                if (st.baseVersion() != null)
+                    return new DefaultRef(st.baseVersion(), "version " + st.baseVersion() + (st.branch() == null
+                            ? " (the working copy's base, detached)"
+                            : " (the working copy's base: its branch '" + st.branch() + "' has no version yet)"));
+                throw FdlException.notFound("branch '" + st.branch() + "' (the working copy's branch) has no version yet: "
+                        + "commit first, or name a ref (e.g. HEAD)");
+            }
+        }
+        return new DefaultRef("HEAD", "HEAD (branch '" + repo.headBranch() + "')");
+    }
+
+    /**
+     * What to resolve for the argument {@code given}: the default when null, the default with the
+     * date suffix for {@code @{<date>}} alone, else {@code given} itself.
+     *
+     * @return the spec, and the line to print first (null when the user named the ref)
+     */
+    static DefaultRef forArgument(Repository repo, String given) {
+        if (given != null && !given.startsWith("@{")) return new DefaultRef(given, null);
+        DefaultRef d = of(repo);
+        if (given == null) return d;
+        return new DefaultRef(d.spec() + given, d.description() + " " + given);
+    }
+}

@@ -1,0 +1,335 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+import dev.fdl.cache.CatalogCache;
+import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.Catalogs;
+import dev.fdl.ducklake.DataFileMirror;
+import dev.fdl.ducklake.ProgressListener;
+import dev.fdl.ducklake.VersionDiff;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.Resolved;
+import dev.fdl.repo.WorkingCopy;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.util.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code fdl diff [<a>] [<b>]}: what changed between two versions, or a version and the working
+ * copy, with git diff's defaults: no argument, the working copy against its base version; one, that
+ * version against the working copy (outside one: against HEAD); two, a against b.
+ */
+@Command(name = "diff", mixinStandardHelpOptions = true,
+        description = {"Show what changed between two versions, or a version and the working copy: tables added and dropped, "
+                + "schema changes, rows added, removed and (with --key) changed.",
+                "No argument: the working copy against its base version. One: that version against the working copy (outside one: HEAD). Two: <a> against <b>.",
+                "Only data files that differ are read: files both versions name with the same deletes are never opened."})
+final class DiffCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Mixin RepoOption repoOption;
+
+    @Parameters(arity = "0..2", paramLabel = "<ref-or-version>") List<String> args;
+    @Option(names = {"-t", "--table"}, paramLabel = "[schema.]name", description = "Only this table.") String table;
+    @Option(names = "--key", paramLabel = "col[,col…]", split = ",",
+            description = "Columns identifying a row: a key on both sides with other values is a changed row, shown old -> new.") List<String> keys;
+    @Option(names = "--stat", description = "Counts only: rows added, removed, changed per table.") boolean stat;
+    @Option(names = "--json", description = "One JSON object per line (schema changes, rows, per-table counts), then a summary object.") boolean json;
+    @Option(names = "--csv", description = "Rows as CSV: per table a header line (change, columns), then one line per row.") boolean csv;
+
+    @Override
+    public void run() {
+        if (json && csv) throw FdlException.usage("give either --json or --csv, not both");
+        List<String> refs = args == null ? List.of() : args;
+        Optional<WorkingCopy> wc = WorkingCopy.find(Cwd.get());
+        List<Path> scratch = new ArrayList<>();
+        PrintWriter out = spec.commandLine().getOut();
+        try (ObjectStore store = repoOption.openStore()) {
+            Repository repo = Repository.open(store);
+            VersionDiff.Side a, b;
+            if (refs.isEmpty()) {
+                WorkingCopy w = wc.orElseThrow(() -> FdlException.usage("fdl diff without arguments compares the working copy with its "
+                        + "base version: run it inside a working copy, or name the versions (fdl diff <a> <b>)"));
+                String base = w.state().baseVersion();
+                a = base == null ? empty(repo, w, scratch) : version(repo, base, scratch);
+                b = working(repo, w, scratch);
+            } else if (refs.size() == 1) {
+                a = version(repo, refs.get(0), scratch);
+                b = wc.isPresent() ? working(repo, wc.get(), scratch) : version(repo, "HEAD", scratch);
+            } else {
+                a = version(repo, refs.get(0), scratch);
+                b = version(repo, refs.get(1), scratch);
+            }
+            Printer printer = json ? new JsonPrinter(out) : csv ? new CsvPrinter(out, stat) : new TextPrinter(out, stat);
+            if (!json && !csv) out.println("diff " + a.label() + " " + b.label());
+            VersionDiff.Summary s = VersionDiff.run(a, b, table, keys == null ? List.of() : keys, !stat, printer);
+            printer.summary(s);
+            out.flush();
+        } finally {
+            for (Path p : scratch) {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                    // scratch catalog in .fdl/tmp or the temp folder
+                }
+            }
+        }
+    }
+
+    private VersionDiff.Side version(Repository repo, String spec, List<Path> scratch) {
+        Resolved r = repo.resolve(spec);
+        Path catalog = CatalogCache.fromEnvironment().versionCatalog(repo, r.version());
+        return new VersionDiff.Side(spec.equals(r.version().id()) ? spec : spec + " (" + r.version().id() + ")", catalog,
+                dataPath(repo, catalog));
+    }
+
+    private VersionDiff.Side working(Repository repo, WorkingCopy w, List<Path> scratch) {
+        Path tmp = w.tmp().resolve("diff-" + ProcessHandle.current().pid() + ".duckdb");
+        scratch.add(tmp);
+        CatalogConverter.convert(w.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);
+        return new VersionDiff.Side("working copy", tmp, dataPath(repo, tmp));
+    }
+
+    /** The side of a branch without a version yet: an empty catalog. */
+    private VersionDiff.Side empty(Repository repo, WorkingCopy w, List<Path> scratch) {
+        Path tmp = w.tmp().resolve("diff-empty-" + ProcessHandle.current().pid() + ".duckdb");
+        scratch.add(tmp);
+        try {
+            Files.deleteIfExists(tmp);
+        } catch (IOException e) {
+            throw new FdlException("cannot write " + tmp + ": " + e.getMessage());
+        }
+        Catalogs.create(tmp, CatalogKind.DUCKDB, repo.dataLocation());
+        return new VersionDiff.Side("(no version)", tmp, repo.dataLocation());
+    }
+
+    /** Where the built-in reader finds the data files: the repository's data folder, or for a remote one a local mirror. */
+    private static String dataPath(Repository repo, Path catalog) {
+        String location = repo.dataLocation();
+        if (!location.contains("://")) return location;
+        return DataFileMirror.fetch(catalog, null, repo.store(), repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo));
+    }
+
+    /** A sink that also prints the summary. */
+    private interface Printer extends VersionDiff.Sink {
+        void summary(VersionDiff.Summary s);
+    }
+
+    private static final class TextPrinter implements Printer {
+        private final PrintWriter out;
+        private final boolean stat;
+        private String header;
+
+        TextPrinter(PrintWriter out, boolean stat) {
+            this.out = out;
+            this.stat = stat;
+        }
+
+        private void header(String table) {
+            if (!table.equals(header) && !stat) out.println("--- " + table);
+            header = table;
+        }
+
+        @Override
+        public void table(String table, String change) {
+            header(table);
+            out.println("table " + change + ": " + table);
+        }
+
+        @Override
+        public void column(String table, String change, String detail) {
+            header(table);
+            out.println("  column " + change + ": " + detail);
+        }
+
+        @Override
+        public void row(String table, char sign, List<String> values, String json) {
+            header(table);
+            out.println(sign + " " + String.join(" | ", values.stream().map(v -> v == null ? "NULL" : v).toList()));
+        }
+
+        @Override
+        public void changed(String table, List<String> key, String keyJson, List<VersionDiff.ValueChange> changes, List<String> values) {
+            header(table);
+            List<String> parts = new ArrayList<>();
+            for (VersionDiff.ValueChange c : changes) parts.add(c.column() + ": " + text(c.oldText()) + " -> " + text(c.newText()));
+            out.println("~ " + String.join(" | ", key) + ": " + String.join(", ", parts));
+        }
+
+        private static String text(String v) {
+            return v == null ? "NULL" : v;
+        }
+
+        @Override
+        public void stat(VersionDiff.TableStat s) {
+            if (s.added() + s.removed() + s.changed() == 0 && !stat) return;
+            out.printf(" %s | +%d -%d ~%d%n", s.table(), s.added(), s.removed(), s.changed());
+            out.flush();
+        }
+
+        @Override
+        public void summary(VersionDiff.Summary s) {
+            out.printf("%d table(s) added, %d dropped, %d changed; %d row(s) added, %d removed, %d changed%n",
+                    s.tablesAdded(), s.tablesDropped(), s.tablesChanged(), s.added(), s.removed(), s.changed());
+        }
+    }
+
+    private static final class JsonPrinter implements Printer {
+        private final PrintWriter out;
+
+        JsonPrinter(PrintWriter out) {
+            this.out = out;
+        }
+
+        private void line(ObjectNode o) {
+            out.println(o.toString());
+        }
+
+        private static ObjectNode node(String table, String change) {
+            ObjectNode o = Json.MAPPER.createObjectNode();
+            o.put("table", table);
+            o.put("change", change);
+            return o;
+        }
+
+        private static JsonNode parse(String json) {
+            try {
+                return json == null ? Json.MAPPER.nullNode() : Json.MAPPER.readTree(json);
+            } catch (IOException e) {
+                throw new FdlException("DuckDB rendered invalid JSON: " + e.getMessage());
+            }
+        }
+
+        @Override
+        public void table(String table, String change) {
+            line(node(table, "table_" + change));
+        }
+
+        @Override
+        public void column(String table, String change, String detail) {
+            ObjectNode o = node(table, "column_" + change);
+            o.put("detail", detail);
+            line(o);
+        }
+
+        @Override
+        public void row(String table, char sign, List<String> values, String json) {
+            ObjectNode o = node(table, sign == '+' ? "added" : "removed");
+            o.set("row", parse(json));
+            line(o);
+        }
+
+        @Override
+        public void changed(String table, List<String> key, String keyJson, List<VersionDiff.ValueChange> changes, List<String> values) {
+            ObjectNode o = node(table, "changed");
+            o.set("key", parse(keyJson));
+            ObjectNode cols = o.putObject("columns");
+            for (VersionDiff.ValueChange c : changes) {
+                ObjectNode v = cols.putObject(c.column());
+                v.set("old", parse(c.oldJson()));
+                v.set("new", parse(c.newJson()));
+            }
+            line(o);
+        }
+
+        @Override
+        public void stat(VersionDiff.TableStat s) {
+            ObjectNode o = node(s.table(), "stat");
+            o.put("added", s.added());
+            o.put("removed", s.removed());
+            o.put("changed", s.changed());
+            line(o);
+            out.flush();
+        }
+
+        @Override
+        public void summary(VersionDiff.Summary s) {
+            ObjectNode o = Json.MAPPER.createObjectNode();
+            ObjectNode sum = o.putObject("summary");
+            sum.put("tables_added", s.tablesAdded());
+            sum.put("tables_dropped", s.tablesDropped());
+            sum.put("tables_changed", s.tablesChanged());
+            sum.put("added", s.added());
+            sum.put("removed", s.removed());
+            sum.put("changed", s.changed());
+            line(o);
+        }
+    }
+
+    private static final class CsvPrinter implements Printer {
+        private final PrintWriter out;
+        private final boolean stat;
+        private List<String> labels = List.of();
+        private boolean statHeader;
+
+        CsvPrinter(PrintWriter out, boolean stat) {
+            this.out = out;
+            this.stat = stat;
+        }
+
+        private void line(String first, List<String> values) {
+            StringBuilder sb = new StringBuilder(field(first));
+            for (String v : values) sb.append(',').append(field(v));
+            out.print(sb.append("\r\n"));
+        }
+
+        private static String field(String v) {
+            if (v == null) return "";
+            if (v.isEmpty() || v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r")) {
+                return '"' + v.replace("\"", "\"\"") + '"';
+            }
+            return v;
+        }
+
+        @Override
+        public void columns(String table, List<String> columns) {
+            labels = columns;
+            out.print("# " + table + "\r\n");
+            line("change", columns);
+        }
+
+        @Override
+        public void row(String table, char sign, List<String> values, String json) {
+            line(sign == '+' ? "added" : "removed", values);
+        }
+
+        /** A changed row as two lines: its old values, then its new ones. */
+        @Override
+        public void changed(String table, List<String> key, String keyJson, List<VersionDiff.ValueChange> changes, List<String> values) {
+            List<String> old = new ArrayList<>(values);
+            for (VersionDiff.ValueChange c : changes) old.set(labels.indexOf(c.column()), c.oldText());
+            line("changed_from", old);
+            line("changed_to", values);
+        }
+
+        @Override
+        public void stat(VersionDiff.TableStat s) {
+            if (stat) {
+                if (!statHeader) out.print("table,added,removed,changed\r\n");
+                statHeader = true;
+                line(s.table(), List.of(String.valueOf(s.added()), String.valueOf(s.removed()), String.valueOf(s.changed())));
+            }
+            out.flush();
+        }
+
+        @Override
+        public void summary(VersionDiff.Summary s) {
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.fdl.cli;
+
+import dev.fdl.FdlException;
+import dev.fdl.repo.Repository;
+import dev.fdl.serve.RepoServer;
+import dev.fdl.site.Site;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.CountDownLatch;
+
+/** {@code fdl serve}: a read-only HTTP server over a repository (see {@link RepoServer}). */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = {"Serve a repository (a folder or s3://) read-only over HTTP: GET and HEAD with Range, ETag/If-None-Match and CORS, "
+                + "the repository's site (rendered on the fly when it has none), nothing else.",
+                "DuckDB readers attach versions from it as from a bucket: fdl attach <ref> --root-url http://127.0.0.1:8321/"})
+final class ServeCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Mixin RepoOption repoOption;
+
+    @Option(names = "--root", paramLabel = "<root>", description = "The repository to serve (same as --repo).") String root;
+    @Option(names = "--bind", paramLabel = "<address>", defaultValue = "127.0.0.1",
+            description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 exposes the repository to the network).")
+    String bind;
+    @Option(names = "--port", paramLabel = "<port>", defaultValue = "8321", description = "Port (default: ${DEFAULT-VALUE}; 0: any free port).")
+    int port;
+
+    @Override
+    public void run() {
+        if (port < 0 || port > 65535) throw FdlException.usage("--port must be 0-65535: " + port);
+        try (ObjectStore store = root != null ? Stores.open(Cwd.root(root)) : repoOption.openStore()) {
+            if (store.readOnly()) throw FdlException.usage(store.root() + " is an HTTP(S) root: it is already served; fdl serve serves a folder or s3://");
+            Repository repo = Repository.open(store);
+            CountDownLatch stop = new CountDownLatch(1);
+            try (RepoServer server = RepoServer.start(store, Site.Options.of(repo.config()), bind, port)) {
+                PrintWriter out = spec.commandLine().getOut();
+                out.println("Serving " + store.root() + " read-only at " + server.url() + " (Ctrl-C to stop)");
+                out.println("Attach a version: fdl attach <ref> --root-url " + server.url());
+                out.flush();
+                Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+                stop.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package dev.fdl.ducklake;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fdl.FdlException;
+import dev.fdl.util.Json;
+import dev.fdl.util.SqlQuote;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * A CSV file as {@code fdl import} reads it: DuckDB's sniffer detects the dialect and column types
+ * over the <em>whole</em> file ({@code sample_size = -1}), and the file is then read with that
+ * dialect spelled out ({@code auto_detect = false}), so the read cannot guess differently.
+ *
+ * <p>Why the whole file: DuckDB samples 20,480 rows by default. A quote that first appears after
+ * the sample (a {@code "late, quoted"} field at line 25,000) is then either a parse error or, when
+ * the field holds no delimiter, silently kept as part of the value. Sniffing everything costs about
+ * one more read of the file and never imports wrongly.
+ *
+ * <p>A ragged file (a row with more or fewer fields than the header) defeats the sniffer: it
+ * reads as one text column, or not at all. Then the header is split on each usual delimiter and
+ * the file read strictly with it, and DuckDB's own complaint names the first bad line, which the
+ * refusal quotes.
+ */
+final class CsvSource {
+    /** The delimiters DuckDB's sniffer tries (its documented candidates). */
+    private static final String[] DELIMITERS = {",", ";", "\t", "|"};
+    private static final Pattern BAD_LINE = Pattern.compile(
+            "CSV Error on Line: (\\d+)\\s*\\n\\s*Original Line: ([^\\n]*)\\n\\s*Expected Number of Columns: (\\d+) Found: (\\d+)");
+
+    private final Path source;
+    private final Map<String, String> columns;
+    private final String options;
+
+    private CsvSource(Path source, Map<String, String> columns, String options) {
+        this.source = source;
+        this.columns = columns;
+        this.options = options;
+    }
+
+    /** The file's columns and DuckDB types, in file order, as the whole-file sniff found them. */
+    Map<String, String> columns() {
+        return columns;
+    }
+
+    /**
+     * The relation that reads the file with the detected dialect; {@code types} replace the
+     * detected type of the columns they name (the reader itself uses them, so {@code 01234} read
+     * as VARCHAR stays text).
+     */
+    String relation(Map<String, String> types) {
+        StringBuilder cols = new StringBuilder("{");
+        for (Map.Entry<String, String> c : columns.entrySet()) {
+            String type = c.getValue();
+            for (Map.Entry<String, String> t : types.entrySet()) if (t.getKey().equalsIgnoreCase(c.getKey())) type = t.getValue();
+            if (cols.length() > 1) cols.append(", ");
+            cols.append(SqlQuote.literal(c.getKey())).append(": ").append(SqlQuote.literal(type));
+        }
+        return "read_csv(" + SqlQuote.literal(source.toAbsolutePath().toString()) + ", auto_detect = false" + options
+                + ", columns = " + cols.append('}') + ")";
+    }
+
+    /**
+     * Sniffs {@code source} over its whole length.
+     *
+     * @throws FdlException naming the file (and for a ragged file the first bad line, quoted) when
+     *                      DuckDB cannot read it as CSV with a header
+     */
+    static CsvSource sniff(Connection duck, Path source) {
+        String path = SqlQuote.literal(source.toAbsolutePath().toString());
+        String sql = "SELECT Delimiter, Quote, Escape, NewLineDelimiter, Comment, SkipRows, HasHeader, DateFormat, "
+                + "TimestampFormat, to_json(Columns) FROM sniff_csv(" + path + ", header = true, sample_size = -1)";
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            StringBuilder o = new StringBuilder();
+            o.append(", delim = ").append(SqlQuote.literal(option(rs.getString(1))));
+            o.append(", quote = ").append(SqlQuote.literal(option(rs.getString(2))));
+            o.append(", escape = ").append(SqlQuote.literal(option(rs.getString(3))));
+            String newLine = option(rs.getString(4));
+            if (!newLine.isEmpty()) o.append(", new_line = ").append(SqlQuote.literal(newLine));
+            o.append(", comment = ").append(SqlQuote.literal(option(rs.getString(5))));
+            o.append(", skip = ").append(rs.getLong(6));
+            o.append(", header = ").append(rs.getBoolean(7));
+            String date = rs.getString(8);
+            if (date != null && !date.isEmpty()) o.append(", dateformat = ").append(SqlQuote.literal(date));
+            String ts = rs.getString(9);
+            if (ts != null && !ts.isEmpty()) o.append(", timestampformat = ").append(SqlQuote.literal(ts));
+            Map<String, String> columns = new LinkedHashMap<>();
+            for (JsonNode c : Json.MAPPER.readTree(rs.getString(10))) columns.put(c.get("name").asText(), c.get("type").asText());
+            if (columns.size() == 1) refuseIfRagged(duck, source);
+            return new CsvSource(source, columns, o.toString());
+        } catch (SQLException e) {
+            refuseIfRagged(duck, source);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + " as CSV: " + Importer.duckError(e), e);
+        } catch (IOException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** sniff_csv spells "none" as {@code (empty)}; read_csv takes an empty string. */
+    private static String option(String sniffed) {
+        return sniffed == null || sniffed.equals("(empty)") ? "" : sniffed;
+    }
+
+    /**
+     * DuckDB's complaint about a row with the wrong number of fields, reworded to name the file,
+     * the line (as DuckDB counts it: the header is line 1) and to quote it; null for other errors.
+     */
+    static FdlException badLine(Path source, SQLException e, String delimiter) {
+        Matcher m = BAD_LINE.matcher(String.valueOf(e.getMessage()));
+        if (!m.find()) return null;
+        String line = m.group(2).length() > 200 ? m.group(2).substring(0, 200) + "…" : m.group(2);
+        return new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": line " + m.group(1) + " has "
+                + m.group(4) + " fields but the header has " + m.group(3)
+                + (delimiter == null ? "" : " (delimiter " + describe(delimiter) + ")") + ":\n  " + line
+                + "\nfix that line (quote a field that holds the delimiter) and import again; nothing was imported", e);
+    }
+
+    /**
+     * The sniffer found no dialect, or only one column: when the header splits into several fields
+     * on a usual delimiter, read the file strictly with it; a row with another number of fields
+     * is then refused, naming and quoting the line. Returns quietly when no such row shows up.
+     */
+    private static void refuseIfRagged(Connection duck, Path source) {
+        String header = firstLine(source);
+        if (header == null) return;
+        for (String d : DELIMITERS) {
+            int n = fieldCount(header, d.charAt(0));
+            if (n < 2) continue;
+            StringBuilder cols = new StringBuilder("{");
+            for (int i = 1; i <= n; i++) cols.append(i > 1 ? ", " : "").append("'c").append(i).append("': 'VARCHAR'");
+            String sql = "SELECT count(*) FROM read_csv(" + SqlQuote.literal(source.toAbsolutePath().toString())
+                    + ", auto_detect = false, header = true, delim = " + SqlQuote.literal(d)
+                    + ", quote = '\"', escape = '\"', columns = " + cols.append('}') + ")";
+            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                rs.next();
+            } catch (SQLException e) {
+                FdlException bad = badLine(source, e, d);
+                if (bad != null) throw bad;
+            }
+        }
+    }
+
+    /** Fields of {@code line} split on {@code delimiter}, delimiters inside double quotes not counted. */
+    static int fieldCount(String line, char delimiter) {
+        int n = 1;
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '"') quoted = !quoted;
+            else if (c == delimiter && !quoted) n++;
+        }
+        return n;
+    }
+
+    /** The file's first line (decompressed when gzipped), or null when it cannot be read as text. */
+    private static String firstLine(Path source) {
+        try (InputStream raw = Files.newInputStream(source);
+             InputStream in = source.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz") ? new GZIPInputStream(raw) : raw;
+             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            return r.readLine();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static String describe(String d) {
+        return d.equals("\t") ? "tab" : "'" + d + "'";
+    }
+}

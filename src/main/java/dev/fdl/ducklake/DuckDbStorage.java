@@ -1,0 +1,89 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.FdlException;
+import dev.fdl.util.SqlQuote;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How fdl writes a new DuckDB catalog file: the DuckDB storage version (SPEC.md section 3,
+ * {@code catalog.storage} = {@code duckdb-} + this version) and the block size in bytes.
+ *
+ * <p>The default, {@code v1.5.0} with 16,384-byte blocks, is read by DuckDB 1.5 and 2.0 alike:
+ * DuckDB 2.0 writes storage version 69 unless told otherwise, which DuckDB 1.5 cannot open, and
+ * its default 262,144-byte blocks made a one-table catalog 3.4–4.5 MB (about 30 tables, each
+ * taking whole blocks). 16,384 is the smallest block size DuckDB accepts (checked with DuckDB 1.5.6
+ * and 2.0.0: both open such files).
+ *
+ * @param version   a DuckDB storage version, {@code vX.Y.Z}, at least {@code v1.5.0}
+ * @param blockSize block size in bytes: a power of two, at least {@link #SMALLEST_BLOCK_SIZE}
+ */
+public record DuckDbStorage(String version, int blockSize) {
+    /** Initialised before {@link #DEFAULT}, whose construction checks its version. */
+    private static final Pattern VERSION = Pattern.compile("v(\\d{1,4})\\.(\\d{1,4})\\.(\\d{1,4})");
+    /** The smallest block size DuckDB 1.5 and 2.0 accept, in bytes. */
+    public static final int SMALLEST_BLOCK_SIZE = 16_384;
+    /** What fdl writes unless a repository opts into a newer storage version: readable by DuckDB 1.5 and 2.0. */
+    public static final DuckDbStorage DEFAULT = new DuckDbStorage("v1.5.0", SMALLEST_BLOCK_SIZE);
+    /** The prefix of the storage string of SPEC.md {@code catalog.storage}. */
+    public static final String PREFIX = "duckdb-";
+
+    public DuckDbStorage {
+        String why = versionProblem(version);
+        if (why != null) throw new IllegalArgumentException(why);
+        if (blockSize < SMALLEST_BLOCK_SIZE || Integer.bitCount(blockSize) != 1)
+            throw new IllegalArgumentException("block size must be a power of two of at least " + SMALLEST_BLOCK_SIZE + ": " + blockSize);
+    }
+
+    /**
+     * The storage a storage string names ({@code duckdb-v2.0.0}, the form version.json records),
+     * with the smallest block size.
+     *
+     * @param where names the file and key the value came from, for the error
+     * @throws FdlException (exit 1) naming {@code where} and the value when it is not
+     *     {@code duckdb-vX.Y.Z} of at least {@code v1.5.0}
+     */
+    public static DuckDbStorage parse(String storageString, String where) {
+        String version = storageString != null && storageString.startsWith(PREFIX) ? storageString.substring(PREFIX.length()) : null;
+        String why = version == null ? "must be \"" + PREFIX + "v<major>.<minor>.<patch>\"" : versionProblem(version);
+        if (why != null)
+            throw new FdlException(where + " is \"" + storageString + "\": " + why
+                    + "; e.g. \"" + PREFIX + "v2.0.0\" (DuckDB 2.0 readers only) or remove it for \"" + DEFAULT.storageString()
+                    + "\" (DuckDB 1.5 and 2.0 readers)");
+        return new DuckDbStorage(version, SMALLEST_BLOCK_SIZE);
+    }
+
+    private static String versionProblem(String version) {
+        Matcher m = version == null ? null : VERSION.matcher(version);
+        if (m == null || !m.matches()) return "not a DuckDB storage version (vX.Y.Z)";
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        if (major < 1 || (major == 1 && minor < 5)) return "older than v1.5.0, which fdl's readers need";
+        return null;
+    }
+
+    /** {@code duckdb-} + the version, as SPEC.md {@code catalog.storage} records it. */
+    public String storageString() {
+        return PREFIX + version;
+    }
+
+    /**
+     * ATTACHes a new (not yet existing) DuckDB file under {@code alias} with this storage version
+     * and block size; every DuckDB catalog fdl creates is opened here. Attaching the file again
+     * later without options keeps both (DuckDB does not upgrade an existing file).
+     *
+     * @throws SQLException when DuckDB refuses (e.g. a storage version it does not know)
+     */
+    void attachNew(Connection duck, Path file, String alias) throws SQLException {
+        String sql = "ATTACH " + SqlQuote.literal(file.toAbsolutePath().toString()) + " AS " + SqlQuote.ident(alias)
+                + " (STORAGE_VERSION " + SqlQuote.literal(version) + ", BLOCK_SIZE " + blockSize + ")";
+        try (Statement s = duck.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}

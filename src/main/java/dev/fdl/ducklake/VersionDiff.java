@@ -1,0 +1,406 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.FdlException;
+import dev.fdl.util.SqlQuote;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * {@code fdl diff}: what changed between two DuckLake catalogs (two versions, or a version and the
+ * working copy), each at its newest snapshot: tables added and dropped, schema changes (columns
+ * matched by DuckLake column id, so a rename is told from a drop plus an add), and per table the
+ * rows added, removed and, with a key, changed (old → new values of the changed columns).
+ *
+ * <p><b>Reads only what differs.</b> Two versions of a lineage name the same data files: a data file
+ * named by both with the same deletes (delete files and inlined deletes) shows the same rows in
+ * both and is never opened. What remains is, per side: the data files only that side names (its
+ * rows), the rows of a shared data file that only the other side deletes (selected by position),
+ * and the inlined rows. The multiset difference of these parts is the difference of the tables,
+ * since the rows left out are the same on both sides. Rows are compared on the columns both
+ * sides have (by column id); schema changes are reported separately.
+ *
+ * <p>Output streams through a {@link Sink}; no result is held whole in memory (DuckDB streams the
+ * rows to JDBC one chunk at a time).
+ */
+public final class VersionDiff {
+    private static final String A = "__fdl_diff_a";
+    private static final String B = "__fdl_diff_b";
+
+    /** One side of a diff: a DuckDB-file catalog, read at its newest snapshot, with its data files at {@code dataPath} (null: the catalog's own). */
+    public record Side(String label, Path catalog, String dataPath) {
+        public Side {
+            Objects.requireNonNull(label, "label");
+            Objects.requireNonNull(catalog, "catalog");
+        }
+    }
+
+    /** One changed column of a changed row: values as text and as JSON. */
+    public record ValueChange(String column, String oldText, String newText, String oldJson, String newJson) {}
+
+    /** Per table row counts. */
+    public record TableStat(String table, long added, long removed, long changed) {}
+
+    /** Totals over all tables. */
+    public record Summary(int tablesAdded, int tablesDropped, int tablesChanged, long added, long removed, long changed) {}
+
+    /** Receives the diff as it is computed, table by table. */
+    public interface Sink {
+        /** A table only one side has: {@code change} is {@code added} or {@code dropped}. */
+        default void table(String table, String change) {}
+
+        /** A schema change: {@code added} ({@code name TYPE}), {@code dropped} ({@code name}), {@code renamed} ({@code old -> new}), {@code retyped} ({@code name OLD -> NEW}). */
+        default void column(String table, String change, String detail) {}
+
+        /** The columns rows of {@code table} are shown with, before its first row. */
+        default void columns(String table, List<String> columns) {}
+
+        /** A row only one side has: {@code sign} '+' (added) or '-' (removed); values as text and as a JSON object. */
+        default void row(String table, char sign, List<String> values, String json) {}
+
+        /** A row whose key both sides have with other values: its key, the changed columns, and every value of the new row. */
+        default void changed(String table, List<String> key, String keyJson, List<ValueChange> changes, List<String> newValues) {}
+
+        /** The counts of one table, after its rows. */
+        default void stat(TableStat stat) {}
+    }
+
+    private VersionDiff() {}
+
+    /**
+     * Compares {@code a} (old) with {@code b} (new).
+     *
+     * @param onlyTable null, or {@code [schema.]table}: only that table
+     * @param keys      key columns (empty: rows are compared whole); used for every table that has them all
+     * @param rows      false: counts only ({@code --stat}), no row is sent to the sink
+     * @throws FdlException not found for a missing catalog or table; failure for a catalog the
+     *                      built-in reader refuses
+     */
+    public static Summary run(Side a, Side b, String onlyTable, List<String> keys, boolean rows, Sink sink) {
+        for (Side s : List.of(a, b)) {
+            if (!Files.isRegularFile(s.catalog())) throw FdlException.notFound("catalog file " + s.catalog() + " does not exist");
+        }
+        Properties props = new Properties();
+        props.setProperty("jdbc_stream_results", "true");
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:", props)) {
+            try (Statement st = duck.createStatement()) {
+                st.execute("SET TimeZone = 'UTC'");
+                st.execute("ATTACH " + SqlQuote.literal(a.catalog().toAbsolutePath().toString()) + " AS " + SqlQuote.ident(A) + " (READ_ONLY)");
+                st.execute("ATTACH " + SqlQuote.literal(b.catalog().toAbsolutePath().toString()) + " AS " + SqlQuote.ident(B) + " (READ_ONLY)");
+            }
+            SnapshotCatalog ca = SnapshotCatalog.load(duck, A, a.label(), a.dataPath(), null);
+            SnapshotCatalog cb = SnapshotCatalog.load(duck, B, b.label(), b.dataPath(), null);
+            Map<String, SnapshotCatalog.TableEntry> ta = byName(ca);
+            Map<String, SnapshotCatalog.TableEntry> tb = byName(cb);
+            List<String> names = new ArrayList<>(ta.keySet());
+            for (String n : tb.keySet()) if (!names.contains(n)) names.add(n);
+            if (onlyTable != null) {
+                String wanted = TableName.parse(onlyTable).toString();
+                if (!names.contains(wanted)) {
+                    throw FdlException.notFound("table " + wanted + " is in neither " + a.label() + " nor " + b.label());
+                }
+                names = List.of(wanted);
+            }
+            int added = 0, dropped = 0, changedTables = 0;
+            long rowsAdded = 0, rowsRemoved = 0, rowsChanged = 0;
+            for (String name : names) {
+                SnapshotCatalog.TableEntry x = ta.get(name), y = tb.get(name);
+                if (x == null) {
+                    sink.table(name, "added");
+                    added++;
+                } else if (y == null) {
+                    sink.table(name, "dropped");
+                    dropped++;
+                }
+                TableStat stat = new TableDiff(duck, name, ca, x, cb, y, keys, rows, sink).run();
+                if (x != null && y != null && (stat.added() + stat.removed() + stat.changed() > 0)) changedTables++;
+                rowsAdded += stat.added();
+                rowsRemoved += stat.removed();
+                rowsChanged += stat.changed();
+            }
+            return new Summary(added, dropped, changedTables, rowsAdded, rowsRemoved, rowsChanged);
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot compare " + a.label() + " with " + b.label() + ": "
+                    + CatalogReader.firstLine(e), e);
+        }
+    }
+
+    private static Map<String, SnapshotCatalog.TableEntry> byName(SnapshotCatalog c) {
+        Map<String, SnapshotCatalog.TableEntry> m = new LinkedHashMap<>();
+        for (SnapshotCatalog.TableEntry t : c.tables()) m.put(t.schema() + "." + t.name(), t);
+        return m;
+    }
+
+    /** The diff of one table; either side may be null (the table is added or dropped). */
+    private static final class TableDiff {
+        private final Connection duck;
+        private final String name;
+        private final SnapshotCatalog ca, cb;
+        private final SnapshotCatalog.TableEntry a, b;
+        private final List<String> keyNames;
+        private final boolean rows;
+        private final Sink sink;
+        /** Compared columns: the column on each side (null when that side lacks the table). */
+        private final List<SnapshotCatalog.ColumnEntry[]> common = new ArrayList<>();
+
+        TableDiff(Connection duck, String name, SnapshotCatalog ca, SnapshotCatalog.TableEntry a, SnapshotCatalog cb,
+                  SnapshotCatalog.TableEntry b, List<String> keyNames, boolean rows, Sink sink) {
+            this.duck = duck;
+            this.name = name;
+            this.ca = ca;
+            this.cb = cb;
+            this.a = a;
+            this.b = b;
+            this.keyNames = keyNames;
+            this.rows = rows;
+            this.sink = sink;
+        }
+
+        TableStat run() throws SQLException {
+            matchColumns();
+            List<String> labels = new ArrayList<>();
+            for (SnapshotCatalog.ColumnEntry[] c : common) labels.add((c[1] != null ? c[1] : c[0]).name());
+            List<Integer> keys = new ArrayList<>();
+            for (String k : keyNames) {
+                int i = indexOf(labels, k);
+                if (i < 0) {
+                    keys.clear();
+                    break;
+                }
+                keys.add(i);
+            }
+            String partA = part(ca, a, cb, b, 0);
+            String partB = part(cb, b, ca, a, 1);
+            try (Statement st = duck.createStatement()) {
+                st.execute("CREATE OR REPLACE TEMP TABLE __fdl_pa AS " + partA);
+                st.execute("CREATE OR REPLACE TEMP TABLE __fdl_pb AS " + partB);
+            }
+            List<String> cols = new ArrayList<>();
+            for (int i = 0; i < common.size(); i++) cols.add(col(i));
+            String list = String.join(", ", cols);
+            TableStat stat;
+            if (keys.isEmpty()) {
+                String plus = "SELECT " + list + " FROM __fdl_pb EXCEPT ALL SELECT " + list + " FROM __fdl_pa";
+                String minus = "SELECT " + list + " FROM __fdl_pa EXCEPT ALL SELECT " + list + " FROM __fdl_pb";
+                if (rows) {
+                    sink.columns(name, labels);
+                    emitRows(minus, '-', labels);
+                    emitRows(plus, '+', labels);
+                }
+                stat = new TableStat(name, count(plus), count(minus), 0);
+            } else {
+                String on = String.join(" AND ", keys.stream().map(i -> "x." + col(i) + " = y." + col(i)).toList());
+                List<Integer> others = new ArrayList<>();
+                for (int i = 0; i < common.size(); i++) if (!keys.contains(i)) others.add(i);
+                String differs = others.isEmpty() ? "false"
+                        : String.join(" OR ", others.stream().map(i -> "x." + col(i) + " IS DISTINCT FROM y." + col(i)).toList());
+                String plus = "SELECT y.* FROM __fdl_pb y ANTI JOIN __fdl_pa x ON " + on;
+                String minus = "SELECT x.* FROM __fdl_pa x ANTI JOIN __fdl_pb y ON " + on;
+                String changed = "FROM __fdl_pa x JOIN __fdl_pb y ON " + on + " WHERE " + differs;
+                if (rows) {
+                    sink.columns(name, labels);
+                    emitRows(minus, '-', labels);
+                    emitRows(plus, '+', labels);
+                    emitChanged(changed, keys, others, labels);
+                }
+                stat = new TableStat(name, count(plus), count(minus), count("SELECT 1 " + changed));
+            }
+            sink.stat(stat);
+            return stat;
+        }
+
+        private static int indexOf(List<String> labels, String name) {
+            for (int i = 0; i < labels.size(); i++) if (labels.get(i).equalsIgnoreCase(name.trim())) return i;
+            return -1;
+        }
+
+        private static String col(int i) {
+            return "k" + i;
+        }
+
+        /** Pairs columns by id when both sides hold the same table (same table id), else by name; reports schema changes. */
+        private void matchColumns() {
+            if (a == null || b == null) {
+                for (SnapshotCatalog.ColumnEntry c : (a != null ? a : b).columns()) {
+                    common.add(a != null ? new SnapshotCatalog.ColumnEntry[]{c, null} : new SnapshotCatalog.ColumnEntry[]{null, c});
+                }
+                return;
+            }
+            boolean byId = a.id() == b.id();
+            Map<Object, SnapshotCatalog.ColumnEntry> inB = new LinkedHashMap<>();
+            for (SnapshotCatalog.ColumnEntry c : b.columns()) inB.put(byId ? (Object) c.id() : c.name(), c);
+            Map<Object, SnapshotCatalog.ColumnEntry> matched = new HashMap<>();
+            for (SnapshotCatalog.ColumnEntry c : a.columns()) {
+                Object k = byId ? (Object) c.id() : c.name();
+                SnapshotCatalog.ColumnEntry other = inB.get(k);
+                if (other == null) {
+                    sink.column(name, "dropped", c.name());
+                    continue;
+                }
+                matched.put(k, other);
+                if (!other.name().equals(c.name())) sink.column(name, "renamed", c.name() + " -> " + other.name());
+                if (!other.duckType().equalsIgnoreCase(c.duckType())) {
+                    sink.column(name, "retyped", other.name() + " " + c.duckType() + " -> " + other.duckType());
+                }
+            }
+            for (SnapshotCatalog.ColumnEntry c : b.columns()) {
+                Object k = byId ? (Object) c.id() : c.name();
+                if (!matched.containsKey(k)) sink.column(name, "added", c.name() + " " + c.duckType());
+            }
+            // compared columns in b's order
+            Map<Object, SnapshotCatalog.ColumnEntry> inA = new HashMap<>();
+            for (SnapshotCatalog.ColumnEntry c : a.columns()) inA.put(byId ? (Object) c.id() : c.name(), c);
+            for (SnapshotCatalog.ColumnEntry c : b.columns()) {
+                SnapshotCatalog.ColumnEntry old = inA.get(byId ? (Object) c.id() : c.name());
+                if (old != null) common.add(new SnapshotCatalog.ColumnEntry[]{old, c});
+            }
+        }
+
+        /**
+         * The rows of {@code mine} that can differ from {@code other}: rows of data files only
+         * {@code mine} names, rows of shared data files that only {@code other} deletes, and
+         * inlined rows; columns {@code k0…} as compared. Shared files with the same deletes are left out.
+         */
+        private String part(SnapshotCatalog cMine, SnapshotCatalog.TableEntry mine, SnapshotCatalog cOther,
+                            SnapshotCatalog.TableEntry other, int side) throws SQLException {
+            if (mine == null) return emptyPart(side);
+            List<String> select = new ArrayList<>();
+            for (int i = 0; i < common.size(); i++) {
+                SnapshotCatalog.ColumnEntry c = common.get(i)[side];
+                SnapshotCatalog.ColumnEntry[] pair = common.get(i);
+                boolean sameType = pair[0] == null || pair[1] == null || pair[0].duckType().equalsIgnoreCase(pair[1].duckType());
+                String expr = "v." + SqlQuote.ident(TableViewSql.idColumn(c.id()));
+                select.add((sameType ? expr : "CAST(" + expr + " AS VARCHAR)") + " AS " + col(i));
+            }
+            Map<String, SnapshotCatalog.DataFileEntry> otherFiles = new HashMap<>();
+            if (other != null) for (SnapshotCatalog.DataFileEntry f : other.dataFiles()) otherFiles.put(f.location(), f);
+            List<SnapshotCatalog.DataFileEntry> own = new ArrayList<>();
+            List<String> parts = new ArrayList<>();
+            String prefix = "SELECT " + String.join(", ", select) + " FROM (";
+            for (SnapshotCatalog.DataFileEntry f : mine.dataFiles()) {
+                SnapshotCatalog.DataFileEntry shared = otherFiles.get(f.location());
+                if (shared == null) {
+                    own.add(f);
+                    continue;
+                }
+                if (deletes(cMine, mine, f).equals(deletes(cOther, other, shared))) continue; // same rows on both sides: never opened
+                String otherDeletes = new TableViewSql(cOther, restrict(other, List.of(shared), false)).deletes();
+                if (otherDeletes == null) continue; // the other side sees every row this side sees, and more
+                parts.add(prefix + new TableViewSql(cMine, restrict(mine, List.of(f), false)).selectWithRowIds()
+                        + ") AS v SEMI JOIN (" + otherDeletes + ") AS d ON v." + TableViewSql.POS + " = d.pos");
+            }
+            if (!own.isEmpty() || !mine.inlined().isEmpty()) {
+                parts.add(prefix + new TableViewSql(cMine, restrict(mine, own, true)).selectWithRowIds() + ") AS v");
+            }
+            return parts.isEmpty() ? emptyPart(side) : String.join("\nUNION ALL\n", parts);
+        }
+
+        private String emptyPart(int side) {
+            List<String> select = new ArrayList<>();
+            for (int i = 0; i < common.size(); i++) {
+                SnapshotCatalog.ColumnEntry[] pair = common.get(i);
+                boolean sameType = pair[0] == null || pair[1] == null || pair[0].duckType().equalsIgnoreCase(pair[1].duckType());
+                SnapshotCatalog.ColumnEntry c = pair[side] != null ? pair[side] : pair[1 - side];
+                select.add("CAST(NULL AS " + (sameType ? c.duckType() : "VARCHAR") + ") AS " + col(i));
+            }
+            return "SELECT " + String.join(", ", select) + " WHERE false";
+        }
+
+        /** {@code t} with only {@code files} (and their delete files), and its inlined rows or none. */
+        private static SnapshotCatalog.TableEntry restrict(SnapshotCatalog.TableEntry t, List<SnapshotCatalog.DataFileEntry> files,
+                                                          boolean inlined) {
+            List<Long> ids = files.stream().map(SnapshotCatalog.DataFileEntry::id).toList();
+            return new SnapshotCatalog.TableEntry(t.id(), t.schema(), t.name(), t.columns(), files,
+                    t.deleteFiles().stream().filter(d -> ids.contains(d.dataFileId())).toList(),
+                    inlined ? t.inlined() : List.of(), t.inlinedDeleteTable());
+        }
+
+        /** What deletes rows of data file {@code f} at the catalog's snapshot: its delete files and inlined deletes. */
+        private String deletes(SnapshotCatalog c, SnapshotCatalog.TableEntry t, SnapshotCatalog.DataFileEntry f) throws SQLException {
+            StringBuilder sb = new StringBuilder();
+            for (SnapshotCatalog.DeleteFileEntry d : t.deleteFiles()) if (d.dataFileId() == f.id()) sb.append(d.location()).append('\n');
+            if (t.inlinedDeleteTable() != null) {
+                try (Statement st = duck.createStatement();
+                     ResultSet rs = st.executeQuery("SELECT count(*), coalesce(sum(hash(row_id)), 0) FROM "
+                             + c.catalogTable(t.inlinedDeleteTable()) + " WHERE file_id = " + f.id() + " AND begin_snapshot <= " + c.snapshot())) {
+                    rs.next();
+                    if (rs.getLong(1) > 0) sb.append("inlined ").append(rs.getLong(1)).append(' ').append(rs.getString(2));
+                }
+            }
+            return sb.toString();
+        }
+
+        private long count(String sql) throws SQLException {
+            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM (" + sql + ")")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+
+        private void emitRows(String sql, char sign, List<String> labels) throws SQLException {
+            StringBuilder json = new StringBuilder("to_json({");
+            for (int i = 0; i < labels.size(); i++) {
+                if (i > 0) json.append(", ");
+                json.append(SqlQuote.literal(labels.get(i))).append(": r.").append(col(i));
+            }
+            json.append("})");
+            StringBuilder text = new StringBuilder();
+            for (int i = 0; i < labels.size(); i++) text.append(", CAST(r.").append(col(i)).append(" AS VARCHAR)");
+            try (Statement st = duck.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT " + json + text + " FROM (" + sql + ") AS r")) {
+                while (rs.next()) {
+                    List<String> values = new ArrayList<>(labels.size());
+                    for (int i = 0; i < labels.size(); i++) values.add(rs.getString(i + 2));
+                    sink.row(name, sign, values, rs.getString(1));
+                }
+            }
+        }
+
+        private void emitChanged(String from, List<Integer> keys, List<Integer> others, List<String> labels) throws SQLException {
+            StringBuilder select = new StringBuilder("SELECT to_json({");
+            for (int j = 0; j < keys.size(); j++) {
+                if (j > 0) select.append(", ");
+                select.append(SqlQuote.literal(labels.get(keys.get(j)))).append(": y.").append(col(keys.get(j)));
+            }
+            select.append("})");
+            for (int i : keys) select.append(", CAST(y.").append(col(i)).append(" AS VARCHAR)");
+            for (int i = 0; i < labels.size(); i++) select.append(", CAST(y.").append(col(i)).append(" AS VARCHAR)");
+            for (int i : others) {
+                select.append(", x.").append(col(i)).append(" IS DISTINCT FROM y.").append(col(i))
+                        .append(", CAST(x.").append(col(i)).append(" AS VARCHAR), CAST(y.").append(col(i)).append(" AS VARCHAR)")
+                        .append(", to_json(x.").append(col(i)).append("), to_json(y.").append(col(i)).append(')');
+            }
+            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(select + " " + from)) {
+                while (rs.next()) {
+                    List<String> key = new ArrayList<>();
+                    int p = 2;
+                    for (int ignored : keys) key.add(rs.getString(p++));
+                    List<String> values = new ArrayList<>(labels.size());
+                    for (int i = 0; i < labels.size(); i++) values.add(rs.getString(p++));
+                    List<ValueChange> changes = new ArrayList<>();
+                    for (int i : others) {
+                        boolean differs = rs.getBoolean(p);
+                        if (differs) {
+                            changes.add(new ValueChange(labels.get(i), rs.getString(p + 1), rs.getString(p + 2), rs.getString(p + 3),
+                                    rs.getString(p + 4)));
+                        }
+                        p += 5;
+                    }
+                    sink.changed(name, key, rs.getString(1), changes, values);
+                }
+            }
+        }
+    }
+}

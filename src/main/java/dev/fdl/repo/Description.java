@@ -1,0 +1,144 @@
+package dev.fdl.repo;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+import dev.fdl.dataset.DatasetDescriptor;
+import dev.fdl.store.ObjectBytes;
+import dev.fdl.util.Json;
+import dev.fdl.util.Sha256;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The dataset description (dataset.json, SPEC.md section 3) as a tracked file of the working
+ * copy, the way git treats a tracked file: checkout places the version's description in the
+ * working copy, status compares the working copy's file with its base version's (by the sha256
+ * version.json records), commit carries it forward and writes the filled file back, and a commit
+ * that would drop the parent's title or license is refused unless allowed.
+ */
+public final class Description {
+    /** How the working copy's description compares with its base version's. */
+    public enum Change {
+        UNCHANGED, MODIFIED, ADDED, DELETED;
+
+        /** Words for status output. */
+        public String words() {
+            return switch (this) {
+                case UNCHANGED -> "unchanged";
+                case MODIFIED -> "modified";
+                case ADDED -> "new (no version has it yet)";
+                case DELETED -> "deleted";
+            };
+        }
+    }
+
+    private Description() {}
+
+    /** The file the working copy's description lives in: the one it has, else {@code dataset.json}. */
+    static Path file(WorkingCopy wc) {
+        Path p = wc.datasetFile();
+        return p != null ? p : wc.dir().resolve("dataset.json");
+    }
+
+    /**
+     * The version's description bytes, checked against the size and sha256 version.json records.
+     *
+     * @throws FdlException exit 1 naming the object when it is missing or does not match
+     */
+    static byte[] read(Repository repo, VersionInfo v) {
+        String key = key(v.id(), v.dataset().path());
+        ObjectBytes b = repo.store().get(key).orElseThrow(() -> new FdlException(
+                "the description " + key + " of version " + v.id() + " is missing; run fdl verify"));
+        if (b.bytes().length != v.dataset().bytes() || !Sha256.of(b.bytes()).equals(v.dataset().sha256()))
+            throw new FdlException("the description " + key + " does not match version.json (size or sha256 differ); run fdl verify");
+        return b.bytes();
+    }
+
+    /**
+     * Places a version's description (from {@link #read}) in the working copy at checkout,
+     * replacing what is there: callers refuse first when that has changes ({@link #checkCanPlace}).
+     */
+    static void place(WorkingCopy wc, byte[] description) {
+        write(file(wc), description);
+    }
+
+    /**
+     * Refuses a checkout that would replace a description no version has (edited since the
+     * working copy's base, or written before checkout), as git refuses to overwrite changes.
+     *
+     * @throws FdlException exit 1 naming the file and the ways out
+     */
+    static void checkCanPlace(Repository repo, WorkingCopy wc, VersionInfo target) {
+        Path f = wc.datasetFile();
+        if (f == null) return;
+        String sha = Sha256.of(f);
+        if (sha.equals(target.dataset().sha256())) return;
+        VersionInfo old = wc.exists() ? base(repo, wc).orElse(null) : null;
+        if (old != null && sha.equals(old.dataset().sha256())) return;
+        throw new FdlException(f + " has changes that no version has; checkout would replace it with the description of version "
+                + target.id() + ". Commit it first, move it away, or replace it with fdl checkout --force");
+    }
+
+    /** Writes the filled description a commit uploaded back into the working copy, so that status is clean. */
+    static void writeBack(WorkingCopy wc, Path filled) {
+        try {
+            write(file(wc), Files.readAllBytes(filled));
+        } catch (IOException e) {
+            throw new FdlException("cannot read " + filled + ": " + e.getMessage());
+        }
+    }
+
+    private static void write(Path target, byte[] bytes) {
+        try {
+            Path tmp = target.resolveSibling("." + target.getFileName() + ".fdl-tmp");
+            Files.write(tmp, bytes);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new FdlException("cannot write " + target + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * How the working copy's description differs from its base version's.
+     *
+     * @param base the base version, or null for a branch with no version yet
+     */
+    public static Change change(WorkingCopy wc, VersionInfo base) {
+        Path f = wc.datasetFile();
+        if (base == null) return f == null ? Change.UNCHANGED : Change.ADDED;
+        if (f == null) return Change.DELETED;
+        return Sha256.of(f).equals(base.dataset().sha256()) ? Change.UNCHANGED : Change.MODIFIED;
+    }
+
+    /**
+     * Refuses a commit whose filled description drops the parent's title or license (a CC-BY
+     * attribution lost silently), unless {@code allow}.
+     *
+     * @throws FdlException exit 1 naming what would be lost and how to keep it
+     */
+    static void checkNothingLost(Repository repo, VersionInfo parent, ObjectNode filled, String file, boolean allow) {
+        if (parent == null || allow) return;
+        ObjectNode previous = Json.parseObject(read(repo, parent), key(parent.id(), parent.dataset().path()));
+        List<String> lost = DatasetDescriptor.lostDescription(previous, filled);
+        if (lost.isEmpty()) return;
+        throw new FdlException("this commit would drop from the dataset's description what version " + parent.id()
+                + " has: " + String.join("; ", lost) + ". Nothing was uploaded. Put it back in " + file
+                + " (the version's own description is " + key(parent.id(), parent.dataset().path())
+                + "), or commit with --allow-description-loss if dropping it is intended");
+    }
+
+    private static String key(String id, String path) {
+        return RepoLayout.versionFile(id, path);
+    }
+
+    /** The base version of the working copy, if it has one and it is readable. */
+    public static Optional<VersionInfo> base(Repository repo, WorkingCopy wc) {
+        String id = wc.state().baseVersion();
+        return id == null ? Optional.empty() : repo.readVersion(id);
+    }
+}

@@ -1,0 +1,95 @@
+package dev.fdl.site;
+
+/**
+ * The little HTML the site needs: escaping and the page frame (inline CSS, no external requests,
+ * so a page works from any HTTP server, a bucket website or {@code file://}).
+ */
+final class Html {
+    private Html() {}
+
+    /** Text escaped for element content and double-quoted attribute values. */
+    static String esc(String s) {
+        if (s == null) return "";
+        StringBuilder b = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '&' -> b.append("&amp;");
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '"' -> b.append("&quot;");
+                case '\'' -> b.append("&#39;");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    /** A link only for http(s) targets: anything else (javascript:, data:) is shown as text. */
+    static String externalLink(String href, String text) {
+        if (href != null && (href.startsWith("https://") || href.startsWith("http://")))
+            return "<a href=\"" + esc(href) + "\" rel=\"noopener\">" + esc(text == null || text.isBlank() ? href : text) + "</a>";
+        return esc(text == null || text.isBlank() ? href : text);
+    }
+
+    private static final String CSS = """
+            body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d2430;background:#fff}
+            header{background:#1d2430;color:#fff;padding:.8em 1.5em}header a{color:#fff;text-decoration:none;font-weight:600}
+            header nav a{margin-left:1.2em;font-weight:400;opacity:.85}
+            main{max-width:70em;margin:0 auto;padding:1em 1.5em 3em}
+            h1{font-size:1.7em;margin:.4em 0}h2{font-size:1.25em;margin-top:1.6em;border-bottom:1px solid #dde2ea;padding-bottom:.2em}
+            table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{text-align:left;padding:.3em .6em;border-bottom:1px solid #eef1f5;vertical-align:top}
+            th{background:#f6f8fa;font-weight:600}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+            code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+            pre{background:#f6f8fa;border:1px solid #dde2ea;padding:.7em;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+            .ref{display:inline-block;font-size:.8em;padding:0 .45em;border-radius:.8em;margin-right:.3em;background:#e7f0ff;color:#174ea6}
+            .ref.tag{background:#fff4d6;color:#7a5400}.ref.head{background:#dcf5e3;color:#116329}
+            .expired{color:#9a2b2b;font-weight:600}.muted{color:#5b6573}.id{font-family:ui-monospace,Menlo,Consolas,monospace}
+            button.copy{font-size:.8em;margin:.2em 0 .6em;cursor:pointer}
+            .pager a{margin-right:1em}
+            """;
+
+    /**
+     * A whole page.
+     *
+     * @param rootRel the relative path from this page to the repository root ({@code ""} or {@code ../../})
+     */
+    static String page(String title, String rootRel, String siteRel, String body) {
+        return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                + "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+                + "<meta name=\"generator\" content=\"fdl site\">"
+                + "<title>" + esc(title) + "</title><style>" + CSS + "</style></head><body>\n"
+                + "<header><a href=\"" + rootRel + "index.html\">" + esc(title) + "</a><nav>"
+                + "<a href=\"" + rootRel + "index.html\">Dataset</a>"
+                + "<a href=\"" + siteRel + "log/1.html\">Versions</a></nav></header>\n<main>\n"
+                + body + "\n</main>\n" + SCRIPT + "</body></html>\n";
+    }
+
+    /**
+     * Rewrites every attach block for the URL the page was loaded from: the placeholder root
+     * {@link Site#ROOT_PLACEHOLDER} becomes the repository root this page lives under (a local
+     * path for {@code file://}, where DuckDB needs no httpfs). Copy buttons copy the block.
+     */
+    private static final String SCRIPT = """
+            <script>
+            (function(){
+  var PH='@PH@';
+              document.querySelectorAll('pre[data-root-rel]').forEach(function(pre){
+                var root=new URL(pre.getAttribute('data-root-rel'),location.href);
+                var text=pre.getAttribute('data-template');
+                if(root.protocol==='file:'){
+                  text=text.split('\\n').filter(function(l){return l.indexOf('httpfs')<0;}).join('\\n');
+                  text=text.split(PH).join(decodeURIComponent(root.pathname));
+                }else{text=text.split(PH).join(root.href);}
+                pre.textContent=text;
+              });
+              document.querySelectorAll('button.copy').forEach(function(b){
+                b.addEventListener('click',function(){
+                  var pre=document.getElementById(b.getAttribute('data-for'));
+                  if(navigator.clipboard){navigator.clipboard.writeText(pre.textContent);b.textContent='Copied';}
+                });
+              });
+            })();
+            </script>
+            """.replace("@PH@", Site.ROOT_PLACEHOLDER);
+}

@@ -1,0 +1,545 @@
+package dev.fdl.site;
+
+import dev.fdl.repo.RepoLayout;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+import dev.fdl.repo.AttachStatements;
+import dev.fdl.repo.ExpiredInfo;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.RefValue;
+import dev.fdl.repo.RepoConfig;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionInfo;
+import dev.fdl.store.ObjectBytes;
+import dev.fdl.store.ObjectMeta;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.util.Json;
+import dev.fdl.util.Sha256;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+/**
+ * A static, self-contained site about a repository, stored inside it (derived data: gc never
+ * deletes it, verify ignores it, a missing site changes nothing else): the dataset page at
+ * {@code index.html}, a paginated log under {@code site/log/}, and a page per version under
+ * {@code site/versions/<id>.html} (tables, columns with their Frictionless and DuckLake types,
+ * rows, and the DuckDB statements that attach the version from the URL the page was loaded from).
+ *
+ * <p>Every link is relative, so the site works from any HTTP server, a bucket website and
+ * {@code file://}. Pages are plain HTML with inline CSS and a few lines of inline JavaScript; no
+ * page makes a request to another origin. A manifest ({@code site/manifest.json}: page key to
+ * SHA-256) lets a re-run write only the pages whose content changed.
+ */
+public final class Site {
+    /** Stands for the repository root in attach statements until the page's script knows its own URL. */
+    public static final String ROOT_PLACEHOLDER = "https://fdl-site-root.invalid/";
+    static final String MANIFEST = "manifest.json";
+
+    /**
+     * Where the site goes.
+     *
+     * @param prefix   key prefix of the site's pages, ending in {@code /} ({@code site/})
+     * @param indexKey key of the dataset page ({@code index.html} at the root)
+     * @param pageSize versions per log page
+     */
+    public record Options(String prefix, String indexKey, int pageSize) {
+        public Options {
+            if (prefix == null || prefix.isEmpty() || !prefix.endsWith("/") || prefix.startsWith("/") || prefix.contains(".."))
+                throw FdlException.usage("site prefix must be a relative key prefix ending in '/' (e.g. site/): '" + prefix + "'");
+            if (prefix.startsWith(RepoLayout.VERSIONS) || prefix.startsWith(RepoLayout.DEFAULT_DATA_DIR) || prefix.startsWith(RepoLayout.REFS))
+                throw FdlException.usage("site prefix '" + prefix + "' would write into the repository's own keys; choose another (e.g. site/)");
+            if (indexKey == null || indexKey.isEmpty() || indexKey.endsWith("/") || indexKey.startsWith("/") || indexKey.contains(".."))
+                throw FdlException.usage("site index must be a key such as index.html: '" + indexKey + "'");
+            if (pageSize < 1) throw FdlException.usage("site page size must be at least 1");
+        }
+
+        /** {@code site/}, {@code index.html}, 50 versions a log page. */
+        public static Options defaults() {
+            return new Options("site/", "index.html", 50);
+        }
+
+        /**
+         * The options a repository records in fdl.json under {@value #CONFIG_KEY}
+         * ({@code {"auto": true, "prefix": "site/", "index": "index.html"}}), else the defaults.
+         */
+        public static Options of(RepoConfig config) {
+            JsonNode s = config.extra().get(CONFIG_KEY);
+            Options d = defaults();
+            if (s == null || !s.isObject()) return d;
+            return new Options(s.path("prefix").asText(d.prefix()), s.path("index").asText(d.indexKey()), d.pageSize());
+        }
+    }
+
+    /** The fdl.json key of the site setting (SPEC.md section 3: unknown keys are preserved by every writer). */
+    public static final String CONFIG_KEY = "site";
+
+    /** True when the repository asks for the site to be regenerated after each commit (fdl.json {@code site.auto}). */
+    public static boolean autoUpdate(RepoConfig config) {
+        JsonNode s = config.extra().get(CONFIG_KEY);
+        return s != null && s.path("auto").asBoolean(false);
+    }
+
+    /**
+     * Records the site setting in fdl.json: {@code auto} and the options' prefix and index, every
+     * other key kept ({@link Repository#saveConfig}: {@code If-Match} on the ETag read, so a
+     * concurrent change of fdl.json is never lost).
+     *
+     * @return the repository with the new configuration
+     * @throws FdlException exit 3 when fdl.json changed since it was read (run again), exit 1 on a read-only root
+     */
+    public static Repository saveSetting(Repository repo, boolean auto, Options options) {
+        ObjectNode s = Json.MAPPER.createObjectNode();
+        s.put("auto", auto);
+        s.put("prefix", options.prefix());
+        s.put("index", options.indexKey());
+        return repo.saveConfig(repo.config().withExtra(CONFIG_KEY, s));
+    }
+
+    /** What {@link #write} did: pages written, pages left as they were, stale pages removed. */
+    public record Result(int written, int unchanged, int removed) {
+        public int pages() {
+            return written + unchanged;
+        }
+    }
+
+    /** One version as the site shows it. {@code dataset} is null when the version has none or it cannot be read. */
+    record Entry(VersionInfo version, ExpiredInfo expired, JsonNode dataset) {}
+
+    private final Repository repo;
+    private final Options options;
+
+    private Site(Repository repo, Options options) {
+        this.repo = repo;
+        this.options = options;
+    }
+
+    /**
+     * Renders every page in memory: key to bytes (UTF-8 HTML).
+     *
+     * @throws FdlException when the repository cannot be listed (an HTTP(S) root: run it where the repository lives)
+     */
+    public static Map<String, byte[]> render(Repository repo, Options options) {
+        return new Site(repo, options).renderAll();
+    }
+
+    /**
+     * Writes the site into the repository's store: pages whose SHA-256 differs from the manifest's
+     * (or that are missing) are written, pages the previous run wrote that no longer exist are
+     * removed, then the manifest. Objects outside the site's pages are never touched.
+     *
+     * @throws FdlException exit 1 for a read-only root
+     */
+    public static Result write(Repository repo, Options options) {
+        ObjectStore store = repo.store();
+        if (store.readOnly())
+            throw new FdlException(store.root() + " is read-only (an HTTP(S) root); run fdl site where the repository lives (a folder or s3://)");
+        Map<String, byte[]> pages = render(repo, options);
+        String manifestKey = options.prefix() + MANIFEST;
+        Map<String, String> before = readManifest(store, manifestKey);
+        Set<String> present = new HashSet<>();
+        try (Stream<ObjectMeta> s = store.list(options.prefix())) {
+            s.forEach(m -> present.add(m.key()));
+        }
+        if (store.head(options.indexKey()).isPresent()) present.add(options.indexKey());
+        Map<String, String> after = new TreeMap<>();
+        List<String> toWrite = new ArrayList<>();
+        for (Map.Entry<String, byte[]> e : pages.entrySet()) {
+            String sha = Sha256.of(e.getValue());
+            after.put(e.getKey(), sha);
+            if (!sha.equals(before.get(e.getKey())) || !present.contains(e.getKey())) toWrite.add(e.getKey());
+        }
+        parallel(toWrite, k -> store.put(k, pages.get(k)));
+        List<String> stale = new ArrayList<>();
+        for (String k : before.keySet()) if (!after.containsKey(k) && present.contains(k)) stale.add(k);
+        if (!stale.isEmpty()) store.deleteAll(stale);
+        ObjectNode m = Json.MAPPER.createObjectNode();
+        m.put("generator", "fdl site");
+        ObjectNode p = m.putObject("pages");
+        after.forEach(p::put);
+        byte[] manifest = Json.bytes(m);
+        store.put(manifestKey, manifest);
+        return new Result(toWrite.size(), pages.size() - toWrite.size(), stale.size());
+    }
+
+    private static Map<String, String> readManifest(ObjectStore store, String key) {
+        Map<String, String> out = new HashMap<>();
+        Optional<ObjectBytes> b = store.get(key);
+        if (b.isEmpty()) return out;
+        try {
+            JsonNode pages = Json.MAPPER.readTree(b.get().bytes()).path("pages");
+            pages.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        } catch (java.io.IOException | RuntimeException e) {
+            // a damaged manifest only costs a full rewrite: every page is written again
+        }
+        return out;
+    }
+
+    private interface KeyTask {
+        void run(String key);
+    }
+
+    /** Store calls for many small objects, 8 at a time: S3 round trips dominate otherwise. */
+    private static void parallel(List<String> keys, KeyTask task) {
+        if (keys.size() < 4) {
+            for (String k : keys) task.run(k);
+            return;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (String k : keys) fs.add(pool.submit(() -> task.run(k)));
+            for (Future<?> f : fs) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (e.getCause() instanceof RuntimeException re) throw re;
+                    throw new FdlException(FdlException.Kind.FAILURE, "writing the site failed: " + e.getCause().getMessage(), e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new FdlException(FdlException.Kind.FAILURE, "interrupted while writing the site", e);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    // ---- model
+
+    private Map<String, byte[]> renderAll() {
+        if (!repo.store().canList())
+            throw new FdlException(repo.root() + " cannot be listed (an HTTP(S) root); run fdl site where the repository lives (a folder or s3://)");
+        List<RefValue> refs = repo.listRefs();
+        Map<String, List<RefValue>> refsByVersion = new HashMap<>();
+        for (RefValue r : refs) refsByVersion.computeIfAbsent(r.versionId(), k -> new ArrayList<>()).add(r);
+        List<Entry> entries = history(refs);
+        RefName head = headBranch();
+        Map<String, byte[]> pages = new LinkedHashMap<>();
+        int pageCount = Math.max(1, (entries.size() + options.pageSize() - 1) / options.pageSize());
+        Entry newest = newestOnHead(refs, head, entries);
+        pages.put(options.indexKey(), bytes(indexPage(newest, refs, refsByVersion, entries, head, pageCount)));
+        for (int i = 0; i < pageCount; i++) {
+            int from = i * options.pageSize();
+            List<Entry> slice = entries.subList(Math.min(from, entries.size()), Math.min(from + options.pageSize(), entries.size()));
+            pages.put(options.prefix() + "log/" + (i + 1) + ".html", bytes(logPage(slice, refsByVersion, head, i + 1, pageCount)));
+        }
+        Map<String, Entry> byId = new HashMap<>();
+        for (Entry e : entries) byId.put(e.version().id(), e);
+        for (Entry e : entries)
+            pages.put(versionKey(e.version().id()), bytes(versionPage(e, refsByVersion.getOrDefault(e.version().id(), List.of()), head, byId)));
+        return pages;
+    }
+
+    private RefName headBranch() {
+        try {
+            return repo.headBranch();
+        } catch (FdlException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Every version reachable from a ref, newest first (seq, then id), each read once, with its
+     * dataset.json (read 8 at a time).
+     */
+    private List<Entry> history(List<RefValue> refs) {
+        PriorityQueue<VersionInfo> queue = new PriorityQueue<>(
+                Comparator.comparingLong(VersionInfo::seq).thenComparing(VersionInfo::id).reversed());
+        Set<String> seen = new HashSet<>();
+        for (RefValue r : refs)
+            if (seen.add(r.versionId())) repo.readVersion(r.versionId()).ifPresent(queue::add);
+        List<VersionInfo> ordered = new ArrayList<>();
+        while (!queue.isEmpty()) {
+            VersionInfo v = queue.poll();
+            ordered.add(v);
+            for (String p : v.parents())
+                if (seen.add(p)) repo.readVersion(p).ifPresent(queue::add);
+        }
+        Entry[] out = new Entry[ordered.size()];
+        List<String> idx = new ArrayList<>();
+        for (int i = 0; i < ordered.size(); i++) idx.add(Integer.toString(i));
+        parallel(idx, s -> {
+            int i = Integer.parseInt(s);
+            VersionInfo v = ordered.get(i);
+            out[i] = new Entry(v, repo.readExpired(v.id()).orElse(null), dataset(v));
+        });
+        return List.of(out);
+    }
+
+    private JsonNode dataset(VersionInfo v) {
+        if (v.dataset() == null) return null;
+        try {
+            return repo.store().get(RepoLayout.versionFile(v.id(), v.dataset().path()))
+                    .map(b -> {
+                        try {
+                            return Json.MAPPER.readTree(b.bytes());
+                        } catch (java.io.IOException e) {
+                            return null;
+                        }
+                    }).orElse(null);
+        } catch (RuntimeException e) {
+            return null; // the site describes what it can; fdl verify reports damaged files
+        }
+    }
+
+    private static Entry newestOnHead(List<RefValue> refs, RefName head, List<Entry> entries) {
+        String id = null;
+        for (RefValue r : refs) if (r.kind() == RefValue.Kind.BRANCH && r.name().equals(head)) id = r.versionId();
+        for (Entry e : entries) if (e.version().id().equals(id)) return e;
+        return entries.isEmpty() ? null : entries.get(0);
+    }
+
+    // ---- pages
+
+    private String versionKey(String id) {
+        return options.prefix() + "versions/" + id + ".html";
+    }
+
+    /** Relative path from a page at {@code key} to the repository root. */
+    private static String rootRel(String key) {
+        int depth = key.split("/", -1).length - 1;
+        return "../".repeat(depth);
+    }
+
+    private String siteRel(String key) {
+        return rootRel(key) + options.prefix();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String title(JsonNode ds, String fallback) {
+        if (ds == null) return fallback;
+        String t = ds.path("title").asText("");
+        if (t.isBlank()) t = ds.path("name").asText("");
+        return t.isBlank() ? fallback : t;
+    }
+
+    private String datasetTitle(Entry newest) {
+        return title(newest == null ? null : newest.dataset(), "fdl repository");
+    }
+
+    private String indexPage(Entry newest, List<RefValue> refs, Map<String, List<RefValue>> refsByVersion,
+                             List<Entry> entries, RefName head, int pageCount) {
+        String key = options.indexKey();
+        String siteRel = siteRel(key);
+        StringBuilder b = new StringBuilder();
+        JsonNode ds = newest == null ? null : newest.dataset();
+        b.append("<h1 id=\"title\">").append(Html.esc(datasetTitle(newest))).append("</h1>\n");
+        if (ds != null && !ds.path("description").asText("").isBlank())
+            b.append("<p id=\"description\">").append(Html.esc(ds.path("description").asText())).append("</p>\n");
+        if (ds != null) {
+            JsonNode lic = ds.path("licenses");
+            if (lic.isArray() && !lic.isEmpty()) {
+                b.append("<p id=\"license\"><strong>License:</strong> ");
+                List<String> parts = new ArrayList<>();
+                for (JsonNode l : lic)
+                    parts.add(Html.externalLink(l.path("path").asText(null), l.path("title").asText(l.path("name").asText(""))));
+                b.append(String.join(", ", parts)).append("</p>\n");
+            }
+            JsonNode src = ds.path("sources");
+            if (src.isArray() && !src.isEmpty()) {
+                b.append("<p id=\"sources\"><strong>Sources:</strong> ");
+                List<String> parts = new ArrayList<>();
+                for (JsonNode s : src)
+                    parts.add(Html.externalLink(s.path("path").asText(null), s.path("title").asText(s.path("name").asText(""))));
+                b.append(String.join(", ", parts)).append("</p>\n");
+            }
+            if (!ds.path("homepage").asText("").isBlank())
+                b.append("<p><strong>Homepage:</strong> ").append(Html.externalLink(ds.path("homepage").asText(), null)).append("</p>\n");
+        }
+        long live = entries.stream().filter(e -> e.expired() == null).count();
+        b.append("<p class=\"muted\" id=\"counts\"><span id=\"version-count\">").append(entries.size()).append("</span> versions (")
+                .append(live).append(" in retention), ").append(refs.size()).append(" refs.</p>\n");
+        if (newest != null) {
+            VersionInfo v = newest.version();
+            b.append("<h2>Latest version</h2>\n<p><a class=\"id\" href=\"").append(siteRel).append("versions/").append(v.id()).append(".html\">")
+                    .append(v.id()).append("</a> ").append(decorations(refsByVersion.get(v.id()), head)).append("<br>")
+                    .append(Html.esc(v.createdAt().toString())).append(" · ").append(Html.esc(firstLine(v.message()))).append("</p>\n");
+            if (newest.expired() == null) b.append(attachBlock(key, v, "attach-latest"));
+        }
+        b.append("<h2>Refs</h2>\n<table id=\"refs\"><tr><th>ref</th><th>version</th><th>date</th><th>message</th></tr>\n");
+        Map<String, Entry> byId = new HashMap<>();
+        for (Entry e : entries) byId.put(e.version().id(), e);
+        List<RefValue> sorted = new ArrayList<>(refs);
+        sorted.sort(Comparator.comparing((RefValue r) -> r.kind() == RefValue.Kind.BRANCH ? 0 : 1).thenComparing(r -> r.name().name()));
+        for (RefValue r : sorted) {
+            Entry e = byId.get(r.versionId());
+            b.append("<tr class=\"").append(r.kind() == RefValue.Kind.TAG ? "tag" : "branch").append("\"><td>")
+                    .append(refBadge(r, head)).append("</td><td><a class=\"id\" href=\"").append(siteRel).append("versions/")
+                    .append(r.versionId()).append(".html\">").append(r.versionId(), 0, 13).append("</a></td><td>")
+                    .append(e == null ? "" : Html.esc(e.version().createdAt().toString())).append("</td><td>")
+                    .append(e == null ? "" : Html.esc(firstLine(e.version().message()))).append("</td></tr>\n");
+        }
+        b.append("</table>\n");
+        if (ds != null && ds.path("resources").isArray() && !ds.path("resources").isEmpty()) {
+            b.append("<h2>Tables in the latest version</h2>\n");
+            b.append(tablesSummary(ds));
+        }
+        b.append("<p><a href=\"").append(siteRel).append("log/1.html\">All versions</a> (").append(pageCount)
+                .append(pageCount == 1 ? " page" : " pages").append(")</p>\n");
+        return Html.page(datasetTitle(newest), rootRel(key), siteRel, b.toString());
+    }
+
+    private String logPage(List<Entry> slice, Map<String, List<RefValue>> refsByVersion, RefName head, int page, int pageCount) {
+        String key = options.prefix() + "log/" + page + ".html";
+        String siteRel = siteRel(key);
+        StringBuilder b = new StringBuilder();
+        b.append("<h1>Versions</h1>\n<p class=\"pager\">");
+        if (page > 1) b.append("<a href=\"").append(page - 1).append(".html\">← newer</a>");
+        b.append("page ").append(page).append(" of ").append(pageCount);
+        if (page < pageCount) b.append(" <a href=\"").append(page + 1).append(".html\">older →</a>");
+        b.append("</p>\n<table id=\"log\"><tr><th>version</th><th>date (UTC)</th><th>author</th><th>message</th></tr>\n");
+        for (Entry e : slice) {
+            VersionInfo v = e.version();
+            b.append("<tr class=\"version\"><td><a class=\"id\" href=\"").append(siteRel).append("versions/").append(v.id()).append(".html\">")
+                    .append(v.id(), 0, 13).append("</a> ").append(decorations(refsByVersion.get(v.id()), head));
+            if (e.expired() != null) b.append(" <span class=\"expired\">expired</span>");
+            b.append("</td><td>").append(Html.esc(v.createdAt().toString())).append("</td><td>").append(Html.esc(v.author().name()))
+                    .append("</td><td>").append(Html.esc(firstLine(v.message()))).append("</td></tr>\n");
+        }
+        b.append("</table>\n");
+        return Html.page("Versions · page " + page, rootRel(key), siteRel, b.toString());
+    }
+
+    private String versionPage(Entry e, List<RefValue> refs, RefName head, Map<String, Entry> byId) {
+        VersionInfo v = e.version();
+        String key = versionKey(v.id());
+        String siteRel = siteRel(key);
+        StringBuilder b = new StringBuilder();
+        b.append("<h1>").append(Html.esc(firstLine(v.message()))).append("</h1>\n");
+        b.append("<table class=\"facts\">");
+        fact(b, "version", "<span class=\"id\" id=\"version-id\">" + v.id() + "</span> " + decorations(refs, head));
+        fact(b, "date (UTC)", Html.esc(v.createdAt().toString()));
+        fact(b, "author", Html.esc(v.author().toString()));
+        if (!v.parents().isEmpty()) {
+            List<String> ps = new ArrayList<>();
+            for (String p : v.parents())
+                ps.add(byId.containsKey(p) ? "<a class=\"id\" href=\"" + p + ".html\">" + p + "</a>" : "<span class=\"id\">" + p + "</span>");
+            fact(b, "parent", String.join(", ", ps));
+        }
+        fact(b, "seq", Long.toString(v.seq()));
+        if (v.ducklake() != null)
+            fact(b, "DuckLake", "format " + Html.esc(v.ducklake().format()) + ", snapshot " + v.ducklake().snapshotId());
+        if (v.catalog() != null)
+            fact(b, "catalog", Html.esc(v.catalog().path()) + ", " + v.catalog().bytes() + " bytes, " + Html.esc(v.catalog().storage()));
+        b.append("</table>\n");
+        if (v.message().contains("\n")) b.append("<pre class=\"message\">").append(Html.esc(v.message())).append("</pre>\n");
+        if (e.expired() != null) {
+            b.append("<p class=\"expired\" id=\"expired\">This version expired on ").append(Html.esc(e.expired().expiredAt().toString()))
+                    .append(e.expired().reason() == null ? "" : " (" + Html.esc(e.expired().reason()) + ")")
+                    .append(": its catalog is gone and it can no longer be attached. Its description remains below.</p>\n");
+        } else {
+            b.append("<h2>Attach with DuckDB</h2>\n").append(attachBlock(key, v, "attach"));
+            if (repo.store().location("").startsWith("s3://")) {
+                b.append("<p class=\"muted\">From the bucket (credentials as DuckDB's httpfs takes them):</p>\n");
+                b.append(preBlock("attach-s3", String.join("\n", AttachStatements.of(repo, v, null, alias(e))), null, null));
+            }
+        }
+        JsonNode ds = e.dataset();
+        if (ds != null && ds.path("resources").isArray()) {
+            b.append("<h2>Tables</h2>\n");
+            for (JsonNode r : ds.path("resources")) b.append(tableSection(r));
+        }
+        return Html.page(title(ds, "fdl repository") + " · " + v.id().substring(0, 13), rootRel(key), siteRel, b.toString());
+    }
+
+    private static void fact(StringBuilder b, String name, String html) {
+        b.append("<tr><th>").append(Html.esc(name)).append("</th><td>").append(html).append("</td></tr>");
+    }
+
+    private static String tablesSummary(JsonNode ds) {
+        StringBuilder b = new StringBuilder("<table id=\"tables\"><tr><th>table</th><th class=\"num\">rows</th><th>columns</th><th>description</th></tr>\n");
+        for (JsonNode r : ds.path("resources")) {
+            b.append("<tr><td>").append(Html.esc(r.path("name").asText())).append("</td><td class=\"num\">")
+                    .append(r.has("rows") ? String.format("%,d", r.path("rows").asLong()) : "").append("</td><td>")
+                    .append(r.path("schema").path("fields").size()).append("</td><td>")
+                    .append(Html.esc(r.path("description").asText(""))).append("</td></tr>\n");
+        }
+        return b.append("</table>\n").toString();
+    }
+
+    private static String tableSection(JsonNode r) {
+        String name = r.path("name").asText();
+        StringBuilder b = new StringBuilder();
+        b.append("<section class=\"table\" data-table=\"").append(Html.esc(name)).append("\"><h3>").append(Html.esc(name)).append("</h3>\n");
+        if (!r.path("description").asText("").isBlank()) b.append("<p>").append(Html.esc(r.path("description").asText())).append("</p>\n");
+        if (r.has("rows"))
+            b.append("<p><span class=\"rows\" data-rows=\"").append(r.path("rows").asLong()).append("\">")
+                    .append(String.format("%,d", r.path("rows").asLong())).append("</span> rows</p>\n");
+        b.append("<table><tr><th>column</th><th>type</th><th>DuckLake type</th><th>description</th></tr>\n");
+        for (JsonNode f : r.path("schema").path("fields"))
+            b.append("<tr><td>").append(Html.esc(f.path("name").asText())).append("</td><td>").append(Html.esc(f.path("type").asText("")))
+                    .append("</td><td><code>").append(Html.esc(f.path("ducklake_type").asText(""))).append("</code></td><td>")
+                    .append(Html.esc(f.path("description").asText(""))).append("</td></tr>\n");
+        return b.append("</table></section>\n").toString();
+    }
+
+    /**
+     * The attach statements for {@code v}: rendered for the store's own location, and as a
+     * template with {@link #ROOT_PLACEHOLDER} that the page's script fills in with the root the
+     * page was loaded from (statements from {@link AttachStatements}, the one place that rule lives).
+     */
+    private String attachBlock(String pageKey, VersionInfo v, String id) {
+        String alias = alias(v);
+        String own = String.join("\n", AttachStatements.of(repo, v, null, alias));
+        String template = String.join("\n", AttachStatements.of(repo, v, ROOT_PLACEHOLDER, alias));
+        return preBlock(id, own, template, rootRel(pageKey));
+    }
+
+    private static String preBlock(String id, String text, String template, String rootRel) {
+        StringBuilder b = new StringBuilder("<pre class=\"attach\" id=\"").append(id).append('"');
+        if (template != null)
+            b.append(" data-root-rel=\"").append(rootRel.isEmpty() ? "./" : rootRel).append("\" data-template=\"").append(Html.esc(template)).append('"');
+        b.append('>').append(Html.esc(text)).append("</pre>\n<button class=\"copy\" data-for=\"").append(id).append("\">Copy</button>\n");
+        return b.toString();
+    }
+
+    private static String alias(Entry e) {
+        return alias(e.version());
+    }
+
+    private static String alias(VersionInfo v) {
+        return "v_" + v.id().substring(0, 8);
+    }
+
+    private static String refBadge(RefValue r, RefName head) {
+        boolean isHead = r.kind() == RefValue.Kind.BRANCH && r.name().equals(head);
+        String cls = r.kind() == RefValue.Kind.TAG ? "ref tag" : isHead ? "ref head" : "ref";
+        return "<span class=\"" + cls + "\">" + (isHead ? "HEAD → " : "") + Html.esc(r.decoration()) + "</span>";
+    }
+
+    private static String decorations(List<RefValue> refs, RefName head) {
+        if (refs == null || refs.isEmpty()) return "";
+        StringBuilder b = new StringBuilder();
+        List<RefValue> sorted = new ArrayList<>(refs);
+        sorted.sort(Comparator.comparing((RefValue r) -> r.kind() == RefValue.Kind.BRANCH && r.name().equals(head) ? 0 : r.kind() == RefValue.Kind.TAG ? 1 : 2)
+                .thenComparing(r -> r.name().name()));
+        for (RefValue r : sorted) b.append(refBadge(r, head));
+        return b.toString();
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) return "";
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+
+}

@@ -1,0 +1,175 @@
+package dev.fdl.bench;
+
+import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.CatalogReader;
+import dev.fdl.ducklake.Catalogs;
+import dev.fdl.ducklake.ImportResult;
+import dev.fdl.ducklake.Importer;
+import dev.fdl.ducklake.ProgressListener;
+import dev.fdl.ducklake.SyncResult;
+import dev.fdl.ducklake.Syncer;
+import dev.fdl.ducklake.VersionDiff;
+import dev.fdl.store.LocalStore;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code import --mode sync} and {@code fdl diff} against references measured in the same run
+ * (issue 15). Prints ratios, not absolute times:
+ * <ol>
+ *   <li>on the shipped world-cities months, the data bytes each version adds with sync (new data
+ *       file + delete files) against a Parquet file holding only the rows that are new or changed
+ *       (DuckDB {@code COPY} of {@code new EXCEPT ALL old}; target ≤ 3x), and against replace;</li>
+ *   <li>on a generated table of N rows changed by 0.1 % per version, the time of
+ *       {@code VersionDiff} counts ({@code fdl diff --stat}) against DuckDB computing the same counts
+ *       with {@code EXCEPT ALL} over the two versions' full tables (built-in reader views of both;
+ *       medians of 3 runs; target ≤ 0.5x), and the Java heap the diff used at N and 4N (flat).</li>
+ * </ol>
+ * Run with
+ * {@code mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.fdl.bench.SyncBench -Dexec.args="1000000"}.
+ */
+public final class SyncBench {
+    private static final int RUNS = 3;
+
+    public static void main(String[] args) throws Exception {
+        long n = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
+        Path tmp = Files.createTempDirectory("fdl-syncbench-");
+        bytes(tmp.resolve("bytes"));
+        long heapN = diffTime(tmp.resolve("n"), n);
+        long heap4N = diffTime(tmp.resolve("4n"), 4 * n);
+        System.out.printf("heap used by the diff (--stat and rows): %,d bytes at %,d rows, %,d bytes at %,d rows (ratio %.2f; flat means about 1)%n",
+                heapN, n, heap4N, 4 * n, heap4N / (double) Math.max(1, heapN));
+    }
+
+    private static void bytes(Path dir) throws Exception {
+        Path months = Path.of(SyncBench.class.getClassLoader().getResource("demo/world-cities/README.md").toURI()).getParent();
+        List<Path> files;
+        try (var s = Files.list(months)) {
+            files = s.filter(p -> p.toString().endsWith(".csv.gz")).sorted().toList();
+        }
+        Files.createDirectories(dir.resolve("repo"));
+        LocalStore store = new LocalStore(dir.resolve("repo"));
+        Path synced = dir.resolve("sync.sqlite"), replaced = dir.resolve("replace.sqlite");
+        Catalogs.create(synced, CatalogKind.SQLITE, store.location("data/"));
+        Catalogs.create(replaced, CatalogKind.SQLITE, store.location("data/"));
+        System.out.println("month                      sync bytes  replace bytes  changed-rows Parquet  sync/changed  sync/replace");
+        double worst = 0;
+        for (int i = 0; i < files.size(); i++) {
+            Path f = files.get(i);
+            SyncResult s = Syncer.sync(synced, store, "data/", dir.resolve("cache"), f, "cities", List.of("geonameid"), null, "bench", null);
+            ImportResult r = Importer.importFile(replaced, store, "data/", f, "cities",
+                    i == 0 ? Importer.Mode.CREATE : Importer.Mode.REPLACE, null, "bench", null);
+            if (i == 0) continue;
+            long syncBytes = s.dataBytes() + s.deleteBytes();
+            Path changed = dir.resolve("changed-" + i + ".parquet");
+            try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+                st.execute("COPY (SELECT * FROM read_csv('" + f + "', header = true) EXCEPT ALL SELECT * FROM read_csv('"
+                        + files.get(i - 1) + "', header = true)) TO '" + changed + "' (FORMAT parquet)");
+            }
+            long ref = Files.size(changed);
+            double ratio = syncBytes / (double) ref;
+            worst = Math.max(worst, ratio);
+            System.out.printf("%-26s %10d %14d %20d %13.2f %13.3f%n", f.getFileName(), syncBytes, r.fileSizeBytes(), ref, ratio,
+                    syncBytes / (double) r.fileSizeBytes());
+        }
+        System.out.printf("worst sync/changed-rows ratio: %.2f (target <= 3)%n", worst);
+    }
+
+    /** Builds two versions of an n-row table 0.1 % apart; prints diff time / EXCEPT ALL time; returns the heap the diff used. */
+    private static long diffTime(Path dir, long n) throws Exception {
+        Files.createDirectories(dir.resolve("repo"));
+        LocalStore store = new LocalStore(dir.resolve("repo"));
+        Path sqlite = dir.resolve("catalog.sqlite");
+        Catalogs.create(sqlite, CatalogKind.SQLITE, store.location("data/"));
+        Path v1 = dir.resolve("v1.parquet"), v2 = dir.resolve("v2.parquet"), v3 = dir.resolve("v3.parquet");
+        long step = 1000;
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            String base = "SELECT i AS id, 'name-' || i AS name, (i * 7919) % 100003 AS pop, i % 250 AS country FROM range(" + n + ") t(i)";
+            st.execute("COPY (" + base + ") TO '" + v1 + "' (FORMAT parquet)");
+            // 0.1 %: a third changed, a third gone, a third new; twice, so that v3's parent also carries deletes
+            for (Path[] p : new Path[][]{{v1, v2}, {v2, v3}}) {
+                st.execute("COPY (SELECT id, name, CASE WHEN hash(id, '" + p[1].getFileName() + "') % " + step + " = 0 THEN pop + 1 ELSE pop END AS pop, "
+                        + "country FROM read_parquet('" + p[0] + "') WHERE hash(id, 'gone" + p[1].getFileName() + "') % " + (3 * step)
+                        + " <> 0 UNION ALL SELECT " + n + " + i, 'new', i, 1 FROM range(" + (n / (3 * step)) + ") t(i) ORDER BY 1) TO '"
+                        + p[1] + "' (FORMAT parquet)");
+            }
+        }
+        Path a = dir.resolve("a.duckdb"), b = dir.resolve("b.duckdb");
+        Syncer.sync(sqlite, store, "data/", dir.resolve("cache"), v1, "t", List.of("id"), null, "bench", null);
+        Syncer.sync(sqlite, store, "data/", dir.resolve("cache"), v2, "t", List.of("id"), null, "bench", null);
+        CatalogConverter.convert(sqlite, a, CatalogKind.DUCKDB, ProgressListener.NONE);
+        Syncer.sync(sqlite, store, "data/", dir.resolve("cache"), v3, "t", List.of("id"), null, "bench", null);
+        CatalogConverter.convert(sqlite, b, CatalogKind.DUCKDB, ProgressListener.NONE);
+
+        long[] diff = new long[RUNS], ref = new long[RUNS];
+        VersionDiff.Summary summary = null;
+        long[] refCounts = null;
+        for (int r = 0; r < RUNS; r++) {
+            long t0 = System.nanoTime();
+            summary = VersionDiff.run(new VersionDiff.Side("a", a, null), new VersionDiff.Side("b", b, null), null, List.of(), false,
+                    new VersionDiff.Sink() {});
+            diff[r] = System.nanoTime() - t0;
+            t0 = System.nanoTime();
+            refCounts = exceptAll(a, b);
+            ref[r] = System.nanoTime() - t0;
+        }
+        if (summary.added() != refCounts[0] || summary.removed() != refCounts[1]) {
+            throw new IllegalStateException("diff " + summary + " disagrees with EXCEPT ALL " + Arrays.toString(refCounts));
+        }
+        Arrays.sort(diff);
+        Arrays.sort(ref);
+        {
+            System.out.printf("diff --stat of two versions of %,d rows 0.1%% apart (+%d -%d): %.1f ms, EXCEPT ALL over both tables %.1f ms, ratio %.2f (target <= 0.5)%n",
+                    n, summary.added(), summary.removed(), diff[RUNS / 2] / 1e6, ref[RUNS / 2] / 1e6, diff[RUNS / 2] / (double) ref[RUNS / 2]);
+        }
+        // heap: the diff with every row sent to a sink that drops it
+        System.gc();
+        resetPeaks();
+        long before = heapPeak();
+        VersionDiff.run(new VersionDiff.Side("a", a, null), new VersionDiff.Side("b", b, null), null, List.of("id"), true,
+                new VersionDiff.Sink() {});
+        return Math.max(0, heapPeak() - before);
+    }
+
+    /**
+     * The reference: both versions' full tables through the built-in reader (b's view recreated in
+     * a's DuckDB), counted with EXCEPT ALL both ways.
+     */
+    private static long[] exceptAll(Path a, Path b) throws Exception {
+        try (CatalogReader ra = CatalogReader.open(a, null, null); CatalogReader rb = CatalogReader.open(b, null, null);
+             Statement sa = ra.connection().createStatement(); Statement sb = rb.connection().createStatement()) {
+            String view;
+            try (ResultSet rs = sb.executeQuery("SELECT sql FROM duckdb_views() WHERE view_name = 't' AND NOT internal")) {
+                rs.next();
+                view = rs.getString(1).replaceFirst("(?s)^CREATE VIEW .*? AS ", "CREATE VIEW t_b AS ");
+            }
+            sa.execute(view);
+            try (ResultSet rs = sa.executeQuery("SELECT (SELECT count(*) FROM (FROM t_b EXCEPT ALL FROM t)), "
+                    + "(SELECT count(*) FROM (FROM t EXCEPT ALL FROM t_b))")) {
+                rs.next();
+                return new long[]{rs.getLong(1), rs.getLong(2)};
+            }
+        }
+    }
+
+    private static void resetPeaks() {
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) p.resetPeakUsage();
+    }
+
+    private static long heapPeak() {
+        long sum = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) sum += p.getPeakUsage().getUsed();
+        return sum;
+    }
+}

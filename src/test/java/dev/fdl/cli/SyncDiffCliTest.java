@@ -1,0 +1,163 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fdl.util.Json;
+import dev.fdl.util.SqlQuote;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Issue 15 end to end: months loaded with import --mode sync share data files; diff between versions; retention keeps them readable. */
+class SyncDiffCliTest {
+    static final String[] MONTHS = {"2024-10-04", "2024-12-01", "2025-03-01", "2025-06-01"};
+    static final String CHECKSUM = "SELECT count(*) AS n, md5(string_agg(CAST(x AS VARCHAR), chr(10) ORDER BY CAST(x AS VARCHAR))) AS md5 "
+            + "FROM (SELECT * FROM cities) AS x";
+
+    @TempDir Path dir;
+
+    private static String csv(Path file) {
+        return "SELECT * FROM read_csv(" + SqlQuote.literal(file.toString()) + ", header = true)";
+    }
+
+    /** {added, removed} as DuckDB's EXCEPT ALL counts them over the two files. */
+    private static long[] exceptAll(Path a, Path b) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT (SELECT count(*) FROM (" + csv(b) + " EXCEPT ALL " + csv(a) + ")), (SELECT count(*) FROM ("
+                     + csv(a) + " EXCEPT ALL " + csv(b) + "))")) {
+            rs.next();
+            return new long[]{rs.getLong(1), rs.getLong(2)};
+        }
+    }
+
+    private static String fileChecksum(Path file) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery(CHECKSUM.replace("FROM cities", "FROM (" + csv(file) + ")"))) {
+            rs.next();
+            return "n,md5\n" + rs.getLong(1) + "," + rs.getString(2) + "\n";
+        }
+    }
+
+    private static JsonNode lastLine(String out) throws Exception {
+        List<String> lines = out.lines().toList();
+        return Json.MAPPER.readTree(lines.get(lines.size() - 1));
+    }
+
+    @Test
+    void syncedMonthsShareFilesDiffCountsEqualExceptAllAndRetentionKeepsEveryLiveVersionReadable() throws Exception {
+        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
+        String repo = root.toString(), cache = dir.resolve("cache").toString();
+        Cli.ok(dir, "init", repo);
+        Cli.ok(wc, "checkout", "--repo", repo);
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Path csv = WorkflowCliTest.month(dir, MONTHS[i]);
+            files.add(csv);
+            Cli.Result imp = Cli.ok(wc, "import", csv.toString(), "--table", "cities", "--mode", "sync", "--key", "geonameid");
+            if (i > 0) assertThat(imp.out()).startsWith("Synced main.cities to ").contains(" delete file(s)");
+            Cli.ok(wc, "commit", "-m", "cities " + MONTHS[i]);
+            Cli.ok(wc, "tag", "m" + i);
+        }
+        // the same file again: nothing written
+        assertThat(Cli.ok(wc, "import", files.get(2).toString(), "--table", "cities", "--mode", "sync").out())
+                .contains("nothing to write, no snapshot made");
+        assertThat(Cli.ok(wc, "status").out()).contains("Nothing to commit");
+
+        // diff --stat between tags equals EXCEPT ALL over the two files
+        long[] expected = exceptAll(files.get(0), files.get(2));
+        JsonNode stat = lastLine(Cli.ok(wc, "diff", "--stat", "--json", "m0", "m2").out()).get("summary");
+        assertThat(List.of(stat.get("added").asLong(), stat.get("removed").asLong(), stat.get("changed").asLong()))
+                .containsExactly(expected[0], expected[1], 0L);
+        assertThat(Cli.ok(wc, "diff", "--stat", "m0", "m2").out()).contains(" main.cities | +" + expected[0] + " -" + expected[1] + " ~0");
+        // with the key a changed city is one changed row; added + changed and removed + changed are the EXCEPT ALL counts
+        Cli.Result keyed = Cli.ok(wc, "diff", "--json", "--key", "geonameid", "m0", "m2");
+        JsonNode sum = lastLine(keyed.out()).get("summary");
+        assertThat(sum.get("added").asLong() + sum.get("changed").asLong()).isEqualTo(expected[0]);
+        assertThat(sum.get("removed").asLong() + sum.get("changed").asLong()).isEqualTo(expected[1]);
+        assertThat(sum.get("changed").asLong()).isPositive();
+        List<JsonNode> changed = new ArrayList<>();
+        for (String line : keyed.out().lines().toList()) {
+            JsonNode n = Json.MAPPER.readTree(line);
+            if (n.has("change") && n.get("change").asText().equals("changed")) changed.add(n);
+        }
+        assertThat(changed).hasSize((int) sum.get("changed").asLong());
+        JsonNode one = changed.get(0);
+        assertThat(one.get("key").get("geonameid").isNumber()).isTrue();
+        String column = one.get("columns").fieldNames().next();
+        assertThat(one.get("columns").get(column).get("old")).isNotEqualTo(one.get("columns").get(column).get("new"));
+        // rows as text and CSV: one line per added and removed row
+        long plusLines = Cli.ok(wc, "diff", "m0", "m2").out().lines().filter(l -> l.startsWith("+ ")).count();
+        assertThat(plusLines).isEqualTo(expected[0]);
+        assertThat(Cli.ok(wc, "diff", "--csv", "m0", "m2").out().lines().filter(l -> l.startsWith("removed,")).count()).isEqualTo(expected[1]);
+
+        // the working copy against its base, and one version against the working copy
+        Path next = WorkflowCliTest.month(dir, MONTHS[3]);
+        Cli.ok(wc, "import", next.toString(), "--table", "cities", "--mode", "sync", "--key", "geonameid");
+        long[] working = exceptAll(files.get(2), next);
+        assertThat(Cli.ok(wc, "diff", "--stat").out()).contains(" main.cities | +" + working[0] + " -" + working[1] + " ~0");
+        long[] fromFirst = exceptAll(files.get(0), next);
+        assertThat(Cli.ok(wc, "diff", "--stat", "m0").out()).contains(" main.cities | +" + fromFirst[0] + " -" + fromFirst[1] + " ~0");
+        Cli.ok(wc, "commit", "-m", "cities " + MONTHS[3]);
+        files.add(next);
+
+        // versions share data files: the first month's file is named by all four
+        JsonNode log = Json.MAPPER.readTree(Cli.ok(dir, "log", "--repo", repo, "--json").out());
+        List<String> ids = new ArrayList<>(); // oldest first
+        for (JsonNode v : log) ids.add(0, v.get("id").asText());
+        // expire the middle ones, gc with no grace: every live version still reads as its month
+        Cli.ok(dir, "tag", "--repo", repo, "-d", "m1");
+        Cli.ok(dir, "expire", "--repo", repo, "--keep", "1");
+        Cli.ok(dir, "gc", "--repo", repo, "--grace", "0s", "--cache-dir", cache);
+        assertThat(Cli.ok(wc, "query", "--csv", "m0", CHECKSUM).out()).isEqualTo(fileChecksum(files.get(0)));
+        assertThat(Cli.ok(wc, "query", "--csv", "m2", CHECKSUM).out()).isEqualTo(fileChecksum(files.get(2)));
+        assertThat(Cli.ok(wc, "query", "--csv", ids.get(3), CHECKSUM).out()).isEqualTo(fileChecksum(files.get(3)));
+        assertThat(Cli.in(wc, "query", "--csv", ids.get(1), CHECKSUM).exit()).isEqualTo(4);
+        assertThat(Cli.ok(dir, "verify", "--repo", repo, "--cache-dir", cache).out()).contains("no problems");
+        long[] last = exceptAll(files.get(2), files.get(3));
+        assertThat(Cli.ok(wc, "diff", "--stat", "m2", ids.get(3)).out()).contains(" main.cities | +" + last[0] + " -" + last[1] + " ~0");
+    }
+
+    @Test
+    void logStatCountsFromTheCatalogsAndCompactionKeepsTheRowsAndDeletesNothing() throws Exception {
+        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
+        String repo = root.toString();
+        Cli.ok(dir, "init", repo);
+        Cli.ok(wc, "checkout", "--repo", repo);
+        Path m0 = WorkflowCliTest.month(dir, MONTHS[0]), m1 = WorkflowCliTest.month(dir, MONTHS[1]);
+        Cli.ok(wc, "import", m0.toString(), "--table", "cities", "--mode", "sync", "--key", "geonameid");
+        Cli.ok(wc, "commit", "-m", "first");
+        Cli.ok(wc, "import", m1.toString(), "--table", "cities", "--mode", "sync", "--key", "geonameid");
+        Cli.ok(wc, "commit", "-m", "second");
+        long[] d = exceptAll(m0, m1);
+        List<String> log = Cli.ok(wc, "log", "--oneline", "--stat").out().lines().toList();
+        assertThat(log).contains(" main.cities | +" + d[0] + " -" + d[1] + " (28,796 rows)", " main.cities | +28500 -0 (28,500 rows)");
+        JsonNode json = Json.MAPPER.readTree(Cli.ok(wc, "log", "--json", "--stat").out());
+        assertThat(json.get(0).get("stat").get(0).get("added").asLong()).isEqualTo(d[0]);
+
+        long files;
+        try (var s = Files.walk(root.resolve("data"))) {
+            files = s.filter(Files::isRegularFile).count();
+        }
+        assertThat(Cli.ok(wc, "compact", "cities").out()).contains("Compacted main.cities: 2 data file(s), 1 delete file(s)")
+                .contains("nothing was deleted");
+        assertThat(Cli.ok(wc, "compact", "cities").out()).contains("nothing to compact");
+        Cli.ok(wc, "commit", "-m", "compacted");
+        try (var s = Files.walk(root.resolve("data"))) {
+            assertThat(s.filter(Files::isRegularFile).count()).isEqualTo(files + 1);
+        }
+        assertThat(Cli.ok(wc, "query", "--csv", CHECKSUM).out()).isEqualTo(fileChecksum(m1));
+        JsonNode after = Json.MAPPER.readTree(Cli.ok(wc, "log", "--json").out());
+        JsonNode none = lastLine(Cli.ok(wc, "diff", "--stat", "--json", after.get(1).get("id").asText(), after.get(0).get("id").asText())
+                .out()).get("summary");
+        assertThat(none.get("added").asLong() + none.get("removed").asLong()).isZero();
+    }
+}

@@ -1,0 +1,123 @@
+package dev.fdl.ducklake;
+
+import dev.fdl.FdlException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPOutputStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Issue 17: CSV import as DuckDB users expect it. DuckDB's sniffer samples 20,480 rows; a quote
+ * that first appears after the sample must still be read as a quote, and a ragged file must be
+ * refused naming and quoting its first bad line, never imported as one text column.
+ */
+class ImporterCsvTest {
+    /** Beyond DuckDB's default sample of 20,480 rows. */
+    static final int LATE = 25_000;
+
+    @TempDir Path tmp;
+    WorkingCatalogFixture wc;
+
+    @BeforeEach
+    void setUp() {
+        wc = new WorkingCatalogFixture(tmp.resolve("wc"));
+    }
+
+    /** A CSV of {@code rows} rows {@code id,name,score}; row {@code special} is {@code line} instead. */
+    Path csv(String name, int rows, int special, String line) throws IOException {
+        Path p = tmp.resolve(name);
+        try (OutputStream raw = Files.newOutputStream(p);
+             OutputStream out = name.endsWith(".gz") ? new GZIPOutputStream(raw) : raw) {
+            StringBuilder sb = new StringBuilder("id,name,score\n");
+            for (int i = 1; i <= rows; i++) {
+                sb.append(i == special ? line : i + ",n" + i + "," + i).append('\n');
+                if (sb.length() > 1 << 16) {
+                    out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+                    sb.setLength(0);
+                }
+            }
+            out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        return p;
+    }
+
+    String value(String sql) {
+        try (CatalogReader r = wc.read(null)) {
+            return String.valueOf(r.query(sql).rows().get(0).get(0));
+        }
+    }
+
+    @Test
+    void aQuotedFieldFirstSeenAfterTheSampleIsReadAsQuoted() throws IOException {
+        Path p = csv("late.csv", 30_000, LATE, LATE + ",\"late, quoted\"," + LATE);
+        ImportResult r = wc.importFile(p, "t", Importer.Mode.CREATE);
+        assertThat(r.rows()).isEqualTo(30_000);
+        assertThat(r.columns()).containsExactly("id BIGINT", "name VARCHAR", "score BIGINT");
+        assertThat(value("SELECT name FROM t WHERE id = " + LATE)).isEqualTo("late, quoted");
+    }
+
+    @Test
+    void aLateQuotedFieldWithoutDelimiterDoesNotKeepItsQuotes() throws IOException {
+        // DuckDB's default sniff would import this silently as "late" with its quotes.
+        Path p = csv("silent.csv.gz", 30_000, LATE, LATE + ",\"late\"," + LATE);
+        wc.importFile(p, "t", Importer.Mode.CREATE);
+        assertThat(value("SELECT name FROM t WHERE id = " + LATE)).isEqualTo("late");
+    }
+
+    private void refusedNaming(Path p, String lineNumber, String quoted) {
+        String before = wc.dump();
+        assertThatThrownBy(() -> wc.importFile(p, "t", Importer.Mode.CREATE))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.FAILURE))
+                .hasMessageContaining(p.toString())
+                .hasMessageContaining("line " + lineNumber + " has ")
+                .hasMessageContaining(quoted)
+                .hasMessageContaining("nothing was imported");
+        assertThat(wc.dump()).isEqualTo(before);
+    }
+
+    @Test
+    void aRowWithAnExtraFieldInsideTheSampleIsRefusedNotReadAsOneColumn() throws IOException {
+        refusedNaming(csv("extra.csv", 99, 50, "50,x,50,extra"), "51", "50,x,50,extra");
+    }
+
+    @Test
+    void aRowWithAMissingFieldAfterTheSampleIsRefused() throws IOException {
+        refusedNaming(csv("short.csv.gz", 30_000, LATE, LATE + ",x"), String.valueOf(LATE + 1), LATE + ",x");
+    }
+
+    @Test
+    void aRaggedSemicolonFileNamesItsDelimiter() throws IOException {
+        Path p = tmp.resolve("semi.csv");
+        Files.writeString(p, "id;name;score\n1;a;1\n2;b\n3;c;3\n");
+        refusedNaming(p, "3", "2;b");
+        assertThatThrownBy(() -> wc.importFile(p, "t", Importer.Mode.CREATE)).hasMessageContaining("delimiter ';'");
+    }
+
+    @Test
+    void aSingleColumnFileIsStillOneColumn() throws IOException {
+        Path p = tmp.resolve("one.csv");
+        Files.writeString(p, "\"city, country\"\nLyon\nParis\n");
+        ImportResult r = wc.importFile(p, "t", Importer.Mode.CREATE);
+        assertThat(r.columns()).containsExactly("city, country VARCHAR");
+        assertThat(r.rows()).isEqualTo(2);
+    }
+
+    @Test
+    void schemaOverrideStillReachesTheReader() throws IOException {
+        Path p = tmp.resolve("zip.csv");
+        Files.writeString(p, "zip,name\n01234,a\n99999,b\n");
+        ImportResult r = Importer.importFile(wc.catalog, wc.store, "data/", p, "t", Importer.Mode.CREATE,
+                "zip VARCHAR", null, null);
+        assertThat(r.columns()).containsExactly("zip VARCHAR", "name VARCHAR");
+        assertThat(value("SELECT min(zip) FROM t")).isEqualTo("01234");
+    }
+}

@@ -1,0 +1,112 @@
+package dev.fdl.ducklake;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** VersionDiff over catalogs of one lineage: what it reports, and that files both sides share unchanged are never opened. */
+class VersionDiffTest {
+    @TempDir
+    Path tmp;
+
+    private Path csv(String name, String content) {
+        try {
+            return Files.writeString(tmp.resolve(name), content);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The working catalog as a DuckDB file: one side of a diff. */
+    private VersionDiff.Side side(WorkingCatalogFixture wc, String label) {
+        Path duck = tmp.resolve(label + ".duckdb");
+        CatalogConverter.convert(wc.catalog, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
+        return new VersionDiff.Side(label, duck, null);
+    }
+
+    /** Everything the diff reports, one line per event. */
+    private static final class Lines implements VersionDiff.Sink {
+        final List<String> lines = new ArrayList<>();
+
+        @Override
+        public void table(String table, String change) {
+            lines.add("table " + change + " " + table);
+        }
+
+        @Override
+        public void column(String table, String change, String detail) {
+            lines.add("column " + change + " " + detail);
+        }
+
+        @Override
+        public void row(String table, char sign, List<String> values, String json) {
+            lines.add(sign + " " + json);
+        }
+
+        @Override
+        public void changed(String table, List<String> key, String keyJson, List<VersionDiff.ValueChange> changes, List<String> values) {
+            lines.add("~ " + keyJson + " " + changes.stream().map(c -> c.column() + " " + c.oldJson() + "->" + c.newJson()).toList());
+        }
+
+        @Override
+        public void stat(VersionDiff.TableStat s) {
+            lines.add("stat " + s.table() + " +" + s.added() + " -" + s.removed() + " ~" + s.changed());
+        }
+    }
+
+    @Test
+    void reportsRowsAndSchemaChangesAndNeverOpensFilesBothSidesShareWithTheSameDeletes() throws Exception {
+        WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("wc"));
+        wc.sync(csv("v1.csv", "id,name,pop\n1,a,10\n2,b,20\n3,c,30\n"), "t", "id");
+        // row 3 is deleted from the first data file: it gets a delete file
+        wc.sync(csv("v2.csv", "id,name,pop\n1,a,10\n2,b,20\n4,d,40\n5,e,50\n6,f,60\n"), "t", "id");
+        wc.sync(csv("u.csv", "x\n1\n"), "u");
+        VersionDiff.Side a = side(wc, "a");
+        // only rows of the second file change; the first file keeps its delete file; u is dropped, w added; pop renamed
+        wc.sync(csv("v3.csv", "id,name,Pop\n1,a,10\n2,b,20\n4,d,41\n6,f,60\n7,g,70\n"), "t", "id");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + wc.catalog)) {
+            c.createStatement().execute("UPDATE ducklake_table SET end_snapshot = 5 WHERE table_name = 'u'");
+        }
+        wc.sync(csv("w.csv", "y\nhello\n"), "w");
+        VersionDiff.Side b = side(wc, "b");
+        // the first data file of t is shared with the same delete file: take it away, the diff must not need it
+        Path first;
+        try (var s = Files.list(wc.dir.resolve("repo/data/main/t"))) {
+            first = s.sorted().findFirst().orElseThrow();
+        }
+        Files.move(first, tmp.resolve("away.parquet"));
+
+        Lines keyed = new Lines();
+        VersionDiff.Summary s = VersionDiff.run(a, b, null, List.of("id"), true, keyed);
+        assertThat(keyed.lines).containsExactly(
+                "column renamed pop -> Pop",
+                "- {\"id\":5,\"name\":\"e\",\"Pop\":50}",
+                "+ {\"id\":7,\"name\":\"g\",\"Pop\":70}",
+                "~ {\"id\":4} [Pop 40->41]",
+                "stat main.t +1 -1 ~1",
+                "table dropped main.u",
+                "- {\"x\":1}",
+                "stat main.u +0 -1 ~0",
+                "table added main.w",
+                "+ {\"y\":\"hello\"}",
+                "stat main.w +1 -0 ~0");
+        assertThat(s).isEqualTo(new VersionDiff.Summary(1, 1, 1, 2, 2, 1));
+
+        Lines whole = new Lines();
+        VersionDiff.run(a, b, "t", List.of(), false, whole);
+        assertThat(whole.lines).containsExactly("column renamed pop -> Pop", "stat main.t +2 -2 ~0");
+        // and the diff of a side with itself reads nothing at all
+        Lines same = new Lines();
+        assertThat(VersionDiff.run(b, b, null, List.of(), true, same)).isEqualTo(new VersionDiff.Summary(0, 0, 0, 0, 0, 0));
+    }
+}

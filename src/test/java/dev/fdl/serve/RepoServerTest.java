@@ -1,0 +1,247 @@
+package dev.fdl.serve;
+
+import dev.fdl.cli.Cli;
+import dev.fdl.site.Site;
+import dev.fdl.site.SiteRepo;
+import dev.fdl.store.LocalStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Issue 16: {@code fdl serve}, a read-only HTTP server over a repository. */
+class RepoServerTest {
+    @TempDir static Path shared;
+    static SiteRepo towns;
+    static LocalStore store;
+    static RepoServer server;
+    static HttpClient http = HttpClient.newHttpClient();
+    static String catalogKey;
+    static byte[] catalog;
+    static final String SECRET = "top secret outside the root";
+
+    @BeforeAll
+    static void start() throws IOException {
+        towns = SiteRepo.copy(shared);
+        Files.writeString(shared.resolve("secret.txt"), SECRET);
+        Files.createSymbolicLink(towns.root.resolve("link.txt"), shared.resolve("secret.txt"));
+        Files.createSymbolicLink(towns.root.resolve("outside"), shared);
+        store = new LocalStore(towns.root);
+        server = RepoServer.start(store, Site.Options.defaults(), "127.0.0.1", 0);
+        catalogKey = "versions/" + towns.third + "/ducklake.duckdb";
+        catalog = Files.readAllBytes(towns.root.resolve(catalogKey));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    static HttpResponse<byte[]> get(String path, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + path));
+        if (headers.length > 0) b.headers(headers);
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    static HttpResponse<byte[]> send(String method, String path, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + path))
+                .method(method, method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS")
+                        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString("x"));
+        if (headers.length > 0) b.headers(headers);
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    @Test
+    void aRangeGivesExactlyThoseBytesWith206AndContentRange() throws Exception {
+        HttpResponse<byte[]> r = get(catalogKey, "Range", "bytes=1000-66535");
+        assertThat(r.statusCode()).isEqualTo(206);
+        assertThat(r.body()).isEqualTo(Arrays.copyOfRange(catalog, 1000, 66536));
+        assertThat(r.headers().firstValue("Content-Range")).hasValue("bytes 1000-66535/" + catalog.length);
+        HttpResponse<byte[]> suffix = get(catalogKey, "Range", "bytes=-100");
+        assertThat(suffix.body()).isEqualTo(Arrays.copyOfRange(catalog, catalog.length - 100, catalog.length));
+        HttpResponse<byte[]> open = get(catalogKey, "Range", "bytes=" + (catalog.length - 10) + "-");
+        assertThat(open.body()).isEqualTo(Arrays.copyOfRange(catalog, catalog.length - 10, catalog.length));
+        HttpResponse<byte[]> past = get(catalogKey, "Range", "bytes=" + catalog.length + "-");
+        assertThat(past.statusCode()).isEqualTo(416);
+        assertThat(past.headers().firstValue("Content-Range")).hasValue("bytes */" + catalog.length);
+        HttpResponse<byte[]> whole = get(catalogKey);
+        assertThat(whole.statusCode()).isEqualTo(200);
+        assertThat(whole.body()).isEqualTo(catalog);
+        assertThat(whole.headers().firstValue("Accept-Ranges")).hasValue("bytes");
+        // several ranges: the whole object, as RFC 9110 allows
+        assertThat(get(catalogKey, "Range", "bytes=0-1,5-6").statusCode()).isEqualTo(200);
+        // If-Range with another ETag: the whole object
+        assertThat(get(catalogKey, "Range", "bytes=0-1", "If-Range", "\"other\"").statusCode()).isEqualTo(200);
+        // a small object (a ref) takes ranges too
+        HttpResponse<byte[]> ref = get("refs/heads/main", "Range", "bytes=0-7");
+        assertThat(ref.statusCode()).isEqualTo(206);
+        assertThat(new String(ref.body(), StandardCharsets.UTF_8)).isEqualTo(towns.third.substring(0, 8));
+    }
+
+    @Test
+    void etagsGive304AndHeadGivesHeadersWithoutABody() throws Exception {
+        HttpResponse<byte[]> r = get(catalogKey);
+        String etag = r.headers().firstValue("ETag").orElseThrow();
+        assertThat(etag).startsWith("\"").endsWith("\"");
+        assertThat(r.headers().firstValue("Last-Modified")).isPresent();
+        HttpResponse<byte[]> again = get(catalogKey, "If-None-Match", etag);
+        assertThat(again.statusCode()).isEqualTo(304);
+        assertThat(again.body()).isEmpty();
+        assertThat(get(catalogKey, "If-None-Match", "\"nope\"").statusCode()).isEqualTo(200);
+        HttpResponse<byte[]> head = send("HEAD", catalogKey);
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.body()).isEmpty();
+        assertThat(head.headers().firstValue("Content-Length")).hasValue(Long.toString(catalog.length));
+        assertThat(head.headers().firstValue("ETag")).hasValue(etag);
+        HttpResponse<byte[]> headRange = send("HEAD", catalogKey, "Range", "bytes=0-9");
+        assertThat(headRange.statusCode()).isEqualTo(206);
+        assertThat(headRange.headers().firstValue("Content-Length")).hasValue("10");
+    }
+
+    @Test
+    void corsContentTypesAndCacheHeaders() throws Exception {
+        HttpResponse<byte[]> r = get("versions/" + towns.third + "/version.json", "Origin", "https://example.org");
+        assertThat(r.headers().firstValue("Access-Control-Allow-Origin")).hasValue("*");
+        assertThat(r.headers().firstValue("Access-Control-Expose-Headers").orElseThrow()).contains("ETag").contains("Content-Range");
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(r.headers().firstValue("Cache-Control").orElseThrow()).contains("immutable");
+        assertThat(get("HEAD").headers().firstValue("Content-Type").orElseThrow()).startsWith("text/plain");
+        assertThat(get("refs/heads/main").headers().firstValue("Cache-Control")).hasValue("no-cache");
+        assertThat(get(catalogKey).headers().firstValue("Content-Type")).hasValue("application/octet-stream");
+        HttpResponse<byte[]> pre = send("OPTIONS", catalogKey, "Origin", "https://example.org", "Access-Control-Request-Method", "GET");
+        assertThat(pre.statusCode()).isEqualTo(204);
+        assertThat(pre.headers().firstValue("Access-Control-Allow-Methods").orElseThrow()).contains("GET").doesNotContain("PUT");
+        assertThat(pre.headers().firstValue("Access-Control-Allow-Headers").orElseThrow()).contains("Range");
+    }
+
+    @Test
+    void noWriteMethodIsAcceptedAndNothingChanges() throws Exception {
+        byte[] ref = Files.readAllBytes(towns.root.resolve("refs/heads/main"));
+        for (String m : List.of("PUT", "POST", "DELETE", "PATCH")) {
+            HttpResponse<byte[]> r = send(m, "refs/heads/main");
+            assertThat(r.statusCode()).as(m).isEqualTo(405);
+            assertThat(r.headers().firstValue("Allow").orElseThrow()).doesNotContain(m);
+        }
+        assertThat(send("PUT", "new-object").statusCode()).isEqualTo(405);
+        assertThat(Files.readAllBytes(towns.root.resolve("refs/heads/main"))).isEqualTo(ref);
+        assertThat(towns.root.resolve("new-object")).doesNotExist();
+    }
+
+    /** Sends a raw request line, so that no client library normalizes the path first. */
+    static String raw(String path) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            OutputStream out = s.getOutputStream();
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            InputStream in = s.getInputStream();
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            in.transferTo(b);
+            return b.toString(StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    @Test
+    void noPathReadsOutsideTheRoot() throws Exception {
+        List<String> attempts = List.of(
+                "/../secret.txt", "/..%2fsecret.txt", "/%2e%2e/secret.txt", "/%2e%2e%2fsecret.txt", "/%2E%2E/secret.txt",
+                "/versions/../../secret.txt", "/versions/%2e%2e/%2e%2e/secret.txt", "/%252e%252e/secret.txt",
+                "/%252e%252e%252fsecret.txt", "/..%5csecret.txt", "/..\\secret.txt", "/.%2e/secret.txt",
+                "/%c0%ae%c0%ae/secret.txt", "/./secret.txt", "//secret.txt", "/" + shared.resolve("secret.txt"),
+                "/%2f" + shared.resolve("secret.txt").toString().substring(1), "/link.txt", "/outside/secret.txt",
+                "/.fdl-lock", "/versions/%00/../../secret.txt", "/refs/heads/main/..%2f..%2f..%2f..%2fsecret.txt",
+                "http://127.0.0.1/../secret.txt");
+        assertThat(attempts).hasSizeGreaterThanOrEqualTo(15);
+        for (String a : attempts) {
+            String response = raw(a);
+            String status = response.substring(0, response.indexOf("\r\n"));
+            assertThat(status).as(a).matches("HTTP/1\\.1 (400|404) .*");
+            assertThat(response).as(a).doesNotContain(SECRET);
+        }
+        // a key with a literal '%' is looked up as such, not decoded twice
+        Files.writeString(towns.root.resolve("a%2e.txt"), "literal");
+        assertThat(raw("/a%252e.txt")).contains("literal");
+    }
+
+    @Test
+    void theSiteIsRenderedOnTheFlyWhenTheRepositoryHasNone() throws Exception {
+        HttpResponse<byte[]> index = get("");
+        assertThat(index.statusCode()).isEqualTo(200);
+        assertThat(index.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+        assertThat(new String(index.body(), StandardCharsets.UTF_8)).contains("Towns &lt;of&gt; the world");
+        HttpResponse<byte[]> page = get("site/versions/" + towns.first + ".html");
+        assertThat(new String(page.body(), StandardCharsets.UTF_8)).contains("tag: first");
+        String etag = page.headers().firstValue("ETag").orElseThrow();
+        assertThat(get("site/versions/" + towns.first + ".html", "If-None-Match", etag).statusCode()).isEqualTo(304);
+        assertThat(get("site/versions/nope.html").statusCode()).isEqualTo(404);
+        assertThat(get("versions/").statusCode()).isEqualTo(404); // no listing
+    }
+
+    @Test
+    void readersUseItAsTheyUseAnyStaticHost() throws Exception {
+        String url = server.url().toString();
+        assertThat(Cli.ok(shared, "log", "--oneline", "--repo", url).out()).contains(towns.third.substring(0, 13));
+        assertThat(Cli.ok(shared, "show", "first", "--repo", url).out()).contains(towns.first);
+        assertThat(Cli.ok(shared, "attach", "first", "--repo", url).out()).contains(url + "versions/" + towns.first);
+        assertThat(Cli.ok(shared, "query", "first", "--repo", url, "SELECT count(*) AS n FROM towns", "--csv").out()).contains("2");
+        assertThat(Cli.ok(shared, "attach", "first", "--repo", towns.root.toString(), "--root-url", url).out())
+                .contains("DATA_PATH '" + url + "data/'");
+    }
+
+    @Test
+    void concurrentRangeReadsAreByteCorrectWhileACommitRuns(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("more.csv");
+        Files.writeString(csv, "name,population\nGouda,75000\n");
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            Future<Cli.Result> commit = pool.submit(() -> {
+                Cli.ok(towns.wc, "import", csv.toString(), "--table", "towns", "--mode", "append");
+                return Cli.ok(towns.wc, "commit", "-m", "during reads");
+            });
+            Random rnd = new Random(42);
+            List<Callable<String>> reads = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                long from = rnd.nextInt(catalog.length - 1);
+                long to = Math.min(catalog.length - 1, from + rnd.nextInt(256 * 1024));
+                boolean ref = i % 10 == 0;
+                reads.add(() -> {
+                    if (ref) {
+                        String body = new String(get("refs/heads/main").body(), StandardCharsets.UTF_8).strip();
+                        return body.matches("[0-9a-f-]{36}") ? null : "bad ref body " + body;
+                    }
+                    HttpResponse<byte[]> r = get(catalogKey, "Range", "bytes=" + from + "-" + to);
+                    byte[] want = Arrays.copyOfRange(catalog, (int) from, (int) to + 1);
+                    return r.statusCode() == 206 && Arrays.equals(r.body(), want) ? null : "range " + from + "-" + to + " status " + r.statusCode();
+                });
+            }
+            List<String> problems = new ArrayList<>();
+            for (Future<String> f : pool.invokeAll(reads)) if (f.get() != null) problems.add(f.get());
+            commit.get();
+            assertThat(problems).isEmpty();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

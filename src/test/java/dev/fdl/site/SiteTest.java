@@ -1,0 +1,185 @@
+package dev.fdl.site;
+
+import dev.fdl.FdlException;
+import dev.fdl.cli.Cli;
+import dev.fdl.repo.RepoConfig;
+import dev.fdl.repo.Repository;
+import dev.fdl.store.LocalStore;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Payload;
+import dev.fdl.store.WriteResult;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Issue 16: the static site written into the repository. */
+class SiteTest {
+    @TempDir static Path shared;
+    static SiteRepo towns;
+
+    @BeforeAll
+    static void build() {
+        towns = SiteRepo.copy(shared);
+    }
+
+    private static Map<String, byte[]> render(Path root) {
+        try (ObjectStore store = new LocalStore(root)) {
+            return Site.render(Repository.open(store), Site.Options.defaults());
+        }
+    }
+
+    private static String page(Map<String, byte[]> pages, String key) {
+        assertThat(pages).containsKey(key);
+        return new String(pages.get(key), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theDatasetPageShowsTitleLicenseSourcesRefsAndTheLatestVersion() {
+        String index = page(render(towns.root), "index.html");
+        assertThat(index).contains("<h1 id=\"title\">Towns &lt;of&gt; the world</h1>")
+                .contains("Small towns &amp; villages")
+                .contains("<a href=\"https://creativecommons.org/licenses/by/4.0/\" rel=\"noopener\">CC BY 4.0</a>")
+                .contains("Gazetteer")
+                .contains("<span id=\"version-count\">3</span> versions (2 in retention), 2 refs")
+                .contains("tag: first").contains("HEAD → main")
+                .contains("href=\"site/versions/" + towns.third + ".html\"")
+                .contains("href=\"site/log/1.html\"");
+        // only http(s) targets become links
+        assertThat(index).doesNotContain("href=\"javascript:").contains("Evil link");
+        // the table of the latest version, with the rows commit filled in
+        assertThat(index).contains("<td>towns</td><td class=\"num\">4</td>");
+    }
+
+    @Test
+    void aVersionPageListsTablesColumnsRowsAndAttachStatementsForItsOwnUrl() {
+        Map<String, byte[]> pages = render(towns.root);
+        String v = page(pages, "site/versions/" + towns.third + ".html");
+        assertThat(v).contains("<span class=\"id\" id=\"version-id\">" + towns.third + "</span>")
+                .contains("data-rows=\"4\"").contains("<td>name</td><td>string</td><td><code>VARCHAR</code></td><td>Town name</td>")
+                .contains("<td>population</td>")
+                .contains("data-root-rel=\"../../\"")
+                .contains("ducklake:" + Site.ROOT_PLACEHOLDER + "versions/" + towns.third + "/ducklake.duckdb")
+                .contains("href=\"../../index.html\"")
+                .contains("Bob &lt;bob@example.org&gt;");
+        String first = page(pages, "site/versions/" + towns.first + ".html");
+        assertThat(first).contains("tag: first").contains("data-rows=\"2\"");
+    }
+
+    @Test
+    void anExpiredVersionPageSaysWhenAndOffersNoAttach() {
+        String v = page(render(towns.root), "site/versions/" + towns.second + ".html");
+        assertThat(v).contains("id=\"expired\">This version expired on ").doesNotContain("<pre class=\"attach\"");
+        // the message's markup is text, never markup
+        assertThat(v).contains("second &lt;script&gt;alert(1)&lt;/script&gt;").doesNotContain("<script>alert(1)");
+        String log = page(render(towns.root), "site/log/1.html");
+        assertThat(log).contains("<span class=\"expired\">expired</span>");
+        assertThat(log.split("<tr class=\"version\">", -1)).hasSize(4);
+    }
+
+    @Test
+    void aRerunWritesOnlyChangedPagesAndRemovesStaleOnes(@TempDir Path dir) throws IOException {
+        Path root = copy(towns.root, dir.resolve("repo"));
+        try (ObjectStore store = new LocalStore(root)) {
+            Repository repo = Repository.open(store);
+            Site.Result first = Site.write(repo, new Site.Options("site/", "index.html", 1));
+            assertThat(first.written()).isEqualTo(first.pages()).isEqualTo(1 + 3 + 3);
+            assertThat(Site.write(repo, new Site.Options("site/", "index.html", 1)).written()).isZero();
+            // a page deleted by hand is written again, the others are left alone
+            Files.delete(root.resolve("site/log/2.html"));
+            assertThat(Site.write(repo, new Site.Options("site/", "index.html", 1)).written()).isEqualTo(1);
+            // fewer log pages: the third is removed; the index and the remaining log pages change
+            Files.writeString(root.resolve("site/notes.txt"), "mine");
+            Site.Result fewer = Site.write(repo, new Site.Options("site/", "index.html", 2));
+            assertThat(fewer.removed()).isEqualTo(1);
+            assertThat(root.resolve("site/log/3.html")).doesNotExist();
+            assertThat(root.resolve("site/log/2.html")).exists();
+            assertThat(root.resolve("site/notes.txt")).exists(); // never a file the site did not write
+        }
+    }
+
+    @Test
+    void gcKeepsTheSiteAndVerifyIgnoresIt(@TempDir Path dir) throws IOException {
+        Path root = copy(towns.root, dir.resolve("repo"));
+        Cli.ok(dir, "site", "--repo", root.toString());
+        Cli.ok(dir, "gc", "--repo", root.toString(), "--grace", "0s");
+        assertThat(root.resolve("index.html")).exists();
+        assertThat(root.resolve("site/versions/" + towns.third + ".html")).exists();
+        assertThat(root.resolve("site/manifest.json")).exists();
+        Cli.ok(dir, "verify", "--repo", root.toString());
+    }
+
+    @Test
+    void theSettingKeepsUnknownKeysAndAConcurrentChangeOfFdlJsonIsNotLost(@TempDir Path dir) throws IOException {
+        Path root = copy(towns.root, dir.resolve("repo"));
+        String cfg = Files.readString(root.resolve("fdl.json"));
+        Files.writeString(root.resolve("fdl.json"), cfg.replaceFirst("\\{", "{\"publisher_note\": {\"x\": 1},"));
+        Cli.Result r = Cli.ok(dir, "site", "--repo", root.toString(), "--auto", "true", "--out", "www/");
+        assertThat(r.out()).contains("every fdl commit now regenerates the site");
+        RepoConfig c = RepoConfig.parse(Files.readAllBytes(root.resolve("fdl.json")));
+        assertThat(c.extra()).containsKey("publisher_note");
+        assertThat(Site.autoUpdate(c)).isTrue();
+        assertThat(Site.Options.of(c).prefix()).isEqualTo("www/");
+        assertThat(root.resolve("www/log/1.html")).exists();
+
+        // someone else changes fdl.json between our read and our write: precondition failed, exit 3
+        byte[] before = Files.readAllBytes(root.resolve("fdl.json"));
+        LocalStore local = new LocalStore(root);
+        ObjectStore racing = new dev.fdl.store.ForwardingStore(local) {
+            @Override
+            public WriteResult putIfMatch(String key, Payload body, String etag) {
+                local.put(key, (new String(before, StandardCharsets.UTF_8).replace("\"x\" : 1", "\"x\" : 2")).getBytes(StandardCharsets.UTF_8));
+                return super.putIfMatch(key, body, etag);
+            }
+        };
+        assertThatThrownBy(() -> Site.saveSetting(Repository.open(racing), false, Site.Options.defaults()))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.CONFLICT));
+        assertThat(Files.readString(root.resolve("fdl.json"))).contains("\"x\" : 2").contains("\"auto\" : true");
+    }
+
+    @Test
+    void commitRegeneratesTheSiteWhenAskedOrConfigured(@TempDir Path dir) throws IOException {
+        Path root = copy(towns.root, dir.resolve("repo"));
+        Path wc = Files.createDirectories(dir.resolve("wc"));
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path csv = dir.resolve("more.csv");
+        Files.writeString(csv, "name,population\nGouda,75000\n");
+        Cli.ok(wc, "import", csv.toString(), "--table", "towns", "--mode", "append");
+        Cli.Result c = Cli.ok(wc, "commit", "-m", "fourth", "--site");
+        assertThat(c.out()).contains(" site: ");
+        assertThat(Files.readString(root.resolve("index.html"))).contains("<span id=\"version-count\">4</span>");
+        Cli.ok(dir, "site", "--repo", root.toString(), "--auto", "true");
+        Cli.ok(wc, "import", csv.toString(), "--table", "towns", "--mode", "append");
+        Cli.ok(wc, "commit", "-m", "fifth");
+        assertThat(Files.readString(root.resolve("index.html"))).contains("<span id=\"version-count\">5</span>");
+    }
+
+    @Test
+    void badOptionsAreRefusedNamingThem() {
+        assertThatThrownBy(() -> new Site.Options("versions/", "index.html", 10)).hasMessageContaining("versions/");
+        assertThatThrownBy(() -> new Site.Options("../x/", "index.html", 10)).hasMessageContaining("../x/");
+        assertThatThrownBy(() -> new Site.Options("site", "index.html", 10)).hasMessageContaining("ending in '/'");
+        Cli.Result r = Cli.run("site", "--repo", towns.root.toString(), "--out", "data/");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("data/");
+    }
+
+    static Path copy(Path from, Path to) throws IOException {
+        try (var walk = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(t);
+                else Files.copy(p, t);
+            }
+        }
+        return to;
+    }
+}

@@ -1,0 +1,51 @@
+package dev.fdl.store;
+
+import dev.fdl.cli.Cli;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Round trips of a reader over HTTP (issue 14): compact catalogs (16 KiB DuckDB blocks) must not
+ * cost a reader more GETs than the 256 KiB-block catalogs of fdl on DuckDB 1.5 did. The bars are
+ * the numbers measured with that version on this same scenario (see docs/stores.md).
+ */
+class HttpReadRoundTripsTest {
+    /** GETs of {@code fdl query --repo <http root> "SELECT count(*) …"} with an empty cache, measured on fdl with DuckDB 1.5.6. */
+    static final int COLD_GETS_BEFORE = 9;
+    /** The same query again (catalog cached). */
+    static final int WARM_GETS_BEFORE = 7;
+
+    @TempDir Path tmp;
+
+    @Test
+    void countOnAVersionOverHttpNeedsNoMoreGetsThanBefore() throws Exception {
+        Path root = tmp.resolve("repo");
+        Path wc = tmp.resolve("wc");
+        Files.createDirectories(wc);
+        Path month = tmp.resolve("m.csv.gz");
+        try (InputStream in = getClass().getResourceAsStream("/demo/world-cities/world-cities-2024-10-04.csv.gz")) {
+            Files.copy(in, month);
+        }
+        Cli.ok(tmp, "init", root.toString());
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Cli.ok(wc, "import", month.toString(), "--table", "cities");
+        Cli.ok(wc, "commit", "-m", "October");
+
+        try (FolderHttpServer server = new FolderHttpServer(root, "/mirror/")) {
+            int start = server.gets.get();
+            assertThat(Cli.ok(tmp, "query", "--repo", server.root().toString(), "SELECT count(*) FROM cities").out()).contains("28500");
+            int cold = server.gets.get() - start;
+            assertThat(Cli.ok(tmp, "query", "--repo", server.root().toString(), "SELECT count(*) FROM cities").out()).contains("28500");
+            int warm = server.gets.get() - start - cold;
+            System.out.println("GETs for SELECT count(*) over HTTP: cold " + cold + ", warm " + warm);
+            assertThat(cold).isLessThanOrEqualTo(COLD_GETS_BEFORE);
+            assertThat(warm).isLessThanOrEqualTo(WARM_GETS_BEFORE);
+        }
+    }
+}
