@@ -2,50 +2,59 @@ package dev.fdl;
 
 /**
  * A failure fdl reports to the user: a message that says what happened, to which object, and
- * what to do next, plus the exit code of SPEC.md section 6. The CLI maps these to exit codes
- * in one place ({@code dev.fdl.cli.Main}).
+ * what to do next, plus its {@link Kind} (SPEC.md section 6). The CLI turns kinds into exit codes
+ * in one place ({@code dev.fdl.cli.ExitCodes}).
  */
 public class FdlException extends RuntimeException {
-    /** Exit codes of SPEC.md section 6. */
-    public static final int FAILURE = 1, USAGE = 2, CONFLICT = 3, NOT_FOUND = 4;
+    /** What kind of failure it is; each has its own exit code (SPEC.md section 6). */
+    public enum Kind {
+        /** I/O, bad input, a corrupt file. */
+        FAILURE,
+        /** The command line itself is wrong. */
+        USAGE,
+        /** A conditional write was refused: branch moved, tag or repository exists. */
+        CONFLICT,
+        /** No such repository, ref or version; no version yet; version expired. */
+        NOT_FOUND
+    }
 
-    private final int exitCode;
+    private final Kind kind;
 
-    public FdlException(int exitCode, String message, Throwable cause) {
+    public FdlException(Kind kind, String message, Throwable cause) {
         super(message, cause);
-        this.exitCode = exitCode;
+        this.kind = kind;
     }
 
-    public FdlException(int exitCode, String message) {
-        this(exitCode, message, null);
+    public FdlException(Kind kind, String message) {
+        this(kind, message, null);
     }
 
-    /** A plain failure (exit 1): I/O, bad input, corrupt file. */
+    /** A plain failure: I/O, bad input, corrupt file. */
     public FdlException(String message) {
-        this(FAILURE, message, null);
+        this(Kind.FAILURE, message, null);
     }
 
-    public int exitCode() {
-        return exitCode;
+    public Kind kind() {
+        return kind;
     }
 
-    /** Not found (exit 4): no such repository, ref or version; no version yet; version expired. */
+    /** Not found: no such repository, ref or version; no version yet; version expired. */
     public static FdlException notFound(String message) {
-        return new FdlException(NOT_FOUND, message);
+        return new FdlException(Kind.NOT_FOUND, message);
     }
 
-    /** Conflict (exit 3): a conditional write was refused. */
+    /** Conflict: a conditional write was refused. */
     public static FdlException conflict(String message) {
-        return new FdlException(CONFLICT, message);
+        return new FdlException(Kind.CONFLICT, message);
     }
 
-    /** Usage error (exit 2): the command line itself is wrong. */
+    /** Usage error: the command line itself is wrong. */
     public static FdlException usage(String message) {
-        return new FdlException(USAGE, message);
+        return new FdlException(Kind.USAGE, message);
     }
 
-    /** A repository file that does not parse or lacks a key (exit 1), naming the file. */
+    /** A repository file that does not parse or lacks a key (a failure), naming the file. */
     public static FdlException corrupt(String file, String what) {
-        return new FdlException(FAILURE, "corrupt repository file " + file + ": " + what);
+        return new FdlException(Kind.FAILURE, "corrupt repository file " + file + ": " + what);
     }
 }

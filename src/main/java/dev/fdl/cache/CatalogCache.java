@@ -2,6 +2,8 @@ package dev.fdl.cache;
 
 import dev.fdl.ducklake.CatalogFiles;
 import dev.fdl.ducklake.NamedFile;
+import dev.fdl.repo.RepoLayout;
+import dev.fdl.repo.CatalogSource;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionFolder;
 import dev.fdl.repo.VersionInfo;
@@ -47,7 +49,7 @@ import java.util.stream.Stream;
  * Every file is written to a temporary name and renamed, so an interrupted run leaves no partial
  * entry. The whole folder can be deleted at any time.
  */
-public final class CatalogCache {
+public final class CatalogCache implements CatalogSource {
     /** File lists are named by their layout (v1) and by the path rule that made them: {@code files-v1-rule<N>}. */
     private static final String FILES = "files-v1-rule";
     private static final int FILES_MAGIC = 0x46444c31; // "FDL1"
@@ -103,7 +105,7 @@ public final class CatalogCache {
         return dir.resolve(name);
     }
 
-    /** Where the built-in reader mirrors the data files of a remote repository (see {@link VersionCatalogs#dataCache}). */
+    /** Where the built-in reader mirrors the data files of a remote repository (see {@link #dataFolder}). */
     static final String DATA = "data";
     private static final String PLAIN_NAME = "[A-Za-z0-9][A-Za-z0-9._-]{0,99}";
 
@@ -237,8 +239,8 @@ public final class CatalogCache {
      * @throws FdlException exit 1 when version.json is corrupt (naming it)
      */
     public Optional<VersionInfo> version(Repository repo, String versionId) {
-        Path f = folder(repo, versionId).resolve("version.json");
-        String key = VersionInfo.key(versionId);
+        Path f = folder(repo, versionId).resolve(RepoLayout.VERSION_JSON);
+        String key = RepoLayout.versionJson(versionId);
         try {
             VersionInfo v = VersionInfo.parse(Files.readAllBytes(f), key);
             if (v.id().equals(versionId)) return Optional.of(v);
@@ -264,7 +266,7 @@ public final class CatalogCache {
      * @throws FdlException exit 1 when the store's catalog does not match version.json
      */
     public Optional<Path> catalog(Repository repo, VersionInfo v, boolean fresh) {
-        Path f = folder(repo, v.id()).resolve(VersionFolder.CATALOG);
+        Path f = folder(repo, v.id()).resolve(RepoLayout.CATALOG);
         if (!fresh && matches(f, v)) {
             hits++;
             return Optional.of(f);
@@ -279,7 +281,7 @@ public final class CatalogCache {
             long size = Files.size(tmp);
             if (!sha.equalsIgnoreCase(v.catalog().sha256()) || size != v.catalog().bytes())
                 throw FdlException.corrupt(key, "the catalog does not match its version.json, so it was not used: it has " + size + " bytes and sha256 " + sha + " but "
-                        + VersionInfo.key(v.id()) + " records " + v.catalog().bytes() + " bytes and sha256 "
+                        + RepoLayout.versionJson(v.id()) + " records " + v.catalog().bytes() + " bytes and sha256 "
                         + v.catalog().sha256() + "; the repository is damaged (run fdl verify)");
             Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return Optional.of(f);
@@ -291,9 +293,28 @@ public final class CatalogCache {
         }
     }
 
+    /**
+     * The local DuckDB file of {@code v}'s catalog for readers (checkout, query, the demo),
+     * downloaded on first use and checked against version.json.
+     *
+     * @throws FdlException exit 4 when the version is expired, exit 1 when its catalog is missing or does not match
+     */
+    @Override
+    public Path versionCatalog(Repository repo, VersionInfo v) {
+        if (repo.readExpired(v.id()).isPresent())
+            throw FdlException.notFound("version " + v.id() + " is expired: its catalog is gone");
+        return catalog(repo, v, false).orElseThrow(() -> new FdlException(
+                "the catalog of version " + v.id() + " is missing from " + repo.root() + "; run fdl verify"));
+    }
+
+    /** Where data files of a remote repository are mirrored for the built-in reader (DuckDB core reads local files only). */
+    public Path dataFolder(Repository repo) {
+        return repositoryFolder(repo.config().id()).resolve(DATA);
+    }
+
     /** The store key of the version's catalog ({@code versions/<id>/ducklake.duckdb}). */
     public static String catalogKey(VersionInfo v) {
-        return Keys.check(VersionFolder.PREFIX + v.id() + "/" + v.catalog().path());
+        return RepoLayout.versionFile(v.id(), v.catalog().path());
     }
 
     /**

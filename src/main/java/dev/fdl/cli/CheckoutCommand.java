@@ -3,6 +3,7 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.ProgressListener;
+import dev.fdl.cache.CatalogCache;
 import dev.fdl.repo.Checkout;
 import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
@@ -73,7 +74,7 @@ final class CheckoutCommand implements Runnable {
         try (ObjectStore store = Stores.open(root)) {
             Repository repo = Repository.open(store);
             ProgressListener progress = Progress.listener(quiet, spec.commandLine().getErr());
-            Checkout.Result r = Checkout.run(repo, wc, ref, newBranch, force, progress);
+            Checkout.Result r = Checkout.run(repo, CatalogCache.fromEnvironment(), wc, ref, newBranch, force, progress);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();

@@ -1,6 +1,7 @@
 package dev.fdl.cli;
 
 import dev.fdl.FdlException;
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
@@ -28,7 +29,7 @@ record DefaultRef(String spec, String description) {
             WorkingCopy.State st = wc.get().state();
             if (st.repositoryId().equals(repo.config().id())) {
                 if (st.branch() != null && repo.readBranch(new RefName(st.branch())).isPresent())
-                    return new DefaultRef("refs/heads/" + st.branch(), "branch '" + st.branch() + "' (the working copy's branch)");
+                    return new DefaultRef(RepoLayout.BRANCHES + st.branch(), "branch '" + st.branch() + "' (the working copy's branch)");
                 if (st.baseVersion() != null)
                     return new DefaultRef(st.baseVersion(), "version " + st.baseVersion() + (st.branch() == null
                             ? " (the working copy's base, detached)"

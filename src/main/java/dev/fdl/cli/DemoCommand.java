@@ -13,7 +13,7 @@ import dev.fdl.repo.Commit;
 import dev.fdl.util.Json;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
-import dev.fdl.cache.VersionCatalogs;
+import dev.fdl.cache.CatalogCache;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;
@@ -76,7 +76,7 @@ final class DemoCommand implements Runnable {
             Repository repo = Repository.init(store, new RefName("main"));
             out.println("== fdl init " + store.root());
             WorkingCopy wc = WorkingCopy.create(base.resolve("work"));
-            Checkout.run(repo, wc, null, null, false, ProgressListener.NONE);
+            Checkout.run(repo, CatalogCache.fromEnvironment(), wc, null, null, false, ProgressListener.NONE);
             out.println("== fdl checkout (working copy " + wc.dir() + ")");
             Files.write(wc.dir().resolve("dataset.json"), Json.bytes(datasetJson()));
             VersionInfo.Author author = new VersionInfo.Author("fdl demo", "demo@example.org");
@@ -84,7 +84,7 @@ final class DemoCommand implements Runnable {
             long bytes = 0;
             for (int i = 0; i < MONTHS.size(); i++) {
                 // sync writes only what changed since the previous month: versions share the data files
-                SyncResult imp = Syncer.sync(wc.catalog(), store, repo.dataDir(), VersionCatalogs.dataCache(repo), files.get(i), "cities",
+                SyncResult imp = Syncer.sync(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), files.get(i), "cities",
                         List.of("geonameid"), null, author.name(), "import world-cities " + MONTHS.get(i));
                 Commit.Result c = Commit.run(repo, wc, "world-cities as published on " + MONTHS.get(i), author,
                         Clock.systemUTC(), ProgressListener.NONE);
@@ -97,8 +97,8 @@ final class DemoCommand implements Runnable {
                 out.flush();
             }
             out.printf("== %d versions name %s of data in all (each version alone reads a whole table)%n", MONTHS.size(), Out.size(bytes));
-            repo.createTag(new RefName(MONTHS.get(0)), versions.get(0).id());
-            repo.createTag(new RefName(MONTHS.get(MONTHS.size() - 1)), versions.get(versions.size() - 1).id());
+            RefUpdateRefused.require(repo.createTag(new RefName(MONTHS.get(0)), versions.get(0).id()));
+            RefUpdateRefused.require(repo.createTag(new RefName(MONTHS.get(MONTHS.size() - 1)), versions.get(versions.size() - 1).id()));
             out.println("== fdl tag " + MONTHS.get(0) + " " + versions.get(0).id() + "; fdl tag " + MONTHS.get(MONTHS.size() - 1));
             out.println();
             out.println("== fdl log --oneline");
@@ -180,9 +180,10 @@ final class DemoCommand implements Runnable {
     /** The same question answered by two versions, side by side, and what changed between them. */
     private static void sideBySide(PrintWriter out, Repository repo, VersionInfo first, VersionInfo last) {
         String sql = "SELECT country, count(*) AS cities FROM cities GROUP BY country";
-        Path c1 = VersionCatalogs.local(repo, first), c2 = VersionCatalogs.local(repo, last);
-        Map<String, Long> a = counts(VersionQuery.run(c1, repo.store(), repo.dataDir(), VersionCatalogs.dataCache(repo), null, sql).result());
-        Map<String, Long> b = counts(VersionQuery.run(c2, repo.store(), repo.dataDir(), VersionCatalogs.dataCache(repo), null, sql).result());
+        CatalogCache cache = CatalogCache.fromEnvironment();
+        Path c1 = cache.versionCatalog(repo, first), c2 = cache.versionCatalog(repo, last), mirror = cache.dataFolder(repo);
+        Map<String, Long> a = counts(VersionQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, sql).result());
+        Map<String, Long> b = counts(VersionQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, sql).result());
         out.println("== fdl query <version> \"" + sql + "\", two versions side by side (top 10 by growth)");
         out.printf("%-28s %12s %12s %8s%n", "country", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1), "change");
         Set<String> countries = new HashSet<>(a.keySet());
@@ -193,8 +194,8 @@ final class DemoCommand implements Runnable {
                 .forEach(c -> out.printf("%-28s %,12d %,12d %+8d%n", c, a.getOrDefault(c, 0L), b.getOrDefault(c, 0L),
                         b.getOrDefault(c, 0L) - a.getOrDefault(c, 0L)));
         String ids = "SELECT geonameid FROM cities";
-        Set<Object> x = ids(VersionQuery.run(c1, repo.store(), repo.dataDir(), VersionCatalogs.dataCache(repo), null, ids).result());
-        Set<Object> y = ids(VersionQuery.run(c2, repo.store(), repo.dataDir(), VersionCatalogs.dataCache(repo), null, ids).result());
+        Set<Object> x = ids(VersionQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, ids).result());
+        Set<Object> y = ids(VersionQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, ids).result());
         long added = y.stream().filter(id -> !x.contains(id)).count();
         long removed = x.stream().filter(id -> !y.contains(id)).count();
         out.printf("Between %s and %s: %,d cities → %,d (%,d added, %,d removed).%n", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1),

@@ -3,7 +3,7 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
-import dev.fdl.cache.VersionCatalogs;
+import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.Catalogs;
@@ -93,7 +93,7 @@ final class DiffCommand implements Runnable {
 
     private VersionDiff.Side version(Repository repo, String spec, List<Path> scratch) {
         Resolved r = repo.resolve(spec);
-        Path catalog = VersionCatalogs.local(repo, r.version());
+        Path catalog = CatalogCache.fromEnvironment().versionCatalog(repo, r.version());
         return new VersionDiff.Side(spec.equals(r.version().id()) ? spec : spec + " (" + r.version().id() + ")", catalog,
                 dataPath(repo, catalog));
     }
@@ -122,7 +122,7 @@ final class DiffCommand implements Runnable {
     private static String dataPath(Repository repo, Path catalog) {
         String location = repo.dataLocation();
         if (!location.contains("://")) return location;
-        return DataFileMirror.fetch(catalog, null, repo.store(), repo.dataDir(), VersionCatalogs.dataCache(repo));
+        return DataFileMirror.fetch(catalog, null, repo.store(), repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo));
     }
 
     /** A sink that also prints the summary. */

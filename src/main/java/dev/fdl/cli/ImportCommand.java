@@ -3,7 +3,7 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
-import dev.fdl.cache.VersionCatalogs;
+import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.ImportResult;
 import dev.fdl.ducklake.SyncResult;
 import dev.fdl.ducklake.Syncer;
@@ -87,7 +87,7 @@ final class ImportCommand implements Runnable {
     private void sync(WorkingCopy wc) {
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            SyncResult r = Syncer.sync(wc.catalog(), store, repo.dataDir(), VersionCatalogs.dataCache(repo), Cwd.resolve(file), table,
+            SyncResult r = Syncer.sync(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), Cwd.resolve(file), table,
                     keys == null ? List.of() : keys, schema, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {

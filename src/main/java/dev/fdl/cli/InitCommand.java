@@ -3,6 +3,7 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.util.Json;
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.ducklake.DuckDbStorage;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RepoConfig;
@@ -57,7 +58,7 @@ final class InitCommand implements Runnable {
                 ObjectNode o = Json.MAPPER.createObjectNode();
                 o.put("root", store.root());
                 o.put("id", repo.config().id());
-                o.put("head", "refs/heads/" + head);
+                o.put("head", RepoLayout.BRANCHES + head);
                 Out.json(out, o);
             } else {
                 out.println("Initialized empty fdl repository in " + store.root() + " (HEAD -> " + head + ", no version yet)");

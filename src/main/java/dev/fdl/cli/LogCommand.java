@@ -2,7 +2,7 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.cache.VersionCatalogs;
+import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.VersionStat;
 import dev.fdl.util.Json;
 import dev.fdl.repo.RefName;
@@ -113,7 +113,7 @@ final class LogCommand implements Runnable {
     private final Map<String, List<VersionStat.TableRows>> rowsCache = new HashMap<>();
 
     private List<VersionStat.TableRows> rows(Repository repo, VersionInfo v, long since) {
-        return rowsCache.computeIfAbsent(v.id() + "@" + since, k -> VersionStat.of(VersionCatalogs.local(repo, v), since));
+        return rowsCache.computeIfAbsent(v.id() + "@" + since, k -> VersionStat.of(CatalogCache.fromEnvironment().versionCatalog(repo, v), since));
     }
 
     /**

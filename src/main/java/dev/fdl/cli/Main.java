@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * The {@code fdl} command line. Subcommands are thin: they parse, call the domain packages and
- * print. This class maps every failure to SPEC.md section 6's exit codes, in one place. The
+ * print. This class catches every failure and exits with its code from {@link ExitCodes}. The
  * subcommands are {@link #SUBCOMMANDS}, registered when the command line is built (a run registers
  * only the one it runs).
  */
@@ -57,7 +57,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
-        return FdlException.USAGE;
+        return ExitCodes.USAGE;
     }
 
     /** Runs fdl and exits with its exit code. */
@@ -90,9 +90,9 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println("fdl: " + ex.getMessage());
             err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
-            return FdlException.USAGE;
+            return ExitCodes.USAGE;
         });
-        cl.setExitCodeExceptionMapper(ex -> ex instanceof FdlException f ? f.exitCode() : FdlException.FAILURE);
+        cl.setExitCodeExceptionMapper(ex -> ex instanceof FdlException f ? ExitCodes.of(f.kind()) : ExitCodes.FAILURE);
         return cl;
     }
 
@@ -123,23 +123,28 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         if (ex instanceof FdlException f) {
             err.println("fdl: " + clip(f.getMessage()));
             err.flush();
-            return f.exitCode();
+            return ExitCodes.of(f.kind());
+        }
+        if (ex instanceof RefUpdateRefused r) {
+            err.println("fdl: " + clip(r.getMessage()));
+            err.flush();
+            return ExitCodes.of(r.result());
         }
         if (ex instanceof dev.fdl.store.ReadOnlyStoreException s) {
             err.println("fdl: " + clip(s.getMessage()));
             err.flush();
-            return FdlException.FAILURE;
+            return ExitCodes.FAILURE;
         }
         if (ex instanceof StoreException s) {
             err.println("fdl: store error: " + clip(s.getMessage()));
             err.flush();
-            return FdlException.FAILURE;
+            return ExitCodes.FAILURE;
         }
         err.println("fdl: internal error: " + ex);
         if (System.getenv("FDL_DEBUG") != null) ex.printStackTrace(err);
         else err.println("(set FDL_DEBUG=1 to see where it happened)");
         err.flush();
-        return FdlException.FAILURE;
+        return ExitCodes.FAILURE;
     }
 
     /** Messages can quote input (a CSV line, a DuckDB error); keep each line readable. */

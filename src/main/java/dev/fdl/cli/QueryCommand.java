@@ -7,7 +7,7 @@ import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.VersionQuery;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
-import dev.fdl.cache.VersionCatalogs;
+import dev.fdl.cache.CatalogCache;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
@@ -52,7 +52,7 @@ final class QueryCommand implements Runnable {
             try (ObjectStore store = Stores.open(wc.state().root())) {
                 Repository repo = Repository.open(store);
                 CatalogConverter.convert(wc.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);
-                answer = VersionQuery.run(tmp, store, repo.dataDir(), VersionCatalogs.dataCache(repo), snapshot, sql);
+                answer = VersionQuery.run(tmp, store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), snapshot, sql);
             } finally {
                 try {
                     Files.deleteIfExists(tmp);
@@ -67,9 +67,9 @@ final class QueryCommand implements Runnable {
                 if (which.description() != null) header = "# " + which.description() + ", version ";
                 Resolved r = repo.resolve(which.spec());
                 if (header != null) header += r.version().id();
-                Path catalog = VersionCatalogs.local(repo, r.version());
+                Path catalog = CatalogCache.fromEnvironment().versionCatalog(repo, r.version());
                 try {
-                    answer = VersionQuery.run(catalog, store, repo.dataDir(), VersionCatalogs.dataCache(repo), snapshot, sql);
+                    answer = VersionQuery.run(catalog, store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), snapshot, sql);
                 } catch (FdlException e) {
                     throw aboutVersion(e, r.version(), catalog);
                 }
@@ -91,6 +91,6 @@ final class QueryCommand implements Runnable {
                 .replace(catalog.toString(), "the catalog of version " + v.id());
         if (snapshot != null && snapshot < v.ducklake().firstSnapshot() && !v.parents().isEmpty())
             msg += "; older snapshots are in its parent version: fdl query --snapshot " + snapshot + " " + v.parents().get(0) + " \"...\"";
-        return new FdlException(e.exitCode(), msg, e);
+        return new FdlException(e.kind(), msg, e);
     }
 }

@@ -2,6 +2,7 @@ package dev.fdl.cli;
 
 import dev.fdl.FdlException;
 import dev.fdl.repo.RefName;
+import dev.fdl.repo.RefUpdate;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectStore;
@@ -44,11 +45,11 @@ abstract class RefCommand implements Runnable {
             RefName n = new RefName(name);
             if (delete) {
                 if (target != null) throw FdlException.usage("fdl " + word + " -d takes one name");
-                RefCommandOutput.print(out, json, "deleted", repo.deleteRef(kind, n));
+                RefCommandOutput.print(out, json, "deleted", RefUpdateRefused.require(repo.deleteRef(kind, n)).ref());
             } else {
                 String at = target == null ? "HEAD" : target;
-                RefValue r = kind == RefValue.Kind.BRANCH ? repo.createBranch(n, at) : repo.createTag(n, at);
-                RefCommandOutput.print(out, json, "created", r);
+                RefUpdate.Outcome r = kind == RefValue.Kind.BRANCH ? repo.createBranch(n, at) : repo.createTag(n, at);
+                RefCommandOutput.print(out, json, "created", RefUpdateRefused.require(r).ref());
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.cache.CatalogCache;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.repo.Authors;
 import dev.fdl.repo.Repository;
@@ -36,7 +37,7 @@ final class RestoreCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            Restore.Result r = Restore.run(repo, wc, version, message, Authors.resolve(author),
+            Restore.Result r = Restore.run(repo, CatalogCache.fromEnvironment(), wc, version, message, Authors.resolve(author),
                     Progress.listener(quiet, spec.commandLine().getErr()));
             PrintWriter out = spec.commandLine().getOut();
             if (json) {

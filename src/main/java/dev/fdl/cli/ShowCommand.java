@@ -2,6 +2,7 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.util.Json;
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
 import dev.fdl.repo.VersionInfo;
@@ -48,10 +49,10 @@ final class ShowCommand implements Runnable {
             out.println("Date:      " + v.createdAt());
             out.println("Seq:       " + v.seq());
             out.println("Parents:   " + (v.parents().isEmpty() ? "(none)" : String.join(", ", v.parents())));
-            out.println("Catalog:   versions/" + v.id() + "/" + v.catalog().path() + "  " + v.catalog().bytes()
+            out.println("Catalog:   " + RepoLayout.versionFile(v.id(), v.catalog().path()) + "  " + v.catalog().bytes()
                     + " bytes  " + v.catalog().storage() + "  sha256 " + v.catalog().sha256()
                     + (r.isExpired() ? "  (deleted on expiry)" : ""));
-            out.println("Dataset:   versions/" + v.id() + "/" + v.dataset().path() + "  " + v.dataset().bytes() + " bytes");
+            out.println("Dataset:   " + RepoLayout.versionFile(v.id(), v.dataset().path()) + "  " + v.dataset().bytes() + " bytes");
             out.println("DuckLake:  format " + v.ducklake().format() + ", snapshots " + v.ducklake().firstSnapshot()
                     + ".." + v.ducklake().lastSnapshot() + " (newest " + v.ducklake().snapshotId() + ")");
             out.println();

@@ -73,7 +73,7 @@ final class VerifyCommand implements Runnable {
     /** Exit 1 after the problems were printed; Main prints this short message. */
     static final class ProblemsFound extends FdlException {
         ProblemsFound(int n) {
-            super(FdlException.FAILURE, "verify found " + n + " problem(s) (listed above)");
+            super(FdlException.Kind.FAILURE, "verify found " + n + " problem(s) (listed above)");
         }
     }
 }

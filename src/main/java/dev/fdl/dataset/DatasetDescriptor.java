@@ -69,7 +69,7 @@ public final class DatasetDescriptor {
             checkFields(file, (ObjectNode) r, t, problems);
         }
         if (!problems.isEmpty())
-            throw new FdlException(FdlException.FAILURE, file + " does not match the catalog:\n  - "
+            throw new FdlException(FdlException.Kind.FAILURE, file + " does not match the catalog:\n  - "
                     + String.join("\n  - ", problems) + "\nfix " + file + " (or the data) and commit again");
 
         for (TableFacts t : tables) {

@@ -94,11 +94,11 @@ public final class CatalogConverter {
             }
         } catch (SQLException e) {
             AtomicFile.deleteQuietly(temp);
-            throw new FdlException(FdlException.FAILURE, "converting catalog " + source + " to " + targetKind
+            throw new FdlException(FdlException.Kind.FAILURE, "converting catalog " + source + " to " + targetKind
                     + " failed: " + e.getMessage() + "; " + target + " was left unchanged", e);
         } catch (IOException e) {
             AtomicFile.deleteQuietly(temp);
-            throw new FdlException(FdlException.FAILURE, "converting catalog " + source + " to " + targetKind + " failed: " + e.getMessage()
+            throw new FdlException(FdlException.Kind.FAILURE, "converting catalog " + source + " to " + targetKind + " failed: " + e.getMessage()
                     + "; " + target + " was left unchanged", e);
         } catch (RuntimeException e) {
             AtomicFile.deleteQuietly(temp);

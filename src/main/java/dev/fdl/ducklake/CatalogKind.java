@@ -39,7 +39,7 @@ public enum CatalogKind {
         } catch (NoSuchFileException e) {
             throw new FdlException("catalog file " + file + " does not exist");
         } catch (IOException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot read catalog file " + file + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog file " + file + ": " + e.getMessage(), e);
         }
         if (n == 16 && Arrays.equals(header, SQLITE_MAGIC)) {
             return SQLITE;

@@ -66,7 +66,7 @@ public final class CatalogReader implements AutoCloseable {
                 st.execute("ATTACH " + SqlQuote.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
                         + SqlQuote.ident(CATALOG_ALIAS) + " (READ_ONLY)");
             } catch (SQLException e) {
-                throw new FdlException(FdlException.FAILURE, "cannot open " + duckdbCatalog + " as a DuckDB database: "
+                throw new FdlException(FdlException.Kind.FAILURE, "cannot open " + duckdbCatalog + " as a DuckDB database: "
                         + firstLine(e), e);
             }
             SnapshotCatalog catalog = SnapshotCatalog.load(conn, CATALOG_ALIAS, duckdbCatalog.toString(),
@@ -91,7 +91,7 @@ public final class CatalogReader implements AutoCloseable {
             conn = null;
             return reader;
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot read catalog " + duckdbCatalog + ": " + firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + duckdbCatalog + ": " + firstLine(e), e);
         } finally {
             if (conn != null) {
                 try {
@@ -130,7 +130,7 @@ public final class CatalogReader implements AutoCloseable {
             }
             return List.copyOf(files);
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot read catalog " + duckdbCatalog + ": " + firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + duckdbCatalog + ": " + firstLine(e), e);
         }
     }
 
@@ -169,7 +169,7 @@ public final class CatalogReader implements AutoCloseable {
         try {
             return execute(connection, sql);
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "query failed: " + firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "query failed: " + firstLine(e), e);
         }
     }
 
@@ -288,7 +288,7 @@ public final class CatalogReader implements AutoCloseable {
         try {
             connection.close();
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot close the reader's DuckDB connection: " + firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot close the reader's DuckDB connection: " + firstLine(e), e);
         }
     }
 

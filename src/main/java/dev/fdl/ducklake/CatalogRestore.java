@@ -108,7 +108,7 @@ public final class CatalogRestore {
                 throw e;
             }
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot restore into the working catalog " + working + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot restore into the working catalog " + working + ": " + e.getMessage(), e);
         }
     }
 

@@ -60,9 +60,9 @@ public final class Compactor {
                     author, message == null ? "compact " + name : message);
             return new Result(name, files, deletes, inlined, written);
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot compact " + name + ": " + CatalogReader.firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot compact " + name + ": " + CatalogReader.firstLine(e), e);
         } catch (IOException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot compact " + name + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot compact " + name + ": " + e.getMessage(), e);
         } finally {
             Syncer.deleteTree(tmp);
         }

@@ -107,9 +107,9 @@ final class CsvSource {
             return new CsvSource(source, columns, o.toString());
         } catch (SQLException e) {
             refuseIfRagged(duck, source);
-            throw new FdlException(FdlException.FAILURE, "cannot read " + source + " as CSV: " + Importer.duckError(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + " as CSV: " + Importer.duckError(e), e);
         } catch (IOException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot read " + source + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + ": " + e.getMessage(), e);
         }
     }
 
@@ -126,7 +126,7 @@ final class CsvSource {
         Matcher m = BAD_LINE.matcher(String.valueOf(e.getMessage()));
         if (!m.find()) return null;
         String line = m.group(2).length() > 200 ? m.group(2).substring(0, 200) + "…" : m.group(2);
-        return new FdlException(FdlException.FAILURE, "cannot import " + source + ": line " + m.group(1) + " has "
+        return new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": line " + m.group(1) + " has "
                 + m.group(4) + " fields but the header has " + m.group(3)
                 + (delimiter == null ? "" : " (delimiter " + describe(delimiter) + ")") + ":\n  " + line
                 + "\nfix that line (quote a field that holds the delimiter) and import again; nothing was imported", e);

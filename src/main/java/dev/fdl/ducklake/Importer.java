@@ -120,9 +120,9 @@ public final class Importer {
             return new ImportResult(name, snapshot, stats.recordCount(), key, stats.fileSizeBytes(),
                     plan.createsTable(), columns);
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot import " + source + ": " + duckError(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + duckError(e), e);
         } catch (IOException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
         } finally {
             if (tmp != null) {
                 try {
@@ -164,7 +164,7 @@ public final class Importer {
             try (InputStream in = new GZIPInputStream(Files.newInputStream(source), 1 << 16)) {
                 for (int r; (r = in.read(buf)) >= 0; ) total += r;
             } catch (IOException e) {
-                throw new FdlException(FdlException.FAILURE, "cannot import " + source
+                throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source
                         + ": it is not a complete gzip file (" + e.getMessage() + "); the file may be truncated", e);
             }
             if (total == 0) throw new FdlException("cannot import " + source + ": the file is empty once decompressed");
@@ -192,7 +192,7 @@ public final class Importer {
         } catch (SQLException e) {
             FdlException bad = CsvSource.badLine(source, e, null);
             if (bad != null) throw bad;
-            throw new FdlException(FdlException.FAILURE, "cannot import " + source + ": " + duckError(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + duckError(e), e);
         }
     }
 
@@ -277,7 +277,7 @@ public final class Importer {
             try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM " + relation)) {
                 while (rs.next()) types.put(rs.getString(1), rs.getString(2));
             } catch (SQLException e) {
-                throw new FdlException(FdlException.FAILURE, "cannot read " + source + " as " + format.name() + ": "
+                throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + " as " + format.name() + ": "
                         + duckError(e), e);
             }
             return types;

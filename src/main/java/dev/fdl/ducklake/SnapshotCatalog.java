@@ -332,7 +332,7 @@ final class SnapshotCatalog {
                     while (rs.next()) fieldIds.add(rs.getLong(1));
                 }
             } catch (SQLException e) {
-                throw new FdlException(FdlException.FAILURE, "table " + where + ": cannot read data file " + location + ": "
+                throw new FdlException(FdlException.Kind.FAILURE, "table " + where + ": cannot read data file " + location + ": "
                         + CatalogReader.firstLine(e), e);
             }
             for (Long id : partitionColumns) {

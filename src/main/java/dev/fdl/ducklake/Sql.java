@@ -94,6 +94,6 @@ final class Sql {
 
     /** Wraps a JDBC failure into an FdlException naming the file and the operation. */
     static FdlException failure(String what, Path file, SQLException e) {
-        return new FdlException(FdlException.FAILURE, what + " " + file + " failed: " + e.getMessage(), e);
+        return new FdlException(FdlException.Kind.FAILURE, what + " " + file + " failed: " + e.getMessage(), e);
     }
 }

@@ -100,9 +100,9 @@ public final class Syncer {
                 }
             }
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot import " + source + ": " + Importer.duckError(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + Importer.duckError(e), e);
         } catch (IOException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
         } finally {
             deleteTree(tmp);
             if (!committed) {
@@ -206,7 +206,7 @@ public final class Syncer {
         try (Statement st = duck.createStatement()) {
             st.execute("CREATE TEMP TABLE __fdl_src AS SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src");
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot import " + source + ": " + Importer.duckError(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + Importer.duckError(e), e);
         }
         long rows = single(duck, "SELECT count(*) FROM __fdl_src");
         if (rows == 0) {

@@ -132,7 +132,7 @@ public final class VersionDiff {
             }
             return new Summary(added, dropped, changedTables, rowsAdded, rowsRemoved, rowsChanged);
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot compare " + a.label() + " with " + b.label() + ": "
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot compare " + a.label() + " with " + b.label() + ": "
                     + CatalogReader.firstLine(e), e);
         }
     }

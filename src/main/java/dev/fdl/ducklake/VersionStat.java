@@ -90,7 +90,7 @@ public final class VersionStat {
             }
             return result;
         } catch (SQLException e) {
-            throw new FdlException(FdlException.FAILURE, "cannot read catalog " + catalog + ": " + CatalogReader.firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + catalog + ": " + CatalogReader.firstLine(e), e);
         }
     }
 

@@ -78,7 +78,7 @@ final class WorkingCatalog implements AutoCloseable {
             }
         } catch (SQLException e) {
             conn.close();
-            throw new FdlException(FdlException.FAILURE, "cannot open working catalog " + file + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot open working catalog " + file + ": " + e.getMessage(), e);
         }
         return new WorkingCatalog(file, conn);
     }

@@ -23,7 +23,7 @@ public final class AttachStatements {
      * @param alias   the database name in DuckDB
      */
     public static List<String> of(Repository repo, VersionInfo version, String rootUrl, String alias) {
-        String key = "versions/" + version.id() + "/" + version.catalog().path();
+        String key = RepoLayout.versionFile(version.id(), version.catalog().path());
         String root = rootUrl == null ? null : rootUrl.endsWith("/") ? rootUrl : rootUrl + "/";
         String catalogUrl = root == null ? repo.store().location(key) : root + key;
         String dataUrl = root == null ? repo.store().location(repo.dataDir()) : root + repo.dataDir();

@@ -1,7 +1,5 @@
 package dev.fdl.repo;
 
-import dev.fdl.cache.VersionCatalogs;
-
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.Catalog;
 import dev.fdl.ducklake.CatalogConverter;
@@ -9,6 +7,8 @@ import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.Catalogs;
 import dev.fdl.ducklake.DataPath;
 import dev.fdl.ducklake.ProgressListener;
+
+import dev.fdl.util.AtomicFile;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,6 +31,7 @@ public final class Checkout {
     /**
      * Checks out {@code spec} into {@code wc}.
      *
+     * @param catalogs  where version catalogs come from (the CLI passes the catalog cache)
      * @param spec      a branch, tag or version; null for HEAD's branch
      * @param newBranch with {@code -b}: create this branch (at commit) starting from {@code spec}
      * @param force     discard snapshots not yet committed when switching
@@ -38,14 +39,20 @@ public final class Checkout {
      *                      catalog does not match version.json; exit 3 when {@code newBranch} exists; exit 4
      *                      when {@code spec} does not resolve
      */
-    public static Result run(Repository repo, WorkingCopy wc, String spec, String newBranch, boolean force,
+    public static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
                              ProgressListener progress) {
+        return run(repo, catalogs, wc, spec, newBranch, force, progress, WorkingCopy.Steps.NONE);
+    }
+
+    /** {@link #run}, telling {@code steps} each step it reaches (crash tests stop at each). */
+    static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
+                      ProgressListener progress, WorkingCopy.Steps steps) {
         if (repo.store().readOnly())
             throw new FdlException("cannot check out from " + repo.root() + ": an HTTP(S) root is read-only and a working copy "
                     + "commits to its repository; check out the repository's folder or s3:// root (read with fdl query --repo "
                     + repo.root() + ")");
         if (wc.exists()) Commit.reconcile(repo, wc);
-        if (newBranch != null && spec == null && wc.exists()) return keepOnNewBranch(repo, wc, new RefName(newBranch));
+        if (newBranch != null && spec == null && wc.exists()) return keepOnNewBranch(repo, wc, new RefName(newBranch), steps);
         if (wc.exists() && !force) {
             long pending = pendingSnapshots(wc);
             if (pending > 0)
@@ -69,12 +76,12 @@ public final class Checkout {
             if (start != null) base = repo.resolve(start);
         } else {
             RefName headBranch = repo.headBranch();
-            String name = spec == null ? headBranch.name() : spec.startsWith("refs/heads/") ? spec.substring(11) : spec;
+            String name = spec == null ? headBranch.name() : spec.startsWith(RepoLayout.BRANCHES) ? spec.substring(RepoLayout.BRANCHES.length()) : spec;
             Optional<RefValue> ref = RefName.problem(name) == null ? repo.readBranch(new RefName(name)) : Optional.empty();
             if (ref.isPresent()) {
                 branch = name;
                 etag = ref.get().etag();
-                base = repo.resolve("refs/heads/" + name);
+                base = repo.resolve(RepoLayout.BRANCHES + name);
                 if (!base.version().id().equals(ref.get().versionId())) etag = base.ref().etag(); // moved between reads
             } else if (name.equals(headBranch.name())) {
                 branch = name; // HEAD's branch with no version yet: a fresh catalog
@@ -82,7 +89,7 @@ public final class Checkout {
                 try {
                     base = repo.resolve(spec);
                 } catch (FdlException e) {
-                    if (e.exitCode() == FdlException.NOT_FOUND && RefName.problem(name) == null && !e.getMessage().contains("expired"))
+                    if (e.kind() == FdlException.Kind.NOT_FOUND && RefName.problem(name) == null && !e.getMessage().contains("expired"))
                         throw FdlException.notFound("no branch, tag or version named '" + spec + "'; to start a new branch: fdl checkout -b " + spec);
                     throw e;
                 }
@@ -92,30 +99,57 @@ public final class Checkout {
 
         if (base != null && !force) Description.checkCanPlace(repo, wc, base.version());
         byte[] description = base == null ? null : Description.read(repo, base.version()); // checked before anything changes
+        return switchTo(repo, catalogs, wc, base, new Target(branch, etag), description, progress, steps);
+    }
+
+    /** The branch a checkout switches to (null: detached) and the ETag its ref was read at (null: no ref yet). */
+    private record Target(String branch, String refEtag) {}
+
+    /**
+     * Writes the new working catalog under a new file name (it is not current yet), forces it to
+     * disk, then saves the state naming it: that one rename switches catalog and state together
+     * (WorkingCopy). Only then is the old catalog deleted. A failure or crash at any step leaves
+     * the old working copy whole, or the new one.
+     */
+    private static Result switchTo(Repository repo, CatalogSource catalogs, WorkingCopy wc, Resolved base, Target target,
+                                   byte[] description, ProgressListener progress, WorkingCopy.Steps steps) {
+        String name = WorkingCopy.newCatalogName();
+        Path catalog = wc.catalogFile(name);
         long baseSnapshot;
         try {
-            Files.createDirectories(wc.catalog().getParent());
+            Files.createDirectories(catalog.getParent());
             if (base == null) {
-                Path tmp = wc.tmp().resolve("fresh.sqlite");
-                Files.deleteIfExists(tmp);
-                Catalogs.create(tmp, CatalogKind.SQLITE, repo.dataLocation());
-                Files.move(tmp, wc.catalog(), java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                Catalogs.create(catalog, CatalogKind.SQLITE, repo.dataLocation());
+                steps.reached("catalog-written");
                 baseSnapshot = 0;
             } else {
-                Path downloaded = VersionCatalogs.local(repo, base.version()); // size and sha256 checked
-                CatalogConverter.convert(downloaded, wc.catalog(), CatalogKind.SQLITE, progress);
-                DataPath.set(wc.catalog(), repo.dataLocation());
-                try (Catalog c = Catalog.open(wc.catalog())) {
+                Path downloaded = catalogs.versionCatalog(repo, base.version()); // size and sha256 checked
+                CatalogConverter.convert(downloaded, catalog, CatalogKind.SQLITE, progress);
+                steps.reached("catalog-written");
+                DataPath.set(catalog, repo.dataLocation());
+                steps.reached("data-path-set");
+                try (Catalog c = Catalog.open(catalog)) {
                     baseSnapshot = c.lastSnapshotId();
                 }
             }
+            AtomicFile.sync(catalog);
+            AtomicFile.syncDirectory(catalog.getParent());
+            steps.reached("catalog-synced");
         } catch (IOException e) {
-            throw new FdlException("cannot write the working catalog " + wc.catalog() + ": " + e.getMessage());
+            AtomicFile.deleteQuietly(catalog);
+            throw new FdlException("cannot write the working catalog " + catalog + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            AtomicFile.deleteQuietly(catalog); // never current: the state still names the old catalog
+            throw e;
         }
         if (description != null) Description.place(wc, description);
         String baseId = base == null ? null : base.version().id();
-        wc.save(new WorkingCopy.State(repo.root(), repo.config().id(), branch, baseId, etag, baseSnapshot, Map.of()));
-        return new Result(wc, branch, baseId, base == null, baseSnapshot);
+        wc.save(new WorkingCopy.State(repo.root(), repo.config().id(), target.branch(), baseId, target.refEtag(), baseSnapshot,
+                name, Map.of()), steps);
+        steps.reached("state-switched");
+        wc.deleteOtherCatalogs();
+        steps.reached("old-catalog-deleted");
+        return new Result(wc, target.branch(), baseId, base == null, baseSnapshot);
     }
 
     /**
@@ -123,11 +157,13 @@ public final class Checkout {
      * uncommitted snapshots stay; the next commit creates the new branch (If-None-Match: *)
      * with the current base as parent. The way to keep work after a conflict.
      */
-    private static Result keepOnNewBranch(Repository repo, WorkingCopy wc, RefName branch) {
+    private static Result keepOnNewBranch(Repository repo, WorkingCopy wc, RefName branch, WorkingCopy.Steps steps) {
         if (repo.readBranch(branch).isPresent())
             throw FdlException.conflict("branch '" + branch + "' already exists; check it out with fdl checkout " + branch);
         WorkingCopy.State st = wc.state();
-        wc.save(new WorkingCopy.State(st.root(), st.repositoryId(), branch.name(), st.baseVersion(), null, st.baseSnapshot(), st.extra()));
+        wc.save(new WorkingCopy.State(st.root(), st.repositoryId(), branch.name(), st.baseVersion(), null, st.baseSnapshot(),
+                st.catalog(), st.extra()), steps);
+        steps.reached("state-switched");
         return new Result(wc, branch.name(), st.baseVersion(), false, st.baseSnapshot());
     }
 

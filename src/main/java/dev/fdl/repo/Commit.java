@@ -18,7 +18,6 @@ import dev.fdl.dataset.TableFacts;
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Payload;
-import dev.fdl.store.WriteResult;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -106,7 +105,7 @@ public final class Commit {
             checkFilesExist(catalog);                                          // 5
             upload(v, v.catalog().path(), Payload.of(catalog));                // 6
             upload(v, v.dataset().path(), Payload.of(dataset));                // 7
-            upload(v, "version.json", Payload.of(v.toBytes()));                // 8
+            upload(v, RepoLayout.VERSION_JSON, Payload.of(v.toBytes()));                // 8
             wc.save(state.withCommitting(v.id()));   // lets a run after a crash here recognise its own version
             String etag = moveRef(v);                                          // 9
             wc.save(state.committed(v.id(), etag, v.ducklake().lastSnapshot()));
@@ -200,7 +199,7 @@ public final class Commit {
      */
     static DuckDbStorage catalogStorage(RepoConfig config) {
         return config.catalogStorage()
-                .map(s -> DuckDbStorage.parse(s, RepoConfig.KEY + " key '" + RepoConfig.CATALOG_STORAGE + "'"))
+                .map(s -> DuckDbStorage.parse(s, RepoLayout.CONFIG + " key '" + RepoConfig.CATALOG_STORAGE + "'"))
                 .orElse(DuckDbStorage.DEFAULT);
     }
 
@@ -266,8 +265,8 @@ public final class Commit {
         }
         try {
             return new VersionInfo(FormatVersion.CURRENT, VersionIds.next(), seq, parents, Instant.now(clock), author, message,
-                    new VersionInfo.FileRef("ducklake.duckdb", CatalogConverter.duckDbStorage(catalog), Files.size(catalog), Sha256.of(catalog)),
-                    new VersionInfo.FileRef("dataset.json", null, Files.size(dataset), Sha256.of(dataset)),
+                    new VersionInfo.FileRef(RepoLayout.CATALOG, CatalogConverter.duckDbStorage(catalog), Files.size(catalog), Sha256.of(catalog)),
+                    new VersionInfo.FileRef(RepoLayout.DATASET, null, Files.size(dataset), Sha256.of(dataset)),
                     new VersionInfo.DuckLakeInfo(facts.format(), facts.last(), first, facts.last()), Map.of());
         } catch (IOException e) {
             throw new FdlException("cannot read " + catalog + ": " + e.getMessage());
@@ -302,21 +301,20 @@ public final class Commit {
 
     /** Steps 6 to 8: plain writes into the new version folder, which no one else writes. */
     private void upload(VersionInfo v, String name, Payload body) {
-        repo.store().put("versions/" + v.id() + "/" + name, body);
+        repo.store().put(RepoLayout.versionFile(v.id(), name), body);
     }
 
     /** Step 9: create the branch (If-None-Match: *) or move it (If-Match: the ETag read at checkout). */
     private String moveRef(VersionInfo v) {
         RefName branch = new RefName(state.branch());
-        String key = branch.branchKey();
-        WriteResult w = state.refEtag() == null
-                ? repo.store().putIfAbsent(key, Repository.refBytes(v.id()))
-                : repo.store().putIfMatch(key, Repository.refBytes(v.id()), state.refEtag());
-        if (w.isWritten()) return w.etag();
-        String now = repo.readBranch(branch).map(r -> {
-            String msg = repo.readVersion(r.versionId()).map(x -> " (\"" + x.message() + "\" by " + x.author() + ")").orElse("");
-            return "it now points at version " + r.versionId() + msg;
-        }).orElse("it was deleted (fdl branch -d)");
+        RefUpdate update = repo.updateRef(RefValue.Kind.BRANCH, branch);
+        RefUpdate.Outcome o = state.refEtag() == null ? update.create(v.id()) : update.move(state.refEtag(), v.id());
+        if (o.result().changed()) return o.ref().etag();
+        if (o.result() == RefUpdate.Result.CONFLICT && o.current() == null && state.refEtag() == null) // a ref in the way of the name
+            throw FdlException.conflict(o.message() + ". Your version " + v.id() + " was uploaded but no ref points at it "
+                    + "(fdl gc removes it); nothing else changed. Commit to another branch: fdl checkout -b <new-branch>, then fdl commit.");
+        String now = o.current() == null ? "it was deleted (fdl branch -d)" : "it now points at version " + o.current().versionId()
+                + repo.readVersion(o.current().versionId()).map(x -> " (\"" + x.message() + "\" by " + x.author() + ")").orElse("");
         throw FdlException.conflict("branch '" + branch + "' moved since checkout: " + now + ". Your version " + v.id()
                 + " was uploaded but no ref points at it (fdl gc removes it); nothing else changed. To go on: keep your work on "
                 + "a new branch (fdl checkout -b <new-branch>, then fdl commit), or start again from the branch "

@@ -133,7 +133,7 @@ public final class Description {
     }
 
     private static String key(String id, String path) {
-        return "versions/" + id + "/" + path;
+        return RepoLayout.versionFile(id, path);
     }
 
     /** The base version of the working copy, if it has one and it is readable. */

@@ -20,11 +20,6 @@ public record ExpiredInfo(Instant expiredAt, String reason, Map<String, JsonNode
         extra = Map.copyOf(extra);
     }
 
-    /** The key of expired.json for {@code id}. */
-    public static String key(String id) {
-        return "versions/" + id + "/expired.json";
-    }
-
     /** Parses expired.json strictly; {@code file} names it in errors. */
     public static ExpiredInfo parse(byte[] bytes, String file) {
         ObjectNode o = Json.parseObject(bytes, file);

@@ -47,16 +47,6 @@ public record RefName(String name) {
         return b.toString();
     }
 
-    /** The store key of this name as a branch: {@code refs/heads/<name>}. */
-    public String branchKey() {
-        return "refs/heads/" + name;
-    }
-
-    /** The store key of this name as a tag: {@code refs/tags/<name>}. */
-    public String tagKey() {
-        return "refs/tags/" + name;
-    }
-
     @Override
     public String toString() {
         return name;

@@ -10,7 +10,7 @@ public record RefValue(Kind kind, RefName name, String versionId, String etag) {
 
     /** The object key: {@code refs/heads/<name>} or {@code refs/tags/<name>}. */
     public String key() {
-        return kind == Kind.BRANCH ? name.branchKey() : name.tagKey();
+        return RepoLayout.refKey(kind, name);
     }
 
     /** How git shows it in decorations: {@code main} or {@code tag: v1}. */

@@ -16,8 +16,6 @@ import java.util.UUID;
  * root, ends in {@code /} and stays inside it; anything else is a corrupt repository.
  */
 public record RepoConfig(String fdl, String id, String dataDir, Map<String, JsonNode> extra) {
-    /** The object key. */
-    public static final String KEY = "fdl.json";
     /**
      * The optional key by which a repository opts into a newer DuckDB storage version for the
      * catalogs it commits ({@code "duckdb-v2.0.0"}); absent: {@code duckdb-v1.5.0}, which DuckDB
@@ -29,12 +27,12 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
     public RepoConfig {
         extra = Map.copyOf(extra);
         String why = dataDirProblem(dataDir);
-        if (why != null) throw FdlException.corrupt(KEY, "key 'data_dir' " + why);
+        if (why != null) throw FdlException.corrupt(RepoLayout.CONFIG, "key 'data_dir' " + why);
     }
 
     /** A new identity with a random UUID and {@code data/}. */
     public static RepoConfig fresh() {
-        return new RepoConfig(FormatVersion.CURRENT, UUID.randomUUID().toString(), "data/", Map.of());
+        return new RepoConfig(FormatVersion.CURRENT, UUID.randomUUID().toString(), RepoLayout.DEFAULT_DATA_DIR, Map.of());
     }
 
     /**
@@ -45,7 +43,7 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
     public java.util.Optional<String> catalogStorage() {
         JsonNode n = extra.get(CATALOG_STORAGE);
         if (n == null || n.isNull()) return java.util.Optional.empty();
-        if (!n.isTextual()) throw FdlException.corrupt(KEY, "key '" + CATALOG_STORAGE + "' must be a string such as \"duckdb-v2.0.0\", not " + n);
+        if (!n.isTextual()) throw FdlException.corrupt(RepoLayout.CONFIG, "key '" + CATALOG_STORAGE + "' must be a string such as \"duckdb-v2.0.0\", not " + n);
         return java.util.Optional.of(n.asText());
     }
 
@@ -61,11 +59,11 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
 
     /** Parses fdl.json strictly, refusing an unknown format version. */
     public static RepoConfig parse(byte[] bytes) {
-        ObjectNode o = Json.parseObject(bytes, KEY);
-        String fdl = Json.string(o, "fdl", KEY);
-        FormatVersion.check(fdl, KEY);
-        String id = Json.string(o, "id", KEY);
-        String dataDir = Json.string(o, "data_dir", KEY);
+        ObjectNode o = Json.parseObject(bytes, RepoLayout.CONFIG);
+        String fdl = Json.string(o, "fdl", RepoLayout.CONFIG);
+        FormatVersion.check(fdl, RepoLayout.CONFIG);
+        String id = Json.string(o, "id", RepoLayout.CONFIG);
+        String dataDir = Json.string(o, "data_dir", RepoLayout.CONFIG);
         return new RepoConfig(fdl, id, dataDir, Json.extras(o, KNOWN));
     }
 

@@ -28,9 +28,6 @@ import java.util.stream.Stream;
  * {@link dev.fdl.store.StoreException}s.
  */
 public final class Repository {
-    /** The key of HEAD. */
-    public static final String HEAD_KEY = "HEAD";
-
     private final ObjectStore store;
     private final RepoConfig config;
     private final String configEtag;
@@ -47,9 +44,9 @@ public final class Repository {
      * @throws FdlException exit 4 when no fdl.json is there; exit 1 when it is corrupt or of an unknown format
      */
     public static Repository open(ObjectStore store) {
-        Optional<ObjectBytes> cfg = store.get(RepoConfig.KEY);
+        Optional<ObjectBytes> cfg = store.get(RepoLayout.CONFIG);
         if (cfg.isEmpty())
-            throw FdlException.notFound("no fdl repository at " + store.root() + " (no " + RepoConfig.KEY
+            throw FdlException.notFound("no fdl repository at " + store.root() + " (no " + RepoLayout.CONFIG
                     + "); create one with: fdl init " + store.root());
         return new Repository(store, RepoConfig.parse(cfg.get().bytes()), cfg.get().etag());
     }
@@ -69,11 +66,11 @@ public final class Repository {
     public static Repository init(ObjectStore store, RefName branch, RepoConfig config) {
         // A store that ignores If-None-Match would let two writers both win (issue #6): refuse it first.
         if (!(store instanceof dev.fdl.store.LocalStore)) dev.fdl.store.ConditionalWriteProbe.check(store);
-        WriteResult r = store.putIfAbsent(RepoConfig.KEY, config.toBytes());
+        WriteResult r = store.putIfAbsent(RepoLayout.CONFIG, config.toBytes());
         if (!r.isWritten())
             throw FdlException.conflict("a repository already exists at " + store.root()
                     + " (fdl.json is there); nothing was changed");
-        store.put(HEAD_KEY, ("ref: refs/heads/" + branch.name() + "\n").getBytes(StandardCharsets.UTF_8));
+        store.put(RepoLayout.HEAD, RepoLayout.headBytes(branch));
         return new Repository(store, config, r.etag());
     }
 
@@ -98,9 +95,9 @@ public final class Repository {
     public Repository saveConfig(RepoConfig updated) {
         if (!updated.id().equals(config.id()) || !updated.dataDir().equals(config.dataDir()) || !updated.fdl().equals(config.fdl()))
             throw new IllegalArgumentException("fdl.json's identity (fdl, id, data_dir) never changes");
-        WriteResult w = configEtag == null ? WriteResult.preconditionFailed() : store.putIfMatch(RepoConfig.KEY, updated.toBytes(), configEtag);
+        WriteResult w = configEtag == null ? WriteResult.preconditionFailed() : store.putIfMatch(RepoLayout.CONFIG, updated.toBytes(), configEtag);
         if (!w.isWritten())
-            throw FdlException.conflict(RepoConfig.KEY + " in " + store.root() + " changed since it was read (another writer saved it "
+            throw FdlException.conflict(RepoLayout.CONFIG + " in " + store.root() + " changed since it was read (another writer saved it "
                     + "meanwhile); nothing was written: run the command again to apply your change on top of theirs");
         return new Repository(store, updated, w.etag());
     }
@@ -139,15 +136,15 @@ public final class Repository {
      * @throws FdlException exit 1 when HEAD is missing or not {@code ref: refs/heads/<valid name>\n}
      */
     public RefName headBranch() {
-        ObjectBytes head = store.get(HEAD_KEY).orElseThrow(() -> FdlException.corrupt(HEAD_KEY,
+        ObjectBytes head = store.get(RepoLayout.HEAD).orElseThrow(() -> FdlException.corrupt(RepoLayout.HEAD,
                 "missing in " + store.root() + " (init writes it)"));
         String text = new String(head.bytes(), StandardCharsets.UTF_8);
-        String prefix = "ref: refs/heads/";
+        String prefix = RepoLayout.HEAD_REF;
         if (!text.startsWith(prefix) || !text.endsWith("\n") || text.indexOf('\n') != text.length() - 1)
-            throw FdlException.corrupt(HEAD_KEY, "expected 'ref: refs/heads/<branch>' and a newline, found \"" + abbreviate(text) + "\"");
+            throw FdlException.corrupt(RepoLayout.HEAD, "expected '" + prefix + "<branch>' and a newline, found \"" + abbreviate(text) + "\"");
         String name = text.substring(prefix.length(), text.length() - 1);
         String why = RefName.problem(name);
-        if (why != null) throw FdlException.corrupt(HEAD_KEY, "invalid branch name '" + name + "': " + why);
+        if (why != null) throw FdlException.corrupt(RepoLayout.HEAD, "invalid branch name '" + name + "': " + why);
         return new RefName(name);
     }
 
@@ -161,8 +158,9 @@ public final class Repository {
         return readRef(RefValue.Kind.TAG, name);
     }
 
-    private Optional<RefValue> readRef(RefValue.Kind kind, RefName name) {
-        String key = kind == RefValue.Kind.BRANCH ? name.branchKey() : name.tagKey();
+    /** Reads a ref of either kind, or empty when it does not exist. Throws exit 1 on a corrupt ref. */
+    public Optional<RefValue> readRef(RefValue.Kind kind, RefName name) {
+        String key = RepoLayout.refKey(kind, name);
         return store.get(key).map(b -> new RefValue(kind, name, parseRef(key, b.bytes()), b.etag()));
     }
 
@@ -182,7 +180,7 @@ public final class Repository {
     /** Reads version.json of {@code id}, or empty when the version is absent or unfinished. */
     public Optional<VersionInfo> readVersion(String id) {
         if (!VersionIds.isValid(id)) return Optional.empty();
-        String key = VersionInfo.key(id);
+        String key = RepoLayout.versionJson(id);
         return store.get(key).map(b -> {
             VersionInfo v = VersionInfo.parse(b.bytes(), key);
             if (!v.id().equals(id)) throw FdlException.corrupt(key, "key 'id' is " + v.id() + " but the folder is " + id);
@@ -192,7 +190,7 @@ public final class Repository {
 
     /** Reads expired.json of {@code id}, or empty when the version is in retention. */
     public Optional<ExpiredInfo> readExpired(String id) {
-        String key = ExpiredInfo.key(id);
+        String key = RepoLayout.expiredJson(id);
         return store.get(key).map(b -> ExpiredInfo.parse(b.bytes(), key));
     }
 
@@ -231,10 +229,10 @@ public final class Repository {
             return followRef(spec == null || spec.isEmpty() ? "HEAD" : spec, ref);
         }
         Optional<RefValue> ref = Optional.empty();
-        if (spec.startsWith("refs/heads/")) {
-            ref = readBranch(nameOf(spec.substring("refs/heads/".length())));
-        } else if (spec.startsWith("refs/tags/")) {
-            ref = readTag(nameOf(spec.substring("refs/tags/".length())));
+        if (spec.startsWith(RepoLayout.BRANCHES)) {
+            ref = readBranch(nameOf(spec.substring(RepoLayout.BRANCHES.length())));
+        } else if (spec.startsWith(RepoLayout.TAGS)) {
+            ref = readTag(nameOf(spec.substring(RepoLayout.TAGS.length())));
         } else if (RefName.problem(spec) == null) {
             RefName n = new RefName(spec);
             ref = readTag(n);
@@ -270,7 +268,7 @@ public final class Repository {
 
     private boolean hasFolder(String id) {
         if (!store.canList()) return false;
-        try (Stream<ObjectMeta> s = store.list("versions/" + id + "/")) {
+        try (Stream<ObjectMeta> s = store.list(RepoLayout.versionFolder(id))) {
             return s.findAny().isPresent();
         }
     }
@@ -280,15 +278,14 @@ public final class Repository {
         if (VersionIds.isValid(prefix)) return readVersion(prefix).isPresent() ? prefix : null;
         if (!store.canList()) return null;
         Set<String> ids = new TreeSet<>();
-        try (Stream<ObjectMeta> s = store.list("versions/" + prefix)) {
+        try (Stream<ObjectMeta> s = store.list(RepoLayout.VERSIONS + prefix)) {
             s.forEach(m -> {
-                String rest = m.key().substring("versions/".length());
-                int slash = rest.indexOf('/');
-                if (slash > 0 && rest.substring(slash + 1).equals("version.json")) ids.add(rest.substring(0, slash));
+                String id = RepoLayout.versionIdOf(m.key());
+                if (id != null && m.key().equals(RepoLayout.versionJson(id))) ids.add(id);
             });
         }
         if (ids.size() > 1)
-            throw new FdlException(FdlException.FAILURE, "version prefix '" + prefix + "' is ambiguous: "
+            throw new FdlException(FdlException.Kind.FAILURE, "version prefix '" + prefix + "' is ambiguous: "
                     + String.join(", ", ids) + "; give more characters");
         return ids.isEmpty() ? null : ids.iterator().next();
     }
@@ -304,7 +301,7 @@ public final class Repository {
             return out;
         }
         for (RefValue.Kind kind : RefValue.Kind.values()) {
-            String prefix = kind == RefValue.Kind.BRANCH ? "refs/heads/" : "refs/tags/";
+            String prefix = RepoLayout.refPrefix(kind);
             TreeSet<String> names = new TreeSet<>();
             try (Stream<ObjectMeta> s = store.list(prefix)) {
                 s.forEach(m -> names.add(m.key().substring(prefix.length())));
@@ -324,81 +321,46 @@ public final class Repository {
         return m;
     }
 
+    /** A change of the ref {@code name} of {@code kind}: every create, move and delete of a ref goes through one. */
+    public RefUpdate updateRef(RefValue.Kind kind, RefName name) {
+        return new RefUpdate(this, kind, name);
+    }
+
     /**
      * Creates a tag at a finished, unexpired version ({@code If-None-Match: *}; SPEC.md section 4, tag).
      *
-     * @return the new ref
-     * @throws FdlException exit 3 when the tag exists (never overwritten), exit 4 when the target does not resolve
+     * @return CREATED, or CONFLICT when the tag exists (never overwritten) or a tag is in the way
+     * @throws FdlException exit 4 when the target does not resolve (or is expired), exit 2 for the name HEAD
      */
-    public RefValue createTag(RefName name, String target) {
+    public RefUpdate.Outcome createTag(RefName name, String target) {
         return createRef(RefValue.Kind.TAG, name, target);
     }
 
     /**
      * Creates a branch at a finished, unexpired version ({@code If-None-Match: *}).
      *
-     * @throws FdlException exit 3 when the branch exists, exit 4 when the target does not resolve
+     * @return CREATED, or CONFLICT when the branch exists or a branch is in the way
+     * @throws FdlException exit 4 when the target does not resolve (or is expired), exit 2 for the name HEAD
      */
-    public RefValue createBranch(RefName name, String target) {
+    public RefUpdate.Outcome createBranch(RefName name, String target) {
         return createRef(RefValue.Kind.BRANCH, name, target);
     }
 
-    private RefValue createRef(RefValue.Kind kind, RefName name, String target) {
-        String key = kind == RefValue.Kind.BRANCH ? name.branchKey() : name.tagKey();
-        String what = kind == RefValue.Kind.BRANCH ? "branch" : "tag";
-        if (name.name().equals("HEAD"))
-            throw FdlException.usage("'HEAD' cannot be a " + what + " name: it always means the branch HEAD names");
-        checkNoFolderConflict(kind, name, what);
-        if (store.head(key).isPresent())
-            throw FdlException.conflict(what + " '" + name + "' already exists (" + key + "); "
-                    + (kind == RefValue.Kind.TAG ? "tags are never moved: choose another name or delete it with fdl tag -d " + name
-                    : "delete it with fdl branch -d " + name + " or choose another name"));
-        Resolved r = resolve(target);
-        WriteResult w = store.putIfAbsent(key, refBytes(r.version().id()));
-        if (!w.isWritten())
-            throw FdlException.conflict(what + " '" + name + "' already exists (" + key + "; created concurrently); nothing was changed");
-        return new RefValue(kind, name, r.version().id(), w.etag());
+    private RefUpdate.Outcome createRef(RefValue.Kind kind, RefName name, String target) {
+        if (name.name().equals(RepoLayout.HEAD))
+            throw FdlException.usage("'HEAD' cannot be a " + (kind == RefValue.Kind.BRANCH ? "branch" : "tag")
+                    + " name: it always means the branch HEAD names");
+        return updateRef(kind, name).create(resolve(target).version().id());
     }
 
     /**
-     * As in git, {@code a} and {@code a/b} cannot both be refs of a kind: on a file system one
-     * would have to be a file and a folder at once.
+     * Deletes a branch or tag at the value it has now (SPEC.md section 4: explicit, never the
+     * branch HEAD names), conditionally: a commit moving the branch meanwhile is never dropped.
      *
-     * @throws FdlException exit 3 naming the ref in the way
+     * @return DELETED (with the ref as it was), NOT_FOUND, CONFLICT (moved meanwhile), or REJECTED for HEAD's branch
      */
-    private void checkNoFolderConflict(RefValue.Kind kind, RefName name, String what) {
-        String prefix = kind == RefValue.Kind.BRANCH ? "refs/heads/" : "refs/tags/";
-        String[] parts = name.name().split("/");
-        StringBuilder p = new StringBuilder();
-        for (int i = 0; i < parts.length - 1; i++) {
-            if (i > 0) p.append('/');
-            p.append(parts[i]);
-            if (store.head(prefix + p).isPresent())
-                throw FdlException.conflict("cannot create " + what + " '" + name + "': " + what + " '" + p
-                        + "' exists, and a ref name cannot also be a folder of ref names; choose another name");
-        }
-        try (Stream<ObjectMeta> under = store.list(prefix + name.name() + "/")) {
-            Optional<ObjectMeta> any = under.findFirst();
-            if (any.isPresent())
-                throw FdlException.conflict("cannot create " + what + " '" + name + "': " + what + " '"
-                        + any.get().key().substring(prefix.length()) + "' exists under that name; choose another name");
-        }
-    }
-
-    /**
-     * Deletes a branch or tag (SPEC.md section 4: explicit, never the branch HEAD names).
-     *
-     * @return the deleted ref
-     * @throws FdlException exit 4 when absent, exit 1 for HEAD's branch
-     */
-    public RefValue deleteRef(RefValue.Kind kind, RefName name) {
-        if (kind == RefValue.Kind.BRANCH && name.equals(headBranch()))
-            throw new FdlException(FdlException.FAILURE, "cannot delete branch '" + name
-                    + "': HEAD names it (readers follow it by default)");
-        RefValue ref = readRef(kind, name).orElseThrow(() -> FdlException.notFound(
-                (kind == RefValue.Kind.BRANCH ? "branch '" : "tag '") + name + "' not found"));
-        store.delete(ref.key());
-        return ref;
+    public RefUpdate.Outcome deleteRef(RefValue.Kind kind, RefName name) {
+        return updateRef(kind, name).delete();
     }
 
     /** One entry of {@link #log}: a version, whether it is expired, and parents that are missing (history is cut there). */

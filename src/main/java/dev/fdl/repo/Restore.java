@@ -1,7 +1,6 @@
 package dev.fdl.repo;
 
 import dev.fdl.FdlException;
-import dev.fdl.cache.VersionCatalogs;
 import dev.fdl.ducklake.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.CatalogRestore;
@@ -27,6 +26,7 @@ public final class Restore {
     /**
      * Restores {@code spec} (a ref, version id or unique prefix) into {@code wc}.
      *
+     * @param catalogs where version catalogs come from (the CLI passes the catalog cache)
      * @param message the snapshot's message and the next commit's default; null for
      *                {@code Restore version <id> (<created_at>: <its message's first line>)}
      * @throws FdlException exit 4 for an expired version (naming it and its expiry date) or one
@@ -35,7 +35,7 @@ public final class Restore {
      *                      catalog already shows that version's tables, or a catalog feature restore
      *                      does not handle is in use (the working catalog is then unchanged)
      */
-    public static Result run(Repository repo, WorkingCopy wc, String spec, String message, VersionInfo.Author author,
+    public static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String message, VersionInfo.Author author,
                              ProgressListener progress) {
         Commit.reconcile(repo, wc);
         WorkingCopy.State state = wc.state();
@@ -48,7 +48,7 @@ public final class Restore {
         Path source = wc.tmp().resolve("restore-" + v.id() + ".sqlite");
         try {
             Files.deleteIfExists(source);
-            CatalogConverter.convert(VersionCatalogs.local(repo, v), source, CatalogKind.SQLITE, progress); // size and sha256 checked
+            CatalogConverter.convert(catalogs.versionCatalog(repo, v), source, CatalogKind.SQLITE, progress); // size and sha256 checked
             CatalogRestore.Result r = CatalogRestore.restore(wc.catalog(), source, v.ducklake().snapshotId(), author.toString(), msg);
             wc.save(state.withRestored(v.id(), msg));
             return new Result(v, r.snapshot(), r.changes(), msg);

@@ -1,7 +1,5 @@
 package dev.fdl.repo;
 
-import dev.fdl.util.VersionIds;
-
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
 
@@ -22,11 +20,6 @@ import java.util.stream.Stream;
  * @param objects every object in the folder (a handful per version)
  */
 public record VersionFolder(String id, List<ObjectMeta> objects) {
-    /** The key prefix every version folder lives under. */
-    public static final String PREFIX = "versions/";
-    /** The catalog's name in a version folder (SPEC.md section 1). */
-    public static final String CATALOG = "ducklake.duckdb";
-
     public VersionFolder {
         Objects.requireNonNull(id, "id");
         objects = List.copyOf(objects);
@@ -34,17 +27,17 @@ public record VersionFolder(String id, List<ObjectMeta> objects) {
 
     /** The folder's key prefix, {@code versions/<id>/}. */
     public String prefix() {
-        return PREFIX + id + "/";
+        return RepoLayout.versionFolder(id);
     }
 
     /** True when version.json is there: the version is finished (SPEC.md section 4, Reading). */
     public boolean finished() {
-        return has("version.json");
+        return has(RepoLayout.VERSION_JSON);
     }
 
     /** True when expired.json is there: the version is out of retention. */
     public boolean expired() {
-        return has("expired.json");
+        return has(RepoLayout.EXPIRED_JSON);
     }
 
     /** Finished and not expired: a version whose catalog gc must read (SPEC.md section 5). */
@@ -57,7 +50,7 @@ public record VersionFolder(String id, List<ObjectMeta> objects) {
         List<ObjectMeta> out = new ArrayList<>();
         for (ObjectMeta m : objects) {
             String rel = m.key().substring(prefix().length());
-            if (rel.equals(CATALOG) || rel.startsWith("catalogs/")) out.add(m);
+            if (rel.equals(RepoLayout.CATALOG) || rel.startsWith(RepoLayout.EXTRA_CATALOGS)) out.add(m);
         }
         return out;
     }
@@ -69,7 +62,7 @@ public record VersionFolder(String id, List<ObjectMeta> objects) {
      */
     public Instant newest() {
         Instant t = Instant.MIN;
-        String expired = prefix() + "expired.json";
+        String expired = RepoLayout.expiredJson(id);
         for (ObjectMeta m : objects)
             if (m.lastModified() != null && m.lastModified().isAfter(t) && !m.key().equals(expired)) t = m.lastModified();
         return t;
@@ -80,7 +73,7 @@ public record VersionFolder(String id, List<ObjectMeta> objects) {
      * section 4, step 8); null when the folder is unfinished or the store gave no time.
      */
     public Instant finishedAt() {
-        String key = prefix() + "version.json";
+        String key = RepoLayout.versionJson(id);
         for (ObjectMeta m : objects) if (m.key().equals(key)) return m.lastModified();
         return null;
     }
@@ -113,12 +106,10 @@ public record VersionFolder(String id, List<ObjectMeta> objects) {
     public static Listing list(ObjectStore store) {
         SortedMap<String, List<ObjectMeta>> byId = new TreeMap<>();
         List<String> strays = new ArrayList<>();
-        try (Stream<ObjectMeta> s = store.list(PREFIX)) {
+        try (Stream<ObjectMeta> s = store.list(RepoLayout.VERSIONS)) {
             s.forEach(m -> {
-                String rest = m.key().substring(PREFIX.length());
-                int slash = rest.indexOf('/');
-                String id = slash < 0 ? null : rest.substring(0, slash);
-                if (id == null || !VersionIds.isValid(id) || slash == rest.length() - 1) strays.add(m.key());
+                String id = RepoLayout.versionIdOf(m.key());
+                if (id == null) strays.add(m.key());
                 else byId.computeIfAbsent(id, k -> new ArrayList<>()).add(m);
             });
         }

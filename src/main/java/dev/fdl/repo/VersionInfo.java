@@ -62,11 +62,6 @@ public record VersionInfo(String fdl, String id, long seq, List<String> parents,
         extra = Map.copyOf(extra);
     }
 
-    /** The key of version.json for {@code id}. */
-    public static String key(String id) {
-        return "versions/" + id + "/version.json";
-    }
-
     /** Parses version.json strictly; {@code file} names it in errors. */
     public static VersionInfo parse(byte[] bytes, String file) {
         ObjectNode o = Json.parseObject(bytes, file);

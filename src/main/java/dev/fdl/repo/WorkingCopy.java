@@ -1,5 +1,6 @@
 package dev.fdl.repo;
 
+import dev.fdl.util.AtomicFile;
 import dev.fdl.util.Json;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,21 +11,39 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * A working copy (SPEC.md section 4, checkout): a local folder whose {@code .fdl/} holds the
- * SQLite working catalog ({@code .fdl/catalog.sqlite}) and the state ({@code .fdl/state.json}:
- * repository root, branch, base version id, the ETag of the branch ref when it was read, and the
- * newest snapshot of the base). The user's {@code dataset.json} lives beside {@code .fdl/}.
- * Commands find it by walking up from the current folder, like git.
+ * SQLite working catalog ({@code .fdl/catalog-<uuid>.sqlite}) and the state ({@code .fdl/state.json}:
+ * repository root, branch, base version id, the ETag of the branch ref when it was read, the
+ * newest snapshot of the base, and the name of the working catalog's file). The user's
+ * {@code dataset.json} lives beside {@code .fdl/}. Commands find it by walking up from the current
+ * folder, like git.
+ *
+ * <p>The state names its catalog file, so the two change together: checkout writes the new
+ * catalog under a new name and then replaces state.json in one rename. A crash at any point
+ * leaves the old state naming the old catalog, or the new state naming the new one, never one
+ * branch's catalog with another branch's ETag (issue #13). Working copies made before this have
+ * no {@code catalog} key and use {@code catalog.sqlite}.
  */
 public final class WorkingCopy {
     /** The folder name that marks a working copy. */
     public static final String DIR = ".fdl";
+    /** The working catalog of working copies made before the state named its catalog. */
+    static final String LEGACY_CATALOG = "catalog.sqlite";
+    private static final java.util.regex.Pattern CATALOG_NAME =
+            java.util.regex.Pattern.compile("catalog(-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})?\\.sqlite");
+
+    /** Receives the name of each step a change of the working copy reaches; crash tests throw from it. */
+    @FunctionalInterface
+    interface Steps {
+        Steps NONE = step -> {};
+
+        void reached(String step);
+    }
 
     /**
      * The state of a working copy.
@@ -35,22 +54,31 @@ public final class WorkingCopy {
      * @param baseVersion  the version checked out or last committed, or null for a branch with no version yet
      * @param refEtag      the ETag of {@code refs/heads/<branch>} when read, or null when the ref did not exist
      * @param baseSnapshot the newest DuckLake snapshot of the base (0 for a fresh catalog)
+     * @param catalog      the working catalog's file name inside {@code .fdl/}
      */
     public record State(String root, String repositoryId, String branch, String baseVersion, String refEtag,
-                        long baseSnapshot, Map<String, JsonNode> extra) {
+                        long baseSnapshot, String catalog, Map<String, JsonNode> extra) {
         private static final String COMMITTING = "committing";
         private static final String RESTORED = "restored";
-        private static final Set<String> KNOWN = Set.of("root", "repository_id", "branch", "base_version", "ref_etag", "base_snapshot");
+        private static final Set<String> KNOWN = Set.of("root", "repository_id", "branch", "base_version", "ref_etag",
+                "base_snapshot", "catalog");
 
         public State {
             extra = Map.copyOf(extra);
+            if (catalog == null || !CATALOG_NAME.matcher(catalog).matches())
+                throw new IllegalArgumentException("not a working catalog file name: " + catalog);
         }
 
         static State parse(byte[] bytes, String file) {
             ObjectNode o = Json.parseObject(bytes, file);
+            String catalog = Json.optString(o, "catalog", file);
+            if (catalog == null) catalog = LEGACY_CATALOG;
+            else if (!CATALOG_NAME.matcher(catalog).matches())
+                throw FdlException.corrupt(file, "key 'catalog' must name a file catalog-<uuid>.sqlite in " + DIR
+                        + "/, found \"" + catalog + "\"; check out again");
             return new State(Json.string(o, "root", file), Json.string(o, "repository_id", file),
                     Json.optString(o, "branch", file), Json.optString(o, "base_version", file),
-                    Json.optString(o, "ref_etag", file), Json.integer(o, "base_snapshot", file), Json.extras(o, KNOWN));
+                    Json.optString(o, "ref_etag", file), Json.integer(o, "base_snapshot", file), catalog, Json.extras(o, KNOWN));
         }
 
         byte[] toBytes() {
@@ -61,6 +89,7 @@ public final class WorkingCopy {
             o.put("base_version", baseVersion);
             o.put("ref_etag", refEtag);
             o.put("base_snapshot", baseSnapshot);
+            o.put("catalog", catalog);
             extra.forEach(o::set);
             return Json.bytes(o);
         }
@@ -70,7 +99,7 @@ public final class WorkingCopy {
             Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);
             rest.remove(COMMITTING);
             rest.remove(RESTORED);
-            return new State(root, repositoryId, branch, version, etag, lastSnapshot, rest);
+            return new State(root, repositoryId, branch, version, etag, lastSnapshot, catalog, rest);
         }
 
         /**
@@ -90,7 +119,7 @@ public final class WorkingCopy {
             r.put("version", version);
             r.put("message", message);
             rest.put(RESTORED, r);
-            return new State(root, repositoryId, branch, baseVersion, refEtag, baseSnapshot, rest);
+            return new State(root, repositoryId, branch, baseVersion, refEtag, baseSnapshot, catalog, rest);
         }
 
         /** The version a commit was about to point the branch at (set just before step 9), or null. */
@@ -103,7 +132,7 @@ public final class WorkingCopy {
         State withCommitting(String version) {
             Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);
             rest.put(COMMITTING, com.fasterxml.jackson.databind.node.TextNode.valueOf(version));
-            return new State(root, repositoryId, branch, baseVersion, refEtag, baseSnapshot, rest);
+            return new State(root, repositoryId, branch, baseVersion, refEtag, baseSnapshot, catalog, rest);
         }
     }
 
@@ -140,9 +169,36 @@ public final class WorkingCopy {
         return dir;
     }
 
-    /** The SQLite working catalog. */
+    /** The SQLite working catalog: the file the state names. */
     public Path catalog() {
-        return dir.resolve(DIR).resolve("catalog.sqlite");
+        return catalogFile(state().catalog());
+    }
+
+    /** The path of a working catalog file named {@code name} in {@code .fdl/}. */
+    Path catalogFile(String name) {
+        return dir.resolve(DIR).resolve(name);
+    }
+
+    /** A file name for a new working catalog, not yet current: it becomes current when a saved state names it. */
+    static String newCatalogName() {
+        return "catalog-" + java.util.UUID.randomUUID() + ".sqlite";
+    }
+
+    /**
+     * Deletes the working catalog files in {@code .fdl/} that the state does not name (with their
+     * journals): the one a checkout replaced, or one a checkout stopped by a crash left behind.
+     */
+    void deleteOtherCatalogs() {
+        String current = state().catalog();
+        try (java.util.stream.Stream<Path> files = Files.list(dir.resolve(DIR))) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                String base = name.replaceAll("(-journal|-wal|-shm)$", "");
+                if (CATALOG_NAME.matcher(base).matches() && !base.equals(current)) Files.deleteIfExists(f);
+            }
+        } catch (IOException e) {
+            // a stray old catalog only takes space; the next checkout removes it
+        }
     }
 
     /** A scratch folder inside {@code .fdl/} for downloads and conversions (same file system as the catalog). */
@@ -183,15 +239,18 @@ public final class WorkingCopy {
         }
     }
 
-    /** Writes the state atomically (temporary file, then rename). */
+    /**
+     * Writes the state atomically and durably: a temporary file, forced to disk, renamed over
+     * state.json, then the folder forced to disk.
+     *
+     * @throws FdlException exit 1 naming state.json when it cannot be written
+     */
     public void save(State state) {
-        try {
-            Files.createDirectories(stateFile().getParent());
-            Path tmp = stateFile().resolveSibling("state.json.tmp");
-            Files.write(tmp, state.toBytes());
-            Files.move(tmp, stateFile(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new FdlException("cannot write " + stateFile() + ": " + e.getMessage());
-        }
+        save(state, Steps.NONE);
+    }
+
+    /** {@link #save(State)}, telling {@code steps} when the new state is on disk but not yet current ("state-staged"). */
+    void save(State state, Steps steps) {
+        AtomicFile.write(stateFile(), state.toBytes(), () -> steps.reached("state-staged"));
     }
 }

@@ -1,6 +1,7 @@
 package dev.fdl.retention;
 
 import dev.fdl.cache.CatalogCache;
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.ExpiredInfo;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;
@@ -163,7 +164,7 @@ public final class Expire {
             Instant at = now;
             boolean resumed = false;
             if (!options.dryRun()) {
-                WriteResult w = repo.store().putIfAbsent(ExpiredInfo.key(f.id()), mark.toBytes());
+                WriteResult w = repo.store().putIfAbsent(RepoLayout.expiredJson(f.id()), mark.toBytes());
                 if (!w.isWritten()) {
                     resumed = true;
                     at = repo.readExpired(f.id()).map(ExpiredInfo::expiredAt).orElse(now);

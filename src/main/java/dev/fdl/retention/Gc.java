@@ -2,6 +2,7 @@ package dev.fdl.retention;
 
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionFolder;
@@ -228,12 +229,12 @@ public final class Gc {
                 for (String id : unreachable) {
                     VersionFolder f = listing.get(id);
                     gone = gone.plus(1, f.bytes());
-                    deleter.submit(VersionInfo.key(id));
+                    deleter.submit(RepoLayout.versionJson(id));
                 }
                 deleter.flush();
                 for (String id : unreachable)
                     for (ObjectMeta m : listing.get(id).objects())
-                        if (!m.key().equals(VersionInfo.key(id))) deleter.submit(m.key());
+                        if (!m.key().equals(RepoLayout.versionJson(id))) deleter.submit(m.key());
                 deleter.flush();
                 progress.accept(new Progress("deleting unreachable versions", listing.folders().size(), gone.count()));
             }
@@ -245,7 +246,7 @@ public final class Gc {
                         deleter.submit(m.key());
                     }
                 } else if (!f.finished() && f.newest().isBefore(cutoff)) {
-                    if (!options.dryRun() && repo.store().stat(VersionInfo.key(f.id())).isPresent()) continue;
+                    if (!options.dryRun() && repo.store().stat(RepoLayout.versionJson(f.id())).isPresent()) continue;
                     unfinished = unfinished.plus(1, f.bytes());
                     for (ObjectMeta m : f.objects()) deleter.submit(m.key());
                 }

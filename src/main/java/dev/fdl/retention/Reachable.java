@@ -1,5 +1,6 @@
 package dev.fdl.retention;
 
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.VersionFolder;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.util.VersionIds;
@@ -45,7 +46,7 @@ final class Reachable {
             Optional<VersionInfo> v = read.apply(id);
             if (v.isEmpty()) {
                 if (listing != null && listing.get(id) != null && listing.get(id).finished())
-                    throw new FdlException(VersionInfo.key(id) + " was listed but is gone; stopped before deciding which "
+                    throw new FdlException(RepoLayout.versionJson(id) + " was listed but is gone; stopped before deciding which "
                             + "versions are unreachable (is another gc running? run fdl verify)");
                 continue; // a missing parent ends its line
             }

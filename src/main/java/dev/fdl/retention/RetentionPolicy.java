@@ -1,5 +1,6 @@
 package dev.fdl.retention;
 
+import dev.fdl.repo.RepoLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
@@ -110,7 +111,7 @@ public record RetentionPolicy(int keepLast, Duration keepWithin, int keepDaily, 
                     o.has("keep") ? n(o, "keep", file) : null, d(o, "older_than", file),
                     o.has("branch") ? Json.string(o, "branch", file) : null);
         } catch (FdlException e) {
-            if (e.exitCode() != FdlException.USAGE) throw e;
+            if (e.kind() != FdlException.Kind.USAGE) throw e;
             throw FdlException.corrupt(file, where + ": " + e.getMessage());
         }
     }
@@ -122,7 +123,7 @@ public record RetentionPolicy(int keepLast, Duration keepWithin, int keepDaily, 
      */
     public static java.util.Optional<RetentionPolicy> saved(RepoConfig config) {
         JsonNode n = config.extra().get(CONFIG_KEY);
-        return n == null || n.isNull() ? java.util.Optional.empty() : java.util.Optional.of(fromJson(n, RepoConfig.KEY));
+        return n == null || n.isNull() ? java.util.Optional.empty() : java.util.Optional.of(fromJson(n, RepoLayout.CONFIG));
     }
 
     /**

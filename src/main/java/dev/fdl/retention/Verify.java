@@ -2,6 +2,7 @@ package dev.fdl.retention;
 
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.ExpiredInfo;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
@@ -100,7 +101,7 @@ public final class Verify {
         try {
             repo.headBranch();
         } catch (FdlException e) {
-            problems.add(new Problem(Repository.HEAD_KEY, e.getMessage()));
+            problems.add(new Problem(RepoLayout.HEAD, e.getMessage()));
         }
 
         // Order matters with a concurrent commit: refs, then versions, then data. A ref is written after
@@ -140,24 +141,24 @@ public final class Verify {
             try {
                 v = repo.readVersion(f.id()).orElse(null);
             } catch (FdlException e) {
-                problems.add(new Problem(VersionInfo.key(f.id()), e.getMessage()));
+                problems.add(new Problem(RepoLayout.versionJson(f.id()), e.getMessage()));
                 continue;
             }
             if (v == null) {
-                problems.add(new Problem(VersionInfo.key(f.id()), "listed but cannot be read"));
+                problems.add(new Problem(RepoLayout.versionJson(f.id()), "listed but cannot be read"));
                 continue;
             }
             infos.put(f.id(), v);
             for (String p : v.parents()) {
                 VersionFolder pf = VersionIds.isValid(p) ? listing.get(p) : null;
                 if (pf == null || !pf.finished())
-                    problems.add(new Problem(VersionInfo.key(f.id()), "parent " + p + " is not a finished version"));
+                    problems.add(new Problem(RepoLayout.versionJson(f.id()), "parent " + p + " is not a finished version"));
             }
             if (f.expired()) {
                 try {
                     repo.readExpired(f.id());
                 } catch (FdlException e) {
-                    problems.add(new Problem(ExpiredInfo.key(f.id()), e.getMessage()));
+                    problems.add(new Problem(RepoLayout.expiredJson(f.id()), e.getMessage()));
                 }
                 for (ObjectMeta m : f.catalogObjects())
                     problems.add(new Problem(m.key(), "catalog object of an expired version (an interrupted expire; fdl expire or fdl gc finishes it)"));
@@ -200,7 +201,7 @@ public final class Verify {
 
     private List<RefRead> readRefs(List<Problem> problems) {
         List<RefRead> out = new ArrayList<>();
-        for (String prefix : List.of("refs/heads/", "refs/tags/")) {
+        for (String prefix : List.of(RepoLayout.BRANCHES, RepoLayout.TAGS)) {
             List<String> keys = new ArrayList<>();
             try (Stream<ObjectMeta> s = repo.store().list(prefix)) {
                 s.forEach(m -> keys.add(m.key()));
@@ -234,7 +235,7 @@ public final class Verify {
     }
 
     private void checkDataset(VersionInfo v, List<Problem> problems) {
-        String key = VersionFolder.PREFIX + v.id() + "/" + v.dataset().path();
+        String key = RepoLayout.versionFile(v.id(), v.dataset().path());
         try {
             Optional<ObjectBytes> b = repo.store().get(key);
             if (b.isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.fdl.serve;
 
+import dev.fdl.repo.RepoLayout;
 import java.util.Locale;
 
 /** Content types of a repository's objects, by key (SPEC.md section 1 names what lives where). */
@@ -21,7 +22,7 @@ final class ContentTypes {
             case "png" -> "image/png";
             case "svg" -> "image/svg+xml";
             // HEAD and refs hold one line of text (SPEC.md section 3)
-            case "" -> key.equals("HEAD") || key.startsWith("refs/") ? "text/plain; charset=utf-8" : "application/octet-stream";
+            case "" -> key.equals(RepoLayout.HEAD) || key.startsWith(RepoLayout.REFS) ? "text/plain; charset=utf-8" : "application/octet-stream";
             default -> "application/octet-stream"; // catalogs (.duckdb, .sqlite), delete vectors (.puffin), …
         };
     }

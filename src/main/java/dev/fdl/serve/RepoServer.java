@@ -4,6 +4,7 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.fdl.FdlException;
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.site.Site;
 import dev.fdl.store.LocalStore;
@@ -292,7 +293,8 @@ public final class RepoServer implements AutoCloseable {
         if (etag != null) out.set("ETag", "\"" + etag + "\"");
         if (lastModified != null) out.set("Last-Modified", HTTP_DATE.format(lastModified));
         // versions and data files never change once written (SPEC.md section 3); refs and the site do
-        boolean immutable = key.startsWith("versions/") && !key.endsWith("/expired.json") || key.startsWith("data/");
+        boolean immutable = key.startsWith(RepoLayout.VERSIONS) && !key.endsWith("/" + RepoLayout.EXPIRED_JSON)
+                || key.startsWith(RepoLayout.DEFAULT_DATA_DIR);
         out.set("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
         out.set("X-Content-Type-Options", "nosniff");
         return out;

@@ -1,5 +1,6 @@
 package dev.fdl.site;
 
+import dev.fdl.repo.RepoLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
@@ -61,7 +62,7 @@ public final class Site {
         public Options {
             if (prefix == null || prefix.isEmpty() || !prefix.endsWith("/") || prefix.startsWith("/") || prefix.contains(".."))
                 throw FdlException.usage("site prefix must be a relative key prefix ending in '/' (e.g. site/): '" + prefix + "'");
-            if (prefix.startsWith("versions/") || prefix.startsWith("data/") || prefix.startsWith("refs/"))
+            if (prefix.startsWith(RepoLayout.VERSIONS) || prefix.startsWith(RepoLayout.DEFAULT_DATA_DIR) || prefix.startsWith(RepoLayout.REFS))
                 throw FdlException.usage("site prefix '" + prefix + "' would write into the repository's own keys; choose another (e.g. site/)");
             if (indexKey == null || indexKey.isEmpty() || indexKey.endsWith("/") || indexKey.startsWith("/") || indexKey.contains(".."))
                 throw FdlException.usage("site index must be a key such as index.html: '" + indexKey + "'");
@@ -208,10 +209,10 @@ public final class Site {
                     f.get();
                 } catch (java.util.concurrent.ExecutionException e) {
                     if (e.getCause() instanceof RuntimeException re) throw re;
-                    throw new FdlException(FdlException.FAILURE, "writing the site failed: " + e.getCause().getMessage(), e.getCause());
+                    throw new FdlException(FdlException.Kind.FAILURE, "writing the site failed: " + e.getCause().getMessage(), e.getCause());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new FdlException(FdlException.FAILURE, "interrupted while writing the site", e);
+                    throw new FdlException(FdlException.Kind.FAILURE, "interrupted while writing the site", e);
                 }
             }
         } finally {
@@ -284,7 +285,7 @@ public final class Site {
     private JsonNode dataset(VersionInfo v) {
         if (v.dataset() == null) return null;
         try {
-            return repo.store().get("versions/" + v.id() + "/" + v.dataset().path())
+            return repo.store().get(RepoLayout.versionFile(v.id(), v.dataset().path()))
                     .map(b -> {
                         try {
                             return Json.MAPPER.readTree(b.bytes());

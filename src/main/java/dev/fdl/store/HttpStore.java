@@ -162,6 +162,11 @@ public final class HttpStore implements ObjectStore {
         throw new ReadOnlyStoreException(root());
     }
 
+    @Override
+    public boolean deleteIfMatch(String key, String etag) {
+        throw new ReadOnlyStoreException(root());
+    }
+
     private <T> HttpResponse<T> send(String key, String method, HttpResponse.BodyHandler<T> handler) {
         URI u = url(key);
         HttpRequest req = HttpRequest.newBuilder(u).timeout(TIMEOUT).method(method, HttpRequest.BodyPublishers.noBody()).build();

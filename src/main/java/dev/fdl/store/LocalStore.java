@@ -43,7 +43,8 @@ import java.util.stream.StreamSupport;
  *   <li>Every write goes to a temporary file in the target's folder, is flushed to disk, then
  *       appears at once: {@code link(2)} for create-only writes (fails if the key exists),
  *       {@code rename(2)} otherwise. Readers never see a partial object.</li>
- *   <li>Compare-and-replace ({@link #putIfMatch}), create-only writes and deletes hold a lock
+ *   <li>Compare-and-replace ({@link #putIfMatch}), compare-and-delete ({@link #deleteIfMatch}),
+ *       create-only writes and deletes hold a lock
  *       across check and write: an exclusive {@code fcntl} lock on {@code <root>/.fdl-lock}
  *       (between processes) and a {@link ReentrantLock} (between threads of this process,
  *       which share one fcntl lock).</li>
@@ -238,6 +239,18 @@ public final class LocalStore implements ObjectStore {
         locked(key, () -> {
             if (Files.deleteIfExists(f)) pruneEmptyParents(f);
             return null;
+        });
+    }
+
+    /** Compare and delete under the lock, as {@link #putIfMatch} compares and replaces. */
+    @Override
+    public boolean deleteIfMatch(String key, String etag) {
+        Path f = file(key);
+        return locked(key, () -> {
+            if (!Files.isRegularFile(f) || !ETags.same(md5(f), etag)) return false;
+            Files.delete(f);
+            pruneEmptyParents(f);
+            return true;
         });
     }
 

@@ -57,6 +57,23 @@ public interface ObjectStore extends AutoCloseable {
     void delete(String key);
 
     /**
+     * Deletes the key only if its current ETag equals {@code etag} ({@code If-Match} on
+     * DeleteObject, S3 API): refused when the object changed or is absent. Backends make the check
+     * and the delete one step where they can (a local folder: under its lock; S3: the store
+     * evaluates the condition). This default, for a backend that cannot, reads the ETag and then
+     * deletes, so a write landing between the two is lost; docs/stores.md names that window.
+     *
+     * @return true when this call deleted the object, false when refused
+     * @throws StoreException on I/O failure
+     */
+    default boolean deleteIfMatch(String key, String etag) {
+        Optional<ObjectMeta> now = head(key);
+        if (now.isEmpty() || !ETags.same(now.get().etag(), etag)) return false;
+        delete(key);
+        return true;
+    }
+
+    /**
      * Deletes every key; absent keys are fine (idempotent). Backends delete in as few calls as
      * they can (S3 {@code DeleteObjects}: up to 1,000 keys a request; a local folder: one lock).
      * gc uses it for its batches.

@@ -37,6 +37,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
+import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,6 +77,13 @@ import java.util.stream.StreamSupport;
  * Before its first conditional write a store is probed once per process (see
  * {@link ConditionalWriteProbe}): a store that ignores conditional headers is refused.
  *
+ * <p>{@link #deleteIfMatch} sends {@code If-Match} on DeleteObject (AWS S3 general purpose buckets
+ * since September 2025; S3Mock 4.12.4): 412 and 404 are refusals, 409 is retried. Stores that
+ * predate conditional deletes may ignore the header and delete anyway, so before the first
+ * conditional delete of a process the store is probed once: a probe object deleted with a wrong
+ * ETag must survive. A store that fails the probe gets the interface's read-then-delete instead
+ * (docs/stores.md names the window that leaves).
+ *
  * <p>ETags are kept unquoted ({@link ETags}); keys beginning with {@code .fdl-} are fdl's own
  * (probe objects) and never listed. Errors become {@link StoreException}s with one clear line,
  * never carrying credentials.
@@ -85,6 +93,8 @@ public final class S3Store implements ObjectStore {
     /** S3's largest single PutObject: 5 GiB. */
     static final long MAX_SINGLE_PUT = 5L << 30;
     private static final Set<String> PROBED = ConcurrentHashMap.newKeySet();
+    /** Per endpoint and bucket: whether the store honours If-Match on DeleteObject (probed once per process). */
+    private static final ConcurrentHashMap<String, Boolean> CONDITIONAL_DELETES = new ConcurrentHashMap<>();
 
     private final S3Location location;
     private final S3Config config;
@@ -293,6 +303,63 @@ public final class S3Store implements ObjectStore {
         } catch (SdkException e) {
             if (S3Errors.isNoSuchKey(e)) return; // some stores answer 404 for an absent key
             throw errors.fail("delete", key, e);
+        }
+    }
+
+    @Override
+    public boolean deleteIfMatch(String key, String etag) {
+        if (etag == null || ETags.normalize(etag).isEmpty()) return false;
+        if (!honoursConditionalDeletes()) return ObjectStore.super.deleteIfMatch(key, etag);
+        String k = objectKey(key);
+        boolean uncertain = false;
+        SdkException last = null;
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            if (attempt > 1) backoff(attempt);
+            try {
+                conditionalClient.deleteObject(b -> b.bucket(location.bucket()).key(k).ifMatch(ETags.quoted(etag)));
+                return true;
+            } catch (SdkException e) {
+                last = e;
+                Answer answer = classify(e, true, false);
+                if (answer == Answer.CONFLICT) continue;
+                if (answer == Answer.UNKNOWN) {
+                    uncertain = true;
+                    continue;
+                }
+                // Refused: changed (412) or absent (404). Absent after an attempt whose answer was
+                // lost means that attempt deleted it, with the ETag we asked for.
+                return uncertain && head(key).isEmpty();
+            }
+        }
+        throw new StoreException(key, "conditional delete of " + location(key) + " did not complete after "
+                + MAX_ATTEMPTS + " attempts (" + S3Errors.brief(last) + "); try again", last);
+    }
+
+    /**
+     * Whether this store honours {@code If-Match} on DeleteObject: probed once per process and
+     * endpoint+bucket by deleting a fresh probe object with a wrong ETag. A store that deletes it
+     * anyway, or refuses the header as unsupported (400, 501), does not.
+     */
+    boolean honoursConditionalDeletes() {
+        return CONDITIONAL_DELETES.computeIfAbsent(probeIdentity(), id -> probeConditionalDeletes());
+    }
+
+    private boolean probeConditionalDeletes() {
+        String key = ConditionalWriteProbe.PREFIX + UUID.randomUUID();
+        String k = objectKey(key);
+        WriteResult w = put(key, ("fdl delete probe " + key + "\n").getBytes(StandardCharsets.UTF_8));
+        String wrong = ETags.same(w.etag(), "0".repeat(32)) ? "1".repeat(32) : "0".repeat(32);
+        try {
+            conditionalClient.deleteObject(b -> b.bucket(location.bucket()).key(k).ifMatch(ETags.quoted(wrong)));
+            return false; // deleted despite the wrong ETag: the header is ignored
+        } catch (S3Exception e) {
+            if (e.statusCode() == 412) return head(key).isPresent();
+            if (e.statusCode() == 400 || e.statusCode() == 501) return false;
+            throw errors.fail("delete", key, e);
+        } catch (SdkException e) {
+            throw errors.fail("delete", key, e);
+        } finally {
+            delete(key);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.fdl.bench;
 
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.ducklake.Catalog;
 import dev.fdl.ducklake.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
@@ -53,13 +54,14 @@ public final class CommitBench {
         Repository repo = Repository.init(local, new RefName("main"));
         Path wcDir = dir.resolve("wc");
         WorkingCopy wc = WorkingCopy.create(wcDir);
-        Files.createDirectories(wc.catalog().getParent());
-        CatalogConverter.convert(source, wc.catalog(), CatalogKind.SQLITE, ProgressListener.NONE);
-        DataPath.set(wc.catalog(), repo.dataLocation());
+        Path working = wcDir.resolve(WorkingCopy.DIR).resolve("catalog.sqlite"); // named by the state saved below
+        Files.createDirectories(working.getParent());
+        CatalogConverter.convert(source, working, CatalogKind.SQLITE, ProgressListener.NONE);
+        DataPath.set(working, repo.dataLocation());
 
         // every file the catalog names, as the listing of the data folder will show them
         List<String> keys = new ArrayList<>();
-        try (Catalog c = Catalog.open(wc.catalog())) {
+        try (Catalog c = Catalog.open(working)) {
             c.forEachFile(f -> keys.add(repo.dataDir() + f.location().substring(repo.dataLocation().length())));
         }
         // a parent version holding the first half of the snapshots
@@ -68,9 +70,10 @@ public final class CommitBench {
         VersionInfo pv = new VersionInfo(FormatVersion.CURRENT, parent, 1, List.of(), Instant.now(),
                 new VersionInfo.Author("bench", null), "parent", new VersionInfo.FileRef("ducklake.duckdb", "duckdb-v1.5.0", 1, "00"),
                 new VersionInfo.FileRef("dataset.json", null, 1, "00"), new VersionInfo.DuckLakeInfo("1.0", parentLast, 0, parentLast), Map.of());
-        local.put(VersionInfo.key(parent), pv.toBytes());
+        local.put(RepoLayout.versionJson(parent), pv.toBytes());
         String refEtag = local.putIfAbsent("refs/heads/main", Repository.refBytes(parent)).etag();
-        WorkingCopy.State state = new WorkingCopy.State(local.root(), repo.config().id(), "main", parent, refEtag, parentLast, Map.of());
+        WorkingCopy.State state = new WorkingCopy.State(local.root(), repo.config().id(), "main", parent, refEtag, parentLast,
+                "catalog.sqlite", Map.of());
 
         ObjectStore noUploads = new ForwardingStore(local) {
             @Override

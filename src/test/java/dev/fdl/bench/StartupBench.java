@@ -88,9 +88,10 @@ public final class StartupBench {
         String etag = store.head("refs/heads/main").orElseThrow().etag();
         Path wcDir = dir.resolve("wc");
         WorkingCopy wc = WorkingCopy.create(wcDir);
-        Files.createDirectories(wc.catalog().getParent());
-        Catalogs.create(wc.catalog(), CatalogKind.SQLITE, repo.dataLocation());
-        wc.save(new WorkingCopy.State(store.root(), repo.config().id(), "main", last, etag, 0, Map.of()));
+        Path catalog = wcDir.resolve(WorkingCopy.DIR).resolve("catalog.sqlite");
+        Files.createDirectories(catalog.getParent());
+        Catalogs.create(catalog, CatalogKind.SQLITE, repo.dataLocation());
+        wc.save(new WorkingCopy.State(store.root(), repo.config().id(), "main", last, etag, 0, "catalog.sqlite", Map.of()));
         return wcDir;
     }
 

@@ -31,7 +31,7 @@ class DurationConverterTest {
     void badDurationsAreUsageErrorsNamingTheValue() {
         for (String bad : new String[]{"", "-1", "7 days", "1.5h", "h", "7y"})
             assertThatThrownBy(() -> DurationConverter.parse(bad))
-                    .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.USAGE))
+                    .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.USAGE))
                     .hasMessageContaining("'" + bad + "'").hasMessageContaining("seconds");
     }
 

@@ -67,7 +67,7 @@ class RestoreCliTest {
         Cli.ok(wc, "verify");
 
         Cli.Result gone = Cli.in(wc, "restore", v1);
-        assertThat(gone.exit()).isEqualTo(FdlException.NOT_FOUND);
+        assertThat(gone.exit()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(gone.err()).contains("version " + v1 + " expired on");
     }
 
@@ -83,7 +83,7 @@ class RestoreCliTest {
         Files.writeString(csv, "id,name\n2,b\n");
         Cli.ok(wc, "import", csv.toString(), "--table", "t", "--mode", "append");
         Cli.ok(wc, "commit", "-m", "two");
-        assertThat(Cli.in(wc, "commit").exit()).as("no message and nothing restored").isEqualTo(FdlException.USAGE);
+        assertThat(Cli.in(wc, "commit").exit()).as("no message and nothing restored").isEqualTo(ExitCodes.USAGE);
 
         Cli.ok(wc, "restore", v1, "-m", "back to one");
         JsonNode v3 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "undo two", "--json").out());
@@ -91,7 +91,7 @@ class RestoreCliTest {
         assertThat(Cli.ok(wc, "query", "--csv", "SELECT id, name FROM t").out().lines()).containsExactly("id,name", "1,a");
         assertThat(Cli.ok(wc, "query", "--csv", "--working", "SELECT count(*) AS n FROM t").out().lines()).containsExactly("n", "1");
         Cli.Result again = Cli.in(wc, "restore", v1);
-        assertThat(again.exit()).isEqualTo(FdlException.FAILURE);
+        assertThat(again.exit()).isEqualTo(ExitCodes.FAILURE);
         assertThat(again.err()).contains("nothing to restore");
     }
 }

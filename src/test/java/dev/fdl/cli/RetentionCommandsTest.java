@@ -66,8 +66,8 @@ class RetentionCommandsTest {
 
     @Test
     void expireNeedsKeepAndAValidDuration() {
-        assertThat(fdl("expire")).isEqualTo(FdlException.USAGE);
-        assertThat(fdl("expire", "--keep", "1", "--older-than", "soon")).isEqualTo(FdlException.USAGE);
+        assertThat(fdl("expire")).isEqualTo(ExitCodes.USAGE);
+        assertThat(fdl("expire", "--keep", "1", "--older-than", "soon")).isEqualTo(ExitCodes.USAGE);
         assertThat(err).contains("invalid duration 'soon'");
     }
 

@@ -2,7 +2,8 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fdl.FdlException;
-import dev.fdl.repo.ExpiredInfo;
+import dev.fdl.repo.RefValue;
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RepoFixture;
 import dev.fdl.repo.Repository;
@@ -37,7 +38,7 @@ class RetentionPolicyCliTest {
             parent = fx.version(parent == null ? List.of() : List.of(parent), Instant.parse(at), fx.textCatalog(List.of()));
             v.add(parent);
         }
-        fx.store.put(new RefName("main").branchKey(), Repository.refBytes(parent));
+        fx.store.put(RepoLayout.refKey(RefValue.Kind.BRANCH, new RefName("main")), Repository.refBytes(parent));
         return v;
     }
 
@@ -76,7 +77,7 @@ class RetentionPolicyCliTest {
         assertThat(j.get("decisions").get(2).get("keep").asBoolean()).isFalse();
         assertThat(j.get("decisions").get(2).get("reasons")).isEmpty();
 
-        assertThat(fdl(fx, "expire").exit()).as("no policy saved yet").isEqualTo(FdlException.USAGE);
+        assertThat(fdl(fx, "expire").exit()).as("no policy saved yet").isEqualTo(ExitCodes.USAGE);
         Cli.Result saved = fdl(fx, "expire", "--save-policy", "--keep-daily", "2", "--keep-within", "12h");
         assertThat(saved.exit()).isZero();
         assertThat(saved.out()).contains("keep within 12h of the newest, 2 daily");
@@ -89,23 +90,23 @@ class RetentionPolicyCliTest {
         Cli.Result applied = fdl(fx, "expire");
         assertThat(applied.exit()).isZero();
         assertThat(applied.out()).contains("Expired 2 version(s); 2 in retention");
-        assertThat(fx.exists(ExpiredInfo.key(v.get(0)))).isTrue();
-        assertThat(fx.exists(ExpiredInfo.key(v.get(1)))).isTrue();
-        assertThat(fx.exists(ExpiredInfo.key(v.get(2)))).isFalse();
+        assertThat(fx.exists(RepoLayout.expiredJson(v.get(0)))).isTrue();
+        assertThat(fx.exists(RepoLayout.expiredJson(v.get(1)))).isTrue();
+        assertThat(fx.exists(RepoLayout.expiredJson(v.get(2)))).isFalse();
     }
 
     @Test
     void badPolicyOptionsAreUsageErrors() {
         RepoFixture fx = RepoFixture.create(tmp.resolve("r"));
         dailyHistory(fx);
-        assertThat(fdl(fx, "expire", "--keep-daily", "-1").exit()).isEqualTo(FdlException.USAGE);
-        assertThat(fdl(fx, "expire", "--branch", "main").exit()).isEqualTo(FdlException.USAGE);
-        assertThat(fdl(fx, "expire", "--older-than", "30d").exit()).isEqualTo(FdlException.USAGE);
-        assertThat(fdl(fx, "expire", "--save-policy").exit()).isEqualTo(FdlException.USAGE);
+        assertThat(fdl(fx, "expire", "--keep-daily", "-1").exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(fdl(fx, "expire", "--branch", "main").exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(fdl(fx, "expire", "--older-than", "30d").exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(fdl(fx, "expire", "--save-policy").exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(fdl(fx, "expire", "--save-policy", "--keep-last", "0").exit()).as("a saved policy that keeps only refs")
-                .isEqualTo(FdlException.USAGE);
+                .isEqualTo(ExitCodes.USAGE);
         Cli.Result nope = fdl(fx, "expire", "--keep-last", "1", "--branch", "nope");
-        assertThat(nope.exit()).isEqualTo(FdlException.NOT_FOUND);
+        assertThat(nope.exit()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(nope.err()).contains("no branch 'nope'");
     }
 
@@ -117,7 +118,7 @@ class RetentionPolicyCliTest {
         RetentionPolicy last = new RetentionPolicy(3, null, 0, 0, 0, 0, null, null, null);
         daily.saveIn(first);
         assertThatThrownBy(() -> last.saveIn(second))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.CONFLICT))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.CONFLICT))
                 .hasMessageContaining("fdl.json").hasMessageContaining("changed since it was read");
         assertThat(RetentionPolicy.saved(Repository.open(fx.store).config())).contains(daily);
         // read again, the second writer's change goes on top of the first
@@ -142,7 +143,7 @@ class RetentionPolicyCliTest {
                         new RetentionPolicy(keep, null, 0, 0, 0, 0, null, null, null).saveIn(r);
                         return keep;
                     } catch (FdlException e) {
-                        assertThat(e.exitCode()).isEqualTo(FdlException.CONFLICT);
+                        assertThat(e.kind()).isEqualTo(FdlException.Kind.CONFLICT);
                         return 0;
                     }
                 }));
@@ -166,7 +167,7 @@ class RetentionPolicyCliTest {
         Cli.ok(wc, "import", csv.toString(), "--table", "t");
 
         Cli.Result refused = Cli.in(wc, "commit", "--expire", "-m", "first");
-        assertThat(refused.exit()).isEqualTo(FdlException.USAGE);
+        assertThat(refused.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(refused.err()).contains("has none").contains("nothing was committed");
         assertThat(Cli.ok(wc, "status").out()).contains("1 snapshot(s) to commit");
 

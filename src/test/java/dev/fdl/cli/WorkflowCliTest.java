@@ -143,7 +143,7 @@ class WorkflowCliTest {
         assertThat(cleanup.err()).contains("refused");
         var repo = dev.fdl.repo.Repository.open(new dev.fdl.store.LocalStore(root));
         var vars = RunCommand.variables(dev.fdl.repo.WorkingCopy.require(wc), repo);
-        assertThat(vars).containsEntry("FDL_CATALOG_URL", "ducklake:sqlite:" + wc.resolve(".fdl/catalog.sqlite"))
+        assertThat(vars).containsEntry("FDL_CATALOG_URL", "ducklake:sqlite:" + dev.fdl.repo.WorkingCopy.require(wc).catalog())
                 .containsEntry("FDL_DATA_PATH", root + "/data/").containsEntry("FDL_BRANCH", "main");
     }
 

@@ -159,14 +159,14 @@ class CatalogReaderTest {
     void aSnapshotTheCatalogDoesNotKeepIsNotFound() {
         FixtureCopies.Copy expired = FixtureCopies.copy("towns_expired_before_8", tmp);
         assertThatThrownBy(() -> CatalogReader.open(expired.catalog(), expired.dataPath(), 5L))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.NOT_FOUND))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.NOT_FOUND))
                 .hasMessageContaining("snapshot 5").hasMessageContaining("8 to 15");
     }
 
     @Test
     void aMissingCatalogFileIsNotFound() {
         assertThatThrownBy(() -> CatalogReader.open(tmp.resolve("nope.duckdb"), null, null))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.NOT_FOUND));
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.NOT_FOUND));
     }
 
     @Test
@@ -233,7 +233,7 @@ class CatalogReaderTest {
             for (String sql : List.of("COPY (SELECT * FROM towns) TO '" + out + "'", "SELECT 1; SELECT 2",
                     "CREATE TABLE x AS SELECT 1", "SET TimeZone = 'UTC'", "ATTACH 'other.duckdb'")) {
                 assertThatThrownBy(() -> reader.query(sql)).as(sql)
-                        .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.USAGE));
+                        .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.USAGE));
             }
             assertThat(out).doesNotExist();
             assertThat(reader.query("DESCRIBE towns").rows()).hasSize(3);

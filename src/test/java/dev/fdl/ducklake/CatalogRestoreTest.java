@@ -144,7 +144,7 @@ class CatalogRestoreTest {
         Path working = sqlite(copy, "working.sqlite");
         String before = WorkingCatalogFixture.dump(working);
         assertThatThrownBy(() -> CatalogRestore.restore(working, sqlite(copy, "source.sqlite"), 15, "tester", "again"))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.FAILURE))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.FAILURE))
                 .hasMessageContaining("already shows");
         assertThat(WorkingCatalogFixture.dump(working)).isEqualTo(before);
     }

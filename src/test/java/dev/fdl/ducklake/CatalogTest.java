@@ -115,7 +115,7 @@ class CatalogTest {
         Files.write(file, new byte[] {1, 2, 3});
         assertThatThrownBy(() -> Catalog.open(file)).isInstanceOf(FdlException.class)
                 .hasMessageContaining(file.toString()).hasMessageContaining("not a DuckLake catalog")
-                .extracting(e -> ((FdlException) e).exitCode()).isEqualTo(1);
+                .extracting(e -> ((FdlException) e).kind()).isEqualTo(FdlException.Kind.FAILURE);
     }
 
     @Test

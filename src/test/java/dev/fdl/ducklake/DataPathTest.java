@@ -60,7 +60,7 @@ class DataPathTest {
         Path catalogFile = Fixtures.catalog("towns", dir);
         byte[] before = Files.readAllBytes(catalogFile);
         assertThatThrownBy(() -> DataPath.set(catalogFile, "rel/data/")).isInstanceOf(FdlException.class)
-                .hasMessageContaining("rel/data/").extracting(e -> ((FdlException) e).exitCode()).isEqualTo(FdlException.USAGE);
+                .hasMessageContaining("rel/data/").extracting(e -> ((FdlException) e).kind()).isEqualTo(FdlException.Kind.USAGE);
         assertThat(Files.readAllBytes(catalogFile)).isEqualTo(before);
     }
 

@@ -108,7 +108,7 @@ class ImporterBadInputTest {
     void unknownFormatIsAUsageError() throws IOException {
         Path xls = Files.writeString(tmp.resolve("cities.xlsx"), "x");
         assertThatThrownBy(() -> wc.importFile(xls, "cities", Importer.Mode.APPEND))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.USAGE))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.USAGE))
                 .hasMessageContaining("unknown format");
     }
 
@@ -116,7 +116,7 @@ class ImporterBadInputTest {
     void appendToAMissingTableIsNotFound() {
         String before = wc.dump();
         assertThatThrownBy(() -> wc.importFile(month, "towns", Importer.Mode.APPEND))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.NOT_FOUND))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.NOT_FOUND))
                 .hasMessageContaining("--mode create");
         assertThat(wc.dump()).isEqualTo(before);
     }
@@ -126,7 +126,7 @@ class ImporterBadInputTest {
         String before = wc.dump();
         assertThatThrownBy(() -> Importer.importFile(wc.catalog, wc.store, "data/", month, "other", Importer.Mode.CREATE,
                 "population BIGINT", null, null))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.USAGE))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.USAGE))
                 .hasMessageContaining("population");
         assertThat(wc.dump()).isEqualTo(before);
     }

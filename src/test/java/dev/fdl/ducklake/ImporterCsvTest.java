@@ -76,7 +76,7 @@ class ImporterCsvTest {
     private void refusedNaming(Path p, String lineNumber, String quoted) {
         String before = wc.dump();
         assertThatThrownBy(() -> wc.importFile(p, "t", Importer.Mode.CREATE))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.FAILURE))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.FAILURE))
                 .hasMessageContaining(p.toString())
                 .hasMessageContaining("line " + lineNumber + " has ")
                 .hasMessageContaining(quoted)

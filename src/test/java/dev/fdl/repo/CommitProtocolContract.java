@@ -35,6 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 abstract class CommitProtocolContract {
     static final VersionInfo.Author BOB = new VersionInfo.Author("bob", "bob@example.org");
+    /** The catalog cache the CLI would pass ($FDL_CACHE_DIR: target/test-cache under Maven). */
+    static final CatalogSource CATALOGS = dev.fdl.cache.CatalogCache.fromEnvironment();
 
     @TempDir Path dir;
     ObjectStore store;
@@ -63,7 +65,7 @@ abstract class CommitProtocolContract {
 
     WorkingCopy checkout(String name, String ref) {
         WorkingCopy wc = WorkingCopy.create(dir.resolve(name));
-        Checkout.run(repo, wc, ref, null, false, ProgressListener.NONE);
+        Checkout.run(repo, CATALOGS, wc, ref, null, false, ProgressListener.NONE);
         return wc;
     }
 
@@ -163,7 +165,7 @@ abstract class CommitProtocolContract {
         RecordingStore rec = new RecordingStore(store);
         assertThatThrownBy(() -> commit(Repository.open(rec), wc, "empty"))
                 .isInstanceOf(FdlException.class).hasMessageContaining("nothing to commit")
-                .satisfies(e -> assertThat(((FdlException) e).exitCode()).isEqualTo(1));
+                .satisfies(e -> assertThat(((FdlException) e).kind()).isEqualTo(FdlException.Kind.FAILURE));
         assertThat(rec.mutations()).isEmpty();
     }
 
@@ -178,7 +180,7 @@ abstract class CommitProtocolContract {
         assertThatThrownBy(() -> commit(repo, bob, "bob"))
                 .isInstanceOf(FdlException.class)
                 .hasMessageContaining("moved since checkout").hasMessageContaining(won)
-                .satisfies(e -> assertThat(((FdlException) e).exitCode()).isEqualTo(3));
+                .satisfies(e -> assertThat(((FdlException) e).kind()).isEqualTo(FdlException.Kind.CONFLICT));
         assertThat(readerView()).isEqualTo(before);
         assertThat(bob.state().baseVersion()).isNull();
     }
@@ -193,7 +195,7 @@ abstract class CommitProtocolContract {
         bytes[bytes.length - 1] ^= 1;
         store.put(cat, bytes);
         WorkingCopy other = WorkingCopy.create(dir.resolve("other"));
-        assertThatThrownBy(() -> Checkout.run(repo, other, "main", null, false, ProgressListener.NONE))
+        assertThatThrownBy(() -> Checkout.run(repo, CATALOGS, other, "main", null, false, ProgressListener.NONE))
                 .hasMessageContaining("does not match its version.json").hasMessageContaining("sha256");
         assertThat(other.exists()).isFalse();
     }
@@ -205,9 +207,9 @@ abstract class CommitProtocolContract {
         String v1 = commit(repo, wc, "one").version().id();
         repo.createBranch(new RefName("dev"), v1);
         addTable(wc, "b");
-        assertThatThrownBy(() -> Checkout.run(repo, wc, "dev", null, false, ProgressListener.NONE))
+        assertThatThrownBy(() -> Checkout.run(repo, CATALOGS, wc, "dev", null, false, ProgressListener.NONE))
                 .hasMessageContaining("1 snapshot(s) not yet committed");
-        Checkout.run(repo, wc, "dev", null, true, ProgressListener.NONE);
+        Checkout.run(repo, CATALOGS, wc, "dev", null, true, ProgressListener.NONE);
         assertThat(wc.state().branch()).isEqualTo("dev");
         assertThat(Checkout.pendingSnapshots(wc)).isZero();
     }
@@ -284,7 +286,7 @@ abstract class CommitProtocolContract {
         try {
             for (int round = 0; round < rounds; round++) {
                 for (int i = 0; i < writers; i++) {
-                    Checkout.run(repo, wcs.get(i), "main", null, true, ProgressListener.NONE);
+                    Checkout.run(repo, CATALOGS, wcs.get(i), "main", null, true, ProgressListener.NONE);
                     addTable(wcs.get(i), "r" + round + "w" + i);
                 }
                 CyclicBarrier start = new CyclicBarrier(writers);
@@ -295,7 +297,7 @@ abstract class CommitProtocolContract {
                         try {
                             return commit(Repository.open(store), wc, "round").version().id();
                         } catch (FdlException e) {
-                            assertThat(e.exitCode()).isEqualTo(FdlException.CONFLICT);
+                            assertThat(e.kind()).isEqualTo(FdlException.Kind.CONFLICT);
                             return null;
                         }
                     }));
@@ -324,7 +326,7 @@ abstract class CommitProtocolContract {
         List<String> winners = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
             for (int i = 0; i < writers; i++) {
-                Checkout.run(repo, wcs.get(i), "main", null, true, ProgressListener.NONE);
+                Checkout.run(repo, CATALOGS, wcs.get(i), "main", null, true, ProgressListener.NONE);
                 addTable(wcs.get(i), "r" + round + "p" + i);
             }
             List<Process> procs = new ArrayList<>();

@@ -17,6 +17,6 @@ class RefNameTest {
     void refusesNamesGitRefuses() {
         for (String bad : new String[]{"", "../x", "a..b", "x.lock", "a/b.lock/c", "-x", "a b", "a\tb", "/a", "a/", "a.", ".a", "a/.b", "@", "a@{b", "x".repeat(256)})
             assertThatThrownBy(() -> new RefName(bad)).isInstanceOf(FdlException.class)
-                    .satisfies(e -> assertThat(((FdlException) e).exitCode()).isEqualTo(FdlException.USAGE));
+                    .satisfies(e -> assertThat(((FdlException) e).kind()).isEqualTo(FdlException.Kind.USAGE));
     }
 }

@@ -149,8 +149,8 @@ public final class RepoFixture {
     /** A version folder without version.json (a commit that stopped after step 7); returns its id. */
     public String unfinished(Path catalog) {
         String id = VersionIds.next();
-        String prefix = VersionFolder.PREFIX + id + "/";
-        store.put(prefix + VersionFolder.CATALOG, dev.fdl.store.Payload.of(catalog));
+        String prefix = RepoLayout.versionFolder(id);
+        store.put(prefix + RepoLayout.CATALOG, dev.fdl.store.Payload.of(catalog));
         store.put(prefix + "dataset.json", datasetJson());
         return id;
     }
@@ -162,10 +162,10 @@ public final class RepoFixture {
             byte[] ds = datasetJson();
             VersionInfo v = new VersionInfo(FormatVersion.CURRENT, id, seq, parents, createdAt,
                     new VersionInfo.Author("fixture", null), "version " + seq,
-                    new VersionInfo.FileRef(VersionFolder.CATALOG, "duckdb-v1.5.0", Files.size(catalog), Sha256.of(catalog)),
+                    new VersionInfo.FileRef(RepoLayout.CATALOG, "duckdb-v1.5.0", Files.size(catalog), Sha256.of(catalog)),
                     new VersionInfo.FileRef("dataset.json", null, ds.length, Sha256.of(ds)),
                     new VersionInfo.DuckLakeInfo("1.0", 1, 0, 1), Map.of());
-            store.put(VersionInfo.key(id), v.toBytes());
+            store.put(RepoLayout.versionJson(id), v.toBytes());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -181,9 +181,9 @@ public final class RepoFixture {
         var ref = repo.readBranch(b);
         String id = version(ref.map(r -> List.of(r.versionId())).orElse(List.of()), names);
         if (ref.isPresent()) {
-            if (!store.putIfMatch(b.branchKey(), Repository.refBytes(id), ref.get().etag()).isWritten())
+            if (!store.putIfMatch(RepoLayout.refKey(RefValue.Kind.BRANCH, b), Repository.refBytes(id), ref.get().etag()).isWritten())
                 throw new IllegalStateException("branch moved");
-        } else if (!store.putIfAbsent(b.branchKey(), Repository.refBytes(id)).isWritten()) {
+        } else if (!store.putIfAbsent(RepoLayout.refKey(RefValue.Kind.BRANCH, b), Repository.refBytes(id)).isWritten()) {
             throw new IllegalStateException("branch exists");
         }
         return id;
@@ -194,20 +194,20 @@ public final class RepoFixture {
         RefName b = new RefName(branch);
         var ref = repo.readBranch(b);
         String id = version(ref.map(r -> List.of(r.versionId())).orElse(List.of()), Instant.now(), catalog);
-        if (ref.isPresent()) store.putIfMatch(b.branchKey(), Repository.refBytes(id), ref.get().etag());
-        else store.putIfAbsent(b.branchKey(), Repository.refBytes(id));
+        if (ref.isPresent()) store.putIfMatch(RepoLayout.refKey(RefValue.Kind.BRANCH, b), Repository.refBytes(id), ref.get().etag());
+        else store.putIfAbsent(RepoLayout.refKey(RefValue.Kind.BRANCH, b), Repository.refBytes(id));
         return id;
     }
 
     /** Creates {@code refs/tags/<name>} at {@code id}. */
     public void tag(String name, String id) {
-        store.putIfAbsent(new RefName(name).tagKey(), Repository.refBytes(id));
+        store.putIfAbsent(RepoLayout.refKey(RefValue.Kind.TAG, new RefName(name)), Repository.refBytes(id));
     }
 
     /** Marks a version expired the way expire does, catalog deleted. */
     public void expire(String id) {
-        store.putIfAbsent(ExpiredInfo.key(id), new ExpiredInfo(Instant.now(), "retention", Map.of()).toBytes());
-        store.delete(VersionFolder.PREFIX + id + "/" + VersionFolder.CATALOG);
+        store.putIfAbsent(RepoLayout.expiredJson(id), new ExpiredInfo(Instant.now(), "retention", Map.of()).toBytes());
+        store.delete(RepoLayout.versionFolder(id) + RepoLayout.CATALOG);
     }
 
     /** True when the object exists. */

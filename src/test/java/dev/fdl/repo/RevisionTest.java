@@ -66,7 +66,7 @@ class RevisionTest {
 
     private void notFound(String spec, String... parts) {
         assertThatThrownBy(() -> repo.resolve(spec))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.NOT_FOUND))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.NOT_FOUND))
                 .satisfies(e -> assertThat(e.getMessage()).contains(parts));
     }
 
@@ -77,16 +77,16 @@ class RevisionTest {
         notFound("main@{2025-12-01}", "no version of main", "2025-12-01", v1);
         notFound("mian~1", "'mian'");
         assertThatThrownBy(() -> repo.resolve("main@{yesterday}"))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.USAGE))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.USAGE))
                 .hasMessageContaining("'yesterday' is not a date");
         assertThatThrownBy(() -> repo.resolve("main~x"))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.USAGE))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.USAGE))
                 .hasMessageContaining("main~x");
     }
 
     @Test
     void aMissingParentIsNamed() {
-        fx.store().delete(VersionInfo.key(v1));
+        fx.store().delete(RepoLayout.versionJson(v1));
         notFound("main~2", "parent " + v1, "missing");
     }
 

@@ -25,7 +25,7 @@ public final class TestVersions {
                 new VersionInfo.FileRef("dataset.json", null, 2, "00"),
                 new VersionInfo.DuckLakeInfo("1.0", seq, seq, seq), Map.of());
         store.put("versions/" + id + "/ducklake.duckdb", "abc".getBytes(StandardCharsets.UTF_8));
-        store.put(VersionInfo.key(id), v.toBytes());
+        store.put(RepoLayout.versionJson(id), v.toBytes());
         return id;
     }
 
@@ -36,7 +36,7 @@ public final class TestVersions {
 
     /** Marks a version expired. */
     public static void expire(ObjectStore store, String id) {
-        store.put(ExpiredInfo.key(id), new ExpiredInfo(Instant.parse("2026-12-01T00:00:00Z"), "retention", Map.of()).toBytes());
+        store.put(RepoLayout.expiredJson(id), new ExpiredInfo(Instant.parse("2026-12-01T00:00:00Z"), "retention", Map.of()).toBytes());
     }
 
     /** Every key with its content, to show that nothing changed. */

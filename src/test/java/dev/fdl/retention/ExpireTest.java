@@ -1,5 +1,6 @@
 package dev.fdl.retention;
 
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.ExpiredInfo;
 import dev.fdl.repo.RepoFixture;
 import dev.fdl.repo.Repository;
@@ -43,7 +44,7 @@ class ExpireTest {
     }
 
     boolean expired(String id) {
-        return fx.exists(ExpiredInfo.key(id));
+        return fx.exists(RepoLayout.expiredJson(id));
     }
 
     @Test
@@ -104,8 +105,8 @@ class ExpireTest {
 
     @Test
     void olderThanAlsoRequiresCreatedAtBeforeTheCutoff() {
-        fx.store.put(VersionInfo.key(v.get(0)), withCreatedAt(v.get(0), NOW.minus(Duration.ofDays(40))));
-        fx.store.put(VersionInfo.key(v.get(1)), withCreatedAt(v.get(1), NOW.minus(Duration.ofDays(10))));
+        fx.store.put(RepoLayout.versionJson(v.get(0)), withCreatedAt(v.get(0), NOW.minus(Duration.ofDays(40))));
+        fx.store.put(RepoLayout.versionJson(v.get(1)), withCreatedAt(v.get(1), NOW.minus(Duration.ofDays(10))));
         Expire.Report r = expire(1, Duration.ofDays(30), false);
         assertThat(r.expired()).extracting(Expire.Expired::id).containsExactly(v.get(0));
         assertThat(r.expired().get(0).createdAt()).isEqualTo(NOW.minus(Duration.ofDays(40)));
@@ -138,7 +139,7 @@ class ExpireTest {
     void readersAskedForAnExpiredVersionGetNotFoundNamingTheDate() {
         expire(1, null, false);
         assertThatThrownBy(() -> fx.repo.resolve(v.get(0)))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.NOT_FOUND))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.NOT_FOUND))
                 .hasMessageContaining("expired on 2026-12-01T00:00:00Z");
     }
 
@@ -163,7 +164,7 @@ class ExpireTest {
             List<String> expected = new ArrayList<>(fx.keys());
             for (String id : v.subList(0, 3)) {
                 expected.removeIf(key -> key.startsWith("versions/" + id + "/catalogs/") || key.equals("versions/" + id + "/ducklake.duckdb"));
-                expected.add(ExpiredInfo.key(id));
+                expected.add(RepoLayout.expiredJson(id));
             }
             expected.sort(null);
 

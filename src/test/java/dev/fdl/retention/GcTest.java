@@ -1,5 +1,6 @@
 package dev.fdl.retention;
 
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.repo.CommitWorker;
 import dev.fdl.repo.ExpiredInfo;
@@ -129,7 +130,7 @@ class GcTest {
         String v1 = fx.commit("main", List.of("x.parquet"));
         String young = fx.version(List.of(v1), List.of("y.parquet")); // version.json just written, no ref yet
         Gc.Report r = gc(fx.repo).run(grace(Duration.ofDays(1)));
-        assertThat(fx.exists(VersionInfo.key(young))).isTrue();
+        assertThat(fx.exists(RepoLayout.versionJson(young))).isTrue();
         assertThat(fx.exists("versions/" + young + "/ducklake.duckdb")).isTrue();
         assertThat(fx.exists("data/y.parquet")).isTrue();
         assertThat(r.unreachableVersions().count()).isZero();
@@ -200,7 +201,7 @@ class GcTest {
         gc(Repository.open(counting)).run(grace(Duration.ZERO));
 
         assertThat(refused.get()).isInstanceOfSatisfying(FdlException.class,
-                e -> assertThat(e.exitCode()).isEqualTo(FdlException.NOT_FOUND));
+                e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.NOT_FOUND));
         assertThat(fx.exists("refs/tags/too-late")).isFalse();
         assertThat(folder(lost)).isEmpty();
         assertThat(fx.exists("data/loser-only.parquet")).isFalse();
@@ -258,7 +259,7 @@ class GcTest {
         String v1 = fx.commit("main", List.of());
         fx.commit("main", List.of());
         fx.store.put("versions/" + v1 + "/catalogs/ducklake.sqlite", new byte[]{1, 2, 3});
-        fx.store.putIfAbsent(ExpiredInfo.key(v1), new ExpiredInfo(Instant.now(), "retention", java.util.Map.of()).toBytes());
+        fx.store.putIfAbsent(RepoLayout.expiredJson(v1), new ExpiredInfo(Instant.now(), "retention", java.util.Map.of()).toBytes());
 
         Gc.Report r = gc(fx.repo).run(Gc.Options.defaults());
 

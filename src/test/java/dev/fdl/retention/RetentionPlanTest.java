@@ -150,7 +150,7 @@ class RetentionPlanTest {
         assertThat(reasons(p, "b")).containsExactly("also on branch main");
         assertThat(reasons(p, "c")).containsExactly("points at: branch main", "not on branch dev");
         assertThatThrownBy(() -> kept(p.onBranch("nope")))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.NOT_FOUND))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.NOT_FOUND))
                 .hasMessageContaining("no branch 'nope'");
     }
 

@@ -1,5 +1,6 @@
 package dev.fdl.retention;
 
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.repo.ExpiredInfo;
 import dev.fdl.repo.RepoFixture;
@@ -63,7 +64,7 @@ class VerifyTest {
         String v4 = fx.commit("dev", List.of());
         fx.store.put("versions/" + v4 + "/ducklake.duckdb", "tampered".getBytes());
         String v5 = fx.commit("old", List.of());
-        fx.store.putIfAbsent(ExpiredInfo.key(v5), new ExpiredInfo(Instant.now(), "retention", java.util.Map.of()).toBytes());
+        fx.store.putIfAbsent(RepoLayout.expiredJson(v5), new ExpiredInfo(Instant.now(), "retention", java.util.Map.of()).toBytes());
         fx.tag("nowhere", VersionIds.next());
         fx.store.put("refs/tags/garbled", "not a version id\n".getBytes());
         fx.store.put("versions/stray.txt", new byte[]{1});
@@ -72,7 +73,7 @@ class VerifyTest {
 
         assertThat(r.problems()).extracting(Verify.Problem::toString).satisfiesExactlyInAnyOrder(
                 p -> assertThat(p).startsWith("versions/" + v1 + "/ducklake.duckdb").contains("data/missing.parquet", "does not exist"),
-                p -> assertThat(p).startsWith(VersionInfo.key(v2)).contains("parent"),
+                p -> assertThat(p).startsWith(RepoLayout.versionJson(v2)).contains("parent"),
                 p -> assertThat(p).startsWith("versions/" + v3 + "/ducklake.duckdb").contains("/tmp/outside/x.parquet", "outside"),
                 p -> assertThat(p).startsWith("versions/" + v4 + "/ducklake.duckdb").contains("sha256"),
                 p -> assertThat(p).startsWith("refs/heads/old").contains("expired"),
@@ -86,11 +87,11 @@ class VerifyTest {
     void reportsACorruptVersionJsonAndAMissingDatasetJson() {
         String v1 = fx.commit("main", List.of());
         String v2 = fx.commit("main", List.of());
-        fx.store.put(VersionInfo.key(v1), "{\"fdl\": \"0.1\"".getBytes());
+        fx.store.put(RepoLayout.versionJson(v1), "{\"fdl\": \"0.1\"".getBytes());
         fx.store.delete("versions/" + v2 + "/dataset.json");
         Verify.Report r = verify();
         assertThat(r.problems()).extracting(Verify.Problem::toString).anySatisfy(p ->
-                assertThat(p).startsWith(VersionInfo.key(v1)).contains("not valid JSON"));
+                assertThat(p).startsWith(RepoLayout.versionJson(v1)).contains("not valid JSON"));
         assertThat(r.problems()).extracting(Verify.Problem::toString).anySatisfy(p ->
                 assertThat(p).startsWith("versions/" + v2 + "/dataset.json").contains("missing"));
         assertThat(r.problems()).hasSize(2);

@@ -141,7 +141,7 @@ class SiteTest {
             }
         };
         assertThatThrownBy(() -> Site.saveSetting(Repository.open(racing), false, Site.Options.defaults()))
-                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.exitCode()).isEqualTo(FdlException.CONFLICT));
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.CONFLICT));
         assertThat(Files.readString(root.resolve("fdl.json"))).contains("\"x\" : 2").contains("\"auto\" : true");
     }
 

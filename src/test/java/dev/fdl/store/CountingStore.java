@@ -102,6 +102,12 @@ public final class CountingStore implements ObjectStore {
     }
 
     @Override
+    public boolean deleteIfMatch(String key, String etag) {
+        deletes.incrementAndGet();
+        return inner.deleteIfMatch(key, etag);
+    }
+
+    @Override
     public Stream<ObjectMeta> list(String prefix) {
         Consumer<String> h = hook;
         if (h != null && prefix.equals(hookPrefix)) {

@@ -33,6 +33,10 @@ final class FaultyS3Proxy implements AutoCloseable {
     final AtomicInteger droppedResponses = new AtomicInteger();
     final AtomicInteger conditionalRequests = new AtomicInteger();
     volatile boolean stripConditions;
+    /** Drops If-Match from DeleteObject only: a store that predates conditional deletes and deletes anyway. */
+    volatile boolean stripDeleteConditions;
+    /** DeleteObject requests that carried If-Match. */
+    final AtomicInteger conditionalDeletes = new AtomicInteger();
     volatile boolean unquoteEtags;
     volatile boolean notFoundAs412;
     volatile boolean accessDenied;
@@ -107,6 +111,10 @@ final class FaultyS3Proxy implements AutoCloseable {
                 String name = h.getKey().toLowerCase(Locale.ROOT);
                 if (RESTRICTED.contains(name)) continue;
                 if (stripConditions && (name.equals("if-none-match") || name.equals("if-match"))) continue;
+                if (method.equals("DELETE") && name.equals("if-match")) {
+                    conditionalDeletes.incrementAndGet();
+                    if (stripDeleteConditions) continue;
+                }
                 for (String v : h.getValue()) req.header(h.getKey(), v);
             }
             req.method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));

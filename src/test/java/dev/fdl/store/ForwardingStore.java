@@ -26,6 +26,7 @@ public class ForwardingStore implements ObjectStore {
     @Override public WriteResult put(String key, Payload body) { before("put", key); return delegate.put(key, body); }
     @Override public Stream<ObjectMeta> list(String prefix) { before("list", prefix); return delegate.list(prefix); }
     @Override public void delete(String key) { before("delete", key); delegate.delete(key); }
+    @Override public boolean deleteIfMatch(String key, String etag) { before("deleteIfMatch", key); return delegate.deleteIfMatch(key, etag); }
     @Override public boolean readOnly() { return delegate.readOnly(); }
     @Override public int cleanupIncompleteUploads(java.time.Instant olderThan) { before("cleanupIncompleteUploads", ""); return delegate.cleanupIncompleteUploads(olderThan); }
 }

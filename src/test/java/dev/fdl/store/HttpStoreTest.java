@@ -1,5 +1,6 @@
 package dev.fdl.store;
 
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
 import dev.fdl.util.VersionIds;
@@ -126,8 +127,8 @@ class HttpStoreTest {
         Repository.init(folder, new RefName("main"));
         String first = VersionIds.next();
         String second = VersionIds.next();
-        folder.put(VersionInfo.key(first), version(first, 1, List.of()));
-        folder.put(VersionInfo.key(second), version(second, 2, List.of(first)));
+        folder.put(RepoLayout.versionJson(first), version(first, 1, List.of()));
+        folder.put(RepoLayout.versionJson(second), version(second, 2, List.of(first)));
         folder.putIfAbsent("refs/heads/main", Repository.refBytes(second));
 
         Repository repo = Repository.open(store);

@@ -165,6 +165,59 @@ abstract class ObjectStoreContract {
         assertThat(store.get("refs/heads/main").orElseThrow().bytes()).isEqualTo(utf8("writer " + winners.get(0) + "\n"));
     }
 
+    // ------------------------------------------------------------ deleteIfMatch
+
+    @Test
+    void deleteIfMatchDeletesTheObjectAtItsCurrentEtag() {
+        String etag = store.putIfAbsent("refs/heads/dev/x", utf8("one\n")).etag();
+
+        assertThat(store.deleteIfMatch("refs/heads/dev/x", "\"" + ETags.normalize(etag) + "\"")).isTrue();
+
+        assertThat(store.get("refs/heads/dev/x")).isEmpty();
+        assertThat(store.putIfAbsent("refs/heads/dev", utf8("two\n")).isWritten()).as("no folder left in the way").isTrue();
+    }
+
+    @Test
+    void deleteIfMatchRefusesAStaleEtagOrAnAbsentKeyAndChangesNothing() {
+        String first = store.putIfAbsent("refs/heads/main", utf8("one\n")).etag();
+        String second = store.putIfMatch("refs/heads/main", utf8("two\n"), first).etag();
+
+        assertThat(store.deleteIfMatch("refs/heads/main", first)).isFalse();
+        assertThat(store.deleteIfMatch("refs/heads/never", second)).isFalse();
+
+        assertThat(store.get("refs/heads/main").orElseThrow().bytes()).isEqualTo(utf8("two\n"));
+        assertThat(store.deleteIfMatch("refs/heads/main", second)).isTrue();
+        assertThat(store.deleteIfMatch("refs/heads/main", second)).as("already gone").isFalse();
+    }
+
+    @Test
+    void deleteIfMatchAndAMoveAtTheSameEtagNeverBothWin() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            String etag = store.putIfAbsent("refs/heads/r" + round, utf8("base\n")).etag();
+            String key = "refs/heads/r" + round;
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                CountDownLatch go = new CountDownLatch(1);
+                Future<Boolean> deleted = pool.submit(() -> {
+                    go.await();
+                    return store.deleteIfMatch(key, etag);
+                });
+                Future<WriteResult> moved = pool.submit(() -> {
+                    go.await();
+                    return store.putIfMatch(key, utf8("moved\n"), etag);
+                });
+                go.countDown();
+                boolean d = deleted.get();
+                boolean m = moved.get().isWritten();
+                assertThat(d ^ m).as("round " + round + ": exactly one of delete and move wins").isTrue();
+                if (m) assertThat(store.get(key).orElseThrow().bytes()).isEqualTo(utf8("moved\n"));
+                else assertThat(store.get(key)).isEmpty();
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
     // ------------------------------------------------------------ reads
 
     @Test

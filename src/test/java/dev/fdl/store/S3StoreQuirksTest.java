@@ -171,6 +171,37 @@ class S3StoreQuirksTest {
     }
 
     @Test
+    void aConditionalDeleteIsSentWithIfMatchAndAStaleEtagIsRefusedByTheStore() {
+        String first = store.putIfAbsent("refs/heads/dev", ContractBytes.of("v1")).etag();
+        String second = store.putIfMatch("refs/heads/dev", ContractBytes.of("v2"), first).etag();
+        assertThat(store.honoursConditionalDeletes()).isTrue();
+        proxy.conditionalDeletes.set(0);
+
+        assertThat(store.deleteIfMatch("refs/heads/dev", first)).isFalse();
+        assertThat(store.deleteIfMatch("refs/heads/dev", second)).isTrue();
+
+        assertThat(proxy.conditionalDeletes.get()).isEqualTo(2);
+        assertThat(store.head("refs/heads/dev")).isEmpty();
+    }
+
+    @Test
+    void aStoreThatIgnoresIfMatchOnDeleteIsFoundByTheProbeAndGetsReadThenDelete() {
+        proxy.stripDeleteConditions = true;
+        String first = store.putIfAbsent("refs/heads/dev", ContractBytes.of("v1")).etag();
+        String second = store.putIfMatch("refs/heads/dev", ContractBytes.of("v2"), first).etag();
+
+        assertThat(store.honoursConditionalDeletes()).isFalse();
+        assertThat(store.deleteIfMatch("refs/heads/dev", first)).as("stale: refused by re-reading").isFalse();
+        assertThat(store.get("refs/heads/dev").orElseThrow().bytes()).isEqualTo(ContractBytes.of("v2"));
+        assertThat(store.deleteIfMatch("refs/heads/dev", second)).isTrue();
+        assertThat(store.head("refs/heads/dev")).isEmpty();
+        try (S3Store direct = S3MockServer.shared().store(root, S3MockServer.shared().config())) {
+            assertThat(direct.client().listObjectsV2(b -> b.bucket(direct.s3Location().bucket())).contents())
+                    .as("the probe object is gone too").isEmpty();
+        }
+    }
+
+    @Test
     void accessDeniedIsOneClearLineWithoutCredentials() {
         proxy.accessDenied = true;
 

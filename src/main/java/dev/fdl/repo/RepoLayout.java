@@ -1,0 +1,106 @@
+package dev.fdl.repo;
+
+import dev.fdl.store.Keys;
+import dev.fdl.util.VersionIds;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Every key of a repository (SPEC.md section 1), in one place: other classes ask this one
+ * instead of spelling {@code versions/…} or {@code refs/heads/…} themselves.
+ *
+ * <pre>
+ * fdl.json                        {@link #CONFIG}
+ * HEAD                            {@link #HEAD}
+ * refs/heads/&lt;branch&gt;             {@link #refKey}
+ * refs/tags/&lt;tag&gt;                 {@link #refKey}
+ * versions/&lt;id&gt;/                   {@link #versionFolder}
+ *   ducklake.duckdb, dataset.json {@link #versionFile} (names as version.json records them)
+ *   version.json, expired.json    {@link #versionJson}, {@link #expiredJson}
+ *   catalogs/…                    {@link #EXTRA_CATALOGS}
+ * data/…                          fdl.json {@code data_dir}; {@link #DEFAULT_DATA_DIR} for a new repository
+ * </pre>
+ */
+public final class RepoLayout {
+    /** The repository identity, written once at init. */
+    public static final String CONFIG = "fdl.json";
+    /** The branch readers follow by default: {@code ref: refs/heads/<branch>\n}. */
+    public static final String HEAD = "HEAD";
+    /** The prefix of every ref, branches and tags. */
+    public static final String REFS = "refs/";
+    /** The prefix of every branch. */
+    public static final String BRANCHES = "refs/heads/";
+    /** What HEAD holds before the branch name. */
+    public static final String HEAD_REF = "ref: " + BRANCHES;
+    /** The prefix of every tag. */
+    public static final String TAGS = "refs/tags/";
+    /** The prefix of every version folder. */
+    public static final String VERSIONS = "versions/";
+    /** The catalog's name in a version folder, as commit writes it. */
+    public static final String CATALOG = "ducklake.duckdb";
+    /** The filled dataset description's name in a version folder, as commit writes it. */
+    public static final String DATASET = "dataset.json";
+    /** Written last in a version folder: the version is finished. */
+    public static final String VERSION_JSON = "version.json";
+    /** Present once a version is out of retention. */
+    public static final String EXPIRED_JSON = "expired.json";
+    /** Optional extra encodings of the catalog, relative to the version folder (deleted on expiry). */
+    public static final String EXTRA_CATALOGS = "catalogs/";
+    /** The data folder of a new repository (fdl.json {@code data_dir}). */
+    public static final String DEFAULT_DATA_DIR = "data/";
+
+    private RepoLayout() {}
+
+    /** {@code refs/heads/} or {@code refs/tags/}. */
+    public static String refPrefix(RefValue.Kind kind) {
+        return kind == RefValue.Kind.BRANCH ? BRANCHES : TAGS;
+    }
+
+    /** {@code refs/heads/<name>} or {@code refs/tags/<name>}. */
+    public static String refKey(RefValue.Kind kind, RefName name) {
+        return refPrefix(kind) + name.name();
+    }
+
+    /** The content of HEAD naming {@code branch}. */
+    public static byte[] headBytes(RefName branch) {
+        return (HEAD_REF + branch.name() + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** {@code versions/<id>/}. */
+    public static String versionFolder(String id) {
+        return VERSIONS + id + "/";
+    }
+
+    /**
+     * A file of a version folder, {@code versions/<id>/<name>}, where {@code name} is a path
+     * relative to the folder as version.json records it.
+     *
+     * @throws IllegalArgumentException when {@code name} is absolute or has a {@code ..} segment (store key rules)
+     */
+    public static String versionFile(String id, String name) {
+        return Keys.check(versionFolder(id) + name);
+    }
+
+    /** {@code versions/<id>/version.json}. */
+    public static String versionJson(String id) {
+        return versionFolder(id) + VERSION_JSON;
+    }
+
+    /** {@code versions/<id>/expired.json}. */
+    public static String expiredJson(String id) {
+        return versionFolder(id) + EXPIRED_JSON;
+    }
+
+    /**
+     * The version id of a key inside a version folder ({@code versions/<id>/<something>}), or null
+     * for any other key (a stray object under {@code versions/}, a folder key).
+     */
+    public static String versionIdOf(String key) {
+        if (!key.startsWith(VERSIONS)) return null;
+        String rest = key.substring(VERSIONS.length());
+        int slash = rest.indexOf('/');
+        if (slash < 0 || slash == rest.length() - 1) return null;
+        String id = rest.substring(0, slash);
+        return VersionIds.isValid(id) ? id : null;
+    }
+}
