@@ -308,7 +308,7 @@ final class SnapshotCatalog {
                         String format = rs.getString(4);
                         if ((format != null && !format.equalsIgnoreCase("parquet")) || isPuffin(location)) {
                             throw refuse(where, "delete file " + location + " is a deletion vector (format '" + format
-                                    + "'); the built-in reader applies only Parquet positional delete files");
+                                    + "'): deletion vectors are not read by the built-in reader, which applies only Parquet positional delete files");
                         }
                         if (rs.getString(5) != null) throw refuse(where, "delete file " + location + " is encrypted");
                         long partialMax = rs.getLong(6);
