@@ -238,4 +238,13 @@ class DuckLake11Test {
             assertThatThrownBy(() -> c.forEachFile(f -> {})).isInstanceOf(FdlException.class).hasMessageContaining("cycle");
         }
     }
+
+    @Test
+    void logStatisticsCountInlinedRowsUnderEitherSpelling() throws Exception {
+        FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
+        List<VersionStat.TableRows> before = VersionStat.of(copy.catalog(), 5);
+        FormatUpgrade.upgrade(copy.catalog(), "1.1");
+        assertThat(VersionStat.of(copy.catalog(), 5)).isEqualTo(before)
+                .anySatisfy(t -> assertThat(t.rows()).isPositive());
+    }
 }
