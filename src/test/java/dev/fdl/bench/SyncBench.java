@@ -98,10 +98,12 @@ public final class SyncBench {
             String base = "SELECT i AS id, 'name-' || i AS name, (i * 7919) % 100003 AS pop, i % 250 AS country FROM range(" + n + ") t(i)";
             st.execute("COPY (" + base + ") TO '" + v1 + "' (FORMAT parquet)");
             // 0.1 %: a third changed, a third gone, a third new; twice, so that v3's parent also carries deletes
+            long generation = 0;
             for (Path[] p : new Path[][]{{v1, v2}, {v2, v3}}) {
+                generation++;
                 st.execute("COPY (SELECT id, name, CASE WHEN hash(id, '" + p[1].getFileName() + "') % " + step + " = 0 THEN pop + 1 ELSE pop END AS pop, "
                         + "country FROM read_parquet('" + p[0] + "') WHERE hash(id, 'gone" + p[1].getFileName() + "') % " + (3 * step)
-                        + " <> 0 UNION ALL SELECT " + n + " + i, 'new', i, 1 FROM range(" + (n / (3 * step)) + ") t(i) ORDER BY 1) TO '"
+                        + " <> 0 UNION ALL SELECT " + (generation * n) + " + i, 'new', i, 1 FROM range(" + (n / (3 * step)) + ") t(i) ORDER BY 1) TO '"
                         + p[1] + "' (FORMAT parquet)");
             }
         }
