@@ -98,8 +98,7 @@ public final class Commit {
         Path catalog = work.resolve("commit.duckdb");
         Path dataset = work.resolve("dataset.json");
         try {
-            copyCatalog(catalog, first, storage);                              // 1
-            setDataPath(catalog);                                              // 2
+            copyCatalog(catalog, first, storage);                              // 1, 2
             CatalogFacts facts = fillDataset(catalog, dataset);                // 3
             VersionInfo v = versionJson(catalog, dataset, facts, first);       // 4
             checkFilesExist(catalog);                                          // 5
@@ -203,10 +202,23 @@ public final class Commit {
                 .orElse(DuckDbStorage.DEFAULT);
     }
 
-    /** Step 1: SQLite to DuckDB, then drop the snapshots before {@code first} (the parent's history). */
+    /**
+     * Steps 1 and 2: SQLite to DuckDB, drop the snapshots before {@code first} (the parent's
+     * history), set the data path; then the result is copied once more, by DuckDB, into a fresh
+     * file at {@code catalog}. The truncation's deletes and updates leave free blocks, deleted rows
+     * and half-used metadata blocks behind that DuckDB never gives back to the file; the fresh copy
+     * holds only live rows (docs/catalog.md "Compact catalogs": 405,504 → 307,200 bytes for the demo).
+     */
     private void copyCatalog(Path catalog, long first, DuckDbStorage storage) {
-        CatalogConverter.toDuckDb(wc.catalog(), catalog, storage, progress);
-        if (first > 0) HistoryTruncation.truncateBefore(catalog, first);
+        Path full = work.resolve("commit-full.duckdb");
+        try {
+            CatalogConverter.toDuckDb(wc.catalog(), full, storage, progress);
+            if (first > 0) HistoryTruncation.truncateBefore(full, first);
+            setDataPath(full);
+            CatalogConverter.toDuckDb(full, catalog, storage, ProgressListener.NONE);
+        } finally {
+            deleteQuietly(full);
+        }
     }
 
     /** Step 2: data_path = the repository's data folder; refuse files recorded absolute outside it. */

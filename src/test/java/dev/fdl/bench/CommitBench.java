@@ -69,7 +69,8 @@ public final class CommitBench {
         String parent = VersionIds.next();
         VersionInfo pv = new VersionInfo(FormatVersion.CURRENT, parent, 1, List.of(), Instant.now(),
                 new VersionInfo.Author("bench", null), "parent", new VersionInfo.FileRef("ducklake.duckdb", "duckdb-v1.5.0", 1, "00"),
-                new VersionInfo.FileRef("dataset.json", null, 1, "00"), new VersionInfo.DuckLakeInfo("1.0", parentLast, 0, parentLast), Map.of());
+                new VersionInfo.FileRef("dataset.json", null, 2, dev.fdl.util.Sha256.of("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8))), new VersionInfo.DuckLakeInfo("1.0", parentLast, 0, parentLast), Map.of());
+        local.put(RepoLayout.versionFile(parent, "dataset.json"), "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         local.put(RepoLayout.versionJson(parent), pv.toBytes());
         String refEtag = local.putIfAbsent("refs/heads/main", Repository.refBytes(parent)).etag();
         WorkingCopy.State state = new WorkingCopy.State(local.root(), repo.config().id(), "main", parent, refEtag, parentLast,
@@ -87,6 +88,7 @@ public final class CommitBench {
             }
         };
         Repository benchRepo = Repository.open(noUploads);
+        wc.save(state); // the state names the working catalog (wc.catalog() reads it)
         double[] conv = new double[3], commit = new double[3];
         Path target = dir.resolve("converted.duckdb");
         for (int i = 0; i < 3; i++) {
