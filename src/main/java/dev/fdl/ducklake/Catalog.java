@@ -52,12 +52,17 @@ public final class Catalog implements AutoCloseable {
         if (formatVersion == null) {
             throw new FdlException("not a DuckLake catalog: " + file + " records no format version (ducklake_metadata key 'version')");
         }
-        if (!DuckLakeSchema.KNOWN_FORMATS.contains(formatVersion)) {
-            throw new FdlException("catalog " + file + " has DuckLake format version " + formatVersion
-                    + ", which this fdl does not know (it knows " + String.join(", ", DuckLakeSchema.KNOWN_FORMATS)
-                    + "); upgrade fdl");
+        Map<String, List<String>> columnsOf = new HashMap<>();
+        for (String table : DuckLakeSchema.DECISIVE_TABLES) {
+            if (tableNames.contains(table)) columnsOf.put(table, columns(table));
         }
+        DuckLakeSchema.requireKnown(file.toString(), formatVersion, columnsOf);
         this.dataPath = metadata("data_path");
+    }
+
+    /** The columns of one of the file's tables, in declaration order. */
+    List<String> columns(String table) throws SQLException {
+        return kind == CatalogKind.SQLITE ? Sql.sqliteColumns(connection, table) : Sql.duckDbColumns(connection, "cat", table);
     }
 
     /**
@@ -171,19 +176,26 @@ public final class Catalog implements AutoCloseable {
         }
     }
 
-    /** The tables visible at a snapshot, ordered by schema and name, with their top-level columns. */
+    /**
+     * The tables visible at a snapshot, ordered by schema and name, with their top-level columns. A
+     * table of a nested schema (DuckLake 1.1) names its schema by the dotted path from the top
+     * ({@code sales.europe}), as DuckDB addresses it.
+     */
     public List<TableInfo> tables(long snapshotId) {
         List<TableInfo> result = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement(
-                "SELECT t.table_id, s.schema_name, t.table_name FROM ducklake_table t JOIN ducklake_schema s ON s.schema_id = t.schema_id"
-                        + " AND" + Visibility.at("s", snapshotId) + "WHERE" + Visibility.at("t", snapshotId)
-                        + "ORDER BY s.schema_name, t.table_name")) {
+        try {
+            Map<Long, String> schemaNames = DuckLakeSchema.qualifiedSchemaNames(schemaNameRows(snapshotId), file.toString());
             List<Object[]> rows = new ArrayList<>();
-            try (ResultSet r = ps.executeQuery()) {
-                while (r.next()) {
-                    rows.add(new Object[] {r.getLong(1), r.getString(2), r.getString(3)});
+            try (PreparedStatement ps = connection.prepareStatement(
+                    "SELECT t.table_id, t.schema_id, t.table_name FROM ducklake_table t WHERE" + Visibility.at("t", snapshotId))) {
+                try (ResultSet r = ps.executeQuery()) {
+                    while (r.next()) {
+                        String schema = schemaNames.get(r.getLong(2));
+                        if (schema != null) rows.add(new Object[] {r.getLong(1), schema, r.getString(3)});
+                    }
                 }
             }
+            rows.sort(java.util.Comparator.comparing((Object[] row) -> (String) row[1]).thenComparing(row -> (String) row[2]));
             for (Object[] row : rows) {
                 long tableId = (Long) row[0];
                 result.add(new TableInfo(tableId, (String) row[1], (String) row[2], ColumnTypes.at(connection, tableId, snapshotId)));
@@ -192,6 +204,22 @@ public final class Catalog implements AutoCloseable {
             throw Sql.failure("reading tables of", file, e);
         }
         return result;
+    }
+
+    /** The schemas visible at a snapshot: id, parent id (null at the top or before 1.1), name. */
+    private List<DuckLakeSchema.SchemaName> schemaNameRows(long snapshotId) throws SQLException {
+        String parent = hasParentSchemas() ? "parent_schema_id" : "CAST(NULL AS BIGINT)";
+        List<DuckLakeSchema.SchemaName> rows = new ArrayList<>();
+        try (Statement s = connection.createStatement();
+             ResultSet r = s.executeQuery("SELECT schema_id, " + parent + ", schema_name FROM ducklake_schema WHERE"
+                     + Visibility.at(snapshotId))) {
+            while (r.next()) {
+                long parentValue = r.getLong(2);
+                Long parentId = r.wasNull() ? null : parentValue;
+                rows.add(new DuckLakeSchema.SchemaName(r.getLong(1), parentId, r.getString(3)));
+            }
+        }
+        return rows;
     }
 
     /**
@@ -217,7 +245,13 @@ public final class Catalog implements AutoCloseable {
                         + " AND" + Visibility.at("f", snapshotId) + ")", snapshotId);
             }
             for (String inlined : inlinedDataTables(tableId)) {
-                rows += single("SELECT count(*) FROM " + SqlQuote.ident(inlined) + " WHERE" + Visibility.at(snapshotId));
+                DuckLakeSchema.InlinedColumns system = DuckLakeSchema.inlinedColumns(columns(inlined));
+                if (system == null) {
+                    throw new FdlException("inlined-data table " + inlined + " in " + file + " does not start with "
+                            + "row_id, begin_snapshot, end_snapshot (or their 1.1 names _ducklake_…); the catalog looks corrupt");
+                }
+                rows += single("SELECT count(*) FROM " + SqlQuote.ident(inlined) + " WHERE"
+                        + Visibility.at("", system.begin(), system.end(), Long.toString(snapshotId)));
             }
             return rows;
         } catch (SQLException e) {
@@ -265,13 +299,7 @@ public final class Catalog implements AutoCloseable {
     public void forEachFile(Consumer<CatalogFile> action) {
         DuckLakePaths paths = DuckLakePaths.of(dataPath, null);
         try {
-            Map<Long, String> schemaFolder = new HashMap<>();
-            try (Statement s = connection.createStatement();
-                 ResultSet r = s.executeQuery("SELECT schema_id, path, path_is_relative FROM ducklake_schema ORDER BY begin_snapshot")) {
-                while (r.next()) {
-                    schemaFolder.put(r.getLong(1), paths.schemaFolder(r.getString(2), relative(r, 3)));
-                }
-            }
+            Map<Long, String> schemaFolder = paths.schemaFolders(schemaRows(), file.toString());
             Map<Long, String> tableFolder = new HashMap<>();
             try (Statement s = connection.createStatement();
                  ResultSet r = s.executeQuery("SELECT table_id, schema_id, path, path_is_relative FROM ducklake_table ORDER BY begin_snapshot")) {
@@ -295,6 +323,25 @@ public final class Catalog implements AutoCloseable {
         } catch (SQLException e) {
             throw Sql.failure("listing the files of", file, e);
         }
+    }
+
+    /** Every {@code ducklake_schema} row as paths need it, with its parent when the format has nested schemas (1.1). */
+    List<DuckLakePaths.SchemaRow> schemaRows() throws SQLException {
+        String parent = hasParentSchemas() ? "parent_schema_id" : "CAST(NULL AS BIGINT)";
+        List<DuckLakePaths.SchemaRow> rows = new ArrayList<>();
+        try (Statement s = connection.createStatement();
+             ResultSet r = s.executeQuery("SELECT schema_id, " + parent + ", path, path_is_relative FROM ducklake_schema")) {
+            while (r.next()) {
+                long parentValue = r.getLong(2);
+                Long parentId = r.wasNull() ? null : parentValue;
+                rows.add(new DuckLakePaths.SchemaRow(r.getLong(1), parentId, r.getString(3), relative(r, 4)));
+            }
+        }
+        return rows;
+    }
+
+    private boolean hasParentSchemas() throws SQLException {
+        return columns("ducklake_schema").contains("parent_schema_id");
     }
 
     private void streamFiles(String sql, boolean deleteFile, DuckLakePaths paths, Map<Long, String> tableFolder,

@@ -271,9 +271,9 @@ public final class CatalogConverter {
      */
     private static Map<String, String> inlinedColumnTypes(Connection c, String table, long tableId, long schemaVersion) throws SQLException {
         Map<String, String> types = new HashMap<>();
-        types.put("row_id", "BIGINT");
-        types.put("begin_snapshot", "BIGINT");
-        types.put("end_snapshot", "BIGINT");
+        for (DuckLakeSchema.InlinedColumns spelling : List.of(DuckLakeSchema.INLINED_1_0, DuckLakeSchema.INLINED_1_1)) {
+            spelling.names().forEach(n -> types.put(n, "BIGINT"));
+        }
         Long snapshot = ColumnTypes.snapshotOfSchemaVersion(c, tableId, schemaVersion);
         if (snapshot == null) {
             throw new FdlException("cannot tell the column types of inlined-data table " + table

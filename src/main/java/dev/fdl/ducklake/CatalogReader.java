@@ -52,7 +52,7 @@ public final class CatalogReader implements AutoCloseable {
      * @param dataPathOverride where the data files are (a local folder or URL, ending in {@code /}
      *                         or not); null reads them at the catalog's own {@code data_path}
      * @throws FdlException not found (exit 4) for a missing file or snapshot; failure (exit 1) for a
-     *                      file that is not a DuckLake 1.0 catalog or holds something the built-in
+     *                      file that is not a DuckLake catalog of a format fdl knows or holds something the built-in
      *                      reader refuses
      */
     public static CatalogReader open(Path duckdbCatalog, String dataPathOverride, Long snapshot) {

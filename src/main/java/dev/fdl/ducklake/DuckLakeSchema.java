@@ -1,23 +1,37 @@
 package dev.fdl.ducklake;
 
+import dev.fdl.FdlException;
 import dev.fdl.util.SqlQuote;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The tables of a DuckLake 1.0 catalog, with the column types and constraints DuckLake itself
- * declares (DUCKLAKE.md "Tables"; checked against the {@code empty} fixture), and the type
- * mappings between the DuckDB-file and the SQLite-backed catalog (DUCKLAKE.md "The
- * SQLite-backed catalog").
+ * The tables of a DuckLake catalog per format, with the column types and constraints DuckLake
+ * itself declares (DUCKLAKE.md "Tables"; 1.0 checked against the {@code empty} fixture, 1.1 against
+ * the {@code duckdb2-ducklake1.1-dev} fixtures and the DuckLake specification's "Upgrading to
+ * DuckLake 1.1"), and the type mappings between the DuckDB-file and the SQLite-backed catalog
+ * (DUCKLAKE.md "The SQLite-backed catalog").
+ *
+ * <p>Formats: {@code 1.0}; {@code 1.1-dev1} (what DuckDB 2.0's extension wrote before the release:
+ * 1.0 plus {@code row_group_count} on data and delete files and {@code ducklake_view_column_tag});
+ * {@code 1.1} (additionally {@code ducklake_schema.parent_schema_id}, nested schemas, and the
+ * system columns of inlined-data tables renamed to {@code _ducklake_row_id},
+ * {@code _ducklake_begin_snapshot}, {@code _ducklake_end_snapshot}). Any other format, including
+ * other {@code 1.1-dev} states, is refused: fdl does not know what its tables mean.
  */
 final class DuckLakeSchema {
-    /** DuckLake format versions fdl reads and writes. */
-    static final List<String> KNOWN_FORMATS = List.of("1.0");
+    /** DuckLake format versions fdl reads exactly, oldest first. */
+    static final List<String> KNOWN_FORMATS = List.of("1.0", "1.1-dev1", "1.1");
+    /** The format of catalogs fdl creates (DuckDB 1.5 readers know no other). */
     static final String FORMAT = "1.0";
+    /** The released DuckLake 1.1 format, the target of {@code fdl checkout --ducklake-format 1.1}. */
+    static final String FORMAT_1_1 = "1.1";
     static final String INLINED_DATA_PREFIX = "ducklake_inlined_data_";
     static final String INLINED_DELETE_PREFIX = "ducklake_inlined_delete_";
 
@@ -52,25 +66,200 @@ final class DuckLakeSchema {
         "ducklake_sort_expression(sort_id BIGINT, table_id BIGINT, sort_key_index BIGINT, expression VARCHAR, dialect VARCHAR, sort_direction VARCHAR, null_order VARCHAR)",
     };
 
-    private static final Map<String, TableDef> BY_NAME = new LinkedHashMap<>();
+    /**
+     * What 1.1-dev1 adds to 1.0 (the extension's migration from 1.0, seen in the
+     * {@code duckdb2-ducklake1.1-dev} fixtures): columns appended to existing tables, and new tables.
+     */
+    private static final String[] ADDED_IN_1_1_DEV1 = {
+        "ducklake_data_file(row_group_count BIGINT)",
+        "ducklake_delete_file(row_group_count BIGINT)",
+        "ducklake_view_column_tag(view_id BIGINT, column_name VARCHAR, begin_snapshot BIGINT, end_snapshot BIGINT, key VARCHAR, value VARCHAR)",
+    };
+
+    /** What the released 1.1 adds to 1.1-dev1: nested schemas (DuckLake "Nested Schemas" requires 1.1). */
+    private static final String[] ADDED_IN_1_1 = {
+        "ducklake_schema(parent_schema_id BIGINT)",
+    };
+
+    /** Inlined-data system columns up to 1.1-dev1 (DUCKLAKE.md "Data"). */
+    static final InlinedColumns INLINED_1_0 = new InlinedColumns("row_id", "begin_snapshot", "end_snapshot");
+    /** Inlined-data system columns from 1.1 on (DuckLake "Upgrading to DuckLake 1.1": renamed by the migration). */
+    static final InlinedColumns INLINED_1_1 = new InlinedColumns("_ducklake_row_id", "_ducklake_begin_snapshot", "_ducklake_end_snapshot");
+
+    private static final Map<String, Map<String, TableDef>> BY_FORMAT = new LinkedHashMap<>();
 
     static {
+        Map<String, TableDef> v10 = new LinkedHashMap<>();
         for (String spec : TABLES) {
             TableDef def = parse(spec);
-            BY_NAME.put(def.name(), def);
+            v10.put(def.name(), def);
         }
+        Map<String, TableDef> dev1 = extend(v10, ADDED_IN_1_1_DEV1);
+        BY_FORMAT.put("1.0", v10);
+        BY_FORMAT.put("1.1-dev1", dev1);
+        BY_FORMAT.put(FORMAT_1_1, extend(dev1, ADDED_IN_1_1));
+    }
+
+    private static Map<String, TableDef> extend(Map<String, TableDef> base, String[] added) {
+        Map<String, TableDef> result = new LinkedHashMap<>(base);
+        for (String spec : added) {
+            TableDef more = parse(spec);
+            TableDef old = result.get(more.name());
+            if (old == null) {
+                result.put(more.name(), more);
+            } else {
+                List<ColumnDef> columns = new ArrayList<>(old.columns());
+                columns.addAll(more.columns());
+                result.put(more.name(), new TableDef(old.name(), columns));
+            }
+        }
+        return java.util.Collections.unmodifiableMap(result);
     }
 
     private DuckLakeSchema() {}
 
-    /** The fixed DuckLake 1.0 tables, in creation order. */
+    /** The fixed DuckLake tables of the format new catalogs get ({@link #FORMAT}), in creation order. */
     static List<TableDef> tables() {
-        return List.copyOf(BY_NAME.values());
+        return tables(FORMAT);
     }
 
-    /** The fixed definition of a DuckLake table, or null for inlined and unknown tables. */
+    /**
+     * The fixed tables of a known DuckLake format, in creation order.
+     *
+     * @throws IllegalArgumentException for a format not in {@link #KNOWN_FORMATS}
+     */
+    static List<TableDef> tables(String format) {
+        Map<String, TableDef> defs = BY_FORMAT.get(format);
+        if (defs == null) throw new IllegalArgumentException("unknown DuckLake format " + format);
+        return List.copyOf(defs.values());
+    }
+
+    /**
+     * The fixed definition of a DuckLake table in the newest known format (a superset of the older
+     * ones: columns are only ever added), or null for inlined and unknown tables. Used for the
+     * DuckDB types of columns, which no format changes.
+     */
     static TableDef table(String name) {
-        return BY_NAME.get(name);
+        return BY_FORMAT.get(FORMAT_1_1).get(name);
+    }
+
+    /** The fixed definition of a DuckLake table in {@code format}, or null if that format has no such table. */
+    static TableDef table(String format, String name) {
+        Map<String, TableDef> defs = BY_FORMAT.get(format);
+        return defs == null ? null : defs.get(name);
+    }
+
+    /** Whether fdl reads catalogs of this DuckLake format exactly. */
+    static boolean known(String format) {
+        return BY_FORMAT.containsKey(format);
+    }
+
+    /**
+     * The catalog tables whose columns decide which rows a snapshot shows and which files the
+     * catalog names. A column of one of these that fdl does not know for the catalog's format could
+     * change either, so such a catalog is refused rather than read or garbage-collected wrongly.
+     */
+    static final List<String> DECISIVE_TABLES = List.of("ducklake_metadata", "ducklake_snapshot", "ducklake_schema",
+            "ducklake_table", "ducklake_column", "ducklake_data_file", "ducklake_delete_file", "ducklake_inlined_data_tables");
+
+    /**
+     * The first column of a decisive table (see {@link #DECISIVE_TABLES}) that {@code format} does
+     * not define, as {@code table.column}, or null when every column is known.
+     *
+     * @param columnsOf the columns the catalog file has, by table name (tables it lacks: absent)
+     */
+    static String unknownDecisiveColumn(String format, Map<String, List<String>> columnsOf) {
+        for (String table : DECISIVE_TABLES) {
+            TableDef def = table(format, table);
+            List<String> actual = columnsOf.get(table);
+            if (def == null || actual == null) continue;
+            Set<String> known = new HashSet<>();
+            def.columns().forEach(c -> known.add(c.name()));
+            for (String column : actual) {
+                if (!known.contains(column)) return table + "." + column;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Refuses a catalog fdl cannot read exactly: a format not in {@link #KNOWN_FORMATS}, or a
+     * decisive table with a column the format does not define.
+     *
+     * @param catalog  names the catalog in the message
+     * @param format   its {@code ducklake_metadata} version
+     * @param columnsOf the columns of the file's decisive tables
+     * @throws FdlException (exit 1) naming the catalog and the format or the column
+     */
+    static void requireKnown(String catalog, String format, Map<String, List<String>> columnsOf) {
+        if (!known(format)) {
+            throw new FdlException("catalog " + catalog + " has DuckLake format version " + format
+                    + ", which this fdl does not know (it reads " + String.join(", ", KNOWN_FORMATS)
+                    + "); upgrade fdl, or attach the catalog with a DuckDB whose DuckLake extension knows that format");
+        }
+        String unknown = unknownDecisiveColumn(format, columnsOf);
+        if (unknown != null) {
+            throw new FdlException("catalog " + catalog + " (DuckLake format " + format + ") has column " + unknown
+                    + ", which format " + format + " does not define; fdl refuses to read it rather than guess what the"
+                    + " column changes (upgrade fdl, or attach it with DuckDB's DuckLake extension)");
+        }
+    }
+
+    /**
+     * The system columns of an inlined-data table whose columns are {@code columnNames} (in order):
+     * the 1.0 or the 1.1 spelling, whichever its first three columns are; null if neither.
+     */
+    static InlinedColumns inlinedColumns(List<String> columnNames) {
+        if (columnNames.size() < 3) return null;
+        List<String> first = columnNames.subList(0, 3);
+        for (InlinedColumns spelling : List.of(INLINED_1_0, INLINED_1_1)) {
+            if (first.equals(spelling.names())) return spelling;
+        }
+        return null;
+    }
+
+    /** A visible schema's id, parent schema id (null for a top-level schema) and own name. */
+    record SchemaName(long id, Long parentId, String name) {}
+
+    /**
+     * Each schema's name as DuckDB addresses it: its own name for a top-level schema, the dotted
+     * path from the top for a nested one ({@code sales.europe}; DuckLake "Nested Schemas"). A schema
+     * whose parent is not among {@code schemas} is left out (not visible); a cycle is refused.
+     *
+     * @throws FdlException (exit 1) naming the catalog when parents form a cycle
+     */
+    static Map<Long, String> qualifiedSchemaNames(List<SchemaName> schemas, String catalog) {
+        Map<Long, SchemaName> byId = new java.util.HashMap<>();
+        schemas.forEach(s -> byId.put(s.id(), s));
+        Map<Long, String> result = new java.util.HashMap<>();
+        for (SchemaName s : schemas) {
+            List<String> parts = new ArrayList<>();
+            Set<Long> seen = new HashSet<>();
+            SchemaName at = s;
+            while (at != null) {
+                if (!seen.add(at.id())) {
+                    throw new FdlException("catalog " + catalog + ": schema " + s.id() + " is its own ancestor"
+                            + " (parent_schema_id cycle); the catalog looks corrupt");
+                }
+                parts.add(0, at.name());
+                if (at.parentId() == null) break;
+                at = byId.get(at.parentId());
+            }
+            if (at != null) result.put(s.id(), String.join(".", parts));
+        }
+        return result;
+    }
+
+    /** The three leading system columns of an inlined-data table, in one of DuckLake's spellings. */
+    record InlinedColumns(String rowId, String begin, String end) {
+        List<String> names() {
+            return List.of(rowId, begin, end);
+        }
+
+        /** Whether {@code column} is one of the three, in either spelling. */
+        static boolean isSystem(String column) {
+            return INLINED_1_0.names().contains(column) || INLINED_1_1.names().contains(column);
+        }
     }
 
     private static TableDef parse(String spec) {

@@ -36,8 +36,13 @@ public final class HistoryTruncation {
         "ducklake_file_column_stats", "ducklake_file_variant_stats", "ducklake_file_partition_value",
     };
 
-    /** Catalog objects removed once visible at no remaining snapshot (DUCKLAKE.md expiry step 4). */
-    private static final String[] OBJECTS = {"ducklake_schema", "ducklake_view", "ducklake_tag", "ducklake_macro"};
+    /**
+     * Catalog objects removed once visible at no remaining snapshot (DUCKLAKE.md expiry step 4);
+     * DuckLake 1.1's {@code ducklake_view_column_tag} rows, versioned like tags, likewise (a row no
+     * remaining snapshot sees is read by no one).
+     */
+    private static final String[] OBJECTS = {"ducklake_schema", "ducklake_view", "ducklake_tag", "ducklake_macro",
+        "ducklake_view_column_tag"};
 
     private HistoryTruncation() {}
 

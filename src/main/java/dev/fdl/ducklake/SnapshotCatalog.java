@@ -38,9 +38,13 @@ final class SnapshotCatalog {
     /** A visible positional delete file (Parquet {@code file_path, pos}) and the data file it belongs to. */
     record DeleteFileEntry(long dataFileId, String location) {}
 
-    /** An inlined-data table: its name in the catalog and which of its columns holds which column id. */
-    record InlinedTable(String tableName, Map<Long, String> columnsById) {
+    /**
+     * An inlined-data table: its name in the catalog, the spelling of its system columns (1.0's
+     * {@code row_id}… or 1.1's {@code _ducklake_row_id}…) and which of its columns holds which column id.
+     */
+    record InlinedTable(String tableName, DuckLakeSchema.InlinedColumns system, Map<Long, String> columnsById) {
         InlinedTable {
+            Objects.requireNonNull(system, "system");
             columnsById = Map.copyOf(columnsById);
         }
     }
@@ -150,11 +154,12 @@ final class SnapshotCatalog {
                 while (rs.next()) meta.put(rs.getString(1), rs.getString(2));
             }
             String format = meta.get("version");
-            if (!DuckLakeSchema.KNOWN_FORMATS.contains(format)) {
-                throw new FdlException("catalog " + file + " has DuckLake format '" + format
-                        + "'; fdl's built-in reader reads format " + String.join(", ", DuckLakeSchema.KNOWN_FORMATS)
-                        + " (attach it with a DuckDB whose DuckLake extension knows that format)");
+            Map<String, List<String>> columnsOf = new HashMap<>();
+            for (String table : DuckLakeSchema.DECISIVE_TABLES) {
+                if (catalogTables.contains(table)) columnsOf.put(table, Sql.duckDbColumns(conn, alias, table));
             }
+            DuckLakeSchema.requireKnown(file, format, columnsOf);
+            boolean nested = columnsOf.get("ducklake_schema").contains("parent_schema_id");
             if ("true".equalsIgnoreCase(meta.get("encrypted"))) {
                 throw new FdlException("catalog " + file + " is encrypted (ducklake_metadata encrypted=true); "
                         + "fdl's built-in reader cannot read encrypted data files: attach it with the DuckLake extension");
@@ -168,13 +173,22 @@ final class SnapshotCatalog {
             DuckLakePaths paths = DuckLakePaths.of(originalDataPath, dataPathOverride);
 
             Map<Long, String[]> schemas = new LinkedHashMap<>();
-            try (PreparedStatement ps = conn.prepareStatement("SELECT schema_id, schema_name, path, path_is_relative FROM "
+            List<DuckLakePaths.SchemaRow> pathRows = new ArrayList<>();
+            List<DuckLakeSchema.SchemaName> nameRows = new ArrayList<>();
+            try (PreparedStatement ps = conn.prepareStatement("SELECT schema_id, schema_name, path, path_is_relative, "
+                    + (nested ? "parent_schema_id" : "CAST(NULL AS BIGINT)") + " FROM "
                     + t("ducklake_schema") + " WHERE" + visible() + "ORDER BY schema_id"); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    String name = rs.getString(2);
-                    String base = paths.schemaFolder(rs.getString(3), nullableBool(rs, 4));
-                    schemas.put(rs.getLong(1), new String[]{name, base});
+                    long parent = rs.getLong(5);
+                    Long parentId = rs.wasNull() ? null : parent;
+                    pathRows.add(new DuckLakePaths.SchemaRow(rs.getLong(1), parentId, rs.getString(3), nullableBool(rs, 4)));
+                    nameRows.add(new DuckLakeSchema.SchemaName(rs.getLong(1), parentId, rs.getString(2)));
                 }
+            }
+            Map<Long, String> folders = paths.schemaFolders(pathRows, file);
+            Map<Long, String> names = DuckLakeSchema.qualifiedSchemaNames(nameRows, file);
+            for (DuckLakeSchema.SchemaName n : nameRows) {
+                if (names.containsKey(n.id())) schemas.put(n.id(), new String[]{names.get(n.id()), folders.get(n.id())});
             }
             List<TableEntry> tables = new ArrayList<>();
             try (PreparedStatement ps = conn.prepareStatement("SELECT table_id, schema_id, table_name, path, path_is_relative FROM "
@@ -292,9 +306,9 @@ final class SnapshotCatalog {
                         String location = paths.file(base, rs.getString(2), nullableBool(rs, 3),
                                 "a delete file of table " + where + " in catalog " + file);
                         String format = rs.getString(4);
-                        if (format != null && !format.equalsIgnoreCase("parquet")) {
-                            throw refuse(where, "delete file " + location + " has format '" + format
-                                    + "' (deletion vectors are not read by the built-in reader)");
+                        if ((format != null && !format.equalsIgnoreCase("parquet")) || isPuffin(location)) {
+                            throw refuse(where, "delete file " + location + " is a deletion vector (format '" + format
+                                    + "'): deletion vectors are not read by the built-in reader, which applies only Parquet positional delete files");
                         }
                         if (rs.getString(5) != null) throw refuse(where, "delete file " + location + " is encrypted");
                         long partialMax = rs.getLong(6);
@@ -396,9 +410,11 @@ final class SnapshotCatalog {
                         while (rs.next()) names.add(rs.getString(1));
                     }
                 }
-                if (names.size() < 3 || !names.subList(0, 3).equals(List.of("row_id", "begin_snapshot", "end_snapshot"))) {
+                DuckLakeSchema.InlinedColumns system = DuckLakeSchema.inlinedColumns(names);
+                if (system == null) {
                     throw new FdlException("inlined-data table " + reg.table() + " in " + file
-                            + " does not start with row_id, begin_snapshot, end_snapshot; the catalog looks corrupt");
+                            + " does not start with row_id, begin_snapshot, end_snapshot (or their DuckLake 1.1 names"
+                            + " _ducklake_row_id, _ducklake_begin_snapshot, _ducklake_end_snapshot); the catalog looks corrupt");
                 }
                 Long begin = ColumnTypes.snapshotOfSchemaVersion(conn, qualifier(), tableId, reg.schemaVersion());
                 Map<Long, String> byId = new HashMap<>();
@@ -419,7 +435,7 @@ final class SnapshotCatalog {
                     }
                     byId.put(ids.iterator().next(), col);
                 }
-                result.add(new InlinedTable(reg.table(), byId));
+                result.add(new InlinedTable(reg.table(), system, byId));
             }
             return result;
         }
@@ -428,6 +444,15 @@ final class SnapshotCatalog {
             return new FdlException("table " + where + " at snapshot " + s + " cannot be read by fdl's built-in reader: "
                     + what + ". Attach catalog " + file + " with DuckDB's DuckLake extension to read it");
         }
+    }
+
+    /**
+     * Whether a delete file is an Iceberg Puffin deletion vector by its name ({@code .puffin},
+     * DuckLake "Deletion Vectors"), whatever its {@code format} column says: reading one as Parquet
+     * would fail or, worse, apply nothing.
+     */
+    static boolean isPuffin(String location) {
+        return location.toLowerCase(java.util.Locale.ROOT).endsWith(".puffin");
     }
 
     private static Boolean nullableBool(ResultSet rs, int i) throws SQLException {

@@ -92,6 +92,34 @@ final class Sql {
         return names;
     }
 
+    /** The columns of a SQLite table in declaration order ({@code PRAGMA table_info}). */
+    static List<String> sqliteColumns(Connection sqlite, String table) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Statement s = sqlite.createStatement();
+             ResultSet r = s.executeQuery("PRAGMA table_info(" + SqlQuote.ident(table) + ")")) {
+            while (r.next()) {
+                names.add(r.getString("name"));
+            }
+        }
+        return names;
+    }
+
+    /** The columns of a table of an attached DuckDB database in declaration order. */
+    static List<String> duckDbColumns(Connection duck, String alias, String table) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (java.sql.PreparedStatement ps = duck.prepareStatement("SELECT column_name FROM duckdb_columns() WHERE "
+                + "database_name = ? AND schema_name = 'main' AND table_name = ? ORDER BY column_index")) {
+            ps.setString(1, alias);
+            ps.setString(2, table);
+            try (ResultSet r = ps.executeQuery()) {
+                while (r.next()) {
+                    names.add(r.getString(1));
+                }
+            }
+        }
+        return names;
+    }
+
     /** Wraps a JDBC failure into an FdlException naming the file and the operation. */
     static FdlException failure(String what, Path file, SQLException e) {
         return new FdlException(FdlException.Kind.FAILURE, what + " " + file + " failed: " + e.getMessage(), e);

@@ -152,11 +152,15 @@ final class TableViewSql {
             String expr = source != null ? "CAST(" + SqlQuote.ident(source) + " AS " + c.duckType() + ")" : defaultValue(c);
             select.add(expr + " AS " + SqlQuote.ident(index >= 0 ? idColumn(c.id()) : c.name()));
         }
-        if (index >= 0) select.add("CAST(NULL AS BIGINT) AS " + FILE_ID + ", row_id AS " + POS + ", " + index + " AS " + INLINED);
+        DuckLakeSchema.InlinedColumns system = inlined.system();
+        if (index >= 0) {
+            select.add("CAST(NULL AS BIGINT) AS " + FILE_ID + ", " + SqlQuote.ident(system.rowId()) + " AS " + POS + ", "
+                    + index + " AS " + INLINED);
+        }
         long s = catalog.snapshot();
         return "SELECT " + (select.isEmpty() ? "NULL AS __fdl_no_columns" : String.join(", ", select))
                 + " FROM " + catalog.catalogTable(inlined.tableName())
-                + " WHERE" + Visibility.at(s);
+                + " WHERE" + Visibility.at("", SqlQuote.ident(system.begin()), SqlQuote.ident(system.end()), Long.toString(s));
     }
 
     private String emptyPart() {

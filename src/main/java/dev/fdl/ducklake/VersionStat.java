@@ -73,9 +73,16 @@ public final class VersionStat {
                     ps.setLong(1, id);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
-                            if (!tables.contains(rs.getString(1))) continue;
-                            parts.add("SELECT begin_snapshot >= " + since + ", count(*) FROM " + t(rs.getString(1)) + " i WHERE "
-                                    + visible("i", s) + " GROUP BY 1");
+                            String inlined = rs.getString(1);
+                            if (!tables.contains(inlined)) continue;
+                            // 1.0 and 1.1 spell the system columns differently (DUCKLAKE.md "DuckLake 1.1")
+                            DuckLakeSchema.InlinedColumns system = DuckLakeSchema.inlinedColumns(Sql.duckDbColumns(duck, ALIAS, inlined));
+                            if (system == null) throw new FdlException("inlined-data table " + inlined + " in " + catalog
+                                    + " does not start with DuckLake's system columns; the catalog looks corrupt");
+                            String begin = "i." + SqlQuote.ident(system.begin());
+                            parts.add("SELECT " + begin + " >= " + since + ", count(*) FROM " + t(inlined) + " i WHERE "
+                                    + Visibility.at("i", SqlQuote.ident(system.begin()), SqlQuote.ident(system.end()), Long.toString(s))
+                                    + " GROUP BY 1");
                         }
                     }
                 } catch (SQLException ignored) {

@@ -24,9 +24,18 @@ public final class Visibility {
      * the SQL expression {@code snapshot} gives (a literal, or a column such as {@code s.snapshot_id}).
      */
     public static String at(String alias, String snapshot) {
+        return at(alias, "begin_snapshot", "end_snapshot", snapshot);
+    }
+
+    /**
+     * As {@link #at(String, String)} for a row whose snapshot range is held by columns
+     * {@code beginColumn} and {@code endColumn} (unquoted identifiers): inlined-data tables of
+     * DuckLake 1.1 name them {@code _ducklake_begin_snapshot} and {@code _ducklake_end_snapshot}.
+     */
+    public static String at(String alias, String beginColumn, String endColumn, String snapshot) {
         String a = alias.isEmpty() ? "" : alias + ".";
-        return " " + a + "begin_snapshot <= " + snapshot + " AND (" + a + "end_snapshot IS NULL OR "
-                + snapshot + " < " + a + "end_snapshot) ";
+        return " " + a + beginColumn + " <= " + snapshot + " AND (" + a + endColumn + " IS NULL OR "
+                + snapshot + " < " + a + endColumn + ") ";
     }
 
     /** The same rule in Java, for rows already read ({@code end} null: not ended). */

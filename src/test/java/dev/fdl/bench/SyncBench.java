@@ -12,9 +12,6 @@ import dev.fdl.ducklake.Syncer;
 import dev.fdl.ducklake.VersionDiff;
 import dev.fdl.store.LocalStore;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -48,7 +45,7 @@ public final class SyncBench {
         bytes(tmp.resolve("bytes"));
         long heapN = diffTime(tmp.resolve("n"), n);
         long heap4N = diffTime(tmp.resolve("4n"), 4 * n);
-        System.out.printf("heap used by the diff (--stat and rows): %,d bytes at %,d rows, %,d bytes at %,d rows (ratio %.2f; flat means about 1)%n",
+        System.out.printf("largest live heap during the diff (rows, --key id): %,d bytes at %,d rows, %,d bytes at %,d rows (ratio %.2f; flat means about 1)%n",
                 heapN, n, heap4N, 4 * n, heap4N / (double) Math.max(1, heapN));
     }
 
@@ -86,7 +83,10 @@ public final class SyncBench {
         System.out.printf("worst sync/changed-rows ratio: %.2f (target <= 3)%n", worst);
     }
 
-    /** Builds two versions of an n-row table 0.1 % apart; prints diff time / EXCEPT ALL time; returns the heap the diff used. */
+    /**
+     * Builds two versions of an n-row table 0.1 % apart; prints diff time / EXCEPT ALL time;
+     * returns the largest live heap (bytes used after a GC) while the diff ran.
+     */
     private static long diffTime(Path dir, long n) throws Exception {
         Files.createDirectories(dir.resolve("repo"));
         LocalStore store = new LocalStore(dir.resolve("repo"));
@@ -98,10 +98,12 @@ public final class SyncBench {
             String base = "SELECT i AS id, 'name-' || i AS name, (i * 7919) % 100003 AS pop, i % 250 AS country FROM range(" + n + ") t(i)";
             st.execute("COPY (" + base + ") TO '" + v1 + "' (FORMAT parquet)");
             // 0.1 %: a third changed, a third gone, a third new; twice, so that v3's parent also carries deletes
+            long generation = 0;
             for (Path[] p : new Path[][]{{v1, v2}, {v2, v3}}) {
+                generation++;
                 st.execute("COPY (SELECT id, name, CASE WHEN hash(id, '" + p[1].getFileName() + "') % " + step + " = 0 THEN pop + 1 ELSE pop END AS pop, "
                         + "country FROM read_parquet('" + p[0] + "') WHERE hash(id, 'gone" + p[1].getFileName() + "') % " + (3 * step)
-                        + " <> 0 UNION ALL SELECT " + n + " + i, 'new', i, 1 FROM range(" + (n / (3 * step)) + ") t(i) ORDER BY 1) TO '"
+                        + " <> 0 UNION ALL SELECT " + (generation * n) + " + i, 'new', i, 1 FROM range(" + (n / (3 * step)) + ") t(i) ORDER BY 1) TO '"
                         + p[1] + "' (FORMAT parquet)");
             }
         }
@@ -133,13 +135,33 @@ public final class SyncBench {
             System.out.printf("diff --stat of two versions of %,d rows 0.1%% apart (+%d -%d): %.1f ms, EXCEPT ALL over both tables %.1f ms, ratio %.2f (target <= 0.5)%n",
                     n, summary.added(), summary.removed(), diff[RUNS / 2] / 1e6, ref[RUNS / 2] / 1e6, diff[RUNS / 2] / (double) ref[RUNS / 2]);
         }
-        // heap: the diff with every row sent to a sink that drops it
-        System.gc();
-        resetPeaks();
-        long before = heapPeak();
-        VersionDiff.run(new VersionDiff.Side("a", a, null), new VersionDiff.Side("b", b, null), null, List.of("id"), true,
-                new VersionDiff.Sink() {});
-        return Math.max(0, heapPeak() - before);
+        // heap: the largest live heap (used right after a full GC) while the diff sends every row
+        // to a sink that drops it; a GC is asked for every 20 ms so that the sample does not depend
+        // on when the collector would have run (MemoryPoolMXBean's peak usage is only updated by
+        // collections, so a diff that ran without one printed 0)
+        CatalogConversionBench.LiveHeap live = new CatalogConversionBench.LiveHeap();
+        live.reset();
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread sampler = new Thread(() -> {
+            while (!done.get()) {
+                System.gc();
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "heap-sampler");
+        sampler.setDaemon(true);
+        sampler.start();
+        try {
+            VersionDiff.run(new VersionDiff.Side("a", a, null), new VersionDiff.Side("b", b, null), null, List.of("id"), true,
+                    new VersionDiff.Sink() {});
+        } finally {
+            done.set(true);
+            sampler.join();
+        }
+        return live.max();
     }
 
     /**
@@ -163,13 +185,4 @@ public final class SyncBench {
         }
     }
 
-    private static void resetPeaks() {
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) p.resetPeakUsage();
-    }
-
-    private static long heapPeak() {
-        long sum = 0;
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) sum += p.getPeakUsage().getUsed();
-        return sum;
-    }
 }

@@ -19,7 +19,8 @@ class CatalogConverterTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"empty", "towns", "types", "towns_expired_before_8", "duckdb2-ducklake1.0/empty", "duckdb2-ducklake1.0/towns", "duckdb2-ducklake1.0/types"})
+    @ValueSource(strings = {"empty", "towns", "types", "towns_expired_before_8", "duckdb2-ducklake1.0/empty", "duckdb2-ducklake1.0/towns", "duckdb2-ducklake1.0/types",
+            "duckdb2-ducklake1.1-dev/empty", "duckdb2-ducklake1.1-dev/towns", "duckdb2-ducklake1.1-dev/types"})
     void duckDbToSqliteToDuckDbKeepsEveryTableEqual(String fixture) throws Exception {
         Path original = Fixtures.catalog(fixture, dir);
         Path sqlite = dir.resolve("work.sqlite");

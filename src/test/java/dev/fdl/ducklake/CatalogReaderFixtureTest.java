@@ -30,13 +30,15 @@ class CatalogReaderFixtureTest {
 
     @TestFactory
     Stream<DynamicTest> everySnapshotOfEveryFixtureReadsAsTheExtensionWroteIt() {
-        return perSnapshot(false, "empty", "towns", "types", "towns_expired_before_8", "duckdb2-ducklake1.0/empty", "duckdb2-ducklake1.0/towns", "duckdb2-ducklake1.0/types");
+        return perSnapshot(false, "empty", "towns", "types", "towns_expired_before_8", "duckdb2-ducklake1.0/empty", "duckdb2-ducklake1.0/towns", "duckdb2-ducklake1.0/types",
+                "duckdb2-ducklake1.1-dev/empty", "duckdb2-ducklake1.1-dev/towns", "duckdb2-ducklake1.1-dev/types");
     }
 
     /** The path of {@code fdl query --working}: the working catalog (SQLite) converted back to a DuckDB file. */
     @TestFactory
     Stream<DynamicTest> everySnapshotReadsTheSameAfterARoundTripThroughSqlite() {
-        return perSnapshot(true, "towns", "types", "duckdb2-ducklake1.0/towns", "duckdb2-ducklake1.0/types");
+        return perSnapshot(true, "towns", "types", "duckdb2-ducklake1.0/towns", "duckdb2-ducklake1.0/types",
+                "duckdb2-ducklake1.1-dev/towns", "duckdb2-ducklake1.1-dev/types");
     }
 
     /** One test per snapshot listed in each fixture's expected.json. */

@@ -30,11 +30,13 @@ class CatalogTest {
     @CsvSource({"empty,duckdb", "towns,duckdb", "types,duckdb", "towns_expired_before_8,duckdb",
             "empty,sqlite", "towns,sqlite", "types,sqlite", "towns_expired_before_8,sqlite",
             "duckdb2-ducklake1.0/empty,duckdb", "duckdb2-ducklake1.0/towns,duckdb", "duckdb2-ducklake1.0/types,duckdb",
-            "duckdb2-ducklake1.0/towns,sqlite", "duckdb2-ducklake1.0/types,sqlite"})
+            "duckdb2-ducklake1.0/towns,sqlite", "duckdb2-ducklake1.0/types,sqlite",
+            "duckdb2-ducklake1.1-dev/empty,duckdb", "duckdb2-ducklake1.1-dev/towns,duckdb", "duckdb2-ducklake1.1-dev/types,duckdb",
+            "duckdb2-ducklake1.1-dev/towns,sqlite", "duckdb2-ducklake1.1-dev/types,sqlite"})
     void inspectionMatchesWhatTheRealDuckLakeShowsAtEverySnapshot(String fixture, String kind) {
         JsonNode expected = Fixtures.expected(fixture);
         try (Catalog catalog = Catalog.open(fixtureAs(fixture, kind))) {
-            assertThat(catalog.formatVersion()).isEqualTo("1.0");
+            assertThat(catalog.formatVersion()).isEqualTo(fixture.startsWith("duckdb2-ducklake1.1-dev") ? "1.1-dev1" : "1.0");
             assertThat(catalog.dataPath()).isEqualTo(expected.get("data_path").asText());
             List<SnapshotInfo> snapshots = catalog.snapshots();
             assertThat(snapshots).extracting(SnapshotInfo::id)

@@ -160,6 +160,36 @@ class DuckLakePathsTest {
         }
     }
 
+    /**
+     * Nested schemas (DuckLake 1.1 {@code parent_schema_id}): each level relative to its parent
+     * schema's folder. A rule that resolved a nested schema against the data path would name
+     * {@code /r/data/europe/…} while the file lives under {@code /r/data/sales/europe/…}.
+     */
+    @Test
+    void aNestedSchemasFolderResolvesThroughEveryParent() {
+        DuckLakePaths paths = DuckLakePaths.of(DATA, null);
+        java.util.Map<Long, String> folders = paths.schemaFolders(List.of(
+                new DuckLakePaths.SchemaRow(3, 2L, "q3/", true),
+                new DuckLakePaths.SchemaRow(1, null, "sales/", true),
+                new DuckLakePaths.SchemaRow(2, 1L, "europe/", true),
+                new DuckLakePaths.SchemaRow(4, 2L, null, null),
+                new DuckLakePaths.SchemaRow(5, 1L, "/elsewhere/", false),
+                new DuckLakePaths.SchemaRow(6, 5L, "x/", true)), "c");
+        assertThat(folders).containsEntry(1L, "/r/data/sales/").containsEntry(2L, "/r/data/sales/europe/")
+                .containsEntry(3L, "/r/data/sales/europe/q3/").containsEntry(4L, "/r/data/sales/europe/")
+                .containsEntry(5L, "/elsewhere/").containsEntry(6L, "/elsewhere/x/");
+        assertThat(paths.tableFolder(folders.get(3L), "orders/", true)).isEqualTo("/r/data/sales/europe/q3/orders/");
+    }
+
+    @Test
+    void aMissingParentOrACycleOfParentsIsRefused() {
+        DuckLakePaths paths = DuckLakePaths.of(DATA, null);
+        assertThatThrownBy(() -> paths.schemaFolders(List.of(new DuckLakePaths.SchemaRow(2, 9L, "a/", true)), "c"))
+                .isInstanceOf(FdlException.class).hasMessageContaining("parent schema 9");
+        assertThatThrownBy(() -> paths.schemaFolders(List.of(new DuckLakePaths.SchemaRow(1, 2L, "a/", true),
+                new DuckLakePaths.SchemaRow(2, 1L, "b/", true)), "c")).isInstanceOf(FdlException.class).hasMessageContaining("cycle");
+    }
+
     private static void set(Connection c, String sql, String path, Boolean relative, String dataLocation) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, path == null ? null : path.replace("{data}", dataLocation));

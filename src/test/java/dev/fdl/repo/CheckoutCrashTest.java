@@ -107,7 +107,7 @@ class CheckoutCrashTest {
                     Checkout.run(repo, CommitProtocolContract.CATALOGS, wc, "dev", null, false, ProgressListener.NONE);
                     assertThat(catalogFiles(wc)).as(what + ": the retry leaves one catalog").hasSize(1);
                 }
-                assertConsistent(repo, wc, what);
+                assertConsistent(repo, wc, scenario, what);
                 assertThat(Main.run("-C", wc.dir().toString(), "status")).as(what + ": status").isZero();
                 commitPublishesOntoItsOwnBranch(repo, store, wc, what);
             }
@@ -159,12 +159,21 @@ class CheckoutCrashTest {
         return WorkingCopy.find(caseDir.resolve("wc"));
     }
 
-    /** The state names a catalog whose content at the base snapshot is the base version's, and the ETag of its branch. */
-    private static void assertConsistent(Repository repo, WorkingCopy wc, String what) {
+    /**
+     * The state names a catalog whose content is the base version's (at the base snapshot and at
+     * its newest: dev's catalog read at main's snapshot looks like main's, so both are checked),
+     * plus only the uncommitted table of the FORCE scenario while the state is still main's, and
+     * the ETag of its branch.
+     */
+    private static void assertConsistent(Repository repo, WorkingCopy wc, Scenario scenario, String what) {
         WorkingCopy.State st = wc.state();
         assertThat(st.baseVersion()).as(what).isIn(mainVersion, devVersion);
-        assertThat(tables(wc.catalog(), st.baseSnapshot())).as(what + ": the catalog is the base version's")
-                .isEqualTo(tables(CommitProtocolContract.CATALOGS.versionCatalog(repo, repo.readVersion(st.baseVersion()).orElseThrow()), null));
+        Set<String> base = tables(CommitProtocolContract.CATALOGS.versionCatalog(repo, repo.readVersion(st.baseVersion()).orElseThrow()), null);
+        assertThat(tables(wc.catalog(), st.baseSnapshot())).as(what + ": the catalog is the base version's").isEqualTo(base);
+        Set<String> expectedNewest = new TreeSet<>(base);
+        if (scenario == Scenario.FORCE && st.baseVersion().equals(mainVersion)) expectedNewest.add("not_committed");
+        assertThat(tables(wc.catalog(), null)).as(what + ": the catalog holds the base version and no other branch's snapshots")
+                .isEqualTo(expectedNewest);
         Optional<RefValue> ref = repo.readBranch(new RefName(st.branch()));
         if (st.refEtag() == null) {
             assertThat(ref).as(what + ": a branch the first commit creates").isEmpty();

@@ -225,7 +225,7 @@ public final class RepoFixture {
     /** Gunzips the DuckLake fixture catalog {@code fixtures/<name>/catalog.duckdb.gz} (data_path {@code /fixture/<name>/data/}). */
     public Path fixtureCatalog(String name) {
         try (java.io.InputStream in = new java.util.zip.GZIPInputStream(resource(name + "/catalog.duckdb.gz").openStream())) {
-            Path f = Files.createTempFile(scratch, name, ".duckdb");
+            Path f = Files.createTempFile(scratch, name.replace('/', '-'), ".duckdb");
             Files.copy(in, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             return f;
         } catch (IOException e) {

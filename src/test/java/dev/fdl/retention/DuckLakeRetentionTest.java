@@ -67,4 +67,45 @@ class DuckLakeRetentionTest {
         assertThat(vr.problems()).singleElement().extracting(Verify.Problem::message).asString()
                 .contains("delete file data/main/towns/ducklake-01a22959-f515-7195-8ca9-a09be8bdc366-delete.parquet", "does not exist");
     }
+
+    /**
+     * A DuckLake 1.1 catalog (the extension's 1.1-dev1 towns, upgraded as the specification says)
+     * whose table main.towns lives in nested schema main.europe (path {@code europe/}) and has a
+     * live Puffin deletion vector: gc keeps both and the table's other files at
+     * {@code data/main/europe/towns/}, and deletes the copies at the old, unnamed place.
+     */
+    @Test
+    void gcKeepsALivePuffinDeleteFileAndTheFilesOfATableInANestedSchema() throws Exception {
+        java.nio.file.Path catalog = fx.fixtureCatalog("duckdb2-ducklake1.1-dev/towns");
+        dev.fdl.ducklake.FormatUpgrade.upgrade(catalog, "1.1");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + catalog.toAbsolutePath());
+             java.sql.Statement st = c.createStatement()) {
+            st.execute("INSERT INTO ducklake_schema (schema_id, schema_uuid, begin_snapshot, end_snapshot, schema_name, path,"
+                    + " path_is_relative, parent_schema_id) VALUES (100, uuid(), 0, NULL, 'europe', 'europe/', true, 0)");
+            st.execute("UPDATE ducklake_table SET schema_id = 100 WHERE table_id = 1");
+            st.execute("INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, path,"
+                    + " path_is_relative, format, delete_count, file_size_bytes, footer_size)"
+                    + " SELECT 100, 1, max(snapshot_id), NULL, 1, 'ducklake-dv.puffin', true, 'puffin', 1, 64, 0 FROM ducklake_snapshot");
+        }
+        List<String> fixtureFiles = fx.copyFixtureData("duckdb2-ducklake1.1-dev/towns", RepoFixture.OLD);
+        List<String> nested = new java.util.ArrayList<>();
+        for (String n : fixtureFiles) {
+            if (!n.startsWith("main/towns/")) continue;
+            String moved = "main/europe/towns/" + n.substring("main/towns/".length());
+            fx.dataFile(moved, RepoFixture.OLD);
+            nested.add(moved);
+        }
+        fx.dataFile("main/europe/towns/ducklake-dv.puffin", RepoFixture.OLD);
+        String v1 = fx.version(List.of(), Instant.now(), catalog);
+        fx.store.put("refs/heads/main", Repository.refBytes(v1));
+
+        Gc.Report r = new Gc(fx.repo, cache, CatalogFiles.duckLake(), Clock.systemUTC()).run(new Gc.Options(Duration.ZERO, false, 2));
+
+        assertThat(nested).hasSize(2).allMatch(n -> fx.exists("data/" + n));
+        assertThat(fx.exists("data/main/europe/towns/ducklake-dv.puffin")).isTrue();
+        assertThat(fixtureFiles).filteredOn(n -> n.startsWith("main/towns/")).hasSize(2).noneMatch(n -> fx.exists("data/" + n));
+        assertThat(fixtureFiles).filteredOn(n -> n.startsWith("main/scratch/")).allMatch(n -> fx.exists("data/" + n));
+        assertThat(r.liveNames()).isEqualTo(4);
+        assertThat(new Verify(fx.repo, cache, CatalogFiles.duckLake()).run().problems()).isEmpty();
+    }
 }

@@ -1,0 +1,250 @@
+package dev.fdl.ducklake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fdl.FdlException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * DuckLake 1.1 catalogs without the extension: the released 1.1 shape (made from the real
+ * extension's 1.1-dev1 and 1.0 fixtures with the specification's upgrade, {@link FormatUpgrade}),
+ * inlined rows under the renamed system columns, nested schemas, deletion vectors, and formats or
+ * columns fdl does not know.
+ */
+class DuckLake11Test {
+    private static final String DEV = "duckdb2-ducklake1.1-dev/";
+
+    @TempDir
+    Path tmp;
+
+    /** Runs statements on a DuckDB catalog file, in place. */
+    static void sql(Path catalog, String... statements) throws Exception {
+        try (Connection c = Sql.duckDbMemory()) {
+            Sql.attach(c, catalog, "c", false);
+            Sql.exec(c, "USE c");
+            for (String s : statements) Sql.exec(c, s);
+        }
+    }
+
+    /** Reads every snapshot of expected.json with the built-in reader and the inspector. */
+    private static void assertEverySnapshotAsExpected(Path catalog, String dataPath, JsonNode expected) throws Exception {
+        for (JsonNode snap : expected.get("snapshots")) {
+            long id = snap.get("id").asLong();
+            try (CatalogReader reader = CatalogReader.open(catalog, dataPath, id)) {
+                CatalogReaderFixtureTest.assertReadsAsExpected(reader, snap, "@" + id);
+            }
+            try (Catalog inspected = Catalog.open(catalog)) {
+                for (TableInfo t : inspected.tables(id)) {
+                    assertThat(inspected.rowCount(t.tableId(), id)).as(t.qualifiedName() + " @" + id)
+                            .isEqualTo(snap.get("tables").get(t.qualifiedName()).get("rows").asLong());
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {DEV + "towns", DEV + "types", "duckdb2-ducklake1.0/towns", "duckdb2-ducklake1.0/types"})
+    void theReleased11ShapeReadsAsTheExtensionWroteItAtEverySnapshot(String fixture) throws Exception {
+        FixtureCopies.Copy copy = FixtureCopies.copy(fixture, tmp);
+        String before = FormatUpgrade.upgrade(copy.catalog(), "1.1");
+
+        assertThat(before).isEqualTo(fixture.startsWith(DEV) ? "1.1-dev1" : "1.0");
+        try (Catalog c = Catalog.open(copy.catalog())) {
+            assertThat(c.formatVersion()).isEqualTo("1.1");
+            assertThat(c.columns("ducklake_schema")).contains("parent_schema_id");
+            assertThat(c.columns("ducklake_data_file")).contains("row_group_count");
+            assertThat(c.tableNames()).contains("ducklake_view_column_tag");
+            List<String> inlined = c.tableNames().stream().filter(n -> n.startsWith("ducklake_inlined_data_") && !n.endsWith("tables")).toList();
+            assertThat(inlined).isNotEmpty();
+            for (String t : inlined) {
+                assertThat(c.columns(t).subList(0, 3)).containsExactly("_ducklake_row_id", "_ducklake_begin_snapshot", "_ducklake_end_snapshot");
+            }
+        }
+        assertEverySnapshotAsExpected(copy.catalog(), copy.dataPath(), Fixtures.expected(fixture));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {DEV + "towns", DEV + "types"})
+    void aReleased11CatalogRoundTripsThroughSqliteTableEqualAndUpgradesThereToo(String fixture) throws Exception {
+        FixtureCopies.Copy copy = FixtureCopies.copy(fixture, tmp);
+        Path original = copy.catalog();
+        FormatUpgrade.upgrade(original, "1.1");
+        Path sqlite = copy.dir().resolve("work.sqlite");
+        Path back = copy.dir().resolve("back.duckdb");
+        CatalogConverter.convert(original, sqlite, CatalogKind.SQLITE, ProgressListener.NONE);
+        CatalogConverter.convert(sqlite, back, CatalogKind.DUCKDB, ProgressListener.NONE);
+        assertThat(CatalogCompare.differences(original, back)).isEmpty();
+        assertEverySnapshotAsExpected(back, copy.dataPath(), Fixtures.expected(fixture));
+
+        // the working copy's path: a SQLite 1.1-dev1 catalog upgraded in place, then committed
+        Path lite = copy.dir().resolve("dev.sqlite");
+        Path dev = FixtureCopies.copy(fixture, tmp.resolve("dev")).catalog();
+        CatalogConverter.convert(dev, lite, CatalogKind.SQLITE, ProgressListener.NONE);
+        assertThat(FormatUpgrade.upgrade(lite, "1.1")).isEqualTo("1.1-dev1");
+        Path committed = copy.dir().resolve("committed.duckdb");
+        CatalogConverter.convert(lite, committed, CatalogKind.DUCKDB, ProgressListener.NONE);
+        assertThat(CatalogCompare.differences(original, committed)).isEmpty();
+    }
+
+    @Test
+    void anUpgradeIsRefusedForUnknownTargetsAndDowngradesAndChangesNothing() throws Exception {
+        Path catalog = FixtureCopies.copy(DEV + "towns", tmp).catalog();
+        Path copy = tmp.resolve("copy.duckdb");
+        Files.copy(catalog, copy);
+        assertThatThrownBy(() -> FormatUpgrade.upgrade(catalog, "1.2")).isInstanceOf(FdlException.class)
+                .hasMessageContaining("unknown DuckLake format '1.2'")
+                .extracting(e -> ((FdlException) e).kind()).isEqualTo(FdlException.Kind.USAGE);
+        assertThatThrownBy(() -> FormatUpgrade.upgrade(catalog, "1.0")).isInstanceOf(FdlException.class)
+                .hasMessageContaining("has DuckLake format 1.1-dev1").hasMessageContaining("downgrade");
+        assertThat(CatalogCompare.differences(copy, catalog)).isEmpty();
+        assertThat(FormatUpgrade.upgrade(catalog, "1.1")).isEqualTo("1.1-dev1");
+        assertThat(FormatUpgrade.upgrade(catalog, "1.1")).isEqualTo("1.1");
+    }
+
+    @Test
+    void historyTruncationOfA11CatalogKeepsEveryRemainingSnapshotAsTheExtensionWroteIt() throws Exception {
+        FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
+        FormatUpgrade.upgrade(copy.catalog(), "1.1");
+        assertThat(HistoryTruncation.truncateBefore(copy.catalog(), 9)).isEqualTo(9);
+        JsonNode expected = Fixtures.expected(DEV + "towns");
+        for (JsonNode snap : expected.get("snapshots")) {
+            long id = snap.get("id").asLong();
+            if (id < 9) continue;
+            try (CatalogReader reader = CatalogReader.open(copy.catalog(), copy.dataPath(), id)) {
+                CatalogReaderFixtureTest.assertReadsAsExpected(reader, snap, "@" + id);
+            }
+        }
+        assertThat(CatalogCompare.schema(copy.catalog())).doesNotContainKey("ducklake_inlined_data_2_4");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1.1-dev2", "1.2", "2.0"})
+    void aFormatFdlDoesNotKnowIsRefusedByTheInspectorAndTheReader(String format) throws Exception {
+        FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
+        sql(copy.catalog(), "UPDATE ducklake_metadata SET value = '" + format + "' WHERE key = 'version'");
+        assertThatThrownBy(() -> Catalog.open(copy.catalog())).isInstanceOf(FdlException.class)
+                .hasMessageContaining("format version " + format).hasMessageContaining("does not know");
+        assertThatThrownBy(() -> CatalogReader.open(copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
+                .hasMessageContaining("format version " + format);
+        assertThatThrownBy(() -> CatalogFiles.duckLake().forEach(copy.catalog(), f -> {})).isInstanceOf(FdlException.class);
+    }
+
+    @Test
+    void aColumnTheFormatDoesNotDefineInATableThatDecidesFilesOrRowsIsRefusedNamingIt() throws Exception {
+        FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
+        sql(copy.catalog(), "ALTER TABLE ducklake_delete_file ADD COLUMN deletion_vector_offset BIGINT");
+        assertThatThrownBy(() -> Catalog.open(copy.catalog())).isInstanceOf(FdlException.class)
+                .hasMessageContaining("ducklake_delete_file.deletion_vector_offset");
+        assertThatThrownBy(() -> CatalogReader.open(copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
+                .hasMessageContaining("ducklake_delete_file.deletion_vector_offset");
+
+        // 1.1's columns in a catalog that says it is 1.0
+        FixtureCopies.Copy v10 = FixtureCopies.copy(DEV + "towns", tmp.resolve("v10"));
+        sql(v10.catalog(), "UPDATE ducklake_metadata SET value = '1.0' WHERE key = 'version'");
+        assertThatThrownBy(() -> Catalog.open(v10.catalog())).isInstanceOf(FdlException.class)
+                .hasMessageContaining("ducklake_data_file.row_group_count");
+    }
+
+    /** A delete file row for {@code main.towns} (table 1, data file 1) at the newest snapshot. */
+    private static String deleteFileRow(String path, String format) {
+        return "INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, path,"
+                + " path_is_relative, format, delete_count, file_size_bytes, footer_size) SELECT 100, 1, max(snapshot_id), NULL, 1, '"
+                + path + "', true, " + (format == null ? "NULL" : "'" + format + "'") + ", 1, 64, 0 FROM ducklake_snapshot";
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"puffin", "parquet", ""})
+    void aDeletionVectorIsRefusedByTheReaderNamingTheTableAndNamedAsAFileByTheCatalog(String format) throws Exception {
+        FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
+        FormatUpgrade.upgrade(copy.catalog(), "1.1");
+        sql(copy.catalog(), "UPDATE ducklake_delete_file SET end_snapshot = (SELECT max(snapshot_id) FROM ducklake_snapshot)"
+                + " WHERE data_file_id = 1 AND end_snapshot IS NULL",
+                deleteFileRow("ducklake-01a2306a-dv.puffin", format.isEmpty() ? null : format));
+        long last;
+        try (Catalog c = Catalog.open(copy.catalog())) {
+            last = c.lastSnapshotId();
+            List<CatalogFile> files = new ArrayList<>();
+            c.forEachFile(files::add);
+            assertThat(files).filteredOn(CatalogFile::deleteFile).extracting(CatalogFile::location)
+                    .contains("/fixture/towns/data/main/towns/ducklake-01a2306a-dv.puffin");
+        }
+        assertThatThrownBy(() -> CatalogReader.open(copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
+                .hasMessageContaining("table main.towns").hasMessageContaining("deletion vector")
+                .hasMessageContaining("ducklake-01a2306a-dv.puffin");
+        // the snapshot before it still reads exactly
+        JsonNode snap = Fixtures.expected(DEV + "towns").get("snapshots").get((int) last - 1);
+        try (CatalogReader reader = CatalogReader.open(copy.catalog(), copy.dataPath(), last - 1)) {
+            CatalogReaderFixtureTest.assertReadsAsExpected(reader, snap, "@" + (last - 1));
+        }
+    }
+
+    /**
+     * Table main.towns moved into schema {@code main.europe} (parent: main) whose path is
+     * {@code europe/}, its files moved to {@code data/main/europe/towns/}: only a reader that
+     * resolves the table's folder through the parent schema finds them.
+     */
+    @Test
+    void aTableInANestedSchemaIsReadAndItsFilesAreNamedThroughTheParentSchemasFolder() throws Exception {
+        FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
+        FormatUpgrade.upgrade(copy.catalog(), "1.1");
+        sql(copy.catalog(), "INSERT INTO ducklake_schema (schema_id, schema_uuid, begin_snapshot, end_snapshot, schema_name, path,"
+                + " path_is_relative, parent_schema_id) VALUES (100, uuid(), 0, NULL, 'europe', 'europe/', true, 0)",
+                "UPDATE ducklake_table SET schema_id = 100 WHERE table_id = 1");
+        Path from = copy.data().resolve("main/towns");
+        Path to = copy.data().resolve("main/europe/towns");
+        Files.createDirectories(to.getParent());
+        Files.move(from, to);
+
+        List<String> locations = new ArrayList<>();
+        try (Catalog c = Catalog.open(copy.catalog())) {
+            c.forEachFile(f -> locations.add(f.location()));
+            assertThat(c.tables(c.lastSnapshotId())).extracting(TableInfo::qualifiedName).contains("main.europe.towns");
+        }
+        assertThat(locations).hasSize(3).noneMatch(l -> l.contains("/data/main/towns/"))
+                .filteredOn(l -> l.startsWith("/fixture/towns/data/main/europe/towns/")).hasSize(2);
+
+        JsonNode snap = Fixtures.expected(DEV + "towns").get("snapshots").get(15);
+        try (CatalogReader reader = CatalogReader.open(copy.catalog(), copy.dataPath(), 15L);
+             java.sql.Statement st = reader.connection().createStatement()) {
+            assertThat(reader.tables()).contains("main.europe.towns").doesNotContain("main.towns");
+            FixtureChecksum.Result sum = FixtureChecksum.of(st, "\"main.europe\".towns");
+            assertThat(sum.md5()).isEqualTo(snap.get("tables").get("main.towns").get("md5").asText());
+            assertThat(sum.rows()).isEqualTo(snap.get("tables").get("main.towns").get("rows").asLong());
+        }
+    }
+
+    @Test
+    void aNestedSchemaWhoseParentTheCatalogDoesNotDescribeIsRefusedRatherThanGuessed() throws Exception {
+        FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
+        FormatUpgrade.upgrade(copy.catalog(), "1.1");
+        sql(copy.catalog(), "UPDATE ducklake_schema SET parent_schema_id = 77 WHERE schema_name = 'geo'");
+        try (Catalog c = Catalog.open(copy.catalog())) {
+            assertThatThrownBy(() -> c.forEachFile(f -> {})).isInstanceOf(FdlException.class)
+                    .hasMessageContaining("parent schema 77");
+        }
+        sql(copy.catalog(), "UPDATE ducklake_schema SET parent_schema_id = 4 WHERE schema_name = 'main'",
+                "UPDATE ducklake_schema SET parent_schema_id = 0 WHERE schema_name = 'geo'");
+        try (Catalog c = Catalog.open(copy.catalog())) {
+            assertThatThrownBy(() -> c.forEachFile(f -> {})).isInstanceOf(FdlException.class).hasMessageContaining("cycle");
+        }
+    }
+
+    @Test
+    void logStatisticsCountInlinedRowsUnderEitherSpelling() throws Exception {
+        FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
+        List<VersionStat.TableRows> before = VersionStat.of(copy.catalog(), 5);
+        FormatUpgrade.upgrade(copy.catalog(), "1.1");
+        assertThat(VersionStat.of(copy.catalog(), 5)).isEqualTo(before)
+                .anySatisfy(t -> assertThat(t.rows()).isPositive());
+    }
+}
