@@ -105,10 +105,11 @@ final class DemoCommand implements Runnable {
             out.flush();
             Main.commandLine().setOut(out).setErr(spec.commandLine().getErr()).execute("log", "--repo", repoRoot, "--oneline");
             out.println();
-            out.println("== fdl diff --stat --key geonameid " + MONTHS.get(0) + " " + MONTHS.get(MONTHS.size() - 1));
+            out.println("== fdl diff --stat " + MONTHS.get(0) + " " + MONTHS.get(MONTHS.size() - 1)
+                    + "   (changed rows by the key import --mode sync --key recorded)");
             out.flush();
             Main.commandLine().setOut(out).setErr(spec.commandLine().getErr())
-                    .execute("diff", "--repo", repoRoot, "--stat", "--key", "geonameid", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1));
+                    .execute("diff", "--repo", repoRoot, "--stat", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1));
             out.println();
             sideBySide(out, repo, versions.get(0), versions.get(versions.size() - 1));
             out.println();

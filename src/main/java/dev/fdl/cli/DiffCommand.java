@@ -37,7 +37,7 @@ import java.util.Optional;
  */
 @Command(name = "diff", mixinStandardHelpOptions = true,
         description = {"Show what changed between two versions, or a version and the working copy: tables added and dropped, "
-                + "schema changes, rows added, removed and (with --key) changed.",
+                + "schema changes, rows added, removed and (with a key: --key, or recorded by import --mode sync --key) changed.",
                 "No argument: the working copy against its base version. One: that version against the working copy (outside one: HEAD). Two: <a> against <b>.",
                 "Only data files that differ are read: files both versions name with the same deletes are never opened."})
 final class DiffCommand implements Runnable {
@@ -47,7 +47,9 @@ final class DiffCommand implements Runnable {
     @Parameters(arity = "0..2", paramLabel = "<ref-or-version>") List<String> args;
     @Option(names = {"-t", "--table"}, paramLabel = "[schema.]name", description = "Only this table.") String table;
     @Option(names = "--key", paramLabel = "col[,col…]", split = ",",
-            description = "Columns identifying a row: a key on both sides with other values is a changed row, shown old -> new.") List<String> keys;
+            description = {"Columns identifying a row: a key on both sides with other values is a changed row, shown old -> new.",
+                    "Default: per table the key the last import --mode sync --key recorded."}) List<String> keys;
+    @Option(names = "--no-key", description = "Compare whole rows, ignoring a recorded key: a changed row shows as removed plus added.") boolean noKey;
     @Option(names = "--stat", description = "Counts only: rows added, removed, changed per table.") boolean stat;
     @Option(names = "--json", description = "One JSON object per line (schema changes, rows, per-table counts), then a summary object.") boolean json;
     @Option(names = "--csv", description = "Rows as CSV: per table a header line (change, columns), then one line per row.") boolean csv;
@@ -55,29 +57,52 @@ final class DiffCommand implements Runnable {
     @Override
     public void run() {
         if (json && csv) throw FdlException.usage("give either --json or --csv, not both");
+        if (noKey && keys != null) throw FdlException.usage("give either --key or --no-key, not both");
         List<String> refs = args == null ? List.of() : args;
-        Optional<WorkingCopy> wc = WorkingCopy.find(Cwd.get());
         List<Path> scratch = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
+            // the working copy counts only for the repository it was checked out from (as DefaultRef decides)
+            Optional<WorkingCopy> wc = WorkingCopy.find(Cwd.get()).filter(w -> w.state().repositoryId().equals(repo.config().id()));
             VersionDiff.Side a, b;
+            String which; // what a default chose, for the first line of human output (null: the user named both)
             if (refs.isEmpty()) {
                 WorkingCopy w = wc.orElseThrow(() -> FdlException.usage("fdl diff without arguments compares the working copy with its "
-                        + "base version: run it inside a working copy, or name the versions (fdl diff <a> <b>)"));
+                        + "base version: run it inside a working copy of " + repo.root() + ", or name the versions (fdl diff <a> <b>)"));
                 String base = w.state().baseVersion();
                 a = base == null ? empty(repo, w, scratch) : version(repo, base, scratch);
                 b = working(repo, w, scratch);
+                which = workingCopy(w) + " against its base, " + (base == null ? "no version yet" : "version " + base);
             } else if (refs.size() == 1) {
-                a = version(repo, refs.get(0), scratch);
-                b = wc.isPresent() ? working(repo, wc.get(), scratch) : version(repo, "HEAD", scratch);
+                DefaultRef from = DefaultRef.forArgument(repo, refs.get(0));
+                a = version(repo, from.spec(), scratch);
+                String against;
+                if (wc.isPresent()) {
+                    b = working(repo, wc.get(), scratch);
+                    against = workingCopy(wc.get());
+                } else {
+                    DefaultRef to = DefaultRef.of(repo);
+                    b = version(repo, to.spec(), scratch);
+                    against = to.description();
+                }
+                which = (from.description() != null ? from.description() : refs.get(0)) + " against " + against;
             } else {
-                a = version(repo, refs.get(0), scratch);
-                b = version(repo, refs.get(1), scratch);
+                DefaultRef from = DefaultRef.forArgument(repo, refs.get(0)), to = DefaultRef.forArgument(repo, refs.get(1));
+                a = version(repo, from.spec(), scratch);
+                b = version(repo, to.spec(), scratch);
+                which = from.description() == null && to.description() == null ? null
+                        : (from.description() != null ? from.description() : refs.get(0)) + " against "
+                        + (to.description() != null ? to.description() : refs.get(1));
             }
             Printer printer = json ? new JsonPrinter(out) : csv ? new CsvPrinter(out, stat) : new TextPrinter(out, stat);
-            if (!json && !csv) out.println("diff " + a.label() + " " + b.label());
-            VersionDiff.Summary s = VersionDiff.run(a, b, table, keys == null ? List.of() : keys, !stat, printer);
+            if (!json && !csv) {
+                if (which != null) out.println("# " + which);
+                out.println("diff " + a.label() + " " + b.label());
+            }
+            // null: each table's key recorded by import --mode sync --key (none: whole rows)
+            List<String> rowKey = noKey ? List.of() : keys;
+            VersionDiff.Summary s = VersionDiff.run(a, b, table, rowKey, !stat, printer);
             printer.summary(s);
             out.flush();
         } finally {
@@ -89,6 +114,12 @@ final class DiffCommand implements Runnable {
                 }
             }
         }
+    }
+
+    /** "the working copy (branch 'dev')", as the first line names it. */
+    private static String workingCopy(WorkingCopy w) {
+        String branch = w.state().branch();
+        return "the working copy (" + (branch == null ? "detached" : "branch '" + branch + "'") + ")";
     }
 
     private VersionDiff.Side version(Repository repo, String spec, List<Path> scratch) {

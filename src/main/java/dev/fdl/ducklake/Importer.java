@@ -75,6 +75,12 @@ public final class Importer {
     public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path source,
                                           String table, Mode mode, String schemaOverride, String author,
                                           String message) {
+        return importFile(sqliteCatalog, store, dataDirKey, source, table, mode, schemaOverride, author, message, null);
+    }
+
+    /** {@link #importFile}, also recording the table's {@link RowKey} (null: left as it is) in the same snapshot. */
+    static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path source, String table, Mode mode,
+                                   String schemaOverride, String author, String message, List<String> rowKey) {
         TableName name = TableName.parse(table);
         if (mode == null) throw FdlException.usage("an import mode is required: create, replace or append");
         Format format = format(source);
@@ -113,7 +119,7 @@ public final class Importer {
             store.put(key, Payload.of(tmp));
             uploadedKey = key;
 
-            long snapshot = catalog.commit(state, plan, fileName, stats, author, message, duck);
+            long snapshot = catalog.commit(state, plan, fileName, stats, author, message, duck, rowKey);
             committed = true;
             List<String> columns = new ArrayList<>();
             for (ImportPlan.Column c : plan.columns()) columns.add(c.name() + " " + c.duckType());

@@ -25,7 +25,8 @@ import java.util.Map;
  *       it); a data file whose every row is deleted ends instead; {@code deleted_from_table};</li>
  *   <li>deletes of inlined rows: their {@code end_snapshot} is set; {@code inlined_delete};</li>
  *   <li>new and changed rows: one new data file, appended as {@link WorkingCatalog} records an
- *       {@code INSERT}; {@code inserted_into_table}.</li>
+ *       {@code INSERT}; {@code inserted_into_table};</li>
+ *   <li>the row identity ({@code --key}, none without it) as the table's {@link RowKey} tag.</li>
  * </ul>
  */
 final class SyncCommit {
@@ -98,6 +99,7 @@ final class SyncCommit {
                     insert.fileName(), insert.stats(), duck);
             changes.add("inserted_into_table:" + tableId);
         }
+            RowKey.record(catalog, tableId, s, plan.keys().stream().map(ImportPlan.Column::name).toList());
             catalog.insertSnapshot(s, schemaVersion, state.nextCatalogId(), nextFileId, changes, author, message);
             return s;
         });

@@ -76,7 +76,7 @@ public final class Syncer {
         Path tmp = null;
         List<String> uploaded = new ArrayList<>();
         boolean committed = false;
-        boolean create = false;
+        List<String> newTableKey = List.of();
         try {
             tmp = Files.createTempDirectory("fdl-sync-");
             try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
@@ -90,8 +90,7 @@ public final class Syncer {
                 Importer.checkDataFolder(location, state.dataPath());
                 Importer.SourceColumns src = Importer.SourceColumns.describe(duck, source, format, overrides);
                 if (state.table() == null) {
-                    checkKeysOfNewTable(duck, src, source, name, keys);
-                    create = true;
+                    newTableKey = checkKeysOfNewTable(duck, src, source, name, keys);
                 } else {
                     SyncResult r = syncExisting(catalog, state, duck, store, dataDir, location, cacheDir, source, name, src, keys,
                             sqliteCatalog, tmp, uploaded, author, message);
@@ -117,7 +116,7 @@ public final class Syncer {
         }
         // A table that does not exist yet is created from the file, as --mode create does.
         ImportResult r = Importer.importFile(sqliteCatalog, store, dataDirKey, source, table, Importer.Mode.CREATE,
-                schemaOverride, author, message);
+                schemaOverride, author, message, newTableKey);
         return new SyncResult(r.table(), r.snapshot(), r.rows(), r.rows(), 0, 0, r.dataFileKey(), r.fileSizeBytes(), 0, 0, 0,
                 List.of(), true);
     }
@@ -216,9 +215,10 @@ public final class Syncer {
     }
 
     /** Keys of a table about to be created: the same refusals as for an existing table, on the file's own columns. */
-    private static void checkKeysOfNewTable(Connection duck, Importer.SourceColumns src, Path source, TableName name,
-                                            List<String> keyNames) throws SQLException {
-        if (keyNames.isEmpty()) return;
+    /** @return the key columns as the file names them (empty without a key) */
+    private static List<String> checkKeysOfNewTable(Connection duck, Importer.SourceColumns src, Path source, TableName name,
+                                                    List<String> keyNames) throws SQLException {
+        if (keyNames.isEmpty()) return List.of();
         List<ImportPlan.Column> keys = new ArrayList<>();
         List<String> select = new ArrayList<>();
         long id = 1;
@@ -234,6 +234,7 @@ public final class Syncer {
             st.execute("CREATE TEMP TABLE __fdl_keys AS SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src");
         }
         checkKeys(duck, "__fdl_keys", keys, source, name);
+        return keys.stream().map(ImportPlan.Column::name).toList();
     }
 
     /** Refuses a NULL or repeated key, naming the first one in file order. */

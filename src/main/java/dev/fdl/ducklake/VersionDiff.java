@@ -83,7 +83,9 @@ public final class VersionDiff {
      * Compares {@code a} (old) with {@code b} (new).
      *
      * @param onlyTable null, or {@code [schema.]table}: only that table
-     * @param keys      key columns (empty: rows are compared whole); used for every table that has them all
+     * @param keys      key columns (empty: rows are compared whole); used for every table that has them all;
+     *                  null: per table the key {@code import --mode sync --key} recorded on the new side
+     *                  ({@link RowKey}), else whole rows
      * @param rows      false: counts only ({@code --stat}), no row is sent to the sink
      * @throws FdlException not found for a missing catalog or table; failure for a catalog the
      *                      built-in reader refuses
@@ -124,7 +126,8 @@ public final class VersionDiff {
                     sink.table(name, "dropped");
                     dropped++;
                 }
-                TableStat stat = new TableDiff(duck, name, ca, x, cb, y, keys, rows, sink).run();
+                List<String> tableKeys = keys != null ? keys : recordedKey(duck, ca, x, cb, y);
+                TableStat stat = new TableDiff(duck, name, ca, x, cb, y, tableKeys, rows, sink).run();
                 if (x != null && y != null && (stat.added() + stat.removed() + stat.changed() > 0)) changedTables++;
                 rowsAdded += stat.added();
                 rowsRemoved += stat.removed();
@@ -135,6 +138,17 @@ public final class VersionDiff {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot compare " + a.label() + " with " + b.label() + ": "
                     + CatalogReader.firstLine(e), e);
         }
+    }
+
+    /**
+     * The {@link RowKey} recorded for the table on the new side (the old side's only for a dropped
+     * table); empty when it has none. Only the new side's: a sync without {@code --key} ended the
+     * key there, and the file it loaded need not hold it unique.
+     */
+    private static List<String> recordedKey(Connection duck, SnapshotCatalog ca, SnapshotCatalog.TableEntry a,
+                                            SnapshotCatalog cb, SnapshotCatalog.TableEntry b) throws SQLException {
+        if (b != null) return RowKey.read(duck, cb.catalogTable("ducklake_tag"), b.id(), cb.snapshot());
+        return RowKey.read(duck, ca.catalogTable("ducklake_tag"), a.id(), ca.snapshot());
     }
 
     private static Map<String, SnapshotCatalog.TableEntry> byName(SnapshotCatalog c) {

@@ -180,11 +180,12 @@ final class WorkingCatalog implements AutoCloseable {
      * Records the import as snapshot {@code state.snapshot() + 1} in one SQLite transaction.
      *
      * @param duck a DuckDB connection, used to compare statistics values by their type
+     * @param rowKey the table's {@link RowKey} to record (empty: none), or null to leave it as it is
      * @return the new snapshot id
      * @throws FdlException conflict when another writer added a snapshot since {@code state} was read
      */
     long commit(State state, ImportPlan plan, String fileName, FileStats stats, String author, String message,
-                Connection duck) throws SQLException {
+                Connection duck, List<String> rowKey) throws SQLException {
         return inTransaction(state, () -> {
         long s = state.snapshot() + 1;
         long nextCatalogId = state.nextCatalogId();
@@ -241,6 +242,7 @@ final class WorkingCatalog implements AutoCloseable {
 
         long fileId = state.nextFileId();
         insertDataFile(s, tableId, fileId, plan, fileName, stats, duck);
+        if (rowKey != null) RowKey.record(this, tableId, s, rowKey);
 
             insertSnapshot(s, schemaVersion, nextCatalogId, fileId + 1, changes, author, message);
             return s;

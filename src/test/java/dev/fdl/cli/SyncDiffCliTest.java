@@ -72,14 +72,16 @@ class SyncDiffCliTest {
                 .contains("nothing to write, no snapshot made");
         assertThat(Cli.ok(wc, "status").out()).contains("Nothing to commit");
 
-        // diff --stat between tags equals EXCEPT ALL over the two files
+        // diff --stat --no-key (whole rows) between tags equals EXCEPT ALL over the two files
         long[] expected = exceptAll(files.get(0), files.get(2));
-        JsonNode stat = lastLine(Cli.ok(wc, "diff", "--stat", "--json", "m0", "m2").out()).get("summary");
+        JsonNode stat = lastLine(Cli.ok(wc, "diff", "--stat", "--json", "--no-key", "m0", "m2").out()).get("summary");
         assertThat(List.of(stat.get("added").asLong(), stat.get("removed").asLong(), stat.get("changed").asLong()))
                 .containsExactly(expected[0], expected[1], 0L);
-        assertThat(Cli.ok(wc, "diff", "--stat", "m0", "m2").out()).contains(" main.cities | +" + expected[0] + " -" + expected[1] + " ~0");
-        // with the key a changed city is one changed row; added + changed and removed + changed are the EXCEPT ALL counts
-        Cli.Result keyed = Cli.ok(wc, "diff", "--json", "--key", "geonameid", "m0", "m2");
+        assertThat(Cli.ok(wc, "diff", "--stat", "--no-key", "m0", "m2").out()).contains(" main.cities | +" + expected[0] + " -" + expected[1] + " ~0");
+        // with the key a changed city is one changed row; added + changed and removed + changed are the EXCEPT ALL counts.
+        // Without --key, diff uses the key import --mode sync --key recorded in the catalog: the same output.
+        Cli.Result keyed = Cli.ok(wc, "diff", "--json", "m0", "m2");
+        assertThat(keyed.out()).isEqualTo(Cli.ok(wc, "diff", "--json", "--key", "geonameid", "m0", "m2").out());
         JsonNode sum = lastLine(keyed.out()).get("summary");
         assertThat(sum.get("added").asLong() + sum.get("changed").asLong()).isEqualTo(expected[0]);
         assertThat(sum.get("removed").asLong() + sum.get("changed").asLong()).isEqualTo(expected[1]);
@@ -95,17 +97,28 @@ class SyncDiffCliTest {
         String column = one.get("columns").fieldNames().next();
         assertThat(one.get("columns").get(column).get("old")).isNotEqualTo(one.get("columns").get(column).get("new"));
         // rows as text and CSV: one line per added and removed row
-        long plusLines = Cli.ok(wc, "diff", "m0", "m2").out().lines().filter(l -> l.startsWith("+ ")).count();
+        long plusLines = Cli.ok(wc, "diff", "--no-key", "m0", "m2").out().lines().filter(l -> l.startsWith("+ ")).count();
         assertThat(plusLines).isEqualTo(expected[0]);
-        assertThat(Cli.ok(wc, "diff", "--csv", "m0", "m2").out().lines().filter(l -> l.startsWith("removed,")).count()).isEqualTo(expected[1]);
+        assertThat(Cli.ok(wc, "diff", "--csv", "--no-key", "m0", "m2").out().lines().filter(l -> l.startsWith("removed,")).count())
+                .isEqualTo(expected[1]);
+        assertThat(Cli.ok(wc, "diff", "m0", "m2").out().lines().filter(l -> l.startsWith("~ ")).count()).isEqualTo(sum.get("changed").asLong());
 
         // the working copy against its base, and one version against the working copy
         Path next = WorkflowCliTest.month(dir, MONTHS[3]);
         Cli.ok(wc, "import", next.toString(), "--table", "cities", "--mode", "sync", "--key", "geonameid");
         long[] working = exceptAll(files.get(2), next);
-        assertThat(Cli.ok(wc, "diff", "--stat").out()).contains(" main.cities | +" + working[0] + " -" + working[1] + " ~0");
+        String m2 = Json.MAPPER.readTree(Cli.ok(wc, "show", "--json", "m2").out()).get("id").asText();
+        assertThat(Cli.ok(wc, "diff", "--stat", "--no-key").out().lines().toList())
+                .startsWith("# the working copy (branch 'main') against its base, version " + m2)
+                .contains(" main.cities | +" + working[0] + " -" + working[1] + " ~0");
         long[] fromFirst = exceptAll(files.get(0), next);
-        assertThat(Cli.ok(wc, "diff", "--stat", "m0").out()).contains(" main.cities | +" + fromFirst[0] + " -" + fromFirst[1] + " ~0");
+        assertThat(Cli.ok(wc, "diff", "--stat", "--no-key", "m0").out().lines().toList())
+                .startsWith("# m0 against the working copy (branch 'main')")
+                .contains(" main.cities | +" + fromFirst[0] + " -" + fromFirst[1] + " ~0");
+        // outside a working copy, one version is compared with HEAD, and the first line says so
+        assertThat(Cli.ok(dir, "diff", "--repo", repo, "--stat", "--no-key", "m0").out().lines().toList())
+                .startsWith("# m0 against HEAD (branch 'main')")
+                .contains(" main.cities | +" + expected[0] + " -" + expected[1] + " ~0");
         Cli.ok(wc, "commit", "-m", "cities " + MONTHS[3]);
         files.add(next);
 
@@ -123,7 +136,7 @@ class SyncDiffCliTest {
         assertThat(Cli.in(wc, "query", "--csv", ids.get(1), CHECKSUM).exit()).isEqualTo(4);
         assertThat(Cli.ok(dir, "verify", "--repo", repo, "--cache-dir", cache).out()).contains("no problems");
         long[] last = exceptAll(files.get(2), files.get(3));
-        assertThat(Cli.ok(wc, "diff", "--stat", "m2", ids.get(3)).out()).contains(" main.cities | +" + last[0] + " -" + last[1] + " ~0");
+        assertThat(Cli.ok(wc, "diff", "--stat", "--no-key", "m2", ids.get(3)).out()).contains(" main.cities | +" + last[0] + " -" + last[1] + " ~0");
     }
 
     @Test
@@ -159,5 +172,38 @@ class SyncDiffCliTest {
         JsonNode none = lastLine(Cli.ok(wc, "diff", "--stat", "--json", after.get(1).get("id").asText(), after.get(0).get("id").asText())
                 .out()).get("summary");
         assertThat(none.get("added").asLong() + none.get("removed").asLong()).isZero();
+    }
+
+    @Test
+    void diffUsesTheKeyTheLastSyncRecordedAndOnlyAWorkingCopyOfTheSameRepository() throws Exception {
+        String a = dir.resolve("a").toString(), b = dir.resolve("b").toString();
+        Path wcA = Files.createDirectories(dir.resolve("wcA")), wcB = Files.createDirectories(dir.resolve("wcB"));
+        Cli.ok(dir, "init", a);
+        Cli.ok(dir, "init", b);
+        Cli.ok(wcA, "checkout", "--repo", a);
+        Cli.ok(wcB, "checkout", "--repo", b);
+        Path one = Files.writeString(dir.resolve("one.csv"), "id,name\n1,Oslo\n2,Rome\n3,Lima\n");
+        Path two = Files.writeString(dir.resolve("two.csv"), "id,name\n1,Oslo\n2,Roma\n4,Kyiv\n");
+        Cli.ok(wcA, "import", one.toString(), "--table", "towns");
+        Cli.ok(wcA, "commit", "-m", "a");
+        Cli.ok(wcB, "import", one.toString(), "--table", "towns", "--mode", "sync", "--key", "id");
+        Cli.ok(wcB, "commit", "-m", "b1");
+        Cli.ok(wcB, "import", two.toString(), "--table", "towns", "--mode", "sync", "--key", "id");
+        // the key the sync recorded: Rome -> Roma is one changed row
+        assertThat(Cli.ok(wcB, "diff").out()).contains("~ 2: name: Rome -> Roma").contains("+ 4 | Kyiv").contains("- 3 | Lima");
+        assertThat(Cli.ok(wcB, "diff", "--stat").out()).contains(" main.towns | +1 -1 ~1");
+        assertThat(Cli.ok(wcB, "diff", "--stat", "--no-key").out()).contains(" main.towns | +2 -2 ~0");
+        assertThat(Cli.in(wcB, "diff", "--no-key", "--key", "id").exit()).isEqualTo(2);
+        Cli.ok(wcB, "commit", "-m", "b2");
+        // a sync without --key ends the recorded key: the file need not hold it unique
+        Path three = Files.writeString(dir.resolve("three.csv"), "id,name\n1,Oslo\n1,Oslo\n2,Rom\n");
+        Cli.ok(wcB, "import", three.toString(), "--table", "towns", "--mode", "sync");
+        assertThat(Cli.ok(wcB, "diff", "--stat").out()).contains(" main.towns | +2 -2 ~0");
+
+        // inside wcA, --repo b: wcA belongs to another repository, so one version is compared with b's HEAD
+        assertThat(Cli.ok(wcA, "diff", "--repo", b, "--stat", "HEAD").out().lines().toList())
+                .startsWith("# HEAD against HEAD (branch 'main')")
+                .contains("0 table(s) added, 0 dropped, 0 changed; 0 row(s) added, 0 removed, 0 changed");
+        assertThat(Cli.in(wcA, "diff", "--repo", b).err()).contains("run it inside a working copy of " + b);
     }
 }

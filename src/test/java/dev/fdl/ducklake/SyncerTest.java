@@ -1,6 +1,7 @@
 package dev.fdl.ducklake;
 
 import dev.fdl.util.SqlQuote;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.stream.Stream;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +47,35 @@ class SyncerTest {
                     assertThat(checksum(reader.connection(), "SELECT * FROM cities")).as("month " + i)
                             .isEqualTo(checksum(reader.connection(), WorkingCatalogFixture.csvSource(months.get(i))));
                 }
+            }
+        }
+    }
+
+    /**
+     * Issue 15: every month synced onto the previous reads as that month's file through DuckDB's
+     * own DuckLake extension too, at every snapshot (skipped where the extension cannot be loaded:
+     * fdl never downloads it).
+     */
+    @Test
+    void everySyncedMonthReadsAsThatMonthThroughTheDuckLakeExtension() throws Exception {
+        try (Connection probe = DriverManager.getConnection("jdbc:duckdb:")) {
+            String why = DuckLakeExtension.load(probe, "ducklake");
+            Assumptions.assumeTrue(why == null, () -> "skipped: " + why + "; this test reads synced months through DuckDB's "
+                    + "ducklake extension, which fdl never downloads (INSTALL ducklake in a DuckDB of the same version to run it)");
+        }
+        List<Path> months = WorkingCatalogFixture.months();
+        WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("ext"));
+        List<Long> snapshots = new ArrayList<>();
+        for (Path month : months) snapshots.add(wc.sync(month, "cities", "geonameid").snapshot());
+        Path converted = wc.dir.resolve("read.duckdb");
+        CatalogConverter.convert(wc.catalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement st = duck.createStatement()) {
+            assertThat(DuckLakeExtension.load(duck, "ducklake")).isNull();
+            st.execute("ATTACH " + SqlQuote.literal("ducklake:" + converted) + " AS lake (READ_ONLY, DATA_PATH "
+                    + SqlQuote.literal(wc.store.location("data/")) + ", OVERRIDE_DATA_PATH true)");
+            for (int i = 0; i < months.size(); i++) {
+                assertThat(checksum(duck, "SELECT * FROM lake.cities AT (VERSION => " + snapshots.get(i) + ")")).as("month " + i)
+                        .isEqualTo(checksum(duck, WorkingCatalogFixture.csvSource(months.get(i))));
             }
         }
     }

@@ -1,0 +1,96 @@
+package dev.fdl.ducklake;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fdl.util.Json;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The row identity of a table, as the last {@code fdl import --mode sync --key cols} named it,
+ * recorded in the catalog so that {@code fdl diff} reports changed rows (old → new) without
+ * {@code --key} (docs/data.md "The recorded key").
+ *
+ * <p>It is a DuckLake table tag ({@code ducklake_tag}: {@code object_id} = the table id, key
+ * {@value #TAG}, value a JSON array of column names), so it lives in the working catalog and in
+ * every version's catalog, travels through checkout and commit like every catalog row, and follows
+ * DuckLake's snapshot rules: a new key ends the previous tag row ({@code end_snapshot}) and begins
+ * its own in the sync's snapshot; a sync without {@code --key} ends it (the whole row is the
+ * identity again). The DuckLake extension keeps tags it does not use (its own key is
+ * {@code comment}); readers ignore this one.
+ */
+public final class RowKey {
+    /** The {@code ducklake_tag} key of the recorded row identity. */
+    public static final String TAG = "fdl.key";
+
+    private RowKey() {}
+
+    /**
+     * Inside the working catalog's transaction of snapshot {@code snapshot}: records {@code key}
+     * (empty: none) for table {@code tableId}, unless the visible tag already says the same.
+     */
+    static void record(WorkingCatalog catalog, long tableId, long snapshot, List<String> key) throws SQLException {
+        List<String> current = List.of();
+        try (PreparedStatement ps = catalog.connection().prepareStatement(
+                "SELECT value FROM ducklake_tag WHERE object_id = ? AND key = ? AND end_snapshot IS NULL")) {
+            ps.setLong(1, tableId);
+            ps.setString(2, TAG);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) current = parse(rs.getString(1));
+            }
+        }
+        if (current.equals(key)) return;
+        catalog.update("UPDATE ducklake_tag SET end_snapshot = ? WHERE object_id = ? AND key = ? AND end_snapshot IS NULL",
+                snapshot, tableId, TAG);
+        if (!key.isEmpty()) {
+            catalog.update("INSERT INTO ducklake_tag (object_id, begin_snapshot, end_snapshot, key, value) VALUES (?, ?, NULL, ?, ?)",
+                    tableId, snapshot, TAG, json(key));
+        }
+    }
+
+    /**
+     * The key recorded for table {@code tableId} at {@code snapshot} in the catalog whose
+     * {@code ducklake_tag} table is {@code tagTable} (qualified for {@code duck}); empty when none.
+     */
+    static List<String> read(Connection duck, String tagTable, long tableId, long snapshot) throws SQLException {
+        try (PreparedStatement ps = duck.prepareStatement("SELECT value FROM " + tagTable + " WHERE object_id = ? AND key = ? "
+                + "AND begin_snapshot <= ? AND (end_snapshot IS NULL OR end_snapshot > ?) ORDER BY begin_snapshot DESC LIMIT 1")) {
+            ps.setLong(1, tableId);
+            ps.setString(2, TAG);
+            ps.setLong(3, snapshot);
+            ps.setLong(4, snapshot);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? parse(rs.getString(1)) : List.of();
+            }
+        }
+    }
+
+    private static String json(List<String> key) {
+        try {
+            return Json.MAPPER.writeValueAsString(key);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A tag value that is not a JSON array of strings (written by someone else) counts as no key. */
+    private static List<String> parse(String value) {
+        try {
+            JsonNode n = value == null ? null : Json.MAPPER.readTree(value);
+            if (n == null || !n.isArray() || n.isEmpty()) return List.of();
+            List<String> key = new ArrayList<>();
+            for (JsonNode c : n) {
+                if (!c.isTextual()) return List.of();
+                key.add(c.asText());
+            }
+            return List.copyOf(key);
+        } catch (JsonProcessingException e) {
+            return List.of();
+        }
+    }
+}
