@@ -160,11 +160,15 @@ public final class RepoServer implements AutoCloseable {
     }
 
     private void serve(HttpExchange ex, String key, boolean head) throws IOException {
-        if (isInternal(key) || (store instanceof LocalStore ls && store.head(key).isPresent() && !ls.isInsideRoot(key))) {
+        if (isInternal(key)) {
             error(ex, 404, "not found");
             return;
         }
         Optional<ObjectMeta> meta = store.head(key);
+        if (meta.isPresent() && store instanceof LocalStore ls && !ls.isInsideRoot(key)) {
+            error(ex, 404, "not found");
+            return;
+        }
         if (meta.isEmpty()) {
             byte[] page = sitePage(key);
             if (page == null) {

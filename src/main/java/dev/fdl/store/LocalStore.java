@@ -537,7 +537,9 @@ public final class LocalStore implements ObjectStore {
             long start = Math.min(Math.max(0, from), size);
             long n = length < 0 ? size - start : Math.min(length, size - start);
             ch.position(start);
-            InputStream body = new java.io.BufferedInputStream(Channels.newInputStream(ch), 64 * 1024);
+            // unbuffered: readers take large chunks (fdl serve 64 KiB), and a BufferedInputStream
+            // in between cost 0.3-0.9 ms per 64 KiB read against 0.06 ms without (ServeBench)
+            InputStream body = Channels.newInputStream(ch);
             ObjectMeta m = meta.get();
             return Optional.of(new RangeRead(new ObjectMeta(key, size, m.etag(), m.lastModified()), start, n, body));
         } catch (NoSuchFileException e) {
