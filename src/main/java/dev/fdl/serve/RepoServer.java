@@ -54,6 +54,8 @@ public final class RepoServer implements AutoCloseable {
     private final ExecutorService pool;
     private final AtomicInteger requests = new AtomicInteger();
     private volatile CachedSite cachedSite;
+    /** fdl.json's {@code data_dir}, read at the first response that needs it (fdl.json never changes it); null until then. */
+    private volatile String dataDir;
 
     private record CachedSite(List<String> refsState, Map<String, byte[]> pages) {}
 
@@ -290,18 +292,35 @@ public final class RepoServer implements AutoCloseable {
         }
     }
 
-    private static Headers headers(HttpExchange ex, String key, String etag, Instant lastModified) {
+    private Headers headers(HttpExchange ex, String key, String etag, Instant lastModified) {
         Headers out = ex.getResponseHeaders();
         out.set("Content-Type", ContentTypes.of(key));
         out.set("Accept-Ranges", "bytes");
         if (etag != null) out.set("ETag", "\"" + etag + "\"");
         if (lastModified != null) out.set("Last-Modified", HTTP_DATE.format(lastModified));
         // versions and data files never change once written (SPEC.md section 3); refs and the site do
+        String data = dataDir();
         boolean immutable = key.startsWith(RepoLayout.VERSIONS) && !key.endsWith("/" + RepoLayout.EXPIRED_JSON)
-                || key.startsWith(RepoLayout.DEFAULT_DATA_DIR);
+                || data != null && key.startsWith(data);
         out.set("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
         out.set("X-Content-Type-Options", "nosniff");
         return out;
+    }
+
+    /**
+     * The repository's data folder (fdl.json {@code data_dir}, SPEC.md section 3: not always
+     * {@code data/}); null while the root holds no readable fdl.json, when no key counts as data.
+     */
+    private String dataDir() {
+        String d = dataDir;
+        if (d != null) return d;
+        try {
+            d = Repository.open(store).dataDir();
+        } catch (FdlException e) {
+            return null; // not (yet) a repository: asked again at the next response
+        }
+        dataDir = d;
+        return d;
     }
 
     private static boolean notModified(HttpExchange ex, String etag) {
