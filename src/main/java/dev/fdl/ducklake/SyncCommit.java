@@ -82,8 +82,13 @@ final class SyncCommit {
         if (!deletes.isEmpty() || !ended.isEmpty()) changes.add("deleted_from_table:" + tableId);
         int inlined = 0;
         for (Map.Entry<String, List<Long>> e : inlinedDeletes.entrySet()) {
+            // DuckLake 1.0 and 1.1 spell the system columns differently (DUCKLAKE.md "DuckLake 1.1")
+            DuckLakeSchema.InlinedColumns system = DuckLakeSchema.inlinedColumns(Sql.sqliteColumns(conn, e.getKey()));
+            if (system == null) throw new FdlException("inlined-data table " + e.getKey()
+                    + " does not start with DuckLake's system columns; the working catalog looks corrupt");
+            String end = SqlQuote.ident(system.end());
             try (PreparedStatement ps = conn.prepareStatement("UPDATE " + SqlQuote.ident(e.getKey())
-                    + " SET end_snapshot = ? WHERE row_id = ? AND end_snapshot IS NULL")) {
+                    + " SET " + end + " = ? WHERE " + SqlQuote.ident(system.rowId()) + " = ? AND " + end + " IS NULL")) {
                 for (Long rowId : e.getValue()) {
                     ps.setLong(1, s);
                     ps.setLong(2, rowId);

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -246,5 +247,48 @@ class DuckLake11Test {
         FormatUpgrade.upgrade(copy.catalog(), "1.1");
         assertThat(VersionStat.of(copy.catalog(), 5)).isEqualTo(before)
                 .anySatisfy(t -> assertThat(t.rows()).isPositive());
+    }
+
+    /**
+     * fdl sync on a 1.1 working catalog (SQLite, renamed inlined system columns): a row that lives
+     * inlined (Oslo, in ducklake_inlined_data_1_9) and is missing from the new file is ended under
+     * the 1.1 column names, and the table then reads as the file.
+     */
+    @Test
+    void syncEndsAnInlinedRowOfA11WorkingCatalog() throws Exception {
+        FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
+        Path repo = java.nio.file.Files.createDirectories(tmp.resolve("repo"));
+        dev.fdl.store.LocalStore store = new dev.fdl.store.LocalStore(repo);
+        try (Stream<Path> walk = java.nio.file.Files.walk(copy.data())) {
+            for (Path f : walk.filter(java.nio.file.Files::isRegularFile).toList()) {
+                Path to = repo.resolve("data").resolve(copy.data().relativize(f).toString());
+                java.nio.file.Files.createDirectories(to.getParent());
+                java.nio.file.Files.copy(f, to);
+            }
+        }
+        Path working = tmp.resolve("working.sqlite");
+        CatalogConverter.convert(copy.catalog(), working, CatalogKind.SQLITE, ProgressListener.NONE);
+        DataPath.set(working, store.location("data/"));
+        FormatUpgrade.upgrade(working, "1.1");
+        Path csv = tmp.resolve("towns.csv");
+        long rows;
+        try (CatalogReader reader = CatalogReader.open(copy.catalog(), copy.dataPath(), null);
+             java.sql.Statement st = reader.connection().createStatement()) {
+            st.execute("COPY (SELECT * FROM main.towns WHERE name <> 'Oslo') TO '" + csv + "' (HEADER)");
+            try (java.sql.ResultSet r = st.executeQuery("SELECT count(*) FROM main.towns WHERE name <> 'Oslo'")) {
+                r.next();
+                rows = r.getLong(1);
+            }
+        }
+        SyncResult result = Syncer.sync(working, store, "data/", tmp.resolve("cache"), csv, "main.towns", List.of("name", "pop"),
+                null, "tester", "drop Oslo");
+        assertThat(result.removed()).isEqualTo(1);
+        try (Catalog c = Catalog.open(working); java.sql.Statement st = c.connection().createStatement();
+             java.sql.ResultSet r = st.executeQuery("SELECT count(*) FROM ducklake_inlined_data_1_9 WHERE _ducklake_end_snapshot IS NOT NULL")) {
+            r.next();
+            assertThat(r.getLong(1)).isEqualTo(1);
+            TableInfo towns = c.tables(c.lastSnapshotId()).stream().filter(t -> t.qualifiedName().equals("main.towns")).findFirst().orElseThrow();
+            assertThat(c.rowCount(towns.tableId(), c.lastSnapshotId())).isEqualTo(rows);
+        }
     }
 }
