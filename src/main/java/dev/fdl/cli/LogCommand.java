@@ -59,6 +59,8 @@ final class LogCommand implements Runnable {
                     ArrayNode names = o.putArray("refs");
                     for (RefValue ref : refs.getOrDefault(e.version().id(), List.of())) names.add(ref.key());
                     if (e.expired() != null) o.put("expired_at", e.expired().expiredAt().toString());
+                    String was = formatChangedFrom(repo, e.version(), entries);
+                    if (was != null) o.put("ducklake_format_changed_from", was);
                     if (stat && e.expired() == null) {
                         ArrayNode st = o.putArray("stat");
                         for (ParentStat.TableStat t : stats(repo, e.version())) {
@@ -81,6 +83,9 @@ final class LogCommand implements Runnable {
                 VersionInfo v = e.version();
                 String deco = decoration(refs.getOrDefault(v.id(), List.of()), head);
                 String exp = e.expired() == null ? "" : " [expired " + e.expired().expiredAt() + "]";
+                String was = formatChangedFrom(repo, v, entries);
+                String format = was == null ? "" : " [DuckLake " + (was.isEmpty() ? "" : was + " -> ") + v.ducklake().format() + "]";
+                exp = format + exp;
                 if (oneline) {
                     out.println(v.id().substring(0, 13) + deco + exp + " " + RefsCommand.firstLine(v.message()));
                     if (stat && e.expired() == null) printStat(out, repo, v);
@@ -93,6 +98,10 @@ final class LogCommand implements Runnable {
                 out.println("Date:      " + v.createdAt());
                 out.println("Seq:       " + v.seq() + (v.parents().isEmpty() ? "" : "  parent " + String.join(", ", v.parents())));
                 out.println("Snapshots: " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot());
+                if (was != null) {
+                    out.println("DuckLake:  format " + v.ducklake().format() + (was.isEmpty() ? "" : " (was " + was + ")")
+                            + (v.ducklake().format().equals("1.0") ? "" : ": DuckDB 1.5 readers cannot open this version"));
+                }
                 out.println();
                 for (String line : v.message().split("\n", -1)) out.println("    " + line);
                 if (stat && e.expired() == null) {
@@ -105,6 +114,21 @@ final class LogCommand implements Runnable {
     }
 
     private ParentStat parentStat;
+
+    /**
+     * The DuckLake format of {@code v}'s first parent when {@code v} changed it (SPEC.md section 3,
+     * {@code ducklake.format}), "" for a version without parents whose format is not 1.0 (the format
+     * DuckDB 1.5 reads), null otherwise or when the parent's version.json cannot be read.
+     */
+    private static String formatChangedFrom(Repository repo, VersionInfo v, List<Repository.LogEntry> entries) {
+        if (v.parents().isEmpty()) return v.ducklake().format().equals("1.0") ? null : "";
+        String parentId = v.parents().get(0);
+        VersionInfo parent = null;
+        for (Repository.LogEntry e : entries) if (e.version().id().equals(parentId)) parent = e.version();
+        if (parent == null) parent = repo.readVersion(parentId).orElse(null);
+        if (parent == null || parent.ducklake().format().equals(v.ducklake().format())) return null;
+        return parent.ducklake().format();
+    }
 
     /** What {@code v} changed over its parent, per table ({@link ParentStat}: one catalog read per version). */
     private List<ParentStat.TableStat> stats(Repository repo, VersionInfo v) {
