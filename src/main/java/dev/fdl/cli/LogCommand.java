@@ -3,10 +3,10 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.VersionStat;
 import dev.fdl.util.Json;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
+import dev.fdl.repo.ParentStat;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
 import dev.fdl.repo.VersionInfo;
@@ -20,11 +20,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /** {@code fdl log}: history from a ref, newest first, expired versions marked (SPEC.md section 4, log). */
 @Command(name = "log", mixinStandardHelpOptions = true,
@@ -66,7 +63,7 @@ final class LogCommand implements Runnable {
                     if (was != null) o.put("ducklake_format_changed_from", was);
                     if (stat && e.expired() == null) {
                         ArrayNode st = o.putArray("stat");
-                        for (TableStat t : stats(repo, e.version())) {
+                        for (ParentStat.TableStat t : stats(repo, e.version())) {
                             ObjectNode n = st.addObject();
                             n.put("table", t.table());
                             n.put("rows", t.rows());
@@ -116,6 +113,8 @@ final class LogCommand implements Runnable {
         }
     }
 
+    private ParentStat parentStat;
+
     /**
      * The DuckLake format of {@code v}'s first parent when {@code v} changed it (SPEC.md section 3,
      * {@code ducklake.format}), "" for a version without parents whose format is not 1.0 (the format
@@ -131,39 +130,14 @@ final class LogCommand implements Runnable {
         return parent.ducklake().format();
     }
 
-    /** Rows of one table in one version: added over its parent, removed (null when the parent's catalog is gone), rows after. */
-    record TableStat(String table, long rows, long added, Long removed) {}
-
-    private final Map<String, List<VersionStat.TableRows>> rowsCache = new HashMap<>();
-
-    private List<VersionStat.TableRows> rows(Repository repo, VersionInfo v, long since) {
-        return rowsCache.computeIfAbsent(v.id() + "@" + since, k -> VersionStat.of(CatalogCache.fromEnvironment().versionCatalog(repo, v), since));
-    }
-
-    /**
-     * Per table: added = rows of data files and inlined rows this version's snapshots began, still
-     * visible; removed = parent's rows + added - rows now (so a changed row counts as both).
-     */
-    private List<TableStat> stats(Repository repo, VersionInfo v) {
-        Map<String, Long> before = new LinkedHashMap<>();
-        boolean known = true;
-        if (!v.parents().isEmpty()) {
-            Optional<VersionInfo> parent = repo.readVersion(v.parents().get(0));
-            if (parent.isEmpty() || repo.readExpired(parent.get().id()).isPresent()) known = false;
-            else for (VersionStat.TableRows t : rows(repo, parent.get(), Long.MAX_VALUE)) before.put(t.table(), t.rows());
-        }
-        List<TableStat> result = new ArrayList<>();
-        for (VersionStat.TableRows t : rows(repo, v, v.ducklake().firstSnapshot())) {
-            Long removed = known ? before.getOrDefault(t.table(), 0L) + t.added() - t.rows() : null;
-            before.remove(t.table());
-            if (t.added() != 0 || removed == null || removed != 0) result.add(new TableStat(t.table(), t.rows(), t.added(), removed));
-        }
-        for (Map.Entry<String, Long> gone : before.entrySet()) result.add(new TableStat(gone.getKey(), 0, 0, gone.getValue()));
-        return result;
+    /** What {@code v} changed over its parent, per table ({@link ParentStat}: one catalog read per version). */
+    private List<ParentStat.TableStat> stats(Repository repo, VersionInfo v) {
+        if (parentStat == null) parentStat = new ParentStat(repo, CatalogCache.fromEnvironment());
+        return parentStat.of(v);
     }
 
     private void printStat(PrintWriter out, Repository repo, VersionInfo v) {
-        for (TableStat t : stats(repo, v)) {
+        for (ParentStat.TableStat t : stats(repo, v)) {
             out.printf(" %s | +%d -%s (%,d rows)%n", t.table(), t.added(), t.removed() == null ? "?" : t.removed().toString(), t.rows());
         }
     }
