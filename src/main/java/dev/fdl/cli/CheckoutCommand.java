@@ -41,6 +41,10 @@ final class CheckoutCommand implements Runnable {
     boolean quiet;
     @Option(names = "--json", description = "Print the result as JSON.")
     boolean json;
+    @Option(names = "--ducklake-format", paramLabel = "<format>",
+            description = {"Move the working catalog to this DuckLake format (1.1); the next commit records it, and DuckDB 1.5 readers",
+                    "cannot open versions of format 1.1. Without <ref> inside a working copy: upgrades the working catalog in place."})
+    String ducklakeFormat;
 
     @Override
     public void run() {
@@ -74,7 +78,7 @@ final class CheckoutCommand implements Runnable {
         try (ObjectStore store = Stores.open(root)) {
             Repository repo = Repository.open(store);
             ProgressListener progress = Progress.listener(quiet, spec.commandLine().getErr());
-            Checkout.Result r = Checkout.run(repo, CatalogCache.fromEnvironment(), wc, ref, newBranch, force, progress);
+            Checkout.Result r = Checkout.run(repo, CatalogCache.fromEnvironment(), wc, ref, newBranch, force, ducklakeFormat, progress);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();
@@ -84,13 +88,21 @@ final class CheckoutCommand implements Runnable {
                 o.put("version", r.version());
                 o.put("base_snapshot", r.baseSnapshot());
                 o.put("fresh", r.fresh());
+                if (ducklakeFormat != null) o.put("ducklake_format", ducklakeFormat);
                 Out.json(out, o);
                 return;
             }
             String where = existing.isPresent() ? "Switched working copy " + r.workingCopy().dir() + " to " : "Checked out ";
             String what = r.branch() == null ? "version " + r.version() + " (detached: create a branch to commit, fdl checkout -b <name>)"
                     : "branch '" + r.branch() + "'" + (r.version() == null ? " (no version yet: new, empty catalog)" : " at version " + r.version());
-            out.println(where + what + (existing.isPresent() ? "" : " into " + r.workingCopy().dir()));
+            if (ducklakeFormat != null && existing.isPresent() && ref == null && newBranch == null) {
+                out.println("Working catalog moved to DuckLake format " + ducklakeFormat + "; the next commit records it"
+                        + " (DuckDB 1.5 readers cannot open versions of format 1.1)");
+                out.flush();
+                return;
+            }
+            out.println(where + what + (existing.isPresent() ? "" : " into " + r.workingCopy().dir())
+                    + (ducklakeFormat == null ? "" : ", DuckLake format " + ducklakeFormat));
             out.flush();
         }
     }

@@ -52,7 +52,7 @@ final class CommitCommand implements Runnable {
             Site.Result siteResult = null;
             if (site || Site.autoUpdate(repo.config())) {
                 try {
-                    siteResult = Site.write(repo, Site.Options.of(repo.config()));
+                    siteResult = Site.write(repo, Site.Options.of(repo.config()), dev.fdl.cache.CatalogCache.fromEnvironment());
                 } catch (RuntimeException e) { // the version is published; only the derived site is behind
                     spec.commandLine().getErr().println("fdl: warning: version " + r.version().id()
                             + " was committed, but the site could not be written (" + e.getMessage() + "); run fdl site");

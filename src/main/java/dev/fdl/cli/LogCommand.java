@@ -3,10 +3,10 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.VersionStat;
 import dev.fdl.util.Json;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
+import dev.fdl.repo.ParentStat;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
 import dev.fdl.repo.VersionInfo;
@@ -20,11 +20,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /** {@code fdl log}: history from a ref, newest first, expired versions marked (SPEC.md section 4, log). */
 @Command(name = "log", mixinStandardHelpOptions = true,
@@ -62,9 +59,11 @@ final class LogCommand implements Runnable {
                     ArrayNode names = o.putArray("refs");
                     for (RefValue ref : refs.getOrDefault(e.version().id(), List.of())) names.add(ref.key());
                     if (e.expired() != null) o.put("expired_at", e.expired().expiredAt().toString());
+                    String was = formatChangedFrom(repo, e.version(), entries);
+                    if (was != null) o.put("ducklake_format_changed_from", was);
                     if (stat && e.expired() == null) {
                         ArrayNode st = o.putArray("stat");
-                        for (TableStat t : stats(repo, e.version())) {
+                        for (ParentStat.TableStat t : stats(repo, e.version())) {
                             ObjectNode n = st.addObject();
                             n.put("table", t.table());
                             n.put("rows", t.rows());
@@ -84,6 +83,9 @@ final class LogCommand implements Runnable {
                 VersionInfo v = e.version();
                 String deco = decoration(refs.getOrDefault(v.id(), List.of()), head);
                 String exp = e.expired() == null ? "" : " [expired " + e.expired().expiredAt() + "]";
+                String was = formatChangedFrom(repo, v, entries);
+                String format = was == null ? "" : " [DuckLake " + (was.isEmpty() ? "" : was + " -> ") + v.ducklake().format() + "]";
+                exp = format + exp;
                 if (oneline) {
                     out.println(v.id().substring(0, 13) + deco + exp + " " + RefsCommand.firstLine(v.message()));
                     if (stat && e.expired() == null) printStat(out, repo, v);
@@ -96,6 +98,10 @@ final class LogCommand implements Runnable {
                 out.println("Date:      " + v.createdAt());
                 out.println("Seq:       " + v.seq() + (v.parents().isEmpty() ? "" : "  parent " + String.join(", ", v.parents())));
                 out.println("Snapshots: " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot());
+                if (was != null) {
+                    out.println("DuckLake:  format " + v.ducklake().format() + (was.isEmpty() ? "" : " (was " + was + ")")
+                            + (v.ducklake().format().equals("1.0") ? "" : ": DuckDB 1.5 readers cannot open this version"));
+                }
                 out.println();
                 for (String line : v.message().split("\n", -1)) out.println("    " + line);
                 if (stat && e.expired() == null) {
@@ -107,39 +113,31 @@ final class LogCommand implements Runnable {
         }
     }
 
-    /** Rows of one table in one version: added over its parent, removed (null when the parent's catalog is gone), rows after. */
-    record TableStat(String table, long rows, long added, Long removed) {}
-
-    private final Map<String, List<VersionStat.TableRows>> rowsCache = new HashMap<>();
-
-    private List<VersionStat.TableRows> rows(Repository repo, VersionInfo v, long since) {
-        return rowsCache.computeIfAbsent(v.id() + "@" + since, k -> VersionStat.of(CatalogCache.fromEnvironment().versionCatalog(repo, v), since));
-    }
+    private ParentStat parentStat;
 
     /**
-     * Per table: added = rows of data files and inlined rows this version's snapshots began, still
-     * visible; removed = parent's rows + added - rows now (so a changed row counts as both).
+     * The DuckLake format of {@code v}'s first parent when {@code v} changed it (SPEC.md section 3,
+     * {@code ducklake.format}), "" for a version without parents whose format is not 1.0 (the format
+     * DuckDB 1.5 reads), null otherwise or when the parent's version.json cannot be read.
      */
-    private List<TableStat> stats(Repository repo, VersionInfo v) {
-        Map<String, Long> before = new LinkedHashMap<>();
-        boolean known = true;
-        if (!v.parents().isEmpty()) {
-            Optional<VersionInfo> parent = repo.readVersion(v.parents().get(0));
-            if (parent.isEmpty() || repo.readExpired(parent.get().id()).isPresent()) known = false;
-            else for (VersionStat.TableRows t : rows(repo, parent.get(), Long.MAX_VALUE)) before.put(t.table(), t.rows());
-        }
-        List<TableStat> result = new ArrayList<>();
-        for (VersionStat.TableRows t : rows(repo, v, v.ducklake().firstSnapshot())) {
-            Long removed = known ? before.getOrDefault(t.table(), 0L) + t.added() - t.rows() : null;
-            before.remove(t.table());
-            if (t.added() != 0 || removed == null || removed != 0) result.add(new TableStat(t.table(), t.rows(), t.added(), removed));
-        }
-        for (Map.Entry<String, Long> gone : before.entrySet()) result.add(new TableStat(gone.getKey(), 0, 0, gone.getValue()));
-        return result;
+    private static String formatChangedFrom(Repository repo, VersionInfo v, List<Repository.LogEntry> entries) {
+        if (v.parents().isEmpty()) return v.ducklake().format().equals("1.0") ? null : "";
+        String parentId = v.parents().get(0);
+        VersionInfo parent = null;
+        for (Repository.LogEntry e : entries) if (e.version().id().equals(parentId)) parent = e.version();
+        if (parent == null) parent = repo.readVersion(parentId).orElse(null);
+        if (parent == null || parent.ducklake().format().equals(v.ducklake().format())) return null;
+        return parent.ducklake().format();
+    }
+
+    /** What {@code v} changed over its parent, per table ({@link ParentStat}: one catalog read per version). */
+    private List<ParentStat.TableStat> stats(Repository repo, VersionInfo v) {
+        if (parentStat == null) parentStat = new ParentStat(repo, CatalogCache.fromEnvironment());
+        return parentStat.of(v);
     }
 
     private void printStat(PrintWriter out, Repository repo, VersionInfo v) {
-        for (TableStat t : stats(repo, v)) {
+        for (ParentStat.TableStat t : stats(repo, v)) {
             out.printf(" %s | +%d -%s (%,d rows)%n", t.table(), t.added(), t.removed() == null ? "?" : t.removed().toString(), t.rows());
         }
     }

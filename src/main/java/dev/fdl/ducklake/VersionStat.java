@@ -105,8 +105,9 @@ public final class VersionStat {
         return ALIAS + ".main." + SqlQuote.ident(table);
     }
 
+    /** DuckLake's one visibility rule ({@link Visibility}), parenthesised. */
     private static String visible(String alias, long s) {
-        return "(" + alias + ".begin_snapshot <= " + s + " AND (" + alias + ".end_snapshot IS NULL OR " + s + " < " + alias + ".end_snapshot))";
+        return "(" + Visibility.at(alias, s) + ")";
     }
 
     private static long single(Connection duck, String sql) throws SQLException {

@@ -6,6 +6,7 @@ import dev.fdl.ducklake.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.Catalogs;
 import dev.fdl.ducklake.DataPath;
+import dev.fdl.ducklake.FormatUpgrade;
 import dev.fdl.ducklake.ProgressListener;
 
 import dev.fdl.util.AtomicFile;
@@ -41,18 +42,56 @@ public final class Checkout {
      */
     public static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
                              ProgressListener progress) {
-        return run(repo, catalogs, wc, spec, newBranch, force, progress, WorkingCopy.Steps.NONE);
+        return run(repo, catalogs, wc, spec, newBranch, force, null, progress, WorkingCopy.Steps.NONE);
+    }
+
+    /**
+     * {@link #run(Repository, CatalogSource, WorkingCopy, String, String, boolean, ProgressListener)},
+     * then moving the working catalog to DuckLake format {@code ducklakeFormat} (null: keep the
+     * version's format), the explicit switch of a branch's format (SPEC.md section 4, checkout;
+     * {@link FormatUpgrade}). Without {@code spec} and {@code newBranch} inside a working copy, the
+     * working catalog is upgraded in place, keeping its uncommitted snapshots. The next commit
+     * records the new format in version.json ({@code ducklake.format}).
+     *
+     * @throws FdlException exit 2 for a format fdl cannot write or a downgrade, before anything changes
+     */
+    public static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
+                             String ducklakeFormat, ProgressListener progress) {
+        return run(repo, catalogs, wc, spec, newBranch, force, ducklakeFormat, progress, WorkingCopy.Steps.NONE);
     }
 
     /** {@link #run}, telling {@code steps} each step it reaches (crash tests stop at each). */
     static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
                       ProgressListener progress, WorkingCopy.Steps steps) {
+        return run(repo, catalogs, wc, spec, newBranch, force, null, progress, steps);
+    }
+
+    private static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
+                              String ducklakeFormat, ProgressListener progress, WorkingCopy.Steps steps) {
+        if (ducklakeFormat != null && !FormatUpgrade.targets().contains(ducklakeFormat))
+            throw FdlException.usage("unknown DuckLake format '" + ducklakeFormat + "' for --ducklake-format: fdl writes "
+                    + String.join(" or ", FormatUpgrade.targets()));
+        if (ducklakeFormat != null && spec == null && newBranch == null && wc.exists()) {
+            Commit.reconcile(repo, wc);
+            FormatUpgrade.upgrade(wc.catalog(), ducklakeFormat); // one transaction: the old catalog or the upgraded one
+            WorkingCopy.State st = wc.state();
+            return new Result(wc, st.branch(), st.baseVersion(), false, st.baseSnapshot());
+        }
+        return runChecked(repo, catalogs, wc, spec, newBranch, force, ducklakeFormat, progress, steps);
+    }
+
+    private static Result runChecked(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
+                                     String ducklakeFormat, ProgressListener progress, WorkingCopy.Steps steps) {
         if (repo.store().readOnly())
             throw new FdlException("cannot check out from " + repo.root() + ": an HTTP(S) root is read-only and a working copy "
                     + "commits to its repository; check out the repository's folder or s3:// root (read with fdl query --repo "
                     + repo.root() + ")");
         if (wc.exists()) Commit.reconcile(repo, wc);
-        if (newBranch != null && spec == null && wc.exists()) return keepOnNewBranch(repo, wc, new RefName(newBranch), steps);
+        if (newBranch != null && spec == null && wc.exists()) {
+            Result kept = keepOnNewBranch(repo, wc, new RefName(newBranch), steps);
+            if (ducklakeFormat != null) FormatUpgrade.upgrade(wc.catalog(), ducklakeFormat);
+            return kept;
+        }
         if (wc.exists() && !force) {
             long pending = pendingSnapshots(wc);
             if (pending > 0)
@@ -99,7 +138,7 @@ public final class Checkout {
 
         if (base != null && !force) Description.checkCanPlace(repo, wc, base.version());
         byte[] description = base == null ? null : Description.read(repo, base.version()); // checked before anything changes
-        return switchTo(repo, catalogs, wc, base, new Target(branch, etag), description, progress, steps);
+        return switchTo(repo, catalogs, wc, base, new Target(branch, etag), description, ducklakeFormat, progress, steps);
     }
 
     /** The branch a checkout switches to (null: detached) and the ETag its ref was read at (null: no ref yet). */
@@ -112,7 +151,7 @@ public final class Checkout {
      * the old working copy whole, or the new one.
      */
     private static Result switchTo(Repository repo, CatalogSource catalogs, WorkingCopy wc, Resolved base, Target target,
-                                   byte[] description, ProgressListener progress, WorkingCopy.Steps steps) {
+                                   byte[] description, String ducklakeFormat, ProgressListener progress, WorkingCopy.Steps steps) {
         String name = WorkingCopy.newCatalogName();
         Path catalog = wc.catalogFile(name);
         long baseSnapshot;
@@ -132,6 +171,7 @@ public final class Checkout {
                     baseSnapshot = c.lastSnapshotId();
                 }
             }
+            if (ducklakeFormat != null) FormatUpgrade.upgrade(catalog, ducklakeFormat); // a downgrade fails here: nothing is current yet
             AtomicFile.sync(catalog);
             AtomicFile.syncDirectory(catalog.getParent());
             steps.reached("catalog-synced");

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.fdl.FdlException;
 import dev.fdl.repo.RepoLayout;
+import dev.fdl.repo.CatalogSource;
 import dev.fdl.repo.Repository;
 import dev.fdl.site.Site;
 import dev.fdl.store.LocalStore;
@@ -50,16 +51,21 @@ public final class RepoServer implements AutoCloseable {
 
     private final ObjectStore store;
     private final Site.Options siteOptions;
+    /** Catalogs for the version pages' change over the parent when the site is rendered on the fly; null: none shown. */
+    private final CatalogSource catalogs;
     private final HttpServer server;
     private final ExecutorService pool;
     private final AtomicInteger requests = new AtomicInteger();
     private volatile CachedSite cachedSite;
+    /** fdl.json's {@code data_dir}, read at the first response that needs it (fdl.json never changes it); null until then. */
+    private volatile String dataDir;
 
     private record CachedSite(List<String> refsState, Map<String, byte[]> pages) {}
 
-    private RepoServer(ObjectStore store, Site.Options siteOptions, HttpServer server, ExecutorService pool) {
+    private RepoServer(ObjectStore store, Site.Options siteOptions, CatalogSource catalogs, HttpServer server, ExecutorService pool) {
         this.store = store;
         this.siteOptions = siteOptions;
+        this.catalogs = catalogs;
         this.server = server;
         this.pool = pool;
     }
@@ -70,6 +76,14 @@ public final class RepoServer implements AutoCloseable {
      * @throws FdlException when the address cannot be bound (naming it)
      */
     public static RepoServer start(ObjectStore store, Site.Options siteOptions, String bind, int port) {
+        return start(store, siteOptions, null, bind, port);
+    }
+
+    /**
+     * {@link #start(ObjectStore, Site.Options, String, int)}; a site rendered on the fly shows each
+     * version's change over its parent, read from the catalogs {@code catalogs} gives (null: none).
+     */
+    public static RepoServer start(ObjectStore store, Site.Options siteOptions, CatalogSource catalogs, String bind, int port) {
         // Without TCP_NODELAY, the JDK server's header and body writes meet Nagle's algorithm and
         // the client's delayed ACK (tens of milliseconds a response).
         if (System.getProperty("sun.net.httpserver.nodelay") == null) System.setProperty("sun.net.httpserver.nodelay", "true");
@@ -85,7 +99,7 @@ public final class RepoServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        RepoServer s = new RepoServer(store, siteOptions, server, pool);
+        RepoServer s = new RepoServer(store, siteOptions, catalogs, server, pool);
         server.createContext("/", s::handle);
         server.setExecutor(pool);
         server.start();
@@ -206,7 +220,7 @@ public final class RepoServer implements AutoCloseable {
         List<String> state = repo.listRefs().stream().map(r -> r.key() + "=" + r.versionId()).sorted().toList();
         CachedSite c = cachedSite;
         if (c == null || !c.refsState().equals(state)) {
-            c = new CachedSite(state, Site.render(repo, siteOptions));
+            c = new CachedSite(state, Site.render(repo, siteOptions, catalogs));
             cachedSite = c;
         }
         return c.pages().get(key);
@@ -290,18 +304,35 @@ public final class RepoServer implements AutoCloseable {
         }
     }
 
-    private static Headers headers(HttpExchange ex, String key, String etag, Instant lastModified) {
+    private Headers headers(HttpExchange ex, String key, String etag, Instant lastModified) {
         Headers out = ex.getResponseHeaders();
         out.set("Content-Type", ContentTypes.of(key));
         out.set("Accept-Ranges", "bytes");
         if (etag != null) out.set("ETag", "\"" + etag + "\"");
         if (lastModified != null) out.set("Last-Modified", HTTP_DATE.format(lastModified));
         // versions and data files never change once written (SPEC.md section 3); refs and the site do
+        String data = dataDir();
         boolean immutable = key.startsWith(RepoLayout.VERSIONS) && !key.endsWith("/" + RepoLayout.EXPIRED_JSON)
-                || key.startsWith(RepoLayout.DEFAULT_DATA_DIR);
+                || data != null && key.startsWith(data);
         out.set("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
         out.set("X-Content-Type-Options", "nosniff");
         return out;
+    }
+
+    /**
+     * The repository's data folder (fdl.json {@code data_dir}, SPEC.md section 3: not always
+     * {@code data/}); null while the root holds no readable fdl.json, when no key counts as data.
+     */
+    private String dataDir() {
+        String d = dataDir;
+        if (d != null) return d;
+        try {
+            d = Repository.open(store).dataDir();
+        } catch (FdlException e) {
+            return null; // not (yet) a repository: asked again at the next response
+        }
+        dataDir = d;
+        return d;
     }
 
     private static boolean notModified(HttpExchange ex, String etag) {

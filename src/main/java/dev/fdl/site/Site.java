@@ -9,6 +9,8 @@ import dev.fdl.repo.ExpiredInfo;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.RepoConfig;
+import dev.fdl.repo.CatalogSource;
+import dev.fdl.repo.ParentStat;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.store.ObjectBytes;
@@ -123,10 +125,13 @@ public final class Site {
 
     private final Repository repo;
     private final Options options;
+    /** Each version's change over its parent, from the catalogs; null: version pages show none. */
+    private final ParentStat stats;
 
-    private Site(Repository repo, Options options) {
+    private Site(Repository repo, Options options, CatalogSource catalogs) {
         this.repo = repo;
         this.options = options;
+        this.stats = catalogs == null ? null : new ParentStat(repo, catalogs);
     }
 
     /**
@@ -135,7 +140,16 @@ public final class Site {
      * @throws FdlException when the repository cannot be listed (an HTTP(S) root: run it where the repository lives)
      */
     public static Map<String, byte[]> render(Repository repo, Options options) {
-        return new Site(repo, options).renderAll();
+        return render(repo, options, null);
+    }
+
+    /**
+     * {@link #render(Repository, Options)}, with each live version's page showing what it changed
+     * over its parent per table ({@link ParentStat}, as {@code fdl log --stat}: one catalog read per
+     * live version through {@code catalogs}); null: no such section.
+     */
+    public static Map<String, byte[]> render(Repository repo, Options options, CatalogSource catalogs) {
+        return new Site(repo, options, catalogs).renderAll();
     }
 
     /**
@@ -146,10 +160,15 @@ public final class Site {
      * @throws FdlException exit 1 for a read-only root
      */
     public static Result write(Repository repo, Options options) {
+        return write(repo, options, null);
+    }
+
+    /** {@link #write(Repository, Options)}, version pages with their change over the parent ({@link #render(Repository, Options, CatalogSource)}). */
+    public static Result write(Repository repo, Options options, CatalogSource catalogs) {
         ObjectStore store = repo.store();
         if (store.readOnly())
             throw new FdlException(store.root() + " is read-only (an HTTP(S) root); run fdl site where the repository lives (a folder or s3://)");
-        Map<String, byte[]> pages = render(repo, options);
+        Map<String, byte[]> pages = render(repo, options, catalogs);
         String manifestKey = options.prefix() + MANIFEST;
         Map<String, String> before = readManifest(store, manifestKey);
         Set<String> present = new HashSet<>();
@@ -453,12 +472,34 @@ public final class Site {
                 b.append(preBlock("attach-s3", String.join("\n", AttachStatements.of(repo, v, null, alias(e))), null, null));
             }
         }
+        if (e.expired() == null) b.append(statSection(v));
         JsonNode ds = e.dataset();
         if (ds != null && ds.path("resources").isArray()) {
             b.append("<h2>Tables</h2>\n");
             for (JsonNode r : ds.path("resources")) b.append(tableSection(r));
         }
         return Html.page(title(ds, "fdl repository") + " · " + v.id().substring(0, 13), rootRel(key), siteRel, b.toString());
+    }
+
+    /** The rows each table gained and lost over the first parent, as {@code fdl log --stat} prints them; empty when not asked for or unreadable. */
+    private String statSection(VersionInfo v) {
+        if (stats == null) return "";
+        List<ParentStat.TableStat> changed;
+        try {
+            changed = stats.of(v);
+        } catch (FdlException ex) {
+            return ""; // the site describes what it can; fdl verify reports damaged catalogs
+        }
+        StringBuilder b = new StringBuilder("<h2>Changes over ").append(v.parents().isEmpty() ? "an empty catalog" : "its parent").append("</h2>\n");
+        if (changed.isEmpty()) return b.append("<p class=\"muted\" id=\"stat\">No rows added or removed.</p>\n").toString();
+        b.append("<table id=\"stat\"><tr><th>table</th><th class=\"num\">added</th><th class=\"num\">removed</th><th class=\"num\">rows</th></tr>\n");
+        for (ParentStat.TableStat t : changed) {
+            b.append("<tr><td>").append(Html.esc(t.table())).append("</td><td class=\"num\">+").append(t.added())
+                    .append("</td><td class=\"num\">").append(t.removed() == null ? "?" : "-" + t.removed())
+                    .append("</td><td class=\"num\">").append(String.format(java.util.Locale.ROOT, "%,d", t.rows())).append("</td></tr>\n");
+        }
+        return b.append("</table>\n<p class=\"muted\">A changed row counts as one removed and one added; from the catalogs alone, "
+                + "as <code>fdl log --stat</code>.</p>\n").toString();
     }
 
     private static void fact(StringBuilder b, String name, String html) {

@@ -137,6 +137,28 @@ class RepoServerTest {
         assertThat(pre.headers().firstValue("Access-Control-Allow-Headers").orElseThrow()).contains("Range");
     }
 
+    /** The data folder is the repository's {@code data_dir} (fdl.json), not {@code data/} (SPEC.md section 3). */
+    @Test
+    void dataFilesAreImmutableUnderTheRepositorysDataDirOnly(@TempDir Path dir) throws Exception {
+        Path root = Files.createDirectories(dir.resolve("repo"));
+        Files.writeString(root.resolve("fdl.json"), "{\"fdl\": \"0.1\", \"id\": \"" + java.util.UUID.randomUUID()
+                + "\", \"data_dir\": \"parquet/\"}\n");
+        Files.createDirectories(root.resolve("parquet/main/t"));
+        Files.writeString(root.resolve("parquet/main/t/ducklake-1.parquet"), "PAR1");
+        Files.createDirectories(root.resolve("data"));
+        Files.writeString(root.resolve("data/notes.txt"), "not the data folder of this repository: may change");
+        try (RepoServer s = RepoServer.start(new LocalStore(root), Site.Options.defaults(), "127.0.0.1", 0)) {
+            HttpResponse<byte[]> data = http.send(HttpRequest.newBuilder(s.url().resolve("parquet/main/t/ducklake-1.parquet")).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(data.statusCode()).isEqualTo(200);
+            assertThat(data.headers().firstValue("Cache-Control").orElseThrow()).contains("immutable");
+            HttpResponse<byte[]> other = http.send(HttpRequest.newBuilder(s.url().resolve("data/notes.txt")).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(other.statusCode()).isEqualTo(200);
+            assertThat(other.headers().firstValue("Cache-Control")).hasValue("no-cache");
+        }
+    }
+
     @Test
     void noWriteMethodIsAcceptedAndNothingChanges() throws Exception {
         byte[] ref = Files.readAllBytes(towns.root.resolve("refs/tags/first"));

@@ -75,6 +75,21 @@ class SiteTest {
     }
 
     @Test
+    void versionPagesShowTheirChangeOverTheParentWhenGivenTheCatalogs() {
+        Map<String, byte[]> pages;
+        try (ObjectStore store = new LocalStore(towns.root)) {
+            pages = Site.render(Repository.open(store), Site.Options.defaults(), dev.fdl.cache.CatalogCache.fromEnvironment());
+        }
+        assertThat(page(pages, "site/versions/" + towns.first + ".html")).contains("<h2>Changes over an empty catalog</h2>")
+                .contains("<tr><td>main.towns</td><td class=\"num\">+2</td><td class=\"num\">-0</td><td class=\"num\">2</td></tr>");
+        // the parent expired: its rows are unknown, so removed is "?" (replace wrote every row again)
+        assertThat(page(pages, "site/versions/" + towns.third + ".html"))
+                .contains("<tr><td>main.towns</td><td class=\"num\">+4</td><td class=\"num\">?</td><td class=\"num\">4</td></tr>");
+        assertThat(page(pages, "site/versions/" + towns.second + ".html")).doesNotContain("id=\"stat\"");
+        assertThat(page(render(towns.root), "site/versions/" + towns.first + ".html")).doesNotContain("id=\"stat\"");
+    }
+
+    @Test
     void anExpiredVersionPageSaysWhenAndOffersNoAttach() {
         String v = page(render(towns.root), "site/versions/" + towns.second + ".html");
         assertThat(v).contains("id=\"expired\">This version expired on ").doesNotContain("<pre class=\"attach\"");
@@ -156,6 +171,10 @@ class SiteTest {
         Cli.Result c = Cli.ok(wc, "commit", "-m", "fourth", "--site");
         assertThat(c.out()).contains(" site: ");
         assertThat(Files.readString(root.resolve("index.html"))).contains("<span id=\"version-count\">4</span>");
+        // the version page shows what the version changed over its (live) parent, from the catalogs: Gouda added
+        String fourth = dev.fdl.util.Json.MAPPER.readTree(Cli.ok(wc, "show", "--json").out()).get("id").asText();
+        assertThat(Files.readString(root.resolve("site/versions/" + fourth + ".html"))).contains("<h2>Changes over its parent</h2>")
+                .contains("<tr><td>main.towns</td><td class=\"num\">+1</td><td class=\"num\">-0</td><td class=\"num\">5</td></tr>");
         Cli.ok(dir, "site", "--repo", root.toString(), "--auto", "true");
         Cli.ok(wc, "import", csv.toString(), "--table", "towns", "--mode", "append");
         Cli.ok(wc, "commit", "-m", "fifth");

@@ -1,0 +1,62 @@
+package dev.fdl.repo;
+
+import dev.fdl.ducklake.VersionStat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a version changed over its first parent, per table, from the two catalogs alone (no data
+ * file is opened): {@code fdl log --stat} and the site's version pages. Added = rows of data files
+ * and inlined rows the version's snapshots began, still visible; removed = the parent's rows +
+ * added − rows now (so a changed row counts as both); unknown (null) when the parent's catalog is
+ * gone (expired). One instance reads each catalog at most once.
+ */
+public final class ParentStat {
+    /** One table's change: rows after, rows added, rows removed (null: the parent's catalog is gone). */
+    public record TableStat(String table, long rows, long added, Long removed) {}
+
+    private final Repository repo;
+    private final CatalogSource catalogs;
+    /** Version id → its tables' rows, and rows added by its own snapshots. */
+    private final Map<String, List<VersionStat.TableRows>> rows = new HashMap<>();
+
+    /** @param catalogs where the versions' catalogs come from (the local cache) */
+    public ParentStat(Repository repo, CatalogSource catalogs) {
+        this.repo = repo;
+        this.catalogs = catalogs;
+    }
+
+    /**
+     * The tables {@code v} changed (tables whose rows it neither added nor removed are left out;
+     * a dropped table is listed with 0 rows).
+     *
+     * @throws dev.fdl.FdlException exit 4 when {@code v} is expired; exit 1 when its catalog cannot be read
+     */
+    public List<TableStat> of(VersionInfo v) {
+        Map<String, Long> before = new LinkedHashMap<>();
+        boolean known = true;
+        if (!v.parents().isEmpty()) {
+            Optional<VersionInfo> parent = repo.readVersion(v.parents().get(0));
+            if (parent.isEmpty() || repo.readExpired(parent.get().id()).isPresent()) known = false;
+            else for (VersionStat.TableRows t : rows(parent.get())) before.put(t.table(), t.rows());
+        }
+        List<TableStat> result = new ArrayList<>();
+        for (VersionStat.TableRows t : rows(v)) {
+            Long removed = known ? before.getOrDefault(t.table(), 0L) + t.added() - t.rows() : null;
+            before.remove(t.table());
+            if (t.added() != 0 || removed == null || removed != 0) result.add(new TableStat(t.table(), t.rows(), t.added(), removed));
+        }
+        for (Map.Entry<String, Long> gone : before.entrySet()) result.add(new TableStat(gone.getKey(), 0, 0, gone.getValue()));
+        return result;
+    }
+
+    /** A version's rows per table (the same whatever snapshot "added" counts from) and the rows its own snapshots added. */
+    private List<VersionStat.TableRows> rows(VersionInfo v) {
+        return rows.computeIfAbsent(v.id(), k -> VersionStat.of(catalogs.versionCatalog(repo, v), v.ducklake().firstSnapshot()));
+    }
+}
