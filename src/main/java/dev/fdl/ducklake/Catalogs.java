@@ -50,6 +50,28 @@ public final class Catalogs {
         AtomicFile.moveInto(temp, file);
     }
 
+    /**
+     * Copies the SQLite catalog {@code source} into the new file {@code target}, by SQLite itself
+     * ({@code VACUUM INTO}, https://www.sqlite.org/lang_vacuum.html#vacuuminto): a consistent copy
+     * of one read transaction, including what a WAL file holds, that commit may truncate and
+     * convert while the working catalog stays as it is.
+     *
+     * @throws FdlException (exit 1) naming both files if the source is not a SQLite catalog or
+     *     the copy cannot be written (a partial target is removed)
+     */
+    public static void copySqlite(Path source, Path target) {
+        if (CatalogKind.detect(source) != CatalogKind.SQLITE) {
+            throw new FdlException("cannot copy " + source + " as a SQLite catalog: it is a DuckDB file");
+        }
+        try (Connection c = Sql.sqlite(source, true); PreparedStatement ps = c.prepareStatement("VACUUM INTO ?")) {
+            ps.setString(1, target.toAbsolutePath().toString());
+            ps.execute();
+        } catch (SQLException e) {
+            AtomicFile.deleteQuietly(target);
+            throw Sql.failure("copying SQLite catalog " + source + " to", target, e);
+        }
+    }
+
     /** {@code DuckDB <source id>}, the {@code created_by} value DuckLake writes. */
     static String createdBy(Connection duck) throws SQLException {
         try (Statement s = duck.createStatement(); ResultSet r = s.executeQuery("SELECT source_id FROM pragma_version()")) {

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.StringJoiner;
 
 /**
- * Removes old snapshots from a DuckDB catalog the way DuckLake's own
+ * Removes old snapshots from a catalog (SQLite or DuckDB) the way DuckLake's own
  * {@code ducklake_expire_snapshots} does (DUCKLAKE.md "Expiring snapshots"), except that nothing
  * is added to {@code ducklake_files_scheduled_for_deletion}: files still named by older versions
  * must stay, and fdl gc alone deletes data (SPEC.md section 4, commit step 1).
@@ -47,24 +47,21 @@ public final class HistoryTruncation {
     private HistoryTruncation() {}
 
     /**
-     * Removes every snapshot older than {@code firstKeptSnapshot} from a DuckDB catalog file, in
-     * place and in one transaction. Afterwards every remaining snapshot reads as before, and files
+     * Removes every snapshot older than {@code firstKeptSnapshot} from a catalog file (SQLite or
+     * DuckDB: the same SQL), in place and in one transaction. Afterwards every remaining snapshot reads as before, and files
      * visible only at removed snapshots are no longer named.
      *
-     * @param duckdbCatalog a DuckDB catalog file (e.g. the fresh copy commit made)
+     * @param catalogFile a catalog file (commit truncates its SQLite copy of the working catalog)
      * @param firstKeptSnapshot the oldest snapshot to keep; must not be newer than the newest snapshot
      * @return the number of snapshots removed (0 if none is older)
-     * @throws FdlException (exit 1) if the file is not a DuckDB DuckLake catalog, or
+     * @throws FdlException (exit 1) if the file is not a DuckLake catalog, or
      *     {@code firstKeptSnapshot} is newer than its newest snapshot (nothing is changed)
      */
-    public static int truncateBefore(Path duckdbCatalog, long firstKeptSnapshot) {
-        if (CatalogKind.detect(duckdbCatalog) != CatalogKind.DUCKDB) {
-            throw new FdlException("history truncation needs a DuckDB catalog; " + duckdbCatalog + " is a SQLite file");
-        }
-        try (Catalog catalog = Catalog.open(duckdbCatalog, false)) {
+    public static int truncateBefore(Path catalogFile, long firstKeptSnapshot) {
+        try (Catalog catalog = Catalog.open(catalogFile, false)) {
             long last = catalog.lastSnapshotId();
             if (firstKeptSnapshot > last) {
-                throw new FdlException("cannot keep snapshots from " + firstKeptSnapshot + " on in catalog " + duckdbCatalog
+                throw new FdlException("cannot keep snapshots from " + firstKeptSnapshot + " on in catalog " + catalogFile
                         + ": its newest snapshot is " + last);
             }
             Connection c = catalog.connection();
@@ -80,7 +77,7 @@ public final class HistoryTruncation {
                     // the transaction is gone with the failure; nothing was committed
                 }
                 if (e instanceof SQLException sql) {
-                    throw Sql.failure("truncating the history of", duckdbCatalog, sql);
+                    throw Sql.failure("truncating the history of", catalogFile, sql);
                 }
                 throw (RuntimeException) e;
             }

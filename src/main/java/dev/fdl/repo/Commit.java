@@ -11,6 +11,7 @@ import dev.fdl.ducklake.Catalog;
 import dev.fdl.ducklake.CatalogConverter;
 import dev.fdl.ducklake.DataPath;
 import dev.fdl.ducklake.DuckDbStorage;
+import dev.fdl.ducklake.Catalogs;
 import dev.fdl.ducklake.HistoryTruncation;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.dataset.DatasetDescriptor;
@@ -203,21 +204,23 @@ public final class Commit {
     }
 
     /**
-     * Steps 1 and 2: SQLite to DuckDB, drop the snapshots before {@code first} (the parent's
-     * history), set the data path; then the result is copied once more, by DuckDB, into a fresh
-     * file at {@code catalog}. The truncation's deletes and updates leave free blocks, deleted rows
-     * and half-used metadata blocks behind that DuckDB never gives back to the file; the fresh copy
-     * holds only live rows (docs/catalog.md "Compact catalogs": 405,504 → 307,200 bytes for the demo).
+     * Steps 1 and 2: SQLite itself copies the working catalog ({@code VACUUM INTO}: a consistent
+     * copy, WAL included), the snapshots before {@code first} (the parent's history) are dropped
+     * and the data path is set in that copy, and the copy is converted once into a fresh DuckDB
+     * file at {@code catalog}. Truncating before the conversion keeps the DuckDB file free of the
+     * deleted rows, free blocks and half-used metadata blocks that deletes in DuckDB leave behind
+     * (docs/catalog.md "Compact catalogs"), without a second copy of the whole catalog.
      */
     private void copyCatalog(Path catalog, long first, DuckDbStorage storage) {
-        Path full = work.resolve("commit-full.duckdb");
+        Path copy = work.resolve("commit-work.sqlite");
         try {
-            CatalogConverter.toDuckDb(wc.catalog(), full, storage, progress);
-            if (first > 0) HistoryTruncation.truncateBefore(full, first);
-            setDataPath(full);
-            CatalogConverter.toDuckDb(full, catalog, storage, ProgressListener.NONE);
+            deleteQuietly(copy);
+            Catalogs.copySqlite(wc.catalog(), copy);
+            if (first > 0) HistoryTruncation.truncateBefore(copy, first);
+            setDataPath(copy);
+            CatalogConverter.toDuckDb(copy, catalog, storage, progress);
         } finally {
-            deleteQuietly(full);
+            deleteQuietly(copy);
         }
     }
 

@@ -74,6 +74,44 @@ class HistoryTruncationTest {
         assertThat(diffs).isEmpty();
     }
 
+    /**
+     * Commit truncates its SQLite copy of the working catalog before converting it (one fresh
+     * DuckDB file, no second copy): the result must equal truncating the DuckDB form, table by
+     * table, row for row.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {3, 8, 9, 13})
+    void truncatingTheSqliteFormLeavesWhatTruncatingTheDuckDbFormLeaves(long firstKept) throws Exception {
+        Path towns = Fixtures.catalog("towns", dir);
+        Path lite = dir.resolve("towns-" + firstKept + ".sqlite");
+        CatalogConverter.convert(towns, lite, CatalogKind.SQLITE, ProgressListener.NONE);
+        Path back = dir.resolve("towns-back-" + firstKept + ".duckdb");
+
+        int removedDuck = HistoryTruncation.truncateBefore(towns, firstKept);
+        int removedLite = HistoryTruncation.truncateBefore(lite, firstKept);
+        CatalogConverter.convert(lite, back, CatalogKind.DUCKDB, ProgressListener.NONE);
+
+        assertThat(removedLite).isEqualTo(removedDuck).isPositive();
+        List<String> diffs = new ArrayList<>();
+        try (Connection c = Sql.duckDbMemory()) {
+            Sql.attach(c, towns, "a", true);
+            Sql.attach(c, back, "b", true);
+            Map<String, List<String>> sa = CatalogCompare.schema(c, "a");
+            assertThat(CatalogCompare.schema(c, "b").keySet()).isEqualTo(sa.keySet());
+            for (String table : sa.keySet()) {
+                for (String[] d : new String[][] {{"a", "b"}, {"b", "a"}}) {
+                    try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT CAST(x AS VARCHAR) FROM (SELECT * FROM "
+                            + d[0] + ".main." + table + " EXCEPT ALL SELECT * FROM " + d[1] + ".main." + table + ") x")) {
+                        while (r.next()) {
+                            diffs.add(table + " only in " + d[0] + ": " + r.getString(1));
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(diffs).isEmpty();
+    }
+
     @ParameterizedTest
     @ValueSource(longs = {1, 3, 6, 8, 9, 10, 13, 15})
     void everyKeptSnapshotReadsExactlyAsBefore(long firstKept) throws Exception {
