@@ -220,6 +220,16 @@ public final class CatalogRestore {
                 throw new FdlException("cannot restore: " + which + " uses " + t.substring("ducklake_".length()).replace('_', ' ')
                         + " (" + t + "), which fdl restore does not handle yet; nothing was changed");
             }
+            // DuckLake 1.1 renamed the inlined-data system columns and added nested schemas; restore
+            // copies rows by the 1.0 names and would not remap parent_schema_id, so it refuses both
+            if (DuckLakeSchema.FORMAT_1_1.equals(one("SELECT value FROM " + db + ".ducklake_metadata WHERE key = 'version' AND scope IS NULL"))) {
+                if (!one("SELECT count(*) FROM " + db + ".ducklake_inlined_data_tables").equals("0"))
+                    throw new FdlException("cannot restore: " + which + " is a DuckLake 1.1 catalog with inlined rows, which fdl restore "
+                            + "does not handle yet; nothing was changed");
+                if (!one("SELECT count(*) FROM " + db + ".ducklake_schema WHERE parent_schema_id IS NOT NULL AND " + visibleIn(db)).equals("0"))
+                    throw new FdlException("cannot restore: " + which + " has nested schemas (DuckLake 1.1), which fdl restore "
+                            + "does not handle yet; nothing was changed");
+            }
             if (!one("SELECT count(*) FROM " + db + ".ducklake_data_file WHERE " + visibleIn(db)
                     + " AND (partition_id IS NOT NULL OR mapping_id IS NOT NULL)").equals("0"))
                 throw new FdlException("cannot restore: " + which + " has partitioned or column-mapped data files, which fdl restore "

@@ -117,6 +117,21 @@ class CatalogRestoreTest {
     }
 
     @Test
+    void aDuckLake11CatalogWithInlinedRowsIsRefusedNamingTheFormatAndChangesNothing() throws Exception {
+        // 1.1 renamed the inlined system columns (_ducklake_row_id, ...): restore must refuse, not fail in SQL
+        FixtureCopies.Copy towns = FixtureCopies.copy("towns", tmp.resolve("a"));
+        Path working = sqlite(towns, "working.sqlite");
+        Path source = sqlite(towns, "source.sqlite");
+        FormatUpgrade.upgrade(working, "1.1");
+        FormatUpgrade.upgrade(source, "1.1");
+        String before = WorkingCatalogFixture.dump(working);
+        assertThatThrownBy(() -> CatalogRestore.restore(working, source, 5, "tester", "towns"))
+                .isInstanceOf(FdlException.class).hasMessageContaining("DuckLake 1.1").hasMessageContaining("inlined rows")
+                .hasMessageContaining("nothing was changed");
+        assertThat(WorkingCatalogFixture.dump(working)).isEqualTo(before);
+    }
+
+    @Test
     void inlinedRowsWrittenUnderASchemaTheWorkingCatalogDoesNotKnowAreRefused() throws Exception {
         // towns' inlined rows of snapshot 2 were written before columns were added and renamed
         FixtureCopies.Copy types = FixtureCopies.copy("types", tmp.resolve("a"));
