@@ -44,6 +44,11 @@ class CommitOnLocalStoreTest extends CommitProtocolContract {
         assertThat(v.ducklake().firstSnapshot()).isPositive(); // the parent's snapshots were truncated away
         Path committed = dir.resolve("committed.duckdb");
         store.download("versions/" + v.id() + "/ducklake.duckdb", committed);
+        try (dev.fdl.ducklake.Catalog cat = dev.fdl.ducklake.Catalog.open(committed)) {
+            // the catalog itself holds only this version's snapshots (commit truncates before it converts)
+            assertThat(cat.firstSnapshotId()).as("first snapshot in the catalog").isEqualTo(v.ducklake().firstSnapshot());
+            assertThat(cat.lastSnapshotId()).isEqualTo(v.ducklake().lastSnapshot());
+        }
 
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
             s.execute("ATTACH '" + committed + "' AS cat (READ_ONLY)");
