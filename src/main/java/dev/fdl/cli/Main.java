@@ -88,7 +88,10 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         cl.setExecutionExceptionHandler(Main::handle);
         cl.setParameterExceptionHandler((ex, a) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println("fdl: " + ex.getMessage());
+            // a check in an option's setter (e.g. -C's folder) is wrapped with picocli's own words; say only ours
+            String message = ex.getCause() instanceof CommandLine.TypeConversionException t && t.getMessage() != null
+                    ? t.getMessage() : ex.getMessage();
+            err.println("fdl: " + message);
             err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
             return ExitCodes.USAGE;
         });

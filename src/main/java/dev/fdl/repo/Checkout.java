@@ -105,6 +105,7 @@ public final class Checkout {
             RefName nb = new RefName(newBranch);
             if (repo.readBranch(nb).isPresent())
                 throw FdlException.conflict("branch '" + nb + "' already exists; check it out with fdl checkout " + nb);
+            repo.refuseAmbiguous(RefValue.Kind.BRANCH, nb);
             branch = nb.name();
             String start = spec;
             if (start == null && wc.exists() && wc.state().baseVersion() != null) start = wc.state().baseVersion();
@@ -200,6 +201,7 @@ public final class Checkout {
     private static Result keepOnNewBranch(Repository repo, WorkingCopy wc, RefName branch, WorkingCopy.Steps steps) {
         if (repo.readBranch(branch).isPresent())
             throw FdlException.conflict("branch '" + branch + "' already exists; check it out with fdl checkout " + branch);
+        repo.refuseAmbiguous(RefValue.Kind.BRANCH, branch);
         WorkingCopy.State st = wc.state();
         wc.save(new WorkingCopy.State(st.root(), st.repositoryId(), branch.name(), st.baseVersion(), null, st.baseSnapshot(),
                 st.catalog(), st.extra()), steps);

@@ -8,8 +8,9 @@ import java.nio.charset.StandardCharsets;
  * A branch or tag name, valid by git's {@code check-ref-format} rules (SPEC.md section 3): no
  * {@code ..}, no component starting with {@code .}, no leading {@code -}, no {@code //}, no control
  * characters, space or {@code ~^:?*[\}, no {@code @{}, not {@code @}, no trailing {@code .lock},
- * {@code /} or {@code .}, at most 255 bytes. Invalid names cannot be constructed, so they are
- * refused before any write.
+ * {@code /} or {@code .}, at most 255 bytes; and not starting with {@code refs/} (a full ref path
+ * given as a name would be stored one level deeper and never found again). Invalid names cannot be constructed, so they
+ * are refused before any write.
  */
 public record RefName(String name) {
     public RefName {
@@ -22,6 +23,7 @@ public record RefName(String name) {
         if (name == null || name.isEmpty()) return "empty name";
         if (name.getBytes(StandardCharsets.UTF_8).length > 255) return "longer than 255 bytes";
         if (name.equals("@")) return "'@' alone is not allowed";
+        if (name.startsWith("refs/")) return "give the short name without 'refs/' (e.g. '" + name.substring(name.lastIndexOf('/') + 1) + "')";
         if (name.startsWith("-")) return "must not start with '-'";
         if (name.startsWith("/") || name.endsWith("/")) return "must not start or end with '/'";
         if (name.endsWith(".")) return "must not end with '.'";

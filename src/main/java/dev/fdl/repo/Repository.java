@@ -350,7 +350,25 @@ public final class Repository {
         if (name.name().equals(RepoLayout.HEAD))
             throw FdlException.usage("'HEAD' cannot be a " + (kind == RefValue.Kind.BRANCH ? "branch" : "tag")
                     + " name: it always means the branch HEAD names");
+        refuseAmbiguous(kind, name);
         return updateRef(kind, name).create(resolve(target).version().id());
+    }
+
+    /**
+     * Refuses a new branch or tag whose name the other kind already has: a bare name resolves to
+     * the tag first (SPEC.md section 4, as git does), so a tag {@code main} would silently hide
+     * branch {@code main} from every read.
+     *
+     * @throws FdlException exit 3 (conflict) naming the ref in the way
+     */
+    public void refuseAmbiguous(RefValue.Kind kind, RefName name) {
+        RefValue.Kind other = kind == RefValue.Kind.BRANCH ? RefValue.Kind.TAG : RefValue.Kind.BRANCH;
+        if (readRef(other, name).isPresent()) {
+            String word = kind == RefValue.Kind.BRANCH ? "branch" : "tag";
+            String otherWord = other == RefValue.Kind.BRANCH ? "branch" : "tag";
+            throw FdlException.conflict("a " + otherWord + " named '" + name + "' exists; a " + word + " of the same name would make '"
+                    + name + "' ambiguous (a bare name means the tag); choose another name");
+        }
     }
 
     /**

@@ -47,7 +47,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class RepoServer implements AutoCloseable {
     /** Objects up to this size are read whole with their ETag in one call, so body and ETag always match (refs change). */
     static final int WHOLE_READ_LIMIT = 1 << 20;
-    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
+    /** IMF-fixdate (RFC 9110 section 5.6.7): two-digit day, always GMT; RFC_1123_DATE_TIME writes "1 Dec". */
+    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
 
     private final ObjectStore store;
     private final Site.Options siteOptions;
@@ -228,7 +230,7 @@ public final class RepoServer implements AutoCloseable {
 
     private void send(HttpExchange ex, String key, byte[] body, String etag, Instant lastModified, boolean head) throws IOException {
         Headers out = headers(ex, key, etag, lastModified);
-        if (notModified(ex, etag)) {
+        if (notModified(ex, etag, lastModified)) {
             ex.sendResponseHeaders(304, -1);
             return;
         }
@@ -255,7 +257,7 @@ public final class RepoServer implements AutoCloseable {
 
     private void sendLarge(HttpExchange ex, String key, ObjectMeta meta, boolean head) throws IOException {
         Headers out = headers(ex, key, meta.etag(), meta.lastModified());
-        if (notModified(ex, meta.etag())) {
+        if (notModified(ex, meta.etag(), meta.lastModified())) {
             ex.sendResponseHeaders(304, -1);
             return;
         }
@@ -335,9 +337,23 @@ public final class RepoServer implements AutoCloseable {
         return d;
     }
 
-    private static boolean notModified(HttpExchange ex, String etag) {
+    /**
+     * Whether a GET or HEAD is answered 304 (RFC 9110 section 13.2.2): by If-None-Match when the
+     * request has it, else by If-Modified-Since (whole seconds, as HTTP dates carry them).
+     */
+    private static boolean notModified(HttpExchange ex, String etag, Instant lastModified) {
         String inm = ex.getRequestHeaders().getFirst("If-None-Match");
-        if (inm == null || etag == null) return false;
+        if (inm == null) {
+            String ims = ex.getRequestHeaders().getFirst("If-Modified-Since");
+            if (ims == null || lastModified == null) return false;
+            try {
+                Instant since = java.time.ZonedDateTime.parse(ims.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+                return !lastModified.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).isAfter(since);
+            } catch (java.time.format.DateTimeParseException e) {
+                return false; // an invalid date is ignored (RFC 9110 section 13.1.3)
+            }
+        }
+        if (etag == null) return false;
         for (String t : inm.split(",")) {
             String s = t.trim();
             if (s.equals("*")) return true;

@@ -237,6 +237,33 @@ class RepositoryCliTest {
     }
 
     @Test
+    void aTagNamedLikeABranchOrABranchLikeATagIsRefusedAndAFullRefPathIsNoName() {
+        initWithVersion();
+        Map<String, String> before = TestVersions.snapshot(store);
+        Cli.Result tag = fdl("tag", "--repo", repo(), "main");
+        assertThat(tag.exit()).isEqualTo(3);
+        assertThat(tag.err()).contains("a branch named 'main' exists").contains("ambiguous");
+        assertThat(TestVersions.snapshot(store)).isEqualTo(before);
+
+        assertThat(fdl("tag", "--repo", repo(), "v1").exit()).isZero();
+        Cli.Result branch = fdl("branch", "--repo", repo(), "v1");
+        assertThat(branch.exit()).isEqualTo(3);
+        assertThat(branch.err()).contains("a tag named 'v1' exists");
+
+        Cli.Result full = fdl("branch", "--repo", repo(), "refs/heads/x");
+        assertThat(full.exit()).isEqualTo(2);
+        assertThat(full.err()).contains("without 'refs/'");
+        assertThat(store.get("refs/heads/refs/heads/x")).isEmpty();
+    }
+
+    @Test
+    void aMissingFolderAfterDashCIsNamedWithoutParserInternals() {
+        Cli.Result r = fdl("-C", root.resolve("no-such-folder").toString(), "status");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("no-such-folder: no such folder").doesNotContain("TypeConversionException").doesNotContain("picocli");
+    }
+
+    @Test
     void refNamesThatWouldBeBothNameAndFolderAreRefusedAndDeletedFoldersFreeTheName() {
         initWithVersion();
         assertThat(fdl("tag", "--repo", repo(), "ok/name").exit()).isZero();

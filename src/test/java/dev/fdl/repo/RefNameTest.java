@@ -15,7 +15,7 @@ class RefNameTest {
 
     @Test
     void refusesNamesGitRefuses() {
-        for (String bad : new String[]{"", "../x", "a..b", "x.lock", "a/b.lock/c", "-x", "a b", "a\tb", "/a", "a/", "a.", ".a", "a/.b", "@", "a@{b", "x".repeat(256)})
+        for (String bad : new String[]{"", "../x", "a..b", "x.lock", "a/b.lock/c", "-x", "a b", "a\tb", "/a", "a/", "a.", ".a", "a/.b", "@", "a@{b", "x".repeat(256), "refs/heads/x", "refs/tags/v1"})
             assertThatThrownBy(() -> new RefName(bad)).isInstanceOf(FdlException.class)
                     .satisfies(e -> assertThat(((FdlException) e).kind()).isEqualTo(FdlException.Kind.USAGE));
     }

@@ -111,6 +111,11 @@ class RepoServerTest {
         assertThat(again.statusCode()).isEqualTo(304);
         assertThat(again.body()).isEmpty();
         assertThat(get(catalogKey, "If-None-Match", "\"nope\"").statusCode()).isEqualTo(200);
+        // Last-Modified is an IMF-fixdate (two-digit day) and If-Modified-Since with it gives 304
+        String lastModified = r.headers().firstValue("Last-Modified").orElseThrow();
+        assertThat(lastModified).matches("[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT");
+        assertThat(get(catalogKey, "If-Modified-Since", lastModified).statusCode()).isEqualTo(304);
+        assertThat(get(catalogKey, "If-Modified-Since", "Thu, 01 Jan 1970 00:00:00 GMT").statusCode()).isEqualTo(200);
         HttpResponse<byte[]> head = send("HEAD", catalogKey);
         assertThat(head.statusCode()).isEqualTo(200);
         assertThat(head.body()).isEmpty();
