@@ -34,7 +34,8 @@ import java.util.zip.GZIPInputStream;
  * one more read of the file and never imports wrongly.
  *
  * <p>A ragged file (a row with more or fewer fields than the header) defeats the sniffer: it
- * reads as one text column, or not at all. Then the header is split on each usual delimiter and
+ * reads as one text column, not at all, or with lines skipped so that a wider row becomes the
+ * header. Then the header is split on each usual delimiter and
  * the file read strictly with it, and DuckDB's own complaint names the first bad line, which the
  * refusal quotes.
  */
@@ -103,7 +104,9 @@ final class CsvSource {
             if (ts != null && !ts.isEmpty()) o.append(", timestampformat = ").append(SqlQuote.literal(ts));
             Map<String, String> columns = new LinkedHashMap<>();
             for (JsonNode c : Json.MAPPER.readTree(rs.getString(10))) columns.put(c.get("name").asText(), c.get("type").asText());
-            if (columns.size() == 1) refuseIfRagged(duck, source);
+            // one column, or lines skipped before the header: a ragged row may have fooled the sniffer
+            // (a wider last line is taken as the header after skipping the real one)
+            if (columns.size() == 1 || rs.getLong(6) > 0) refuseIfRagged(duck, source);
             return new CsvSource(source, columns, o.toString());
         } catch (SQLException e) {
             refuseIfRagged(duck, source);
