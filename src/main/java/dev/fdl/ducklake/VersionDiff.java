@@ -80,6 +80,33 @@ public final class VersionDiff {
     private VersionDiff() {}
 
     /**
+     * Refuses key columns (given with {@code --key}) that no compared table has on both sides:
+     * a key is used only by tables that have all its columns, so a misspelt key would silently
+     * compare whole rows.
+     */
+    private static void refuseUnknownKey(List<String> keys, List<String> names, Map<String, SnapshotCatalog.TableEntry> ta,
+                                         Map<String, SnapshotCatalog.TableEntry> tb) {
+        StringBuilder seen = new StringBuilder();
+        for (String name : names) {
+            SnapshotCatalog.TableEntry x = ta.get(name), y = tb.get(name);
+            if (x == null || y == null) continue;
+            if (hasAll(x, keys) && hasAll(y, keys)) return;
+            seen.append(seen.length() == 0 ? "" : "; ").append(name).append(": ")
+                    .append(String.join(", ", y.columns().stream().map(SnapshotCatalog.ColumnEntry::name).toList()));
+        }
+        if (seen.length() == 0) return; // no table on both sides: nothing is compared by key
+        throw FdlException.usage("no table compared has the key column(s) " + String.join(", ", keys) + " on both sides ("
+                + seen + "); name existing columns with --key, or leave it out");
+    }
+
+    private static boolean hasAll(SnapshotCatalog.TableEntry t, List<String> keys) {
+        for (String k : keys) {
+            if (t.columns().stream().noneMatch(c -> c.name().equalsIgnoreCase(k))) return false;
+        }
+        return true;
+    }
+
+    /**
      * Compares {@code a} (old) with {@code b} (new).
      *
      * @param onlyTable null, or {@code [schema.]table}: only that table
@@ -115,6 +142,7 @@ public final class VersionDiff {
                 }
                 names = List.of(wanted);
             }
+            if (keys != null && !keys.isEmpty()) refuseUnknownKey(keys, names, ta, tb);
             int added = 0, dropped = 0, changedTables = 0;
             long rowsAdded = 0, rowsRemoved = 0, rowsChanged = 0;
             for (String name : names) {

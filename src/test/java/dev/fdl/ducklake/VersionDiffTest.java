@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** VersionDiff over catalogs of one lineage: what it reports, and that files both sides share unchanged are never opened. */
 class VersionDiffTest {
@@ -108,5 +109,10 @@ class VersionDiffTest {
         // and the diff of a side with itself reads nothing at all
         Lines same = new Lines();
         assertThat(VersionDiff.run(b, b, null, List.of(), true, same)).isEqualTo(new VersionDiff.Summary(0, 0, 0, 0, 0, 0));
+
+        // a key no compared table has is refused naming the columns there are, not used to compare whole rows
+        assertThatThrownBy(() -> VersionDiff.run(a, b, null, List.of("nosuch"), false, new Lines()))
+                .isInstanceOfSatisfying(dev.fdl.FdlException.class, e -> assertThat(e.kind()).isEqualTo(dev.fdl.FdlException.Kind.USAGE))
+                .hasMessageContaining("nosuch").hasMessageContaining("main.t: id, name, Pop");
     }
 }
