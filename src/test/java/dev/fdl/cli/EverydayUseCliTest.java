@@ -70,6 +70,9 @@ class EverydayUseCliTest {
         assertThat(q.lines().findFirst().orElseThrow()).isEqualTo("# branch 'dev' (the working copy's branch), version " + d1);
         assertThat(q).contains("\n2\n");
         assertThat(Cli.ok(wc, "query", "--csv", "SELECT count(*) AS n FROM t").out()).isEqualTo("n\n2\n");
+        Cli.Result both = Cli.in(wc, "query", "--csv", "--json", "SELECT count(*) AS n FROM t");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("either --json or --csv");
         assertThat(Cli.ok(wc, "attach").out()).startsWith("-- version " + d1 + " (branch 'dev' (the working copy's branch))");
         assertThat(Cli.ok(wc, "show", "@{2099-01-01}").out()).contains("version " + d1);
         assertThat(Cli.ok(wc, "show", "HEAD").out()).contains("version " + m1);
