@@ -96,7 +96,7 @@ final class CheckoutCommand implements Runnable {
             String what = r.branch() == null ? "version " + r.version() + " (detached: create a branch to commit, fdl checkout -b <name>)"
                     : "branch '" + r.branch() + "'" + (r.version() == null ? " (no version yet: new, empty catalog)" : " at version " + r.version());
             if (ducklakeFormat != null && existing.isPresent() && ref == null && newBranch == null) {
-                out.println("Working catalog moved to DuckLake format " + ducklakeFormat + "; the next commit records it"
+                out.println("Working catalog moved to DuckLake format " + ducklakeFormat + "; the next commit records it (a commit needs a new snapshot: load or change data first)"
                         + " (DuckDB 1.5 readers cannot open versions of format 1.1)");
                 out.flush();
                 return;

@@ -85,7 +85,7 @@ final class StatusCommand implements Runnable {
             out.println("The branch has " + moved + " in the repository since checkout" + (nowAt == null ? "" : ": it now points at " + nowAt)
                     + "; a commit would conflict (fdl checkout --force " + st.branch() + " to start from it)");
         if (described != dev.fdl.repo.Description.Change.UNCHANGED)
-            out.println("Description: " + descName + " " + described.words() + " (the next commit publishes it)");
+            out.println("Description: " + descName + " " + described.words() + " (published by the next commit, which needs a snapshot: a version always adds one)");
         if (pending.isEmpty()) {
             out.println("Nothing to commit (no snapshot since checkout)");
         } else {

@@ -161,7 +161,8 @@ public final class Commit {
             throw new FdlException("nothing to commit: the working catalog has no DuckLake snapshot since "
                     + (state.baseVersion() == null ? "checkout (branch '" + state.branch() + "' has no version yet)"
                     : "version " + state.baseVersion() + " (snapshot " + state.baseSnapshot() + ")")
-                    + "; load data first (fdl import, fdl sql, or fdl run)");
+                    + "; load data first (fdl import, fdl sql, or fdl run). An edited dataset.json or a new DuckLake format"
+                    + " is published with the next commit of a snapshot");
         checkRefAndBase();
     }
 
