@@ -140,8 +140,10 @@ final class ExpireCommand implements Runnable {
             ObjectNode x = a.addObject();
             x.put("id", e.id());
             x.put("created_at", e.createdAt() == null ? null : e.createdAt().toString());
-            x.put("expired_at", e.expiredAt() == null ? null : e.expiredAt().toString());
-            x.put("catalog_objects_deleted", e.catalogDeleted());
+            if (!r.dryRun()) { // what was done; a dry run did nothing
+                x.put("expired_at", e.expiredAt() == null ? null : e.expiredAt().toString());
+                x.put("catalog_objects_deleted", e.catalogDeleted());
+            }
             x.put("resumed", e.resumed());
         }
         ArrayNode ds = o.putArray("decisions");

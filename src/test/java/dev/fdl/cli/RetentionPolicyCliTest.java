@@ -76,6 +76,10 @@ class RetentionPolicyCliTest {
         assertThat(j.get("decisions").get(1).get("keep").asBoolean()).isTrue();
         assertThat(j.get("decisions").get(2).get("keep").asBoolean()).isFalse();
         assertThat(j.get("decisions").get(2).get("reasons")).isEmpty();
+        // a dry run reports what it would expire, not an expiry time or deletions that did not happen
+        assertThat(j.get("expired")).hasSize(2);
+        assertThat(j.get("expired").get(0).has("expired_at")).isFalse();
+        assertThat(j.get("expired").get(0).has("catalog_objects_deleted")).isFalse();
 
         assertThat(fdl(fx, "expire").exit()).as("no policy saved yet").isEqualTo(ExitCodes.USAGE);
         Cli.Result saved = fdl(fx, "expire", "--save-policy", "--keep-daily", "2", "--keep-within", "12h");
