@@ -63,7 +63,7 @@ final class LogCommand implements Runnable {
                     if (was != null) o.put("ducklake_format_changed_from", was);
                     if (stat && e.expired() == null) {
                         ArrayNode st = o.putArray("stat");
-                        for (ParentStat.TableStat t : stats(repo, e.version())) {
+                        for (ParentStat.TableStat t : stats(repo, e.version(), entries)) {
                             ObjectNode n = st.addObject();
                             n.put("table", t.table());
                             n.put("rows", t.rows());
@@ -88,7 +88,7 @@ final class LogCommand implements Runnable {
                 exp = format + exp;
                 if (oneline) {
                     out.println(v.id().substring(0, 13) + deco + exp + " " + RefsCommand.firstLine(v.message()));
-                    if (stat && e.expired() == null) printStat(out, repo, v);
+                    if (stat && e.expired() == null) printStat(out, repo, v, entries);
                     continue;
                 }
                 if (!first) out.println();
@@ -106,7 +106,7 @@ final class LogCommand implements Runnable {
                 for (String line : v.message().split("\n", -1)) out.println("    " + line);
                 if (stat && e.expired() == null) {
                     out.println();
-                    printStat(out, repo, v);
+                    printStat(out, repo, v, entries);
                 }
             }
             out.flush();
@@ -131,13 +131,16 @@ final class LogCommand implements Runnable {
     }
 
     /** What {@code v} changed over its parent, per table ({@link ParentStat}: one catalog read per version). */
-    private List<ParentStat.TableStat> stats(Repository repo, VersionInfo v) {
-        if (parentStat == null) parentStat = new ParentStat(repo, CatalogCache.fromEnvironment());
+    private List<ParentStat.TableStat> stats(Repository repo, VersionInfo v, List<Repository.LogEntry> entries) {
+        if (parentStat == null) {
+            parentStat = new ParentStat(repo, CatalogCache.fromEnvironment());
+            for (Repository.LogEntry e : entries) parentStat.known(e.version(), e.expired()); // already read by log
+        }
         return parentStat.of(v);
     }
 
-    private void printStat(PrintWriter out, Repository repo, VersionInfo v) {
-        for (ParentStat.TableStat t : stats(repo, v)) {
+    private void printStat(PrintWriter out, Repository repo, VersionInfo v, List<Repository.LogEntry> entries) {
+        for (ParentStat.TableStat t : stats(repo, v, entries)) {
             out.printf(" %s | +%d -%s (%,d rows)%n", t.table(), t.added(), t.removed() == null ? "?" : t.removed().toString(), t.rows());
         }
     }

@@ -24,11 +24,23 @@ public final class ParentStat {
     private final CatalogSource catalogs;
     /** Version id → its tables' rows, and rows added by its own snapshots. */
     private final Map<String, List<VersionStat.TableRows>> rows = new HashMap<>();
+    /** Versions the caller already read (log, site), with whether each is expired: their parents' lookups cost no read. */
+    private final Map<String, Boolean> knownExpired = new HashMap<>();
+    private final Map<String, VersionInfo> known = new HashMap<>();
 
     /** @param catalogs where the versions' catalogs come from (the local cache) */
     public ParentStat(Repository repo, CatalogSource catalogs) {
         this.repo = repo;
         this.catalogs = catalogs;
+    }
+
+    /**
+     * Notes a version the caller has read with its expiry ({@code expired}: null when live), so
+     * that {@link #of} does not read its version.json and expiry marker again as a parent.
+     */
+    public void known(VersionInfo v, ExpiredInfo expired) {
+        known.put(v.id(), v);
+        knownExpired.put(v.id(), expired != null);
     }
 
     /**
@@ -41,8 +53,11 @@ public final class ParentStat {
         Map<String, Long> before = new LinkedHashMap<>();
         boolean known = true;
         if (!v.parents().isEmpty()) {
-            Optional<VersionInfo> parent = repo.readVersion(v.parents().get(0));
-            if (parent.isEmpty() || repo.readExpired(parent.get().id()).isPresent()) known = false;
+            String parentId = v.parents().get(0);
+            Optional<VersionInfo> parent = this.known.containsKey(parentId) ? Optional.of(this.known.get(parentId)) : repo.readVersion(parentId);
+            boolean expired = parent.isPresent() && (knownExpired.containsKey(parentId) ? knownExpired.get(parentId)
+                    : repo.readExpired(parentId).isPresent());
+            if (parent.isEmpty() || expired) known = false;
             else for (VersionStat.TableRows t : rows(parent.get())) before.put(t.table(), t.rows());
         }
         List<TableStat> result = new ArrayList<>();

@@ -260,6 +260,7 @@ public final class Site {
         }
         Map<String, Entry> byId = new HashMap<>();
         for (Entry e : entries) byId.put(e.version().id(), e);
+        if (stats != null) for (Entry e : entries) stats.known(e.version(), e.expired()); // parents already read
         for (Entry e : entries)
             pages.put(versionKey(e.version().id()), bytes(versionPage(e, refsByVersion.getOrDefault(e.version().id(), List.of()), head, byId)));
         return pages;
