@@ -40,8 +40,14 @@ import java.util.concurrent.TimeUnit;
  * field SQLite could not render as its type is rendered {@code {}}, which no plain value is.
  */
 final class DuckDbTableLoad {
-    /** Lines per temporary file: DuckDB loads one while SQLite renders the next. */
-    static final int CHUNK_ROWS = 131_072;
+    /**
+     * Lines per temporary file: DuckDB loads one while SQLite renders the next. One DuckDB row
+     * group (its default {@code row_group_size}, 122,880 rows): each INSERT then adds whole row
+     * groups; with 131,072 rows (a row group and a part) the COMMIT of the benchmark's
+     * 10,000-snapshot catalog cost 3-4x the CPU and the file was 16.6 MB instead of 11.8 MB; two
+     * row groups per file were no better (docs/catalog.md "Benchmark").
+     */
+    static final int CHUNK_ROWS = 122_880;
 
     /**
      * Bytes after which a temporary file is handed over before it holds {@link #CHUNK_ROWS}

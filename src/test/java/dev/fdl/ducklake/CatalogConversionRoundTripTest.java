@@ -96,6 +96,22 @@ class CatalogConversionRoundTripTest {
                     .isInstanceOf(SQLException.class).hasMessageContaining("ducklake_data_file");
             Sql.exec(lite, "UPDATE ducklake_data_file SET path = substr(path, 1, length(path) - 1) WHERE path LIKE '%x'");
             ConversionCheck.compare(new ConversionCheck.Side(d, "cat.main.", "source"), new ConversionCheck.Side(lite, "", "target"), tables);
+            // two rows' paths swapped: every column holds the same values, the rows differ
+            List<String> ends = new ArrayList<>();
+            try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery("SELECT data_file_id || ' ' || path FROM ducklake_data_file"
+                    + " WHERE data_file_id IN ((SELECT min(data_file_id) FROM ducklake_data_file), (SELECT max(data_file_id) FROM ducklake_data_file))"
+                    + " ORDER BY data_file_id")) {
+                while (r.next()) ends.add(r.getString(1));
+            }
+            assertThat(ends).hasSize(2);
+            String[] first = ends.get(0).split(" ", 2);
+            String[] last = ends.get(1).split(" ", 2);
+            setPaths(lite, first[0] + " " + last[1], last[0] + " " + first[1]);
+            assertThatThrownBy(() -> ConversionCheck.compare(new ConversionCheck.Side(d, "cat.main.", "source"),
+                    new ConversionCheck.Side(lite, "", "target"), tables))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("ducklake_data_file");
+            setPaths(lite, ends.get(0), ends.get(1));
+            ConversionCheck.compare(new ConversionCheck.Side(d, "cat.main.", "source"), new ConversionCheck.Side(lite, "", "target"), tables);
             Sql.exec(lite, "UPDATE ducklake_delete_file SET end_snapshot = coalesce(end_snapshot, 0) + 1"
                     + " WHERE delete_file_id = (SELECT min(delete_file_id) FROM ducklake_delete_file)");
             assertThatThrownBy(() -> ConversionCheck.compare(new ConversionCheck.Side(d, "cat.main.", "source"),
@@ -105,6 +121,18 @@ class CatalogConversionRoundTripTest {
             assertThatThrownBy(() -> ConversionCheck.compare(new ConversionCheck.Side(d, "cat.main.", "source"),
                     new ConversionCheck.Side(lite, "", "target"), tables))
                     .isInstanceOf(SQLException.class).hasMessageContaining("table ducklake_snapshot");
+        }
+    }
+
+    /** Sets the path of each data file given as "id path". */
+    private static void setPaths(Connection lite, String... idAndPath) throws SQLException {
+        try (var ps = lite.prepareStatement("UPDATE ducklake_data_file SET path = ? WHERE data_file_id = ?")) {
+            for (String row : idAndPath) {
+                String[] x = row.split(" ", 2);
+                ps.setString(1, x[1]);
+                ps.setLong(2, Long.parseLong(x[0]));
+                ps.executeUpdate();
+            }
         }
     }
 
