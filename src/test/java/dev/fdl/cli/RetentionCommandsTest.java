@@ -45,6 +45,23 @@ class RetentionCommandsTest {
     }
 
     @Test
+    void aShortGracePeriodWarnsThatUncommittedImportsLoseTheirDataFiles() {
+        fx.copyFixtureData("towns", RepoFixture.OLD);
+        fx.commit("main", fx.fixtureCatalog("towns"));
+        String cache = tmp.resolve("cache").toString();
+
+        assertThat(fdl("gc", "--grace", "0", "--cache-dir", cache, "--dry-run")).as(() -> err).isZero();
+        assertThat(err).contains("warning: a grace period of", "would delete the data files of imports that are not committed yet");
+        assertThat(fdl("gc", "--grace", "59m", "--cache-dir", cache)).isZero();
+        assertThat(err).contains("deletes the data files of imports that are not committed yet");
+
+        assertThat(fdl("gc", "--grace", "1h", "--cache-dir", cache)).isZero();
+        assertThat(err).doesNotContain("warning");
+        assertThat(fdl("gc", "--cache-dir", cache)).isZero();
+        assertThat(err).doesNotContain("warning");
+    }
+
+    @Test
     void expireKeepsTheNewestAndLogMarksTheExpired() {
         List<String> v = new ArrayList<>();
         for (int i = 0; i < 4; i++) v.add(fx.commit("main", List.of()));
