@@ -62,6 +62,26 @@ class RetentionCommandsTest {
     }
 
     @Test
+    void aBrokenRefIsReportedAndTheOtherRefsAreStillListedButGcRefuses() throws Exception {
+        String v = fx.commit("main", List.of());
+        fx.tag("good", v);
+        java.nio.file.Files.writeString(fx.root.resolve("refs/tags/bad"), "{\"version\": \"not-a-version\"");
+
+        assertThat(fdl("refs")).as(() -> err).isZero();
+        assertThat(out).contains("main", "good").doesNotContain("bad");
+        assertThat(err).contains("warning: ignoring a broken ref", "refs/tags/bad");
+        assertThat(fdl("tag")).as(() -> err).isZero();
+        assertThat(out).contains("good");
+        assertThat(fdl("log", "--oneline")).as(() -> err).isZero();
+        assertThat(out).contains("tag: good");
+        assertThat(err).contains("refs/tags/bad");
+
+        // what decides what is live must not go on without a ref
+        assertThat(fdl("gc", "--cache-dir", tmp.resolve("cache").toString(), "--dry-run")).isEqualTo(1);
+        assertThat(err).contains("refs/tags/bad");
+    }
+
+    @Test
     void expireKeepsTheNewestAndLogMarksTheExpired() {
         List<String> v = new ArrayList<>();
         for (int i = 0; i < 4; i++) v.add(fx.commit("main", List.of()));
