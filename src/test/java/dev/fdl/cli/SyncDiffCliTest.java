@@ -99,8 +99,11 @@ class SyncDiffCliTest {
         // rows as text and CSV: one line per added and removed row
         long plusLines = Cli.ok(wc, "diff", "--no-key", "m0", "m2").out().lines().filter(l -> l.startsWith("+ ")).count();
         assertThat(plusLines).isEqualTo(expected[0]);
-        assertThat(Cli.ok(wc, "diff", "--csv", "--no-key", "m0", "m2").out().lines().filter(l -> l.startsWith("removed,")).count())
-                .isEqualTo(expected[1]);
+        String csv = Cli.ok(wc, "diff", "--csv", "--no-key", "m0", "m2").out();
+        assertThat(csv.lines().filter(l -> l.startsWith("main.cities,removed,")).count()).isEqualTo(expected[1]);
+        // nothing but CSV: a header, then rows of the table, \n line ends (--crlf for CRLF)
+        assertThat(csv).startsWith("table,change,").doesNotContain("\r").doesNotContain("\n#");
+        assertThat(csv.lines().filter(l -> !l.startsWith("main.cities,")).count()).isEqualTo(1);
         assertThat(Cli.ok(wc, "diff", "m0", "m2").out().lines().filter(l -> l.startsWith("~ ")).count()).isEqualTo(sum.get("changed").asLong());
 
         // the working copy against its base, and one version against the working copy
