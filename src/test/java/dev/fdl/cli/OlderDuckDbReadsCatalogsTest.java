@@ -9,7 +9,6 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +48,7 @@ class OlderDuckDbReadsCatalogsTest {
         }
 
         List<String> expected = new ArrayList<>();
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+        try (Connection duck = dev.fdl.ducklake.DuckDbPool.connect()) {
             for (Path c : catalogs) expected.addAll(CatalogTableDump.dump(duck, c.toString()));
         }
         assertThat(expected).anyMatch(l -> l.contains(" ducklake_data_file 2 ")).anyMatch(l -> l.contains(" ducklake_snapshot "));
