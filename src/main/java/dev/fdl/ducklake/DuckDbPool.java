@@ -57,6 +57,8 @@ public final class DuckDbPool {
     private final AtomicLong created = new AtomicLong();
     private final AtomicLong lent = new AtomicLong();
     private final AtomicLong discarded = new AtomicLong();
+    private final AtomicLong inDoubt = new AtomicLong();
+    private final AtomicLong unclean = new AtomicLong();
 
     /** A pool keeping at most {@code maxIdle} idle instances, all configurations together (0: never reuse). */
     DuckDbPool(int maxIdle) {
@@ -146,7 +148,11 @@ public final class DuckDbPool {
         } catch (SQLException e) {
             clean = false;
         }
-        if (clean && maxIdle > 0) clean = lease.instance.reset();
+        if (!clean) inDoubt.incrementAndGet();
+        if (clean && maxIdle > 0 && !lease.instance.reset()) {
+            clean = false;
+            unclean.incrementAndGet();
+        }
         if (clean) {
             synchronized (idle) {
                 if (idleCount < maxIdle) {
@@ -316,6 +322,7 @@ public final class DuckDbPool {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "DuckDbPool[created=%d, lent=%d, discarded=%d]", created(), lent(), discarded());
+        return String.format(Locale.ROOT, "DuckDbPool[created=%d, lent=%d, discarded=%d (in doubt %d, not shown clean %d)]",
+                created(), lent(), discarded(), inDoubt.get(), unclean.get());
     }
 }
