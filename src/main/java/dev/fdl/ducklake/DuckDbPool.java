@@ -38,7 +38,11 @@ import java.util.regex.Pattern;
  * Instances are created lazily: a command that needs no DuckDB never loads it.
  */
 public final class DuckDbPool {
-    private static final DuckDbPool SHARED = new DuckDbPool(4);
+    /**
+     * Eight idle instances: an idle one holds about 1.5 MB; with four, the parallel test suite
+     * (up to eight users at once, a reader open while a conversion runs) discarded every sixth.
+     */
+    private static final DuckDbPool SHARED = new DuckDbPool(8);
 
     static {
         // idle instances hold native threads; close them before the process ends

@@ -1,6 +1,7 @@
 package dev.fdl.cli;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -17,7 +18,7 @@ public final class CatalogTableDump {
 
     /** Prints {@code duckdb <version>}, then the lines of every file given; exit 1 on any failure. */
     public static void main(String[] files) {
-        try (Connection c = dev.fdl.ducklake.DuckDbPool.connect()) {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:")) {
             try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT version()")) {
                 r.next();
                 System.out.println("duckdb " + r.getString(1));
