@@ -6,7 +6,6 @@ import dev.fdl.util.SqlQuote;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -123,7 +122,7 @@ public final class VersionDiff {
         }
         Properties props = new Properties();
         props.setProperty("jdbc_stream_results", "true");
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:", props)) {
+        try (Connection duck = DuckDbPool.connect(props)) {
             try (Statement st = duck.createStatement()) {
                 st.execute("SET TimeZone = 'UTC'");
                 st.execute("ATTACH " + SqlQuote.literal(a.catalog().toAbsolutePath().toString()) + " AS " + SqlQuote.ident(A) + " (READ_ONLY)");
