@@ -2,6 +2,7 @@ package dev.fdl.ducklake;
 
 import dev.fdl.util.SqlQuote;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -22,27 +23,16 @@ import java.util.Map;
  */
 final class ConversionCheck {
     /**
-     * The file tables and the rows compared, each rendered by the database itself as one text in
-     * SQL both SQLite and DuckDB run alike: the integer columns (the boolean as 0/1) as decimals
-     * or {@code n} for NULL, then the path, prefixed {@code s} ({@code n} for NULL). The path comes
-     * last, so a comma in it cannot make two rows render alike. One value per row crosses JDBC
-     * instead of one per column.
+     * The columns of the file tables that are compared, as SQL valid in both databases (the
+     * boolean as 0/1), each an integer or text.
      */
     private static final List<FileTable> FILE_TABLES = List.of(
-            new FileTable("ducklake_data_file", rendering(List.of("data_file_id", "table_id", "begin_snapshot", "end_snapshot",
-                    "path_is_relative"))),
-            new FileTable("ducklake_delete_file", rendering(List.of("delete_file_id", "table_id", "begin_snapshot", "end_snapshot",
-                    "data_file_id", "path_is_relative"))));
+            new FileTable("ducklake_data_file", "data_file_id, table_id, begin_snapshot, end_snapshot, path,"
+                    + " CAST(path_is_relative AS BIGINT)", new boolean[] {false, false, false, false, true, false}),
+            new FileTable("ducklake_delete_file", "delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, path,"
+                    + " CAST(path_is_relative AS BIGINT)", new boolean[] {false, false, false, false, false, true, false}));
 
-    private record FileTable(String name, String row) {}
-
-    private static String rendering(List<String> integers) {
-        StringBuilder row = new StringBuilder();
-        for (String column : integers) {
-            row.append("coalesce(CAST(CAST(").append(column).append(" AS BIGINT) AS VARCHAR), 'n') || ',' || ");
-        }
-        return row.append("coalesce('s' || path, 'n')").toString();
-    }
+    private record FileTable(String name, String columns, boolean[] text) {}
 
     /**
      * One side of a conversion: a connection, the qualifier its tables are named with
@@ -162,30 +152,42 @@ final class ConversionCheck {
     }
 
     private static Digest digest(Side side, FileTable table) throws SQLException {
+        int n = table.text().length;
         long rows = 0;
         long sum1 = 0;
         long sum2 = 0;
         try (Statement s = side.connection().createStatement();
-             ResultSet r = s.executeQuery("SELECT " + table.row() + " FROM " + side.qualifier() + table.name())) {
+             ResultSet r = s.executeQuery("SELECT " + table.columns() + " FROM " + side.qualifier() + table.name())) {
             while (r.next()) {
-                String row = r.getString(1);
-                if (row == null) {
-                    throw new SQLException(side.name() + " rendered no row text for table " + table.name());
-                }
-                // two FNV-1a-style hashes of the row's characters (different offsets and primes), each finalized
-                long h1 = 0xCBF29CE484222325L;
-                long h2 = 0x243F6A8885A308D3L;
-                for (int i = 0; i < row.length(); i++) {
-                    char c = row.charAt(i);
-                    h1 = (h1 ^ c) * 0x100000001B3L;
-                    h2 = (h2 ^ c) * 0x9E3779B97F4A7C15L;
+                long h1 = 0x243F6A8885A308D3L;
+                long h2 = 0x13198A2E03707344L;
+                for (int i = 0; i < n; i++) {
+                    long v;
+                    if (table.text()[i]) {
+                        String text = r.getString(i + 1);
+                        v = text == null ? 0x5bd1e995L : bytesHash(text.getBytes(StandardCharsets.UTF_8));
+                    } else {
+                        long x = r.getLong(i + 1);
+                        // NULL and 0 differ: NULL gets a value no integer's mix gives in practice
+                        v = r.wasNull() ? 0x9E3779B97F4A7C15L : mix(x ^ 0x2545F4914F6CDD1DL);
+                    }
+                    h1 = mix(h1 ^ v) + i;
+                    h2 = mix(h2 + v * 0xD6E8FEB86659FD93L) ^ i;
                 }
                 rows++;
-                sum1 += mix(h1 ^ row.length());
-                sum2 += mix(h2 + row.length() * 0xD6E8FEB86659FD93L);
+                sum1 += h1;
+                sum2 += h2;
             }
         }
         return new Digest(rows, sum1, sum2);
+    }
+
+    private static long bytesHash(byte[] bytes) {
+        long h = 0xCBF29CE484222325L ^ bytes.length;
+        for (byte b : bytes) {
+            h = (h ^ (b & 0xff)) * 0x100000001B3L;
+        }
+        return mix(h);
     }
 
     /** A 64-bit finalizer (MurmurHash3's fmix64): every input bit affects every output bit. */
