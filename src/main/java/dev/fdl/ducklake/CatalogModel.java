@@ -208,17 +208,23 @@ final class CatalogModel {
 
     // ---- rows: visible at a snapshot, or (snapshot null) named in any snapshot ----
 
-    /** The condition that a row of {@code alias} is visible at {@code snapshot}; no condition for null (every snapshot). */
-    private static String visibleAt(String alias, Long snapshot) {
-        return snapshot == null ? " 1 = 1 " : Visibility.at(alias, snapshot);
+    /**
+     * The one query shape of this model: {@code FROM table alias WHERE} the row is visible at
+     * {@code snapshot} ({@link Visibility}; null: every row of every snapshot) {@code AND} it
+     * belongs to table {@code tableId} (null: any table), with a space at the end.
+     */
+    private String visibleFrom(String table, String alias, Long tableId, Long snapshot) {
+        String condition = snapshot == null ? " 1 = 1 " : Visibility.at(alias, snapshot);
+        String owner = tableId == null ? "" : "AND " + alias + ".table_id = " + tableId + " ";
+        return " FROM " + t(table) + " " + alias + " WHERE" + condition + owner;
     }
 
     /** Schema rows visible at {@code snapshot} (null: every row of every snapshot), by schema id. */
     List<SchemaRow> schemas(Long snapshot) throws SQLException {
         String parent = nestedSchemas ? "parent_schema_id" : "CAST(NULL AS BIGINT)";
         List<SchemaRow> rows = new ArrayList<>();
-        try (PreparedStatement ps = conn.prepareStatement("SELECT schema_id, " + parent + ", schema_name, path, path_is_relative FROM "
-                + t("ducklake_schema") + " WHERE" + visibleAt("", snapshot) + "ORDER BY schema_id, begin_snapshot");
+        try (PreparedStatement ps = conn.prepareStatement("SELECT schema_id, " + parent + ", schema_name, path, path_is_relative"
+                + visibleFrom("ducklake_schema", "x", null, snapshot) + "ORDER BY schema_id, begin_snapshot");
              ResultSet r = ps.executeQuery()) {
             while (r.next()) {
                 rows.add(new SchemaRow(r.getLong(1), nullableLong(r, 2), r.getString(3), r.getString(4), relative(r, 5)));
@@ -230,8 +236,8 @@ final class CatalogModel {
     /** Table rows visible at {@code snapshot} (null: every row of every snapshot), by table id, oldest row first. */
     List<TableRow> tableRows(Long snapshot) throws SQLException {
         List<TableRow> rows = new ArrayList<>();
-        try (PreparedStatement ps = conn.prepareStatement("SELECT table_id, schema_id, table_name, path, path_is_relative FROM "
-                + t("ducklake_table") + " WHERE" + visibleAt("", snapshot) + "ORDER BY table_id, begin_snapshot");
+        try (PreparedStatement ps = conn.prepareStatement("SELECT table_id, schema_id, table_name, path, path_is_relative"
+                + visibleFrom("ducklake_table", "x", null, snapshot) + "ORDER BY table_id, begin_snapshot");
              ResultSet r = ps.executeQuery()) {
             while (r.next()) {
                 rows.add(new TableRow(r.getLong(1), r.getLong(2), r.getString(3), r.getString(4), relative(r, 5)));
@@ -339,10 +345,9 @@ final class CatalogModel {
      * Rows are streamed, never collected: a catalog may name millions of files.
      */
     void dataFiles(Long tableId, Long snapshot, Consumer<DataFileRow> sink) throws SQLException {
-        String sql = "SELECT " + DATA_FILE_COLUMNS + " FROM " + t("ducklake_data_file") + " WHERE" + visibleAt("", snapshot)
-                + (tableId == null ? "" : "AND table_id = ? ORDER BY file_order NULLS LAST, data_file_id");
+        String sql = "SELECT " + DATA_FILE_COLUMNS + visibleFrom("ducklake_data_file", "x", tableId, snapshot)
+                + (tableId == null ? "" : "ORDER BY file_order NULLS LAST, data_file_id");
         try (PreparedStatement ps = conn.prepareStatement(sql)) {
-            if (tableId != null) ps.setLong(1, tableId);
             try (ResultSet r = ps.executeQuery()) {
                 while (r.next()) {
                     sink.accept(new DataFileRow(r.getLong(1), r.getLong(2), r.getLong(3), r.getString(4), relative(r, 5),
@@ -361,10 +366,9 @@ final class CatalogModel {
     void deleteFiles(Long tableId, Long snapshot, Consumer<DeleteFileRow> sink) throws SQLException {
         if (!tableNames.contains("ducklake_delete_file")) return;
         String sql = "SELECT delete_file_id, table_id, data_file_id, path, path_is_relative, file_size_bytes, format, "
-                + "encryption_key, partial_max FROM " + t("ducklake_delete_file") + " WHERE" + visibleAt("", snapshot)
-                + (tableId == null ? "" : "AND table_id = ? ORDER BY delete_file_id");
+                + "encryption_key, partial_max" + visibleFrom("ducklake_delete_file", "x", tableId, snapshot)
+                + (tableId == null ? "" : "ORDER BY delete_file_id");
         try (PreparedStatement ps = conn.prepareStatement(sql)) {
-            if (tableId != null) ps.setLong(1, tableId);
             try (ResultSet r = ps.executeQuery()) {
                 while (r.next()) {
                     sink.accept(new DeleteFileRow(r.getLong(1), r.getLong(2), r.getLong(3), r.getString(4), relative(r, 5),
@@ -443,9 +447,9 @@ final class CatalogModel {
         StringBuilder joins = new StringBuilder();
         if (tableNames.contains("ducklake_delete_file")) {
             files.append(" - coalesce(d.n, 0)");
-            joins.append(" LEFT JOIN (SELECT data_file_id, sum(delete_count) AS n FROM ").append(t("ducklake_delete_file"))
-                    .append(" WHERE table_id = ").append(tableId).append(" AND").append(Visibility.at(snapshot))
-                    .append("GROUP BY data_file_id) d ON d.data_file_id = f.data_file_id");
+            joins.append(" LEFT JOIN (SELECT x.data_file_id, sum(x.delete_count) AS n")
+                    .append(visibleFrom("ducklake_delete_file", "x", tableId, snapshot))
+                    .append("GROUP BY x.data_file_id) d ON d.data_file_id = f.data_file_id");
         }
         String inlinedDelete = inlinedDeleteTable(tableId);
         if (inlinedDelete != null) {
@@ -454,8 +458,8 @@ final class CatalogModel {
             joins.append(" LEFT JOIN (SELECT file_id, count(*) AS n FROM ").append(t(inlinedDelete))
                     .append(" WHERE begin_snapshot <= ").append(s).append(" GROUP BY file_id) i ON i.file_id = f.data_file_id");
         }
-        files.append(" AS n FROM ").append(t("ducklake_data_file")).append(" f").append(joins)
-                .append(" WHERE f.table_id = ").append(tableId).append(" AND").append(Visibility.at("f", snapshot));
+        files.append(" AS n FROM (SELECT x.data_file_id, x.begin_snapshot, x.record_count")
+                .append(visibleFrom("ducklake_data_file", "x", tableId, snapshot)).append(") f").append(joins);
         List<String> parts = new ArrayList<>(List.of(files.toString()));
         for (Inlined inlined : inlinedTables(tableId, "table " + tableId)) {
             String begin = SqlQuote.ident(inlined.system().begin());
@@ -474,8 +478,8 @@ final class CatalogModel {
         if (!tableNames.contains("ducklake_view")) return List.of();
         Map<Long, String> names = schemaNames(schemas(snapshot));
         List<ViewRow> result = new ArrayList<>();
-        try (PreparedStatement ps = conn.prepareStatement("SELECT schema_id, view_name, dialect, sql, column_aliases FROM "
-                + t("ducklake_view") + " WHERE" + Visibility.at(snapshot) + "ORDER BY view_id"); ResultSet r = ps.executeQuery()) {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT schema_id, view_name, dialect, sql, column_aliases"
+                + visibleFrom("ducklake_view", "x", null, snapshot) + "ORDER BY view_id"); ResultSet r = ps.executeQuery()) {
             while (r.next()) {
                 String schema = names.get(r.getLong(1));
                 if (schema != null) result.add(new ViewRow(schema, r.getString(2), r.getString(3), r.getString(4), r.getString(5)));
