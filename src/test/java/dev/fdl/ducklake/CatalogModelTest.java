@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -89,5 +90,29 @@ class CatalogModelTest {
             }
             assertThat(working.state(new TableName("main", "no_such_table")).table()).isNull();
         }
+    }
+
+    /**
+     * A SQLite catalog may hold {@code path_is_relative} as text ({@code true}/{@code false}) rather
+     * than 0/1: the model reads it as the value it spells, for the schema, the table and every file,
+     * so gc neither loses a relative file's location nor invents one for an absolute file.
+     */
+    @Test
+    void pathIsRelativeStoredAsTextInSqliteIsReadAsItsValue() throws Exception {
+        Path file = dir.resolve("text.sqlite");
+        Catalogs.create(file, CatalogKind.SQLITE, "/data/");
+        try (Connection db = Sql.sqlite(file, false)) {
+            Sql.exec(db, "UPDATE ducklake_schema SET path_is_relative = 'true'");
+            Sql.exec(db, "INSERT INTO ducklake_table (table_id, table_uuid, begin_snapshot, end_snapshot, schema_id, table_name, path,"
+                    + " path_is_relative) VALUES (1, 'u', 0, NULL, 0, 't', 't/', 'true')");
+            Sql.exec(db, "INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, end_snapshot, path, path_is_relative,"
+                    + " file_format, record_count, file_size_bytes) VALUES (1, 1, 0, NULL, 'a.parquet', 'true', 'parquet', 1, 10),"
+                    + " (2, 1, 0, NULL, '/elsewhere/b.parquet', 'false', 'parquet', 1, 10)");
+        }
+        List<String> locations = new ArrayList<>();
+        try (Catalog c = Catalog.open(file)) {
+            c.forEachFile(f -> locations.add(f.location() + (f.relative() ? " relative" : " absolute")));
+        }
+        assertThat(locations).containsExactlyInAnyOrder("/data/main/t/a.parquet relative", "/elsewhere/b.parquet absolute");
     }
 }
