@@ -47,7 +47,8 @@ public final class CatalogConverter {
      * Converts {@code source} (kind detected) into a new catalog of {@code targetKind} at
      * {@code target}. The target is written to a temporary file beside it, checked against the
      * source ({@link ConversionCheck}), and moved over it only then; a DuckDB target is created
-     * by {@link #attachNewDuckDb}.
+     * by {@link #attachNewDuckDb} as {@link DuckDbStorage#DEFAULT}, with the block size
+     * {@link DuckDbStorage#forCatalog} chooses for the source's largest table.
      *
      * @param progress told after each table; {@link ProgressListener#NONE} for none
      * @return what was copied, with the DuckDB storage string for a DuckDB target
@@ -61,7 +62,8 @@ public final class CatalogConverter {
 
     /**
      * {@link #convert(Path, Path, CatalogKind, ProgressListener)} into a DuckDB file written with
-     * {@code storage} (a repository may opt into a newer DuckDB storage version: SPEC.md section 3).
+     * {@code storage} (a repository may opt into a newer DuckDB storage version: SPEC.md section 3),
+     * with the block size {@code storage.forCatalog} chooses for the source's largest table.
      */
     public static ConversionResult toDuckDb(Path source, Path target, DuckDbStorage storage, ProgressListener progress) {
         return convert(source, target, CatalogKind.DUCKDB, progress, Objects.requireNonNull(storage, "storage"));
@@ -186,11 +188,13 @@ public final class CatalogConverter {
             // the check see the same state; in WAL mode a commit meanwhile is detected at the end
             // and fails the conversion
             lite.setAutoCommit(false);
-            attachNewDuckDb(duck, temp, "cat", storage);
+            List<String> tables = Sql.sqliteTables(lite);
+            ConversionCheck.Side from = new ConversionCheck.Side(lite, "", "the SQLite catalog " + source);
+            ConversionCheck.RowCounts counts = ConversionCheck.count(from, tables);
+            attachNewDuckDb(duck, temp, "cat", storage.forCatalog(counts.largest()));
             // a table's rows are a set (every reader of a catalog orders by keys): letting DuckDB
             // insert them in any order lets it write row groups as they come
             Sql.exec(duck, "SET preserve_insertion_order = false");
-            List<String> tables = Sql.sqliteTables(lite);
             long version = dataVersion(lite);
             boolean wal;
             try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery("PRAGMA journal_mode")) {
@@ -212,8 +216,7 @@ public final class CatalogConverter {
                 stopIfInterrupted(table);
             }
             Sql.exec(duck, "COMMIT");
-            ConversionCheck.compare(new ConversionCheck.Side(lite, "", "the SQLite catalog " + source),
-                    new ConversionCheck.Side(duck, "cat.main.", "the DuckDB catalog written"), tables);
+            ConversionCheck.compare(from, counts, new ConversionCheck.Side(duck, "cat.main.", "the DuckDB catalog written"));
             lite.commit(); // ends the read transaction: the next read sees any commit made meanwhile
             if (wal && dataVersion(lite) != version) {
                 throw new SQLException("the SQLite catalog changed while it was being converted (a writer committed meanwhile);"
@@ -375,6 +378,8 @@ public final class CatalogConverter {
         try (Connection duck = Sql.duckDbMemory()) {
             Sql.attach(duck, source, "src", true);
             Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
+            ConversionCheck.Side from = new ConversionCheck.Side(duck, "src.main.", "the DuckDB catalog " + source);
+            ConversionCheck.RowCounts counts = ConversionCheck.count(from, tables.keySet());
             try (Connection lite = Sql.sqlite(temp, false)) {
                 // a new file nobody else sees until it is complete and checked: no journal, no sync
                 Sql.exec(lite, "PRAGMA journal_mode = OFF");
@@ -392,8 +397,7 @@ public final class CatalogConverter {
                 }
                 totals.tables = tables.size();
                 lite.commit();
-                ConversionCheck.compare(new ConversionCheck.Side(duck, "src.main.", "the DuckDB catalog " + source),
-                        new ConversionCheck.Side(lite, "", "the SQLite catalog written"), tables.keySet());
+                ConversionCheck.compare(from, counts, new ConversionCheck.Side(lite, "", "the SQLite catalog written"));
                 ConversionCheck.quickCheck(lite);
             }
         }
@@ -402,8 +406,10 @@ public final class CatalogConverter {
     private static void duckDbToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals, DuckDbStorage storage) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
             Sql.attach(duck, source, "src", true);
-            attachNewDuckDb(duck, temp, "cat", storage);
             Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
+            ConversionCheck.Side from = new ConversionCheck.Side(duck, "src.main.", "the DuckDB catalog " + source);
+            ConversionCheck.RowCounts counts = ConversionCheck.count(from, tables.keySet());
+            attachNewDuckDb(duck, temp, "cat", storage.forCatalog(counts.largest()));
             Sql.exec(duck, "BEGIN");
             int done = 0;
             for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
@@ -420,8 +426,7 @@ public final class CatalogConverter {
             }
             totals.tables = tables.size();
             Sql.exec(duck, "COMMIT");
-            ConversionCheck.compare(new ConversionCheck.Side(duck, "src.main.", "the DuckDB catalog " + source),
-                    new ConversionCheck.Side(duck, "cat.main.", "the DuckDB catalog written"), tables.keySet());
+            ConversionCheck.compare(from, counts, new ConversionCheck.Side(duck, "cat.main.", "the DuckDB catalog written"));
             totals.storage = storageOf(duck, "cat", temp);
             Sql.exec(duck, "DETACH cat");
         }

@@ -8,7 +8,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The run-time check of every catalog conversion (issue #12), made before the converted catalog
@@ -41,14 +43,52 @@ final class ConversionCheck {
     private ConversionCheck() {}
 
     /**
+     * Every table's row count in one database, taken before the conversion writes anything (the
+     * source is read in one transaction, so it is the state that is copied); the largest chooses
+     * the target's block size ({@link DuckDbStorage#forCatalog}).
+     *
+     * @param rows row count by table name, in the order given
+     */
+    record RowCounts(Map<String, Long> rows) {
+        /** The row count of the largest table (0 for none). */
+        long largest() {
+            return rows.values().stream().mapToLong(Long::longValue).max().orElse(0);
+        }
+    }
+
+    /**
+     * Counts the rows of every table of {@code tables} in {@code side}.
+     *
+     * @throws SQLException naming the table that cannot be counted
+     */
+    static RowCounts count(Side side, Collection<String> tables) throws SQLException {
+        Map<String, Long> rows = new LinkedHashMap<>();
+        for (String table : tables) {
+            rows.put(table, count(side, table));
+        }
+        return new RowCounts(rows);
+    }
+
+    /**
      * Compares {@code target} with {@code source} over {@code tables} (every table of the
      * source): the same row count in each, and the same file rows.
      *
      * @throws SQLException naming the first table that differs and both sides' numbers
      */
     static void compare(Side source, Side target, Collection<String> tables) throws SQLException {
-        for (String table : tables) {
-            long expected = count(source, table);
+        compare(source, count(source, tables), target);
+    }
+
+    /**
+     * Compares {@code target} with {@code source} over every table {@code sourceRows} counted in
+     * it ({@link #count} of {@code source}): the same row count in each, and the same file rows.
+     *
+     * @throws SQLException naming the first table that differs and both sides' numbers
+     */
+    static void compare(Side source, RowCounts sourceRows, Side target) throws SQLException {
+        for (Map.Entry<String, Long> e : sourceRows.rows().entrySet()) {
+            String table = e.getKey();
+            long expected = e.getValue();
             long actual = count(target, table);
             if (expected != actual) {
                 throw new SQLException("check after conversion failed: table " + table + " has " + expected + " rows in "
@@ -56,7 +96,7 @@ final class ConversionCheck {
             }
         }
         for (FileTable f : FILE_TABLES) {
-            if (!tables.contains(f.name())) {
+            if (!sourceRows.rows().containsKey(f.name())) {
                 continue;
             }
             Digest expected = digest(source, f);

@@ -1,5 +1,10 @@
 package dev.fdl.cli;
 
+import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.Catalogs;
+import dev.fdl.ducklake.DuckDbStorage;
+import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.store.ChildJvm;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -10,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Committed catalogs stay readable by DuckDB 1.5 (issue 14): fdl runs on DuckDB 2.0, whose default
- * storage version 1.5 cannot open, so catalogs are written as storage v1.5.0 with 16 KiB blocks.
+ * storage version 1.5 cannot open, so catalogs are written as storage v1.5.0 with 16 KiB blocks (64 KiB for large ones).
  * DuckDB 1.5's JDBC driver (fetched by Maven into target/, never on fdl's classpath) opens every
  * committed catalog in a child JVM and reads every table with the same rows DuckDB 2.0 reads.
  */
@@ -55,6 +62,38 @@ class OlderDuckDbReadsCatalogsTest {
         assertThat(expected).anyMatch(l -> l.contains(" ducklake_data_file 2 ")).anyMatch(l -> l.contains(" ducklake_snapshot "));
 
         ChildJvm.Result older = readWithDuckDb15(catalogs);
+        assertThat(older.exitCode()).as(older.output()).isZero();
+        List<String> lines = older.output().lines().toList();
+        assertThat(lines.get(0)).startsWith("duckdb v1.5.");
+        assertThat(lines.subList(1, lines.size())).containsExactlyElementsOf(expected);
+    }
+
+    /** A large catalog is written with 64 KiB blocks (DuckDbStorage.forCatalog); DuckDB 1.5 reads those too. */
+    @Test
+    void duckDb15ReadsALargeCatalogWrittenWithLargerBlocks() throws Exception {
+        Path sqlite = dir.resolve("large.sqlite");
+        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqlite); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO ducklake_file_column_stats (data_file_id, table_id, column_id, value_count, min_value, max_value)"
+                    + " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + DuckDbStorage.LARGE_TABLE_ROWS + ")"
+                    + " SELECT i, 1 + i % 3, i % 7, i * 3, 'v' || i, NULL FROM n");
+        }
+        Path large = dir.resolve("large.duckdb");
+        CatalogConverter.convert(sqlite, large, CatalogKind.DUCKDB, ProgressListener.NONE);
+
+        List<String> expected;
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
+            s.execute("ATTACH '" + large + "' AS big (READ_ONLY)");
+            try (ResultSet r = s.executeQuery("SELECT block_size FROM pragma_database_size() WHERE database_name = 'big'")) {
+                assertThat(r.next()).isTrue();
+                assertThat(r.getLong(1)).as("block size").isEqualTo(DuckDbStorage.LARGE_BLOCK_SIZE).isEqualTo(65_536);
+            }
+            s.execute("DETACH big");
+            expected = CatalogTableDump.dump(duck, large.toString());
+        }
+        assertThat(expected).anyMatch(l -> l.contains(" ducklake_file_column_stats " + DuckDbStorage.LARGE_TABLE_ROWS + " "));
+
+        ChildJvm.Result older = readWithDuckDb15(List.of(large));
         assertThat(older.exitCode()).as(older.output()).isZero();
         List<String> lines = older.output().lines().toList();
         assertThat(lines.get(0)).startsWith("duckdb v1.5.");

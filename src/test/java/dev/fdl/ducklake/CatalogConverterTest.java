@@ -81,6 +81,54 @@ class CatalogConverterTest {
         assertThat(CatalogConverter.duckDbStorage(duck)).isEqualTo("duckdb-v1.5.0");
     }
 
+    /**
+     * The block size rule (DuckDbStorage.forCatalog): 16 KiB blocks below LARGE_TABLE_ROWS rows in
+     * the largest table, 64 KiB from there on, whether the source is SQLite (commit) or DuckDB.
+     */
+    @Test
+    void aCatalogWhoseLargestTableHasManyRowsIsWrittenWithLargerBlocks() throws Exception {
+        Path below = statsCatalog("below.sqlite", DuckDbStorage.LARGE_TABLE_ROWS - 1);
+        Path at = statsCatalog("at.sqlite", DuckDbStorage.LARGE_TABLE_ROWS);
+
+        Path small = dir.resolve("small.duckdb");
+        Path large = dir.resolve("large.duckdb");
+        CatalogConverter.convert(below, small, CatalogKind.DUCKDB, ProgressListener.NONE);
+        CatalogConverter.convert(at, large, CatalogKind.DUCKDB, ProgressListener.NONE);
+        assertThat(blockSize(small)).isEqualTo(DuckDbStorage.SMALLEST_BLOCK_SIZE);
+        assertThat(blockSize(large)).isEqualTo(DuckDbStorage.LARGE_BLOCK_SIZE).isEqualTo(65_536);
+
+        Path again = dir.resolve("again.duckdb");
+        CatalogConverter.convert(large, again, CatalogKind.DUCKDB, ProgressListener.NONE);
+        assertThat(blockSize(again)).isEqualTo(DuckDbStorage.LARGE_BLOCK_SIZE);
+        Path v200 = dir.resolve("v200.duckdb");
+        ConversionResult opted = CatalogConverter.toDuckDb(at, v200, new DuckDbStorage("v2.0.0", DuckDbStorage.SMALLEST_BLOCK_SIZE), ProgressListener.NONE);
+        assertThat(opted.storage()).isEqualTo("duckdb-v2.0.0");
+        assertThat(blockSize(v200)).isEqualTo(DuckDbStorage.LARGE_BLOCK_SIZE);
+        assertThat(CatalogCompare.differences(large, again)).isEmpty();
+    }
+
+    /** A new SQLite catalog whose {@code ducklake_file_column_stats} holds {@code rows} rows. */
+    private Path statsCatalog(String name, long rows) throws Exception {
+        Path sqlite = dir.resolve(name);
+        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        try (Connection c = Sql.sqlite(sqlite, false)) {
+            Sql.exec(c, "INSERT INTO ducklake_file_column_stats (data_file_id, table_id, column_id, value_count, min_value)"
+                    + " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + rows + ")"
+                    + " SELECT i, 1, i % 7, i * 3, 'v' || i FROM n");
+        }
+        return sqlite;
+    }
+
+    static long blockSize(Path duckdb) throws Exception {
+        try (Connection c = Sql.duckDbMemory(); Statement s = c.createStatement()) {
+            Sql.attach(c, duckdb, "cat", true);
+            try (ResultSet r = s.executeQuery("SELECT block_size FROM pragma_database_size() WHERE database_name = 'cat'")) {
+                assertThat(r.next()).isTrue();
+                return r.getLong(1);
+            }
+        }
+    }
+
     @Test
     void failedConversionLeavesTheTargetAndNoTemporaryFile() throws Exception {
         Path good = dir.resolve("good.duckdb");
