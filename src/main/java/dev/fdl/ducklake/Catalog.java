@@ -171,11 +171,6 @@ public final class Catalog implements AutoCloseable {
         return model.tableNames();
     }
 
-    /** The one model this catalog is read through (package code). */
-    CatalogModel model() {
-        return model;
-    }
-
     /**
      * Streams every data and delete file the catalog names in any snapshot, resolved by
      * {@link DuckLakePaths} (data path, schema path, table path; DUCKLAKE.md "Paths"). Rows are
