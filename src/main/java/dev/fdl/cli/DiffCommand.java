@@ -52,11 +52,14 @@ final class DiffCommand implements Runnable {
     @Option(names = "--no-key", description = "Compare whole rows, ignoring a recorded key: a changed row shows as removed plus added.") boolean noKey;
     @Option(names = "--stat", description = "Counts only: rows added, removed, changed per table.") boolean stat;
     @Option(names = "--json", description = "One JSON object per line (schema changes, rows, per-table counts), then a summary object.") boolean json;
-    @Option(names = "--csv", description = "Rows as CSV: per table a header line (change, columns), then one line per row.") boolean csv;
+    @Option(names = "--csv", description = {"Rows as CSV (nothing but CSV lines): per table a header line (table, change, its columns), "
+            + "then one line per row, each starting with the table's name.", "With --stat: table, added, removed, changed."}) boolean csv;
+    @Option(names = "--crlf", description = "With --csv: end lines with \\r\\n (RFC 4180's CRLF) instead of \\n.") boolean crlf;
 
     @Override
     public void run() {
         if (json && csv) throw FdlException.usage("give either --json or --csv, not both");
+        if (crlf && !csv) throw FdlException.usage("--crlf goes with --csv");
         if (noKey && keys != null) throw FdlException.usage("give either --key or --no-key, not both");
         List<String> refs = args == null ? List.of() : args;
         List<Path> scratch = new ArrayList<>();
@@ -95,7 +98,7 @@ final class DiffCommand implements Runnable {
                         : (from.description() != null ? from.description() : refs.get(0)) + " against "
                         + (to.description() != null ? to.description() : refs.get(1));
             }
-            Printer printer = json ? new JsonPrinter(out) : csv ? new CsvPrinter(out, stat) : new TextPrinter(out, stat);
+            Printer printer = json ? new JsonPrinter(out) : csv ? new CsvPrinter(out, stat, crlf ? "\r\n" : "\n") : new TextPrinter(out, stat);
             if (!json && !csv) {
                 if (which != null) out.println("# " + which);
                 out.println("diff " + a.label() + " " + b.label());
@@ -305,18 +308,29 @@ final class DiffCommand implements Runnable {
     private static final class CsvPrinter implements Printer {
         private final PrintWriter out;
         private final boolean stat;
+        private final String eol;
         private List<String> labels = List.of();
+        private String table;
         private boolean statHeader;
 
-        CsvPrinter(PrintWriter out, boolean stat) {
+        CsvPrinter(PrintWriter out, boolean stat, String eol) {
             this.out = out;
             this.stat = stat;
+            this.eol = eol;
         }
 
         private void line(String first, List<String> values) {
             StringBuilder sb = new StringBuilder(field(first));
             for (String v : values) sb.append(',').append(field(v));
-            out.print(sb.append("\r\n"));
+            out.print(sb.append(eol));
+        }
+
+        /** A row line: the table's name, the change, the values. */
+        private void row(String change, List<String> values) {
+            List<String> rest = new ArrayList<>(values.size() + 1);
+            rest.add(change);
+            rest.addAll(values);
+            line(table, rest);
         }
 
         private static String field(String v) {
@@ -330,13 +344,16 @@ final class DiffCommand implements Runnable {
         @Override
         public void columns(String table, List<String> columns) {
             labels = columns;
-            out.print("# " + table + "\r\n");
-            line("change", columns);
+            this.table = table;
+            List<String> header = new ArrayList<>(columns.size() + 1);
+            header.add("change");
+            header.addAll(columns);
+            line("table", header);
         }
 
         @Override
         public void row(String table, char sign, List<String> values, String json) {
-            line(sign == '+' ? "added" : "removed", values);
+            row(sign == '+' ? "added" : "removed", values);
         }
 
         /** A changed row as two lines: its old values, then its new ones. */
@@ -344,14 +361,14 @@ final class DiffCommand implements Runnable {
         public void changed(String table, List<String> key, String keyJson, List<VersionDiff.ValueChange> changes, List<String> values) {
             List<String> old = new ArrayList<>(values);
             for (VersionDiff.ValueChange c : changes) old.set(labels.indexOf(c.column()), c.oldText());
-            line("changed_from", old);
-            line("changed_to", values);
+            row("changed_from", old);
+            row("changed_to", values);
         }
 
         @Override
         public void stat(VersionDiff.TableStat s) {
             if (stat) {
-                if (!statHeader) out.print("table,added,removed,changed\r\n");
+                if (!statHeader) out.print("table,added,removed,changed" + eol);
                 statHeader = true;
                 line(s.table(), List.of(String.valueOf(s.added()), String.valueOf(s.removed()), String.valueOf(s.changed())));
             }

@@ -118,8 +118,7 @@ final class ExpireCommand implements Runnable {
             out.println("keep " + keep.size() + " version(s):");
             for (RetentionPlan.Decision d : keep)
                 out.println("  " + d.id() + "  " + d.createdAt() + "  " + String.join(", ", d.reasons()));
-            out.println("expire " + drop.size() + " version(s):");
-            for (RetentionPlan.Decision d : drop) out.println("  " + d.id() + "  " + d.createdAt());
+            out.println("expire " + drop.size() + " version(s):"); // each is listed once, as "Would expire <id>", below
         }
         String verb = r.dryRun() ? "Would expire " : "Expired ";
         for (Expire.Expired e : r.expired())

@@ -28,6 +28,9 @@ final class GcCommand implements Runnable {
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 
+    /** Below this, gc may delete what a working copy imported but has not committed (warned about). */
+    static final Duration SHORT_GRACE = Duration.ofHours(1);
+
     @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "7d",
             description = "Keep files, unfinished folders and unreachable versions younger than this (default: ${DEFAULT-VALUE}).")
     Duration grace;
@@ -44,6 +47,15 @@ final class GcCommand implements Runnable {
     public void run() {
         PrintWriter out = spec.commandLine().getOut();
         boolean progress = Out.interactive(quiet);
+        if (grace.compareTo(SHORT_GRACE) < 0) {
+            // the grace period is what keeps an import that is not yet committed (in any working copy,
+            // on any machine) from losing its data files; say so when it is too short to do that
+            PrintWriter err = spec.commandLine().getErr();
+            err.printf("warning: a grace period of %s %s the data files of imports that are not committed yet, in every working copy "
+                    + "of this repository on any machine: a later commit of such a working copy fails and its import must be run again. "
+                    + "Keep the default (7d) unless no one is importing.%n", DurationConverter.format(grace), dryRun ? "would delete" : "deletes");
+            err.flush();
+        }
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
             Gc gc = new Gc(repo, (cacheDir != null ? new CatalogCache(cacheDir) : CatalogCache.fromEnvironment()), CatalogFiles.duckLake(), Clock.systemUTC());

@@ -46,7 +46,7 @@ final class LogCommand implements Runnable {
             DefaultRef target = DefaultRef.forArgument(repo, start);
             Resolved r = repo.resolveAllowingExpired(target.spec());
             List<Repository.LogEntry> entries = repo.log(r.version().id(), limit);
-            Map<String, List<RefValue>> refs = decorations(repo, r);
+            Map<String, List<RefValue>> refs = decorations(repo, r, spec.commandLine().getErr());
             for (Repository.LogEntry e : entries)
                 for (String p : e.missingParents())
                     spec.commandLine().getErr().println("fdl: warning: parent " + p + " of version " + e.version().id()
@@ -149,8 +149,8 @@ final class LogCommand implements Runnable {
      * Version id to the refs that point at it. A root that cannot be listed (an HTTP mirror) only
      * tells HEAD's branch; the ref the user named is known too, so it decorates its version.
      */
-    static Map<String, List<RefValue>> decorations(Repository repo, Resolved r) {
-        Map<String, List<RefValue>> refs = repo.refsByVersion();
+    static Map<String, List<RefValue>> decorations(Repository repo, Resolved r, PrintWriter err) {
+        Map<String, List<RefValue>> refs = repo.refsByVersion(RefsCommand.warnBroken(err));
         if (r.ref() != null) {
             List<RefValue> at = refs.computeIfAbsent(r.ref().versionId(), k -> new ArrayList<>());
             if (at.stream().noneMatch(x -> x.key().equals(r.ref().key()))) at.add(r.ref());

@@ -55,6 +55,11 @@ final class QueryCommand implements Runnable {
                 Repository repo = Repository.open(store);
                 CatalogConverter.convert(wc.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);
                 answer = VersionQuery.run(tmp, store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), snapshot, sql);
+            } catch (FdlException e) {
+                // the scratch copy is fdl's business: name what the user queried
+                String file = "\\S*" + java.util.regex.Pattern.quote(tmp.getFileName().toString());
+                throw new FdlException(e.kind(), e.getMessage().replaceAll("catalog " + file, "the working copy")
+                        .replaceAll(file, "the working copy's catalog"), e);
             } finally {
                 try {
                     Files.deleteIfExists(tmp);

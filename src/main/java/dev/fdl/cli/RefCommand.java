@@ -38,7 +38,7 @@ abstract class RefCommand implements Runnable {
             Repository repo = Repository.open(store);
             if (name == null) {
                 if (delete) throw FdlException.usage("fdl " + word + " -d needs a " + word + " name");
-                RefsCommand.print(out, repo, r -> r.kind() == kind, json);
+                RefsCommand.print(out, spec.commandLine().getErr(), repo, r -> r.kind() == kind, json);
                 return;
             }
             repo.requireWritable((delete ? "delete " : "create ") + word + " '" + name + "'");

@@ -32,14 +32,14 @@ final class RefsCommand implements Runnable {
         try (ObjectStore store = repoOption.openStore()) {
             if (!store.canList())
                 spec.commandLine().getErr().println("fdl: note: an HTTP(S) root cannot be listed: only HEAD's branch is shown");
-            print(spec.commandLine().getOut(), Repository.open(store), r -> true, json);
+            print(spec.commandLine().getOut(), spec.commandLine().getErr(), Repository.open(store), r -> true, json);
         }
     }
 
     /** Prints the refs {@code filter} keeps, git-branch style or as JSON. */
-    static void print(PrintWriter out, Repository repo, Predicate<RefValue> filter, boolean json) {
+    static void print(PrintWriter out, PrintWriter err, Repository repo, Predicate<RefValue> filter, boolean json) {
         RefName head = repo.headBranch();
-        List<RefValue> refs = repo.listRefs().stream().filter(filter).toList();
+        List<RefValue> refs = repo.listRefs(warnBroken(err)).stream().filter(filter).toList();
         if (json) {
             ArrayNode a = Json.MAPPER.createArrayNode();
             for (RefValue r : refs) {
@@ -60,6 +60,17 @@ final class RefsCommand implements Runnable {
             out.printf("%s %-" + width + "s  %s  %s%n", isHead ? "*" : " ", r.decoration(), r.versionId(), firstLine(msg));
         }
         out.flush();
+    }
+
+    /**
+     * Warns on stderr of a ref that cannot be read and lets the listing go on, as git does
+     * ("warning: ignoring broken ref"); gc and expire refuse instead.
+     */
+    static java.util.function.Consumer<dev.fdl.FdlException> warnBroken(PrintWriter err) {
+        return e -> {
+            err.println("warning: ignoring a broken ref: " + e.getMessage() + " (fdl verify lists every problem)");
+            err.flush();
+        };
     }
 
     static String firstLine(String s) {

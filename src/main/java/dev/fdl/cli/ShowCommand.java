@@ -43,7 +43,7 @@ final class ShowCommand implements Runnable {
                 return;
             }
             if (which.description() != null) out.println("# " + which.description());
-            String deco = LogCommand.decoration(LogCommand.decorations(repo, r).getOrDefault(v.id(), List.of()), repo.headBranch());
+            String deco = LogCommand.decoration(LogCommand.decorations(repo, r, spec.commandLine().getErr()).getOrDefault(v.id(), List.of()), repo.headBranch());
             out.println("version " + v.id() + deco + (r.isExpired() ? " [expired " + r.expired().expiredAt() + "]" : ""));
             out.println("Author:    " + v.author());
             out.println("Date:      " + v.createdAt());

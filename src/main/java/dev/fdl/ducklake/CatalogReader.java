@@ -8,7 +8,6 @@ import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -61,7 +60,7 @@ public final class CatalogReader implements AutoCloseable {
         }
         Connection conn = null;
         try {
-            conn = DriverManager.getConnection("jdbc:duckdb:");
+            conn = DuckDbPool.connect();
             try (Statement st = conn.createStatement()) {
                 st.execute("ATTACH " + SqlQuote.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
                         + SqlQuote.ident(CATALOG_ALIAS) + " (READ_ONLY)");
@@ -117,7 +116,7 @@ public final class CatalogReader implements AutoCloseable {
         if (!Files.isRegularFile(duckdbCatalog)) {
             throw FdlException.notFound("catalog file " + duckdbCatalog + " does not exist");
         }
-        try (Connection conn = DriverManager.getConnection("jdbc:duckdb:")) {
+        try (Connection conn = DuckDbPool.connect()) {
             try (Statement st = conn.createStatement()) {
                 st.execute("ATTACH " + SqlQuote.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
                         + SqlQuote.ident(CATALOG_ALIAS) + " (READ_ONLY)");

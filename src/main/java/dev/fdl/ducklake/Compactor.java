@@ -70,7 +70,7 @@ public final class Compactor {
 
     /** {visible data files, visible delete files, inlined-data tables} of the table at the newest snapshot. */
     private static int[] counts(Path converted, TableName name) throws SQLException {
-        try (java.sql.Connection duck = java.sql.DriverManager.getConnection("jdbc:duckdb:")) {
+        try (java.sql.Connection duck = DuckDbPool.connect()) {
             try (Statement st = duck.createStatement()) {
                 st.execute("ATTACH " + SqlQuote.literal(converted.toString()) + " AS c (READ_ONLY)");
             }

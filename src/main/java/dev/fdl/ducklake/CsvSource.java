@@ -107,12 +107,39 @@ final class CsvSource {
             // one column, or lines skipped before the header: a ragged row may have fooled the sniffer
             // (a wider last line is taken as the header after skipping the real one)
             if (columns.size() == 1 || rs.getLong(6) > 0) refuseIfRagged(duck, source);
+            if (rs.getBoolean(7)) refuseDuplicateHeader(duck, source, o.toString());
             return new CsvSource(source, columns, o.toString());
         } catch (SQLException e) {
             refuseIfRagged(duck, source);
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + " as CSV: " + Importer.duckError(e), e);
         } catch (IOException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Refuses a header that names a column twice (names compare as DuckDB's identifiers do,
+     * ignoring case): DuckDB's reader would rename the second ({@code id_1}) and the table would get
+     * a column nobody named. The header is read by DuckDB itself, with the sniffed dialect, as a row.
+     */
+    private static void refuseDuplicateHeader(Connection duck, Path source, String dialect) throws SQLException {
+        String noHeader = dialect.replace(", header = true", ", header = false");
+        String sql = "SELECT * FROM read_csv(" + SqlQuote.literal(source.toAbsolutePath().toString()) + noHeader
+                + ", all_varchar = true) LIMIT 1";
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            if (!rs.next()) return;
+            Map<String, Integer> seen = new java.util.HashMap<>();
+            int n = rs.getMetaData().getColumnCount();
+            for (int i = 1; i <= n; i++) {
+                String name = rs.getString(i);
+                if (name == null) continue;
+                Integer first = seen.putIfAbsent(name.toLowerCase(java.util.Locale.ROOT), i);
+                if (first != null) {
+                    throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": its header names column '" + name
+                            + "' twice (fields " + first + " and " + i + "; names are compared ignoring case); "
+                            + "rename one in the header line and import again");
+                }
+            }
         }
     }
 

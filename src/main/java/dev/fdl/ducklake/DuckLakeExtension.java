@@ -20,6 +20,8 @@ public final class DuckLakeExtension {
     public static String load(Connection duck, String... extensions) {
         if ("1".equals(System.getenv("FDL_NO_EXTENSION"))) return "disabled by FDL_NO_EXTENSION=1";
         for (String ext : extensions) {
+            // asked first rather than seen failing: a failed LOAD costs the instance its place in DuckDbPool
+            if (notInstalled(duck, ext)) return "the '" + ext + "' extension cannot be loaded (it is not installed)";
             try (Statement st = duck.createStatement()) {
                 st.execute("LOAD " + ext);
             } catch (SQLException e) {
@@ -29,5 +31,19 @@ public final class DuckLakeExtension {
             }
         }
         return null;
+    }
+
+    /** True when DuckDB knows {@code ext} (by name or alias) and says it is neither installed nor loaded. */
+    private static boolean notInstalled(Connection duck, String ext) {
+        try (java.sql.PreparedStatement ps = duck.prepareStatement("SELECT bool_or(installed OR loaded) FROM duckdb_extensions() "
+                + "WHERE extension_name = ? OR list_contains(aliases, ?)")) {
+            ps.setString(1, ext);
+            ps.setString(2, ext);
+            try (java.sql.ResultSet r = ps.executeQuery()) {
+                return r.next() && r.getObject(1) != null && !r.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            return false; // unknown here: LOAD says why
+        }
     }
 }

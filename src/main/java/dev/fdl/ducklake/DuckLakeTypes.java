@@ -4,7 +4,6 @@ import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -166,7 +165,7 @@ public final class DuckLakeTypes {
 
         private static Set<String> load() {
             Set<String> words = new HashSet<>();
-            try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+            try (Connection c = DuckDbPool.connect();
                  Statement s = c.createStatement();
                  ResultSet r = s.executeQuery("SELECT keyword_name FROM duckdb_keywords()")) {
                 while (r.next()) words.add(r.getString(1).toLowerCase(Locale.ROOT));

@@ -12,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -96,7 +95,7 @@ public final class Importer {
         String uploadedKey = null;
         boolean committed = false;
         try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
-             Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+             Connection duck = DuckDbPool.connect()) {
             try (Statement st = duck.createStatement()) {
                 st.execute("SET TimeZone = 'UTC'");
             }

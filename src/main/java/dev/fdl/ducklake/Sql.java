@@ -5,7 +5,6 @@ import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -28,7 +27,7 @@ final class Sql {
         props.setProperty("autoload_known_extensions", "false");
         // stream results chunk by chunk instead of materializing them (catalogs can be large)
         props.setProperty("jdbc_stream_results", "true");
-        Connection c = DriverManager.getConnection("jdbc:duckdb:", props);
+        Connection c = DuckDbPool.connect(props);
         try (Statement s = c.createStatement()) {
             s.execute("SET TimeZone = 'UTC'");
         } catch (SQLException e) {

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -79,7 +78,7 @@ public final class Syncer {
         try {
             tmp = Files.createTempDirectory("fdl-sync-");
             try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
-                 Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+                 Connection duck = DuckDbPool.connect()) {
                 try (Statement st = duck.createStatement()) {
                     st.execute("SET TimeZone = 'UTC'");
                     st.execute("SET temp_directory = " + SqlQuote.literal(tmp.resolve("spill").toString()));

@@ -6,7 +6,6 @@ import dev.fdl.util.SqlQuote;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -123,7 +122,7 @@ public final class VersionDiff {
         }
         Properties props = new Properties();
         props.setProperty("jdbc_stream_results", "true");
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:", props)) {
+        try (Connection duck = DuckDbPool.connect(props)) {
             try (Statement st = duck.createStatement()) {
                 st.execute("SET TimeZone = 'UTC'");
                 st.execute("ATTACH " + SqlQuote.literal(a.catalog().toAbsolutePath().toString()) + " AS " + SqlQuote.ident(A) + " (READ_ONLY)");
@@ -155,7 +154,9 @@ public final class VersionDiff {
                     dropped++;
                 }
                 List<String> tableKeys = keys != null ? keys : recordedKey(duck, ca, x, cb, y);
-                TableStat stat = new TableDiff(duck, name, ca, x, cb, y, tableKeys, rows, sink).run();
+                TableDiff diff = new TableDiff(duck, name, ca, x, cb, y, tableKeys, rows, sink);
+                diff.sides(a.label(), b.label(), keys == null);
+                TableStat stat = diff.run();
                 if (x != null && y != null && (stat.added() + stat.removed() + stat.changed() > 0)) changedTables++;
                 rowsAdded += stat.added();
                 rowsRemoved += stat.removed();
@@ -210,6 +211,45 @@ public final class VersionDiff {
             this.sink = sink;
         }
 
+        private String labelA = "the old version", labelB = "the new version";
+        private boolean keyRecorded;
+
+        /** Names the sides in messages; {@code keyRecorded}: the key is the one sync recorded, not one given with --key. */
+        void sides(String labelA, String labelB, boolean keyRecorded) {
+            this.labelA = labelA;
+            this.labelB = labelB;
+            this.keyRecorded = keyRecorded;
+        }
+
+        /**
+         * A key pairs each row of one side with at most one of the other: a key value held by
+         * several rows (or a NULL, which pairs with nothing) would make the counts of a join wrong,
+         * so it is refused, naming table, side and value, as sync refuses such a key.
+         */
+        private void refuseNonUniqueKey(String temp, String label, List<Integer> keys, List<String> labels) throws SQLException {
+            String keyCols = String.join(", ", keys.stream().map(VersionDiff.TableDiff::col).toList());
+            String keyNames = String.join(", ", keys.stream().map(labels::get).toList());
+            String which = keyRecorded ? "the key recorded by import --mode sync (" + keyNames + ")" : "the key " + keyNames;
+            String what = keyRecorded ? "; name another with --key, or compare whole rows with --no-key"
+                    : "; name a unique key with --key, or compare whole rows with --no-key";
+            try (Statement st = duck.createStatement()) {
+                String anyNull = String.join(" OR ", keys.stream().map(i -> col(i) + " IS NULL").toList());
+                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM " + temp + " WHERE " + anyNull)) {
+                    rs.next();
+                    if (rs.getLong(1) > 0)
+                        throw new FdlException(which + " is NULL in " + rs.getLong(1) + " row(s) of table " + name + " in " + label + what);
+                }
+                String value = keys.size() == 1 ? "CAST(" + col(keys.get(0)) + " AS VARCHAR)"
+                        : "CAST(row(" + keyCols + ") AS VARCHAR)";
+                try (ResultSet rs = st.executeQuery("SELECT " + value + ", count(*) FROM " + temp + " GROUP BY " + keyCols
+                        + " HAVING count(*) > 1 ORDER BY count(*) DESC LIMIT 1")) {
+                    if (rs.next())
+                        throw new FdlException(which + " is not unique in table " + name + " in " + label + ": " + rs.getString(1)
+                                + " is held by " + rs.getLong(2) + " rows" + what);
+                }
+            }
+        }
+
         TableStat run() throws SQLException {
             matchColumns();
             List<String> labels = new ArrayList<>();
@@ -243,6 +283,8 @@ public final class VersionDiff {
                 }
                 stat = new TableStat(name, count(plus), count(minus), 0);
             } else {
+                if (a != null) refuseNonUniqueKey("__fdl_pa", labelA, keys, labels);
+                if (b != null) refuseNonUniqueKey("__fdl_pb", labelB, keys, labels);
                 String on = String.join(" AND ", keys.stream().map(i -> "x." + col(i) + " = y." + col(i)).toList());
                 List<Integer> others = new ArrayList<>();
                 for (int i = 0; i < common.size(); i++) if (!keys.contains(i)) others.add(i);

@@ -6,7 +6,6 @@ import dev.fdl.store.ObjectStore;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -35,7 +34,7 @@ public final class VersionQuery {
     public static Answer run(Path catalog, ObjectStore store, String dataDirKey, Path cacheDir, Long snapshot, String sql) {
         String location = store.location(dataDirKey);
         if (!location.contains("://")) return run(catalog, location, snapshot, sql);
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+        try (Connection duck = DuckDbPool.connect()) {
             ReadOnlySql.check(duck, sql);
             if (DuckLakeExtension.load(duck, "ducklake", "httpfs") == null) return run(catalog, location, snapshot, sql);
         } catch (SQLException e) {
@@ -54,7 +53,7 @@ public final class VersionQuery {
      * @throws FdlException exit 2 for non-read-only SQL, exit 1 for SQL errors, exit 4 for an unknown snapshot
      */
     public static Answer run(Path catalog, String dataPath, Long snapshot, String sql) {
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+        try (Connection duck = DuckDbPool.connect()) {
             ReadOnlySql.check(duck, sql);
             if (DuckLakeExtension.load(duck, "ducklake") == null) {
                 try (Statement st = duck.createStatement()) {

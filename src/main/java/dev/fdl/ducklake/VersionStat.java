@@ -6,7 +6,6 @@ import dev.fdl.util.SqlQuote;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -34,7 +33,7 @@ public final class VersionStat {
      */
     public static List<TableRows> of(Path catalog, long since) {
         if (!Files.isRegularFile(catalog)) throw FdlException.notFound("catalog file " + catalog + " does not exist");
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+        try (Connection duck = DuckDbPool.connect()) {
             try (Statement st = duck.createStatement()) {
                 st.execute("ATTACH " + SqlQuote.literal(catalog.toAbsolutePath().toString()) + " AS " + ALIAS + " (READ_ONLY)");
             }

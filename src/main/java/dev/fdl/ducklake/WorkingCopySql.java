@@ -5,7 +5,6 @@ import dev.fdl.FdlException;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -35,7 +34,7 @@ public final class WorkingCopySql {
         if (CLEANUP.matcher(sql).find())
             throw new FdlException("refused: DuckLake maintenance (cleanup, expiry, compaction, checkpoint) must not run on a working copy; "
                     + "other versions may still name those files. Retention is fdl expire and fdl gc.");
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+        try (Connection duck = DuckDbPool.connect()) {
             String why = DuckLakeExtension.load(duck, "ducklake", "sqlite");
             if (why != null)
                 throw new FdlException("fdl sql needs DuckDB's ducklake and sqlite extensions: " + why

@@ -291,10 +291,22 @@ public final class Repository {
     }
 
     /**
-     * Every branch and tag, branches first, each sorted by name. Corrupt refs throw (exit 1).
-     * On a store that cannot list (an HTTP mirror) only HEAD's branch can be known.
+     * Every branch and tag, branches first, each sorted by name. Corrupt refs throw (exit 1): what
+     * decides what is live (gc, expire) must not go on without one. On a store that cannot list (an
+     * HTTP mirror) only HEAD's branch can be known.
      */
     public List<RefValue> listRefs() {
+        return listRefs(e -> {
+            throw e;
+        });
+    }
+
+    /**
+     * Like {@link #listRefs()}, but a ref file that cannot be read (corrupt, or naming no valid
+     * version id) is handed to {@code broken} and left out, as git lists the other refs and warns
+     * of a broken one: for commands that only show refs ({@code fdl refs}, log's decorations).
+     */
+    public List<RefValue> listRefs(java.util.function.Consumer<FdlException> broken) {
         List<RefValue> out = new ArrayList<>();
         if (!store.canList()) {
             readBranch(headBranch()).ifPresent(out::add);
@@ -308,16 +320,21 @@ public final class Repository {
             }
             for (String n : names) {
                 if (RefName.problem(n) != null) continue; // not a ref fdl wrote; verify reports it
-                readRef(kind, new RefName(n)).ifPresent(out::add);
+                try {
+                    readRef(kind, new RefName(n)).ifPresent(out::add);
+                } catch (FdlException e) {
+                    if (e.kind() != FdlException.Kind.FAILURE) throw e;
+                    broken.accept(e);
+                }
             }
         }
         return out;
     }
 
-    /** Version id to the refs pointing at it, for decorations. */
-    public Map<String, List<RefValue>> refsByVersion() {
+    /** Version id to the refs pointing at it, for decorations; broken refs are handed to {@code broken} and left out. */
+    public Map<String, List<RefValue>> refsByVersion(java.util.function.Consumer<FdlException> broken) {
         Map<String, List<RefValue>> m = new LinkedHashMap<>();
-        for (RefValue r : listRefs()) m.computeIfAbsent(r.versionId(), k -> new ArrayList<>()).add(r);
+        for (RefValue r : listRefs(broken)) m.computeIfAbsent(r.versionId(), k -> new ArrayList<>()).add(r);
         return m;
     }
 

@@ -541,9 +541,18 @@ public final class Site {
      */
     private String attachBlock(String pageKey, VersionInfo v, String id) {
         String alias = alias(v);
-        String own = String.join("\n", AttachStatements.of(repo, v, null, alias));
         String template = String.join("\n", AttachStatements.of(repo, v, ROOT_PLACEHOLDER, alias));
+        // a folder's absolute path is the publisher's, not a reader's: the page shows the root it is
+        // served from (filled in by its script), never where the repository lives on this machine
+        String own = publicRoot() ? String.join("\n", AttachStatements.of(repo, v, null, alias))
+                : template.replace(ROOT_PLACEHOLDER, "https://<where this site is served>/");
         return preBlock(id, own, template, rootRel(pageKey));
+    }
+
+    /** Whether the repository's own location (s3:// or http(s)://) is one readers can use as it is. */
+    private boolean publicRoot() {
+        String loc = repo.store().location("").toLowerCase(java.util.Locale.ROOT);
+        return loc.startsWith("s3://") || loc.startsWith("http://") || loc.startsWith("https://");
     }
 
     private static String preBlock(String id, String text, String template, String rootRel) {

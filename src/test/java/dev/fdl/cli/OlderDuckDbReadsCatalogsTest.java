@@ -56,7 +56,7 @@ class OlderDuckDbReadsCatalogsTest {
         }
 
         List<String> expected = new ArrayList<>();
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+        try (Connection duck = dev.fdl.ducklake.DuckDbPool.connect()) {
             for (Path c : catalogs) expected.addAll(CatalogTableDump.dump(duck, c.toString()));
         }
         assertThat(expected).anyMatch(l -> l.contains(" ducklake_data_file 2 ")).anyMatch(l -> l.contains(" ducklake_snapshot "));
@@ -82,7 +82,7 @@ class OlderDuckDbReadsCatalogsTest {
         CatalogConverter.convert(sqlite, large, CatalogKind.DUCKDB, ProgressListener.NONE);
 
         List<String> expected;
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
+        try (Connection duck = dev.fdl.ducklake.DuckDbPool.connect(); Statement s = duck.createStatement()) {
             s.execute("ATTACH '" + large + "' AS big (READ_ONLY)");
             try (ResultSet r = s.executeQuery("SELECT block_size FROM pragma_database_size() WHERE database_name = 'big'")) {
                 assertThat(r.next()).isTrue();

@@ -90,6 +90,9 @@ class RestoreCliTest {
         assertThat(v3.get("message").asText()).startsWith("undo two").contains("Restores version " + v1);
         assertThat(Cli.ok(wc, "query", "--csv", "SELECT id, name FROM t").out().lines()).containsExactly("id,name", "1,a");
         assertThat(Cli.ok(wc, "query", "--csv", "--working", "SELECT count(*) AS n FROM t").out().lines()).containsExactly("n", "1");
+        Cli.Result bad = Cli.in(wc, "query", "--working", "--snapshot", "999", "SELECT count(*) FROM t");
+        assertThat(bad.exit()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(bad.err()).contains("999").contains("the working copy").doesNotContain(".fdl").doesNotContain("query-");
         Cli.Result again = Cli.in(wc, "restore", v1);
         assertThat(again.exit()).isEqualTo(ExitCodes.FAILURE);
         assertThat(again.err()).contains("nothing to restore");

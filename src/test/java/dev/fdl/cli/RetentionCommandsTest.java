@@ -45,6 +45,43 @@ class RetentionCommandsTest {
     }
 
     @Test
+    void aShortGracePeriodWarnsThatUncommittedImportsLoseTheirDataFiles() {
+        fx.copyFixtureData("towns", RepoFixture.OLD);
+        fx.commit("main", fx.fixtureCatalog("towns"));
+        String cache = tmp.resolve("cache").toString();
+
+        assertThat(fdl("gc", "--grace", "0", "--cache-dir", cache, "--dry-run")).as(() -> err).isZero();
+        assertThat(err).contains("warning: a grace period of", "would delete the data files of imports that are not committed yet");
+        assertThat(fdl("gc", "--grace", "59m", "--cache-dir", cache)).isZero();
+        assertThat(err).contains("deletes the data files of imports that are not committed yet");
+
+        assertThat(fdl("gc", "--grace", "1h", "--cache-dir", cache)).isZero();
+        assertThat(err).doesNotContain("warning");
+        assertThat(fdl("gc", "--cache-dir", cache)).isZero();
+        assertThat(err).doesNotContain("warning");
+    }
+
+    @Test
+    void aBrokenRefIsReportedAndTheOtherRefsAreStillListedButGcRefuses() throws Exception {
+        String v = fx.commit("main", List.of());
+        fx.tag("good", v);
+        java.nio.file.Files.writeString(fx.root.resolve("refs/tags/bad"), "{\"version\": \"not-a-version\"");
+
+        assertThat(fdl("refs")).as(() -> err).isZero();
+        assertThat(out).contains("main", "good").doesNotContain("bad");
+        assertThat(err).contains("warning: ignoring a broken ref", "refs/tags/bad");
+        assertThat(fdl("tag")).as(() -> err).isZero();
+        assertThat(out).contains("good");
+        assertThat(fdl("log", "--oneline")).as(() -> err).isZero();
+        assertThat(out).contains("tag: good");
+        assertThat(err).contains("refs/tags/bad");
+
+        // what decides what is live must not go on without a ref
+        assertThat(fdl("gc", "--cache-dir", tmp.resolve("cache").toString(), "--dry-run")).isEqualTo(1);
+        assertThat(err).contains("refs/tags/bad");
+    }
+
+    @Test
     void expireKeepsTheNewestAndLogMarksTheExpired() {
         List<String> v = new ArrayList<>();
         for (int i = 0; i < 4; i++) v.add(fx.commit("main", List.of()));

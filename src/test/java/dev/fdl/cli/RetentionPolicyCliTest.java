@@ -66,6 +66,7 @@ class RetentionPolicyCliTest {
                 .contains(v.get(3) + "  2026-11-30T00:00:00Z  points at: branch main, daily 2026-11-30 [branch main]")
                 .contains(v.get(2) + "  2026-11-29T23:59:59Z  daily 2026-11-29 [branch main]")
                 .contains("Would expire " + v.get(0)).contains("Would expire " + v.get(1));
+        for (String id : v) assertThat(dry.out().split(id, -1)).as("lines naming " + id).hasSize(2); // each version once
         assertThat(fx.keys()).isEqualTo(before);
 
         Cli.Result json = fdl(fx, "expire", "--keep-daily", "2", "--dry-run", "--json");

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -31,7 +30,7 @@ class SyncDiffCliTest {
 
     /** {added, removed} as DuckDB's EXCEPT ALL counts them over the two files. */
     private static long[] exceptAll(Path a, Path b) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
+        try (Connection c = dev.fdl.ducklake.DuckDbPool.connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT (SELECT count(*) FROM (" + csv(b) + " EXCEPT ALL " + csv(a) + ")), (SELECT count(*) FROM ("
                      + csv(a) + " EXCEPT ALL " + csv(b) + "))")) {
             rs.next();
@@ -40,7 +39,7 @@ class SyncDiffCliTest {
     }
 
     private static String fileChecksum(Path file) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
+        try (Connection c = dev.fdl.ducklake.DuckDbPool.connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(CHECKSUM.replace("FROM cities", "FROM (" + csv(file) + ")"))) {
             rs.next();
             return "n,md5\n" + rs.getLong(1) + "," + rs.getString(2) + "\n";
@@ -99,8 +98,11 @@ class SyncDiffCliTest {
         // rows as text and CSV: one line per added and removed row
         long plusLines = Cli.ok(wc, "diff", "--no-key", "m0", "m2").out().lines().filter(l -> l.startsWith("+ ")).count();
         assertThat(plusLines).isEqualTo(expected[0]);
-        assertThat(Cli.ok(wc, "diff", "--csv", "--no-key", "m0", "m2").out().lines().filter(l -> l.startsWith("removed,")).count())
-                .isEqualTo(expected[1]);
+        String csv = Cli.ok(wc, "diff", "--csv", "--no-key", "m0", "m2").out();
+        assertThat(csv.lines().filter(l -> l.startsWith("main.cities,removed,")).count()).isEqualTo(expected[1]);
+        // nothing but CSV: a header, then rows of the table, \n line ends (--crlf for CRLF)
+        assertThat(csv).startsWith("table,change,").doesNotContain("\r").doesNotContain("\n#");
+        assertThat(csv.lines().filter(l -> !l.startsWith("main.cities,")).count()).isEqualTo(1);
         assertThat(Cli.ok(wc, "diff", "m0", "m2").out().lines().filter(l -> l.startsWith("~ ")).count()).isEqualTo(sum.get("changed").asLong());
 
         // the working copy against its base, and one version against the working copy

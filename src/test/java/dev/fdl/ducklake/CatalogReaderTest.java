@@ -9,7 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 
@@ -26,7 +25,7 @@ class CatalogReaderTest {
     Path tmp;
 
     private static void sql(Path catalog, String... statements) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+        try (Connection c = DuckDbPool.connect(); Statement st = c.createStatement()) {
             st.execute("ATTACH " + SqlQuote.literal(catalog.toString()) + " AS c");
             st.execute("USE c");
             for (String s : statements) st.execute(s);

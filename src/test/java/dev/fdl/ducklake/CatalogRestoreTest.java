@@ -49,13 +49,34 @@ class CatalogRestoreTest {
         return p;
     }
 
-    /** The working catalog at {@code snapshot} reads as {@code expectedSnapshot} records. */
-    void assertReadsAs(Path working, String dataPath, long snapshot, JsonNode expectedSnapshot) throws Exception {
+    /**
+     * The working catalog at {@code restored} reads as {@code expectedRestored} records, and at
+     * {@code older} as {@code expectedOlder} (one conversion for both reads).
+     */
+    void assertReadsAs(Path working, String dataPath, long restored, JsonNode expectedRestored, long older, JsonNode expectedOlder)
+            throws Exception {
         Path duck = tmp.resolve("read-" + System.nanoTime() + ".duckdb");
         CatalogConverter.convert(working, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        try (CatalogReader reader = CatalogReader.open(duck, dataPath, snapshot)) {
-            CatalogReaderFixtureTest.assertReadsAsExpected(reader, expectedSnapshot, "at " + snapshot);
+        try (CatalogReader reader = CatalogReader.open(duck, dataPath, restored)) {
+            CatalogReaderFixtureTest.assertReadsAsExpected(reader, expectedRestored, "at " + restored);
         }
+        try (CatalogReader reader = CatalogReader.open(duck, dataPath, older)) {
+            CatalogReaderFixtureTest.assertReadsAsExpected(reader, expectedOlder, "at " + older);
+        }
+    }
+
+    @TempDir
+    static Path shared;
+
+    private static Path townsSqlite;
+
+    /**
+     * The towns fixture converted to a working catalog once per class (issue 17: each restore test
+     * converted it twice, to the same result); each test copies it.
+     */
+    private static synchronized Path townsSqlite() {
+        if (townsSqlite == null) townsSqlite = sqlite(FixtureCopies.copy("towns", shared), "towns.sqlite");
+        return townsSqlite;
     }
 
     @TestFactory
@@ -66,8 +87,8 @@ class CatalogRestoreTest {
             long at = k;
             tests.add(DynamicTest.dynamicTest("towns @" + at, () -> {
                 FixtureCopies.Copy copy = FixtureCopies.copy("towns", tmp.resolve("k" + at));
-                Path working = sqlite(copy, "working.sqlite");
-                Path source = sqlite(copy, "source.sqlite");
+                Path working = Files.copy(townsSqlite(), copy.dir().resolve("working.sqlite"));
+                Path source = Files.copy(townsSqlite(), copy.dir().resolve("source.sqlite"));
                 long nextRowId = nextRowId(working);
                 try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + source)) {
                     // an older version's statistics: its next_row_id was smaller
@@ -77,8 +98,7 @@ class CatalogRestoreTest {
                 assertThat(nextRowId(working)).as("row ids never go back").isEqualTo(nextRowId);
                 assertThat(r.snapshot()).isEqualTo(16);
                 assertThat(r.changes()).isNotEmpty();
-                assertReadsAs(working, copy.dataPath(), 16, snapshot(expected, at));
-                assertReadsAs(working, copy.dataPath(), 15, snapshot(expected, 15));
+                assertReadsAs(working, copy.dataPath(), 16, snapshot(expected, at), 15, snapshot(expected, 15));
                 assertThat(dataFiles(copy)).as("no data file written").isEqualTo(dataFiles(FixtureCopies.copy("towns", tmp.resolve("fresh" + at))));
             }));
         }
@@ -112,8 +132,7 @@ class CatalogRestoreTest {
         CatalogRestore.Result r = CatalogRestore.restore(working, sqlite(types, "source.sqlite"), last, "tester", "types");
         assertThat(r.snapshot()).isEqualTo(16);
         assertThat(r.changes()).contains("created_schema:\"main\"", "dropped_schema:0", "dropped_table:1");
-        assertReadsAs(working, towns.dataPath(), 16, snapshot(typesExpected, last));
-        assertReadsAs(working, towns.dataPath(), 15, snapshot(expected("towns"), 15));
+        assertReadsAs(working, towns.dataPath(), 16, snapshot(typesExpected, last), 15, snapshot(expected("towns"), 15));
     }
 
     @Test

@@ -111,6 +111,22 @@ class ImporterCsvTest {
     }
 
     @Test
+    void aHeaderNamingAColumnTwiceIsRefusedNotRenamed() throws IOException {
+        // DuckDB's reader would import the second as "Id_1"
+        Path p = tmp.resolve("twice.csv");
+        Files.writeString(p, "id,name,Id\n1,a,2\n3,b,4\n");
+        String before = wc.dump();
+        assertThatThrownBy(() -> wc.importFile(p, "t", Importer.Mode.CREATE))
+                .isInstanceOf(FdlException.class)
+                .hasMessageContaining(p.toString())
+                .hasMessageContaining("names column 'Id' twice (fields 1 and 3");
+        assertThat(wc.dump()).isEqualTo(before);
+        // the same names, distinct, import as they are
+        Files.writeString(p, "id,name,id2\n1,a,2\n");
+        assertThat(wc.importFile(p, "t", Importer.Mode.CREATE).columns()).containsExactly("id BIGINT", "name VARCHAR", "id2 BIGINT");
+    }
+
+    @Test
     void aSingleColumnFileIsStillOneColumn() throws IOException {
         Path p = tmp.resolve("one.csv");
         Files.writeString(p, "\"city, country\"\nLyon\nParis\n");

@@ -46,7 +46,7 @@ class ImporterOnExtensionCatalogTest {
             }
         }
         store = new LocalStore(repo);
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+        try (Connection c = DuckDbPool.connect(); Statement st = c.createStatement()) {
             st.execute("ATTACH " + SqlQuote.literal(towns.catalog().toString()) + " AS c");
             st.execute("UPDATE c.ducklake_metadata SET value = " + SqlQuote.literal(store.location("data/")) + " WHERE key = 'data_path'");
         }
@@ -173,7 +173,7 @@ class ImporterOnExtensionCatalogTest {
         try (Stream<Path> files = Files.list(folder)) {
             ours = files.filter(p -> p.toString().endsWith("-delete.parquet") && !p.equals(theirs)).findFirst().orElseThrow();
         }
-        try (Connection d = DriverManager.getConnection("jdbc:duckdb:")) {
+        try (Connection d = DuckDbPool.connect()) {
             // repetition is left out: DuckDB 2.0's writer marks columns without NULLs REQUIRED where the
             // extension writes OPTIONAL; readers (the extension, fdl's reader) take either
             String schema = "SELECT name, type, converted_type, field_id, num_children FROM parquet_schema(?) ORDER BY column_id";

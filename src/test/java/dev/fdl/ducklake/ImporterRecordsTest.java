@@ -29,7 +29,7 @@ class ImporterRecordsTest {
     @Test
     void importRecordsTheSameRowsAsTheExtensionForCreateTableAs() throws Exception {
         Path parquet = tmp.resolve("scratch.parquet");
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement st = duck.createStatement()) {
+        try (Connection duck = DuckDbPool.connect(); Statement st = duck.createStatement()) {
             st.execute("COPY (SELECT i AS id FROM range(20) t(i)) TO " + SqlQuote.literal(parquet.toString()) + " (FORMAT parquet)");
         }
         WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("wc"));
@@ -38,7 +38,7 @@ class ImporterRecordsTest {
 
         FixtureCopies.Copy towns = FixtureCopies.copy("duckdb2-ducklake1.0/towns", tmp.resolve("fixture"));
         try (Connection ours = DriverManager.getConnection("jdbc:sqlite:" + wc.catalog);
-             Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+             Connection duck = DuckDbPool.connect()) {
             try (Statement st = duck.createStatement()) {
                 st.execute("ATTACH " + SqlQuote.literal(towns.catalog().toString()) + " AS x (READ_ONLY)");
                 st.execute("USE x");

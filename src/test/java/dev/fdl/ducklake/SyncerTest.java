@@ -58,7 +58,7 @@ class SyncerTest {
      */
     @Test
     void everySyncedMonthReadsAsThatMonthThroughTheDuckLakeExtension() throws Exception {
-        try (Connection probe = DriverManager.getConnection("jdbc:duckdb:")) {
+        try (Connection probe = DuckDbPool.connect()) {
             String why = DuckLakeExtension.load(probe, "ducklake");
             Assumptions.assumeTrue(why == null, () -> "skipped: " + why + "; this test reads synced months through DuckDB's "
                     + "ducklake extension, which fdl never downloads (INSTALL ducklake in a DuckDB of the same version to run it)");
@@ -69,7 +69,7 @@ class SyncerTest {
         for (Path month : months) snapshots.add(wc.sync(month, "cities", "geonameid").snapshot());
         Path converted = wc.dir.resolve("read.duckdb");
         CatalogConverter.convert(wc.catalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement st = duck.createStatement()) {
+        try (Connection duck = DuckDbPool.connect(); Statement st = duck.createStatement()) {
             assertThat(DuckLakeExtension.load(duck, "ducklake")).isNull();
             st.execute("ATTACH " + SqlQuote.literal("ducklake:" + converted) + " AS lake (READ_ONLY, DATA_PATH "
                     + SqlQuote.literal(wc.store.location("data/")) + ", OVERRIDE_DATA_PATH true)");

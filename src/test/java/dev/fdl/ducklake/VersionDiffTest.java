@@ -115,4 +115,30 @@ class VersionDiffTest {
                 .isInstanceOfSatisfying(dev.fdl.FdlException.class, e -> assertThat(e.kind()).isEqualTo(dev.fdl.FdlException.Kind.USAGE))
                 .hasMessageContaining("nosuch").hasMessageContaining("main.t: id, name, Pop");
     }
+
+    @Test
+    void aKeyHeldByTwoRowsOrNullIsRefusedNamingTableSideAndValueInsteadOfCountingAJoin() throws Exception {
+        WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("wc"));
+        wc.sync(csv("v1.csv", "id,k,name\n1,x,a\n2,x,b\n3,y,c\n"), "t");
+        VersionDiff.Side a = side(wc, "a");
+        wc.sync(csv("v2.csv", "id,k,name\n1,x,A\n2,x,B\n3,y,C\n"), "t");
+        VersionDiff.Side b = side(wc, "b");
+        wc.sync(csv("v3.csv", "id,k,name\n1,x,A\n2,z,B\n3,,D\n"), "t");
+        VersionDiff.Side c = side(wc, "c");
+
+        // k = 'x' pairs 2 rows with 2: the join would count 4 changed rows where there are 2
+        assertThatThrownBy(() -> VersionDiff.run(a, b, null, List.of("k"), false, new Lines()))
+                .isInstanceOf(dev.fdl.FdlException.class)
+                .hasMessageContaining("the key k is not unique in table main.t in a: x is held by 2 rows")
+                .hasMessageContaining("--no-key");
+        assertThatThrownBy(() -> VersionDiff.run(b, c, null, List.of("k"), false, new Lines()))
+                .isInstanceOf(dev.fdl.FdlException.class)
+                .hasMessageContaining("the key k is");
+        assertThatThrownBy(() -> VersionDiff.run(c, b, null, List.of("k", "name"), false, new Lines()))
+                .isInstanceOf(dev.fdl.FdlException.class)
+                .hasMessageContaining("the key k, name is NULL in 1 row(s) of table main.t in c");
+        // a unique key and whole rows still compare
+        assertThat(VersionDiff.run(a, b, null, List.of("id"), false, new Lines())).isEqualTo(new VersionDiff.Summary(0, 0, 1, 0, 0, 3));
+        assertThat(VersionDiff.run(a, b, null, List.of(), false, new Lines())).isEqualTo(new VersionDiff.Summary(0, 0, 1, 3, 3, 0));
+    }
 }

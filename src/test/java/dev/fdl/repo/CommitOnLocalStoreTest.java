@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
@@ -50,7 +49,7 @@ class CommitOnLocalStoreTest extends CommitProtocolContract {
             assertThat(cat.lastSnapshotId()).isEqualTo(v.ducklake().lastSnapshot());
         }
 
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+        try (Connection c = dev.fdl.ducklake.DuckDbPool.connect(); Statement s = c.createStatement()) {
             s.execute("ATTACH '" + committed + "' AS cat (READ_ONLY)");
             try (ResultSet r = s.executeQuery("SELECT free_blocks, block_size FROM pragma_database_size() WHERE database_name = 'cat'")) {
                 assertThat(r.next()).isTrue();

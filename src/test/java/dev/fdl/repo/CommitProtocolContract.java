@@ -332,6 +332,8 @@ abstract class CommitProtocolContract {
             List<Process> procs = new ArrayList<>();
             for (WorkingCopy wc : wcs) {
                 ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        // as the fdl launcher starts a command: a short-lived JVM, C1 only and serial GC (less CPU)
+                        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                         "-cp", System.getProperty("java.class.path"), "dev.fdl.cli.Main", "commit", "-q", "-m", "round " + round,
                         "--author", "proc <p@example.org>");
                 pb.directory(wc.dir().toFile()).redirectErrorStream(true);

@@ -72,6 +72,10 @@ class SiteTest {
                 .contains("Bob &lt;bob@example.org&gt;");
         String first = page(pages, "site/versions/" + towns.first + ".html");
         assertThat(first).contains("tag: first").contains("data-rows=\"2\"");
+        // the publisher's folder never appears in a page: it would be published with the site
+        String folder = towns.root.toAbsolutePath().toString();
+        for (Map.Entry<String, byte[]> e : pages.entrySet())
+            assertThat(new String(e.getValue(), java.nio.charset.StandardCharsets.UTF_8)).as(e.getKey()).doesNotContain(folder);
     }
 
     @Test
