@@ -134,6 +134,20 @@ public final class Catalog implements AutoCloseable {
     }
 
     /**
+     * Names of every schema, table and view by id over all snapshots, to put DuckLake's change
+     * lists in words ({@link SnapshotChanges#describe}).
+     *
+     * @throws FdlException (exit 1) naming the file when it cannot be read
+     */
+    public SnapshotChanges.Names names() {
+        try {
+            return model.names();
+        } catch (SQLException e) {
+            throw Sql.failure("reading the names of", file, e);
+        }
+    }
+
+    /**
      * The tables visible at a snapshot, ordered by schema and name, with their top-level columns. A
      * table of a nested schema (DuckLake 1.1) names its schema by the dotted path from the top
      * ({@code sales.europe}), as DuckDB addresses it.

@@ -6,6 +6,7 @@ import dev.fdl.util.SqlQuote;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -161,6 +162,23 @@ final class CatalogModel {
     /** The DuckLake format version ({@code ducklake_metadata} key {@code version}). */
     String formatVersion() {
         return formatVersion;
+    }
+
+    /** Names of every schema, table and view by id over all snapshots (the newest name of each), for {@link SnapshotChanges}. */
+    SnapshotChanges.Names names() throws SQLException {
+        java.util.Map<Long, String> schemas = new java.util.HashMap<>(), tables = new java.util.HashMap<>(), views = new java.util.HashMap<>();
+        try (Statement st = conn.createStatement()) {
+            try (ResultSet r = st.executeQuery("SELECT schema_id, schema_name FROM " + t("ducklake_schema") + " ORDER BY begin_snapshot")) {
+                while (r.next()) schemas.put(r.getLong(1), r.getString(2));
+            }
+            try (ResultSet r = st.executeQuery("SELECT table_id, schema_id, table_name FROM " + t("ducklake_table") + " ORDER BY begin_snapshot")) {
+                while (r.next()) tables.put(r.getLong(1), schemas.getOrDefault(r.getLong(2), "?") + "." + r.getString(3));
+            }
+            try (ResultSet r = st.executeQuery("SELECT view_id, schema_id, view_name FROM " + t("ducklake_view") + " ORDER BY begin_snapshot")) {
+                while (r.next()) views.put(r.getLong(1), schemas.getOrDefault(r.getLong(2), "?") + "." + r.getString(3));
+            }
+        }
+        return new SnapshotChanges.Names(tables, views, schemas);
     }
 
     // ---- snapshots ----
