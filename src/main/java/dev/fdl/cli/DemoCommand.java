@@ -11,6 +11,7 @@ import dev.fdl.repo.AttachStatements;
 import dev.fdl.repo.Checkout;
 import dev.fdl.repo.Commit;
 import dev.fdl.util.Json;
+import dev.fdl.util.JsonRead;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
 import dev.fdl.cache.CatalogCache;
@@ -170,7 +171,7 @@ final class DemoCommand implements Runnable {
     /** The dataset's own datapackage.json, its resource renamed to the table and the CSV-only keys dropped. */
     private static ObjectNode datasetJson() throws IOException {
         try (InputStream in = DemoCommand.class.getResourceAsStream(RESOURCES + "datapackage.json")) {
-            ObjectNode pkg = Json.parseObject(in.readAllBytes(), "datapackage.json");
+            ObjectNode pkg = JsonRead.parseObject(in.readAllBytes(), "datapackage.json");
             ObjectNode r = (ObjectNode) pkg.get("resources").get(0);
             r.put("name", "cities");
             r.remove(List.of("path", "format", "mediatype"));

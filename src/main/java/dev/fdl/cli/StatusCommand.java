@@ -36,8 +36,10 @@ final class StatusCommand implements Runnable {
         }
         WorkingCopy.State st = wc.state();
         List<SnapshotInfo> pending;
+        dev.fdl.ducklake.SnapshotChanges.Names names;
         try (Catalog c = Catalog.open(wc.catalog())) {
             pending = c.snapshots().stream().filter(s -> s.id() > st.baseSnapshot()).toList();
+            names = pending.isEmpty() ? null : c.names();
         }
         String moved; // null: unchanged
         String nowAt = null;
@@ -72,6 +74,7 @@ final class StatusCommand implements Runnable {
                 so.put("id", s.id());
                 so.put("time", s.time() == null ? null : s.time().toString());
                 so.put("changes", s.changes());
+                so.put("changes_described", dev.fdl.ducklake.SnapshotChanges.describe(s.changes(), names));
                 so.put("author", s.author());
                 so.put("message", s.message());
             }
@@ -91,7 +94,8 @@ final class StatusCommand implements Runnable {
         } else {
             out.println(pending.size() + " snapshot(s) to commit:");
             for (SnapshotInfo s : pending)
-                out.println("  snapshot " + s.id() + "  " + s.changes() + (s.message() == null ? "" : "  \"" + s.message() + "\""));
+                out.println("  snapshot " + s.id() + "  " + dev.fdl.ducklake.SnapshotChanges.describe(s.changes(), names)
+                        + (s.message() == null ? "" : "  \"" + s.message() + "\""));
         }
         out.flush();
     }

@@ -1,7 +1,6 @@
 package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fdl.util.Json;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,8 +16,8 @@ final class WorkingCopyRoot {
             Path state = p.resolve(".fdl").resolve("state.json");
             if (Files.isRegularFile(state)) {
                 try {
-                    JsonNode n = Json.MAPPER.readTree(Files.readAllBytes(state));
-                    JsonNode root = n.get("root");
+                    JsonNode n = dev.fdl.util.JsonRead.tree(Files.readAllBytes(state));
+                    JsonNode root = n == null ? null : n.get("root");
                     if (root != null && root.isTextual()) return Optional.of(root.asText());
                 } catch (IOException e) {
                     return Optional.empty();

@@ -1,20 +1,14 @@
 package dev.fdl.ducklake;
 
-import dev.fdl.util.SqlQuote;
-
 import dev.fdl.FdlException;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,9 +19,9 @@ import java.util.regex.Pattern;
 /**
  * A DuckLake catalog file of either kind opened read-only for inspection through plain JDBC:
  * format version, data path, snapshots, tables and columns at a snapshot, the row count a reader
- * sees, and the data and delete files it names. Visibility follows DUCKLAKE.md "Snapshots and
- * visibility": a row is visible at S when {@code begin_snapshot <= S AND (end_snapshot IS NULL
- * OR S < end_snapshot)}.
+ * sees, and the data and delete files it names (gc's and verify's file lists, commit step 5). It
+ * reads through {@link CatalogModel}, the one model the built-in reader uses too: visibility,
+ * paths and types are the same rules there and here.
  */
 public final class Catalog implements AutoCloseable {
     private static final Pattern TIMESTAMP = Pattern.compile(
@@ -36,33 +30,18 @@ public final class Catalog implements AutoCloseable {
     private final Path file;
     private final CatalogKind kind;
     private final Connection connection;
-    private final Set<String> tableNames;
-    private final String formatVersion;
-    private final String dataPath;
+    private final CatalogModel model;
 
     private Catalog(Path file, CatalogKind kind, Connection connection) throws SQLException {
         this.file = file;
         this.kind = kind;
         this.connection = connection;
-        this.tableNames = new HashSet<>(kind == CatalogKind.SQLITE ? Sql.sqliteTables(connection) : Sql.duckDbTables(connection, "cat"));
-        if (!tableNames.contains("ducklake_metadata") || !tableNames.contains("ducklake_snapshot")) {
-            throw new FdlException("not a DuckLake catalog: " + file + " has no ducklake_metadata/ducklake_snapshot table");
-        }
-        this.formatVersion = metadata("version");
-        if (formatVersion == null) {
-            throw new FdlException("not a DuckLake catalog: " + file + " records no format version (ducklake_metadata key 'version')");
-        }
-        Map<String, List<String>> columnsOf = new HashMap<>();
-        for (String table : DuckLakeSchema.DECISIVE_TABLES) {
-            if (tableNames.contains(table)) columnsOf.put(table, columns(table));
-        }
-        DuckLakeSchema.requireKnown(file.toString(), formatVersion, columnsOf);
-        this.dataPath = metadata("data_path");
+        this.model = new CatalogModel(connection, kind == CatalogKind.SQLITE ? null : "cat", file.toString());
     }
 
     /** The columns of one of the file's tables, in declaration order. */
     List<String> columns(String table) throws SQLException {
-        return kind == CatalogKind.SQLITE ? Sql.sqliteColumns(connection, table) : Sql.duckDbColumns(connection, "cat", table);
+        return model.columns(table);
     }
 
     /**
@@ -119,60 +98,52 @@ public final class Catalog implements AutoCloseable {
 
     /** The DuckLake format version ({@code ducklake_metadata} key {@code version}), e.g. {@code 1.0}. */
     public String formatVersion() {
-        return formatVersion;
+        return model.formatVersion();
     }
 
     /** The catalog's data path as stored (DUCKLAKE.md "Paths"), or null if none is recorded. */
     public String dataPath() {
-        return dataPath;
-    }
-
-    private String metadata(String key) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(
-                "SELECT value FROM ducklake_metadata WHERE key = ? AND scope IS NULL")) {
-            ps.setString(1, key);
-            try (ResultSet r = ps.executeQuery()) {
-                return r.next() ? r.getString(1) : null;
-            }
-        }
+        return model.metadata("data_path");
     }
 
     /** Every snapshot, oldest first. */
     public List<SnapshotInfo> snapshots() {
-        List<SnapshotInfo> result = new ArrayList<>();
-        try (Statement s = connection.createStatement();
-             ResultSet r = s.executeQuery("SELECT s.snapshot_id, CAST(s.snapshot_time AS VARCHAR), c.changes_made, c.author, c.commit_message"
-                     + " FROM ducklake_snapshot s LEFT JOIN ducklake_snapshot_changes c ON c.snapshot_id = s.snapshot_id"
-                     + " ORDER BY s.snapshot_id")) {
-            while (r.next()) {
-                result.add(new SnapshotInfo(r.getLong(1), parseTime(r.getString(2)), r.getString(3), r.getString(4), r.getString(5)));
-            }
+        try {
+            return model.snapshots();
         } catch (SQLException e) {
             throw Sql.failure("reading snapshots of", file, e);
         }
-        return result;
     }
 
     /** The newest snapshot id. */
     public long lastSnapshotId() {
-        return snapshotBound("max");
+        return snapshotRange()[1];
     }
 
     /** The oldest snapshot id the catalog keeps. */
     public long firstSnapshotId() {
-        return snapshotBound("min");
+        return snapshotRange()[0];
     }
 
-    private long snapshotBound(String fn) {
-        try (Statement s = connection.createStatement();
-             ResultSet r = s.executeQuery("SELECT " + fn + "(snapshot_id) FROM ducklake_snapshot")) {
-            long v = r.next() ? r.getLong(1) : 0;
-            if (r.wasNull()) {
-                throw new FdlException("catalog " + file + " has no snapshot; it is not a usable DuckLake catalog");
-            }
-            return v;
+    private long[] snapshotRange() {
+        try {
+            return model.snapshotRange();
         } catch (SQLException e) {
             throw Sql.failure("reading snapshots of", file, e);
+        }
+    }
+
+    /**
+     * Names of every schema, table and view by id over all snapshots, to put DuckLake's change
+     * lists in words ({@link SnapshotChanges#describe}).
+     *
+     * @throws FdlException (exit 1) naming the file when it cannot be read
+     */
+    public SnapshotChanges.Names names() {
+        try {
+            return model.names();
+        } catch (SQLException e) {
+            throw Sql.failure("reading the names of", file, e);
         }
     }
 
@@ -180,46 +151,20 @@ public final class Catalog implements AutoCloseable {
      * The tables visible at a snapshot, ordered by schema and name, with their top-level columns. A
      * table of a nested schema (DuckLake 1.1) names its schema by the dotted path from the top
      * ({@code sales.europe}), as DuckDB addresses it.
+     *
+     * @throws FdlException (exit 1) when a visible table's schema is not visible (a corrupt catalog)
      */
     public List<TableInfo> tables(long snapshotId) {
         List<TableInfo> result = new ArrayList<>();
         try {
-            Map<Long, String> schemaNames = DuckLakeSchema.qualifiedSchemaNames(schemaNameRows(snapshotId), file.toString());
-            List<Object[]> rows = new ArrayList<>();
-            try (PreparedStatement ps = connection.prepareStatement(
-                    "SELECT t.table_id, t.schema_id, t.table_name FROM ducklake_table t WHERE" + Visibility.at("t", snapshotId))) {
-                try (ResultSet r = ps.executeQuery()) {
-                    while (r.next()) {
-                        String schema = schemaNames.get(r.getLong(2));
-                        if (schema != null) rows.add(new Object[] {r.getLong(1), schema, r.getString(3)});
-                    }
-                }
-            }
-            rows.sort(java.util.Comparator.comparing((Object[] row) -> (String) row[1]).thenComparing(row -> (String) row[2]));
-            for (Object[] row : rows) {
-                long tableId = (Long) row[0];
-                result.add(new TableInfo(tableId, (String) row[1], (String) row[2], ColumnTypes.at(connection, tableId, snapshotId)));
+            for (CatalogModel.Table t : model.tables(snapshotId, DuckLakePaths.of(dataPath(), null))) {
+                result.add(new TableInfo(t.id(), t.schema(), t.name(), ColumnTypes.at(connection, t.id(), snapshotId)));
             }
         } catch (SQLException e) {
             throw Sql.failure("reading tables of", file, e);
         }
+        result.sort(Comparator.comparing(TableInfo::schema).thenComparing(TableInfo::name));
         return result;
-    }
-
-    /** The schemas visible at a snapshot: id, parent id (null at the top or before 1.1), name. */
-    private List<DuckLakeSchema.SchemaName> schemaNameRows(long snapshotId) throws SQLException {
-        String parent = hasParentSchemas() ? "parent_schema_id" : "CAST(NULL AS BIGINT)";
-        List<DuckLakeSchema.SchemaName> rows = new ArrayList<>();
-        try (Statement s = connection.createStatement();
-             ResultSet r = s.executeQuery("SELECT schema_id, " + parent + ", schema_name FROM ducklake_schema WHERE"
-                     + Visibility.at(snapshotId))) {
-            while (r.next()) {
-                long parentValue = r.getLong(2);
-                Long parentId = r.wasNull() ? null : parentValue;
-                rows.add(new DuckLakeSchema.SchemaName(r.getLong(1), parentId, r.getString(3)));
-            }
-        }
-        return rows;
     }
 
     /**
@@ -229,31 +174,7 @@ public final class Catalog implements AutoCloseable {
      */
     public long rowCount(long tableId, long snapshotId) {
         try {
-            long rows = single("SELECT coalesce(sum(record_count), 0) FROM ducklake_data_file WHERE table_id = ? AND"
-                    + Visibility.at(snapshotId), tableId);
-            if (tableNames.contains("ducklake_delete_file")) {
-                rows -= single("SELECT coalesce(sum(d.delete_count), 0) FROM ducklake_delete_file d WHERE d.table_id = ?"
-                        + " AND" + Visibility.at("d", snapshotId)
-                        + "AND EXISTS (SELECT 1 FROM ducklake_data_file f WHERE f.data_file_id = d.data_file_id"
-                        + " AND" + Visibility.at("f", snapshotId) + ")", tableId);
-            }
-            String inlinedDelete = DuckLakeSchema.INLINED_DELETE_PREFIX + tableId;
-            if (tableNames.contains(inlinedDelete)) {
-                // inlined deletes have no end_snapshot: a deletion, once made, stays
-                rows -= single("SELECT count(*) FROM " + SqlQuote.ident(inlinedDelete) + " i WHERE i.begin_snapshot <= ?"
-                        + " AND EXISTS (SELECT 1 FROM ducklake_data_file f WHERE f.data_file_id = i.file_id"
-                        + " AND" + Visibility.at("f", snapshotId) + ")", snapshotId);
-            }
-            for (String inlined : inlinedDataTables(tableId)) {
-                DuckLakeSchema.InlinedColumns system = DuckLakeSchema.inlinedColumns(columns(inlined));
-                if (system == null) {
-                    throw new FdlException("inlined-data table " + inlined + " in " + file + " does not start with "
-                            + "row_id, begin_snapshot, end_snapshot (or their 1.1 names _ducklake_…); the catalog looks corrupt");
-                }
-                rows += single("SELECT count(*) FROM " + SqlQuote.ident(inlined) + " WHERE"
-                        + Visibility.at("", system.begin(), system.end(), Long.toString(snapshotId)));
-            }
-            return rows;
+            return model.rowCount(tableId, snapshotId, Long.MAX_VALUE).rows();
         } catch (SQLException e) {
             throw Sql.failure("counting rows of table " + tableId + " at snapshot " + snapshotId + " in", file, e);
         }
@@ -261,31 +182,7 @@ public final class Catalog implements AutoCloseable {
 
     /** The names of the {@code ducklake_*} tables in the file when it was opened. */
     Set<String> tableNames() {
-        return tableNames;
-    }
-
-    /** The inlined-data tables of a table that exist in the file. */
-    List<String> inlinedDataTables(long tableId) {
-        List<String> result = new ArrayList<>();
-        String prefix = DuckLakeSchema.INLINED_DATA_PREFIX + tableId + "_";
-        for (String name : tableNames) {
-            if (name.startsWith(prefix) && name.substring(prefix.length()).matches("\\d+")) {
-                result.add(name);
-            }
-        }
-        result.sort(null);
-        return result;
-    }
-
-    private long single(String sql, long... params) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                ps.setLong(i + 1, params[i]);
-            }
-            try (ResultSet r = ps.executeQuery()) {
-                return r.next() ? r.getLong(1) : 0;
-            }
-        }
+        return model.tableNames();
     }
 
     /**
@@ -297,80 +194,28 @@ public final class Catalog implements AutoCloseable {
      *     describe (its location cannot be resolved), or a file row has no path
      */
     public void forEachFile(Consumer<CatalogFile> action) {
-        DuckLakePaths paths = DuckLakePaths.of(dataPath, null);
+        DuckLakePaths paths = DuckLakePaths.of(dataPath(), null);
         try {
-            Map<Long, String> schemaFolder = paths.schemaFolders(schemaRows(), file.toString());
-            Map<Long, String> tableFolder = new HashMap<>();
-            try (Statement s = connection.createStatement();
-                 ResultSet r = s.executeQuery("SELECT table_id, schema_id, path, path_is_relative FROM ducklake_table ORDER BY begin_snapshot")) {
-                while (r.next()) {
-                    String schema = schemaFolder.get(r.getLong(2));
-                    String path = r.getString(3);
-                    Boolean rel = relative(r, 4);
-                    if (schema == null && (path == null || DuckLakePaths.isRelative(rel))) {
-                        throw new FdlException("catalog " + file + ": table " + r.getLong(1) + " names schema "
-                                + r.getLong(2) + ", which the catalog does not describe");
-                    }
-                    tableFolder.put(r.getLong(1), paths.tableFolder(schema, path, rel));
-                }
-            }
-            streamFiles("SELECT table_id, path, path_is_relative, file_size_bytes, data_file_id FROM ducklake_data_file",
-                    false, paths, tableFolder, action);
-            if (tableNames.contains("ducklake_delete_file")) {
-                streamFiles("SELECT table_id, path, path_is_relative, file_size_bytes, delete_file_id FROM ducklake_delete_file",
-                        true, paths, tableFolder, action);
-            }
+            Map<Long, CatalogModel.Table> tables = model.everyTable(paths);
+            model.dataFiles(null, null, f -> action.accept(
+                    resolve(paths, tables, "data", f.id(), f.tableId(), f.path(), f.relative(), f.bytes(), false)));
+            model.deleteFiles(null, null, f -> action.accept(
+                    resolve(paths, tables, "delete", f.id(), f.tableId(), f.path(), f.relative(), f.bytes(), true)));
         } catch (SQLException e) {
             throw Sql.failure("listing the files of", file, e);
         }
     }
 
-    /** Every {@code ducklake_schema} row as paths need it, with its parent when the format has nested schemas (1.1). */
-    List<DuckLakePaths.SchemaRow> schemaRows() throws SQLException {
-        String parent = hasParentSchemas() ? "parent_schema_id" : "CAST(NULL AS BIGINT)";
-        List<DuckLakePaths.SchemaRow> rows = new ArrayList<>();
-        try (Statement s = connection.createStatement();
-             ResultSet r = s.executeQuery("SELECT schema_id, " + parent + ", path, path_is_relative FROM ducklake_schema")) {
-            while (r.next()) {
-                long parentValue = r.getLong(2);
-                Long parentId = r.wasNull() ? null : parentValue;
-                rows.add(new DuckLakePaths.SchemaRow(r.getLong(1), parentId, r.getString(3), relative(r, 4)));
-            }
+    private CatalogFile resolve(DuckLakePaths paths, Map<Long, CatalogModel.Table> tables, String kind, long id, long tableId,
+                                String path, Boolean rel, long bytes, boolean deleteFile) {
+        CatalogModel.Table table = tables.get(tableId);
+        boolean isRelative = DuckLakePaths.isRelative(rel);
+        if (isRelative && table == null) {
+            throw new FdlException("catalog " + file + ": " + kind + " file " + id
+                    + " (" + path + ") belongs to table " + tableId + ", which the catalog does not describe");
         }
-        return rows;
-    }
-
-    private boolean hasParentSchemas() throws SQLException {
-        return columns("ducklake_schema").contains("parent_schema_id");
-    }
-
-    private void streamFiles(String sql, boolean deleteFile, DuckLakePaths paths, Map<Long, String> tableFolder,
-                             Consumer<CatalogFile> action) throws SQLException {
-        String kind = deleteFile ? "delete" : "data";
-        try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            while (r.next()) {
-                long tableId = r.getLong(1);
-                String path = r.getString(2);
-                Boolean rel = relative(r, 3);
-                long bytes = r.getLong(4);
-                if (r.wasNull()) {
-                    bytes = -1;
-                }
-                String folder = tableFolder.get(tableId);
-                boolean isRelative = DuckLakePaths.isRelative(rel);
-                if (isRelative && folder == null) {
-                    throw new FdlException("catalog " + file + ": " + kind + " file " + r.getLong(5)
-                            + " (" + path + ") belongs to table " + tableId + ", which the catalog does not describe");
-                }
-                String location = paths.file(folder, path, rel, "catalog " + file + ": " + kind + " file " + r.getLong(5));
-                action.accept(new CatalogFile(location, deleteFile, bytes, isRelative));
-            }
-        }
-    }
-
-    private static Boolean relative(ResultSet r, int column) throws SQLException {
-        boolean rel = r.getBoolean(column);
-        return r.wasNull() ? null : rel;
+        String location = paths.file(table == null ? null : table.folder(), path, rel, "catalog " + file + ": " + kind + " file " + id);
+        return new CatalogFile(location, deleteFile, bytes, isRelative);
     }
 
     /** Parses DuckDB's VARCHAR form of a TIMESTAMPTZ ({@code 2026-11-29 21:41:30.123456+00}) into an instant. */

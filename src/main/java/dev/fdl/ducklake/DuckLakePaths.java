@@ -49,9 +49,11 @@ public final class DuckLakePaths {
     /**
      * The version of this rule. Anything derived from it and kept (gc's cached file lists) is keyed
      * by it, so that a change of the rule can never act on lists made by the old one. Bump it with
-     * every change of what {@link #of} resolves.
+     * every change of what {@link #of} resolves. 4: a SQLite catalog's {@code path_is_relative}
+     * stored as text {@code true}/{@code false} is read as its value ({@link CatalogModel}), where
+     * the file-list reader took any text for false.
      */
-    public static final int RULE_VERSION = 3;
+    public static final int RULE_VERSION = 4;
 
     private final String base;
     private final String recorded;

@@ -32,8 +32,11 @@ final class SnapshotCatalog {
         }
     }
 
-    /** A visible Parquet data file at its resolved location. */
-    record DataFileEntry(long id, String location) {}
+    /**
+     * A visible Parquet data file at its resolved location, with its {@code record_count} and
+     * {@code file_size_bytes} (-1 when not recorded).
+     */
+    record DataFileEntry(long id, String location, long recordCount, long bytes) {}
 
     /** A visible positional delete file (Parquet {@code file_path, pos}) and the data file it belongs to. */
     record DeleteFileEntry(long dataFileId, String location) {}
@@ -119,6 +122,7 @@ final class SnapshotCatalog {
         private final String alias;
         private final String file;
         private final boolean openFiles;
+        private CatalogModel model;
         private long s;
 
         Loader(Connection conn, String alias, String file, boolean openFiles) {
@@ -128,216 +132,102 @@ final class SnapshotCatalog {
             this.openFiles = openFiles;
         }
 
-        private String qualifier() {
-            return SqlQuote.ident(alias) + ".main.";
-        }
-
-        private String t(String table) {
-            return qualifier() + SqlQuote.ident(table);
-        }
-
-        private String visible() {
-            return Visibility.at(s);
-        }
-
         SnapshotCatalog load(String dataPathOverride, Long requested) throws SQLException {
-            Set<String> catalogTables = catalogTables();
+            Set<String> present = new HashSet<>(Sql.duckDbTables(conn, alias));
             for (String required : List.of("ducklake_metadata", "ducklake_snapshot", "ducklake_schema",
                     "ducklake_table", "ducklake_column", "ducklake_data_file", "ducklake_delete_file")) {
-                if (!catalogTables.contains(required)) {
+                if (!present.contains(required)) {
                     throw new FdlException(file + " is not a DuckLake catalog: it has no " + required + " table");
                 }
             }
-            Map<String, String> meta = new HashMap<>();
-            try (PreparedStatement ps = conn.prepareStatement("SELECT key, value FROM " + t("ducklake_metadata")
-                    + " WHERE scope IS NULL"); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) meta.put(rs.getString(1), rs.getString(2));
-            }
-            String format = meta.get("version");
-            Map<String, List<String>> columnsOf = new HashMap<>();
-            for (String table : DuckLakeSchema.DECISIVE_TABLES) {
-                if (catalogTables.contains(table)) columnsOf.put(table, Sql.duckDbColumns(conn, alias, table));
-            }
-            DuckLakeSchema.requireKnown(file, format, columnsOf);
-            boolean nested = columnsOf.get("ducklake_schema").contains("parent_schema_id");
-            if ("true".equalsIgnoreCase(meta.get("encrypted"))) {
+            model = new CatalogModel(conn, alias, file);
+            if ("true".equalsIgnoreCase(model.metadata("encrypted"))) {
                 throw new FdlException("catalog " + file + " is encrypted (ducklake_metadata encrypted=true); "
                         + "fdl's built-in reader cannot read encrypted data files: attach it with the DuckLake extension");
             }
             s = resolveSnapshot(requested);
-            String originalDataPath = meta.get("data_path");
+            String originalDataPath = model.metadata("data_path");
             String dataPath = dataPathOverride != null ? dataPathOverride : originalDataPath;
             if (dataPath == null) {
                 throw new FdlException("catalog " + file + " has no data_path in ducklake_metadata; pass a data path to read it");
             }
             DuckLakePaths paths = DuckLakePaths.of(originalDataPath, dataPathOverride);
-
-            Map<Long, String[]> schemas = new LinkedHashMap<>();
-            List<DuckLakePaths.SchemaRow> pathRows = new ArrayList<>();
-            List<DuckLakeSchema.SchemaName> nameRows = new ArrayList<>();
-            try (PreparedStatement ps = conn.prepareStatement("SELECT schema_id, schema_name, path, path_is_relative, "
-                    + (nested ? "parent_schema_id" : "CAST(NULL AS BIGINT)") + " FROM "
-                    + t("ducklake_schema") + " WHERE" + visible() + "ORDER BY schema_id"); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    long parent = rs.getLong(5);
-                    Long parentId = rs.wasNull() ? null : parent;
-                    pathRows.add(new DuckLakePaths.SchemaRow(rs.getLong(1), parentId, rs.getString(3), nullableBool(rs, 4)));
-                    nameRows.add(new DuckLakeSchema.SchemaName(rs.getLong(1), parentId, rs.getString(2)));
-                }
-            }
-            Map<Long, String> folders = paths.schemaFolders(pathRows, file);
-            Map<Long, String> names = DuckLakeSchema.qualifiedSchemaNames(nameRows, file);
-            for (DuckLakeSchema.SchemaName n : nameRows) {
-                if (names.containsKey(n.id())) schemas.put(n.id(), new String[]{names.get(n.id()), folders.get(n.id())});
-            }
             List<TableEntry> tables = new ArrayList<>();
-            try (PreparedStatement ps = conn.prepareStatement("SELECT table_id, schema_id, table_name, path, path_is_relative FROM "
-                    + t("ducklake_table") + " WHERE" + visible() + "ORDER BY table_id"); ResultSet rs = ps.executeQuery()) {
-                List<Object[]> rows = new ArrayList<>();
-                while (rs.next()) {
-                    rows.add(new Object[]{rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), nullableBool(rs, 5)});
-                }
-                for (Object[] r : rows) {
-                    String[] schema = schemas.get((Long) r[1]);
-                    if (schema == null) {
-                        throw new FdlException("catalog " + file + ": table " + r[2] + " belongs to schema id " + r[1]
-                                + ", which is not visible at snapshot " + s + "; the catalog looks corrupt");
-                    }
-                    String base = paths.tableFolder(schema[1], (String) r[3], (Boolean) r[4]);
-                    tables.add(table((Long) r[0], schema[0], (String) r[2], base, paths, catalogTables));
-                }
+            for (CatalogModel.Table t : model.tables(s, paths)) {
+                tables.add(table(t, paths));
             }
             List<ViewEntry> views = new ArrayList<>();
-            if (catalogTables.contains("ducklake_view")) {
-                try (PreparedStatement ps = conn.prepareStatement("SELECT schema_id, view_name, dialect, sql, column_aliases FROM "
-                        + t("ducklake_view") + " WHERE" + visible() + "ORDER BY view_id"); ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        String[] schema = schemas.get(rs.getLong(1));
-                        if (schema == null) continue;
-                        views.add(new ViewEntry(schema[0], rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)));
-                    }
-                }
+            for (CatalogModel.ViewRow v : model.views(s)) {
+                views.add(new ViewEntry(v.schema(), v.name(), v.dialect(), v.sql(), v.columnAliases()));
             }
             return new SnapshotCatalog(alias, s, tables, views);
         }
 
         private long resolveSnapshot(Long requested) throws SQLException {
-            long min;
-            long max;
-            try (PreparedStatement ps = conn.prepareStatement("SELECT min(snapshot_id), max(snapshot_id) FROM "
-                    + t("ducklake_snapshot")); ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                min = rs.getLong(1);
-                if (rs.wasNull()) throw new FdlException("catalog " + file + " has no snapshot; the catalog looks corrupt");
-                max = rs.getLong(2);
-            }
-            if (requested == null) return max;
-            try (PreparedStatement ps = conn.prepareStatement("SELECT count(*) FROM " + t("ducklake_snapshot")
-                    + " WHERE snapshot_id = ?")) {
-                ps.setLong(1, requested);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    if (rs.getLong(1) == 0) {
-                        throw FdlException.notFound("snapshot " + requested + " is not in catalog " + file
-                                + "; it keeps snapshots " + min + " to " + max);
-                    }
-                }
+            long[] range = model.snapshotRange();
+            if (requested == null) return range[1];
+            if (!model.hasSnapshot(requested)) {
+                throw FdlException.notFound("snapshot " + requested + " is not in catalog " + file
+                        + "; it keeps snapshots " + range[0] + " to " + range[1]);
             }
             return requested;
         }
 
-        private Set<String> catalogTables() throws SQLException {
-            Set<String> names = new HashSet<>();
-            try (PreparedStatement ps = conn.prepareStatement("SELECT table_name FROM duckdb_tables() "
-                    + "WHERE database_name = ? AND schema_name = 'main'")) {
-                ps.setString(1, alias);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) names.add(rs.getString(1));
-                }
-            }
-            return names;
-        }
-
-        private TableEntry table(long tableId, String schema, String name, String base, DuckLakePaths paths,
-                                 Set<String> catalogTables) throws SQLException {
-            String where = schema + "." + name;
+        private TableEntry table(CatalogModel.Table t, DuckLakePaths paths) throws SQLException {
+            long tableId = t.id();
+            String where = t.schema() + "." + t.name();
             List<ColumnEntry> columns = columns(tableId, where);
             Map<Long, String> dataFiles = new LinkedHashMap<>();
             List<DataFileEntry> files = new ArrayList<>();
-            try (PreparedStatement ps = conn.prepareStatement("SELECT data_file_id, path, path_is_relative, file_format, "
-                    + "encryption_key, mapping_id, partial_max, partition_id FROM " + t("ducklake_data_file")
-                    + " WHERE table_id = ? AND" + visible() + "ORDER BY file_order NULLS LAST, data_file_id")) {
-                ps.setLong(1, tableId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        long id = rs.getLong(1);
-                        String location = paths.file(base, rs.getString(2), nullableBool(rs, 3),
-                                "data file " + id + " of table " + where + " in catalog " + file);
-                        String format = rs.getString(4);
-                        if (format != null && !format.equalsIgnoreCase("parquet")) {
-                            throw refuse(where, "data file " + location + " has format '" + format + "'");
-                        }
-                        if (rs.getString(5) != null) throw refuse(where, "data file " + location + " is encrypted");
-                        rs.getLong(6);
-                        if (!rs.wasNull()) {
-                            throw refuse(where, "data file " + location + " was added with a column name mapping (mapping_id)");
-                        }
-                        long partialMax = rs.getLong(7);
-                        if (!rs.wasNull() && s < partialMax) {
-                            throw refuse(where, "data file " + location + " holds rows of several snapshots (partial_max "
-                                    + partialMax + ") and snapshot " + s + " sees only some of them");
-                        }
-                        rs.getLong(8);
-                        if (!rs.wasNull() && openFiles) checkPartitioned(where, tableId, rs.getLong(8), location);
-                        dataFiles.put(id, location);
-                        files.add(new DataFileEntry(id, location));
+            List<SQLException> failed = new ArrayList<>();
+            model.dataFiles(tableId, s, f -> {
+                String location = paths.file(t.folder(), f.path(), f.relative(),
+                        "data file " + f.id() + " of table " + where + " in catalog " + file);
+                if (f.format() != null && !f.format().equalsIgnoreCase("parquet")) {
+                    throw refuse(where, "data file " + location + " has format '" + f.format() + "'");
+                }
+                if (f.encryptionKey() != null) throw refuse(where, "data file " + location + " is encrypted");
+                if (f.mappingId() != null) {
+                    throw refuse(where, "data file " + location + " was added with a column name mapping (mapping_id)");
+                }
+                if (f.partialMax() != null && s < f.partialMax()) {
+                    throw refuse(where, "data file " + location + " holds rows of several snapshots (partial_max "
+                            + f.partialMax() + ") and snapshot " + s + " sees only some of them");
+                }
+                if (f.partitionId() != null && openFiles) {
+                    try {
+                        checkPartitioned(where, tableId, f.partitionId(), location);
+                    } catch (SQLException e) {
+                        failed.add(e);
                     }
                 }
-            }
+                dataFiles.put(f.id(), location);
+                files.add(new DataFileEntry(f.id(), location, f.recordCount(), f.bytes()));
+            });
+            if (!failed.isEmpty()) throw failed.get(0);
             List<DeleteFileEntry> deletes = new ArrayList<>();
-            try (PreparedStatement ps = conn.prepareStatement("SELECT data_file_id, path, path_is_relative, format, "
-                    + "encryption_key, partial_max FROM " + t("ducklake_delete_file")
-                    + " WHERE table_id = ? AND" + visible() + "ORDER BY delete_file_id")) {
-                ps.setLong(1, tableId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        long dataFileId = rs.getLong(1);
-                        if (!dataFiles.containsKey(dataFileId)) continue;
-                        String location = paths.file(base, rs.getString(2), nullableBool(rs, 3),
-                                "a delete file of table " + where + " in catalog " + file);
-                        String format = rs.getString(4);
-                        if ((format != null && !format.equalsIgnoreCase("parquet")) || isPuffin(location)) {
-                            throw refuse(where, "delete file " + location + " is a deletion vector (format '" + format
-                                    + "'): deletion vectors are not read by the built-in reader, which applies only Parquet positional delete files");
-                        }
-                        if (rs.getString(5) != null) throw refuse(where, "delete file " + location + " is encrypted");
-                        long partialMax = rs.getLong(6);
-                        if (!rs.wasNull() && s < partialMax) {
-                            throw refuse(where, "delete file " + location + " holds deletes of several snapshots (partial_max "
-                                    + partialMax + ") and snapshot " + s + " sees only some of them");
-                        }
-                        deletes.add(new DeleteFileEntry(dataFileId, location));
-                    }
+            model.deleteFiles(tableId, s, d -> {
+                if (!dataFiles.containsKey(d.dataFileId())) return;
+                String location = paths.file(t.folder(), d.path(), d.relative(),
+                        "a delete file of table " + where + " in catalog " + file);
+                if ((d.format() != null && !d.format().equalsIgnoreCase("parquet")) || isPuffin(location)) {
+                    throw refuse(where, "delete file " + location + " is a deletion vector (format '" + d.format()
+                            + "'): deletion vectors are not read by the built-in reader, which applies only Parquet positional delete files");
                 }
-            }
-            List<InlinedTable> inlined = catalogTables.contains("ducklake_inlined_data_tables")
-                    ? inlinedTables(tableId, where, catalogTables) : List.of();
-            String inlinedDelete = "ducklake_inlined_delete_" + tableId;
-            return new TableEntry(tableId, schema, name, columns, files, deletes, inlined,
-                    catalogTables.contains(inlinedDelete) ? inlinedDelete : null);
+                if (d.encryptionKey() != null) throw refuse(where, "delete file " + location + " is encrypted");
+                if (d.partialMax() != null && s < d.partialMax()) {
+                    throw refuse(where, "delete file " + location + " holds deletes of several snapshots (partial_max "
+                            + d.partialMax() + ") and snapshot " + s + " sees only some of them");
+                }
+                deletes.add(new DeleteFileEntry(d.dataFileId(), location));
+            });
+            return new TableEntry(tableId, t.schema(), t.name(), columns, files, deletes, inlinedTables(tableId, where),
+                    model.inlinedDeleteTable(tableId));
         }
 
         /** Partition values are not re-added from the catalog: the file itself must hold every partition column. */
         private void checkPartitioned(String where, long tableId, long partitionId, String location) throws SQLException {
-            List<Long> partitionColumns = new ArrayList<>();
-            try (PreparedStatement ps = conn.prepareStatement("SELECT column_id FROM " + t("ducklake_partition_column")
-                    + " WHERE table_id = ? AND partition_id = ?")) {
-                ps.setLong(1, tableId);
-                ps.setLong(2, partitionId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) partitionColumns.add(rs.getLong(1));
-                }
-            }
+            List<Long> partitionColumns = model.partitionColumns(tableId, partitionId);
             if (partitionColumns.isEmpty()) return;
             Set<Long> fieldIds = new HashSet<>();
             try (PreparedStatement ps = conn.prepareStatement("SELECT field_id FROM parquet_schema(?) WHERE field_id IS NOT NULL")) {
@@ -359,7 +249,7 @@ final class SnapshotCatalog {
 
         private List<ColumnEntry> columns(long tableId, String where) throws SQLException {
             List<ColumnEntry> result = new ArrayList<>();
-            for (ColumnTypes.Column c : ColumnTypes.trees(conn, qualifier(), tableId, s)) {
+            for (ColumnTypes.Column c : model.columns(tableId, s)) {
                 DuckLakeTypes.requireReadable(c.type(), where);
                 result.add(new ColumnEntry(c.id(), c.name(), DuckLakeTypes.toDuckDb(c.type(), where), c.initialDefault()));
             }
@@ -371,71 +261,33 @@ final class SnapshotCatalog {
          * version; map each back to its column id through the columns visible when the schema
          * version began.
          */
-        private List<InlinedTable> inlinedTables(long tableId, String where, Set<String> catalogTables) throws SQLException {
-            record Reg(String table, long schemaVersion) {}
-            List<Reg> regs = new ArrayList<>();
-            try (PreparedStatement ps = conn.prepareStatement("SELECT table_name, schema_version FROM "
-                    + t("ducklake_inlined_data_tables") + " WHERE table_id = ? ORDER BY schema_version")) {
-                ps.setLong(1, tableId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) regs.add(new Reg(rs.getString(1), rs.getLong(2)));
-                }
-            }
-            if (regs.isEmpty()) return List.of();
-            record Col(long id, String name, long begin, Long end) {}
-            List<Col> allColumns = new ArrayList<>();
-            try (PreparedStatement ps = conn.prepareStatement("SELECT column_id, column_name, begin_snapshot, end_snapshot FROM "
-                    + t("ducklake_column") + " WHERE table_id = ? AND parent_column IS NULL")) {
-                ps.setLong(1, tableId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        long end = rs.getLong(4);
-                        Long endSnapshot = rs.wasNull() ? null : end;
-                        allColumns.add(new Col(rs.getLong(1), rs.getString(2), rs.getLong(3), endSnapshot));
-                    }
-                }
-            }
+        private List<InlinedTable> inlinedTables(long tableId, String where) throws SQLException {
+            List<CatalogModel.Inlined> registered = model.inlinedTables(tableId, where);
+            if (registered.isEmpty()) return List.of();
+            List<CatalogModel.ColumnHistory> allColumns = model.columnHistory(tableId);
             List<InlinedTable> result = new ArrayList<>();
-            for (Reg reg : regs) {
-                if (!catalogTables.contains(reg.table())) {
-                    throw new FdlException("catalog " + file + " registers inlined-data table " + reg.table()
-                            + " for " + where + ", but that table does not exist; the catalog looks corrupt");
-                }
-                List<String> names = new ArrayList<>();
-                try (PreparedStatement ps = conn.prepareStatement("SELECT column_name FROM duckdb_columns() WHERE "
-                        + "database_name = ? AND schema_name = 'main' AND table_name = ? ORDER BY column_index")) {
-                    ps.setString(1, alias);
-                    ps.setString(2, reg.table());
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) names.add(rs.getString(1));
-                    }
-                }
-                DuckLakeSchema.InlinedColumns system = DuckLakeSchema.inlinedColumns(names);
-                if (system == null) {
-                    throw new FdlException("inlined-data table " + reg.table() + " in " + file
-                            + " does not start with row_id, begin_snapshot, end_snapshot (or their DuckLake 1.1 names"
-                            + " _ducklake_row_id, _ducklake_begin_snapshot, _ducklake_end_snapshot); the catalog looks corrupt");
-                }
-                Long begin = ColumnTypes.snapshotOfSchemaVersion(conn, qualifier(), tableId, reg.schemaVersion());
+            for (CatalogModel.Inlined reg : registered) {
+                List<String> names = reg.columnNames();
+                Long begin = ColumnTypes.snapshotOfSchemaVersion(conn, model.qualifier(), tableId, reg.schemaVersion());
                 Map<Long, String> byId = new HashMap<>();
                 for (String col : names.subList(3, names.size())) {
                     Set<Long> ids = new HashSet<>();
                     if (begin != null) {
-                        for (Col c : allColumns) {
+                        for (CatalogModel.ColumnHistory c : allColumns) {
                             if (c.name().equals(col) && Visibility.visible(c.begin(), c.end(), begin)) ids.add(c.id());
                         }
                     }
                     if (ids.isEmpty()) {
-                        for (Col c : allColumns) if (c.name().equals(col)) ids.add(c.id());
+                        for (CatalogModel.ColumnHistory c : allColumns) if (c.name().equals(col)) ids.add(c.id());
                     }
                     if (ids.size() != 1) {
                         throw new FdlException("cannot tell which column of " + where + " the column '" + col
-                                + "' of inlined-data table " + reg.table() + " holds (" + ids.size()
+                                + "' of inlined-data table " + reg.tableName() + " holds (" + ids.size()
                                 + " candidates); the built-in reader refuses rather than guess");
                     }
                     byId.put(ids.iterator().next(), col);
                 }
-                result.add(new InlinedTable(reg.table(), system, byId));
+                result.add(new InlinedTable(reg.tableName(), reg.system(), byId));
             }
             return result;
         }
@@ -453,10 +305,5 @@ final class SnapshotCatalog {
      */
     static boolean isPuffin(String location) {
         return location.toLowerCase(java.util.Locale.ROOT).endsWith(".puffin");
-    }
-
-    private static Boolean nullableBool(ResultSet rs, int i) throws SQLException {
-        boolean b = rs.getBoolean(i);
-        return rs.wasNull() ? null : b;
     }
 }

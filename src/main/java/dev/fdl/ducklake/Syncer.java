@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -173,8 +172,9 @@ public final class Syncer {
         for (long[] f : deletesPerFile(duck)) {
             long dataFileId = f[0], deleteCount = f[1], visible = f[2];
             if (deleteCount == visible) {
-                long[] meta = dataFileMeta(duck, dataFileId);
-                ended.add(new SyncCommit.EndedFile(dataFileId, meta[0], meta[1]));
+                SnapshotCatalog.DataFileEntry meta = entry.dataFiles().stream().filter(d -> d.id() == dataFileId).findFirst()
+                        .orElseThrow(() -> new IllegalStateException("data file " + dataFileId + " is not visible in " + name));
+                ended.add(new SyncCommit.EndedFile(dataFileId, meta.recordCount(), Math.max(0, meta.bytes())));
                 continue;
             }
             List<String> previous = entry.deleteFiles().stream().filter(d -> d.dataFileId() == dataFileId)
@@ -349,18 +349,6 @@ public final class Syncer {
             while (rs.next()) result.add(new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3)});
         }
         return result;
-    }
-
-    /** {record_count, file_size_bytes} of a data file, from the catalog. */
-    private static long[] dataFileMeta(Connection duck, long dataFileId) throws SQLException {
-        try (PreparedStatement ps = duck.prepareStatement("SELECT record_count, file_size_bytes FROM " + SqlQuote.ident(ALIAS)
-                + ".main.ducklake_data_file WHERE data_file_id = ?")) {
-            ps.setLong(1, dataFileId);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new long[]{rs.getLong(1), rs.getLong(2)};
-            }
-        }
     }
 
     /**

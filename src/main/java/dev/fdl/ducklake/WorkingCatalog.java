@@ -14,10 +14,8 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * The working catalog (a SQLite DuckLake catalog, DUCKLAKE.md "The SQLite-backed catalog") as
@@ -32,18 +30,13 @@ final class WorkingCatalog implements AutoCloseable {
         return SNAPSHOT_TIME.format(LocalDateTime.now(ZoneOffset.UTC)) + "+00";
     }
 
-    /** A schema row visible at the newest snapshot. */
-    record SchemaRow(long id, String path, boolean relative) {}
-
-    /** A table row visible at the newest snapshot. */
-    record TableRow(long id, String path, boolean relative) {}
-
     /** A visible top-level column: id, name, DuckLake type, whether it has child columns. */
     record ColumnRow(long id, String name, String lakeType, boolean nested) {}
 
     /**
      * The newest snapshot and what an import of one table needs of it.
      *
+     * @param schemas     the schemas visible at the newest snapshot (their paths place the table's files)
      * @param schema      null when the schema does not exist
      * @param table       null when the table does not exist
      * @param maxColumnId the largest column id the table ever used (0 for none)
@@ -51,18 +44,22 @@ final class WorkingCatalog implements AutoCloseable {
      *                    file_size_bytes), or null when it has none
      */
     record State(long snapshot, long schemaVersion, long nextCatalogId, long nextFileId, String dataPath,
-                 SchemaRow schema, TableRow table, List<ColumnRow> columns, long maxColumnId, long[] stats) {
+                 List<CatalogModel.SchemaRow> schemas, CatalogModel.SchemaRow schema, CatalogModel.TableRow table,
+                 List<ColumnRow> columns, long maxColumnId, long[] stats) {
         State {
+            schemas = List.copyOf(schemas);
             columns = List.copyOf(columns);
         }
     }
 
     private final Path file;
     private final Connection conn;
+    private final CatalogModel model;
 
-    private WorkingCatalog(Path file, Connection conn) {
+    private WorkingCatalog(Path file, Connection conn, CatalogModel model) {
         this.file = file;
         this.conn = conn;
+        this.model = model;
     }
 
     static WorkingCatalog open(Path file) throws SQLException {
@@ -76,15 +73,14 @@ final class WorkingCatalog implements AutoCloseable {
                     throw new FdlException(file + " is not a DuckLake catalog: it has no ducklake_snapshot table");
                 }
             }
+            return new WorkingCatalog(file, conn, new CatalogModel(conn, null, file.toString()));
         } catch (SQLException e) {
             conn.close();
             throw new FdlException(FdlException.Kind.FAILURE, "cannot open working catalog " + file + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            conn.close();
+            throw e;
         }
-        return new WorkingCatalog(file, conn);
-    }
-
-    private static String visible(long s) {
-        return Visibility.at(s);
     }
 
     State state(TableName name) throws SQLException {
@@ -101,65 +97,31 @@ final class WorkingCatalog implements AutoCloseable {
             nextCatalogId = rs.getLong(3);
             nextFileId = rs.getLong(4);
         }
-        String dataPath = null;
-        try (Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT value FROM ducklake_metadata WHERE key = 'data_path' AND scope IS NULL")) {
-            if (rs.next()) dataPath = rs.getString(1);
-        }
+        String dataPath = model.metadata("data_path");
         if (dataPath == null) throw new FdlException("working catalog " + file + " has no data_path; it looks corrupt");
-        try (Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT value FROM ducklake_metadata WHERE key = 'encrypted' AND scope IS NULL")) {
-            if (rs.next() && "true".equalsIgnoreCase(rs.getString(1))) {
-                throw new FdlException("working catalog " + file + " is encrypted; fdl import cannot write encrypted data files");
-            }
+        if ("true".equalsIgnoreCase(model.metadata("encrypted"))) {
+            throw new FdlException("working catalog " + file + " is encrypted; fdl import cannot write encrypted data files");
         }
-        SchemaRow schema = null;
-        try (PreparedStatement ps = conn.prepareStatement("SELECT schema_id, path, path_is_relative FROM ducklake_schema WHERE"
-                + visible(s) + "AND schema_name = ?")) {
-            ps.setString(1, name.schema());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) schema = new SchemaRow(rs.getLong(1), rs.getString(2), relative(rs, 3));
-            }
+        List<CatalogModel.SchemaRow> schemas = model.schemas(s);
+        Map<Long, String> schemaNames = model.schemaNames(schemas);
+        CatalogModel.SchemaRow schema = null;
+        for (CatalogModel.SchemaRow r : schemas) {
+            if (name.schema().equals(schemaNames.get(r.id()))) schema = r;
         }
-        TableRow table = null;
+        CatalogModel.TableRow table = null;
         if (schema != null) {
-            try (PreparedStatement ps = conn.prepareStatement("SELECT table_id, path, path_is_relative FROM ducklake_table WHERE"
-                    + visible(s) + "AND schema_id = ? AND table_name = ?")) {
-                ps.setLong(1, schema.id());
-                ps.setString(2, name.name());
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) table = new TableRow(rs.getLong(1), rs.getString(2), relative(rs, 3));
-                }
+            for (CatalogModel.TableRow r : model.tableRows(s)) {
+                if (r.schemaId() == schema.id() && r.name().equals(name.name())) table = r;
             }
         }
         List<ColumnRow> columns = new ArrayList<>();
         long maxColumnId = 0;
         long[] stats = null;
         if (table != null) {
-            Set<Long> parents = new HashSet<>();
-            try (PreparedStatement ps = conn.prepareStatement("SELECT DISTINCT parent_column FROM ducklake_column WHERE"
-                    + visible(s) + "AND table_id = ? AND parent_column IS NOT NULL")) {
-                ps.setLong(1, table.id());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) parents.add(rs.getLong(1));
-                }
+            for (ColumnTypes.Column c : model.columns(table.id(), s)) {
+                columns.add(new ColumnRow(c.id(), c.name(), c.type().lakeType(), !c.type().children().isEmpty()));
             }
-            try (PreparedStatement ps = conn.prepareStatement("SELECT column_id, column_name, column_type FROM ducklake_column WHERE"
-                    + visible(s) + "AND table_id = ? AND parent_column IS NULL ORDER BY column_order, column_id")) {
-                ps.setLong(1, table.id());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        long id = rs.getLong(1);
-                        columns.add(new ColumnRow(id, rs.getString(2), rs.getString(3), parents.contains(id)));
-                    }
-                }
-            }
-            try (PreparedStatement ps = conn.prepareStatement("SELECT max(column_id) FROM ducklake_column WHERE table_id = ?")) {
-                ps.setLong(1, table.id());
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) maxColumnId = rs.getLong(1);
-                }
-            }
+            maxColumnId = model.maxColumnId(table.id());
             try (PreparedStatement ps = conn.prepareStatement("SELECT record_count, next_row_id, file_size_bytes FROM "
                     + "ducklake_table_stats WHERE table_id = ?")) {
                 ps.setLong(1, table.id());
@@ -168,12 +130,7 @@ final class WorkingCatalog implements AutoCloseable {
                 }
             }
         }
-        return new State(s, schemaVersion, nextCatalogId, nextFileId, dataPath, schema, table, columns, maxColumnId, stats);
-    }
-
-    private static boolean relative(ResultSet rs, int i) throws SQLException {
-        String v = rs.getString(i);
-        return v == null || v.equals("1") || v.equalsIgnoreCase("true");
+        return new State(s, schemaVersion, nextCatalogId, nextFileId, dataPath, schemas, schema, table, columns, maxColumnId, stats);
     }
 
     /**
@@ -234,8 +191,9 @@ final class WorkingCatalog implements AutoCloseable {
             changes.add("deleted_from_table:" + tableId);
             update("UPDATE ducklake_data_file SET end_snapshot = ? WHERE table_id = ? AND end_snapshot IS NULL", s, tableId);
             update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE table_id = ? AND end_snapshot IS NULL", s, tableId);
-            for (String inlined : inlinedTables(tableId)) {
-                update("UPDATE " + SqlQuote.ident(inlined) + " SET end_snapshot = ? WHERE end_snapshot IS NULL", s);
+            for (CatalogModel.Inlined inlined : model.inlinedTables(tableId, plan.table().toString())) {
+                String end = SqlQuote.ident(inlined.system().end());
+                update("UPDATE " + SqlQuote.ident(inlined.tableName()) + " SET " + end + " = ? WHERE " + end + " IS NULL", s);
             }
         }
         changes.add("inserted_into_table:" + tableId);
@@ -406,20 +364,6 @@ final class WorkingCatalog implements AutoCloseable {
         } catch (SQLException e) {
             return null; // an old value that does not parse as the type: record the stat as unknown
         }
-    }
-
-    private List<String> inlinedTables(long tableId) throws SQLException {
-        List<String> names = new ArrayList<>();
-        try (PreparedStatement ps = conn.prepareStatement("SELECT i.table_name FROM ducklake_inlined_data_tables i "
-                + "JOIN sqlite_master m ON m.type = 'table' AND m.name = i.table_name WHERE i.table_id = ?")) {
-            ps.setLong(1, tableId);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) names.add(rs.getString(1));
-            }
-        } catch (SQLException e) {
-            if (!String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("no such table")) throw e;
-        }
-        return names;
     }
 
     /** The SQLite connection, for writers that add to an import's transaction ({@link SyncCommit}). */

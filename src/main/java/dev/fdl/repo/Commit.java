@@ -2,6 +2,7 @@ package dev.fdl.repo;
 
 import dev.fdl.ducklake.CatalogFiles;
 import dev.fdl.util.Json;
+import dev.fdl.util.JsonRead;
 import dev.fdl.util.Sha256;
 import dev.fdl.util.VersionIds;
 
@@ -253,7 +254,7 @@ public final class Commit {
         String name = described == null ? "dataset.json" : described.getFileName().toString();
         if (described != null) {
             try {
-                descriptor = Json.parseUserObject(Files.readAllBytes(described), described.toString());
+                descriptor = JsonRead.parseUserObject(Files.readAllBytes(described), described.toString());
             } catch (IOException e) {
                 throw new FdlException("cannot read " + described + ": " + e.getMessage());
             }

@@ -5,6 +5,7 @@ import dev.fdl.FdlException;
 import dev.fdl.dataset.DatasetDescriptor;
 import dev.fdl.store.ObjectBytes;
 import dev.fdl.util.Json;
+import dev.fdl.util.JsonRead;
 import dev.fdl.util.Sha256;
 
 import java.io.IOException;
@@ -123,7 +124,7 @@ public final class Description {
      */
     static void checkNothingLost(Repository repo, VersionInfo parent, ObjectNode filled, String file, boolean allow) {
         if (parent == null || allow) return;
-        ObjectNode previous = Json.parseObject(read(repo, parent), key(parent.id(), parent.dataset().path()));
+        ObjectNode previous = JsonRead.parseObject(read(repo, parent), key(parent.id(), parent.dataset().path()));
         List<String> lost = DatasetDescriptor.lostDescription(previous, filled);
         if (lost.isEmpty()) return;
         throw new FdlException("this commit would drop from the dataset's description what version " + parent.id()

@@ -1,6 +1,7 @@
 package dev.fdl.repo;
 
 import dev.fdl.util.Json;
+import dev.fdl.util.JsonRead;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -22,15 +23,15 @@ public record ExpiredInfo(Instant expiredAt, String reason, Map<String, JsonNode
 
     /** Parses expired.json strictly; {@code file} names it in errors. */
     public static ExpiredInfo parse(byte[] bytes, String file) {
-        ObjectNode o = Json.parseObject(bytes, file);
-        String at = Json.string(o, "expired_at", file);
+        ObjectNode o = JsonRead.parseObject(bytes, file);
+        String at = JsonRead.string(o, "expired_at", file);
         Instant expiredAt;
         try {
             expiredAt = java.time.OffsetDateTime.parse(at).toInstant();
         } catch (DateTimeParseException e) {
             throw FdlException.corrupt(file, "key 'expired_at' is not an RFC 3339 time: \"" + at + "\"");
         }
-        return new ExpiredInfo(expiredAt, Json.string(o, "reason", file), Json.extras(o, KNOWN));
+        return new ExpiredInfo(expiredAt, JsonRead.string(o, "reason", file), JsonRead.extras(o, KNOWN));
     }
 
     /** The JSON form, unknown keys kept. */

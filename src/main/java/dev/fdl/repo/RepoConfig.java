@@ -1,6 +1,7 @@
 package dev.fdl.repo;
 
 import dev.fdl.util.Json;
+import dev.fdl.util.JsonRead;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -59,12 +60,12 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
 
     /** Parses fdl.json strictly, refusing an unknown format version. */
     public static RepoConfig parse(byte[] bytes) {
-        ObjectNode o = Json.parseObject(bytes, RepoLayout.CONFIG);
-        String fdl = Json.string(o, "fdl", RepoLayout.CONFIG);
+        ObjectNode o = JsonRead.parseObject(bytes, RepoLayout.CONFIG);
+        String fdl = JsonRead.string(o, "fdl", RepoLayout.CONFIG);
         FormatVersion.check(fdl, RepoLayout.CONFIG);
-        String id = Json.string(o, "id", RepoLayout.CONFIG);
-        String dataDir = Json.string(o, "data_dir", RepoLayout.CONFIG);
-        return new RepoConfig(fdl, id, dataDir, Json.extras(o, KNOWN));
+        String id = JsonRead.string(o, "id", RepoLayout.CONFIG);
+        String dataDir = JsonRead.string(o, "data_dir", RepoLayout.CONFIG);
+        return new RepoConfig(fdl, id, dataDir, JsonRead.extras(o, KNOWN));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.fdl.repo;
 
 import dev.fdl.util.Json;
+import dev.fdl.util.JsonRead;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -64,11 +65,11 @@ public record VersionInfo(String fdl, String id, long seq, List<String> parents,
 
     /** Parses version.json strictly; {@code file} names it in errors. */
     public static VersionInfo parse(byte[] bytes, String file) {
-        ObjectNode o = Json.parseObject(bytes, file);
-        String fdl = Json.string(o, "fdl", file);
+        ObjectNode o = JsonRead.parseObject(bytes, file);
+        String fdl = JsonRead.string(o, "fdl", file);
         FormatVersion.check(fdl, file);
-        String id = Json.string(o, "id", file);
-        long seq = Json.integer(o, "seq", file);
+        String id = JsonRead.string(o, "id", file);
+        long seq = JsonRead.integer(o, "seq", file);
         JsonNode p = o.get("parents");
         if (p == null || p.isNull()) throw FdlException.corrupt(file, "missing key 'parents'");
         if (!p.isArray()) throw FdlException.corrupt(file, "key 'parents' must be an array of version ids");
@@ -77,32 +78,32 @@ public record VersionInfo(String fdl, String id, long seq, List<String> parents,
             if (!e.isTextual()) throw FdlException.corrupt(file, "key 'parents' must hold strings, found " + e);
             parents.add(e.asText());
         }
-        String created = Json.string(o, "created_at", file);
+        String created = JsonRead.string(o, "created_at", file);
         Instant createdAt;
         try {
             createdAt = Instant.parse(created);
         } catch (DateTimeParseException e) {
             throw FdlException.corrupt(file, "key 'created_at' is not an RFC 3339 UTC time: \"" + created + "\"");
         }
-        ObjectNode a = Json.object(o, "author", file);
-        Author author = new Author(Json.string(a, "name", file + " author"), Json.optString(a, "email", file + " author"));
-        String message = Json.string(o, "message", file);
-        ObjectNode c = Json.object(o, "catalog", file);
-        FileRef catalog = new FileRef(Json.string(c, "path", file + " catalog"), Json.string(c, "storage", file + " catalog"),
-                Json.integer(c, "bytes", file + " catalog"), Json.string(c, "sha256", file + " catalog"));
+        ObjectNode a = JsonRead.object(o, "author", file);
+        Author author = new Author(JsonRead.string(a, "name", file + " author"), JsonRead.optString(a, "email", file + " author"));
+        String message = JsonRead.string(o, "message", file);
+        ObjectNode c = JsonRead.object(o, "catalog", file);
+        FileRef catalog = new FileRef(JsonRead.string(c, "path", file + " catalog"), JsonRead.string(c, "storage", file + " catalog"),
+                JsonRead.integer(c, "bytes", file + " catalog"), JsonRead.string(c, "sha256", file + " catalog"));
         checkFolderPath(catalog.path(), "catalog.path", file);
-        ObjectNode d = Json.object(o, "dataset", file);
-        FileRef dataset = new FileRef(Json.string(d, "path", file + " dataset"), null,
-                Json.integer(d, "bytes", file + " dataset"), Json.string(d, "sha256", file + " dataset"));
+        ObjectNode d = JsonRead.object(o, "dataset", file);
+        FileRef dataset = new FileRef(JsonRead.string(d, "path", file + " dataset"), null,
+                JsonRead.integer(d, "bytes", file + " dataset"), JsonRead.string(d, "sha256", file + " dataset"));
         checkFolderPath(dataset.path(), "dataset.path", file);
-        ObjectNode dl = Json.object(o, "ducklake", file);
+        ObjectNode dl = JsonRead.object(o, "ducklake", file);
         JsonNode snaps = dl.get("snapshots");
         if (snaps == null || !snaps.isArray() || snaps.size() != 2 || !snaps.get(0).isIntegralNumber() || !snaps.get(1).isIntegralNumber())
             throw FdlException.corrupt(file, "key 'ducklake.snapshots' must be [first, last]");
-        DuckLakeInfo ducklake = new DuckLakeInfo(Json.string(dl, "format", file + " ducklake"),
-                Json.integer(dl, "snapshot_id", file + " ducklake"), snaps.get(0).asLong(), snaps.get(1).asLong());
+        DuckLakeInfo ducklake = new DuckLakeInfo(JsonRead.string(dl, "format", file + " ducklake"),
+                JsonRead.integer(dl, "snapshot_id", file + " ducklake"), snaps.get(0).asLong(), snaps.get(1).asLong());
         return new VersionInfo(fdl, id, seq, parents, createdAt, author, message, catalog, dataset, ducklake,
-                Json.extras(o, KNOWN));
+                JsonRead.extras(o, KNOWN));
     }
 
     /** A file path inside the version folder: relative, '/'-separated, no '.', '..' or empty segment. */

@@ -2,6 +2,7 @@ package dev.fdl.repo;
 
 import dev.fdl.util.AtomicFile;
 import dev.fdl.util.Json;
+import dev.fdl.util.JsonRead;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -70,15 +71,15 @@ public final class WorkingCopy {
         }
 
         static State parse(byte[] bytes, String file) {
-            ObjectNode o = Json.parseObject(bytes, file);
-            String catalog = Json.optString(o, "catalog", file);
+            ObjectNode o = JsonRead.parseObject(bytes, file);
+            String catalog = JsonRead.optString(o, "catalog", file);
             if (catalog == null) catalog = LEGACY_CATALOG;
             else if (!CATALOG_NAME.matcher(catalog).matches())
                 throw FdlException.corrupt(file, "key 'catalog' must name a file catalog-<uuid>.sqlite in " + DIR
                         + "/, found \"" + catalog + "\"; check out again");
-            return new State(Json.string(o, "root", file), Json.string(o, "repository_id", file),
-                    Json.optString(o, "branch", file), Json.optString(o, "base_version", file),
-                    Json.optString(o, "ref_etag", file), Json.integer(o, "base_snapshot", file), catalog, Json.extras(o, KNOWN));
+            return new State(JsonRead.string(o, "root", file), JsonRead.string(o, "repository_id", file),
+                    JsonRead.optString(o, "branch", file), JsonRead.optString(o, "base_version", file),
+                    JsonRead.optString(o, "ref_etag", file), JsonRead.integer(o, "base_snapshot", file), catalog, JsonRead.extras(o, KNOWN));
         }
 
         byte[] toBytes() {

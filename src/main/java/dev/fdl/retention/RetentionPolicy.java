@@ -8,6 +8,7 @@ import dev.fdl.repo.RefName;
 import dev.fdl.repo.RepoConfig;
 import dev.fdl.repo.Repository;
 import dev.fdl.util.Json;
+import dev.fdl.util.JsonRead;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -109,7 +110,7 @@ public record RetentionPolicy(int keepLast, Duration keepWithin, int keepDaily, 
             return new RetentionPolicy(n(o, "keep_last", file), d(o, "keep_within", file), n(o, "keep_daily", file),
                     n(o, "keep_weekly", file), n(o, "keep_monthly", file), n(o, "keep_yearly", file),
                     o.has("keep") ? n(o, "keep", file) : null, d(o, "older_than", file),
-                    o.has("branch") ? Json.string(o, "branch", file) : null);
+                    o.has("branch") ? JsonRead.string(o, "branch", file) : null);
         } catch (FdlException e) {
             if (e.kind() != FdlException.Kind.USAGE) throw e;
             throw FdlException.corrupt(file, where + ": " + e.getMessage());

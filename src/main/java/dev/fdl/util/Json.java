@@ -5,19 +5,13 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.FdlException;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
- * Strict JSON reading for repository files (SPEC.md section 3): a file that does not parse, or
- * lacks a required key, or has it with the wrong type, is an error naming file and key. Unknown
- * keys are kept so that read-modify-write preserves them.
+ * JSON writing: the shared mapper for output and repository files. Reading lives in
+ * {@link JsonRead}, which needs no {@code ObjectMapper}: building one is a good part of a
+ * command's start-up (issue 17), and commands that only read (log, status, refs) never need it.
  */
 public final class Json {
     /** The shared mapper: UTF-8, pretty output, exact decimals. */
@@ -28,68 +22,6 @@ public final class Json {
 
     private Json() {}
 
-    /**
-     * Parses bytes as a JSON object, or throws naming {@code file}, what is wrong in words (no
-     * parser internals) and what to do.
-     */
-    public static ObjectNode parseObject(byte[] bytes, String file) {
-        JsonNode n;
-        try {
-            n = MAPPER.readTree(new String(bytes, StandardCharsets.UTF_8));
-        } catch (JsonProcessingException e) {
-            throw FdlException.corrupt(file, "not valid JSON: " + syntaxError(e) + "; " + RESTORE);
-        } catch (IOException e) {
-            throw FdlException.corrupt(file, e.getMessage());
-        }
-        if (n == null || n.isMissingNode()) throw FdlException.corrupt(file, "the file is empty; " + RESTORE);
-        if (!n.isObject()) throw FdlException.corrupt(file, "expected a JSON object, found " + kind(n) + "; " + RESTORE);
-        return (ObjectNode) n;
-    }
-
-    private static final String RESTORE = "the file was damaged or cut short: restore it from a copy "
-            + "(fdl verify lists every problem of a repository)";
-
-    /**
-     * Parses a file the user wrote (dataset.json in a working copy): like {@link #parseObject} but
-     * worded as bad input, not as a corrupt repository.
-     */
-    public static ObjectNode parseUserObject(byte[] bytes, String file) {
-        JsonNode n;
-        try {
-            n = MAPPER.readTree(new String(bytes, StandardCharsets.UTF_8));
-        } catch (JsonProcessingException e) {
-            throw new FdlException("cannot read " + file + ": not valid JSON: " + syntaxError(e) + "; fix it and try again");
-        }
-        if (n == null || n.isMissingNode()) throw new FdlException("cannot read " + file + ": the file is empty; write a JSON object or delete the file");
-        if (!n.isObject()) throw new FdlException("cannot read " + file + ": expected a JSON object, found " + kind(n) + "; fix it and try again");
-        return (ObjectNode) n;
-    }
-
-    /**
-     * What is wrong and where, in words: without Jackson's echo of the input, its source
-     * descriptions ({@code [Source: …]}) or feature names, which mean nothing to a user.
-     */
-    static String syntaxError(JsonProcessingException e) {
-        String msg;
-        if (e instanceof com.fasterxml.jackson.core.io.JsonEOFException) {
-            msg = "it ends before the JSON is complete (the file looks cut short)";
-        } else {
-            msg = e.getOriginalMessage() == null ? "unreadable" : e.getOriginalMessage();
-            for (String cut : new String[]{" (for ", "\n", " (start marker", " at [Source", " [Source"}) {
-                int i = msg.indexOf(cut);
-                if (i > 0) msg = msg.substring(0, i);
-            }
-            msg = msg.replaceAll(" \\(code \\d+\\)", "")
-                    .replace("(JSON String, Number, Array, Object or token 'null', 'true' or 'false')", "a JSON value");
-        }
-        var loc = e.getLocation();
-        return loc == null || loc.getLineNr() < 1 ? msg : msg + " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
-    }
-
-    private static String kind(JsonNode n) {
-        return n.isArray() ? "an array" : n.isTextual() ? "a string" : n.isNumber() ? "a number" : n.isBoolean() ? "true/false" : "null";
-    }
-
     /** UTF-8 bytes of a pretty-printed JSON node, with a final newline. */
     public static byte[] bytes(JsonNode node) {
         try {
@@ -99,46 +31,4 @@ public final class Json {
         }
     }
 
-    /** A required string value at {@code key}. */
-    public static String string(ObjectNode o, String key, String file) {
-        JsonNode v = o.get(key);
-        if (v == null || v.isNull()) throw FdlException.corrupt(file, "missing key '" + key + "'");
-        if (!v.isTextual()) throw FdlException.corrupt(file, "key '" + key + "' must be a string, found " + v.getNodeType().name().toLowerCase());
-        return v.asText();
-    }
-
-    /** An optional string value at {@code key} (absent or null gives null). */
-    public static String optString(ObjectNode o, String key, String file) {
-        JsonNode v = o.get(key);
-        if (v == null || v.isNull()) return null;
-        if (!v.isTextual()) throw FdlException.corrupt(file, "key '" + key + "' must be a string, found " + v.getNodeType().name().toLowerCase());
-        return v.asText();
-    }
-
-    /** A required integral number at {@code key}. */
-    public static long integer(ObjectNode o, String key, String file) {
-        JsonNode v = o.get(key);
-        if (v == null || v.isNull()) throw FdlException.corrupt(file, "missing key '" + key + "'");
-        if (!v.isIntegralNumber() || !v.canConvertToLong())
-            throw FdlException.corrupt(file, "key '" + key + "' must be an integer, found " + v);
-        return v.asLong();
-    }
-
-    /** A required object at {@code key}. */
-    public static ObjectNode object(ObjectNode o, String key, String file) {
-        JsonNode v = o.get(key);
-        if (v == null || v.isNull()) throw FdlException.corrupt(file, "missing key '" + key + "'");
-        if (!v.isObject()) throw FdlException.corrupt(file, "key '" + key + "' must be an object");
-        return (ObjectNode) v;
-    }
-
-    /** Keys of {@code o} not in {@code known}, with their values, in file order. */
-    public static Map<String, JsonNode> extras(ObjectNode o, java.util.Set<String> known) {
-        Map<String, JsonNode> extra = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            if (!known.contains(e.getKey())) extra.put(e.getKey(), e.getValue().deepCopy());
-        }
-        return extra;
-    }
 }

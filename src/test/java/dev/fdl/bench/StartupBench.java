@@ -76,7 +76,7 @@ public final class StartupBench {
      * log's decorations) and a working copy of its newest version with a real SQLite working
      * catalog; returns the working copy's folder.
      */
-    static Path repositoryWithWorkingCopy(Path dir, int versions) throws IOException {
+    public static Path repositoryWithWorkingCopy(Path dir, int versions) throws IOException {
         LocalStore store = new LocalStore(dir.resolve("repo"));
         Repository repo = Repository.init(store, new RefName("main"));
         String last = null;

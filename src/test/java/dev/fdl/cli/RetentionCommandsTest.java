@@ -3,6 +3,7 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fdl.FdlException;
 import dev.fdl.util.Json;
+import dev.fdl.util.JsonRead;
 import dev.fdl.repo.RepoFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -184,6 +185,6 @@ class RetentionCommandsTest {
     }
 
     JsonNode json() {
-        return Json.parseObject(out.getBytes(), "output");
+        return JsonRead.parseObject(out.getBytes(), "output");
     }
 }

@@ -9,6 +9,7 @@ import dev.fdl.repo.RepoFixture;
 import dev.fdl.repo.Repository;
 import dev.fdl.retention.RetentionPolicy;
 import dev.fdl.util.Json;
+import dev.fdl.util.JsonRead;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,7 +55,7 @@ class RetentionPolicyCliTest {
         RepoFixture fx = RepoFixture.create(tmp.resolve("r"));
         List<String> v = dailyHistory(fx);
         // a key some other tool (or a newer fdl) wrote: it must survive saving a policy
-        JsonNode cfg = Json.parseObject(fx.store.get("fdl.json").orElseThrow().bytes(), "fdl.json");
+        JsonNode cfg = JsonRead.parseObject(fx.store.get("fdl.json").orElseThrow().bytes(), "fdl.json");
         ((com.fasterxml.jackson.databind.node.ObjectNode) cfg).put("x_mirror", "https://data.example.org/");
         fx.store.put("fdl.json", Json.bytes(cfg));
         List<String> before = fx.keys();
@@ -87,7 +88,7 @@ class RetentionPolicyCliTest {
         assertThat(saved.exit()).isZero();
         assertThat(saved.out()).contains("keep within 12h of the newest, 2 daily");
         assertThat(fx.keys()).as("saving expires nothing").isEqualTo(before);
-        JsonNode after = Json.parseObject(fx.store.get("fdl.json").orElseThrow().bytes(), "fdl.json");
+        JsonNode after = JsonRead.parseObject(fx.store.get("fdl.json").orElseThrow().bytes(), "fdl.json");
         assertThat(after.get("x_mirror").asText()).isEqualTo("https://data.example.org/");
         assertThat(after.get("retention").toString()).isEqualTo("{\"keep_within\":\"PT12H\",\"keep_daily\":2}");
         assertThat(after.get("id").asText()).isEqualTo(fx.repo.config().id());

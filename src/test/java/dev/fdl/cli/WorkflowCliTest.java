@@ -48,7 +48,7 @@ class WorkflowCliTest {
         assertThat(co.out()).contains("no version yet");
         Cli.Result imp = ok(wc, "import", m1.toString(), "--table", "cities");
         assertThat(imp.out()).contains("Imported 28500 rows into main.cities");
-        assertThat(ok(wc, "status").out()).contains("1 snapshot(s) to commit").contains("created_table");
+        assertThat(ok(wc, "status").out()).contains("1 snapshot(s) to commit").contains("created table main.cities").doesNotContain("created_table");
         Cli.Result c1 = ok(wc, "commit", "-m", "October", "--author", "Ann <ann@example.org>");
         assertThat(c1.out()).startsWith("[main (new branch) ");
         assertThat(ok(wc, "status").out()).contains("Nothing to commit");

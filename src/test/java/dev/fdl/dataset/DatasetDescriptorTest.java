@@ -3,6 +3,7 @@ package dev.fdl.dataset;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.util.Json;
+import dev.fdl.util.JsonRead;
 import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
@@ -18,7 +19,7 @@ class DatasetDescriptorTest {
 
     static ObjectNode worldCitiesPackage() throws Exception {
         try (InputStream in = DatasetDescriptorTest.class.getResourceAsStream("/demo/world-cities/datapackage.json")) {
-            return Json.parseObject(in.readAllBytes(), "datapackage.json");
+            return JsonRead.parseObject(in.readAllBytes(), "datapackage.json");
         }
     }
 
@@ -66,7 +67,7 @@ class DatasetDescriptorTest {
 
     @Test
     void aTableDescribedTwiceIsRefused() {
-        ObjectNode d = Json.parseObject("{\"resources\": [{\"name\": \"cities\", \"rows\": 999}, {\"name\": \"cities\"}]}"
+        ObjectNode d = JsonRead.parseObject("{\"resources\": [{\"name\": \"cities\", \"rows\": 999}, {\"name\": \"cities\"}]}"
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8), "dataset.json");
         assertThatThrownBy(() -> DatasetDescriptor.checkAndFill(d, "dataset.json", List.of(CITIES), "x"))
                 .hasMessageContaining("resource 'cities' is described more than once");

@@ -201,7 +201,7 @@ class HistoryTruncationTest {
                             + t.tableId() + " AND" + vis + " ORDER BY data_file_id"));
                     b.append(rows(c, "SELECT delete_file_id, data_file_id, path, delete_count FROM ducklake_delete_file WHERE table_id = "
                             + t.tableId() + " AND" + vis + " ORDER BY delete_file_id"));
-                    for (String inlined : catalog.inlinedDataTables(t.tableId())) {
+                    for (String inlined : inlinedDataTables(catalog, t.tableId())) {
                         b.append(inlined).append(rows(c, "SELECT * FROM " + inlined + " WHERE" + vis + " ORDER BY row_id"));
                     }
                     if (catalog.tableNames().contains("ducklake_inlined_delete_" + t.tableId())) {
@@ -227,5 +227,12 @@ class HistoryTruncationTest {
             }
         }
         return b.toString();
+    }
+
+    /** The inlined-data tables of a table that exist in the file, by name ({@code ducklake_inlined_data_<table>_<version>}). */
+    private static List<String> inlinedDataTables(Catalog catalog, long tableId) {
+        String prefix = DuckLakeSchema.INLINED_DATA_PREFIX + tableId + "_";
+        return catalog.tableNames().stream()
+                .filter(n -> n.startsWith(prefix) && n.substring(prefix.length()).matches("\\d+")).sorted().toList();
     }
 }

@@ -118,6 +118,24 @@ class ImporterOnExtensionCatalogTest {
         assertThat(Files.exists(tmp.resolve("repo/data/main/towns/ducklake-01a22959-f487-780c-9bbb-d3e43bb46f07.parquet"))).isTrue();
     }
 
+    /**
+     * DuckLake 1.1 names the system columns of inlined-data tables {@code _ducklake_begin_snapshot}
+     * and {@code _ducklake_end_snapshot}: a replace ends the inlined rows by the names the catalog
+     * has ({@link CatalogModel#inlinedTables}), not by 1.0's.
+     */
+    @Test
+    void replaceEndsTheInlinedRowsOfADuckLake11CatalogByItsSystemColumnNames() throws Exception {
+        FormatUpgrade.upgrade(sqlite, "1.1");
+        Path other = csv("other.csv", "city,inhabitants\nBergen,285000\n");
+        Importer.importFile(sqlite, store, "data/", other, "towns", Importer.Mode.REPLACE, null, null, null);
+        try (CatalogReader reader = read(null)) {
+            assertThat(reader.query("SELECT * FROM towns").rows()).containsExactly(List.of("Bergen", 285000L));
+        }
+        try (CatalogReader reader = read(15L)) {
+            assertThat(checksum(reader.connection(), "SELECT * FROM towns")).isEqualTo(expected15());
+        }
+    }
+
     /** The towns table at the newest snapshot, changed by {@code sql} over it (a view {@code t}), as a CSV file. */
     private Path townsCsv(String name, String sql) throws Exception {
         Path file = tmp.resolve(name);

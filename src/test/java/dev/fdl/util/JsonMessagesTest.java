@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class JsonMessagesTest {
     private static String message(String text) {
         try {
-            Json.parseObject(text.getBytes(StandardCharsets.UTF_8), "fdl.json");
+            JsonRead.parseObject(text.getBytes(StandardCharsets.UTF_8), "fdl.json");
         } catch (FdlException e) {
             return e.getMessage();
         }
@@ -40,7 +40,7 @@ class JsonMessagesTest {
     void emptyAndNonObjectFilesAreNamed() {
         assertThat(message("")).contains("fdl.json").contains("empty");
         assertThat(message("[1]")).contains("expected a JSON object, found an array");
-        assertThatThrownBy(() -> Json.parseUserObject("{\"name\": ".getBytes(StandardCharsets.UTF_8), "dataset.json"))
+        assertThatThrownBy(() -> JsonRead.parseUserObject("{\"name\": ".getBytes(StandardCharsets.UTF_8), "dataset.json"))
                 .hasMessageContaining("dataset.json").hasMessageContaining("cut short").hasMessageContaining("fix it")
                 .hasMessageNotContaining("StreamReadFeature");
     }

@@ -1,0 +1,37 @@
+package dev.fdl.cli;
+
+import dev.fdl.bench.StartupBench;
+import dev.fdl.store.ChildJvm;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 17 (fast to start): commands that need no catalog do not load DuckDB, nor Jackson's
+ * ObjectMapper (building one is a good part of a start), each run in a fresh JVM that lists the
+ * classes it loads. Commands that read the working catalog (status) may load SQLite's driver.
+ */
+class LightCommandsTest {
+    @TempDir Path tmp;
+
+    @Test
+    void logStatusRefsAndShowLoadNeitherDuckDbNorTheObjectMapper() throws Exception {
+        Path wc = StartupBench.repositoryWithWorkingCopy(tmp, 3);
+        for (String[] command : new String[][]{{"log", "--oneline"}, {"status"}, {"refs"}, {"show"}, {"branch"}}) {
+            String[] args = new String[command.length + 2];
+            args[0] = "-C";
+            args[1] = wc.toString();
+            System.arraycopy(command, 0, args, 2, command.length);
+            ChildJvm.Result r = ChildJvm.await(ChildJvm.start(System.getProperty("java.class.path"), Main.class.getName(),
+                    "-Xlog:class+load=info:stdout:none", Map.of("FDL_CACHE_DIR", tmp.resolve("cache").toString()), args), 120);
+            String what = String.join(" ", command);
+            assertThat(r.exitCode()).as(what + ":\n" + r.output()).isZero();
+            assertThat(r.output()).as(what).contains("dev.fdl.cli.Main ")
+                    .doesNotContain("org.duckdb.").doesNotContain("com.fasterxml.jackson.databind.ObjectMapper ");
+        }
+    }
+}
