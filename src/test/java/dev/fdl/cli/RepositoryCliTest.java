@@ -249,6 +249,19 @@ class RepositoryCliTest {
         Cli.Result branch = fdl("branch", "--repo", repo(), "v1");
         assertThat(branch.exit()).isEqualTo(3);
         assertThat(branch.err()).contains("a tag named 'v1' exists");
+        // and through checkout -b, which creates the branch at the next commit: refused before anything is written
+        java.nio.file.Path wc = root.resolveSibling("wc-v1");
+        try {
+            java.nio.file.Files.createDirectories(wc);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Map<String, String> refs = TestVersions.snapshot(store);
+        Cli.Result newBranch = fdl("-C", wc.toString(), "checkout", "--repo", repo(), "-b", "v1");
+        assertThat(newBranch.exit()).as(newBranch.err()).isEqualTo(3);
+        assertThat(newBranch.err()).contains("a tag named 'v1' exists");
+        assertThat(wc.resolve(".fdl")).doesNotExist();
+        assertThat(TestVersions.snapshot(store)).isEqualTo(refs);
 
         Cli.Result full = fdl("branch", "--repo", repo(), "refs/heads/x");
         assertThat(full.exit()).isEqualTo(2);
