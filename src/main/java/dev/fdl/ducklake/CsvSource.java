@@ -111,6 +111,7 @@ final class CsvSource {
             return new CsvSource(source, columns, o.toString());
         } catch (SQLException e) {
             refuseIfRagged(duck, source);
+            if (String.valueOf(e.getMessage()).contains("Invalid unicode")) refuseNotUtf8(source, e);
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + " as CSV: " + Importer.duckError(e), e);
         } catch (IOException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + ": " + e.getMessage(), e);
@@ -197,6 +198,46 @@ final class CsvSource {
             else if (c == delimiter && !quoted) n++;
         }
         return n;
+    }
+
+    /**
+     * Refuses a file that is not UTF-8, naming the first line holding a byte sequence that is not
+     * UTF-8 (found by Java's own decoder; DuckDB's message may name another line and quote the
+     * header), and what to do.
+     */
+    private static void refuseNotUtf8(Path source, SQLException e) {
+        String where = "";
+        try (InputStream raw = Files.newInputStream(source);
+             InputStream in = source.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
+            java.nio.charset.CharsetDecoder dec = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+            java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(1 << 16);
+            java.nio.CharBuffer chars = java.nio.CharBuffer.allocate(1 << 16);
+            long line = 1;
+            boolean end = false;
+            while (where.isEmpty()) {
+                int n = end ? -1 : in.read(bytes.array(), bytes.position(), bytes.remaining());
+                if (n < 0) end = true;
+                else bytes.position(bytes.position() + n);
+                bytes.flip();
+                int start = bytes.position();
+                java.nio.charset.CoderResult r = dec.decode(bytes, chars, end);
+                for (int i = start; i < bytes.position(); i++) if (bytes.get(i) == '\n') line++;
+                if (r.isError()) {
+                    where = ": line " + line + " holds a byte sequence that is not UTF-8 (starting with the byte 0x"
+                            + String.format("%02X", bytes.get(bytes.position()) & 0xff) + ")";
+                }
+                chars.clear();
+                bytes.compact();
+                if (end && !r.isError()) break;
+            }
+        } catch (IOException io) {
+            // the message below still says what to do
+        }
+        throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": it is not UTF-8 text" + where
+                + "; convert it to UTF-8 (for a Latin-1 file: iconv -f latin1 -t utf-8 < in.csv > out.csv) and import again; "
+                + "nothing was imported", e);
     }
 
     /** The file's first line (decompressed when gzipped), or null when it cannot be read as text. */

@@ -127,6 +127,27 @@ class ImporterCsvTest {
     }
 
     @Test
+    void aFileThatIsNotUtf8IsRefusedNamingTheFirstBadLine() throws IOException {
+        for (String name : new String[]{"latin1.csv", "latin1.csv.gz"}) {
+            // row LATE is Latin-1 ("café" with é as the single byte 0xE9): line LATE + 1, far past the first buffer
+            Path p = csv(name, 30_000, LATE, LATE + ",caf\u00e9," + LATE);
+            byte[] b = name.endsWith(".gz") ? new java.util.zip.GZIPInputStream(Files.newInputStream(p)).readAllBytes() : Files.readAllBytes(p);
+            String text = new String(b, StandardCharsets.UTF_8).replace("caf\u00e9", "caf\u0000");
+            byte[] latin = text.getBytes(StandardCharsets.UTF_8);
+            for (int i = 0; i < latin.length; i++) if (latin[i] == 0) latin[i] = (byte) 0xE9;
+            try (OutputStream out = name.endsWith(".gz") ? new GZIPOutputStream(Files.newOutputStream(p)) : Files.newOutputStream(p)) {
+                out.write(latin);
+            }
+            String before = wc.dump();
+            assertThatThrownBy(() -> wc.importFile(p, "t", Importer.Mode.CREATE))
+                    .isInstanceOf(FdlException.class)
+                    .hasMessageContaining(p + ": it is not UTF-8 text: line " + (LATE + 1) + " holds a byte sequence that is not UTF-8 (starting with the byte 0xE9)")
+                    .hasMessageContaining("iconv").hasMessageContaining("nothing was imported");
+            assertThat(wc.dump()).isEqualTo(before);
+        }
+    }
+
+    @Test
     void aSingleColumnFileIsStillOneColumn() throws IOException {
         Path p = tmp.resolve("one.csv");
         Files.writeString(p, "\"city, country\"\nLyon\nParis\n");
