@@ -207,8 +207,7 @@ final class CsvSource {
      */
     private static void refuseNotUtf8(Path source, SQLException e) {
         String where = "";
-        try (InputStream raw = Files.newInputStream(source);
-             InputStream in = source.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
+        try (InputStream in = openText(source)) {
             java.nio.charset.CharsetDecoder dec = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
                     .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
@@ -240,10 +239,21 @@ final class CsvSource {
                 + "nothing was imported", e);
     }
 
+    /** The file's bytes, decompressed when its name ends in {@code .gz}. */
+    private static InputStream openText(Path source) throws IOException {
+        InputStream raw = Files.newInputStream(source);
+        if (!source.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz")) return raw;
+        try {
+            return new GZIPInputStream(raw);
+        } catch (IOException e) {
+            raw.close();
+            throw e;
+        }
+    }
+
     /** The file's first line (decompressed when gzipped), or null when it cannot be read as text. */
     private static String firstLine(Path source) {
-        try (InputStream raw = Files.newInputStream(source);
-             InputStream in = source.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz") ? new GZIPInputStream(raw) : raw;
+        try (InputStream in = openText(source);
              BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             return r.readLine();
         } catch (IOException e) {

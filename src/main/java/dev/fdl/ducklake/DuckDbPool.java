@@ -179,7 +179,7 @@ public final class DuckDbPool {
         private Instance(DuckDBConnection root) throws SQLException {
             this.root = root;
             this.settings = settings(root);
-            this.extensions = new HashSet<>(strings(root, "SELECT extension_name FROM duckdb_extensions() WHERE loaded"));
+            this.extensions = new HashSet<>(Sql.strings(root, "SELECT extension_name FROM duckdb_extensions() WHERE loaded"));
         }
 
         static Instance open(Properties config) throws SQLException {
@@ -197,16 +197,16 @@ public final class DuckDbPool {
         /** Undoes what a user left behind; false when the instance cannot be shown to be as new. */
         boolean reset() {
             try {
-                for (String db : strings(root, "SELECT database_name FROM duckdb_databases() WHERE NOT internal AND database_name <> 'memory'")) {
+                for (String db : Sql.strings(root, "SELECT database_name FROM duckdb_databases() WHERE NOT internal AND database_name <> 'memory'")) {
                     exec("DETACH " + SqlQuote.ident(db));
                 }
-                for (String s : strings(root, "SELECT schema_name FROM duckdb_schemas() WHERE database_name = 'memory' AND NOT internal")) {
+                for (String s : Sql.strings(root, "SELECT schema_name FROM duckdb_schemas() WHERE database_name = 'memory' AND NOT internal")) {
                     exec("DROP SCHEMA memory." + SqlQuote.ident(s) + " CASCADE");
                 }
-                for (String v : strings(root, "SELECT view_name FROM duckdb_views() WHERE database_name = 'memory' AND NOT internal")) {
+                for (String v : Sql.strings(root, "SELECT view_name FROM duckdb_views() WHERE database_name = 'memory' AND NOT internal")) {
                     exec("DROP VIEW memory.main." + SqlQuote.ident(v));
                 }
-                for (String t : strings(root, "SELECT table_name FROM duckdb_tables() WHERE database_name = 'memory'")) {
+                for (String t : Sql.strings(root, "SELECT table_name FROM duckdb_tables() WHERE database_name = 'memory'")) {
                     exec("DROP TABLE memory.main." + SqlQuote.ident(t) + " CASCADE");
                 }
                 Map<String, String> now = settings(root);
@@ -216,7 +216,7 @@ public final class DuckDbPool {
                     }
                     if (!settings(root).equals(settings)) return false;
                 }
-                List<String> left = strings(root, "SELECT 'database ' || database_name FROM duckdb_databases() WHERE NOT internal AND database_name <> 'memory' "
+                List<String> left = Sql.strings(root, "SELECT 'database ' || database_name FROM duckdb_databases() WHERE NOT internal AND database_name <> 'memory' "
                         + "UNION ALL SELECT 'object ' || schema_name FROM duckdb_schemas() WHERE database_name = 'memory' AND NOT internal "
                         + "UNION ALL SELECT 'table ' || table_name FROM duckdb_tables() WHERE database_name = 'memory' "
                         + "UNION ALL SELECT 'view ' || view_name FROM duckdb_views() WHERE database_name = 'memory' AND NOT internal "
@@ -226,16 +226,14 @@ public final class DuckDbPool {
                         + "UNION ALL SELECT 'secret ' || name FROM duckdb_secrets() "
                         + "UNION ALL SELECT 'cached ' || path FROM duckdb_external_file_cache()");
                 return left.isEmpty()
-                        && new HashSet<>(strings(root, "SELECT extension_name FROM duckdb_extensions() WHERE loaded")).equals(extensions);
+                        && new HashSet<>(Sql.strings(root, "SELECT extension_name FROM duckdb_extensions() WHERE loaded")).equals(extensions);
             } catch (SQLException | RuntimeException e) {
                 return false;
             }
         }
 
         private void exec(String sql) throws SQLException {
-            try (Statement s = root.createStatement()) {
-                s.execute(sql);
-            }
+            Sql.exec(root, sql);
         }
 
         void close() {
@@ -252,14 +250,6 @@ public final class DuckDbPool {
                 while (r.next()) m.put(r.getString(1), r.getString(2));
             }
             return m;
-        }
-
-        private static List<String> strings(Connection c, String sql) throws SQLException {
-            List<String> out = new ArrayList<>();
-            try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-                while (r.next()) out.add(r.getString(1));
-            }
-            return out;
         }
     }
 

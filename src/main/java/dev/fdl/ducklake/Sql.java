@@ -66,29 +66,24 @@ final class Sql {
         }
     }
 
+    /** The first column of every row {@code sql} returns, as text, in order. */
+    static List<String> strings(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            while (r.next()) out.add(r.getString(1));
+        }
+        return out;
+    }
+
     /** The names of the {@code ducklake_*} tables of a SQLite file, sorted. */
     static List<String> sqliteTables(Connection sqlite) throws SQLException {
-        List<String> names = new ArrayList<>();
-        try (Statement s = sqlite.createStatement();
-             ResultSet r = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'ducklake\\_%' ESCAPE '\\' ORDER BY name")) {
-            while (r.next()) {
-                names.add(r.getString(1));
-            }
-        }
-        return names;
+        return strings(sqlite, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'ducklake\\_%' ESCAPE '\\' ORDER BY name");
     }
 
     /** The names of the {@code ducklake_*} tables of an attached DuckDB database, sorted. */
     static List<String> duckDbTables(Connection duck, String alias) throws SQLException {
-        List<String> names = new ArrayList<>();
-        try (Statement s = duck.createStatement();
-             ResultSet r = s.executeQuery("SELECT table_name FROM duckdb_tables() WHERE database_name = " + SqlQuote.literal(alias)
-                     + " AND schema_name = 'main' AND table_name LIKE 'ducklake\\_%' ESCAPE '\\' ORDER BY table_name")) {
-            while (r.next()) {
-                names.add(r.getString(1));
-            }
-        }
-        return names;
+        return strings(duck, "SELECT table_name FROM duckdb_tables() WHERE database_name = " + SqlQuote.literal(alias)
+                + " AND schema_name = 'main' AND table_name LIKE 'ducklake\\_%' ESCAPE '\\' ORDER BY table_name");
     }
 
     /** The columns of a SQLite table in declaration order ({@code PRAGMA table_info}). */
