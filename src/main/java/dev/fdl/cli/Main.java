@@ -128,17 +128,10 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         CommandLine cl = new CommandLine(spec());
         for (Subcommand c : SUBCOMMANDS)
             if (only == null || c == only) cl.addSubcommand(c.model());
-        cl.setExecutionExceptionHandler(Main::handle);
-        cl.setParameterExceptionHandler((ex, a) -> {
-            PrintWriter err = ex.getCommandLine().getErr();
-            // a check in an option's setter (e.g. -C's folder) is wrapped with picocli's own words; say only ours
-            String message = ex.getCause() instanceof CommandLine.TypeConversionException t && t.getMessage() != null
-                    ? t.getMessage() : ex.getMessage();
-            err.println("fdl: " + message);
-            err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
-            return ExitCodes.USAGE;
-        });
-        cl.setExitCodeExceptionMapper(ex -> ex instanceof FdlException f ? ExitCodes.of(f.kind()) : ExitCodes.FAILURE);
+        Failures failures = new Failures();
+        cl.setExecutionExceptionHandler(failures);
+        cl.setParameterExceptionHandler(failures);
+        cl.setExitCodeExceptionMapper(failures);
         return cl;
     }
 
@@ -167,33 +160,59 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         return null;
     }
 
-    private static int handle(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
-        PrintWriter err = cl.getErr();
-        if (ex instanceof FdlException f) {
-            err.println("fdl: " + clip(f.getMessage()));
-            err.flush();
-            return ExitCodes.of(f.kind());
+    /**
+     * How failures become messages and exit codes. A class rather than lambdas: picocli's handler
+     * interfaces are Java 5 class files, which the class-data archive keeps only while nothing links
+     * them when it is made, as a lambda's class does; left out, they were loaded from the jars at
+     * every start, after opening jar after jar of the class path (issue 17).
+     */
+    private static final class Failures implements CommandLine.IExecutionExceptionHandler,
+            CommandLine.IParameterExceptionHandler, CommandLine.IExitCodeExceptionMapper {
+        @Override
+        public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+            PrintWriter err = ex.getCommandLine().getErr();
+            // a check in an option's setter (e.g. -C's folder) is wrapped with picocli's own words; say only ours
+            String message = ex.getCause() instanceof CommandLine.TypeConversionException t && t.getMessage() != null
+                    ? t.getMessage() : ex.getMessage();
+            err.println("fdl: " + message);
+            err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
+            return ExitCodes.USAGE;
         }
-        if (ex instanceof RefUpdateRefused r) {
-            err.println("fdl: " + clip(r.getMessage()));
-            err.flush();
-            return ExitCodes.of(r.result());
+
+        @Override
+        public int getExitCode(Throwable ex) {
+            return ex instanceof FdlException f ? ExitCodes.of(f.kind()) : ExitCodes.FAILURE;
         }
-        if (ex instanceof dev.fdl.store.ReadOnlyStoreException s) {
-            err.println("fdl: " + clip(s.getMessage()));
+
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
+            PrintWriter err = cl.getErr();
+            if (ex instanceof FdlException f) {
+                err.println("fdl: " + clip(f.getMessage()));
+                err.flush();
+                return ExitCodes.of(f.kind());
+            }
+            if (ex instanceof RefUpdateRefused r) {
+                err.println("fdl: " + clip(r.getMessage()));
+                err.flush();
+                return ExitCodes.of(r.result());
+            }
+            if (ex instanceof dev.fdl.store.ReadOnlyStoreException s) {
+                err.println("fdl: " + clip(s.getMessage()));
+                err.flush();
+                return ExitCodes.FAILURE;
+            }
+            if (ex instanceof StoreException s) {
+                err.println("fdl: store error: " + clip(s.getMessage()));
+                err.flush();
+                return ExitCodes.FAILURE;
+            }
+            err.println("fdl: internal error: " + ex);
+            if (System.getenv("FDL_DEBUG") != null) ex.printStackTrace(err);
+            else err.println("(set FDL_DEBUG=1 to see where it happened)");
             err.flush();
             return ExitCodes.FAILURE;
         }
-        if (ex instanceof StoreException s) {
-            err.println("fdl: store error: " + clip(s.getMessage()));
-            err.flush();
-            return ExitCodes.FAILURE;
-        }
-        err.println("fdl: internal error: " + ex);
-        if (System.getenv("FDL_DEBUG") != null) ex.printStackTrace(err);
-        else err.println("(set FDL_DEBUG=1 to see where it happened)");
-        err.flush();
-        return ExitCodes.FAILURE;
     }
 
     /** Messages can quote input (a CSV line, a DuckDB error); keep each line readable. */
