@@ -52,6 +52,8 @@ public final class Site {
     /** Stands for the repository root in attach statements until the page's script knows its own URL. */
     public static final String ROOT_PLACEHOLDER = "https://fdl-site-root.invalid/";
     static final String MANIFEST = "manifest.json";
+    /** A page body's first buffer, in chars: a version page is about 3,000 (growing a builder from 16 cost a fifth of rendering). */
+    private static final int PAGE_CAPACITY = 8192;
 
     /**
      * Where the site goes.
@@ -171,28 +173,31 @@ public final class Site {
         Map<String, byte[]> pages = render(repo, options, catalogs);
         String manifestKey = options.prefix() + MANIFEST;
         Map<String, String> before = readManifest(store, manifestKey);
-        Set<String> present = new HashSet<>();
+        // key to size: a page whose size is not the rendered one is written again, whatever the
+        // manifest says (pages are written without a flush to disk: after a power loss one may be empty)
+        Map<String, Long> present = new HashMap<>();
         try (Stream<ObjectMeta> s = store.list(options.prefix())) {
-            s.forEach(m -> present.add(m.key()));
+            s.forEach(m -> present.put(m.key(), m.size()));
         }
-        if (store.head(options.indexKey()).isPresent()) present.add(options.indexKey());
+        store.stat(options.indexKey()).ifPresent(m -> present.put(m.key(), m.size()));
         Map<String, String> after = new TreeMap<>();
         List<String> toWrite = new ArrayList<>();
         for (Map.Entry<String, byte[]> e : pages.entrySet()) {
             String sha = Sha256.of(e.getValue());
             after.put(e.getKey(), sha);
-            if (!sha.equals(before.get(e.getKey())) || !present.contains(e.getKey())) toWrite.add(e.getKey());
+            Long size = present.get(e.getKey());
+            if (!sha.equals(before.get(e.getKey())) || size == null || size != e.getValue().length) toWrite.add(e.getKey());
         }
-        parallel(toWrite, k -> store.put(k, pages.get(k)));
+        parallel(toWrite, k -> store.putDerived(k, pages.get(k)));
         List<String> stale = new ArrayList<>();
-        for (String k : before.keySet()) if (!after.containsKey(k) && present.contains(k)) stale.add(k);
+        for (String k : before.keySet()) if (!after.containsKey(k) && present.containsKey(k)) stale.add(k);
         if (!stale.isEmpty()) store.deleteAll(stale);
         ObjectNode m = Json.MAPPER.createObjectNode();
         m.put("generator", "fdl site");
         ObjectNode p = m.putObject("pages");
         after.forEach(p::put);
         byte[] manifest = Json.bytes(m);
-        store.put(manifestKey, manifest);
+        store.putDerived(manifestKey, manifest);
         return new Result(toWrite.size(), pages.size() - toWrite.size(), stale.size());
     }
 
@@ -360,7 +365,7 @@ public final class Site {
                              List<Entry> entries, RefName head, int pageCount) {
         String key = options.indexKey();
         String siteRel = siteRel(key);
-        StringBuilder b = new StringBuilder();
+        StringBuilder b = new StringBuilder(PAGE_CAPACITY);
         JsonNode ds = newest == null ? null : newest.dataset();
         b.append("<h1 id=\"title\">").append(Html.esc(datasetTitle(newest))).append("</h1>\n");
         if (ds != null && !ds.path("description").asText("").isBlank())
@@ -392,7 +397,7 @@ public final class Site {
             VersionInfo v = newest.version();
             b.append("<h2>Latest version</h2>\n<p><a class=\"id\" href=\"").append(siteRel).append("versions/").append(v.id()).append(".html\">")
                     .append(v.id()).append("</a> ").append(decorations(refsByVersion.get(v.id()), head)).append("<br>")
-                    .append(Html.esc(v.createdAt().toString())).append(" · ").append(Html.esc(firstLine(v.message()))).append("</p>\n");
+                    .append(Html.esc(v.createdAt().toString())).append(" &middot; ").append(Html.esc(firstLine(v.message()))).append("</p>\n");
             if (newest.expired() == null) b.append(attachBlock(key, v, "attach-latest"));
         }
         b.append("<h2>Refs</h2>\n<table id=\"refs\"><tr><th>ref</th><th>version</th><th>date</th><th>message</th></tr>\n");
@@ -415,17 +420,17 @@ public final class Site {
         }
         b.append("<p><a href=\"").append(siteRel).append("log/1.html\">All versions</a> (").append(pageCount)
                 .append(pageCount == 1 ? " page" : " pages").append(")</p>\n");
-        return Html.page(datasetTitle(newest), rootRel(key), siteRel, b.toString());
+        return Html.page(Html.esc(datasetTitle(newest)), rootRel(key), siteRel, b.toString());
     }
 
     private String logPage(List<Entry> slice, Map<String, List<RefValue>> refsByVersion, RefName head, int page, int pageCount) {
         String key = options.prefix() + "log/" + page + ".html";
         String siteRel = siteRel(key);
-        StringBuilder b = new StringBuilder();
+        StringBuilder b = new StringBuilder(PAGE_CAPACITY);
         b.append("<h1>Versions</h1>\n<p class=\"pager\">");
-        if (page > 1) b.append("<a href=\"").append(page - 1).append(".html\">← newer</a>");
+        if (page > 1) b.append("<a href=\"").append(page - 1).append(".html\">&larr; newer</a>");
         b.append("page ").append(page).append(" of ").append(pageCount);
-        if (page < pageCount) b.append(" <a href=\"").append(page + 1).append(".html\">older →</a>");
+        if (page < pageCount) b.append(" <a href=\"").append(page + 1).append(".html\">older &rarr;</a>");
         b.append("</p>\n<table id=\"log\"><tr><th>version</th><th>date (UTC)</th><th>author</th><th>message</th></tr>\n");
         for (Entry e : slice) {
             VersionInfo v = e.version();
@@ -436,14 +441,14 @@ public final class Site {
                     .append("</td><td>").append(Html.esc(firstLine(v.message()))).append("</td></tr>\n");
         }
         b.append("</table>\n");
-        return Html.page("Versions · page " + page, rootRel(key), siteRel, b.toString());
+        return Html.page("Versions &middot; page " + page, rootRel(key), siteRel, b.toString());
     }
 
     private String versionPage(Entry e, List<RefValue> refs, RefName head, Map<String, Entry> byId) {
         VersionInfo v = e.version();
         String key = versionKey(v.id());
         String siteRel = siteRel(key);
-        StringBuilder b = new StringBuilder();
+        StringBuilder b = new StringBuilder(PAGE_CAPACITY);
         b.append("<h1>").append(Html.esc(firstLine(v.message()))).append("</h1>\n");
         b.append("<table class=\"facts\">");
         fact(b, "version", "<span class=\"id\" id=\"version-id\">" + v.id() + "</span> " + decorations(refs, head));
@@ -479,7 +484,7 @@ public final class Site {
             b.append("<h2>Tables</h2>\n");
             for (JsonNode r : ds.path("resources")) b.append(tableSection(r));
         }
-        return Html.page(title(ds, "fdl repository") + " · " + v.id().substring(0, 13), rootRel(key), siteRel, b.toString());
+        return Html.page(Html.esc(title(ds, "fdl repository")) + " &middot; " + v.id().substring(0, 13), rootRel(key), siteRel, b.toString());
     }
 
     /** The rows each table gained and lost over the first parent, as {@code fdl log --stat} prints them; empty when not asked for or unreadable. */
@@ -556,7 +561,7 @@ public final class Site {
     }
 
     private static String preBlock(String id, String text, String template, String rootRel) {
-        StringBuilder b = new StringBuilder("<pre class=\"attach\" id=\"").append(id).append('"');
+        StringBuilder b = new StringBuilder(3 * text.length() + 64).append("<pre class=\"attach\" id=\"").append(id).append('"');
         if (template != null)
             b.append(" data-root-rel=\"").append(rootRel.isEmpty() ? "./" : rootRel).append("\" data-template=\"").append(Html.esc(template)).append('"');
         b.append('>').append(Html.esc(text)).append("</pre>\n<button class=\"copy\" data-for=\"").append(id).append("\">Copy</button>\n");
@@ -574,7 +579,7 @@ public final class Site {
     private static String refBadge(RefValue r, RefName head) {
         boolean isHead = r.kind() == RefValue.Kind.BRANCH && r.name().equals(head);
         String cls = r.kind() == RefValue.Kind.TAG ? "ref tag" : isHead ? "ref head" : "ref";
-        return "<span class=\"" + cls + "\">" + (isHead ? "HEAD → " : "") + Html.esc(r.decoration()) + "</span>";
+        return "<span class=\"" + cls + "\">" + (isHead ? "HEAD &rarr; " : "") + Html.esc(r.decoration()) + "</span>";
     }
 
     private static String decorations(List<RefValue> refs, RefName head) {

@@ -189,7 +189,7 @@ public final class LocalStore implements ObjectStore {
     public WriteResult putIfAbsent(String key, Payload body) {
         Path f = file(key);
         return locked(key, () -> {
-            Staged staged = stage(key, f, body);
+            Staged staged = stage(key, f, body, true);
             try {
                 Files.createLink(f, staged.path);
                 return WriteResult.written(staged.etag);
@@ -207,7 +207,7 @@ public final class LocalStore implements ObjectStore {
         return locked(key, () -> {
             if (!Files.isRegularFile(f)) return WriteResult.preconditionFailed();
             if (!ETags.same(etagOf(f), etag)) return WriteResult.preconditionFailed();
-            Staged staged = stage(key, f, body);
+            Staged staged = stage(key, f, body, true);
             try {
                 Files.move(staged.path, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 return WriteResult.written(staged.etag);
@@ -219,9 +219,19 @@ public final class LocalStore implements ObjectStore {
 
     @Override
     public WriteResult put(String key, Payload body) {
+        return put(key, body, true);
+    }
+
+    /** {@link #put} without the flush to disk: see {@link ObjectStore#putDerived}. */
+    @Override
+    public WriteResult putDerived(String key, byte[] body) {
+        return put(key, Payload.of(body), false);
+    }
+
+    private WriteResult put(String key, Payload body, boolean durable) {
         Path f = file(key);
         try {
-            Staged staged = stage(key, f, body);
+            Staged staged = stage(key, f, body, durable);
             try {
                 Files.move(staged.path, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 return WriteResult.written(staged.etag);
@@ -324,11 +334,11 @@ public final class LocalStore implements ObjectStore {
         }
     }
 
-    /** Writes the body to a flushed temporary file beside {@code target}; returns it with its MD5. */
-    private Staged stage(String key, Path target, Payload body) throws IOException {
+    /** Writes the body to a temporary file beside {@code target}, flushed to disk when {@code durable}; returns it with its MD5. */
+    private Staged stage(String key, Path target, Payload body, boolean durable) throws IOException {
         for (int attempt = 1; ; attempt++) {
             try {
-                return stageOnce(target, body);
+                return stageOnce(target, body, durable);
             } catch (NoSuchFileException e) {
                 // a concurrent delete pruned the folder between createDirectories and the write
                 if (attempt == 3) throw e;
@@ -336,7 +346,7 @@ public final class LocalStore implements ObjectStore {
         }
     }
 
-    private Staged stageOnce(Path target, Payload body) throws IOException {
+    private Staged stageOnce(Path target, Payload body, boolean durable) throws IOException {
         Files.createDirectories(target.getParent());
         Path tmp = target.resolveSibling(INTERNAL_PREFIX + "tmp-" + UUID.randomUUID());
         MessageDigest md = md5Digest();
@@ -345,7 +355,7 @@ public final class LocalStore implements ObjectStore {
              InputStream in = body.open()) {
             in.transferTo(out);
             out.flush();
-            ch.force(true);
+            if (durable) ch.force(true);
         } catch (IOException | RuntimeException e) {
             deleteQuietly(tmp);
             throw e;

@@ -21,6 +21,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.HashSet;
+import java.util.Set;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -44,8 +48,8 @@ public final class ServeBench {
         int versions = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
         Path dir = Files.createTempDirectory("fdl-serve-bench");
         try {
-            serve(dir.resolve("serve"), requests);
-            site(dir.resolve("site"), versions);
+            if (requests > 0) serve(dir.resolve("serve"), requests);
+            if (versions > 0) site(dir.resolve("site"), versions);
         } finally {
             try (var walk = Files.walk(dir)) {
                 walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -70,8 +74,9 @@ public final class ServeBench {
         // the floor: the JDK's HTTP server (which fdl serve is built on) with the same thread pool,
         // answering every request with 64 KiB from memory: what HTTP alone costs on this machine
         byte[] range = new byte[65536];
+        Set<Long> before = threadIds();
         HttpServer floor = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
-        ExecutorService floorPool = Executors.newFixedThreadPool(16);
+        ExecutorService floorPool = Executors.newFixedThreadPool(16, r -> new Thread(r, "floor-worker"));
         floor.createContext("/", ex -> {
             try (ex) {
                 ex.sendResponseHeaders(206, range.length);
@@ -82,12 +87,15 @@ public final class ServeBench {
         });
         floor.setExecutor(floorPool);
         floor.start();
+        Server floorThreads = new Server(newThreads(before), "floor-worker");
         URI floorUri = URI.create("http://127.0.0.1:" + floor.getAddress().getPort() + "/" + key);
+        before = threadIds();
         try (LocalStore store = new LocalStore(fx.root); RepoServer server = RepoServer.start(store, Site.Options.defaults(), "127.0.0.1", 0)) {
+            Server serveThreads = new Server(newThreads(before), "fdl-serve");
             URI uri = URI.create(server.url() + key);
-            List<Double> ratios = new ArrayList<>(), floors = new ArrayList<>();
+            List<Double> wall = new ArrayList<>(), cpu = new ArrayList<>(), floorWall = new ArrayList<>(), floorCpu = new ArrayList<>();
             for (int round = 0; round < 4; round++) {
-                long t0 = System.nanoTime();
+                long t0 = System.nanoTime(), c0 = THREADS.getCurrentThreadCpuTime();
                 long sum = 0;
                 try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
                     byte[] buf = new byte[65536];
@@ -97,31 +105,79 @@ public final class ServeBench {
                         sum += buf[0];
                     }
                 }
-                long file_ = System.nanoTime() - t0;
-                t0 = System.nanoTime();
-                byte[] body = new byte[65536];
-                for (long off : offsets) {
-                    sum += rangeGet(uri, off, body);
-                }
-                long http_ = System.nanoTime() - t0;
-                t0 = System.nanoTime();
-                for (long off : offsets) {
-                    sum += rangeGet(floorUri, off, body);
-                }
-                long floor_ = System.nanoTime() - t0;
+                long fileWall = System.nanoTime() - t0, fileCpu = THREADS.getCurrentThreadCpuTime() - c0;
+                Cost serve = measure(uri, offsets, serveThreads);
+                Cost fl = measure(floorUri, offsets, floorThreads);
+                sum += serve.checksum + fl.checksum;
                 if (round > 0) {
-                    ratios.add((double) http_ / file_);
-                    floors.add((double) floor_ / file_);
+                    wall.add((double) serve.wall / fileWall);
+                    cpu.add((double) serve.serverCpu / fileCpu);
+                    floorWall.add((double) fl.wall / fileWall);
+                    floorCpu.add((double) fl.serverCpu / fileCpu);
                 }
-                System.out.printf("serve round %d: %d ranges of 64 KiB: file %.3f s, fdl serve %.3f s, ratio %.2f; floor %.3f s, ratio %.2f (checksum %d)%n",
-                        round, requests, file_ / 1e9, http_ / 1e9, (double) http_ / file_, floor_ / 1e9, (double) floor_ / file_, sum);
+                System.out.printf("serve round %d: %d ranges of 64 KiB, per request: file read %.1f us (cpu %.1f us);"
+                                + " fdl serve: client wall %.1f us (%.1fx), server cpu %.1f us (%.2fx), client cpu %.1f us;"
+                                + " floor: client wall %.1f us (%.1fx), server cpu %.1f us (%.2fx) (checksum %d)%n",
+                        round, requests, us(fileWall, requests), us(fileCpu, requests),
+                        us(serve.wall, requests), (double) serve.wall / fileWall, us(serve.serverCpu, requests),
+                        (double) serve.serverCpu / fileCpu, us(serve.clientCpu, requests),
+                        us(fl.wall, requests), (double) fl.wall / fileWall, us(fl.serverCpu, requests), (double) fl.serverCpu / fileCpu, sum);
             }
-            System.out.printf("serve: median ratio %.2f (target <= 3); floor: the JDK's HTTP server answering the same requests from"
-                    + " memory, same threads, %.2f%n", median(ratios), median(floors));
+            System.out.printf("serve: median ratios to the file read: server CPU per request %.2f (target <= 3), client wall per request %.2f;"
+                            + " floor (the JDK's HTTP server answering from memory): server CPU %.2f, client wall %.2f; load %s%n",
+                    median(cpu), median(wall), median(floorCpu), median(floorWall), load());
         } finally {
             floor.stop(0);
             floorPool.shutdownNow();
         }
+    }
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    /** What a run of range GETs cost: the client's wall time and CPU, and the CPU of the server's threads. */
+    private record Cost(long wall, long clientCpu, long serverCpu, long checksum) {}
+
+    private static Cost measure(URI uri, long[] offsets, Server server) throws IOException {
+        byte[] body = new byte[65536];
+        long sum = 0;
+        long s0 = cpu(server), t0 = System.nanoTime(), c0 = THREADS.getCurrentThreadCpuTime();
+        for (long off : offsets) sum += rangeGet(uri, off, body);
+        long wall = System.nanoTime() - t0, client = THREADS.getCurrentThreadCpuTime() - c0;
+        return new Cost(wall, client, cpu(server) - s0, sum);
+    }
+
+    private static Set<Long> threadIds() {
+        Set<Long> ids = new HashSet<>();
+        for (long id : THREADS.getAllThreadIds()) ids.add(id);
+        return ids;
+    }
+
+    /** Threads started since {@code before}. */
+    private static Set<Long> newThreads(Set<Long> before) {
+        Set<Long> out = new HashSet<>(threadIds());
+        out.removeAll(before);
+        return out;
+    }
+
+    /** CPU time of a server's threads, nanoseconds: its dispatcher ({@code started}) and its workers (by name). */
+    private static long cpu(Server s) {
+        long total = 0;
+        for (java.lang.management.ThreadInfo ti : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+            if (ti != null && (s.started().contains(ti.getThreadId()) || ti.getThreadName().equals(s.workerName())))
+                total += Math.max(0, THREADS.getThreadCpuTime(ti.getThreadId()));
+        }
+        return total;
+    }
+
+    /** A server's threads: those its start created (the dispatcher), and its workers' name (started at the first requests). */
+    private record Server(Set<Long> started, String workerName) {}
+
+    private static double us(long nanos, int n) {
+        return nanos / 1e3 / n;
+    }
+
+    static String load() {
+        return String.format("%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     static void site(Path dir, int versions) {
