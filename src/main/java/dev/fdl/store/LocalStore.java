@@ -68,6 +68,11 @@ public final class LocalStore implements ObjectStore {
     private static final ReentrantLock JVM_LOCK = new ReentrantLock();
 
     private final Path root;
+    /**
+     * The root's real path, resolved once it exists: the root is the publisher's choice, not a
+     * request's, and resolving it for every request cost as much as resolving the key (fdl serve).
+     */
+    private volatile Path realRoot;
 
     /** A store rooted at {@code root} (created on first write). */
     public LocalStore(Path root) {
@@ -566,8 +571,10 @@ public final class LocalStore implements ObjectStore {
      */
     public boolean isInsideRoot(String key) {
         try {
+            Path r = realRoot;
+            if (r == null) realRoot = r = root.toRealPath();
             Path real = file(key).toRealPath();
-            return real.startsWith(root.toRealPath());
+            return real.startsWith(r);
         } catch (IOException | IllegalArgumentException e) {
             return false;
         }
