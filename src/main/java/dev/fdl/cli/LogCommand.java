@@ -11,12 +11,8 @@ import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.store.ObjectStore;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -24,24 +20,35 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code fdl log}: history from a ref, newest first, expired versions marked (SPEC.md section 4, log). */
-@Command(name = "log", mixinStandardHelpOptions = true,
-        description = "Show versions from a ref (default: inside a working copy its branch, else HEAD) following parents, newest first, decorated with the refs that point at them; expired versions are listed and marked.")
 final class LogCommand implements Runnable {
-    @Spec CommandSpec spec;
-    @Mixin RepoOption repoOption;
+    private CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>",
-            description = "Where history starts. Default: inside a working copy its branch, else HEAD. Takes <ref>~N, <ref>^N, <ref>@{YYYY-MM-DD}.") String start;
-    @Option(names = {"-n", "--max-count"}, paramLabel = "N", defaultValue = "-1", description = "Show at most N versions (negative: all).") int limit;
-    @Option(names = "--oneline", description = "One line per version.") boolean oneline;
-    @Option(names = "--json", description = "Print as JSON.") boolean json;
-    @Option(names = "--stat", description = "Per version and table, the rows added and removed (a changed row counts as both), "
-            + "from the catalogs alone: no data file is read.") boolean stat;
+    /** The picocli model of {@code fdl log}, built in code ({@link Specs}: no reflection at start). */
+    static CommandSpec spec() {
+        LogCommand c = new LogCommand();
+        c.spec = Specs.command("log", c,
+                "Show versions from a ref (default: inside a working copy its branch, else HEAD) following parents, newest first, decorated with the refs that point at them; expired versions are listed and marked.");
+        c.spec.addPositional(Specs.optionalPositional(0, "<ref-or-version>",
+                "Where history starts. Default: inside a working copy its branch, else HEAD. Takes <ref>~N, <ref>^N, <ref>@{YYYY-MM-DD}."));
+        c.spec.addOption(Specs.option(int.class, "N", "Show at most N versions (negative: all).", "-n", "--max-count"));
+        c.spec.addOption(Specs.flag("One line per version.", "--oneline"));
+        c.spec.addOption(Specs.flag("Print as JSON.", "--json"));
+        c.spec.addOption(Specs.flag("Per version and table, the rows added and removed (a changed row counts as both), "
+                + "from the catalogs alone: no data file is read.", "--stat"));
+        c.spec.addOption(RepoOption.spec());
+        return c.spec;
+    }
 
     @Override
     public void run() {
+        ParseResult given = spec.commandLine().getParseResult();
+        String start = given.matchedPositionalValue(0, null);
+        int limit = given.matchedOptionValue("--max-count", -1);
+        boolean oneline = given.hasMatchedOption("--oneline");
+        boolean json = given.hasMatchedOption("--json");
+        boolean stat = given.hasMatchedOption("--stat");
         PrintWriter out = spec.commandLine().getOut();
-        try (ObjectStore store = repoOption.openStore()) {
+        try (ObjectStore store = RepoOption.of(given).openStore()) {
             Repository repo = Repository.open(store);
             DefaultRef target = DefaultRef.forArgument(repo, start);
             Resolved r = repo.resolveAllowingExpired(target.spec());

@@ -4,53 +4,90 @@ import dev.fdl.FdlException;
 import dev.fdl.store.StoreException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The {@code fdl} command line. Subcommands are thin: they parse, call the domain packages and
  * print. This class catches every failure and exits with its code from {@link ExitCodes}. The
  * subcommands are {@link #SUBCOMMANDS}, registered when the command line is built (a run registers
- * only the one it runs).
+ * only the one it runs). The models of fdl itself and of the everyday commands are built in code
+ * ({@link Specs}); the other commands are annotated classes, which picocli reads by reflection.
  */
-@Command(name = "fdl", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Version control for DuckLake datasets on plain object storage.")
 public final class Main implements java.util.concurrent.Callable<Integer> {
+    /**
+     * A subcommand: a model built in code under {@code name}, or an annotated class whose name is in
+     * its {@code @Command} (read only when needed: reading an annotation is what a quick start avoids).
+     */
+    record Subcommand(String builtName, Supplier<CommandSpec> built, Class<?> annotated) {
+        static Subcommand built(String name, Supplier<CommandSpec> spec) {
+            return new Subcommand(name, spec, null);
+        }
+
+        static Subcommand annotated(Class<?> type) {
+            return new Subcommand(null, null, type);
+        }
+
+        String name() {
+            return built != null ? builtName : annotated.getAnnotation(Command.class).name();
+        }
+
+        /** What picocli's {@code addSubcommand} takes: a fresh model, or the class to reflect over. */
+        Object model() {
+            return built != null ? built.get() : annotated;
+        }
+    }
+
     /** Every subcommand, in the order {@code fdl --help} lists them. */
-    static final List<Class<?>> SUBCOMMANDS = List.of(
-        InitCommand.class,
-        CheckoutCommand.class,
-        StatusCommand.class,
-        ImportCommand.class,
-        CommitCommand.class,
-        LogCommand.class,
-        DiffCommand.class,
-        CompactCommand.class,
-        ShowCommand.class,
-        RefsCommand.class,
-        BranchCommand.class,
-        TagCommand.class,
-        QueryCommand.class,
-        AttachCommand.class,
-        SqlCommand.class,
-        RunCommand.class,
-        RestoreCommand.class,
-        ExpireCommand.class,
-        GcCommand.class,
-        VerifyCommand.class,
-        CacheCommand.class,
-        SiteCommand.class,
-        ServeCommand.class,
-        DemoCommand.class,
-        CommandLine.HelpCommand.class);
+    static final List<Subcommand> SUBCOMMANDS = List.of(
+        Subcommand.annotated(InitCommand.class),
+        Subcommand.annotated(CheckoutCommand.class),
+        Subcommand.built("status", StatusCommand::spec),
+        Subcommand.annotated(ImportCommand.class),
+        Subcommand.annotated(CommitCommand.class),
+        Subcommand.built("log", LogCommand::spec),
+        Subcommand.annotated(DiffCommand.class),
+        Subcommand.annotated(CompactCommand.class),
+        Subcommand.built("show", ShowCommand::spec),
+        Subcommand.built("refs", RefsCommand::spec),
+        Subcommand.built("branch", RefCommand::branch),
+        Subcommand.built("tag", RefCommand::tag),
+        Subcommand.annotated(QueryCommand.class),
+        Subcommand.annotated(AttachCommand.class),
+        Subcommand.annotated(SqlCommand.class),
+        Subcommand.annotated(RunCommand.class),
+        Subcommand.annotated(RestoreCommand.class),
+        Subcommand.annotated(ExpireCommand.class),
+        Subcommand.annotated(GcCommand.class),
+        Subcommand.annotated(VerifyCommand.class),
+        Subcommand.annotated(CacheCommand.class),
+        Subcommand.annotated(SiteCommand.class),
+        Subcommand.annotated(ServeCommand.class),
+        Subcommand.annotated(DemoCommand.class),
+        Subcommand.annotated(CommandLine.HelpCommand.class));
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    private CommandSpec spec;
 
-    @CommandLine.Option(names = "-C", paramLabel = "<path>", description = "Run as if fdl was started in <path> (like git -C).")
-    void setDirectory(java.nio.file.Path dir) {
-        Cwd.set(dir);
+    /** The picocli model of {@code fdl} itself, built in code ({@link Specs}: no reflection at start). */
+    static CommandSpec spec() {
+        Main m = new Main();
+        m.spec = Specs.command("fdl", m, "Version control for DuckLake datasets on plain object storage.");
+        m.spec.versionProvider(new Version());
+        m.spec.addOption(OptionSpec.builder("-C").type(Path.class).paramLabel("<path>")
+                .description("Run as if fdl was started in <path> (like git -C).")
+                .setter(new CommandLine.Model.ISetter() {
+                    @Override
+                    public <T> T set(T dir) {
+                        Cwd.set((Path) dir);
+                        return null;
+                    }
+                }).build());
+        return m.spec;
     }
 
     /** {@code fdl} alone: the usage on stderr and exit 2, as for any incomplete command line. */
@@ -67,7 +104,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
     /** Runs fdl with {@code args} and returns the exit code (0 success, 1 failure, 2 usage, 3 conflict, 4 not found). */
     public static int run(String... args) {
-        return commandLine(subcommandNamed(args)).execute(args);
+        return commandLineFor(args).execute(args);
     }
 
     /** A configured picocli command line with every subcommand (also used by tests to capture output). */
@@ -76,26 +113,25 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     }
 
     /**
-     * A configured picocli command line with only {@code only} as subcommand, or every one when
-     * null. Picocli reflects over each registered command when the command line is built, which
-     * was most of the time {@code fdl log} took to start (issue 17); a run needs one.
+     * The command line {@link #run} executes {@code args} with: only the subcommand they name, or
+     * every one when they name none. Picocli builds the model of each registered command when the
+     * command line is built, which was most of the time {@code fdl log} took to start (issue 17);
+     * a run needs one.
      */
-    private static CommandLine commandLine(Class<?> only) {
+    static CommandLine commandLineFor(String... args) {
+        return commandLine(subcommandNamed(args));
+    }
+
+    /** A configured picocli command line with only {@code only} as subcommand, or every one when null. */
+    private static CommandLine commandLine(Subcommand only) {
         Cwd.set(null);
-        CommandLine cl = new CommandLine(new Main());
-        for (Class<?> c : SUBCOMMANDS)
-            if (only == null || c == only) cl.addSubcommand(c);
-        cl.setExecutionExceptionHandler(Main::handle);
-        cl.setParameterExceptionHandler((ex, a) -> {
-            PrintWriter err = ex.getCommandLine().getErr();
-            // a check in an option's setter (e.g. -C's folder) is wrapped with picocli's own words; say only ours
-            String message = ex.getCause() instanceof CommandLine.TypeConversionException t && t.getMessage() != null
-                    ? t.getMessage() : ex.getMessage();
-            err.println("fdl: " + message);
-            err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
-            return ExitCodes.USAGE;
-        });
-        cl.setExitCodeExceptionMapper(ex -> ex instanceof FdlException f ? ExitCodes.of(f.kind()) : ExitCodes.FAILURE);
+        CommandLine cl = new CommandLine(spec());
+        for (Subcommand c : SUBCOMMANDS)
+            if (only == null || c == only) cl.addSubcommand(c.model());
+        Failures failures = new Failures();
+        cl.setExecutionExceptionHandler(failures);
+        cl.setParameterExceptionHandler(failures);
+        cl.setExitCodeExceptionMapper(failures);
         return cl;
     }
 
@@ -104,15 +140,18 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
      * registered, so that usage, {@code fdl help <command>} and "did you mean" see them all). The
      * subcommand is the first argument that is not an option of {@code fdl} itself: {@code -C}
      * takes the next argument unless its value is attached ({@code -C<path>}, {@code -C=<path>}).
+     * The everyday commands are found by name alone; an annotation is read only for the others.
      */
-    static Class<?> subcommandNamed(String... args) {
+    static Subcommand subcommandNamed(String... args) {
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("-C")) {
                 i++;
             } else if (!a.startsWith("-")) {
-                for (Class<?> c : SUBCOMMANDS)
-                    if (c != CommandLine.HelpCommand.class && c.getAnnotation(Command.class).name().equals(a)) return c;
+                for (Subcommand c : SUBCOMMANDS)
+                    if (c.built() != null && c.builtName().equals(a)) return c;
+                for (Subcommand c : SUBCOMMANDS)
+                    if (c.annotated() != null && c.annotated() != CommandLine.HelpCommand.class && c.name().equals(a)) return c;
                 return null;
             } else if (a.equals("--")) {
                 return null;
@@ -121,33 +160,59 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         return null;
     }
 
-    private static int handle(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
-        PrintWriter err = cl.getErr();
-        if (ex instanceof FdlException f) {
-            err.println("fdl: " + clip(f.getMessage()));
-            err.flush();
-            return ExitCodes.of(f.kind());
+    /**
+     * How failures become messages and exit codes. A class rather than lambdas: picocli's handler
+     * interfaces are Java 5 class files, which the class-data archive keeps only while nothing links
+     * them when it is made, as a lambda's class does; left out, they were loaded from the jars at
+     * every start, after opening jar after jar of the class path (issue 17).
+     */
+    private static final class Failures implements CommandLine.IExecutionExceptionHandler,
+            CommandLine.IParameterExceptionHandler, CommandLine.IExitCodeExceptionMapper {
+        @Override
+        public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+            PrintWriter err = ex.getCommandLine().getErr();
+            // a check in an option's setter (e.g. -C's folder) is wrapped with picocli's own words; say only ours
+            String message = ex.getCause() instanceof CommandLine.TypeConversionException t && t.getMessage() != null
+                    ? t.getMessage() : ex.getMessage();
+            err.println("fdl: " + message);
+            err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
+            return ExitCodes.USAGE;
         }
-        if (ex instanceof RefUpdateRefused r) {
-            err.println("fdl: " + clip(r.getMessage()));
-            err.flush();
-            return ExitCodes.of(r.result());
+
+        @Override
+        public int getExitCode(Throwable ex) {
+            return ex instanceof FdlException f ? ExitCodes.of(f.kind()) : ExitCodes.FAILURE;
         }
-        if (ex instanceof dev.fdl.store.ReadOnlyStoreException s) {
-            err.println("fdl: " + clip(s.getMessage()));
+
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
+            PrintWriter err = cl.getErr();
+            if (ex instanceof FdlException f) {
+                err.println("fdl: " + clip(f.getMessage()));
+                err.flush();
+                return ExitCodes.of(f.kind());
+            }
+            if (ex instanceof RefUpdateRefused r) {
+                err.println("fdl: " + clip(r.getMessage()));
+                err.flush();
+                return ExitCodes.of(r.result());
+            }
+            if (ex instanceof dev.fdl.store.ReadOnlyStoreException s) {
+                err.println("fdl: " + clip(s.getMessage()));
+                err.flush();
+                return ExitCodes.FAILURE;
+            }
+            if (ex instanceof StoreException s) {
+                err.println("fdl: store error: " + clip(s.getMessage()));
+                err.flush();
+                return ExitCodes.FAILURE;
+            }
+            err.println("fdl: internal error: " + ex);
+            if (System.getenv("FDL_DEBUG") != null) ex.printStackTrace(err);
+            else err.println("(set FDL_DEBUG=1 to see where it happened)");
             err.flush();
             return ExitCodes.FAILURE;
         }
-        if (ex instanceof StoreException s) {
-            err.println("fdl: store error: " + clip(s.getMessage()));
-            err.flush();
-            return ExitCodes.FAILURE;
-        }
-        err.println("fdl: internal error: " + ex);
-        if (System.getenv("FDL_DEBUG") != null) ex.printStackTrace(err);
-        else err.println("(set FDL_DEBUG=1 to see where it happened)");
-        err.flush();
-        return ExitCodes.FAILURE;
     }
 
     /** Messages can quote input (a CSV line, a DuckDB error); keep each line readable. */

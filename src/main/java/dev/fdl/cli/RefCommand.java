@@ -6,35 +6,55 @@ import dev.fdl.repo.RefUpdate;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectStore;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.ParseResult;
 
 import java.io.PrintWriter;
 
 /** {@code fdl branch} and {@code fdl tag}: list, create (create-only) or delete refs of one kind (SPEC.md section 4). */
-abstract class RefCommand implements Runnable {
-    @Spec CommandSpec spec;
-    @Mixin RepoOption repoOption;
-
-    @Parameters(index = "0", arity = "0..1", paramLabel = "<name>") String name;
-    @Parameters(index = "1", arity = "0..1", paramLabel = "<ref-or-version>", description = "Where (default: HEAD).") String target;
-    @Option(names = {"-d", "--delete"}, description = "Delete it.") boolean delete;
-    @Option(names = "--json", description = "Print as JSON.") boolean json;
-
+final class RefCommand implements Runnable {
     private final RefValue.Kind kind;
+    private CommandSpec spec;
 
-    RefCommand(RefValue.Kind kind) {
+    private RefCommand(RefValue.Kind kind) {
         this.kind = kind;
+    }
+
+    /** The picocli model of {@code fdl branch}, built in code ({@link Specs}: no reflection at start). */
+    static CommandSpec branch() {
+        return spec("branch", RefValue.Kind.BRANCH,
+                "List branches, create one at a version (default: HEAD's), or delete one with -d.",
+                "A branch is created with If-None-Match: * and only at a finished, unexpired version; HEAD's branch cannot be deleted.");
+    }
+
+    /** The picocli model of {@code fdl tag}, built in code ({@link Specs}: no reflection at start). */
+    static CommandSpec tag() {
+        return spec("tag", RefValue.Kind.TAG,
+                "List tags, create one at a version (default: HEAD's), or delete one with -d.",
+                "A tag is created with If-None-Match: *: an existing tag is an error (exit 3), never overwritten.");
+    }
+
+    private static CommandSpec spec(String name, RefValue.Kind kind, String... description) {
+        RefCommand c = new RefCommand(kind);
+        c.spec = Specs.command(name, c, description);
+        c.spec.addPositional(Specs.optionalPositional(0, "<name>"));
+        c.spec.addPositional(Specs.optionalPositional(1, "<ref-or-version>", "Where (default: HEAD)."));
+        c.spec.addOption(Specs.flag("Delete it.", "-d", "--delete"));
+        c.spec.addOption(Specs.flag("Print as JSON.", "--json"));
+        c.spec.addOption(RepoOption.spec());
+        return c.spec;
     }
 
     @Override
     public void run() {
+        ParseResult given = spec.commandLine().getParseResult();
+        String name = given.matchedPositionalValue(0, null);
+        String target = given.matchedPositionalValue(1, null);
+        boolean delete = given.hasMatchedOption("--delete");
+        boolean json = given.hasMatchedOption("--json");
         String word = kind == RefValue.Kind.BRANCH ? "branch" : "tag";
         PrintWriter out = spec.commandLine().getOut();
-        try (ObjectStore store = repoOption.openStore()) {
+        try (ObjectStore store = RepoOption.of(given).openStore()) {
             Repository repo = Repository.open(store);
             if (name == null) {
                 if (delete) throw FdlException.usage("fdl " + word + " -d needs a " + word + " name");

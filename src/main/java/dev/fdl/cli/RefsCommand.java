@@ -8,28 +8,31 @@ import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.store.ObjectStore;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
 
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.function.Predicate;
 
 /** {@code fdl refs}: every branch and tag with the version it points at. */
-@Command(name = "refs", mixinStandardHelpOptions = true, description = "List branches and tags with their versions (* marks the branch HEAD names).")
 final class RefsCommand implements Runnable {
-    @Spec CommandSpec spec;
-    @Mixin RepoOption repoOption;
+    private CommandSpec spec;
 
-    @Option(names = "--json", description = "Print the refs as JSON.")
-    boolean json;
+    /** The picocli model of {@code fdl refs}, built in code ({@link Specs}: no reflection at start). */
+    static CommandSpec spec() {
+        RefsCommand c = new RefsCommand();
+        c.spec = Specs.command("refs", c, "List branches and tags with their versions (* marks the branch HEAD names).");
+        c.spec.addOption(Specs.flag("Print the refs as JSON.", "--json"));
+        c.spec.addOption(RepoOption.spec());
+        return c.spec;
+    }
 
     @Override
     public void run() {
-        try (ObjectStore store = repoOption.openStore()) {
+        ParseResult given = spec.commandLine().getParseResult();
+        boolean json = given.hasMatchedOption("--json");
+        try (ObjectStore store = RepoOption.of(given).openStore()) {
             if (!store.canList())
                 spec.commandLine().getErr().println("fdl: note: an HTTP(S) root cannot be listed: only HEAD's branch is shown");
             print(spec.commandLine().getOut(), spec.commandLine().getErr(), Repository.open(store), r -> true, json);

@@ -14,10 +14,23 @@ import java.util.Optional;
  * {@code FDL_REPO}, else the repository of the working copy around the current folder.
  */
 public final class RepoOption {
-    @Option(names = "--repo", paramLabel = "<root>",
-            description = "Repository root: a folder, file://, s3://bucket/prefix/ or https:// URL "
-                    + "(default: $FDL_REPO, else the working copy's repository).")
+    private static final String DESCRIPTION = "Repository root: a folder, file://, s3://bucket/prefix/ or https:// URL "
+            + "(default: $FDL_REPO, else the working copy's repository).";
+
+    @Option(names = "--repo", paramLabel = "<root>", description = DESCRIPTION)
     String repo;
+
+    /** {@code --repo} for a model built in code ({@link Specs}), as the annotation above declares it. */
+    static picocli.CommandLine.Model.OptionSpec spec() {
+        return Specs.option(String.class, "<root>", DESCRIPTION, "--repo");
+    }
+
+    /** The option as given in {@code parsed}, a command whose model has {@link #spec()}. */
+    static RepoOption of(picocli.CommandLine.ParseResult parsed) {
+        RepoOption o = new RepoOption();
+        o.repo = parsed.matchedOptionValue("--repo", null);
+        return o;
+    }
 
     /** The root the user named, or the working copy's, or a usage error (exit 2). */
     public String root() {

@@ -7,31 +7,35 @@ import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.store.ObjectStore;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
 
 import java.io.PrintWriter;
 import java.util.List;
 
 /** {@code fdl show}: one version's description (version.json), expired ones included. */
-@Command(name = "show", mixinStandardHelpOptions = true,
-        description = "Show a version: id, parents, author, message, catalog and DuckLake snapshots; marks it if expired.")
 final class ShowCommand implements Runnable {
-    @Spec CommandSpec spec;
-    @Mixin RepoOption repoOption;
+    private CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "<ref-or-version>",
-            description = "Default: inside a working copy its branch, else HEAD. Takes <ref>~N, <ref>^N, <ref>@{YYYY-MM-DD}.") String target;
-    @Option(names = "--json", description = "Print version.json (plus expired_at when expired) as JSON.") boolean json;
+    /** The picocli model of {@code fdl show}, built in code ({@link Specs}: no reflection at start). */
+    static CommandSpec spec() {
+        ShowCommand c = new ShowCommand();
+        c.spec = Specs.command("show", c,
+                "Show a version: id, parents, author, message, catalog and DuckLake snapshots; marks it if expired.");
+        c.spec.addPositional(Specs.optionalPositional(0, "<ref-or-version>",
+                "Default: inside a working copy its branch, else HEAD. Takes <ref>~N, <ref>^N, <ref>@{YYYY-MM-DD}."));
+        c.spec.addOption(Specs.flag("Print version.json (plus expired_at when expired) as JSON.", "--json"));
+        c.spec.addOption(RepoOption.spec());
+        return c.spec;
+    }
 
     @Override
     public void run() {
+        ParseResult given = spec.commandLine().getParseResult();
+        String target = given.matchedPositionalValue(0, null);
+        boolean json = given.hasMatchedOption("--json");
         PrintWriter out = spec.commandLine().getOut();
-        try (ObjectStore store = repoOption.openStore()) {
+        try (ObjectStore store = RepoOption.of(given).openStore()) {
             Repository repo = Repository.open(store);
             DefaultRef which = DefaultRef.forArgument(repo, target);
             Resolved r = repo.resolveAllowingExpired(which.spec());

@@ -11,9 +11,6 @@ import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
@@ -22,14 +19,21 @@ import java.util.List;
 import java.util.Optional;
 
 /** {@code fdl status}: branch, base version, snapshots since checkout, and whether the branch moved. */
-@Command(name = "status", mixinStandardHelpOptions = true,
-        description = "Show the working copy's branch and base version, the DuckLake snapshots made since checkout, and whether the branch has moved in the repository.")
 final class StatusCommand implements Runnable {
-    @Spec CommandSpec spec;
-    @Option(names = "--json", description = "Print as JSON.") boolean json;
+    private CommandSpec spec;
+
+    /** The picocli model of {@code fdl status}, built in code ({@link Specs}: no reflection at start). */
+    static CommandSpec spec() {
+        StatusCommand c = new StatusCommand();
+        c.spec = Specs.command("status", c,
+                "Show the working copy's branch and base version, the DuckLake snapshots made since checkout, and whether the branch has moved in the repository.");
+        c.spec.addOption(Specs.flag("Print as JSON.", "--json"));
+        return c.spec;
+    }
 
     @Override
     public void run() {
+        boolean json = spec.commandLine().getParseResult().hasMatchedOption("--json");
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             dev.fdl.repo.Commit.reconcile(Repository.open(store), wc);

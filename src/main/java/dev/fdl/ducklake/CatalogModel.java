@@ -269,11 +269,11 @@ final class CatalogModel {
      * its folder.
      *
      * @throws FdlException (exit 1) when a visible table's schema is not visible, or a visible
-     *     schema's parent is not (the catalog is corrupt: where its files live cannot be told)
+     *     schema's parent is not (the catalog is corrupt: its tables cannot be named)
      */
     List<Table> tables(long snapshot, DuckLakePaths paths) throws SQLException {
         List<SchemaRow> schemas = schemas(snapshot);
-        Map<Long, String> folders = paths.schemaFolders(pathRows(schemas), file);
+        Map<Long, String> folders = paths.schemaFolders(pathRows(schemas));
         Map<Long, String> names = schemaNames(schemas);
         List<Table> result = new ArrayList<>();
         for (TableRow r : tableRows(snapshot)) {
@@ -296,7 +296,7 @@ final class CatalogModel {
      */
     Map<Long, Table> everyTable(DuckLakePaths paths) throws SQLException {
         List<SchemaRow> schemas = schemas(null);
-        Map<Long, String> folders = paths.schemaFolders(pathRows(schemas), file);
+        Map<Long, String> folders = paths.schemaFolders(pathRows(schemas));
         Map<Long, Table> result = new LinkedHashMap<>();
         for (TableRow r : tableRows(null)) {
             String schemaFolder = folders.get(r.schemaId());
@@ -312,7 +312,7 @@ final class CatalogModel {
     /** Schema rows as {@link DuckLakePaths} resolves them. */
     static List<DuckLakePaths.SchemaRow> pathRows(List<SchemaRow> schemas) {
         List<DuckLakePaths.SchemaRow> rows = new ArrayList<>();
-        for (SchemaRow s : schemas) rows.add(new DuckLakePaths.SchemaRow(s.id(), s.parentId(), s.path(), s.relative()));
+        for (SchemaRow s : schemas) rows.add(new DuckLakePaths.SchemaRow(s.id(), s.path(), s.relative()));
         return rows;
     }
 

@@ -4,9 +4,7 @@ import dev.fdl.FdlException;
 
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The one path rule of DuckLake: where the files a catalog names live (DUCKLAKE.md "Paths"; the
@@ -19,15 +17,16 @@ import java.util.Set;
  *   <li>{@code data_path} (metadata key, no scope) is used with its trailing separators trimmed and
  *       one {@code /} appended ({@code …/data}, {@code …/data/} and {@code …/data//} all mean
  *       {@code …/data/}); an empty or missing one stays empty.</li>
- *   <li>A schema's folder: NULL path → its parent's folder; relative → parent's folder + path;
- *       absolute → the path as recorded. The parent of a top-level schema is the data path; a
- *       nested schema's (DuckLake 1.1 {@code ducklake_schema.parent_schema_id}) is its parent
- *       schema's folder, resolved the same way up to the top: each level of a DuckLake path is
- *       relative to the level above it (DuckLake "Paths": file → table → schema → data path), and
- *       a nested schema's level above is its parent schema. So {@code sales/} + {@code europe/} +
- *       {@code orders/} puts a file of table {@code sales.europe.orders} under
- *       {@code data/sales/europe/orders/}. A parent that the catalog does not describe, or a cycle
- *       of parents, is refused (gc must not guess where a live file lives).</li>
+ *   <li>A schema's folder: NULL path → the data path; relative → data path + path; absolute →
+ *       the path as recorded. This holds for a nested schema too (DuckLake 1.1
+ *       {@code ducklake_schema.parent_schema_id}): its path is relative to the catalog's data path,
+ *       never to its parent schema's folder, as the specification defines {@code path_is_relative}
+ *       ("relative to the data_path of the catalog") and as the 1.1 extension reads it (its
+ *       metadata manager resolves every schema row with {@code FromRelativePath(path,
+ *       base_data_path)} and keeps the parent only for the name). So a schema {@code sales.europe}
+ *       whose path is {@code europe/} puts table {@code orders} under {@code data/europe/orders/}.
+ *       (Rule 4 resolved it through the parent, {@code data/sales/europe/orders/}: gc would have
+ *       taken the real files for garbage.)</li>
  *   <li>A table's folder: NULL path → its schema's folder; relative → schema folder + path;
  *       absolute → the path as recorded.</li>
  *   <li>A data or delete file: relative → table folder + path; absolute → the path as recorded; a
@@ -89,58 +88,22 @@ public final class DuckLakePaths {
         return base;
     }
 
-    /** A top-level schema's folder from its {@code path} and {@code path_is_relative} (either may be null). */
+    /**
+     * A schema's folder from its own {@code path} and {@code path_is_relative} (either may be null):
+     * relative to the data path whether or not the schema is nested (class comment).
+     */
     public String schemaFolder(String path, Boolean relative) {
-        return schemaFolder(null, path, relative);
+        return path == null ? base : resolve(base, path, relative);
     }
 
-    /**
-     * A schema's folder from its parent schema's folder ({@code null} for a top-level schema: the
-     * data path) and its own {@code path} and {@code path_is_relative} (either may be null).
-     */
-    public String schemaFolder(String parentFolder, String path, Boolean relative) {
-        String parent = parentFolder == null ? base : parentFolder;
-        return path == null ? parent : resolve(parent, path, relative);
-    }
+    /** One {@code ducklake_schema} row as paths need it (its parent does not move its folder). */
+    public record SchemaRow(long id, String path, Boolean relative) {}
 
-    /** One {@code ducklake_schema} row as paths need it; {@code parentId} null for a top-level schema. */
-    public record SchemaRow(long id, Long parentId, String path, Boolean relative) {}
-
-    /**
-     * The folder of every schema, resolved through its parent schemas.
-     *
-     * @param schemas every schema row (one per schema id)
-     * @param catalog names the catalog in errors
-     * @throws FdlException (exit 1) when a schema names a parent that is not among {@code schemas},
-     *     or its parents form a cycle: where its files live cannot be told
-     */
-    public Map<Long, String> schemaFolders(Collection<SchemaRow> schemas, String catalog) {
-        Map<Long, SchemaRow> byId = new HashMap<>();
-        for (SchemaRow r : schemas) byId.put(r.id(), r);
+    /** The folder of every schema, by schema id ({@link #schemaFolder}). */
+    public Map<Long, String> schemaFolders(Collection<SchemaRow> schemas) {
         Map<Long, String> folders = new HashMap<>();
-        for (SchemaRow r : schemas) folder(r, byId, folders, new HashSet<>(), catalog);
+        for (SchemaRow r : schemas) folders.put(r.id(), schemaFolder(r.path(), r.relative()));
         return folders;
-    }
-
-    private String folder(SchemaRow r, Map<Long, SchemaRow> byId, Map<Long, String> folders, Set<Long> seen, String catalog) {
-        String done = folders.get(r.id());
-        if (done != null) return done;
-        if (!seen.add(r.id())) {
-            throw new FdlException("catalog " + catalog + ": schema " + r.id() + " is its own ancestor (parent_schema_id"
-                    + " cycle); the catalog looks corrupt");
-        }
-        String parentFolder = null;
-        if (r.parentId() != null) {
-            SchemaRow parent = byId.get(r.parentId());
-            if (parent == null) {
-                throw new FdlException("catalog " + catalog + ": schema " + r.id() + " names parent schema " + r.parentId()
-                        + ", which the catalog does not describe; where its files live cannot be told");
-            }
-            parentFolder = folder(parent, byId, folders, seen, catalog);
-        }
-        String result = schemaFolder(parentFolder, r.path(), r.relative());
-        folders.put(r.id(), result);
-        return result;
     }
 
     /** A table's folder from its schema's folder and its own {@code path} and {@code path_is_relative}. */

@@ -94,7 +94,7 @@ final class ImportPlan {
     static String tableFolderKey(WorkingCatalog.State state, TableName table, String dataLocation) {
         DuckLakePaths paths = DuckLakePaths.of(dataLocation, null);
         String schemaFolder = state.schema() == null ? paths.base() + DuckLakePaths.newFolder(table.schema())
-                : paths.schemaFolders(CatalogModel.pathRows(state.schemas()), "the working catalog").get(state.schema().id());
+                : paths.schemaFolders(CatalogModel.pathRows(state.schemas())).get(state.schema().id());
         String tableFolder = state.table() == null ? schemaFolder + DuckLakePaths.newFolder(table.name())
                 : paths.tableFolder(schemaFolder, state.table().path(), state.table().relative());
         if (!tableFolder.startsWith(paths.base()) || paths.base().isEmpty()) {

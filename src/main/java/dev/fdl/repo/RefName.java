@@ -18,6 +18,21 @@ public record RefName(String name) {
         if (why != null) throw FdlException.usage("invalid ref name '" + printable(name) + "': " + why);
     }
 
+    /**
+     * Written out rather than left to the record: the generated methods are linked at their first
+     * call through {@code java.lang.runtime.ObjectMethods}, tens of milliseconds on the way of
+     * {@code fdl log}, whose decorations compare ref names (issue 17).
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RefName r && name.equals(r.name);
+    }
+
+    @Override
+    public int hashCode() {
+        return name.hashCode();
+    }
+
     /** The reason {@code name} is not a valid ref name, or null when it is. */
     public static String problem(String name) {
         if (name == null || name.isEmpty()) return "empty name";

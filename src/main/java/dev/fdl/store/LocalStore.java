@@ -437,11 +437,25 @@ public final class LocalStore implements ObjectStore {
         }
     }
 
-    private static MessageDigest md5Digest() {
+    /**
+     * MD5, looked up once: {@code MessageDigest.getInstance} finds the provider's class and makes
+     * an instance by reflection at every call, and {@code fdl log} reads a file per version (issue 17).
+     */
+    private static final MessageDigest MD5 = newMd5();
+
+    private static MessageDigest newMd5() {
         try {
             return MessageDigest.getInstance("MD5");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    private static MessageDigest md5Digest() {
+        try {
+            return (MessageDigest) MD5.clone();
+        } catch (CloneNotSupportedException e) {
+            return newMd5(); // a provider whose digest cannot be cloned
         }
     }
 

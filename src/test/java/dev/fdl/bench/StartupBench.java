@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  * <p>Run: {@code mvn -q test-compile exec:java -Dexec.classpathScope=test
  * -Dexec.mainClass=dev.fdl.bench.StartupBench [-Dexec.args="15 ./fdl"]} (arguments: rounds, launcher).
  * The first use of a freshly built launcher prepares its class-data archive; the benchmark runs
- * every command once before measuring, so that this is not counted.
+ * every command once before measuring, so that this is not counted. Before measuring it also prints
+ * where the classes each fdl command loads come from (the archive, or what the archive missed).
  */
 public final class StartupBench {
     private StartupBench() {}
@@ -50,12 +51,13 @@ public final class StartupBench {
                 List.of(java, "-version"),
                 List.of(launcher.toString(), "log", "--oneline"),
                 List.of(launcher.toString(), "status"));
-        for (List<String> c : commands) run(c, wc, true); // builds the jar and the archive when needed
+        for (List<String> c : commands) run(c, wc, true, Map.of()); // builds the jar and the archive when needed
+        for (List<String> c : commands.subList(1, commands.size())) System.out.println(classSources(c, wc, dir));
         double[][] wall = new double[commands.size()][rounds];
         double[][] cpu = new double[commands.size()][rounds];
         for (int r = 0; r < rounds; r++) {
             for (int c = 0; c < commands.size(); c++) {
-                Times t = run(commands.get(c), wc, false);
+                Times t = run(commands.get(c), wc, false, Map.of());
                 wall[c][r] = t.wall();
                 cpu[c][r] = t.cpu();
             }
@@ -97,11 +99,34 @@ public final class StartupBench {
 
     private static final Pattern TIMES = Pattern.compile("(\\d+)m([\\d.]+)s\\s+(\\d+)m([\\d.]+)s");
 
+    /**
+     * Where the classes {@code cmd} loads come from, in one line: how many, how many from the
+     * launcher's class-data archive, and the sources of the others. A class read from a jar or a
+     * folder ({@code file:}) is parsed and verified at every start, which the archive is there to avoid.
+     */
+    private static String classSources(List<String> cmd, Path cwd, Path dir) throws IOException, InterruptedException {
+        Path log = dir.resolve("classes.log");
+        run(cmd, cwd, true, Map.of("FDL_JAVA_OPTS", "-Xlog:class+load=info:file=" + log));
+        Map<String, Integer> outside = new java.util.TreeMap<>();
+        int all = 0, shared = 0;
+        for (String line : Files.readAllLines(log)) {
+            int at = line.indexOf(" source: ");
+            if (at < 0) continue;
+            all++;
+            String source = line.substring(at + " source: ".length());
+            if (source.equals("shared objects file")) shared++;
+            else outside.merge(source, 1, Integer::sum);
+        }
+        return String.format(Locale.ROOT, "%s: %d classes loaded, %d from the archive; others by source: %s", String.join(" ", cmd.subList(1, cmd.size())),
+                all, shared, outside);
+    }
+
     /** Runs {@code cmd} in {@code cwd} under {@code sh}, whose {@code times} gives the child's CPU time. */
-    private static Times run(List<String> cmd, Path cwd, boolean warmUp) throws IOException, InterruptedException {
+    private static Times run(List<String> cmd, Path cwd, boolean warmUp, Map<String, String> env) throws IOException, InterruptedException {
         List<String> sh = new ArrayList<>(List.of("sh", "-c", "\"$@\" >/dev/null 2>&1; s=$?; times >&2; exit $s", "sh"));
         sh.addAll(cmd);
         ProcessBuilder pb = new ProcessBuilder(sh).directory(cwd.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().putAll(env);
         long t0 = System.nanoTime();
         Process p = pb.start();
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);

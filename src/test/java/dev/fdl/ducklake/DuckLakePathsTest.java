@@ -161,33 +161,25 @@ class DuckLakePathsTest {
     }
 
     /**
-     * Nested schemas (DuckLake 1.1 {@code parent_schema_id}): each level relative to its parent
-     * schema's folder. A rule that resolved a nested schema against the data path would name
-     * {@code /r/data/europe/…} while the file lives under {@code /r/data/sales/europe/…}.
+     * Nested schemas (DuckLake 1.1 {@code parent_schema_id}): every schema's path is relative to the
+     * data path, whatever its parent, as the 1.1 extension reads it ({@code FromRelativePath(path,
+     * base_data_path)} for every schema row). A rule that resolved a nested schema through its
+     * parent would name {@code /r/data/sales/europe/…} while the extension's files live under
+     * {@code /r/data/europe/…}, and gc would delete them. A parent the rows do not describe changes
+     * nothing.
      */
     @Test
-    void aNestedSchemasFolderResolvesThroughEveryParent() {
+    void aNestedSchemasFolderIsRelativeToTheDataPathNotToItsParent() {
         DuckLakePaths paths = DuckLakePaths.of(DATA, null);
         java.util.Map<Long, String> folders = paths.schemaFolders(List.of(
-                new DuckLakePaths.SchemaRow(3, 2L, "q3/", true),
-                new DuckLakePaths.SchemaRow(1, null, "sales/", true),
-                new DuckLakePaths.SchemaRow(2, 1L, "europe/", true),
-                new DuckLakePaths.SchemaRow(4, 2L, null, null),
-                new DuckLakePaths.SchemaRow(5, 1L, "/elsewhere/", false),
-                new DuckLakePaths.SchemaRow(6, 5L, "x/", true)), "c");
-        assertThat(folders).containsEntry(1L, "/r/data/sales/").containsEntry(2L, "/r/data/sales/europe/")
-                .containsEntry(3L, "/r/data/sales/europe/q3/").containsEntry(4L, "/r/data/sales/europe/")
-                .containsEntry(5L, "/elsewhere/").containsEntry(6L, "/elsewhere/x/");
-        assertThat(paths.tableFolder(folders.get(3L), "orders/", true)).isEqualTo("/r/data/sales/europe/q3/orders/");
-    }
-
-    @Test
-    void aMissingParentOrACycleOfParentsIsRefused() {
-        DuckLakePaths paths = DuckLakePaths.of(DATA, null);
-        assertThatThrownBy(() -> paths.schemaFolders(List.of(new DuckLakePaths.SchemaRow(2, 9L, "a/", true)), "c"))
-                .isInstanceOf(FdlException.class).hasMessageContaining("parent schema 9");
-        assertThatThrownBy(() -> paths.schemaFolders(List.of(new DuckLakePaths.SchemaRow(1, 2L, "a/", true),
-                new DuckLakePaths.SchemaRow(2, 1L, "b/", true)), "c")).isInstanceOf(FdlException.class).hasMessageContaining("cycle");
+                new DuckLakePaths.SchemaRow(1, "sales/", true),
+                new DuckLakePaths.SchemaRow(2, "europe/", true),
+                new DuckLakePaths.SchemaRow(3, null, null),
+                new DuckLakePaths.SchemaRow(5, "/elsewhere/", false),
+                new DuckLakePaths.SchemaRow(6, "x/", true)));
+        assertThat(folders).containsEntry(1L, "/r/data/sales/").containsEntry(2L, "/r/data/europe/")
+                .containsEntry(3L, "/r/data/").containsEntry(5L, "/elsewhere/").containsEntry(6L, "/r/data/x/");
+        assertThat(paths.tableFolder(folders.get(2L), "orders/", true)).isEqualTo("/r/data/europe/orders/");
     }
 
     private static void set(Connection c, String sql, String path, Boolean relative, String dataLocation) throws SQLException {
