@@ -2,7 +2,6 @@ package dev.fdl.ducklake;
 
 import dev.fdl.util.SqlQuote;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -27,18 +26,37 @@ final class ConversionCheck {
      * boolean as 0/1), each an integer or text.
      */
     private static final List<FileTable> FILE_TABLES = List.of(
-            new FileTable("ducklake_data_file", "data_file_id, table_id, begin_snapshot, end_snapshot, path,"
-                    + " CAST(path_is_relative AS BIGINT)", new boolean[] {false, false, false, false, true, false}),
-            new FileTable("ducklake_delete_file", "delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, path,"
-                    + " CAST(path_is_relative AS BIGINT)", new boolean[] {false, false, false, false, false, true, false}));
+            new FileTable("ducklake_data_file", List.of("data_file_id", "table_id", "begin_snapshot", "end_snapshot", "path",
+                    "CAST(path_is_relative AS BIGINT)"), new boolean[] {false, false, false, false, true, false}),
+            new FileTable("ducklake_delete_file", List.of("delete_file_id", "table_id", "begin_snapshot", "end_snapshot", "data_file_id", "path",
+                    "CAST(path_is_relative AS BIGINT)"), new boolean[] {false, false, false, false, false, true, false}));
 
-    private record FileTable(String name, String columns, boolean[] text) {}
+    private record FileTable(String name, List<String> columns, boolean[] text) {
+        /**
+         * The query of these columns on {@code side}: text as its UTF-8 bytes, which both databases
+         * hand over without a Java String ({@code encode} in DuckDB; SQLite gives a TEXT value's
+         * bytes as they are stored).
+         */
+        String select(Side side) {
+            StringBuilder b = new StringBuilder("SELECT ");
+            for (int i = 0; i < columns.size(); i++) {
+                String c = columns.get(i);
+                b.append(i > 0 ? ", " : "").append(text[i] && !side.sqlite() ? "encode(" + c + ")" : c);
+            }
+            return b.append(" FROM ").append(side.qualifier()).append(name).toString();
+        }
+    }
 
     /**
      * One side of a conversion: a connection, the qualifier its tables are named with
      * ({@code ""} or {@code "cat.main."}), and how messages name it.
      */
-    record Side(Connection connection, String qualifier, String name) {}
+    record Side(Connection connection, String qualifier, String name) {
+        /** Whether this side is a SQLite database (sqlite-jdbc), else DuckDB. */
+        boolean sqlite() {
+            return connection instanceof org.sqlite.SQLiteConnection;
+        }
+    }
 
     private ConversionCheck() {}
 
@@ -129,6 +147,15 @@ final class ConversionCheck {
         }
     }
 
+    /**
+     * Lets SQLite read the file {@code lite} is connected to through a memory map (up to 1 GiB;
+     * https://www.sqlite.org/mmap.html): the checks read every page once, and a mapped page costs
+     * no system call or copy. The file is only read through it.
+     */
+    static void mapForReading(Connection lite) throws SQLException {
+        Sql.exec(lite, "PRAGMA mmap_size = 1073741824");
+    }
+
     private static long count(Side side, String table) throws SQLException {
         try (Statement s = side.connection().createStatement();
              ResultSet r = s.executeQuery("SELECT count(*) FROM " + side.qualifier() + SqlQuote.ident(table))) {
@@ -157,15 +184,15 @@ final class ConversionCheck {
         long sum1 = 0;
         long sum2 = 0;
         try (Statement s = side.connection().createStatement();
-             ResultSet r = s.executeQuery("SELECT " + table.columns() + " FROM " + side.qualifier() + table.name())) {
+             ResultSet r = s.executeQuery(table.select(side))) {
             while (r.next()) {
                 long h1 = 0x243F6A8885A308D3L;
                 long h2 = 0x13198A2E03707344L;
                 for (int i = 0; i < n; i++) {
                     long v;
                     if (table.text()[i]) {
-                        String text = r.getString(i + 1);
-                        v = text == null ? 0x5bd1e995L : bytesHash(text.getBytes(StandardCharsets.UTF_8));
+                        byte[] text = r.getBytes(i + 1);
+                        v = text == null ? 0x5bd1e995L : bytesHash(text);
                     } else {
                         long x = r.getLong(i + 1);
                         // NULL and 0 differ: NULL gets a value no integer's mix gives in practice

@@ -78,16 +78,19 @@ final class SqliteTableCopy {
      * Copies every row of {@code src.main.<table>} into the SQLite table of the same name
      * (already created with {@code columns}), inside the caller's SQLite transaction.
      *
+     * @param expectedRows the source's row count, only to size the INSERT statements (a small
+     *     table gets a statement of its size rather than one of 256 rows that SQLite must compile);
+     *     every row is copied whatever it says
      * @return the number of rows copied
      * @throws SQLException if reading or writing fails
      */
-    static long copy(Connection duck, Connection lite, String table, List<CopyColumn> columns) throws SQLException {
+    static long copy(Connection duck, Connection lite, String table, List<CopyColumn> columns, long expectedRows) throws SQLException {
         Plan plan = new Plan(table, columns);
         int n = columns.size();
         int[] kind = plan.kind;
         // sqlite-jdbc pays a large fixed cost per statement execution: bind many rows into one
         // multi-row INSERT (at most 30,000 parameters, under SQLite's limit of 32,766)
-        int batch = Math.max(1, Math.min(256, 30_000 / Math.max(1, n)));
+        int batch = (int) Math.max(1, Math.min(expectedRows, Math.min(256, 30_000 / Math.max(1, n))));
         String one = "INSERT INTO " + SqlQuote.ident(table) + " VALUES " + plan.tuple;
         StringBuilder many = new StringBuilder(one);
         for (int i = 1; i < batch; i++) {

@@ -41,7 +41,9 @@ public final class AttachStatements {
         return out;
     }
 
+    private static final java.util.regex.Pattern PLAIN_IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
     static String identifier(String s) {
-        return s.matches("[A-Za-z_][A-Za-z0-9_]*") ? s : "\"" + s.replace("\"", "\"\"") + "\"";
+        return PLAIN_IDENTIFIER.matcher(s).matches() ? s : "\"" + s.replace("\"", "\"\"") + "\"";
     }
 }

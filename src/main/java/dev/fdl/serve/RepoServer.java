@@ -295,8 +295,11 @@ public final class RepoServer implements AutoCloseable {
         }
     }
 
+    /** One copy buffer per server thread: a new 64 KiB array per request was zeroed and collected for nothing. */
+    private static final ThreadLocal<byte[]> COPY_BUFFER = ThreadLocal.withInitial(() -> new byte[64 * 1024]);
+
     private static void copy(InputStream in, OutputStream out, long n) throws IOException {
-        byte[] buf = new byte[64 * 1024];
+        byte[] buf = COPY_BUFFER.get();
         long left = n;
         while (left > 0) {
             int k = in.read(buf, 0, (int) Math.min(buf.length, left));

@@ -52,6 +52,8 @@ public final class Site {
     /** Stands for the repository root in attach statements until the page's script knows its own URL. */
     public static final String ROOT_PLACEHOLDER = "https://fdl-site-root.invalid/";
     static final String MANIFEST = "manifest.json";
+    /** A page body's first buffer, in chars: a version page is about 3,000 (growing a builder from 16 cost a fifth of rendering). */
+    private static final int PAGE_CAPACITY = 8192;
 
     /**
      * Where the site goes.
@@ -120,8 +122,8 @@ public final class Site {
         }
     }
 
-    /** One version as the site shows it. {@code dataset} is null when the version has none or it cannot be read. */
-    record Entry(VersionInfo version, ExpiredInfo expired, JsonNode dataset) {}
+    /** One version as the site shows it: its version.json and expiry (null while live). */
+    record Entry(VersionInfo version, ExpiredInfo expired) {}
 
     private final Repository repo;
     private final Options options;
@@ -149,13 +151,17 @@ public final class Site {
      * live version through {@code catalogs}); null: no such section.
      */
     public static Map<String, byte[]> render(Repository repo, Options options, CatalogSource catalogs) {
-        return new Site(repo, options, catalogs).renderAll();
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        new Site(repo, options, catalogs).renderPages(Map.of()).forEach((k, p) -> out.put(k, p.bytes()));
+        return out;
     }
 
     /**
      * Writes the site into the repository's store: pages whose SHA-256 differs from the manifest's
-     * (or that are missing) are written, pages the previous run wrote that no longer exist are
-     * removed, then the manifest. Objects outside the site's pages are never touched.
+     * (or that are missing, or whose size is not the page's) are written, pages the previous run
+     * wrote that no longer exist are removed, then the manifest. A version page whose inputs (its
+     * fingerprint, {@link #inputs}) are those the manifest recorded, and that is present with the
+     * size recorded, is not rendered again. Objects outside the site's pages are never touched.
      *
      * @throws FdlException exit 1 for a read-only root
      */
@@ -168,41 +174,68 @@ public final class Site {
         ObjectStore store = repo.store();
         if (store.readOnly())
             throw new FdlException(store.root() + " is read-only (an HTTP(S) root); run fdl site where the repository lives (a folder or s3://)");
-        Map<String, byte[]> pages = render(repo, options, catalogs);
         String manifestKey = options.prefix() + MANIFEST;
-        Map<String, String> before = readManifest(store, manifestKey);
-        Set<String> present = new HashSet<>();
+        Map<String, Recorded> before = readManifest(store, manifestKey);
+        // key to size: a page whose size is not the one recorded or rendered is written again, whatever
+        // the manifest says (pages are written without a flush to disk: after a power loss one may be empty)
+        Map<String, Long> present = new HashMap<>();
         try (Stream<ObjectMeta> s = store.list(options.prefix())) {
-            s.forEach(m -> present.add(m.key()));
+            s.forEach(m -> present.put(m.key(), m.size()));
         }
-        if (store.head(options.indexKey()).isPresent()) present.add(options.indexKey());
-        Map<String, String> after = new TreeMap<>();
+        store.stat(options.indexKey()).ifPresent(m -> present.put(m.key(), m.size()));
+        Map<String, Recorded> reusable = new HashMap<>();
+        before.forEach((k, r) -> {
+            if (r.inputs() != null && present.containsKey(k) && present.get(k) == r.bytes()) reusable.put(k, r);
+        });
+        Map<String, Page> pages = new Site(repo, options, catalogs).renderPages(reusable);
+        Map<String, Recorded> after = new TreeMap<>();
         List<String> toWrite = new ArrayList<>();
-        for (Map.Entry<String, byte[]> e : pages.entrySet()) {
-            String sha = Sha256.of(e.getValue());
-            after.put(e.getKey(), sha);
-            if (!sha.equals(before.get(e.getKey())) || !present.contains(e.getKey())) toWrite.add(e.getKey());
+        for (Map.Entry<String, Page> e : pages.entrySet()) {
+            byte[] bytes = e.getValue().bytes();
+            if (bytes == null) { // not rendered: unchanged since the manifest
+                after.put(e.getKey(), reusable.get(e.getKey()));
+                continue;
+            }
+            Recorded r = new Recorded(Sha256.of(bytes), bytes.length, e.getValue().inputs());
+            after.put(e.getKey(), r);
+            Recorded was = before.get(e.getKey());
+            Long size = present.get(e.getKey());
+            if (was == null || !r.sha256().equals(was.sha256()) || size == null || size != bytes.length) toWrite.add(e.getKey());
         }
-        parallel(toWrite, k -> store.put(k, pages.get(k)));
+        parallel(toWrite, k -> store.putDerived(k, pages.get(k).bytes()));
         List<String> stale = new ArrayList<>();
-        for (String k : before.keySet()) if (!after.containsKey(k) && present.contains(k)) stale.add(k);
+        for (String k : before.keySet()) if (!after.containsKey(k) && present.containsKey(k)) stale.add(k);
         if (!stale.isEmpty()) store.deleteAll(stale);
         ObjectNode m = Json.MAPPER.createObjectNode();
         m.put("generator", "fdl site");
         ObjectNode p = m.putObject("pages");
-        after.forEach(p::put);
+        after.forEach((k, r) -> {
+            ObjectNode o = p.putObject(k);
+            o.put("sha256", r.sha256());
+            o.put("bytes", r.bytes());
+            if (r.inputs() != null) o.put("inputs", r.inputs());
+        });
         byte[] manifest = Json.bytes(m);
-        store.put(manifestKey, manifest);
+        store.putDerived(manifestKey, manifest);
         return new Result(toWrite.size(), pages.size() - toWrite.size(), stale.size());
     }
 
-    private static Map<String, String> readManifest(ObjectStore store, String key) {
-        Map<String, String> out = new HashMap<>();
+    /** A page as the manifest records it: SHA-256 and size of what was written, and its inputs (null: none recorded). */
+    private record Recorded(String sha256, long bytes, String inputs) {}
+
+    /** A page as rendered: its bytes (null: not rendered, unchanged since the manifest) and its inputs (null: render it every time). */
+    private record Page(byte[] bytes, String inputs) {}
+
+    /** The manifest's pages; a manifest of fdl 0.x before inputs were recorded maps each key to its SHA-256 alone. */
+    private static Map<String, Recorded> readManifest(ObjectStore store, String key) {
+        Map<String, Recorded> out = new HashMap<>();
         Optional<ObjectBytes> b = store.get(key);
         if (b.isEmpty()) return out;
         try {
             JsonNode pages = Json.MAPPER.readTree(b.get().bytes()).path("pages");
-            pages.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+            pages.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().isTextual()
+                    ? new Recorded(e.getValue().asText(), -1, null)
+                    : new Recorded(e.getValue().path("sha256").asText(), e.getValue().path("bytes").asLong(-1), e.getValue().path("inputs").asText(null))));
         } catch (java.io.IOException | RuntimeException e) {
             // a damaged manifest only costs a full rewrite: every page is written again
         }
@@ -241,7 +274,11 @@ public final class Site {
 
     // ---- model
 
-    private Map<String, byte[]> renderAll() {
+    /**
+     * Every page, in order: the index, the log pages, a page per version; a version page whose key
+     * {@code reusable} names with the inputs it has now is not rendered (its bytes are null).
+     */
+    private Map<String, Page> renderPages(Map<String, Recorded> reusable) {
         if (!repo.store().canList())
             throw new FdlException(repo.root() + " cannot be listed (an HTTP(S) root); run fdl site where the repository lives (a folder or s3://)");
         List<RefValue> refs = repo.listRefs();
@@ -249,21 +286,85 @@ public final class Site {
         for (RefValue r : refs) refsByVersion.computeIfAbsent(r.versionId(), k -> new ArrayList<>()).add(r);
         List<Entry> entries = history(refs);
         RefName head = headBranch();
-        Map<String, byte[]> pages = new LinkedHashMap<>();
-        int pageCount = Math.max(1, (entries.size() + options.pageSize() - 1) / options.pageSize());
+        Map<String, Entry> byId = new HashMap<>();
+        for (Entry e : entries) byId.put(e.version().id(), e);
         Entry newest = newestOnHead(refs, head, entries);
-        pages.put(options.indexKey(), bytes(indexPage(newest, refs, refsByVersion, entries, head, pageCount)));
+        // which version pages to render; only those (and the index's version) need their dataset.json
+        Map<String, String> inputs = new HashMap<>();
+        List<Entry> toRender = new ArrayList<>();
+        for (Entry e : entries) {
+            String key = versionKey(e.version().id());
+            String in = inputs(e, refsByVersion.getOrDefault(e.version().id(), List.of()), head, byId);
+            inputs.put(key, in);
+            Recorded r = reusable.get(key);
+            if (r == null || !in.equals(r.inputs())) toRender.add(e);
+        }
+        Map<String, JsonNode> datasets = datasets(newest == null || toRender.contains(newest) ? toRender
+                : Stream.concat(toRender.stream(), Stream.of(newest)).toList());
+        Map<String, Page> pages = new LinkedHashMap<>();
+        int pageCount = Math.max(1, (entries.size() + options.pageSize() - 1) / options.pageSize());
+        pages.put(options.indexKey(), new Page(bytes(indexPage(newest, datasetOf(newest, datasets), refs, refsByVersion, entries, head, pageCount)), null));
         for (int i = 0; i < pageCount; i++) {
             int from = i * options.pageSize();
             List<Entry> slice = entries.subList(Math.min(from, entries.size()), Math.min(from + options.pageSize(), entries.size()));
-            pages.put(options.prefix() + "log/" + (i + 1) + ".html", bytes(logPage(slice, refsByVersion, head, i + 1, pageCount)));
+            pages.put(options.prefix() + "log/" + (i + 1) + ".html", new Page(bytes(logPage(slice, refsByVersion, head, i + 1, pageCount)), null));
         }
-        Map<String, Entry> byId = new HashMap<>();
-        for (Entry e : entries) byId.put(e.version().id(), e);
         if (stats != null) for (Entry e : entries) stats.known(e.version(), e.expired()); // parents already read
-        for (Entry e : entries)
-            pages.put(versionKey(e.version().id()), bytes(versionPage(e, refsByVersion.getOrDefault(e.version().id(), List.of()), head, byId)));
+        Set<String> rendered = new HashSet<>();
+        for (Entry e : toRender) rendered.add(e.version().id());
+        for (Entry e : entries) {
+            String key = versionKey(e.version().id());
+            if (!rendered.contains(e.version().id())) {
+                pages.put(key, new Page(null, inputs.get(key)));
+                continue;
+            }
+            JsonNode ds = datasetOf(e, datasets);
+            statFailed = false;
+            byte[] html = bytes(versionPage(e, ds, refsByVersion.getOrDefault(e.version().id(), List.of()), head, byId));
+            // a page that left out what it could not read now is rendered again next time
+            boolean complete = !statFailed && (e.version().dataset() == null || ds != null);
+            pages.put(key, new Page(html, complete ? inputs.get(key) : null));
+        }
         return pages;
+    }
+
+    /** Set by {@link #statSection} when the change over the parent could not be read (renderPages is single-threaded). */
+    private boolean statFailed;
+
+    /** SHA-256 of the renderer's code (its class files): pages another build of fdl made are rendered again. */
+    private static final String RENDERER = rendererDigest();
+
+    private static String rendererDigest() {
+        java.io.ByteArrayOutputStream code = new java.io.ByteArrayOutputStream();
+        for (Class<?> c : List.of(Site.class, Html.class, AttachStatements.class, ParentStat.class)) {
+            try (java.io.InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
+                if (in == null) return java.util.UUID.randomUUID().toString(); // unknown code: nothing is reused
+                in.transferTo(code);
+            } catch (java.io.IOException e) {
+                return java.util.UUID.randomUUID().toString();
+            }
+        }
+        return Sha256.of(code.toByteArray());
+    }
+
+    /**
+     * A version page's inputs, as a SHA-256: everything the page shows but the version's own
+     * files, which never change once it is published (version.json, dataset.json and the catalog,
+     * SPEC.md section 3), so that its id stands for them: its expiry, the refs at it and HEAD's
+     * branch, each parent's presence and expiry (links, the change over the parent), the
+     * locations the attach statements name, the options, whether the change over the parent is
+     * shown, and the renderer's code.
+     */
+    private String inputs(Entry e, List<RefValue> refs, RefName head, Map<String, Entry> byId) {
+        StringBuilder b = new StringBuilder(512).append(RENDERER).append('\n').append(repo.store().location("")).append('\n')
+                .append(repo.dataDir()).append('\n').append(options.prefix()).append('\n').append(options.indexKey()).append('\n')
+                .append(stats != null).append('\n').append(e.version().id()).append('\n').append(e.expired()).append('\n')
+                .append(decorations(refs, head));
+        for (String p : e.version().parents()) {
+            Entry pe = byId.get(p);
+            b.append('\n').append(p).append(pe == null ? " absent" : pe.expired() == null ? " live" : " expired");
+        }
+        return Sha256.of(bytes(b.toString()));
     }
 
     private RefName headBranch() {
@@ -297,9 +398,25 @@ public final class Site {
         parallel(idx, s -> {
             int i = Integer.parseInt(s);
             VersionInfo v = ordered.get(i);
-            out[i] = new Entry(v, repo.readExpired(v.id()).orElse(null), dataset(v));
+            out[i] = new Entry(v, repo.readExpired(v.id()).orElse(null));
         });
         return List.of(out);
+    }
+
+    /** The dataset.json of each of {@code entries} that has a readable one, by version id (read 8 at a time). */
+    private Map<String, JsonNode> datasets(List<Entry> entries) {
+        Map<String, JsonNode> out = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, VersionInfo> byId = new HashMap<>();
+        for (Entry e : entries) if (e.version().dataset() != null) byId.put(e.version().id(), e.version());
+        parallel(new ArrayList<>(byId.keySet()), id -> {
+            JsonNode ds = dataset(byId.get(id));
+            if (ds != null) out.put(id, ds);
+        });
+        return out;
+    }
+
+    private static JsonNode datasetOf(Entry e, Map<String, JsonNode> datasets) {
+        return e == null ? null : datasets.get(e.version().id());
     }
 
     private JsonNode dataset(VersionInfo v) {
@@ -352,17 +469,13 @@ public final class Site {
         return t.isBlank() ? fallback : t;
     }
 
-    private String datasetTitle(Entry newest) {
-        return title(newest == null ? null : newest.dataset(), "fdl repository");
-    }
-
-    private String indexPage(Entry newest, List<RefValue> refs, Map<String, List<RefValue>> refsByVersion,
+    /** @param ds the newest version's dataset.json, null when it has none or it cannot be read */
+    private String indexPage(Entry newest, JsonNode ds, List<RefValue> refs, Map<String, List<RefValue>> refsByVersion,
                              List<Entry> entries, RefName head, int pageCount) {
         String key = options.indexKey();
         String siteRel = siteRel(key);
-        StringBuilder b = new StringBuilder();
-        JsonNode ds = newest == null ? null : newest.dataset();
-        b.append("<h1 id=\"title\">").append(Html.esc(datasetTitle(newest))).append("</h1>\n");
+        StringBuilder b = new StringBuilder(PAGE_CAPACITY);
+        b.append("<h1 id=\"title\">").append(Html.esc(title(ds, "fdl repository"))).append("</h1>\n");
         if (ds != null && !ds.path("description").asText("").isBlank())
             b.append("<p id=\"description\">").append(Html.esc(ds.path("description").asText())).append("</p>\n");
         if (ds != null) {
@@ -392,7 +505,7 @@ public final class Site {
             VersionInfo v = newest.version();
             b.append("<h2>Latest version</h2>\n<p><a class=\"id\" href=\"").append(siteRel).append("versions/").append(v.id()).append(".html\">")
                     .append(v.id()).append("</a> ").append(decorations(refsByVersion.get(v.id()), head)).append("<br>")
-                    .append(Html.esc(v.createdAt().toString())).append(" · ").append(Html.esc(firstLine(v.message()))).append("</p>\n");
+                    .append(Html.esc(v.createdAt().toString())).append(" &middot; ").append(Html.esc(firstLine(v.message()))).append("</p>\n");
             if (newest.expired() == null) b.append(attachBlock(key, v, "attach-latest"));
         }
         b.append("<h2>Refs</h2>\n<table id=\"refs\"><tr><th>ref</th><th>version</th><th>date</th><th>message</th></tr>\n");
@@ -415,17 +528,17 @@ public final class Site {
         }
         b.append("<p><a href=\"").append(siteRel).append("log/1.html\">All versions</a> (").append(pageCount)
                 .append(pageCount == 1 ? " page" : " pages").append(")</p>\n");
-        return Html.page(datasetTitle(newest), rootRel(key), siteRel, b.toString());
+        return Html.page(Html.esc(title(ds, "fdl repository")), rootRel(key), siteRel, b.toString());
     }
 
     private String logPage(List<Entry> slice, Map<String, List<RefValue>> refsByVersion, RefName head, int page, int pageCount) {
         String key = options.prefix() + "log/" + page + ".html";
         String siteRel = siteRel(key);
-        StringBuilder b = new StringBuilder();
+        StringBuilder b = new StringBuilder(PAGE_CAPACITY);
         b.append("<h1>Versions</h1>\n<p class=\"pager\">");
-        if (page > 1) b.append("<a href=\"").append(page - 1).append(".html\">← newer</a>");
+        if (page > 1) b.append("<a href=\"").append(page - 1).append(".html\">&larr; newer</a>");
         b.append("page ").append(page).append(" of ").append(pageCount);
-        if (page < pageCount) b.append(" <a href=\"").append(page + 1).append(".html\">older →</a>");
+        if (page < pageCount) b.append(" <a href=\"").append(page + 1).append(".html\">older &rarr;</a>");
         b.append("</p>\n<table id=\"log\"><tr><th>version</th><th>date (UTC)</th><th>author</th><th>message</th></tr>\n");
         for (Entry e : slice) {
             VersionInfo v = e.version();
@@ -436,14 +549,15 @@ public final class Site {
                     .append("</td><td>").append(Html.esc(firstLine(v.message()))).append("</td></tr>\n");
         }
         b.append("</table>\n");
-        return Html.page("Versions · page " + page, rootRel(key), siteRel, b.toString());
+        return Html.page("Versions &middot; page " + page, rootRel(key), siteRel, b.toString());
     }
 
-    private String versionPage(Entry e, List<RefValue> refs, RefName head, Map<String, Entry> byId) {
+    /** @param ds the version's dataset.json, null when it has none or it cannot be read */
+    private String versionPage(Entry e, JsonNode ds, List<RefValue> refs, RefName head, Map<String, Entry> byId) {
         VersionInfo v = e.version();
         String key = versionKey(v.id());
         String siteRel = siteRel(key);
-        StringBuilder b = new StringBuilder();
+        StringBuilder b = new StringBuilder(PAGE_CAPACITY);
         b.append("<h1>").append(Html.esc(firstLine(v.message()))).append("</h1>\n");
         b.append("<table class=\"facts\">");
         fact(b, "version", "<span class=\"id\" id=\"version-id\">" + v.id() + "</span> " + decorations(refs, head));
@@ -474,12 +588,11 @@ public final class Site {
             }
         }
         if (e.expired() == null) b.append(statSection(v));
-        JsonNode ds = e.dataset();
         if (ds != null && ds.path("resources").isArray()) {
             b.append("<h2>Tables</h2>\n");
             for (JsonNode r : ds.path("resources")) b.append(tableSection(r));
         }
-        return Html.page(title(ds, "fdl repository") + " · " + v.id().substring(0, 13), rootRel(key), siteRel, b.toString());
+        return Html.page(Html.esc(title(ds, "fdl repository")) + " &middot; " + v.id().substring(0, 13), rootRel(key), siteRel, b.toString());
     }
 
     /** The rows each table gained and lost over the first parent, as {@code fdl log --stat} prints them; empty when not asked for or unreadable. */
@@ -489,6 +602,7 @@ public final class Site {
         try {
             changed = stats.of(v);
         } catch (FdlException ex) {
+            statFailed = true;
             return ""; // the site describes what it can; fdl verify reports damaged catalogs
         }
         StringBuilder b = new StringBuilder("<h2>Changes over ").append(v.parents().isEmpty() ? "an empty catalog" : "its parent").append("</h2>\n");
@@ -556,7 +670,7 @@ public final class Site {
     }
 
     private static String preBlock(String id, String text, String template, String rootRel) {
-        StringBuilder b = new StringBuilder("<pre class=\"attach\" id=\"").append(id).append('"');
+        StringBuilder b = new StringBuilder(3 * text.length() + 64).append("<pre class=\"attach\" id=\"").append(id).append('"');
         if (template != null)
             b.append(" data-root-rel=\"").append(rootRel.isEmpty() ? "./" : rootRel).append("\" data-template=\"").append(Html.esc(template)).append('"');
         b.append('>').append(Html.esc(text)).append("</pre>\n<button class=\"copy\" data-for=\"").append(id).append("\">Copy</button>\n");
@@ -574,7 +688,7 @@ public final class Site {
     private static String refBadge(RefValue r, RefName head) {
         boolean isHead = r.kind() == RefValue.Kind.BRANCH && r.name().equals(head);
         String cls = r.kind() == RefValue.Kind.TAG ? "ref tag" : isHead ? "ref head" : "ref";
-        return "<span class=\"" + cls + "\">" + (isHead ? "HEAD → " : "") + Html.esc(r.decoration()) + "</span>";
+        return "<span class=\"" + cls + "\">" + (isHead ? "HEAD &rarr; " : "") + Html.esc(r.decoration()) + "</span>";
     }
 
     private static String decorations(List<RefValue> refs, RefName head) {

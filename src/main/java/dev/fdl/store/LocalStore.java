@@ -68,6 +68,11 @@ public final class LocalStore implements ObjectStore {
     private static final ReentrantLock JVM_LOCK = new ReentrantLock();
 
     private final Path root;
+    /**
+     * The root's real path, resolved once it exists: the root is the publisher's choice, not a
+     * request's, and resolving it for every request cost as much as resolving the key (fdl serve).
+     */
+    private volatile Path realRoot;
 
     /** A store rooted at {@code root} (created on first write). */
     public LocalStore(Path root) {
@@ -189,7 +194,7 @@ public final class LocalStore implements ObjectStore {
     public WriteResult putIfAbsent(String key, Payload body) {
         Path f = file(key);
         return locked(key, () -> {
-            Staged staged = stage(key, f, body);
+            Staged staged = stage(key, f, body, true);
             try {
                 Files.createLink(f, staged.path);
                 return WriteResult.written(staged.etag);
@@ -207,7 +212,7 @@ public final class LocalStore implements ObjectStore {
         return locked(key, () -> {
             if (!Files.isRegularFile(f)) return WriteResult.preconditionFailed();
             if (!ETags.same(etagOf(f), etag)) return WriteResult.preconditionFailed();
-            Staged staged = stage(key, f, body);
+            Staged staged = stage(key, f, body, true);
             try {
                 Files.move(staged.path, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 return WriteResult.written(staged.etag);
@@ -219,9 +224,19 @@ public final class LocalStore implements ObjectStore {
 
     @Override
     public WriteResult put(String key, Payload body) {
+        return put(key, body, true);
+    }
+
+    /** {@link #put} without the flush to disk: see {@link ObjectStore#putDerived}. */
+    @Override
+    public WriteResult putDerived(String key, byte[] body) {
+        return put(key, Payload.of(body), false);
+    }
+
+    private WriteResult put(String key, Payload body, boolean durable) {
         Path f = file(key);
         try {
-            Staged staged = stage(key, f, body);
+            Staged staged = stage(key, f, body, durable);
             try {
                 Files.move(staged.path, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 return WriteResult.written(staged.etag);
@@ -324,11 +339,11 @@ public final class LocalStore implements ObjectStore {
         }
     }
 
-    /** Writes the body to a flushed temporary file beside {@code target}; returns it with its MD5. */
-    private Staged stage(String key, Path target, Payload body) throws IOException {
+    /** Writes the body to a temporary file beside {@code target}, flushed to disk when {@code durable}; returns it with its MD5. */
+    private Staged stage(String key, Path target, Payload body, boolean durable) throws IOException {
         for (int attempt = 1; ; attempt++) {
             try {
-                return stageOnce(target, body);
+                return stageOnce(target, body, durable);
             } catch (NoSuchFileException e) {
                 // a concurrent delete pruned the folder between createDirectories and the write
                 if (attempt == 3) throw e;
@@ -336,7 +351,7 @@ public final class LocalStore implements ObjectStore {
         }
     }
 
-    private Staged stageOnce(Path target, Payload body) throws IOException {
+    private Staged stageOnce(Path target, Payload body, boolean durable) throws IOException {
         Files.createDirectories(target.getParent());
         Path tmp = target.resolveSibling(INTERNAL_PREFIX + "tmp-" + UUID.randomUUID());
         MessageDigest md = md5Digest();
@@ -345,7 +360,7 @@ public final class LocalStore implements ObjectStore {
              InputStream in = body.open()) {
             in.transferTo(out);
             out.flush();
-            ch.force(true);
+            if (durable) ch.force(true);
         } catch (IOException | RuntimeException e) {
             deleteQuietly(tmp);
             throw e;
@@ -570,8 +585,10 @@ public final class LocalStore implements ObjectStore {
      */
     public boolean isInsideRoot(String key) {
         try {
+            Path r = realRoot;
+            if (r == null) realRoot = r = root.toRealPath();
             Path real = file(key).toRealPath();
-            return real.startsWith(root.toRealPath());
+            return real.startsWith(r);
         } catch (IOException | IllegalArgumentException e) {
             return false;
         }

@@ -213,6 +213,20 @@ class RepoServerTest {
     }
 
     @Test
+    void aRootGivenThroughASymbolicLinkServesItsFiles(@TempDir Path dir) throws Exception {
+        // the root's real path is resolved (once): a file inside is inside, wherever the link points
+        Path link = Files.createSymbolicLink(dir.resolve("published"), towns.root);
+        try (LocalStore linked = new LocalStore(link);
+             RepoServer s = RepoServer.start(linked, Site.Options.defaults(), "127.0.0.1", 0)) {
+            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(s.url() + catalogKey)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo(catalog);
+            HttpResponse<byte[]> out = http.send(HttpRequest.newBuilder(URI.create(s.url() + "link.txt")).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(out.statusCode()).isEqualTo(404); // still: a link inside that leaves the root
+        }
+    }
+
+    @Test
     void theSiteIsRenderedOnTheFlyWhenTheRepositoryHasNone() throws Exception {
         HttpResponse<byte[]> index = get("");
         assertThat(index.statusCode()).isEqualTo(200);

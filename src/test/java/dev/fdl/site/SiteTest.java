@@ -2,8 +2,14 @@ package dev.fdl.site;
 
 import dev.fdl.FdlException;
 import dev.fdl.cli.Cli;
+import dev.fdl.repo.ExpiredInfo;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.RefUpdate;
+import dev.fdl.repo.RefValue;
 import dev.fdl.repo.RepoConfig;
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
+import dev.fdl.store.CountingStore;
 import dev.fdl.store.LocalStore;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Payload;
@@ -16,6 +22,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,7 +57,7 @@ class SiteTest {
                 .contains("<a href=\"https://creativecommons.org/licenses/by/4.0/\" rel=\"noopener\">CC BY 4.0</a>")
                 .contains("Gazetteer")
                 .contains("<span id=\"version-count\">3</span> versions (2 in retention), 2 refs")
-                .contains("tag: first").contains("HEAD → main")
+                .contains("tag: first").contains("HEAD &rarr; main")
                 .contains("href=\"site/versions/" + towns.third + ".html\"")
                 .contains("href=\"site/log/1.html\"");
         // only http(s) targets become links
@@ -115,6 +122,13 @@ class SiteTest {
             // a page deleted by hand is written again, the others are left alone
             Files.delete(root.resolve("site/log/2.html"));
             assertThat(Site.write(repo, new Site.Options("site/", "index.html", 1)).written()).isEqualTo(1);
+            // pages are written without a flush to disk: one left empty by a power loss (its size
+            // is not the page's) is written again although the manifest names its content
+            Path emptied = root.resolve("site/log/1.html");
+            String content = Files.readString(emptied);
+            Files.write(emptied, new byte[0]);
+            assertThat(Site.write(repo, new Site.Options("site/", "index.html", 1)).written()).isEqualTo(1);
+            assertThat(emptied).hasContent(content);
             // fewer log pages: the third is removed; the index and the remaining log pages change
             Files.writeString(root.resolve("site/notes.txt"), "mine");
             Site.Result fewer = Site.write(repo, new Site.Options("site/", "index.html", 2));
@@ -123,6 +137,46 @@ class SiteTest {
             assertThat(root.resolve("site/log/2.html")).exists();
             assertThat(root.resolve("site/notes.txt")).exists(); // never a file the site did not write
         }
+    }
+
+    @Test
+    void aRerunRendersAgainOnlyTheVersionPagesWhoseInputsChanged(@TempDir Path dir) throws IOException {
+        Path root = copy(towns.root, dir.resolve("repo"));
+        try (CountingStore store = new CountingStore(new LocalStore(root))) {
+            Repository repo = Repository.open(store);
+            String datasetFile = repo.readVersion(towns.first).orElseThrow().dataset().path();
+            Site.write(repo, Site.Options.defaults());
+            store.reset();
+            assertThat(Site.write(repo, Site.Options.defaults()).written()).isZero();
+            // no version page was rendered: only the index's version (HEAD's tip) had its dataset.json read
+            assertThat(datasetReads(store, datasetFile)).containsExactly(towns.third);
+
+            // a tag at the first version: its page (and the index and log) is rendered and written again
+            assertThat(repo.updateRef(RefValue.Kind.TAG, new RefName("kept")).create(towns.first).result())
+                    .isEqualTo(RefUpdate.Result.CREATED);
+            store.reset();
+            assertThat(Site.write(repo, Site.Options.defaults()).written()).isEqualTo(3); // index.html, site/log/1.html, its page
+            assertThat(datasetReads(store, datasetFile)).containsExactlyInAnyOrder(towns.first, towns.third);
+            assertThat(Files.readString(root.resolve("site/versions/" + towns.first + ".html"))).contains("tag: kept");
+
+            // the first version expires: its page is rendered and written again, and so is its child's
+            // (whose change over the parent depends on the parent's expiry; without catalogs it came out the same)
+            store.putIfAbsent(RepoLayout.expiredJson(towns.first), new ExpiredInfo(Instant.parse("2026-12-01T00:00:00Z"), "retention", Map.of()).toBytes());
+            store.reset();
+            Site.Result r = Site.write(repo, Site.Options.defaults());
+            assertThat(r.written()).isEqualTo(3);
+            assertThat(datasetReads(store, datasetFile)).containsExactlyInAnyOrder(towns.first, towns.second, towns.third);
+            assertThat(Files.readString(root.resolve("site/versions/" + towns.first + ".html"))).contains("id=\"expired\"");
+
+            // the manifest records what each version page was made of; one damaged is a full rewrite
+            Files.writeString(root.resolve("site/manifest.json"), "{");
+            assertThat(Site.write(repo, Site.Options.defaults()).written()).isEqualTo(r.pages());
+        }
+    }
+
+    /** The versions whose dataset.json the store was asked for. */
+    private static java.util.List<String> datasetReads(CountingStore store, String datasetFile) {
+        return store.contentReads.stream().filter(k -> k.endsWith("/" + datasetFile)).map(k -> k.split("/")[1]).toList();
     }
 
     @Test

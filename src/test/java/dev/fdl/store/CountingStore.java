@@ -84,6 +84,12 @@ public final class CountingStore implements ObjectStore {
     }
 
     @Override
+    public WriteResult putDerived(String key, byte[] body) {
+        writes.incrementAndGet();
+        return inner.putDerived(key, body);
+    }
+
+    @Override
     public WriteResult put(String key, Payload body) {
         writes.incrementAndGet();
         return inner.put(key, body);

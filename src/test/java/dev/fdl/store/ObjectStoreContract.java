@@ -110,6 +110,20 @@ abstract class ObjectStoreContract {
     // ------------------------------------------------------------ putIfMatch
 
     @Test
+    void putDerivedWritesAndReplacesTheWholeObjectWithTheEtagItReturns() {
+        WriteResult first = store.putDerived("site/versions/a.html", utf8("<p>one</p>"));
+        WriteResult second = store.putDerived("site/versions/a.html", utf8("<p>two, longer</p>"));
+
+        assertThat(first.isWritten()).isTrue();
+        ObjectBytes now = store.get("site/versions/a.html").orElseThrow();
+        assertThat(now.bytes()).isEqualTo(utf8("<p>two, longer</p>"));
+        assertThat(ETags.same(now.etag(), second.etag())).isTrue();
+        try (var keys = store.list("site/")) {
+            assertThat(keys.map(ObjectMeta::key)).containsExactly("site/versions/a.html"); // no temporary file left
+        }
+    }
+
+    @Test
     void putIfMatchReplacesTheObjectAtItsCurrentEtag() {
         String etag = store.putIfAbsent("refs/heads/main", utf8("one\n")).etag();
 
