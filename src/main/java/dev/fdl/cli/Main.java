@@ -125,7 +125,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     /** A configured picocli command line with only {@code only} as subcommand, or every one when null. */
     private static CommandLine commandLine(Subcommand only) {
         Cwd.set(null);
-        CommandLine cl = new CommandLine(spec());
+        CommandLine cl = new CommandLine(spec(), Specs.FACTORY);
         for (Subcommand c : SUBCOMMANDS)
             if (only == null || c == only) cl.addSubcommand(c.model());
         Failures failures = new Failures();

@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
@@ -17,12 +18,26 @@ final class Specs {
     private Specs() {}
 
     /**
+     * The factory fdl's command lines are built with: picocli's default one, made only when a
+     * command needs it (an annotated command, a converter named by class). Making it looks for
+     * Groovy's {@code Closure} class, and that lookup, which fails, opens every jar on the class
+     * path: tens of milliseconds of every start (issue 17). An anonymous class, not a lambda, for
+     * the reason {@code Main.Failures} gives.
+     */
+    static final CommandLine.IFactory FACTORY = new CommandLine.IFactory() {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            return CommandLine.defaultFactory().create(type);
+        }
+    };
+
+    /**
      * The model of command {@code name}, run by {@code command} (a {@link Runnable} or
      * {@link java.util.concurrent.Callable}), with {@code -h, --help} and {@code -V, --version} as
      * picocli's {@code mixinStandardHelpOptions} adds them (that mixin is itself read by reflection).
      */
     static CommandSpec command(String name, Object command, String... description) {
-        CommandSpec spec = CommandSpec.wrapWithoutInspection(command).name(name);
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(command, FACTORY).name(name);
         spec.usageMessage().description(description);
         spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).type(boolean.class)
                 .description("Show this help message and exit.").build());
