@@ -121,6 +121,12 @@ abstract class ObjectStoreContract {
         try (var keys = store.list("site/")) {
             assertThat(keys.map(ObjectMeta::key)).containsExactly("site/versions/a.html"); // no temporary file left
         }
+        byte[] large = new byte[(1 << 20) + 1]; // past a local folder's content-ETag limit: written the ordinary way
+        new Random(5).nextBytes(large);
+        WriteResult big = store.putDerived("site/large.bin", large);
+        ObjectBytes back = store.get("site/large.bin").orElseThrow();
+        assertThat(back.bytes()).isEqualTo(large);
+        assertThat(ETags.same(back.etag(), big.etag())).isTrue();
     }
 
     @Test
