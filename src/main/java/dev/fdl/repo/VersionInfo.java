@@ -81,7 +81,7 @@ public record VersionInfo(String fdl, String id, long seq, List<String> parents,
         String created = JsonRead.string(o, "created_at", file);
         Instant createdAt;
         try {
-            createdAt = Instant.parse(created);
+            createdAt = dev.fdl.util.Instants.parse(created);
         } catch (DateTimeParseException e) {
             throw FdlException.corrupt(file, "key 'created_at' is not an RFC 3339 UTC time: \"" + created + "\"");
         }
