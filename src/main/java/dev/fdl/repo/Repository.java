@@ -30,9 +30,14 @@ import java.util.stream.Stream;
 public final class Repository {
     private final ObjectStore store;
     private final RepoConfig config;
-    private final String configEtag;
+    /** The ETag fdl.json was read or written at; asked only when the configuration is saved. */
+    private final java.util.function.Supplier<String> configEtag;
 
     private Repository(ObjectStore store, RepoConfig config, String configEtag) {
+        this(store, config, () -> configEtag);
+    }
+
+    private Repository(ObjectStore store, RepoConfig config, java.util.function.Supplier<String> configEtag) {
         this.store = store;
         this.config = config;
         this.configEtag = configEtag;
@@ -48,7 +53,8 @@ public final class Repository {
         if (cfg.isEmpty())
             throw FdlException.notFound("no fdl repository at " + store.root() + " (no " + RepoLayout.CONFIG
                     + "); create one with: fdl init " + store.root());
-        return new Repository(store, RepoConfig.parse(cfg.get().bytes()), cfg.get().etag());
+        ObjectBytes read = cfg.get();
+        return new Repository(store, RepoConfig.parse(read.bytes()), read::etag);
     }
 
     /**
@@ -95,7 +101,8 @@ public final class Repository {
     public Repository saveConfig(RepoConfig updated) {
         if (!updated.id().equals(config.id()) || !updated.dataDir().equals(config.dataDir()) || !updated.fdl().equals(config.fdl()))
             throw new IllegalArgumentException("fdl.json's identity (fdl, id, data_dir) never changes");
-        WriteResult w = configEtag == null ? WriteResult.preconditionFailed() : store.putIfMatch(RepoLayout.CONFIG, updated.toBytes(), configEtag);
+        String etag = configEtag.get();
+        WriteResult w = etag == null ? WriteResult.preconditionFailed() : store.putIfMatch(RepoLayout.CONFIG, updated.toBytes(), etag);
         if (!w.isWritten())
             throw FdlException.conflict(RepoLayout.CONFIG + " in " + store.root() + " changed since it was read (another writer saved it "
                     + "meanwhile); nothing was written: run the command again to apply your change on top of theirs");
@@ -161,7 +168,7 @@ public final class Repository {
     /** Reads a ref of either kind, or empty when it does not exist. Throws exit 1 on a corrupt ref. */
     public Optional<RefValue> readRef(RefValue.Kind kind, RefName name) {
         String key = RepoLayout.refKey(kind, name);
-        return store.get(key).map(b -> new RefValue(kind, name, parseRef(key, b.bytes()), b.etag()));
+        return store.get(key).map(b -> new RefValue(kind, name, parseRef(key, b.bytes()), b::etag));
     }
 
     /** The version id a ref file holds: one lower-case UUID and a newline, else a corrupt ref (exit 1). */

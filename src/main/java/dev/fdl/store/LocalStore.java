@@ -110,7 +110,8 @@ public final class LocalStore implements ObjectStore {
                 byte[] bytes = Files.readAllBytes(f);
                 BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
                 if (sameFile(before, after) && after.size() == bytes.length) {
-                    return Optional.of(new ObjectBytes(bytes, after.size() <= CONTENT_ETAG_LIMIT ? md5(bytes) : metaEtag(after)));
+                    if (after.size() > CONTENT_ETAG_LIMIT) return Optional.of(new ObjectBytes(bytes, metaEtag(after)));
+                    return Optional.of(ObjectBytes.lazy(bytes, () -> md5(bytes)));
                 }
                 if (attempt == 5) throw new StoreException(key, f + " kept changing while it was read; try again", null);
             }
@@ -459,10 +460,13 @@ public final class LocalStore implements ObjectStore {
     }
 
     /**
-     * MD5, looked up once: {@code MessageDigest.getInstance} finds the provider's class and makes
-     * an instance by reflection at every call, and {@code fdl log} reads a file per version (issue 17).
+     * MD5, looked up once, on first use: {@code MessageDigest.getInstance} finds the provider's
+     * class and makes an instance by reflection at every call, and {@code fdl log} reads a file per
+     * version; a command that never needs an ETag never loads the security providers (issue 17).
      */
-    private static final MessageDigest MD5 = newMd5();
+    private static final class Md5 {
+        static final MessageDigest PROTOTYPE = newMd5();
+    }
 
     private static MessageDigest newMd5() {
         try {
@@ -474,7 +478,7 @@ public final class LocalStore implements ObjectStore {
 
     private static MessageDigest md5Digest() {
         try {
-            return (MessageDigest) MD5.clone();
+            return (MessageDigest) Md5.PROTOTYPE.clone();
         } catch (CloneNotSupportedException e) {
             return newMd5(); // a provider whose digest cannot be cloned
         }

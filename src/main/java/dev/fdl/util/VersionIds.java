@@ -8,13 +8,17 @@ import java.util.regex.Pattern;
 /** Version ids: UUIDv7 (RFC 9562), time-ordered, so that id order is creation order (SPEC.md section 3). */
 public final class VersionIds {
     private static final Pattern UUID_TEXT = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
-    private static final TimeBasedEpochGenerator GEN = Generators.timeBasedEpochGenerator();
+
+    /** Made on first use: the generator's SecureRandom loads the JDK's security providers, which reading commands never need (issue 17). */
+    private static final class Gen {
+        static final TimeBasedEpochGenerator INSTANCE = Generators.timeBasedEpochGenerator();
+    }
 
     private VersionIds() {}
 
     /** A new UUIDv7 in lower-case text form. */
     public static String next() {
-        return GEN.generate().toString();
+        return Gen.INSTANCE.generate().toString();
     }
 
     /** True for a lower-case textual UUID (the only form fdl writes into refs and keys). */

@@ -15,7 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ObjectMapper (building one is a good part of a start), each run in a fresh JVM that lists the
  * classes it loads. Commands that read the working catalog (status) may load SQLite's driver.
  * Nor does picocli read annotations for them: reading one makes a dynamic proxy class, which
- * the class-data archive cannot hold (their models are built in code, {@link Specs}).
+ * the class-data archive cannot hold (their models are built in code, {@link Specs}). Commands
+ * other than status (which hashes the working copy's description) load no security provider:
+ * a local read's ETag is computed only when asked, and no version-id generator is made.
  */
 class LightCommandsTest {
     @TempDir Path tmp;
@@ -39,6 +41,10 @@ class LightCommandsTest {
                     .doesNotContain("GeneratedConstructorAccessor").doesNotContain("GeneratedMethodAccessor")
                     // made, picocli's default factory looks for a Groovy class through every jar
                     .doesNotContain("picocli.CommandLine$DefaultFactory ");
+            if (!command[0].equals("status")) {
+                // nor the JDK's security providers: no ETag is computed for reading, no version id is made
+                assertThat(r.output()).as(what).doesNotContain("sun.security.jca.Providers ");
+            }
         }
     }
 }

@@ -107,6 +107,23 @@ abstract class ObjectStoreContract {
         }
     }
 
+    /**
+     * A read's ETag is that of the bytes it returned, even when asked after the object changed (a
+     * local folder computes it only when asked): a move conditioned on it must then be refused.
+     */
+    @Test
+    void aReadsEtagIsThatOfItsBytesEvenWhenAskedAfterTheObjectChanged() {
+        WriteResult first = store.putIfAbsent("refs/heads/main", utf8("one\n"));
+        ObjectBytes read = store.get("refs/heads/main").orElseThrow();
+        WriteResult second = store.putIfMatch("refs/heads/main", utf8("two\n"), first.etag());
+        assertThat(second.isWritten()).isTrue();
+
+        assertThat(read.bytes()).isEqualTo(utf8("one\n"));
+        assertThat(read.etag()).isEqualTo(first.etag()).isNotEqualTo(second.etag());
+        assertThat(store.putIfMatch("refs/heads/main", utf8("three\n"), read.etag()).status())
+                .isEqualTo(WriteResult.Status.PRECONDITION_FAILED);
+    }
+
     // ------------------------------------------------------------ putIfMatch
 
     @Test
