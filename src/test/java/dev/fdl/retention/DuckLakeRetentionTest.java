@@ -72,7 +72,9 @@ class DuckLakeRetentionTest {
      * A DuckLake 1.1 catalog (the extension's 1.1-dev1 towns, upgraded as the specification says)
      * whose table main.towns lives in nested schema main.europe (path {@code europe/}) and has a
      * live Puffin deletion vector: gc keeps both and the table's other files at
-     * {@code data/main/europe/towns/}, and deletes the copies at the old, unnamed place.
+     * {@code data/europe/towns/} (a nested schema's path is relative to the data path, not to its
+     * parent's folder, as the 1.1 extension reads it), and deletes the copies at the old, unnamed
+     * place, and anything at the parent-relative place {@code data/main/europe/towns/}.
      */
     @Test
     void gcKeepsALivePuffinDeleteFileAndTheFilesOfATableInANestedSchema() throws Exception {
@@ -91,18 +93,20 @@ class DuckLakeRetentionTest {
         List<String> nested = new java.util.ArrayList<>();
         for (String n : fixtureFiles) {
             if (!n.startsWith("main/towns/")) continue;
-            String moved = "main/europe/towns/" + n.substring("main/towns/".length());
+            String moved = "europe/towns/" + n.substring("main/towns/".length());
             fx.dataFile(moved, RepoFixture.OLD);
             nested.add(moved);
         }
-        fx.dataFile("main/europe/towns/ducklake-dv.puffin", RepoFixture.OLD);
+        fx.dataFile("europe/towns/ducklake-dv.puffin", RepoFixture.OLD);
+        fx.dataFile("main/europe/towns/ducklake-dv.puffin", RepoFixture.OLD); // where rule 4 looked: no file of the catalog
         String v1 = fx.version(List.of(), Instant.now(), catalog);
         fx.store.put("refs/heads/main", Repository.refBytes(v1));
 
         Gc.Report r = new Gc(fx.repo, cache, CatalogFiles.duckLake(), Clock.systemUTC()).run(new Gc.Options(Duration.ZERO, false, 2));
 
         assertThat(nested).hasSize(2).allMatch(n -> fx.exists("data/" + n));
-        assertThat(fx.exists("data/main/europe/towns/ducklake-dv.puffin")).isTrue();
+        assertThat(fx.exists("data/europe/towns/ducklake-dv.puffin")).isTrue();
+        assertThat(fx.exists("data/main/europe/towns/ducklake-dv.puffin")).isFalse();
         assertThat(fixtureFiles).filteredOn(n -> n.startsWith("main/towns/")).hasSize(2).noneMatch(n -> fx.exists("data/" + n));
         assertThat(fixtureFiles).filteredOn(n -> n.startsWith("main/scratch/")).allMatch(n -> fx.exists("data/" + n));
         assertThat(r.liveNames()).isEqualTo(4);
