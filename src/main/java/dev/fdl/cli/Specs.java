@@ -25,9 +25,13 @@ final class Specs {
      * the reason {@code Main.Failures} gives.
      */
     static final CommandLine.IFactory FACTORY = new CommandLine.IFactory() {
+        /** Made on the first call, then reused: each one made repeats the lookup. */
+        private CommandLine.IFactory made;
+
         @Override
-        public <K> K create(Class<K> type) throws Exception {
-            return CommandLine.defaultFactory().create(type);
+        public synchronized <K> K create(Class<K> type) throws Exception {
+            if (made == null) made = CommandLine.defaultFactory();
+            return made.create(type);
         }
     };
 

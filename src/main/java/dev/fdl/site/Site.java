@@ -134,7 +134,12 @@ public final class Site {
         this.repo = repo;
         this.options = options;
         this.stats = catalogs == null ? null : new ParentStat(repo, catalogs);
+        this.commonInputs = RENDERER + '\n' + repo.store().location("") + '\n' + repo.dataDir() + '\n' + options.prefix() + '\n'
+                + options.indexKey() + '\n' + (stats != null) + '\n';
     }
+
+    /** The inputs every version page shares ({@link #inputs}): the renderer, locations, options, whether stats are shown. */
+    private final String commonInputs;
 
     /**
      * Renders every page in memory: key to bytes (UTF-8 HTML).
@@ -356,10 +361,8 @@ public final class Site {
      * shown, and the renderer's code.
      */
     private String inputs(Entry e, List<RefValue> refs, RefName head, Map<String, Entry> byId) {
-        StringBuilder b = new StringBuilder(512).append(RENDERER).append('\n').append(repo.store().location("")).append('\n')
-                .append(repo.dataDir()).append('\n').append(options.prefix()).append('\n').append(options.indexKey()).append('\n')
-                .append(stats != null).append('\n').append(e.version().id()).append('\n').append(e.expired()).append('\n')
-                .append(decorations(refs, head));
+        StringBuilder b = new StringBuilder(512).append(commonInputs).append(e.version().id()).append('\n')
+                .append(e.expired()).append('\n').append(decorations(refs, head));
         for (String p : e.version().parents()) {
             Entry pe = byId.get(p);
             b.append('\n').append(p).append(pe == null ? " absent" : pe.expired() == null ? " live" : " expired");
