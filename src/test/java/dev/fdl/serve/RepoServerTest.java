@@ -190,6 +190,30 @@ class RepoServerTest {
         }
     }
 
+    /**
+     * HTTP/1.1 pipelining: responses come in the requests' order, also when the first one (a
+     * site page rendered on the fly, on the server's pool) takes longer than the second (a ref,
+     * answered on the event loop).
+     */
+    @Test
+    void pipelinedRequestsAreAnsweredInOrder() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            String first = "GET /site/versions/" + towns.second + ".html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+            String second = "GET /refs/tags/first HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+            s.getOutputStream().write((first + second).getBytes(StandardCharsets.ISO_8859_1));
+            s.getOutputStream().flush();
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            s.getInputStream().transferTo(b);
+            String both = b.toString(StandardCharsets.ISO_8859_1);
+            String lower = both.toLowerCase(java.util.Locale.ROOT); // header names are case-insensitive
+            int html = lower.indexOf("content-type: text/html"), text = lower.indexOf("content-type: text/plain");
+            assertThat(both.split("HTTP/1\\.1 200 OK", -1)).hasSize(3);
+            assertThat(html).isPositive();
+            assertThat(text).isGreaterThan(html);
+            assertThat(both.strip()).endsWith(towns.first);
+        }
+    }
+
     @Test
     void noPathReadsOutsideTheRoot() throws Exception {
         List<String> attempts = List.of(
