@@ -102,6 +102,8 @@ public final class RepoServer implements AutoCloseable {
     private final ObjectStore store;
     /** The store when it is a folder: answered on the event loop, large objects sent from the file. */
     private final LocalStore local;
+    /** A folder's large files kept open between requests; null for other stores. */
+    private final OpenFiles openFiles;
     private final Site.Options siteOptions;
     /** Catalogs for the version pages' change over the parent when the site is rendered on the fly; null: none shown. */
     private final CatalogSource catalogs;
@@ -118,6 +120,7 @@ public final class RepoServer implements AutoCloseable {
     private RepoServer(ObjectStore store, Site.Options siteOptions, CatalogSource catalogs) {
         this.store = store;
         this.local = store instanceof LocalStore ls ? ls : null;
+        this.openFiles = local == null ? null : new OpenFiles(local);
         this.siteOptions = siteOptions;
         this.catalogs = catalogs;
         this.loops = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()),
@@ -197,6 +200,7 @@ public final class RepoServer implements AutoCloseable {
         if (listener != null) listener.close().awaitUninterruptibly();
         loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
         blocking.shutdownNow();
+        if (openFiles != null) openFiles.close();
     }
 
     // ---------------------------------------------------------------- connections
@@ -328,6 +332,13 @@ public final class RepoServer implements AutoCloseable {
                 error(HttpResponseStatus.NOT_FOUND, "not found");
                 return;
             }
+            if (local != null) {
+                OpenFiles.Shared open = openFiles.get(key);
+                if (open != null) {
+                    sendFile(open);
+                    return;
+                }
+            }
             // a folder: the file system's metadata alone (a HEAD would read small files for their MD5)
             Optional<ObjectMeta> meta = local != null ? local.stat(key) : store.head(key);
             if (meta.isPresent() && local != null && !local.isInsideRoot(key)) {
@@ -346,8 +357,23 @@ public final class RepoServer implements AutoCloseable {
                 else sendBytes(b.get().bytes(), b.get().etag(), meta.get().lastModified());
                 return;
             }
-            if (local != null) sendFile();
-            else sendStream(meta.get());
+            if (local == null) {
+                sendStream(meta.get());
+                return;
+            }
+            Optional<LocalStore.OpenFile> opened = local.open(key);
+            if (opened.isEmpty()) {
+                error(HttpResponseStatus.NOT_FOUND, "not found");
+                return;
+            }
+            // the file kept open is the one the key names now, inside the root: later requests
+            // for it check only that the key still names it (OpenFiles)
+            if (!local.isInsideRoot(key) || !local.unchanged(opened.get())) {
+                opened.get().close();
+                error(HttpResponseStatus.NOT_FOUND, "not found");
+                return;
+            }
+            sendFile(openFiles.put(opened.get()));
         }
 
         private void sendBytes(byte[] body, String etag, Instant lastModified) {
@@ -356,28 +382,24 @@ public final class RepoServer implements AutoCloseable {
             finish(status(), head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body, (int) r.from(), (int) r.length()), r.length());
         }
 
-        /** A large object of a folder, sent from the opened file: the ETag is that of the file the bytes come from. */
-        private void sendFile() throws IOException {
-            Optional<LocalStore.OpenFile> opened = local.open(key);
-            if (opened.isEmpty()) {
-                error(HttpResponseStatus.NOT_FOUND, "not found");
-                return;
-            }
-            LocalStore.OpenFile f = opened.get();
-            boolean handedOver = false;
+        /**
+         * A large object of a folder, sent from the open file without copying it: the ETag is that
+         * of the file the bytes come from. Releases {@code open}.
+         */
+        private void sendFile(OpenFiles.Shared open) {
             try {
-                ByteRange r = rangeOrAnswer(f.meta().etag(), f.meta().lastModified(), f.meta().size());
+                ObjectMeta m = open.file.meta();
+                ByteRange r = rangeOrAnswer(m.etag(), m.lastModified(), m.size());
                 if (r == null) return;
                 if (head || r.length() == 0) {
                     finish(status(), Unpooled.EMPTY_BUFFER, r.length());
                     return;
                 }
                 ctx.write(response(status(), r.length()));
-                handedOver = true; // the region closes the file when it is sent, or when the write fails
-                ctx.write(new DefaultFileRegion(f.channel(), r.from(), r.length()));
+                ctx.write(open.region(r.from(), r.length()));
                 end(ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
             } finally {
-                if (!handedOver) f.close();
+                open.release();
             }
         }
 

@@ -612,8 +612,9 @@ public final class LocalStore implements ObjectStore {
      *
      * @param meta    the opened file's metadata
      * @param channel the open file, positioned at 0; the caller closes it
+     * @param fileKey the file system's identity of the file (its inode), for {@link #unchanged}
      */
-    public record OpenFile(ObjectMeta meta, FileChannel channel) implements java.io.Closeable {
+    public record OpenFile(ObjectMeta meta, FileChannel channel, Object fileKey) implements java.io.Closeable {
         @Override
         public void close() throws IOException {
             channel.close();
@@ -636,7 +637,7 @@ public final class LocalStore implements ObjectStore {
                     BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
                     if (sameFile(before, after) && ch.size() == after.size()) {
                         String etag = after.size() > CONTENT_ETAG_LIMIT ? metaEtag(after) : md5(ch);
-                        OpenFile open = new OpenFile(new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant()), ch);
+                        OpenFile open = new OpenFile(new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant()), ch, after.fileKey());
                         ch = null;
                         return Optional.of(open);
                     }
@@ -649,6 +650,22 @@ public final class LocalStore implements ObjectStore {
             return Optional.empty();
         } catch (IOException e) {
             throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Whether the key still names the very file {@code f} opened, unchanged (same file, size and
+     * last-modified time: what its ETag is made of), from one read of the file system's metadata.
+     * A server keeping files open answers from {@code f} only while this holds; a key replaced by
+     * a rename or deleted (gc) is opened again or not found.
+     */
+    public boolean unchanged(OpenFile f) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(file(f.meta().key()), BasicFileAttributes.class);
+            return a.isRegularFile() && a.size() == f.meta().size() && a.lastModifiedTime().toInstant().equals(f.meta().lastModified())
+                    && f.fileKey() != null && f.fileKey().equals(a.fileKey());
+        } catch (IOException e) {
+            return false;
         }
     }
 

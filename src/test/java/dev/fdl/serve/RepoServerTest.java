@@ -126,6 +126,36 @@ class RepoServerTest {
         assertThat(headRange.headers().firstValue("Content-Length")).hasValue("10");
     }
 
+    /**
+     * Large files are kept open between requests (OpenFiles): a file replaced by a rename (same
+     * size) is served with its new bytes and ETag, and a deleted one is not found.
+     */
+    @Test
+    void aLargeFileReplacedOrDeletedIsNotServedFromTheFileKeptOpen(@TempDir Path dir) throws Exception {
+        Path root = Files.createDirectories(dir.resolve("repo"));
+        Files.createDirectories(root.resolve("data"));
+        byte[] one = new byte[RepoServer.WHOLE_READ_LIMIT + 1000], two = one.clone();
+        new Random(1).nextBytes(one);
+        new Random(2).nextBytes(two);
+        Path file = root.resolve("data/big.bin");
+        Files.write(file, one);
+        try (RepoServer s = RepoServer.start(new LocalStore(root), Site.Options.defaults(), "127.0.0.1", 0)) {
+            HttpRequest range = HttpRequest.newBuilder(s.url().resolve("data/big.bin")).header("Range", "bytes=10-99").build();
+            HttpResponse<byte[]> first = http.send(range, HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(first.body()).isEqualTo(Arrays.copyOfRange(one, 10, 100));
+            assertThat(http.send(range, HttpResponse.BodyHandlers.ofByteArray()).body()).isEqualTo(Arrays.copyOfRange(one, 10, 100));
+            Path tmp = root.resolve("data/big.tmp");
+            Files.write(tmp, two);
+            Files.setLastModifiedTime(tmp, Files.getLastModifiedTime(file)); // only the file itself differs
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            HttpResponse<byte[]> second = http.send(range, HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(second.body()).isEqualTo(Arrays.copyOfRange(two, 10, 100));
+            assertThat(second.headers().firstValue("ETag")).isNotEqualTo(first.headers().firstValue("ETag"));
+            Files.delete(file);
+            assertThat(http.send(range, HttpResponse.BodyHandlers.ofByteArray()).statusCode()).isEqualTo(404);
+        }
+    }
+
     @Test
     void corsContentTypesAndCacheHeaders() throws Exception {
         HttpResponse<byte[]> r = get("versions/" + towns.third + "/version.json", "Origin", "https://example.org");
