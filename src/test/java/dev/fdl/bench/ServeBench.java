@@ -54,12 +54,16 @@ import java.util.concurrent.Executors;
  *   <li>{@code fdl serve}: 1,000 Range GETs of 64 KiB from a 64 MiB object, one client thread
  *       (HttpURLConnection, kept-alive connection), against reading the same ranges from the file
  *       directly. The target (at most 3x) applies to the <em>server's CPU time per request</em>
- *       (ThreadMXBean, the server's dispatcher and worker threads) against the file read's CPU:
+ *       (ThreadMXBean, the server's threads: {@code fdl-serve-*}) against the file read's CPU:
  *       that is what fdl serve itself costs, while the client's wall time also holds the client
  *       library's own work (HttpURLConnection's CPU per request is more than a TCP transfer of
- *       64 KiB) and waiting for the scheduler on a shared machine. Both are printed, with two
- *       floors measured in the same run: the JDK's HTTP server (which fdl serve is built on)
- *       answering from memory, and 64 KiB over a loopback TCP connection without HTTP;</li>
+ *       64 KiB) and waiting for the scheduler on a shared machine. Both are printed, with three
+ *       floors measured in the same run: Netty (which fdl serve is built on) with fdl serve's
+ *       pipeline answering from memory, the JDK's HTTP server (which it was built on before)
+ *       answering from memory, and 64 KiB over a loopback TCP connection without HTTP. Each
+ *       server first answers {@code -Dfdl.bench.warmup} requests (20,000): the JIT compiles a
+ *       request handler's code with C2 after some 10,000 calls, and with one warm-up round of
+ *       1,000 the numbers still fell by half from round to round;</li>
  *   <li>{@code fdl site} on a repository of 1,000 versions (first run, and a re-run that writes
  *       nothing) against {@code fdl log} over the same versions (target: under 2x), wall and
  *       process CPU, with {@code Files.write} of the same pages as the file system's floor.
@@ -70,7 +74,7 @@ import java.util.concurrent.Executors;
  * mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.fdl.bench.ServeBench -Dexec.args="1000 1000"
  * </pre>
  * Arguments: range requests (1,000; 0: skip), versions (1,000; 0: skip), site rounds (7).
- * Medians of 3 serve rounds and of the site rounds, after one warm-up each.
+ * Medians of 3 serve rounds after the warm-up, and of the site rounds after one warm-up round.
  */
 public final class ServeBench {
     public static void main(String[] args) throws Exception {

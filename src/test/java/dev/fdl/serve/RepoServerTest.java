@@ -316,19 +316,27 @@ class RepoServerTest {
                 return Cli.ok(towns.wc, "commit", "-m", "during reads");
             });
             Random rnd = new Random(42);
+            // a data file over the whole-read limit: sent from the file kept open, shared by the requests
+            byte[] large = new byte[3 * RepoServer.WHOLE_READ_LIMIT + 17];
+            rnd.nextBytes(large);
+            String largeKey = "data/concurrent-" + System.nanoTime() + ".bin";
+            Files.createDirectories(towns.root.resolve(largeKey).getParent());
+            Files.write(towns.root.resolve(largeKey), large);
             List<Callable<String>> reads = new ArrayList<>();
             for (int i = 0; i < 100; i++) {
-                long from = rnd.nextInt(catalog.length - 1);
-                long to = Math.min(catalog.length - 1, from + rnd.nextInt(256 * 1024));
                 boolean ref = i % 10 == 0;
+                String key = i % 2 == 0 ? catalogKey : largeKey;
+                byte[] object = i % 2 == 0 ? catalog : large;
+                long from = rnd.nextInt(object.length - 1);
+                long to = Math.min(object.length - 1, from + rnd.nextInt(256 * 1024));
                 reads.add(() -> {
                     if (ref) {
                         String body = new String(get("refs/heads/main").body(), StandardCharsets.UTF_8).strip();
                         return body.matches("[0-9a-f-]{36}") ? null : "bad ref body " + body;
                     }
-                    HttpResponse<byte[]> r = get(catalogKey, "Range", "bytes=" + from + "-" + to);
-                    byte[] want = Arrays.copyOfRange(catalog, (int) from, (int) to + 1);
-                    return r.statusCode() == 206 && Arrays.equals(r.body(), want) ? null : "range " + from + "-" + to + " status " + r.statusCode();
+                    HttpResponse<byte[]> r = get(key, "Range", "bytes=" + from + "-" + to);
+                    byte[] want = Arrays.copyOfRange(object, (int) from, (int) to + 1);
+                    return r.statusCode() == 206 && Arrays.equals(r.body(), want) ? null : key + " range " + from + "-" + to + " status " + r.statusCode();
                 });
             }
             List<String> problems = new ArrayList<>();
