@@ -604,6 +604,85 @@ public final class LocalStore implements ObjectStore {
     }
 
     /**
+     * A file of this store opened for reading, with the metadata of exactly the file opened: its
+     * size, last-modified time and ETag as {@link #head} gives them. The metadata is read before
+     * and after the file is opened and must describe the same file (a file replaced by a rename in
+     * between is opened again), so a server that sends from the channel sends the bytes the ETag
+     * names (fdl serve sends large objects from it without copying them: docs/site.md).
+     *
+     * @param meta    the opened file's metadata
+     * @param channel the open file, positioned at 0; the caller closes it
+     * @param fileKey the file system's identity of the file (its inode), for {@link #unchanged}
+     */
+    public record OpenFile(ObjectMeta meta, FileChannel channel, Object fileKey) implements java.io.Closeable {
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    /**
+     * Opens {@code key} for reading; empty when it is absent or not a regular file.
+     *
+     * @throws StoreException on I/O failure, or when the file kept changing while it was opened
+     */
+    public Optional<OpenFile> open(String key) {
+        Path f = file(key);
+        try {
+            for (int attempt = 1; ; attempt++) {
+                BasicFileAttributes before = Files.readAttributes(f, BasicFileAttributes.class);
+                if (!before.isRegularFile()) return Optional.empty();
+                FileChannel ch = FileChannel.open(f, StandardOpenOption.READ);
+                try {
+                    BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
+                    if (sameFile(before, after) && ch.size() == after.size()) {
+                        String etag = after.size() > CONTENT_ETAG_LIMIT ? metaEtag(after) : md5(ch);
+                        OpenFile open = new OpenFile(new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant()), ch, after.fileKey());
+                        ch = null;
+                        return Optional.of(open);
+                    }
+                } finally {
+                    if (ch != null) ch.close();
+                }
+                if (attempt == 5) throw new StoreException(key, f + " kept changing while it was opened; try again", null);
+            }
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Whether the key still names the very file {@code f} opened, unchanged (same file, size and
+     * last-modified time: what its ETag is made of), from one read of the file system's metadata.
+     * A server keeping files open answers from {@code f} only while this holds; a key replaced by
+     * a rename or deleted (gc) is opened again or not found.
+     */
+    public boolean unchanged(OpenFile f) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(file(f.meta().key()), BasicFileAttributes.class);
+            return a.isRegularFile() && a.size() == f.meta().size() && a.lastModifiedTime().toInstant().equals(f.meta().lastModified())
+                    && f.fileKey() != null && f.fileKey().equals(a.fileKey());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** MD5 of an open file's bytes, read by position (the channel's own position stays 0). */
+    private static String md5(FileChannel ch) throws IOException {
+        MessageDigest md = md5Digest();
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(64 * 1024);
+        long pos = 0;
+        for (int n; (n = ch.read(buf, pos)) > 0; pos += n) {
+            buf.flip();
+            md.update(buf);
+            buf.clear();
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    /**
      * True when {@code key} names a file whose real path (symbolic links followed) lies inside
      * the root's real path. A server over this store refuses the others: a link must not make a
      * file outside the repository readable.
