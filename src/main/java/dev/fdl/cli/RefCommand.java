@@ -67,7 +67,8 @@ final class RefCommand implements Runnable {
                 if (target != null) throw FdlException.usage("fdl " + word + " -d takes one name");
                 RefCommandOutput.print(out, json, "deleted", RefUpdateRefused.require(repo.deleteRef(kind, n)).ref());
             } else {
-                String at = target == null ? "HEAD" : target;
+                // as git branch/tag: the start point defaults to what is checked out
+                String at = DefaultRef.forArgument(repo, target).spec();
                 RefUpdate.Outcome r = kind == RefValue.Kind.BRANCH ? repo.createBranch(n, at) : repo.createTag(n, at);
                 RefCommandOutput.print(out, json, "created", RefUpdateRefused.require(r).ref());
             }

@@ -75,7 +75,23 @@ class EverydayUseCliTest {
         assertThat(both.err()).contains("either --json or --csv");
         assertThat(Cli.ok(wc, "attach").out()).startsWith("-- version " + d1 + " (branch 'dev' (the working copy's branch))");
         assertThat(Cli.ok(wc, "show", "@{2099-01-01}").out()).contains("version " + d1);
-        assertThat(Cli.ok(wc, "show", "HEAD").out()).contains("version " + m1);
+        // as in git, HEAD inside a working copy is what is checked out (dev), outside it the repository's HEAD (main)
+        assertThat(Cli.ok(wc, "show", "HEAD").out()).startsWith("# HEAD: branch 'dev' (the working copy's branch)\nversion " + d1);
+        assertThat(Cli.ok(wc, "show", "HEAD~1", "--json").out()).contains(m1);
+        assertThat(Cli.ok(wc, "show", "@", "--json").out()).contains(d1);
+        assertThat(Cli.ok(dir, "show", "--repo", root.toString(), "HEAD", "--json").out()).contains(m1);
+        assertThat(Cli.ok(wc, "diff", "--stat", "HEAD~1", "HEAD").out()).contains("t");
+        Cli.ok(wc, "tag", "at-dev");
+        Cli.ok(wc, "branch", "from-dev");
+        Cli.ok(wc, "tag", "at-dev-parent", "HEAD^");
+        String refs = Cli.ok(wc, "refs", "--json").out();
+        assertThat(Cli.ok(wc, "show", "at-dev", "--json").out()).contains(d1);
+        assertThat(Cli.ok(wc, "show", "from-dev", "--json").out()).contains(d1);
+        assertThat(Cli.ok(wc, "show", "at-dev-parent", "--json").out()).as(refs).contains(m1);
+        // restore HEAD~1 takes the working copy's branch's parent (main's first version), not main's HEAD~1 (none)
+        Cli.ok(wc, "restore", "HEAD~1");
+        assertThat(Cli.ok(wc, "status").out()).contains("Restore version " + m1);
+        Cli.ok(wc, "checkout", "--force", "dev");
 
         Cli.ok(wc, "checkout", m1);
         assertThat(Cli.ok(wc, "log", "--oneline").out()).startsWith("# version " + m1 + " (the working copy's base, detached)");
@@ -96,7 +112,7 @@ class EverydayUseCliTest {
         assertThat(Cli.ok(wc, "log", "--oneline", "t2~1").out()).contains(v1.substring(0, 13));
         Cli.Result far = Cli.in(wc, "show", "HEAD~5");
         assertThat(far.exit()).isEqualTo(4);
-        assertThat(far.err()).contains("HEAD~5").contains(v1).contains("no parent");
+        assertThat(far.err()).contains("main~5").contains(v1).contains("no parent");
         Cli.Result early = Cli.in(wc, "query", "main@{2001-01-01}", "SELECT 1");
         assertThat(early.exit()).isEqualTo(4);
         assertThat(early.err()).contains("no version of main").contains("2001-01-01");
