@@ -121,6 +121,51 @@ class EverydayUseCliTest {
     }
 
     @Test
+    void deletingABranchIsRefusedWhenItIsUnmergedOrCheckedOutHereUnlessForced() throws IOException {
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        load(wc, 1);
+        String m1 = commit(wc, "main one");
+        Cli.ok(wc, "checkout", "-b", "dev");
+        load(wc, 2);
+        String d1 = commit(wc, "dev one");
+        Cli.ok(wc, "checkout", "-b", "dev2");
+        load(wc, 3);
+        String d2 = commit(wc, "dev2 one");
+
+        // dev's version is in dev2's history: merged, but the working copy here is on dev2
+        Cli.Result here = Cli.in(wc, "branch", "-d", "dev2");
+        assertThat(here.exit()).as(here.toString()).isEqualTo(1);
+        assertThat(here.err()).contains("the working copy " + wc).contains("fdl branch -D dev2");
+        Cli.ok(wc, "branch", "-d", "dev");
+        assertThat(root.resolve("refs/heads/dev")).doesNotExist();
+
+        // outside the working copy: dev2's version is in no other ref's history
+        Cli.Result unmerged = Cli.in(dir, "branch", "--repo", root.toString(), "-d", "dev2");
+        assertThat(unmerged.exit()).as(unmerged.toString()).isEqualTo(1);
+        assertThat(unmerged.err()).contains("not merged").contains(d2).contains("fdl tag").contains("fdl branch -D dev2");
+        assertThat(root.resolve("refs/heads/dev2")).exists();
+        // a tag at an ancestor does not keep d2; a tag at d2 does
+        Cli.ok(dir, "tag", "--repo", root.toString(), "old", d1);
+        assertThat(Cli.in(dir, "branch", "--repo", root.toString(), "-d", "dev2").exit()).isEqualTo(1);
+        Cli.ok(dir, "tag", "--repo", root.toString(), "keep", d2);
+        Cli.ok(dir, "branch", "--repo", root.toString(), "-d", "dev2");
+        assertThat(root.resolve("refs/heads/dev2")).doesNotExist();
+
+        // -D deletes an unmerged branch
+        Cli.ok(dir, "branch", "--repo", root.toString(), "side", d2);
+        Cli.ok(dir, "tag", "--repo", root.toString(), "-d", "keep");
+        assertThat(Cli.in(dir, "branch", "--repo", root.toString(), "-d", "side").exit()).isEqualTo(1);
+        Cli.ok(dir, "branch", "--repo", root.toString(), "-D", "side");
+        assertThat(root.resolve("refs/heads/side")).doesNotExist();
+        // dev2, which the working copy is on, was deleted above: status points to checkout -b, which works
+        assertThat(Cli.ok(wc, "status").out()).contains("fdl checkout -b dev2");
+        Cli.ok(wc, "checkout", "-b", "dev2");
+        load(wc, 4);
+        commit(wc, "dev2 again");
+        assertThat(m1).isNotEqualTo(d1);
+    }
+
+    @Test
     void checkoutWithRepoInASubfolderOfAWorkingCopyRefusesToSwitchIt() throws IOException {
         Cli.ok(wc, "checkout", "--repo", root.toString());
         load(wc, 1);
@@ -151,7 +196,7 @@ class EverydayUseCliTest {
         Cli.ok(other, "checkout", "-b", "dev");
         commit(other, "on dev");
         load(other, 3);
-        Cli.ok(wc, "branch", "-d", "dev");
+        Cli.ok(wc, "branch", "-D", "dev"); // not merged: -d refuses (deletingABranchIsRefused...)
         Cli.Result deleted = Cli.in(other, "commit", "-m", "dev again");
         assertThat(deleted.exit()).isEqualTo(3);
         assertThat(deleted.err()).contains("deleted").contains("Nothing was uploaded");
