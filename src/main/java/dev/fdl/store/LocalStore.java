@@ -645,8 +645,9 @@ public final class LocalStore implements ObjectStore {
      * @param meta    the opened file's metadata
      * @param channel the open file, positioned at 0; the caller closes it
      * @param fileKey the file system's identity of the file (its inode), for {@link #unchanged}
+     * @param path    the path the key names, for {@link #unchanged}
      */
-    public record OpenFile(ObjectMeta meta, FileChannel channel, Object fileKey) implements java.io.Closeable {
+    public record OpenFile(ObjectMeta meta, FileChannel channel, Object fileKey, Path path) implements java.io.Closeable {
         @Override
         public void close() throws IOException {
             channel.close();
@@ -670,7 +671,7 @@ public final class LocalStore implements ObjectStore {
                     BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
                     if (sameFile(before, after) && ch.size() == after.size()) {
                         String etag = after.size() > CONTENT_ETAG_LIMIT ? metaEtag(after) : md5(ch);
-                        OpenFile open = new OpenFile(new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant()), ch, after.fileKey());
+                        OpenFile open = new OpenFile(new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant()), ch, after.fileKey(), f);
                         ch = null;
                         return Optional.of(open);
                     }
@@ -695,7 +696,7 @@ public final class LocalStore implements ObjectStore {
      */
     public boolean unchanged(OpenFile f) {
         try {
-            BasicFileAttributes a = Files.readAttributes(file(f.meta().key()), BasicFileAttributes.class);
+            BasicFileAttributes a = Files.readAttributes(f.path(), BasicFileAttributes.class);
             return a.isRegularFile() && a.size() == f.meta().size() && a.lastModifiedTime().toInstant().equals(f.meta().lastModified())
                     && f.fileKey() != null && f.fileKey().equals(a.fileKey());
         } catch (IOException e) {
