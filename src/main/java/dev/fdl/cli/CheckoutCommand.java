@@ -78,7 +78,8 @@ final class CheckoutCommand implements Runnable {
         try (ObjectStore store = Stores.open(root)) {
             Repository repo = Repository.open(store);
             ProgressListener progress = Progress.listener(quiet, spec.commandLine().getErr());
-            Checkout.Result r = Checkout.run(repo, CatalogCache.fromEnvironment(), wc, ref, newBranch, force, ducklakeFormat, progress);
+            Checkout.Result r = Checkout.run(repo, CatalogCache.fromEnvironment(), wc,
+                    existing.isPresent() ? DefaultRef.resolveHead(repo, ref) : ref, newBranch, force, ducklakeFormat, progress);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();

@@ -12,7 +12,8 @@ import java.util.Optional;
  * What a reading command (log, show, query, attach, diff) reads when no ref is given, as
  * {@code git log} follows the checked-out branch: inside a working copy of the same repository
  * its branch (its base version while the branch has no commit yet, or when detached); outside
- * one, HEAD. {@code @{<date>}} alone is applied to the same default.
+ * one, HEAD. {@code @{<date>}} alone is applied to the same default, and inside a working copy a
+ * ref starting with {@code HEAD} means what is checked out ({@code HEAD~1}: its branch's parent).
  *
  * @param spec        what to resolve (a ref, {@code HEAD} or a version id)
  * @param description what that is, for the first line of human output
@@ -48,9 +49,39 @@ record DefaultRef(String spec, String description) {
      * @return the spec, and the line to print first (null when the user named the ref)
      */
     static DefaultRef forArgument(Repository repo, String given) {
-        if (given != null && !given.startsWith("@{")) return new DefaultRef(given, null);
+        if (given != null && !given.startsWith("@{")) {
+            String rest = headSuffix(given);
+            if (rest == null) return new DefaultRef(given, null);
+            DefaultRef d = of(repo);
+            if (d.spec().equals("HEAD")) return new DefaultRef(given, null);
+            return new DefaultRef(d.spec() + rest, "HEAD" + rest + ": " + d.description() + rest);
+        }
         DefaultRef d = of(repo);
         if (given == null) return d;
         return new DefaultRef(d.spec() + given, d.description() + " " + given);
+    }
+
+    /**
+     * What follows a leading {@code HEAD} (or git's {@code @}) in {@code spec}: "" for {@code HEAD}
+     * alone, {@code ~2} for {@code HEAD~2}; null when {@code spec} does not start with HEAD.
+     */
+    private static String headSuffix(String spec) {
+        for (String head : new String[] {"HEAD", "@"}) {
+            if (spec.equals(head)) return "";
+            if (spec.startsWith(head) && spec.length() > head.length() && "~^@".indexOf(spec.charAt(head.length())) >= 0)
+                return spec.substring(head.length());
+        }
+        return null;
+    }
+
+    /**
+     * {@code spec} as seen from the current folder: inside a working copy of {@code repo}, a
+     * leading {@code HEAD} means what is checked out (its branch, or its base version), as in
+     * git; elsewhere HEAD is the repository's default branch. Any other spec is returned as given.
+     *
+     * @throws FdlException exit 4 when HEAD is the working copy's branch and it has no version yet
+     */
+    static String resolveHead(Repository repo, String spec) {
+        return spec == null ? null : forArgument(repo, spec).spec();
     }
 }

@@ -49,7 +49,9 @@ final class InitCommand implements Runnable {
         RepoConfig config = RepoConfig.fresh();
         if (catalogStorage != null)
             config = config.withExtra(RepoConfig.CATALOG_STORAGE,
-                    Json.MAPPER.getNodeFactory().textNode(DuckDbStorage.parse(catalogStorage, "--catalog-storage").storageString()));
+                    Json.MAPPER.getNodeFactory().textNode(DuckDbStorage.parse(catalogStorage, "--catalog-storage", FdlException.Kind.USAGE,
+                            "use " + DuckDbStorage.acceptedValues() + ", or leave the option out for \""
+                                    + DuckDbStorage.DEFAULT.storageString() + "\" (DuckDB 1.5 and 2.0 readers)").storageString()));
         try (ObjectStore store = Stores.open(Cwd.root(where))) {
             if (store.readOnly()) throw new FdlException("cannot init " + where + ": HTTP(S) roots are read-only");
             Repository repo = Repository.init(store, head, config);

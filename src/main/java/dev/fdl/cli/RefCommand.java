@@ -39,7 +39,11 @@ final class RefCommand implements Runnable {
         c.spec = Specs.command(name, c, description);
         c.spec.addPositional(Specs.optionalPositional(0, "<name>"));
         c.spec.addPositional(Specs.optionalPositional(1, "<ref-or-version>", "Where (default: HEAD)."));
-        c.spec.addOption(Specs.flag("Delete it.", "-d", "--delete"));
+        c.spec.addOption(Specs.flag(kind == RefValue.Kind.BRANCH
+                ? "Delete it; refused when its version is in no other ref's history or the working copy here is on it." : "Delete it.",
+                "-d", "--delete"));
+        if (kind == RefValue.Kind.BRANCH)
+            c.spec.addOption(Specs.flag("Delete it even then (its versions become unreachable: gc deletes them after the grace period).", "-D"));
         c.spec.addOption(Specs.flag("Print as JSON.", "--json"));
         c.spec.addOption(RepoOption.spec());
         return c.spec;
@@ -50,7 +54,8 @@ final class RefCommand implements Runnable {
         ParseResult given = spec.commandLine().getParseResult();
         String name = given.matchedPositionalValue(0, null);
         String target = given.matchedPositionalValue(1, null);
-        boolean delete = given.hasMatchedOption("--delete");
+        boolean force = kind == RefValue.Kind.BRANCH && given.hasMatchedOption("-D");
+        boolean delete = given.hasMatchedOption("--delete") || force;
         boolean json = given.hasMatchedOption("--json");
         String word = kind == RefValue.Kind.BRANCH ? "branch" : "tag";
         PrintWriter out = spec.commandLine().getOut();
@@ -65,12 +70,35 @@ final class RefCommand implements Runnable {
             RefName n = new RefName(name);
             if (delete) {
                 if (target != null) throw FdlException.usage("fdl " + word + " -d takes one name");
+                if (kind == RefValue.Kind.BRANCH && !force) refuseUnsafeDelete(repo, n);
                 RefCommandOutput.print(out, json, "deleted", RefUpdateRefused.require(repo.deleteRef(kind, n)).ref());
             } else {
-                String at = target == null ? "HEAD" : target;
+                // as git branch/tag: the start point defaults to what is checked out
+                String at = DefaultRef.forArgument(repo, target).spec();
                 RefUpdate.Outcome r = kind == RefValue.Kind.BRANCH ? repo.createBranch(n, at) : repo.createTag(n, at);
                 RefCommandOutput.print(out, json, "created", RefUpdateRefused.require(r).ref());
             }
         }
+    }
+
+    /**
+     * git's rule for {@code branch -d}: refuses to delete the branch the working copy here is on,
+     * or one whose version is in no other ref's history (its versions would become unreachable and
+     * gc would delete them once the grace period has passed). {@code -D} skips this.
+     *
+     * @throws FdlException naming the branch, its version and the ways on
+     */
+    private static void refuseUnsafeDelete(Repository repo, RefName n) {
+        if (n.equals(repo.headBranch())) return; // deleteRef refuses it: HEAD names it
+        java.util.Optional<dev.fdl.repo.WorkingCopy> wc = dev.fdl.repo.WorkingCopy.find(Cwd.get());
+        if (wc.isPresent() && wc.get().state().repositoryId().equals(repo.config().id()) && n.name().equals(wc.get().state().branch()))
+            throw new FdlException("cannot delete branch '" + n.name() + "': the working copy " + wc.get().dir()
+                    + " is on it; switch it first (fdl checkout <other-branch>), or delete anyway with fdl branch -D " + n.name());
+        java.util.Optional<RefValue> ref = repo.readBranch(n);
+        if (ref.isEmpty()) return; // deleteRef names the missing branch
+        if (!repo.reachableFromOtherRefs(ref.get().versionId(), ref.get()))
+            throw new FdlException("branch '" + n.name() + "' is not merged: its version " + ref.get().versionId()
+                    + " is in no other branch's or tag's history, so after deleting it gc would delete that version (and its data) once the grace "
+                    + "period has passed. Keep it with a tag first (fdl tag <name> " + n.name() + "), or delete anyway with fdl branch -D " + n.name());
     }
 }

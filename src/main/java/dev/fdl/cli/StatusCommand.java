@@ -90,7 +90,10 @@ final class StatusCommand implements Runnable {
         out.println(st.baseVersion() == null ? "No version yet (new, empty catalog)" : "Base version: " + st.baseVersion() + " (snapshot " + st.baseSnapshot() + ")");
         if (moved != null)
             out.println("The branch has " + moved + " in the repository since checkout" + (nowAt == null ? "" : ": it now points at " + nowAt)
-                    + "; a commit would conflict (fdl checkout --force " + st.branch() + " to start from it)");
+                    + "; a commit would conflict (" + (nowAt == null
+                    ? "fdl checkout -b " + st.branch() + " to commit your snapshots on a branch of that name again"
+                    : "fdl checkout -b <new-branch> to keep your snapshots on a new branch, or fdl checkout --force " + st.branch()
+                            + " to start from it, dropping them") + ")");
         if (described != dev.fdl.repo.Description.Change.UNCHANGED)
             out.println("Description: " + descName + " " + described.words() + " (published by the next commit, which needs a snapshot: a version always adds one)");
         if (pending.isEmpty()) {

@@ -55,20 +55,55 @@ public record DuckDbStorage(String version, int blockSize) {
 
     /**
      * The storage a storage string names ({@code duckdb-v2.0.0}, the form version.json records),
-     * with the smallest block size.
+     * with the smallest block size, once the DuckDB fdl runs on has accepted it (it is asked, by
+     * attaching an in-memory database with that {@code STORAGE_VERSION}: DuckDB keeps the list of
+     * the versions it can write, fdl keeps none). SPEC.md section 3, {@code catalog_storage}.
      *
-     * @param where names the file and key the value came from, for the error
-     * @throws FdlException (exit 1) naming {@code where} and the value when it is not
-     *     {@code duckdb-vX.Y.Z} of at least {@code v1.5.0}
+     * @param where  names the option, or the file and key, the value came from, for the error
+     * @param kind   the kind of the error: usage for a command-line option, failure for a file
+     * @param remedy what the user does about a refused value (after the list of accepted values)
+     * @throws FdlException of {@code kind} naming {@code where}, the value, the accepted form and
+     *     {@code remedy} when it is not {@code duckdb-vX.Y.Z} of at least {@code v1.5.0} that
+     *     DuckDB knows
      */
-    public static DuckDbStorage parse(String storageString, String where) {
+    public static DuckDbStorage parse(String storageString, String where, FdlException.Kind kind, String remedy) {
         String version = storageString != null && storageString.startsWith(PREFIX) ? storageString.substring(PREFIX.length()) : null;
-        String why = version == null ? "must be \"" + PREFIX + "v<major>.<minor>.<patch>\"" : versionProblem(version);
+        String why = version == null ? "not of the form \"" + PREFIX + "vX.Y.Z\"" : versionProblem(version);
+        if (why == null) why = unknownToDuckDb(version);
         if (why != null)
-            throw new FdlException(where + " is \"" + storageString + "\": " + why
-                    + "; e.g. \"" + PREFIX + "v2.0.0\" (DuckDB 2.0 readers only) or remove it for \"" + DEFAULT.storageString()
-                    + "\" (DuckDB 1.5 and 2.0 readers)");
+            throw new FdlException(kind, where + " is \"" + storageString + "\": " + why + "; " + remedy);
         return new DuckDbStorage(version, SMALLEST_BLOCK_SIZE);
+    }
+
+    /**
+     * The values {@link #parse} accepts, in words, for a remedy: every DuckDB release from v1.5.0
+     * up to the DuckDB fdl runs on.
+     */
+    public static String acceptedValues() {
+        return "\"" + PREFIX + "vX.Y.Z\" naming a DuckDB release from v1.5.0 to "
+                + duckDbVersion().map(v -> v + " (the DuckDB fdl runs on)").orElse("the DuckDB fdl runs on")
+                + ", e.g. \"" + PREFIX + "v2.0.0\" (DuckDB 2.0 readers only)";
+    }
+
+    /** Null when DuckDB can write storage {@code version}, else why not (in fdl's words, not DuckDB's). */
+    private static String unknownToDuckDb(String version) {
+        try (Connection duck = DuckDbPool.connect(); Statement s = duck.createStatement()) {
+            s.execute("ATTACH ':memory:' AS fdl_storage_check (STORAGE_VERSION " + SqlQuote.literal(version) + ")");
+            s.execute("DETACH fdl_storage_check");
+            return null;
+        } catch (SQLException e) {
+            return "DuckDB knows no such storage version";
+        }
+    }
+
+    /** The version of the DuckDB fdl runs on ({@code v2.0.0}), if DuckDB answers. */
+    private static java.util.Optional<String> duckDbVersion() {
+        try (Connection duck = DuckDbPool.connect(); Statement s = duck.createStatement();
+             java.sql.ResultSet r = s.executeQuery("SELECT library_version FROM pragma_version()")) {
+            return r.next() ? java.util.Optional.ofNullable(r.getString(1)) : java.util.Optional.empty();
+        } catch (SQLException e) {
+            return java.util.Optional.empty();
+        }
     }
 
     /**

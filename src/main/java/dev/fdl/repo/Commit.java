@@ -95,7 +95,7 @@ public final class Commit {
 
     private Result run() {
         preconditions();
-        DuckDbStorage storage = catalogStorage(repo.config());
+        DuckDbStorage storage = catalogStorage(repo);
         long first = state.baseVersion() == null ? 0 : state.baseSnapshot() + 1;
         Path catalog = work.resolve("commit.duckdb");
         Path dataset = work.resolve("dataset.json");
@@ -197,11 +197,15 @@ public final class Commit {
      * The DuckDB storage of committed catalogs: {@link DuckDbStorage#DEFAULT} (read by DuckDB 1.5 and
      * 2.0) unless fdl.json opts into another ({@link RepoConfig#CATALOG_STORAGE}).
      *
-     * @throws FdlException (exit 1) naming fdl.json's key and value when it is not a storage fdl can write
+     * @throws FdlException (exit 1) naming fdl.json's key and value, and how to mend the file, when
+     *     it is not a storage fdl can write (checked before anything is uploaded)
      */
-    static DuckDbStorage catalogStorage(RepoConfig config) {
-        return config.catalogStorage()
-                .map(s -> DuckDbStorage.parse(s, RepoLayout.CONFIG + " key '" + RepoConfig.CATALOG_STORAGE + "'"))
+    static DuckDbStorage catalogStorage(Repository repo) {
+        String config = repo.store().root() + RepoLayout.CONFIG;
+        return repo.config().catalogStorage()
+                .map(s -> DuckDbStorage.parse(s, RepoLayout.CONFIG + " key '" + RepoConfig.CATALOG_STORAGE + "'", FdlException.Kind.FAILURE,
+                        "no commit can be made until " + config + " is mended: set the key to " + DuckDbStorage.acceptedValues()
+                                + ", or remove it for \"" + DuckDbStorage.DEFAULT.storageString() + "\" (DuckDB 1.5 and 2.0 readers)"))
                 .orElse(DuckDbStorage.DEFAULT);
     }
 

@@ -103,4 +103,17 @@ public final class RepoLayout {
         String id = rest.substring(0, slash);
         return VersionIds.isValid(id) ? id : null;
     }
+
+    /**
+     * Whether {@code key} is one of the repository's own keys (SPEC.md section 1: {@code fdl.json},
+     * {@code HEAD}, {@code refs/}, {@code versions/}, the data folder {@code dataDir}) or a local
+     * folder's {@code .fdl-*} lock and temporary files, or lies under one of them. A key prefix
+     * ending in {@code /} is judged by the keys it would hold. Keys outside these (a site, a README)
+     * are the publisher's; fdl writes into them only when told to.
+     */
+    public static boolean isRepositoryKey(String key, String dataDir) {
+        return key.equals(CONFIG) || key.startsWith(CONFIG + "/") || key.equals(HEAD) || key.startsWith(HEAD + "/")
+                || key.startsWith(REFS) || key.equals("refs") || key.startsWith(VERSIONS) || key.equals("versions")
+                || key.startsWith(dataDir) || (key + "/").equals(dataDir) || key.startsWith(".fdl-");
+    }
 }

@@ -405,6 +405,34 @@ public final class Repository {
         return updateRef(kind, name).delete();
     }
 
+    /**
+     * Whether version {@code id} is in the history of a ref other than {@code except} (its own
+     * version or an ancestor of it): deleting {@code except} then leaves the version reachable, and
+     * gc keeps it (SPEC.md section 6). Walks parents newest first (by seq) and stops below the
+     * version's seq, since an ancestor's seq is always smaller (SPEC.md section 4).
+     *
+     * @param except the ref not counted (the one about to be deleted)
+     * @throws FdlException exit 4 when {@code id} names no version
+     */
+    public boolean reachableFromOtherRefs(String id, RefValue except) {
+        VersionInfo target = readVersion(id).orElseThrow(() -> FdlException.notFound("no version " + id + " in " + store.root()));
+        PriorityQueue<VersionInfo> queue = new PriorityQueue<>(
+                Comparator.comparingLong(VersionInfo::seq).thenComparing(VersionInfo::id).reversed());
+        Set<String> seen = new HashSet<>();
+        for (RefValue r : listRefs()) {
+            if (r.kind() == except.kind() && r.name().equals(except.name())) continue;
+            if (r.versionId().equals(id)) return true;
+            if (seen.add(r.versionId())) readVersion(r.versionId()).ifPresent(queue::add);
+        }
+        while (!queue.isEmpty() && queue.peek().seq() > target.seq()) {
+            for (String p : queue.poll().parents()) {
+                if (p.equals(id)) return true;
+                if (seen.add(p)) readVersion(p).ifPresent(queue::add);
+            }
+        }
+        return false;
+    }
+
     /** One entry of {@link #log}: a version, whether it is expired, and parents that are missing (history is cut there). */
     public record LogEntry(VersionInfo version, ExpiredInfo expired, List<String> missingParents) {}
 

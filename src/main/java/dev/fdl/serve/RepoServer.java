@@ -1,11 +1,8 @@
 package dev.fdl.serve;
 
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.fdl.FdlException;
-import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.CatalogSource;
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.site.Site;
 import dev.fdl.store.LocalStore;
@@ -14,21 +11,57 @@ import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.RangeRead;
 import dev.fdl.store.StoreException;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.DefaultFileRegion;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -43,33 +76,61 @@ import java.util.concurrent.atomic.AtomicInteger;
  * segment, a backslash or a NUL is refused (400), as is one that does not decode; keys of fdl's
  * own temporary files and, on a folder, files whose real path leaves the root (symbolic links)
  * are not found (404). When the repository has no site, its pages are rendered on the fly.
+ *
+ * <p>Built on Netty's HTTP/1.1 codec over NIO (docs/site.md, Numbers: the JDK's
+ * {@code com.sun.net.httpserver} alone cost 20-45x a file read per range). A folder's requests
+ * are answered on the event-loop threads, large objects sent from the opened file without
+ * copying it ({@code FileChannel.transferTo}); requests that block on the network (an
+ * {@code s3://} store) or render site pages run on a small pool, one request of a connection at
+ * a time, so responses keep the requests' order.
  */
 public final class RepoServer implements AutoCloseable {
     /** Objects up to this size are read whole with their ETag in one call, so body and ETag always match (refs change). */
     static final int WHOLE_READ_LIMIT = 1 << 20;
+    /** Prefix of the server's thread names (event loops {@code fdl-serve-loop-*}, blocking work {@code fdl-serve-io-*}). */
+    public static final String THREAD_PREFIX = "fdl-serve";
+    /** A connection with no traffic for this long is closed, as the JDK's server did. */
+    private static final int IDLE_SECONDS = 30;
+    /** Chunk of a body streamed from a store that cannot send a file (S3). */
+    private static final int CHUNK = 64 * 1024;
     /** IMF-fixdate (RFC 9110 section 5.6.7): two-digit day, always GMT; RFC_1123_DATE_TIME writes "1 Dec". */
     private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.ROOT)
             .withZone(ZoneOffset.UTC);
+    private static final String EXPOSED = "ETag, Content-Length, Content-Range, Accept-Ranges, Last-Modified";
+    private static final String ALLOWED = "GET, HEAD, OPTIONS";
 
     private final ObjectStore store;
+    /** The store when it is a folder: answered on the event loop, large objects sent from the file. */
+    private final LocalStore local;
+    /** A folder's large files kept open between requests; null for other stores. */
+    private final OpenFiles openFiles;
     private final Site.Options siteOptions;
     /** Catalogs for the version pages' change over the parent when the site is rendered on the fly; null: none shown. */
     private final CatalogSource catalogs;
-    private final HttpServer server;
-    private final ExecutorService pool;
+    private final EventLoopGroup loops;
+    private final ExecutorService blocking;
     private final AtomicInteger requests = new AtomicInteger();
+    private volatile Channel listener;
     private volatile CachedSite cachedSite;
     /** fdl.json's {@code data_dir}, read at the first response that needs it (fdl.json never changes it); null until then. */
     private volatile String dataDir;
 
     private record CachedSite(List<String> refsState, Map<String, byte[]> pages) {}
 
-    private RepoServer(ObjectStore store, Site.Options siteOptions, CatalogSource catalogs, HttpServer server, ExecutorService pool) {
+    private RepoServer(ObjectStore store, Site.Options siteOptions, CatalogSource catalogs) {
         this.store = store;
+        this.local = store instanceof LocalStore ls ? ls : null;
+        this.openFiles = local == null ? null : new OpenFiles(local);
         this.siteOptions = siteOptions;
         this.catalogs = catalogs;
-        this.server = server;
-        this.pool = pool;
+        this.loops = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()),
+                new DefaultThreadFactory(THREAD_PREFIX + "-loop", true));
+        AtomicInteger n = new AtomicInteger();
+        this.blocking = Executors.newFixedThreadPool(8, r -> {
+            Thread t = new Thread(r, THREAD_PREFIX + "-io-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
@@ -86,36 +147,44 @@ public final class RepoServer implements AutoCloseable {
      * version's change over its parent, read from the catalogs {@code catalogs} gives (null: none).
      */
     public static RepoServer start(ObjectStore store, Site.Options siteOptions, CatalogSource catalogs, String bind, int port) {
-        // Without TCP_NODELAY, the JDK server's header and body writes meet Nagle's algorithm and
-        // the client's delayed ACK (tens of milliseconds a response).
-        if (System.getProperty("sun.net.httpserver.nodelay") == null) System.setProperty("sun.net.httpserver.nodelay", "true");
-        HttpServer server;
-        try {
-            server = HttpServer.create(new InetSocketAddress(bind, port), 64);
-        } catch (IOException e) {
-            throw new FdlException("cannot listen on " + bind + ":" + port + ": " + e.getMessage()
+        RepoServer s = new RepoServer(store, siteOptions, catalogs);
+        ChannelFuture bound = new ServerBootstrap()
+                .group(s.loops)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 64)
+                // the header and the body are separate writes: without it they meet Nagle's
+                // algorithm and the client's delayed ACK (tens of milliseconds a response)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new IdleStateHandler(true, 0, 0, IDLE_SECONDS, TimeUnit.SECONDS), new HttpServerCodec(), s.new Connection());
+                    }
+                })
+                .bind(new InetSocketAddress(bind, port))
+                .awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            s.close();
+            Throwable e = bound.cause();
+            throw new FdlException("cannot listen on " + bind + ":" + port + ": " + (e.getMessage() != null ? e.getMessage() : e.toString())
                     + " (is another server using the port? choose one with --port)");
         }
-        ExecutorService pool = Executors.newFixedThreadPool(16, r -> {
-            Thread t = new Thread(r, "fdl-serve");
-            t.setDaemon(true);
-            return t;
-        });
-        RepoServer s = new RepoServer(store, siteOptions, catalogs, server, pool);
-        server.createContext("/", s::handle);
-        server.setExecutor(pool);
-        server.start();
+        s.listener = bound.channel();
         return s;
     }
 
     /** The port the server listens on. */
     public int port() {
-        return server.getAddress().getPort();
+        return address().getPort();
+    }
+
+    private InetSocketAddress address() {
+        return (InetSocketAddress) listener.localAddress();
     }
 
     /** The base URL, e.g. {@code http://127.0.0.1:8321/}. */
     public URI url() {
-        String host = server.getAddress().getAddress().getHostAddress();
+        String host = address().getAddress().getHostAddress();
         if (host.contains(":")) host = "[" + host + "]";
         return URI.create("http://" + host + ":" + port() + "/");
     }
@@ -128,90 +197,404 @@ public final class RepoServer implements AutoCloseable {
     /** Stops listening; requests in flight get up to one second to finish. */
     @Override
     public void close() {
-        server.stop(1);
-        pool.shutdownNow();
+        if (listener != null) listener.close().awaitUninterruptibly();
+        loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+        blocking.shutdownNow();
+        if (openFiles != null) openFiles.close();
+    }
+
+    // ---------------------------------------------------------------- connections
+
+    /**
+     * One connection's requests, answered one at a time in their order (HTTP/1.1 pipelining):
+     * a request that waits for the pool holds back the ones after it. Fields are touched on the
+     * connection's event loop only.
+     */
+    private final class Connection extends ChannelInboundHandlerAdapter {
+        private final ArrayDeque<HttpRequest> waiting = new ArrayDeque<>();
+        private boolean busy;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            try {
+                // request bodies (a PUT's) are dropped: every write method is refused anyway
+                if (msg instanceof HttpRequest req) {
+                    waiting.add(req);
+                    next(ctx);
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        private void next(ChannelHandlerContext ctx) {
+            while (!busy && !waiting.isEmpty()) {
+                HttpRequest req = waiting.poll();
+                Exchange x = new Exchange(ctx, req);
+                if (!x.blocks()) {
+                    x.respond(); // its writes are queued in order before the next request's
+                    continue;
+                }
+                busy = true;
+                blocking.execute(() -> {
+                    try {
+                        x.respond();
+                    } finally {
+                        ctx.executor().execute(() -> {
+                            busy = false;
+                            next(ctx);
+                        });
+                    }
+                });
+            }
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof IdleStateEvent) ctx.close();
+            else ctx.fireUserEventTriggered(evt);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close(); // a reset connection, or a request the codec cannot parse further
+        }
     }
 
     // ---------------------------------------------------------------- requests
 
-    private void handle(HttpExchange ex) throws IOException {
-        requests.incrementAndGet();
-        try (ex) {
-            Headers out = ex.getResponseHeaders();
-            out.set("Access-Control-Allow-Origin", "*");
-            out.set("Access-Control-Expose-Headers", "ETag, Content-Length, Content-Range, Accept-Ranges, Last-Modified");
-            String method = ex.getRequestMethod();
-            if (method.equals("OPTIONS")) {
-                out.set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
-                out.set("Access-Control-Allow-Headers", "Range, If-None-Match, If-Range, If-Modified-Since");
-                out.set("Access-Control-Max-Age", "86400");
-                ex.sendResponseHeaders(204, -1);
-                return;
+    /** One request and the response being built for it. */
+    private final class Exchange {
+        private final ChannelHandlerContext ctx;
+        private final HttpRequest req;
+        private final HttpMethod method;
+        private final boolean head;
+        private final boolean keepAlive;
+        private final HttpHeaders out;
+        private String key;
+        private String refusal;
+        /** The status line went out: a failure after it closes the connection (no second response). */
+        private boolean started;
+
+        Exchange(ChannelHandlerContext ctx, HttpRequest req) {
+            this.ctx = ctx;
+            this.req = req;
+            this.method = req.method();
+            this.head = method.equals(HttpMethod.HEAD);
+            this.keepAlive = req.decoderResult().isSuccess() && HttpUtil.isKeepAlive(req);
+            this.out = DefaultHttpHeadersFactory.headersFactory().newHeaders();
+            if (req.decoderResult().isSuccess() && (method.equals(HttpMethod.GET) || head)) {
+                try {
+                    String k = RequestPath.key(rawPath(req.uri()));
+                    key = k.isEmpty() || k.endsWith("/") ? k + "index.html" : k;
+                } catch (IllegalArgumentException e) {
+                    refusal = e.getMessage();
+                }
             }
-            if (!method.equals("GET") && !method.equals("HEAD")) {
-                out.set("Allow", "GET, HEAD, OPTIONS");
-                error(ex, 405, "read-only: only GET and HEAD");
-                return;
-            }
-            String key;
+        }
+
+        /** Whether answering waits on the network or renders pages: not on an event loop. */
+        boolean blocks() {
+            return key != null && (local == null || isSiteKey(key));
+        }
+
+        void respond() {
+            requests.incrementAndGet();
+            out.set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, "*");
+            out.set(HttpHeaderNames.ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED);
             try {
-                key = RequestPath.key(ex.getRequestURI().getRawPath());
-            } catch (IllegalArgumentException e) {
-                error(ex, 400, e.getMessage());
+                if (!req.decoderResult().isSuccess()) {
+                    error(HttpResponseStatus.BAD_REQUEST, "bad request");
+                } else if (method.equals(HttpMethod.OPTIONS)) {
+                    out.set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_METHODS, ALLOWED);
+                    out.set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_HEADERS, "Range, If-None-Match, If-Range, If-Modified-Since");
+                    out.set(HttpHeaderNames.ACCESS_CONTROL_MAX_AGE, "86400");
+                    finish(HttpResponseStatus.NO_CONTENT, Unpooled.EMPTY_BUFFER, -1);
+                } else if (!method.equals(HttpMethod.GET) && !head) {
+                    out.set(HttpHeaderNames.ALLOW, ALLOWED);
+                    error(HttpResponseStatus.METHOD_NOT_ALLOWED, "read-only: only GET and HEAD");
+                } else if (key == null) {
+                    error(HttpResponseStatus.BAD_REQUEST, refusal);
+                } else {
+                    serve();
+                }
+            } catch (RuntimeException | IOException e) {
+                if (started) ctx.close(); // the response is under way: it cannot be replaced by an error
+                else if (e instanceof IllegalArgumentException) error(HttpResponseStatus.BAD_REQUEST, "bad path"); // a key the store refuses (Keys.check)
+                else if (e instanceof StoreException || e instanceof FdlException)
+                    error(HttpResponseStatus.BAD_GATEWAY, "the repository could not be read: " + e.getMessage());
+                else error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e);
+            }
+        }
+
+        private void serve() throws IOException {
+            if (isInternal(key)) {
+                error(HttpResponseStatus.NOT_FOUND, "not found");
                 return;
             }
-            if (key.isEmpty() || key.endsWith("/")) key = key + "index.html";
-            serve(ex, key, method.equals("HEAD"));
-        } catch (IllegalArgumentException e) { // a key the store refuses (Keys.check): never outside the root
-            error(ex, 400, "bad path");
-        } catch (StoreException | FdlException e) {
-            try {
-                error(ex, 502, "the repository could not be read: " + e.getMessage());
-            } catch (IOException ignored) {
-                // the client went away
+            if (local != null) {
+                OpenFiles.Shared open = openFiles.get(key);
+                if (open != null) {
+                    sendFile(open);
+                    return;
+                }
             }
+            // a folder: the file system's metadata alone (a HEAD would read small files for their MD5)
+            Optional<ObjectMeta> meta = local != null ? local.stat(key) : store.head(key);
+            if (meta.isPresent() && local != null && !local.isInsideRoot(key)) {
+                error(HttpResponseStatus.NOT_FOUND, "not found");
+                return;
+            }
+            if (meta.isEmpty()) {
+                byte[] page = sitePage(key);
+                if (page == null) error(HttpResponseStatus.NOT_FOUND, "not found");
+                else sendBytes(page, "site-" + dev.fdl.util.Sha256.of(page).substring(0, 32), null);
+                return;
+            }
+            if (meta.get().size() <= WHOLE_READ_LIMIT) {
+                Optional<ObjectBytes> b = store.get(key);
+                if (b.isEmpty()) error(HttpResponseStatus.NOT_FOUND, "not found");
+                else sendBytes(b.get().bytes(), b.get().etag(), meta.get().lastModified());
+                return;
+            }
+            if (local == null) {
+                sendStream(meta.get());
+                return;
+            }
+            Optional<LocalStore.OpenFile> opened = local.open(key);
+            if (opened.isEmpty()) {
+                error(HttpResponseStatus.NOT_FOUND, "not found");
+                return;
+            }
+            // the file kept open is the one the key names now, inside the root: later requests
+            // for it check only that the key still names it (OpenFiles)
+            if (!local.isInsideRoot(key) || !local.unchanged(opened.get())) {
+                opened.get().close();
+                error(HttpResponseStatus.NOT_FOUND, "not found");
+                return;
+            }
+            sendFile(openFiles.put(opened.get()));
+        }
+
+        private void sendBytes(byte[] body, String etag, Instant lastModified) {
+            ByteRange r = rangeOrAnswer(etag, lastModified, body.length);
+            if (r == null) return;
+            finish(status(), head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body, (int) r.from(), (int) r.length()), r.length());
+        }
+
+        /**
+         * A large object of a folder, sent from the open file without copying it: the ETag is that
+         * of the file the bytes come from. Releases {@code open}.
+         */
+        private void sendFile(OpenFiles.Shared open) {
+            try {
+                ObjectMeta m = open.file.meta();
+                ByteRange r = rangeOrAnswer(m.etag(), m.lastModified(), m.size());
+                if (r == null) return;
+                if (head || r.length() == 0) {
+                    finish(status(), Unpooled.EMPTY_BUFFER, r.length());
+                    return;
+                }
+                ctx.write(response(status(), r.length()));
+                ctx.write(open.region(r.from(), r.length()));
+                end(ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
+            } finally {
+                open.release();
+            }
+        }
+
+        /**
+         * A large object of a store that cannot give a file (S3): read by range ({@code If-Match}
+         * on S3) and streamed in chunks, waiting while the connection's send buffer is full.
+         * Runs on the pool, never on an event loop.
+         */
+        private void sendStream(ObjectMeta meta) throws IOException {
+            ByteRange r = rangeOrAnswer(meta.etag(), meta.lastModified(), meta.size());
+            if (r == null) return;
+            if (head || r.length() == 0) {
+                finish(status(), Unpooled.EMPTY_BUFFER, r.length());
+                return;
+            }
+            Optional<RangeRead> read = store.read(key, r.from(), r.length());
+            if (read.isEmpty()) {
+                error(HttpResponseStatus.NOT_FOUND, "not found");
+                return;
+            }
+            try (RangeRead rr = read.get(); InputStream in = rr.body()) {
+                if (!java.util.Objects.equals(rr.meta().etag(), meta.etag()) || rr.length() != r.length()) {
+                    // replaced between HEAD and read (never for versions/ and data/, which are immutable)
+                    error(HttpResponseStatus.SERVICE_UNAVAILABLE, "the object changed while it was read; retry");
+                    return;
+                }
+                ctx.write(response(status(), r.length()));
+                long left = r.length();
+                while (left > 0) {
+                    ByteBuf buf = ctx.alloc().buffer((int) Math.min(CHUNK, left));
+                    try {
+                        if (buf.writeBytes(in, buf.capacity()) < 0) throw new IOException("object ended " + left + " bytes early");
+                    } catch (IOException e) {
+                        buf.release();
+                        throw e;
+                    }
+                    left -= buf.readableBytes();
+                    ChannelFuture sent = ctx.writeAndFlush(new DefaultHttpContent(buf));
+                    if (!ctx.channel().isWritable()) sent.awaitUninterruptibly();
+                    if (!ctx.channel().isActive()) return; // the client went away
+                }
+                end(ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
+            }
+        }
+
+        /**
+         * Sets the headers every object response has, then answers 304 or 416 itself (returning
+         * null); otherwise the range to send (the whole object when none applies).
+         */
+        private ByteRange rangeOrAnswer(String etag, Instant lastModified, long size) {
+            objectHeaders(etag, lastModified);
+            if (notModified(etag, lastModified)) {
+                finish(HttpResponseStatus.NOT_MODIFIED, Unpooled.EMPTY_BUFFER, -1);
+                return null;
+            }
+            ByteRange r = range(etag, size);
+            if (r == ByteRange.UNSATISFIABLE) {
+                out.set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + size);
+                error(HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE, "range not satisfiable");
+                return null;
+            }
+            if (r == null) return new ByteRange(0, size);
+            out.set(HttpHeaderNames.CONTENT_RANGE, "bytes " + r.from() + "-" + (r.from() + r.length() - 1) + "/" + size);
+            return r;
+        }
+
+        /** 206 when a range is sent (Content-Range set), else 200. */
+        private HttpResponseStatus status() {
+            return out.contains(HttpHeaderNames.CONTENT_RANGE) ? HttpResponseStatus.PARTIAL_CONTENT : HttpResponseStatus.OK;
+        }
+
+        private void objectHeaders(String etag, Instant lastModified) {
+            out.set(HttpHeaderNames.CONTENT_TYPE, ContentTypes.of(key));
+            out.set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES);
+            if (etag != null) out.set(HttpHeaderNames.ETAG, "\"" + etag + "\"");
+            if (lastModified != null) out.set(HttpHeaderNames.LAST_MODIFIED, httpDate(lastModified));
+            // versions and data files never change once written (SPEC.md section 3); refs and the site do
+            String data = dataDir();
+            boolean immutable = key.startsWith(RepoLayout.VERSIONS) && !key.endsWith("/" + RepoLayout.EXPIRED_JSON)
+                    || data != null && key.startsWith(data);
+            out.set(HttpHeaderNames.CACHE_CONTROL, immutable ? "public, max-age=31536000, immutable" : "no-cache");
+            out.set("X-Content-Type-Options", "nosniff");
+        }
+
+        /**
+         * Whether a GET or HEAD is answered 304 (RFC 9110 section 13.2.2): by If-None-Match when the
+         * request has it, else by If-Modified-Since (whole seconds, as HTTP dates carry them).
+         */
+        private boolean notModified(String etag, Instant lastModified) {
+            String inm = req.headers().get(HttpHeaderNames.IF_NONE_MATCH);
+            if (inm == null) {
+                String ims = req.headers().get(HttpHeaderNames.IF_MODIFIED_SINCE);
+                if (ims == null || lastModified == null) return false;
+                try {
+                    Instant since = java.time.ZonedDateTime.parse(ims.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+                    return !lastModified.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).isAfter(since);
+                } catch (java.time.format.DateTimeParseException e) {
+                    return false; // an invalid date is ignored (RFC 9110 section 13.1.3)
+                }
+            }
+            if (etag == null) return false;
+            for (String t : inm.split(",")) {
+                String s = t.trim();
+                if (s.equals("*")) return true;
+                if (s.startsWith("W/")) s = s.substring(2);
+                if (s.equals("\"" + etag + "\"")) return true;
+            }
+            return false;
+        }
+
+        /** The requested range, null for the whole object (no Range, several ranges, or If-Range not matching). */
+        private ByteRange range(String etag, long size) {
+            String h = req.headers().get(HttpHeaderNames.RANGE);
+            if (h == null) return null;
+            String ifRange = req.headers().get(HttpHeaderNames.IF_RANGE);
+            if (ifRange != null && (etag == null || !ifRange.trim().equals("\"" + etag + "\""))) return null;
+            return ByteRange.parse(h, size);
+        }
+
+        private void error(HttpResponseStatus status, String message) {
+            byte[] body = (status.code() + " " + message + "\n").getBytes(StandardCharsets.UTF_8);
+            out.set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
+            out.remove(HttpHeaderNames.ETAG);
+            out.remove(HttpHeaderNames.LAST_MODIFIED);
+            finish(status, head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body), body.length);
+        }
+
+        /** The status line and headers of a response whose body follows; Content-Length {@code length}, -1: none. */
+        private HttpResponse response(HttpResponseStatus status, long length) {
+            started = true;
+            HttpResponse res = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status, out);
+            if (length >= 0) HttpUtil.setContentLength(res, length);
+            if (!keepAlive) res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            else if (req.protocolVersion().equals(HttpVersion.HTTP_1_0)) res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            return res;
+        }
+
+        /** A whole response: status, headers, Content-Length {@code length} (-1: none, for 204 and 304) and {@code body}. */
+        private void finish(HttpResponseStatus status, ByteBuf body, long length) {
+            HttpResponse h = response(status, length);
+            end(ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body, h.headers(),
+                    io.netty.handler.codec.http.EmptyHttpHeaders.INSTANCE)));
+        }
+
+        private void end(ChannelFuture last) {
+            if (!keepAlive) last.addListener(ChannelFutureListener.CLOSE);
         }
     }
 
-    private void serve(HttpExchange ex, String key, boolean head) throws IOException {
-        if (isInternal(key)) {
-            error(ex, 404, "not found");
-            return;
+    /**
+     * The raw path of a request target (RFC 9112 section 3.2): origin form ({@code /a/b?q}) or
+     * absolute form ({@code http://host/a/b}), without the query.
+     *
+     * @throws IllegalArgumentException when the target is neither
+     */
+    static String rawPath(String target) {
+        if (target.startsWith("/")) {
+            int q = target.indexOf('?');
+            int f = target.indexOf('#');
+            int end = q < 0 ? f : f < 0 ? q : Math.min(q, f);
+            return end < 0 ? target : target.substring(0, end);
         }
-        Optional<ObjectMeta> meta = store.head(key);
-        if (meta.isPresent() && store instanceof LocalStore ls && !ls.isInsideRoot(key)) {
-            error(ex, 404, "not found");
-            return;
+        try {
+            URI u = new URI(target);
+            if (!u.isAbsolute() || u.getRawPath() == null) throw new IllegalArgumentException("bad path");
+            return u.getRawPath().isEmpty() ? "/" : u.getRawPath();
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("bad path");
         }
-        if (meta.isEmpty()) {
-            byte[] page = sitePage(key);
-            if (page == null) {
-                error(ex, 404, "not found");
-                return;
-            }
-            send(ex, key, page, "site-" + dev.fdl.util.Sha256.of(page).substring(0, 32), null, head);
-            return;
-        }
-        if (meta.get().size() <= WHOLE_READ_LIMIT) {
-            Optional<ObjectBytes> b = store.get(key);
-            if (b.isEmpty()) {
-                error(ex, 404, "not found");
-                return;
-            }
-            send(ex, key, b.get().bytes(), b.get().etag(), meta.get().lastModified(), head);
-            return;
-        }
-        sendLarge(ex, key, meta.get(), head);
     }
 
+    private boolean isSiteKey(String key) {
+        return key.equals(siteOptions.indexKey()) || key.startsWith(siteOptions.prefix());
+    }
+
+    /** Whether a segment of {@code key} names one of fdl's own files ({@code .fdl-*}). */
     private static boolean isInternal(String key) {
-        for (String seg : key.split("/")) if (seg.startsWith(".fdl-")) return true;
-        return false;
+        return key.startsWith(".fdl-") || key.contains("/.fdl-");
+    }
+
+    /** The last date formatted: a reader asks for many ranges of one file (formatting was 6% of a range request's CPU). */
+    private static volatile DateText lastDate = new DateText(Instant.EPOCH, HTTP_DATE.format(Instant.EPOCH));
+
+    private record DateText(Instant at, String text) {}
+
+    /** {@code t} as an IMF-fixdate (whole seconds). */
+    static String httpDate(Instant t) {
+        DateText d = lastDate;
+        if (!d.at().equals(t)) lastDate = d = new DateText(t, HTTP_DATE.format(t));
+        return d.text();
     }
 
     /** A page of the repository's site rendered in memory, when the repository has not written one. */
     private byte[] sitePage(String key) {
-        if (!key.equals(siteOptions.indexKey()) && !key.startsWith(siteOptions.prefix())) return null;
+        if (!isSiteKey(key)) return null;
         if (!store.canList()) return null;
         Repository repo;
         try {
@@ -228,102 +611,6 @@ public final class RepoServer implements AutoCloseable {
         return c.pages().get(key);
     }
 
-    private void send(HttpExchange ex, String key, byte[] body, String etag, Instant lastModified, boolean head) throws IOException {
-        Headers out = headers(ex, key, etag, lastModified);
-        if (notModified(ex, etag, lastModified)) {
-            ex.sendResponseHeaders(304, -1);
-            return;
-        }
-        ByteRange r = range(ex, etag, body.length);
-        if (r == ByteRange.UNSATISFIABLE) {
-            out.set("Content-Range", "bytes */" + body.length);
-            error(ex, 416, "range not satisfiable");
-            return;
-        }
-        long from = r == null ? 0 : r.from();
-        long len = r == null ? body.length : r.length();
-        if (r != null) out.set("Content-Range", "bytes " + from + "-" + (from + len - 1) + "/" + body.length);
-        int status = r == null ? 200 : 206;
-        if (head) {
-            out.set("Content-Length", Long.toString(len));
-            ex.sendResponseHeaders(status, -1);
-            return;
-        }
-        ex.sendResponseHeaders(status, len == 0 ? -1 : len);
-        if (len > 0) try (OutputStream os = ex.getResponseBody()) {
-            os.write(body, (int) from, (int) len);
-        }
-    }
-
-    private void sendLarge(HttpExchange ex, String key, ObjectMeta meta, boolean head) throws IOException {
-        Headers out = headers(ex, key, meta.etag(), meta.lastModified());
-        if (notModified(ex, meta.etag(), meta.lastModified())) {
-            ex.sendResponseHeaders(304, -1);
-            return;
-        }
-        ByteRange r = range(ex, meta.etag(), meta.size());
-        if (r == ByteRange.UNSATISFIABLE) {
-            out.set("Content-Range", "bytes */" + meta.size());
-            error(ex, 416, "range not satisfiable");
-            return;
-        }
-        long from = r == null ? 0 : r.from();
-        long len = r == null ? meta.size() : r.length();
-        int status = r == null ? 200 : 206;
-        if (head) {
-            if (r != null) out.set("Content-Range", "bytes " + from + "-" + (from + len - 1) + "/" + meta.size());
-            out.set("Content-Length", Long.toString(len));
-            ex.sendResponseHeaders(status, -1);
-            return;
-        }
-        Optional<RangeRead> read = store.read(key, from, len);
-        if (read.isEmpty()) {
-            error(ex, 404, "not found");
-            return;
-        }
-        try (RangeRead rr = read.get()) {
-            if (!java.util.Objects.equals(rr.meta().etag(), meta.etag()) || rr.length() != len) {
-                // replaced between HEAD and read (never for versions/ and data/, which are immutable)
-                error(ex, 503, "the object changed while it was read; retry");
-                return;
-            }
-            if (r != null) out.set("Content-Range", "bytes " + from + "-" + (from + len - 1) + "/" + meta.size());
-            ex.sendResponseHeaders(status, len == 0 ? -1 : len);
-            if (len > 0) try (OutputStream os = ex.getResponseBody(); InputStream in = rr.body()) {
-                copy(in, os, len);
-            }
-        }
-    }
-
-    /** One copy buffer per server thread: a new 64 KiB array per request was zeroed and collected for nothing. */
-    private static final ThreadLocal<byte[]> COPY_BUFFER = ThreadLocal.withInitial(() -> new byte[64 * 1024]);
-
-    private static void copy(InputStream in, OutputStream out, long n) throws IOException {
-        byte[] buf = COPY_BUFFER.get();
-        long left = n;
-        while (left > 0) {
-            int k = in.read(buf, 0, (int) Math.min(buf.length, left));
-            if (k < 0) throw new IOException("object ended " + left + " bytes early");
-            out.write(buf, 0, k);
-            left -= k;
-        }
-    }
-
-    private Headers headers(HttpExchange ex, String key, String etag, Instant lastModified) {
-        Headers out = ex.getResponseHeaders();
-        out.set("Content-Type", ContentTypes.of(key));
-        out.set("Accept-Ranges", "bytes");
-        if (etag != null) out.set("ETag", "\"" + etag + "\"");
-        if (lastModified != null) out.set("Last-Modified", HTTP_DATE.format(lastModified));
-        // versions and data files never change once written (SPEC.md section 3); refs and the site do
-        String data = dataDir();
-        boolean immutable = key.startsWith(RepoLayout.VERSIONS) && !key.endsWith("/" + RepoLayout.EXPIRED_JSON)
-                || data != null && key.startsWith(data);
-        out.set("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
-        out.set("X-Content-Type-Options", "nosniff");
-        return out;
-    }
-
     /**
      * The repository's data folder (fdl.json {@code data_dir}, SPEC.md section 3: not always
      * {@code data/}); null while the root holds no readable fdl.json, when no key counts as data.
@@ -338,55 +625,5 @@ public final class RepoServer implements AutoCloseable {
         }
         dataDir = d;
         return d;
-    }
-
-    /**
-     * Whether a GET or HEAD is answered 304 (RFC 9110 section 13.2.2): by If-None-Match when the
-     * request has it, else by If-Modified-Since (whole seconds, as HTTP dates carry them).
-     */
-    private static boolean notModified(HttpExchange ex, String etag, Instant lastModified) {
-        String inm = ex.getRequestHeaders().getFirst("If-None-Match");
-        if (inm == null) {
-            String ims = ex.getRequestHeaders().getFirst("If-Modified-Since");
-            if (ims == null || lastModified == null) return false;
-            try {
-                Instant since = java.time.ZonedDateTime.parse(ims.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-                return !lastModified.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).isAfter(since);
-            } catch (java.time.format.DateTimeParseException e) {
-                return false; // an invalid date is ignored (RFC 9110 section 13.1.3)
-            }
-        }
-        if (etag == null) return false;
-        for (String t : inm.split(",")) {
-            String s = t.trim();
-            if (s.equals("*")) return true;
-            if (s.startsWith("W/")) s = s.substring(2);
-            if (s.equals("\"" + etag + "\"")) return true;
-        }
-        return false;
-    }
-
-    /** The requested range, null for the whole object (no Range, several ranges, or If-Range not matching). */
-    private static ByteRange range(HttpExchange ex, String etag, long size) {
-        String h = ex.getRequestHeaders().getFirst("Range");
-        if (h == null) return null;
-        String ifRange = ex.getRequestHeaders().getFirst("If-Range");
-        if (ifRange != null && (etag == null || !ifRange.trim().equals("\"" + etag + "\""))) return null;
-        return ByteRange.parse(h, size);
-    }
-
-    private static void error(HttpExchange ex, int status, String message) throws IOException {
-        byte[] body = (status + " " + message + "\n").getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-        ex.getResponseHeaders().remove("ETag");
-        ex.getResponseHeaders().remove("Last-Modified");
-        if (ex.getRequestMethod().equals("HEAD")) {
-            ex.sendResponseHeaders(status, -1);
-            return;
-        }
-        ex.sendResponseHeaders(status, body.length);
-        try (OutputStream os = ex.getResponseBody()) {
-            os.write(body);
-        }
     }
 }

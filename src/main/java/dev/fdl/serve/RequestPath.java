@@ -40,6 +40,11 @@ final class RequestPath {
     }
 
     private static String decode(String raw) {
+        if (raw.indexOf('%') < 0) {
+            // nothing encoded: the path is its own decoding when it is ASCII (most requests)
+            for (int i = 0; i < raw.length(); i++) if (raw.charAt(i) > 0x7f) throw new IllegalArgumentException("bad character in path");
+            return raw;
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream(raw.length());
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);

@@ -66,11 +66,27 @@ public final class Site {
         public Options {
             if (prefix == null || prefix.isEmpty() || !prefix.endsWith("/") || prefix.startsWith("/") || prefix.contains(".."))
                 throw FdlException.usage("site prefix must be a relative key prefix ending in '/' (e.g. site/): '" + prefix + "'");
-            if (prefix.startsWith(RepoLayout.VERSIONS) || prefix.startsWith(RepoLayout.DEFAULT_DATA_DIR) || prefix.startsWith(RepoLayout.REFS))
-                throw FdlException.usage("site prefix '" + prefix + "' would write into the repository's own keys; choose another (e.g. site/)");
             if (indexKey == null || indexKey.isEmpty() || indexKey.endsWith("/") || indexKey.startsWith("/") || indexKey.contains(".."))
                 throw FdlException.usage("site index must be a key such as index.html: '" + indexKey + "'");
+            checkOutsideRepositoryKeys(prefix, indexKey, RepoLayout.DEFAULT_DATA_DIR);
+            if (indexKey.startsWith(prefix))
+                throw FdlException.usage("site index '" + indexKey + "' lies under the site prefix '" + prefix
+                        + "', whose keys the site manages (stale pages there are removed); choose a key outside it (e.g. index.html)");
             if (pageSize < 1) throw FdlException.usage("site page size must be at least 1");
+        }
+
+        /**
+         * Refuses a prefix or index among the repository's own keys ({@link RepoLayout#isRepositoryKey}):
+         * the site would overwrite fdl.json, HEAD, a ref or a version.
+         *
+         * @throws FdlException (usage) naming the key
+         */
+        static void checkOutsideRepositoryKeys(String prefix, String indexKey, String dataDir) {
+            if (RepoLayout.isRepositoryKey(prefix, dataDir))
+                throw FdlException.usage("site prefix '" + prefix + "' would write into the repository's own keys; choose another (e.g. site/)");
+            if (RepoLayout.isRepositoryKey(indexKey, dataDir))
+                throw FdlException.usage("site index '" + indexKey + "' is one of the repository's own keys (fdl.json, HEAD, refs/, versions/, "
+                        + dataDir + "); choose another (e.g. index.html)");
         }
 
         /** {@code site/}, {@code index.html}, 50 versions a log page. */
@@ -108,6 +124,7 @@ public final class Site {
      * @throws FdlException exit 3 when fdl.json changed since it was read (run again), exit 1 on a read-only root
      */
     public static Repository saveSetting(Repository repo, boolean auto, Options options) {
+        Options.checkOutsideRepositoryKeys(options.prefix(), options.indexKey(), repo.config().dataDir());
         ObjectNode s = Json.MAPPER.createObjectNode();
         s.put("auto", auto);
         s.put("prefix", options.prefix());
@@ -179,6 +196,8 @@ public final class Site {
         ObjectStore store = repo.store();
         if (store.readOnly())
             throw new FdlException(store.root() + " is read-only (an HTTP(S) root); run fdl site where the repository lives (a folder or s3://)");
+        // the options checked the default data folder; this repository's may be another
+        Options.checkOutsideRepositoryKeys(options.prefix(), options.indexKey(), repo.config().dataDir());
         String manifestKey = options.prefix() + MANIFEST;
         Map<String, Recorded> before = readManifest(store, manifestKey);
         // key to size: a page whose size is not the one recorded or rendered is written again, whatever

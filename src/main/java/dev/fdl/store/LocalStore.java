@@ -100,9 +100,33 @@ public final class LocalStore implements ObjectStore {
         return root.resolve(Keys.check(key));
     }
 
+    /**
+     * The file a read of {@code key} looks at, or null when no file can hold that object: a key
+     * ending in {@code /} (the folder's path would name the file without it; on S3 it is another
+     * key, and absent).
+     */
+    private Path fileToRead(String key) {
+        Path f = file(key);
+        return key.endsWith("/") ? null : f;
+    }
+
+    /**
+     * Whether a read of {@code f} that failed with an I/O error other than "no such file" still
+     * means the object is absent: a folder on its path is a file ({@code fdl.json/x}: ENOTDIR), or
+     * {@code f} is a folder. An object store answers both with "not found".
+     */
+    private boolean absentAfterError(Path f) {
+        if (Files.isDirectory(f)) return true;
+        for (Path p = f.getParent(); p != null && p.startsWith(root) && !p.equals(root); p = p.getParent()) {
+            if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return true;
+        }
+        return false;
+    }
+
     @Override
     public Optional<ObjectBytes> get(String key) {
-        Path f = file(key);
+        Path f = fileToRead(key);
+        if (f == null) return Optional.empty();
         try {
             for (int attempt = 1; ; attempt++) {
                 BasicFileAttributes before = Files.readAttributes(f, BasicFileAttributes.class);
@@ -118,14 +142,15 @@ public final class LocalStore implements ObjectStore {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
-            if (Files.isDirectory(f)) return Optional.empty();
+            if (absentAfterError(f)) return Optional.empty();
             throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
         }
     }
 
     @Override
     public Optional<ObjectMeta> download(String key, Path target) {
-        Path f = file(key);
+        Path f = fileToRead(key);
+        if (f == null) return Optional.empty();
         Path tmp = target.resolveSibling(INTERNAL_PREFIX + "dl-" + UUID.randomUUID());
         try {
             Files.createDirectories(target.toAbsolutePath().getParent());
@@ -148,6 +173,7 @@ public final class LocalStore implements ObjectStore {
             return Optional.empty();
         } catch (IOException e) {
             deleteQuietly(tmp);
+            if (absentAfterError(f)) return Optional.empty();
             throw new StoreException(key, "cannot download " + f + " to " + target + ": " + e.getMessage(), e);
         }
     }
@@ -155,7 +181,8 @@ public final class LocalStore implements ObjectStore {
     /** Reads the content only of objects up to {@value #CONTENT_ETAG_LIMIT} bytes (their ETag is its MD5). */
     @Override
     public Optional<ObjectMeta> head(String key) {
-        Path f = file(key);
+        Path f = fileToRead(key);
+        if (f == null) return Optional.empty();
         try {
             for (int attempt = 1; ; attempt++) {
                 BasicFileAttributes attrs = Files.readAttributes(f, BasicFileAttributes.class);
@@ -172,6 +199,7 @@ public final class LocalStore implements ObjectStore {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
+            if (absentAfterError(f)) return Optional.empty();
             throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
         }
     }
@@ -179,7 +207,8 @@ public final class LocalStore implements ObjectStore {
     /** Size and last-modified time from the file system's metadata alone; never reads the file. */
     @Override
     public Optional<ObjectMeta> stat(String key) {
-        Path f = file(key);
+        Path f = fileToRead(key);
+        if (f == null) return Optional.empty();
         try {
             BasicFileAttributes attrs = Files.readAttributes(f, BasicFileAttributes.class);
             if (!attrs.isRegularFile()) return Optional.empty();
@@ -187,6 +216,7 @@ public final class LocalStore implements ObjectStore {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
+            if (absentAfterError(f)) return Optional.empty();
             throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
         }
     }
@@ -582,7 +612,8 @@ public final class LocalStore implements ObjectStore {
     /** Reads only the range, from an open file: no temporary copy. Metadata from {@link #head}. */
     @Override
     public Optional<RangeRead> read(String key, long from, long length) {
-        Path f = file(key);
+        Path f = fileToRead(key);
+        if (f == null) return Optional.empty();
         Optional<ObjectMeta> meta = head(key);
         if (meta.isEmpty()) return Optional.empty();
         try {
@@ -599,8 +630,91 @@ public final class LocalStore implements ObjectStore {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
+            if (absentAfterError(f)) return Optional.empty();
             throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A file of this store opened for reading, with the metadata of exactly the file opened: its
+     * size, last-modified time and ETag as {@link #head} gives them. The metadata is read before
+     * and after the file is opened and must describe the same file (a file replaced by a rename in
+     * between is opened again), so a server that sends from the channel sends the bytes the ETag
+     * names (fdl serve sends large objects from it without copying them: docs/site.md).
+     *
+     * @param meta    the opened file's metadata
+     * @param channel the open file, positioned at 0; the caller closes it
+     * @param fileKey the file system's identity of the file (its inode), for {@link #unchanged}
+     * @param path    the path the key names, for {@link #unchanged}
+     */
+    public record OpenFile(ObjectMeta meta, FileChannel channel, Object fileKey, Path path) implements java.io.Closeable {
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    /**
+     * Opens {@code key} for reading; empty when it is absent or not a regular file.
+     *
+     * @throws StoreException on I/O failure, or when the file kept changing while it was opened
+     */
+    public Optional<OpenFile> open(String key) {
+        Path f = fileToRead(key);
+        if (f == null) return Optional.empty();
+        try {
+            for (int attempt = 1; ; attempt++) {
+                BasicFileAttributes before = Files.readAttributes(f, BasicFileAttributes.class);
+                if (!before.isRegularFile()) return Optional.empty();
+                FileChannel ch = FileChannel.open(f, StandardOpenOption.READ);
+                try {
+                    BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
+                    if (sameFile(before, after) && ch.size() == after.size()) {
+                        String etag = after.size() > CONTENT_ETAG_LIMIT ? metaEtag(after) : md5(ch);
+                        OpenFile open = new OpenFile(new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant()), ch, after.fileKey(), f);
+                        ch = null;
+                        return Optional.of(open);
+                    }
+                } finally {
+                    if (ch != null) ch.close();
+                }
+                if (attempt == 5) throw new StoreException(key, f + " kept changing while it was opened; try again", null);
+            }
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            if (absentAfterError(f)) return Optional.empty();
+            throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Whether the key still names the very file {@code f} opened, unchanged (same file, size and
+     * last-modified time: what its ETag is made of), from one read of the file system's metadata.
+     * A server keeping files open answers from {@code f} only while this holds; a key replaced by
+     * a rename or deleted (gc) is opened again or not found.
+     */
+    public boolean unchanged(OpenFile f) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(f.path(), BasicFileAttributes.class);
+            return a.isRegularFile() && a.size() == f.meta().size() && a.lastModifiedTime().toInstant().equals(f.meta().lastModified())
+                    && f.fileKey() != null && f.fileKey().equals(a.fileKey());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** MD5 of an open file's bytes, read by position (the channel's own position stays 0). */
+    private static String md5(FileChannel ch) throws IOException {
+        MessageDigest md = md5Digest();
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(64 * 1024);
+        long pos = 0;
+        for (int n; (n = ch.read(buf, pos)) > 0; pos += n) {
+            buf.flip();
+            md.update(buf);
+            buf.clear();
+        }
+        return HexFormat.of().formatHex(md.digest());
     }
 
     /**

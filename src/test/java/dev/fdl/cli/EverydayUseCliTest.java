@@ -75,7 +75,23 @@ class EverydayUseCliTest {
         assertThat(both.err()).contains("either --json or --csv");
         assertThat(Cli.ok(wc, "attach").out()).startsWith("-- version " + d1 + " (branch 'dev' (the working copy's branch))");
         assertThat(Cli.ok(wc, "show", "@{2099-01-01}").out()).contains("version " + d1);
-        assertThat(Cli.ok(wc, "show", "HEAD").out()).contains("version " + m1);
+        // as in git, HEAD inside a working copy is what is checked out (dev), outside it the repository's HEAD (main)
+        assertThat(Cli.ok(wc, "show", "HEAD").out()).startsWith("# HEAD: branch 'dev' (the working copy's branch)\nversion " + d1);
+        assertThat(Cli.ok(wc, "show", "HEAD~1", "--json").out()).contains(m1);
+        assertThat(Cli.ok(wc, "show", "@", "--json").out()).contains(d1);
+        assertThat(Cli.ok(dir, "show", "--repo", root.toString(), "HEAD", "--json").out()).contains(m1);
+        assertThat(Cli.ok(wc, "diff", "--stat", "HEAD~1", "HEAD").out()).contains("t");
+        Cli.ok(wc, "tag", "at-dev");
+        Cli.ok(wc, "branch", "from-dev");
+        Cli.ok(wc, "tag", "at-dev-parent", "HEAD^");
+        String refs = Cli.ok(wc, "refs", "--json").out();
+        assertThat(Cli.ok(wc, "show", "at-dev", "--json").out()).contains(d1);
+        assertThat(Cli.ok(wc, "show", "from-dev", "--json").out()).contains(d1);
+        assertThat(Cli.ok(wc, "show", "at-dev-parent", "--json").out()).as(refs).contains(m1);
+        // restore HEAD~1 takes the working copy's branch's parent (main's first version), not main's HEAD~1 (none)
+        Cli.ok(wc, "restore", "HEAD~1");
+        assertThat(Cli.ok(wc, "status").out()).contains("Restore version " + m1);
+        Cli.ok(wc, "checkout", "--force", "dev");
 
         Cli.ok(wc, "checkout", m1);
         assertThat(Cli.ok(wc, "log", "--oneline").out()).startsWith("# version " + m1 + " (the working copy's base, detached)");
@@ -96,12 +112,57 @@ class EverydayUseCliTest {
         assertThat(Cli.ok(wc, "log", "--oneline", "t2~1").out()).contains(v1.substring(0, 13));
         Cli.Result far = Cli.in(wc, "show", "HEAD~5");
         assertThat(far.exit()).isEqualTo(4);
-        assertThat(far.err()).contains("HEAD~5").contains(v1).contains("no parent");
+        assertThat(far.err()).contains("main~5").contains(v1).contains("no parent");
         Cli.Result early = Cli.in(wc, "query", "main@{2001-01-01}", "SELECT 1");
         assertThat(early.exit()).isEqualTo(4);
         assertThat(early.err()).contains("no version of main").contains("2001-01-01");
         Cli.ok(wc, "checkout", "main~1");
         assertThat(Cli.ok(wc, "status").out()).contains("detached at version " + v2);
+    }
+
+    @Test
+    void deletingABranchIsRefusedWhenItIsUnmergedOrCheckedOutHereUnlessForced() throws IOException {
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        load(wc, 1);
+        String m1 = commit(wc, "main one");
+        Cli.ok(wc, "checkout", "-b", "dev");
+        load(wc, 2);
+        String d1 = commit(wc, "dev one");
+        Cli.ok(wc, "checkout", "-b", "dev2");
+        load(wc, 3);
+        String d2 = commit(wc, "dev2 one");
+
+        // dev's version is in dev2's history: merged, but the working copy here is on dev2
+        Cli.Result here = Cli.in(wc, "branch", "-d", "dev2");
+        assertThat(here.exit()).as(here.toString()).isEqualTo(1);
+        assertThat(here.err()).contains("the working copy " + wc).contains("fdl branch -D dev2");
+        Cli.ok(wc, "branch", "-d", "dev");
+        assertThat(root.resolve("refs/heads/dev")).doesNotExist();
+
+        // outside the working copy: dev2's version is in no other ref's history
+        Cli.Result unmerged = Cli.in(dir, "branch", "--repo", root.toString(), "-d", "dev2");
+        assertThat(unmerged.exit()).as(unmerged.toString()).isEqualTo(1);
+        assertThat(unmerged.err()).contains("not merged").contains(d2).contains("fdl tag").contains("fdl branch -D dev2");
+        assertThat(root.resolve("refs/heads/dev2")).exists();
+        // a tag at an ancestor does not keep d2; a tag at d2 does
+        Cli.ok(dir, "tag", "--repo", root.toString(), "old", d1);
+        assertThat(Cli.in(dir, "branch", "--repo", root.toString(), "-d", "dev2").exit()).isEqualTo(1);
+        Cli.ok(dir, "tag", "--repo", root.toString(), "keep", d2);
+        Cli.ok(dir, "branch", "--repo", root.toString(), "-d", "dev2");
+        assertThat(root.resolve("refs/heads/dev2")).doesNotExist();
+
+        // -D deletes an unmerged branch
+        Cli.ok(dir, "branch", "--repo", root.toString(), "side", d2);
+        Cli.ok(dir, "tag", "--repo", root.toString(), "-d", "keep");
+        assertThat(Cli.in(dir, "branch", "--repo", root.toString(), "-d", "side").exit()).isEqualTo(1);
+        Cli.ok(dir, "branch", "--repo", root.toString(), "-D", "side");
+        assertThat(root.resolve("refs/heads/side")).doesNotExist();
+        // dev2, which the working copy is on, was deleted above: status points to checkout -b, which works
+        assertThat(Cli.ok(wc, "status").out()).contains("fdl checkout -b dev2");
+        Cli.ok(wc, "checkout", "-b", "dev2");
+        load(wc, 4);
+        commit(wc, "dev2 again");
+        assertThat(m1).isNotEqualTo(d1);
     }
 
     @Test
@@ -135,7 +196,7 @@ class EverydayUseCliTest {
         Cli.ok(other, "checkout", "-b", "dev");
         commit(other, "on dev");
         load(other, 3);
-        Cli.ok(wc, "branch", "-d", "dev");
+        Cli.ok(wc, "branch", "-D", "dev"); // not merged: -d refuses (deletingABranchIsRefused...)
         Cli.Result deleted = Cli.in(other, "commit", "-m", "dev again");
         assertThat(deleted.exit()).isEqualTo(3);
         assertThat(deleted.err()).contains("deleted").contains("Nothing was uploaded");

@@ -119,9 +119,15 @@ class OlderDuckDbReadsCatalogsTest {
     @Test
     void anUnknownCatalogStorageIsRefusedNamingTheKeyAndNothingIsUploaded() throws Exception {
         Cli.Result bad = Cli.in(dir, "init", root.toString(), "--catalog-storage", "duckdb-v1.4.0");
-        assertThat(bad.exit()).isEqualTo(1);
+        assertThat(bad.exit()).as("a usage error").isEqualTo(2);
         assertThat(bad.err()).contains("--catalog-storage").contains("older than v1.5.0");
         assertThat(root.resolve("fdl.json")).doesNotExist();
+        for (String value : List.of("garbage", "duckdb-v0.9.0")) {
+            Cli.Result r = Cli.in(dir, "init", root.toString(), "--catalog-storage", value);
+            assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+            assertThat(r.err()).contains("\"" + value + "\"").contains("duckdb-vX.Y.Z");
+        }
+        assertThat(root).doesNotExist();
 
         Cli.ok(dir, "init", root.toString());
         Path config = root.resolve("fdl.json");
@@ -133,6 +139,32 @@ class OlderDuckDbReadsCatalogsTest {
         assertThat(refused.err()).contains("fdl.json key 'catalog_storage' is \"v2.0.0\"");
         assertThat(root.resolve("versions")).doesNotExist();
         assertThat(Files.readString(config)).contains("\"future_key\":[1]");
+    }
+
+    /**
+     * A well-formed storage version DuckDB does not know (tester's finding) is refused at init by
+     * asking DuckDB, as a usage error, before anything is written; one already in fdl.json fails
+     * the commit with fdl's words, naming the key and how to mend the file, not DuckDB's text.
+     */
+    @Test
+    void aStorageVersionDuckDbDoesNotKnowIsRefusedAtInitAndAtCommitInFdlsWords() throws Exception {
+        Cli.Result bad = Cli.in(dir, "init", root.toString(), "--catalog-storage", "duckdb-v9.9.9");
+        assertThat(bad.exit()).as(bad.toString()).isEqualTo(2);
+        assertThat(bad.err()).contains("--catalog-storage is \"duckdb-v9.9.9\"").contains("DuckDB knows no such storage version")
+                .contains("from v1.5.0 to v").contains("leave the option out");
+        assertThat(root).doesNotExist();
+        Cli.ok(dir, "init", root.resolve("ok").toString(), "--catalog-storage", "duckdb-v1.5.1");
+
+        Cli.ok(dir, "init", root.toString());
+        Path config = root.resolve("fdl.json");
+        Files.writeString(config, Files.readString(config).replace("}", ",\"catalog_storage\":\"duckdb-v9.9.9\"}"));
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Cli.ok(wc, "import", m1.toString(), "--table", "cities");
+        Cli.Result refused = Cli.in(wc, "commit", "-m", "October");
+        assertThat(refused.exit()).as(refused.toString()).isEqualTo(1);
+        assertThat(refused.err()).contains("fdl.json key 'catalog_storage' is \"duckdb-v9.9.9\"")
+                .contains(config.toString()).contains("remove it").doesNotContain("Invalid Input Error");
+        assertThat(root.resolve("versions")).doesNotExist();
     }
 
     private void commitTwoVersions() {

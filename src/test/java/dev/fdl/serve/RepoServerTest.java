@@ -126,6 +126,36 @@ class RepoServerTest {
         assertThat(headRange.headers().firstValue("Content-Length")).hasValue("10");
     }
 
+    /**
+     * Large files are kept open between requests (OpenFiles): a file replaced by a rename (same
+     * size) is served with its new bytes and ETag, and a deleted one is not found.
+     */
+    @Test
+    void aLargeFileReplacedOrDeletedIsNotServedFromTheFileKeptOpen(@TempDir Path dir) throws Exception {
+        Path root = Files.createDirectories(dir.resolve("repo"));
+        Files.createDirectories(root.resolve("data"));
+        byte[] one = new byte[RepoServer.WHOLE_READ_LIMIT + 1000], two = one.clone();
+        new Random(1).nextBytes(one);
+        new Random(2).nextBytes(two);
+        Path file = root.resolve("data/big.bin");
+        Files.write(file, one);
+        try (RepoServer s = RepoServer.start(new LocalStore(root), Site.Options.defaults(), "127.0.0.1", 0)) {
+            HttpRequest range = HttpRequest.newBuilder(s.url().resolve("data/big.bin")).header("Range", "bytes=10-99").build();
+            HttpResponse<byte[]> first = http.send(range, HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(first.body()).isEqualTo(Arrays.copyOfRange(one, 10, 100));
+            assertThat(http.send(range, HttpResponse.BodyHandlers.ofByteArray()).body()).isEqualTo(Arrays.copyOfRange(one, 10, 100));
+            Path tmp = root.resolve("data/big.tmp");
+            Files.write(tmp, two);
+            Files.setLastModifiedTime(tmp, Files.getLastModifiedTime(file)); // only the file itself differs
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            HttpResponse<byte[]> second = http.send(range, HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(second.body()).isEqualTo(Arrays.copyOfRange(two, 10, 100));
+            assertThat(second.headers().firstValue("ETag")).isNotEqualTo(first.headers().firstValue("ETag"));
+            Files.delete(file);
+            assertThat(http.send(range, HttpResponse.BodyHandlers.ofByteArray()).statusCode()).isEqualTo(404);
+        }
+    }
+
     @Test
     void corsContentTypesAndCacheHeaders() throws Exception {
         HttpResponse<byte[]> r = get("versions/" + towns.third + "/version.json", "Origin", "https://example.org");
@@ -187,6 +217,30 @@ class RepoServerTest {
             ByteArrayOutputStream b = new ByteArrayOutputStream();
             in.transferTo(b);
             return b.toString(StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /**
+     * HTTP/1.1 pipelining: responses come in the requests' order, also when the first one (a
+     * site page rendered on the fly, on the server's pool) takes longer than the second (a ref,
+     * answered on the event loop).
+     */
+    @Test
+    void pipelinedRequestsAreAnsweredInOrder() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            String first = "GET /site/versions/" + towns.second + ".html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+            String second = "GET /refs/tags/first HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+            s.getOutputStream().write((first + second).getBytes(StandardCharsets.ISO_8859_1));
+            s.getOutputStream().flush();
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            s.getInputStream().transferTo(b);
+            String both = b.toString(StandardCharsets.ISO_8859_1);
+            String lower = both.toLowerCase(java.util.Locale.ROOT); // header names are case-insensitive
+            int html = lower.indexOf("content-type: text/html"), text = lower.indexOf("content-type: text/plain");
+            assertThat(both.split("HTTP/1\\.1 200 OK", -1)).hasSize(3);
+            assertThat(html).isPositive();
+            assertThat(text).isGreaterThan(html);
+            assertThat(both.strip()).endsWith(towns.first);
         }
     }
 
@@ -262,19 +316,27 @@ class RepoServerTest {
                 return Cli.ok(towns.wc, "commit", "-m", "during reads");
             });
             Random rnd = new Random(42);
+            // a data file over the whole-read limit: sent from the file kept open, shared by the requests
+            byte[] large = new byte[3 * RepoServer.WHOLE_READ_LIMIT + 17];
+            rnd.nextBytes(large);
+            String largeKey = "data/concurrent-" + System.nanoTime() + ".bin";
+            Files.createDirectories(towns.root.resolve(largeKey).getParent());
+            Files.write(towns.root.resolve(largeKey), large);
             List<Callable<String>> reads = new ArrayList<>();
             for (int i = 0; i < 100; i++) {
-                long from = rnd.nextInt(catalog.length - 1);
-                long to = Math.min(catalog.length - 1, from + rnd.nextInt(256 * 1024));
                 boolean ref = i % 10 == 0;
+                String key = i % 2 == 0 ? catalogKey : largeKey;
+                byte[] object = i % 2 == 0 ? catalog : large;
+                long from = rnd.nextInt(object.length - 1);
+                long to = Math.min(object.length - 1, from + rnd.nextInt(256 * 1024));
                 reads.add(() -> {
                     if (ref) {
                         String body = new String(get("refs/heads/main").body(), StandardCharsets.UTF_8).strip();
                         return body.matches("[0-9a-f-]{36}") ? null : "bad ref body " + body;
                     }
-                    HttpResponse<byte[]> r = get(catalogKey, "Range", "bytes=" + from + "-" + to);
-                    byte[] want = Arrays.copyOfRange(catalog, (int) from, (int) to + 1);
-                    return r.statusCode() == 206 && Arrays.equals(r.body(), want) ? null : "range " + from + "-" + to + " status " + r.statusCode();
+                    HttpResponse<byte[]> r = get(key, "Range", "bytes=" + from + "-" + to);
+                    byte[] want = Arrays.copyOfRange(object, (int) from, (int) to + 1);
+                    return r.statusCode() == 206 && Arrays.equals(r.body(), want) ? null : key + " range " + from + "-" + to + " status " + r.statusCode();
                 });
             }
             List<String> problems = new ArrayList<>();

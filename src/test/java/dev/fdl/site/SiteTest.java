@@ -180,6 +180,34 @@ class SiteTest {
     }
 
     @Test
+    void theSiteNeverWritesIntoTheRepositorysOwnKeys(@TempDir Path dir) throws IOException {
+        Path root = copy(towns.root, dir.resolve("repo"));
+        String[] owned = {"HEAD", "fdl.json", "refs/heads/main", "refs/tags/first", "versions/" + towns.third + "/version.json",
+                "data/x.html", ".fdl-lock", "HEAD/x.html", "site/manifest.json", "site/index.html"};
+        Map<String, byte[]> before = new java.util.HashMap<>();
+        for (String k : new String[] {"HEAD", "fdl.json", "refs/heads/main", "refs/tags/first", "versions/" + towns.third + "/version.json"})
+            before.put(k, Files.readAllBytes(root.resolve(k)));
+        for (String key : owned) {
+            Cli.Result r = Cli.in(dir, "site", "--repo", root.toString(), "--index", key, "--auto", "true");
+            assertThat(r.exit()).as(key + ": " + r).isEqualTo(2);
+            assertThat(r.err()).as(key).contains("'" + key + "'");
+        }
+        for (String prefix : new String[] {"refs/", "versions/", "data/", "HEAD/", ".fdl-x/"}) {
+            Cli.Result r = Cli.in(dir, "site", "--repo", root.toString(), "--out", prefix);
+            assertThat(r.exit()).as(prefix + ": " + r).isEqualTo(2);
+        }
+        before.forEach((k, bytes) -> assertThat(root.resolve(k)).as(k).hasBinaryContent(bytes));
+        assertThat(root.resolve("site")).doesNotExist();
+        // a repository whose data folder is not data/ (fdl.json data_dir): its folder is refused too
+        String cfg = Files.readString(root.resolve("fdl.json"));
+        Files.writeString(root.resolve("fdl.json"), cfg.replace("\"data_dir\" : \"data/\"", "\"data_dir\" : \"parquet/\""));
+        assertThat(RepoConfig.parse(Files.readAllBytes(root.resolve("fdl.json"))).dataDir()).isEqualTo("parquet/");
+        Cli.Result r = Cli.in(dir, "site", "--repo", root.toString(), "--out", "parquet/site/");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        Cli.ok(dir, "site", "--repo", root.toString());
+    }
+
+    @Test
     void gcKeepsTheSiteAndVerifyIgnoresIt(@TempDir Path dir) throws IOException {
         Path root = copy(towns.root, dir.resolve("repo"));
         Cli.ok(dir, "site", "--repo", root.toString());

@@ -52,6 +52,31 @@ class LocalStoreContractTest extends ObjectStoreContract {
         return -1;
     }
 
+    /** open (fdl serve's sends) describes the file as head does, and unchanged notices a replaced or deleted one. */
+    @Test
+    void anOpenedFileHasTheEtagHeadGivesUntilTheKeyNamesAnotherFile() throws Exception {
+        LocalStore local = (LocalStore) store;
+        int large = (int) LocalStore.CONTENT_ETAG_LIMIT + 1;
+        store.put("small", new byte[] {1, 2, 3});
+        store.put("big", new byte[large]);
+        for (String key : java.util.List.of("small", "big")) {
+            try (LocalStore.OpenFile f = local.open(key).orElseThrow()) {
+                assertThat(f.meta()).isEqualTo(store.head(key).orElseThrow());
+                assertThat(f.channel().size()).isEqualTo(f.meta().size());
+                assertThat(local.unchanged(f)).isTrue();
+                store.put(key, new byte[(int) f.meta().size()]); // same size, another file (a rename)
+                assertThat(local.unchanged(f)).as(key).isFalse();
+            }
+        }
+        try (LocalStore.OpenFile f = local.open("big").orElseThrow()) {
+            store.delete("big");
+            assertThat(local.unchanged(f)).isFalse();
+        }
+        assertThat(local.open("big")).isEmpty();
+        Files.createDirectories(tmp.resolve("repo/folder"));
+        assertThat(local.open("folder")).isEmpty();
+    }
+
     @Test
     void headAndStatOfALargeObjectReadNoContent() throws Exception {
         Path f = tmp.resolve("repo/data/main/t/large.parquet");

@@ -202,6 +202,19 @@ abstract class ObjectStoreContract {
         assertThat(store.get("refs/heads/main").orElseThrow().bytes()).isEqualTo(utf8("writer " + winners.get(0) + "\n"));
     }
 
+    @Test
+    void aKeyThroughAnObjectOrEndingInASlashIsAbsent() throws java.io.IOException {
+        store.put("fdl.json", utf8("{}\n"));
+        for (String key : new String[] {"fdl.json/", "fdl.json/x", "fdl.json/x/y"}) {
+            assertThat(store.get(key)).as(key).isEmpty();
+            assertThat(store.head(key)).as(key).isEmpty();
+            assertThat(store.stat(key)).as(key).isEmpty();
+            assertThat(store.read(key, 0, 1)).as(key).isEmpty();
+            assertThat(store.download(key, java.nio.file.Files.createTempDirectory("fdl-contract").resolve("x"))).as(key).isEmpty();
+        }
+        assertThat(store.get("fdl.json").orElseThrow().bytes()).isEqualTo(utf8("{}\n"));
+    }
+
     // ------------------------------------------------------------ deleteIfMatch
 
     @Test
