@@ -63,6 +63,8 @@ public final class SiteBench {
         Repository repo = Repository.open(fx.store);
         String head = repo.readBranch(new RefName("main")).orElseThrow().versionId();
         List<Double> first = new ArrayList<>(), again = new ArrayList<>(), firstCpu = new ArrayList<>(), againCpu = new ArrayList<>(), files = new ArrayList<>();
+        List<Double> logS = new ArrayList<>(), logCpuS = new ArrayList<>(), firstS = new ArrayList<>(), firstCpuS = new ArrayList<>(), againS = new ArrayList<>(),
+                againCpuS = new ArrayList<>();
         for (int round = 0; round <= rounds; round++) {
             long t0 = System.nanoTime(), c0 = processCpu();
             int n = repo.log(head, -1).size();
@@ -94,6 +96,12 @@ public final class SiteBench {
                 firstCpu.add((double) s1Cpu / logCpu);
                 againCpu.add((double) s2Cpu / logCpu);
                 files.add((double) write / log);
+                logS.add(log / 1e9);
+                logCpuS.add(logCpu / 1e9);
+                firstS.add(s1 / 1e9);
+                firstCpuS.add(s1Cpu / 1e9);
+                againS.add(s2 / 1e9);
+                againCpuS.add(s2Cpu / 1e9);
             }
             System.out.printf(Locale.ROOT, "in process, round %d: %d versions: log %.3f s (cpu %.3f s); site first run %.3f s (cpu %.3f s; %d pages written,"
                             + " wall ratio %.2f, cpu ratio %.2f), re-run %.3f s (cpu %.3f s; %d written, wall ratio %.2f, cpu ratio %.2f);"
@@ -102,8 +110,10 @@ public final class SiteBench {
                     s2 / 1e9, s2Cpu / 1e9, r2.written(), (double) s2 / log, (double) s2Cpu / logCpu, contents.size(), write / 1e9, (double) write / log);
         }
         System.out.printf(Locale.ROOT, "in process: median ratios to log (target < 2): first run wall %.2f, cpu %.2f; re-run wall %.2f, cpu %.2f;"
-                        + " floor: Files.write of the same pages, wall %.2f x log; load %s%n",
-                median(first), median(firstCpu), median(again), median(againCpu), median(files), load());
+                        + " floor: Files.write of the same pages, wall %.2f x log; medians in seconds: log %.3f (cpu %.3f), first run %.3f (cpu %.3f),"
+                        + " re-run %.3f (cpu %.3f); load %s%n",
+                median(first), median(firstCpu), median(again), median(againCpu), median(files), median(logS), median(logCpuS), median(firstS),
+                median(firstCpuS), median(againS), median(againCpuS), load());
     }
 
     /**
