@@ -21,24 +21,35 @@ record ByteRange(long from, long length) {
         int dash = spec.indexOf('-');
         if (dash < 0) return null;
         String a = spec.substring(0, dash).trim(), b = spec.substring(dash + 1).trim();
+        if (a.isEmpty()) {
+            long n = digits(b);
+            if (n < 0) return null;
+            if (n == 0 || size == 0) return UNSATISFIABLE;
+            long len = Math.min(n, size);
+            return new ByteRange(size - len, len);
+        }
+        long from = digits(a);
+        long to = b.isEmpty() ? Long.MAX_VALUE : digits(b);
+        if (from < 0 || to < 0 || to < from) return null;
+        if (from >= size) return UNSATISFIABLE;
+        to = Math.min(to, size - 1);
+        return new ByteRange(from, to - from + 1);
+    }
+
+    /**
+     * A position of the header (RFC 9110: {@code 1*DIGIT}): -1 when not only digits, and
+     * {@link Long#MAX_VALUE} for a number beyond it, so {@code bytes=0-99999999999999999999} is
+     * clamped to the object's end as the RFC asks rather than ignored.
+     */
+    private static long digits(String s) {
+        if (s.isEmpty()) return -1;
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') return -1;
+        }
         try {
-            if (a.isEmpty()) {
-                if (b.isEmpty()) return null;
-                long n = Long.parseLong(b);
-                if (n < 0) return null;
-                if (n == 0 || size == 0) return UNSATISFIABLE;
-                long len = Math.min(n, size);
-                return new ByteRange(size - len, len);
-            }
-            long from = Long.parseLong(a);
-            if (from < 0) return null;
-            long to = b.isEmpty() ? Long.MAX_VALUE : Long.parseLong(b);
-            if (to < from) return null;
-            if (from >= size) return UNSATISFIABLE;
-            to = Math.min(to, size - 1);
-            return new ByteRange(from, to - from + 1);
-        } catch (NumberFormatException e) {
-            return null;
+            return Long.parseLong(s);
+        } catch (NumberFormatException tooLarge) {
+            return Long.MAX_VALUE;
         }
     }
 }
