@@ -32,6 +32,9 @@ final class SiteCommand implements Runnable {
     @Option(names = "--auto", arity = "1", paramLabel = "true|false",
             description = "Also record in fdl.json whether every fdl commit regenerates the site (and with which --out/--index).")
     Boolean auto;
+    @Option(names = "--no-stat", description = "Leave out each version's change over its parent: no catalog is read "
+            + "(its first run on a long history otherwise reads every live version's catalog, as fdl log --stat).")
+    boolean noStat;
     @Option(names = "--json", description = "Print what was written as JSON.") boolean json;
 
     @Override
@@ -42,7 +45,7 @@ final class SiteCommand implements Runnable {
             Site.Options options = new Site.Options(out == null ? configured.prefix() : out,
                     index == null ? configured.indexKey() : index, pageSize);
             if (auto != null) repo = Site.saveSetting(repo, auto, options);
-            Site.Result r = Site.write(repo, options, dev.fdl.cache.CatalogCache.fromEnvironment());
+            Site.Result r = Site.write(repo, options, noStat ? null : dev.fdl.cache.CatalogCache.fromEnvironment());
             PrintWriter pw = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();

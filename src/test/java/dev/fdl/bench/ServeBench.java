@@ -1,8 +1,6 @@
 package dev.fdl.bench;
 
 import dev.fdl.repo.RepoFixture;
-import dev.fdl.repo.RefName;
-import dev.fdl.repo.Repository;
 import dev.fdl.serve.RepoServer;
 import dev.fdl.site.Site;
 import dev.fdl.store.LocalStore;
@@ -49,7 +47,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * Issue 16's two targets, each against a reference measured in the same run:
+ * Issue 16's serve target, against a reference measured in the same run (the site's target is
+ * {@link SiteBench}'s):
  * <ul>
  *   <li>{@code fdl serve}: 1,000 Range GETs of 64 KiB from a 64 MiB object, one client thread
  *       (HttpURLConnection, kept-alive connection), against reading the same ranges from the file
@@ -63,28 +62,19 @@ import java.util.concurrent.Executors;
  *       answering from memory, and 64 KiB over a loopback TCP connection without HTTP. Each
  *       server first answers {@code -Dfdl.bench.warmup} requests (20,000): the JIT compiles a
  *       request handler's code with C2 after some 10,000 calls, and with one warm-up round of
- *       1,000 the numbers still fell by half from round to round;</li>
- *   <li>{@code fdl site} on a repository of 1,000 versions (first run, and a re-run that writes
- *       nothing) against {@code fdl log} over the same versions (target: under 2x), wall and
- *       process CPU, with {@code Files.write} of the same pages as the file system's floor.
- *       Without catalogs: version pages leave out the change over the parent (the reference for
- *       that would be {@code fdl log --stat}).</li>
+ *       1,000 the numbers still fell by half from round to round.</li>
  * </ul>
  * <pre>
- * mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.fdl.bench.ServeBench -Dexec.args="1000 1000"
+ * mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.fdl.bench.ServeBench -Dexec.args="1000"
  * </pre>
- * Arguments: range requests (1,000; 0: skip), versions (1,000; 0: skip), site rounds (7).
- * Medians of 3 serve rounds after the warm-up, and of the site rounds after one warm-up round.
+ * Arguments: range requests (1,000; 0: skip). Medians of 3 serve rounds after the warm-up.
  */
 public final class ServeBench {
     public static void main(String[] args) throws Exception {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
-        int versions = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
-        int siteRounds = args.length > 2 ? Integer.parseInt(args[2]) : 7;
         Path dir = Files.createTempDirectory("fdl-serve-bench");
         try {
             if (requests > 0) serve(dir.resolve("serve"), requests);
-            if (versions > 0) site(dir.resolve("site"), versions, siteRounds);
         } finally {
             try (var walk = Files.walk(dir)) {
                 walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -343,70 +333,6 @@ public final class ServeBench {
 
     static String load() {
         return String.format("%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    }
-
-    static void site(Path dir, int versions, int rounds) throws IOException {
-        RepoFixture fx = RepoFixture.create(dir);
-        for (int i = 0; i < versions; i++) fx.commit("main", List.of("f" + i + ".parquet"));
-        fx.tag("first", fx.repo.log(fx.repo.readBranch(new RefName("main")).orElseThrow().versionId(), -1).get(versions - 1).version().id());
-        Repository repo = Repository.open(fx.store);
-        String head = repo.readBranch(new RefName("main")).orElseThrow().versionId();
-        List<Double> first = new ArrayList<>(), again = new ArrayList<>(), firstCpu = new ArrayList<>(), againCpu = new ArrayList<>(), files = new ArrayList<>();
-        for (int round = 0; round <= rounds; round++) {
-            long t0 = System.nanoTime(), c0 = processCpu();
-            int n = repo.log(head, -1).size();
-            long log = System.nanoTime() - t0, logCpu = processCpu() - c0;
-            deleteSite(fx.root);
-            t0 = System.nanoTime();
-            c0 = processCpu();
-            Site.Result r1 = Site.write(repo, Site.Options.defaults());
-            long s1 = System.nanoTime() - t0, s1Cpu = processCpu() - c0;
-            t0 = System.nanoTime();
-            c0 = processCpu();
-            Site.Result r2 = Site.write(repo, Site.Options.defaults());
-            long s2 = System.nanoTime() - t0, s2Cpu = processCpu() - c0;
-            // what creating that many files of those sizes costs on this file system, without fdl:
-            // Files.write of the pages' bytes into an empty folder, one thread
-            List<Path> pages;
-            try (var walk = Files.walk(fx.root.resolve("site"))) {
-                pages = walk.filter(Files::isRegularFile).toList();
-            }
-            List<byte[]> contents = new ArrayList<>();
-            for (Path p : pages) contents.add(Files.readAllBytes(p));
-            Path plain = Files.createTempDirectory(dir, "plain");
-            t0 = System.nanoTime();
-            for (int i = 0; i < contents.size(); i++) Files.write(plain.resolve(i + ".html"), contents.get(i));
-            long write = System.nanoTime() - t0;
-            if (round > 0) {
-                first.add((double) s1 / log);
-                again.add((double) s2 / log);
-                firstCpu.add((double) s1Cpu / logCpu);
-                againCpu.add((double) s2Cpu / logCpu);
-                files.add((double) write / log);
-            }
-            System.out.printf("site round %d: %d versions: log %.3f s (cpu %.3f s); site first run %.3f s (cpu %.3f s; %d pages written,"
-                            + " wall ratio %.2f, cpu ratio %.2f), re-run %.3f s (cpu %.3f s; %d written, wall ratio %.2f, cpu ratio %.2f);"
-                            + " Files.write of the same %d pages %.3f s (%.2f x log)%n",
-                    round, n, log / 1e9, logCpu / 1e9, s1 / 1e9, s1Cpu / 1e9, r1.written(), (double) s1 / log, (double) s1Cpu / logCpu,
-                    s2 / 1e9, s2Cpu / 1e9, r2.written(), (double) s2 / log, (double) s2Cpu / logCpu, contents.size(), write / 1e9, (double) write / log);
-        }
-        System.out.printf("site: median ratios to log (target < 2): first run wall %.2f, cpu %.2f; re-run wall %.2f, cpu %.2f;"
-                        + " floor: Files.write of the same pages, wall %.2f x log; load %s%n",
-                median(first), median(firstCpu), median(again), median(againCpu), median(files), load());
-    }
-
-    private static void deleteSite(Path root) throws IOException {
-        if (Files.exists(root.resolve("site"))) {
-            try (var walk = Files.walk(root.resolve("site"))) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
-        Files.deleteIfExists(root.resolve("index.html"));
-    }
-
-    /** CPU time of the whole process (every thread: the site writes 8 pages at a time), nanoseconds. */
-    private static long processCpu() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /**

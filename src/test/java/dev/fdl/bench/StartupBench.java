@@ -38,7 +38,7 @@ public final class StartupBench {
     private StartupBench() {}
 
     /** One run's wall and CPU seconds. */
-    private record Times(double wall, double cpu) {}
+    record Times(double wall, double cpu) {}
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
@@ -122,7 +122,7 @@ public final class StartupBench {
     }
 
     /** Runs {@code cmd} in {@code cwd} under {@code sh}, whose {@code times} gives the child's CPU time. */
-    private static Times run(List<String> cmd, Path cwd, boolean warmUp, Map<String, String> env) throws IOException, InterruptedException {
+    static Times run(List<String> cmd, Path cwd, boolean warmUp, Map<String, String> env) throws IOException, InterruptedException {
         List<String> sh = new ArrayList<>(List.of("sh", "-c", "\"$@\" >/dev/null 2>&1; s=$?; times >&2; exit $s", "sh"));
         sh.addAll(cmd);
         ProcessBuilder pb = new ProcessBuilder(sh).directory(cwd.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
@@ -141,7 +141,7 @@ public final class StartupBench {
         return new Times(wall, cpu);
     }
 
-    private static double median(double[] values) {
+    static double median(double[] values) {
         double[] v = values.clone();
         Arrays.sort(v);
         return v[v.length / 2];

@@ -219,6 +219,17 @@ class SiteTest {
     }
 
     @Test
+    void noStatLeavesOutTheChangeOverTheParentAndAPlainRunAddsItBack(@TempDir Path dir) throws IOException {
+        Path root = copy(towns.root, dir.resolve("repo"));
+        Path first = root.resolve("site/versions/" + towns.first + ".html");
+        Cli.ok(dir, "site", "--repo", root.toString(), "--no-stat");
+        assertThat(Files.readString(first)).doesNotContain("id=\"stat\"").contains("data-table=\"towns\"");
+        // whether the change is shown is one of a page's inputs: the plain run renders the pages again
+        Cli.ok(dir, "site", "--repo", root.toString());
+        assertThat(Files.readString(first)).contains("<h2>Changes over an empty catalog</h2>");
+    }
+
+    @Test
     void theSettingKeepsUnknownKeysAndAConcurrentChangeOfFdlJsonIsNotLost(@TempDir Path dir) throws IOException {
         Path root = copy(towns.root, dir.resolve("repo"));
         String cfg = Files.readString(root.resolve("fdl.json"));
