@@ -44,7 +44,8 @@ final class DiffCommand implements Runnable {
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 
-    @Parameters(arity = "0..2", paramLabel = "<ref-or-version>") List<String> args;
+    @Parameters(arity = "0..2", paramLabel = "<ref-or-version>",
+            description = "What to compare (see above); <a>..<b> is <a> <b>, as in git.") List<String> args;
     @Option(names = {"-t", "--table"}, paramLabel = "[schema.]name", description = "Only this table.") String table;
     @Option(names = "--key", paramLabel = "col[,col…]", split = ",",
             description = {"Columns identifying a row: a key on both sides with other values is a changed row, shown old -> new.",
@@ -62,6 +63,12 @@ final class DiffCommand implements Runnable {
         if (crlf && !csv) throw FdlException.usage("--crlf goes with --csv");
         if (noKey && keys != null) throw FdlException.usage("give either --key or --no-key, not both");
         List<String> refs = args == null ? List.of() : args;
+        for (String arg : refs) {
+            RevisionRange range = RevisionRange.parse(arg, "fdl diff");
+            if (range == null) continue;
+            if (refs.size() > 1) throw FdlException.usage("fdl diff takes <a>..<b> or <a> <b>, not both: " + String.join(" ", refs));
+            refs = List.of(range.from(), range.to()); // as in git: diff a..b is diff a b
+        }
         List<Path> scratch = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = repoOption.openStore()) {

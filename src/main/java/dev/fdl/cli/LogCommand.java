@@ -2,6 +2,7 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.util.Json;
 import dev.fdl.repo.RefName;
@@ -28,8 +29,10 @@ final class LogCommand implements Runnable {
         LogCommand c = new LogCommand();
         c.spec = Specs.command("log", c,
                 "Show versions from a ref (default: inside a working copy its branch, else HEAD) following parents, newest first, decorated with the refs that point at them; expired versions are listed and marked.");
-        c.spec.addPositional(Specs.optionalPositional(0, "<ref-or-version>",
-                "Where history starts. Default: inside a working copy its branch, else HEAD. Takes <ref>~N, <ref>^N, <ref>@{YYYY-MM-DD}."));
+        c.spec.addPositional(picocli.CommandLine.Model.PositionalParamSpec.builder().index("0..*").arity("0..*").type(String[].class)
+                .paramLabel("<ref-or-version>").description("Where history starts. Default: inside a working copy its branch, else HEAD. "
+                        + "Takes <ref>~N, <ref>^N, <ref>@{YYYY-MM-DD}; <a>..<b>: the versions <b> reaches and <a> does not, as in git. "
+                        + "-<N> is -n <N>, as in git.").build());
         c.spec.addOption(Specs.option(int.class, "N", "Show at most N versions (negative: all).", "-n", "--max-count"));
         c.spec.addOption(Specs.flag("One line per version.", "--oneline"));
         c.spec.addOption(Specs.flag("Print as JSON.", "--json"));
@@ -42,8 +45,25 @@ final class LogCommand implements Runnable {
     @Override
     public void run() {
         ParseResult given = spec.commandLine().getParseResult();
-        String start = given.matchedPositionalValue(0, null);
+        if (given.originalArgs().contains("--"))
+            throw FdlException.usage("fdl log takes no paths after '--': a version holds the whole dataset. Name a ref or version "
+                    + "(fdl log <ref>), or see what each version changed per table with fdl log --stat");
         int limit = given.matchedOptionValue("--max-count", -1);
+        String start = null, exclude = null;
+        for (String arg : given.matchedPositionalValue(0, new String[0])) {
+            if (arg.matches("-[0-9]+")) {
+                limit = Integer.parseInt(arg.substring(1));
+                continue;
+            }
+            if (start != null) throw FdlException.usage("fdl log takes one ref or version, or <a>..<b>; got '" + start + "' and '" + arg + "'");
+            RevisionRange range = RevisionRange.parse(arg, "fdl log");
+            if (range == null) {
+                start = arg;
+            } else {
+                exclude = range.from();
+                start = range.to();
+            }
+        }
         boolean oneline = given.hasMatchedOption("--oneline");
         boolean json = given.hasMatchedOption("--json");
         boolean stat = given.hasMatchedOption("--stat");
@@ -52,7 +72,9 @@ final class LogCommand implements Runnable {
             Repository repo = Repository.open(store);
             DefaultRef target = DefaultRef.forArgument(repo, start);
             Resolved r = repo.resolveAllowingExpired(target.spec());
-            List<Repository.LogEntry> entries = repo.log(r.version().id(), limit);
+            String hidden = exclude == null ? null
+                    : repo.resolveAllowingExpired(DefaultRef.forArgument(repo, exclude).spec()).version().id();
+            List<Repository.LogEntry> entries = repo.log(r.version().id(), hidden, limit);
             Map<String, List<RefValue>> refs = decorations(repo, r, spec.commandLine().getErr());
             for (Repository.LogEntry e : entries)
                 for (String p : e.missingParents())

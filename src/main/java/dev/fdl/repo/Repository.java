@@ -443,14 +443,39 @@ public final class Repository {
      * @param limit at most this many entries (negative: all)
      */
     public List<LogEntry> log(String startId, int limit) {
+        return log(startId, null, limit);
+    }
+
+    /**
+     * {@link #log(String, int)} without the versions {@code hiddenId} reaches (itself included):
+     * git's {@code log hidden..start}. Both walks go by descending {@code seq} (a parent's is
+     * smaller than its child's), so the hidden side is read only down to the oldest version the
+     * start side lists, and a version the hidden side reaches stops the start side's walk there.
+     *
+     * @param hiddenId null: nothing hidden
+     */
+    public List<LogEntry> log(String startId, String hiddenId, int limit) {
         List<LogEntry> out = new ArrayList<>();
-        PriorityQueue<VersionInfo> queue = new PriorityQueue<>(
-                Comparator.comparingLong(VersionInfo::seq).thenComparing(VersionInfo::id).reversed());
+        Comparator<VersionInfo> newestFirst = Comparator.comparingLong(VersionInfo::seq).thenComparing(VersionInfo::id).reversed();
+        PriorityQueue<VersionInfo> queue = new PriorityQueue<>(newestFirst);
         Set<String> seen = new HashSet<>();
         readVersion(startId).ifPresent(queue::add);
         seen.add(startId);
+        PriorityQueue<VersionInfo> hiddenQueue = new PriorityQueue<>(newestFirst);
+        Set<String> hiddenSeen = new HashSet<>(), hidden = new HashSet<>();
+        if (hiddenId != null) {
+            readVersion(hiddenId).ifPresent(hiddenQueue::add);
+            hiddenSeen.add(hiddenId);
+        }
         while (!queue.isEmpty() && (limit < 0 || out.size() < limit)) {
             VersionInfo v = queue.poll();
+            // every version the hidden side reaches with a seq >= v's is known once its walk is past v's seq
+            while (!hiddenQueue.isEmpty() && hiddenQueue.peek().seq() >= v.seq()) {
+                VersionInfo h = hiddenQueue.poll();
+                hidden.add(h.id());
+                for (String p : h.parents()) if (hiddenSeen.add(p)) readVersion(p).ifPresent(hiddenQueue::add);
+            }
+            if (hidden.contains(v.id())) continue; // and so are all its ancestors
             List<String> missing = new ArrayList<>();
             for (String p : v.parents()) {
                 if (!seen.add(p)) continue;

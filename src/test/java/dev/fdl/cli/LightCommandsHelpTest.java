@@ -68,7 +68,7 @@ class LightCommandsHelpTest {
             "2|log --bogus|fdl: Unknown option: '--bogus'|fdl log",
             "2|log -n x|fdl: 'x' is not an int|fdl log",
             "2|log -n|fdl: Missing required parameter for option '--max-count' (N)|fdl log",
-            "2|log a b|fdl: Unmatched argument at index 2: 'b'|fdl log",
+            // log a b: fdl's own usage error since log takes -<N> and <a>..<b> (GitFormsCliTest)
             "2|log --repo|fdl: Missing required parameter for option '--repo' (<root>)|fdl log",
             "2|status x|fdl: Unmatched argument at index 1: 'x'|fdl status",
             "2|refs x|fdl: Unmatched argument at index 1: 'x'|fdl refs",
