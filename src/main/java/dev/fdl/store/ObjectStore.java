@@ -56,7 +56,8 @@ public interface ObjectStore extends AutoCloseable {
      * power loss such an object may be empty or missing. The default is {@link #put}. It reports
      * no ETag: the writer checks its objects by the content hashes it records itself (the site's
      * manifest), and a local folder would otherwise hash each page a second time (MD5 of 1,021
-     * pages: 40-170 ms of CPU in the process {@code fdl site} starts, SiteBench).
+     * pages of 8 KB, alone: 36-173 ms of CPU at the JIT's first tier, as {@code fdl site} runs; in
+     * whole first runs at load 17 the difference was within the noise).
      *
      * @throws StoreException on I/O failure
      */
