@@ -98,11 +98,11 @@ final class DiffCommand implements Runnable {
                         : (from.description() != null ? from.description() : refs.get(0)) + " against "
                         + (to.description() != null ? to.description() : refs.get(1));
             }
-            Printer printer = json ? new JsonPrinter(out) : csv ? new CsvPrinter(out, stat, crlf ? "\r\n" : "\n") : new TextPrinter(out, stat);
-            if (!json && !csv) {
-                if (which != null) out.println("# " + which);
-                out.println("diff " + a.label() + " " + b.label());
-            }
+            List<String> preamble = new ArrayList<>();
+            if (which != null) preamble.add("# " + which);
+            preamble.add("diff " + a.label() + " " + b.label());
+            Printer printer = json ? new JsonPrinter(out) : csv ? new CsvPrinter(out, stat, crlf ? "\r\n" : "\n")
+                    : new TextPrinter(out, stat, preamble);
             // null: each table's key recorded by import --mode sync --key (none: whole rows)
             List<String> rowKey = noKey ? List.of() : keys;
             VersionDiff.Summary s = VersionDiff.run(a, b, table, rowKey, !stat, printer);
@@ -165,36 +165,45 @@ final class DiffCommand implements Runnable {
     }
 
     private static final class TextPrinter implements Printer {
-        private final PrintWriter out;
+        private final PrintWriter writer;
         private final boolean stat;
         private String header;
+        /** The lines saying what is compared, printed before the first output: a diff that fails before it prints nothing. */
+        private List<String> preamble;
 
-        TextPrinter(PrintWriter out, boolean stat) {
-            this.out = out;
+        TextPrinter(PrintWriter out, boolean stat, List<String> preamble) {
+            this.writer = out;
             this.stat = stat;
+            this.preamble = preamble;
+        }
+
+        private PrintWriter out() {
+            if (preamble != null) preamble.forEach(writer::println);
+            preamble = null;
+            return writer;
         }
 
         private void header(String table) {
-            if (!table.equals(header) && !stat) out.println("--- " + table);
+            if (!table.equals(header) && !stat) out().println("--- " + table);
             header = table;
         }
 
         @Override
         public void table(String table, String change) {
             header(table);
-            out.println("table " + change + ": " + table);
+            out().println("table " + change + ": " + table);
         }
 
         @Override
         public void column(String table, String change, String detail) {
             header(table);
-            out.println("  column " + change + ": " + detail);
+            out().println("  column " + change + ": " + detail);
         }
 
         @Override
         public void row(String table, char sign, List<String> values, String json) {
             header(table);
-            out.println(sign + " " + String.join(" | ", values.stream().map(v -> v == null ? "NULL" : v).toList()));
+            out().println(sign + " " + String.join(" | ", values.stream().map(v -> v == null ? "NULL" : v).toList()));
         }
 
         @Override
@@ -202,7 +211,7 @@ final class DiffCommand implements Runnable {
             header(table);
             List<String> parts = new ArrayList<>();
             for (VersionDiff.ValueChange c : changes) parts.add(c.column() + ": " + text(c.oldText()) + " -> " + text(c.newText()));
-            out.println("~ " + String.join(" | ", key) + ": " + String.join(", ", parts));
+            out().println("~ " + String.join(" | ", key) + ": " + String.join(", ", parts));
         }
 
         private static String text(String v) {
@@ -211,14 +220,14 @@ final class DiffCommand implements Runnable {
 
         @Override
         public void stat(VersionDiff.TableStat s) {
-            if (s.added() + s.removed() + s.changed() == 0 && !stat) return;
-            out.printf(" %s | +%d -%d ~%d%n", s.table(), s.added(), s.removed(), s.changed());
-            out.flush();
+            if (!s.differs()) return;
+            out().printf(" %s | +%d -%d ~%d%n", s.table(), s.added(), s.removed(), s.changed());
+            out().flush();
         }
 
         @Override
         public void summary(VersionDiff.Summary s) {
-            out.printf("%d table(s) added, %d dropped, %d changed; %d row(s) added, %d removed, %d changed%n",
+            out().printf("%d table(s) added, %d dropped, %d changed; %d row(s) added, %d removed, %d changed%n",
                     s.tablesAdded(), s.tablesDropped(), s.tablesChanged(), s.added(), s.removed(), s.changed());
         }
     }
@@ -283,6 +292,7 @@ final class DiffCommand implements Runnable {
 
         @Override
         public void stat(VersionDiff.TableStat s) {
+            if (!s.differs()) return;
             ObjectNode o = node(s.table(), "stat");
             o.put("added", s.added());
             o.put("removed", s.removed());
@@ -367,7 +377,7 @@ final class DiffCommand implements Runnable {
 
         @Override
         public void stat(VersionDiff.TableStat s) {
-            if (stat) {
+            if (stat && s.differs()) {
                 if (!statHeader) out.print("table,added,removed,changed" + eol);
                 statHeader = true;
                 line(s.table(), List.of(String.valueOf(s.added()), String.valueOf(s.removed()), String.valueOf(s.changed())));

@@ -46,6 +46,11 @@ final class ImportCommand implements Runnable {
     @Option(names = "--key", paramLabel = "col[,col…]", split = ",",
             description = "With --mode sync: the columns that identify a row (unique, never NULL); a row whose key stays but whose values change is a changed row. Default: the whole row.")
     List<String> keys;
+    @Option(names = "--no-key",
+            description = "With --mode append or replace into a table whose key import --mode sync --key recorded: import even when the key "
+                    + "would no longer be unique (or NULL), and drop the recorded key (fdl diff then compares whole rows). "
+                    + "Without it such an import is refused.")
+    boolean noKey;
     @Option(names = "--schema", paramLabel = "\"col TYPE, …\"",
             description = "DuckDB types for some columns instead of the detected ones, e.g. \"geonameid VARCHAR, price DECIMAL(10,2)\" (for CSV the reader itself uses them, so 01234 stays text).") String schema;
     @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Recorded as the snapshot's commit message.") String message;
@@ -55,6 +60,7 @@ final class ImportCommand implements Runnable {
     public void run() {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
         if (mode.trim().equalsIgnoreCase("sync")) {
+            if (noKey) throw FdlException.usage("--no-key is for --mode append or replace (a sync without --key ends the recorded key too)");
             sync(wc);
             return;
         }
@@ -62,8 +68,8 @@ final class ImportCommand implements Runnable {
         Importer.Mode m = Modes.parse(mode);
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            ImportResult r = Importer.importFile(wc.catalog(), store, repo.dataDir(), Cwd.resolve(file), table, m, schema,
-                    null, message);
+            ImportResult r = Importer.importFile(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo),
+                    Cwd.resolve(file), table, m, schema, noKey, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();

@@ -1,11 +1,12 @@
 package dev.fdl.cli;
 
-import dev.fdl.FdlException;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
@@ -22,6 +23,8 @@ import java.util.concurrent.Callable;
 final class RunCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "<cmd>") List<String> command;
 
+    @Spec CommandSpec spec;
+
     @Override
     public Integer call() {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
@@ -34,7 +37,9 @@ final class RunCommand implements Callable<Integer> {
         try {
             return pb.start().waitFor();
         } catch (IOException e) {
-            throw new FdlException("cannot run " + command.get(0) + ": " + e.getMessage());
+            // as a shell does: 127 for a command that cannot be found or started
+            spec.commandLine().getErr().println("fdl: cannot run " + command.get(0) + ": " + e.getMessage());
+            return 127;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 130;

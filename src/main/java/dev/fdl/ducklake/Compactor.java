@@ -56,8 +56,9 @@ public final class Compactor {
                             + SqlQuote.literal(rows.toString()) + " (FORMAT parquet)");
                 }
             }
+            // The same rows again: a recorded key stays as true (or as broken) as it was, so it is not checked.
             ImportResult written = Importer.importFile(sqliteCatalog, store, dataDirKey, rows, table, Importer.Mode.REPLACE, null,
-                    author, message == null ? "compact " + name : message);
+                    author, message == null ? "compact " + name : message, null, false, null);
             return new Result(name, files, deletes, inlined, written);
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot compact " + name + ": " + CatalogReader.firstLine(e), e);

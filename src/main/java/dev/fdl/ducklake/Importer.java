@@ -74,12 +74,36 @@ public final class Importer {
     public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path source,
                                           String table, Mode mode, String schemaOverride, String author,
                                           String message) {
-        return importFile(sqliteCatalog, store, dataDirKey, source, table, mode, schemaOverride, author, message, null);
+        return importFile(sqliteCatalog, store, dataDirKey, null, source, table, mode, schemaOverride, false, author, message);
     }
 
-    /** {@link #importFile}, also recording the table's {@link RowKey} (null: left as it is) in the same snapshot. */
+    /**
+     * {@link #importFile(Path, ObjectStore, String, Path, String, Mode, String, String, String)} as
+     * {@code fdl import} runs it. An append or replace into a table whose row key is recorded
+     * ({@link RowKey}) is refused (a failure, nothing imported) when it would leave the key NULL or
+     * repeated ({@link RecordedKeyCheck}), unless {@code dropKey}, which ends the recorded key in the
+     * import's snapshot instead.
+     *
+     * @param cacheDir where a remote repository's data files are mirrored to be read for that check
+     *                 (null: a scratch folder)
+     * @param dropKey  end the table's recorded key (only with append or replace; usage error otherwise)
+     */
+    public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, Path source,
+                                          String table, Mode mode, String schemaOverride, boolean dropKey, String author,
+                                          String message) {
+        if (dropKey && mode != Mode.APPEND && mode != Mode.REPLACE)
+            throw FdlException.usage("--no-key is for --mode append or replace (a sync without --key ends the recorded key too)");
+        return importFile(sqliteCatalog, store, dataDirKey, source, table, mode, schemaOverride, author, message,
+                dropKey ? List.of() : null, !dropKey, cacheDir);
+    }
+
+    /**
+     * {@link #importFile}, also recording the table's {@link RowKey} (null: left as it is) in the same
+     * snapshot; with {@code checkKey} a recorded key the import would break refuses it.
+     */
     static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path source, String table, Mode mode,
-                                   String schemaOverride, String author, String message, List<String> rowKey) {
+                                   String schemaOverride, String author, String message, List<String> rowKey, boolean checkKey,
+                                   Path cacheDir) {
         TableName name = TableName.parse(table);
         if (mode == null) throw FdlException.usage("an import mode is required: create, replace or append");
         Format format = format(source);
@@ -111,6 +135,8 @@ public final class Importer {
                 throw new FdlException("cannot import " + source + ": it holds no data rows"
                         + (format == Format.CSV ? " (only a header, or nothing at all)" : "") + "; nothing was imported");
             }
+            if (checkKey)
+                RecordedKeyCheck.check(duck, catalog, state, mode, plan, tmp, source, sqliteCatalog, store, dataDir, location, cacheDir);
             FileStats stats = FileStats.of(duck, tmp, plan.columns());
 
             String fileName = "ducklake-" + VersionIds.next() + ".parquet";

@@ -35,21 +35,24 @@ public final class RowKey {
      * (empty: none) for table {@code tableId}, unless the visible tag already says the same.
      */
     static void record(WorkingCatalog catalog, long tableId, long snapshot, List<String> key) throws SQLException {
-        List<String> current = List.of();
-        try (PreparedStatement ps = catalog.connection().prepareStatement(
-                "SELECT value FROM ducklake_tag WHERE object_id = ? AND key = ? AND end_snapshot IS NULL")) {
-            ps.setLong(1, tableId);
-            ps.setString(2, TAG);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) current = parse(rs.getString(1));
-            }
-        }
-        if (current.equals(key)) return;
+        if (current(catalog, tableId).equals(key)) return;
         catalog.update("UPDATE ducklake_tag SET end_snapshot = ? WHERE object_id = ? AND key = ? AND end_snapshot IS NULL",
                 snapshot, tableId, TAG);
         if (!key.isEmpty()) {
             catalog.update("INSERT INTO ducklake_tag (object_id, begin_snapshot, end_snapshot, key, value) VALUES (?, ?, NULL, ?, ?)",
                     tableId, snapshot, TAG, json(key));
+        }
+    }
+
+    /** The key recorded for table {@code tableId} at the working catalog's newest snapshot; empty when none. */
+    static List<String> current(WorkingCatalog catalog, long tableId) throws SQLException {
+        try (PreparedStatement ps = catalog.connection().prepareStatement(
+                "SELECT value FROM ducklake_tag WHERE object_id = ? AND key = ? AND end_snapshot IS NULL")) {
+            ps.setLong(1, tableId);
+            ps.setString(2, TAG);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? parse(rs.getString(1)) : List.of();
+            }
         }
     }
 

@@ -114,7 +114,7 @@ public final class Syncer {
         }
         // A table that does not exist yet is created from the file, as --mode create does.
         ImportResult r = Importer.importFile(sqliteCatalog, store, dataDirKey, source, table, Importer.Mode.CREATE,
-                schemaOverride, author, message, newTableKey);
+                schemaOverride, author, message, newTableKey, false, null);
         return new SyncResult(r.table(), r.snapshot(), r.rows(), r.rows(), 0, 0, r.dataFileKey(), r.fileSizeBytes(), 0, 0, 0,
                 List.of(), true);
     }
@@ -127,26 +127,15 @@ public final class Syncer {
         long rows = loadSource(duck, src, plan, source);
         checkKeys(duck, "__fdl_src", plan.keys(), source, name);
 
-        // The table's visible rows, each with its data file and position, through the built-in reader's view.
-        Path converted = tmp.resolve("catalog.duckdb");
-        CatalogConverter.convert(sqliteCatalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
-        try (Statement st = duck.createStatement()) {
-            st.execute("ATTACH " + SqlQuote.literal(converted.toAbsolutePath().toString()) + " AS " + SqlQuote.ident(ALIAS)
-                    + " (READ_ONLY)");
-        }
-        String readBase = location.contains("://")
-                ? DataFileMirror.fetch(converted, state.snapshot(), store, dataDir, cacheDir) : null;
-        SnapshotCatalog view = SnapshotCatalog.load(duck, ALIAS, sqliteCatalog.toString(), readBase, state.snapshot());
-        SnapshotCatalog.TableEntry entry = view.tables().stream().filter(t -> t.id() == state.table().id()).findFirst()
-                .orElseThrow(() -> new FdlException("table " + name + " is not visible in the converted working catalog; "
-                        + "the working catalog changed during the sync: run the import again"));
+        Visible current = visibleRows(duck, sqliteCatalog, state, store, dataDir, location, cacheDir, tmp, name);
+        SnapshotCatalog.TableEntry entry = current.entry();
         Map<Long, String> written = new HashMap<>();
-        SnapshotCatalog original = readBase == null ? view
+        SnapshotCatalog original = current.readBase() == null ? current.view()
                 : SnapshotCatalog.load(duck, ALIAS, sqliteCatalog.toString(), null, state.snapshot());
         for (SnapshotCatalog.TableEntry t : original.tables()) {
             if (t.id() == entry.id()) t.dataFiles().forEach(f -> written.put(f.id(), f.location()));
         }
-        loadCurrent(duck, plan, new TableViewSql(view, entry).selectWithRowIds());
+        loadCurrent(duck, plan, current.selectWithRowIds());
         long[] counts = difference(duck, plan);
         long added = counts[0], changed = counts[1], removed = counts[2];
         if (added + changed + removed == 0 && !plan.altersTable()) {
@@ -192,6 +181,44 @@ public final class Syncer {
         long snapshot = SyncCommit.commit(catalog, state, name, plan, insert, deletes, ended, inlinedDeletes, author, message, duck);
         return new SyncResult(name, snapshot, rows, added, removed, changed, dataKey,
                 insert == null ? 0 : insert.stats().fileSizeBytes(), deletes.size(), deleteBytes, ended.size(), plan.changes(), false);
+    }
+
+    /**
+     * The visible rows of an existing table of the working catalog, as the built-in reader shows them.
+     *
+     * @param view     the working catalog at its newest snapshot, converted and attached as {@link #ALIAS}
+     * @param entry    the table in {@code view}
+     * @param readBase where the data files are read from: a local mirror of a remote repository's, or null
+     */
+    record Visible(SnapshotCatalog view, SnapshotCatalog.TableEntry entry, String readBase) {
+        /** {@link TableViewSql#selectWithRowIds()}: columns named by column id, each row with its data file and position. */
+        String selectWithRowIds() {
+            return new TableViewSql(view, entry).selectWithRowIds();
+        }
+    }
+
+    /**
+     * Converts the working catalog into {@code tmp}, attaches it to {@code duck} and, for a remote
+     * repository, mirrors the visible data files into {@code cacheDir}: the table's visible rows
+     * are then {@link Visible#selectWithRowIds()}.
+     *
+     * @throws FdlException when the table is not visible in the copy (the working catalog changed meanwhile)
+     */
+    static Visible visibleRows(Connection duck, Path sqliteCatalog, WorkingCatalog.State state, ObjectStore store, String dataDir,
+                               String location, Path cacheDir, Path tmp, TableName name) throws SQLException {
+        Path converted = tmp.resolve("catalog.duckdb");
+        CatalogConverter.convert(sqliteCatalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
+        try (Statement st = duck.createStatement()) {
+            st.execute("ATTACH " + SqlQuote.literal(converted.toAbsolutePath().toString()) + " AS " + SqlQuote.ident(ALIAS)
+                    + " (READ_ONLY)");
+        }
+        String readBase = location.contains("://")
+                ? DataFileMirror.fetch(converted, state.snapshot(), store, dataDir, cacheDir) : null;
+        SnapshotCatalog view = SnapshotCatalog.load(duck, ALIAS, sqliteCatalog.toString(), readBase, state.snapshot());
+        SnapshotCatalog.TableEntry entry = view.tables().stream().filter(t -> t.id() == state.table().id()).findFirst()
+                .orElseThrow(() -> new FdlException("table " + name + " is not visible in the converted working catalog; "
+                        + "the working catalog changed during the import: run the import again"));
+        return new Visible(view, entry, readBase);
     }
 
     /** The file's rows as {@code __fdl_src}, columns named by column id and cast to the table's types after the sync. */

@@ -49,10 +49,18 @@ public final class VersionDiff {
     /** One changed column of a changed row: values as text and as JSON. */
     public record ValueChange(String column, String oldText, String newText, String oldJson, String newJson) {}
 
-    /** Per table row counts. */
-    public record TableStat(String table, long added, long removed, long changed) {}
+    /**
+     * Per table row counts, and whether its schema changed (the table added or dropped, a column
+     * added, dropped, renamed or retyped).
+     */
+    public record TableStat(String table, long added, long removed, long changed, boolean schemaChanged) {
+        /** True when the table differs at all: rows or schema. Unchanged tables are not listed (as git diff --stat lists changed files only). */
+        public boolean differs() {
+            return schemaChanged || added + removed + changed > 0;
+        }
+    }
 
-    /** Totals over all tables. */
+    /** Totals over all tables; {@code tablesChanged} counts tables both sides have whose rows or schema differ. */
     public record Summary(int tablesAdded, int tablesDropped, int tablesChanged, long added, long removed, long changed) {}
 
     /** Receives the diff as it is computed, table by table. */
@@ -146,18 +154,13 @@ public final class VersionDiff {
             long rowsAdded = 0, rowsRemoved = 0, rowsChanged = 0;
             for (String name : names) {
                 SnapshotCatalog.TableEntry x = ta.get(name), y = tb.get(name);
-                if (x == null) {
-                    sink.table(name, "added");
-                    added++;
-                } else if (y == null) {
-                    sink.table(name, "dropped");
-                    dropped++;
-                }
+                if (x == null) added++;
+                else if (y == null) dropped++;
                 List<String> tableKeys = keys != null ? keys : recordedKey(duck, ca, x, cb, y);
                 TableDiff diff = new TableDiff(duck, name, ca, x, cb, y, tableKeys, rows, sink);
                 diff.sides(a.label(), b.label(), keys == null);
                 TableStat stat = diff.run();
-                if (x != null && y != null && (stat.added() + stat.removed() + stat.changed() > 0)) changedTables++;
+                if (x != null && y != null && stat.differs()) changedTables++;
                 rowsAdded += stat.added();
                 rowsRemoved += stat.removed();
                 rowsChanged += stat.changed();
@@ -212,6 +215,8 @@ public final class VersionDiff {
         }
 
         private String labelA = "the old version", labelB = "the new version";
+        private boolean schemaChanged;
+        private final List<String[]> schemaChanges = new ArrayList<>();
         private boolean keyRecorded;
 
         /** Names the sides in messages; {@code keyRecorded}: the key is the one sync recorded, not one given with --key. */
@@ -273,6 +278,11 @@ public final class VersionDiff {
             for (int i = 0; i < common.size(); i++) cols.add(col(i));
             String list = String.join(", ", cols);
             TableStat stat;
+            if (!keys.isEmpty()) {
+                if (a != null) refuseNonUniqueKey("__fdl_pa", labelA, keys, labels);
+                if (b != null) refuseNonUniqueKey("__fdl_pb", labelB, keys, labels);
+            }
+            emitSchemaChanges();
             if (keys.isEmpty()) {
                 String plus = "SELECT " + list + " FROM __fdl_pb EXCEPT ALL SELECT " + list + " FROM __fdl_pa";
                 String minus = "SELECT " + list + " FROM __fdl_pa EXCEPT ALL SELECT " + list + " FROM __fdl_pb";
@@ -281,10 +291,8 @@ public final class VersionDiff {
                     emitRows(minus, '-', labels);
                     emitRows(plus, '+', labels);
                 }
-                stat = new TableStat(name, count(plus), count(minus), 0);
+                stat = new TableStat(name, count(plus), count(minus), 0, schemaChanged);
             } else {
-                if (a != null) refuseNonUniqueKey("__fdl_pa", labelA, keys, labels);
-                if (b != null) refuseNonUniqueKey("__fdl_pb", labelB, keys, labels);
                 String on = String.join(" AND ", keys.stream().map(i -> "x." + col(i) + " = y." + col(i)).toList());
                 List<Integer> others = new ArrayList<>();
                 for (int i = 0; i < common.size(); i++) if (!keys.contains(i)) others.add(i);
@@ -299,7 +307,7 @@ public final class VersionDiff {
                     emitRows(plus, '+', labels);
                     emitChanged(changed, keys, others, labels);
                 }
-                stat = new TableStat(name, count(plus), count(minus), count("SELECT 1 " + changed));
+                stat = new TableStat(name, count(plus), count(minus), count("SELECT 1 " + changed), schemaChanged);
             }
             sink.stat(stat);
             return stat;
@@ -314,9 +322,26 @@ public final class VersionDiff {
             return "k" + i;
         }
 
+        /**
+         * Records a schema change of this table, sent to the sink with the table's other output once
+         * its key is known to be usable: a diff refused for a table prints nothing of it.
+         */
+        private void column(String change, String detail) {
+            schemaChanged = true;
+            schemaChanges.add(new String[]{change, detail});
+        }
+
+        /** Sends the table's added or dropped state and its schema changes to the sink. */
+        private void emitSchemaChanges() {
+            if (a == null) sink.table(name, "added");
+            else if (b == null) sink.table(name, "dropped");
+            for (String[] c : schemaChanges) sink.column(name, c[0], c[1]);
+        }
+
         /** Pairs columns by id when both sides hold the same table (same table id), else by name; reports schema changes. */
         private void matchColumns() {
             if (a == null || b == null) {
+                schemaChanged = true; // the table itself was added or dropped
                 for (SnapshotCatalog.ColumnEntry c : (a != null ? a : b).columns()) {
                     common.add(a != null ? new SnapshotCatalog.ColumnEntry[]{c, null} : new SnapshotCatalog.ColumnEntry[]{null, c});
                 }
@@ -330,18 +355,18 @@ public final class VersionDiff {
                 Object k = byId ? (Object) c.id() : c.name();
                 SnapshotCatalog.ColumnEntry other = inB.get(k);
                 if (other == null) {
-                    sink.column(name, "dropped", c.name());
+                    column("dropped", c.name());
                     continue;
                 }
                 matched.put(k, other);
-                if (!other.name().equals(c.name())) sink.column(name, "renamed", c.name() + " -> " + other.name());
+                if (!other.name().equals(c.name())) column("renamed", c.name() + " -> " + other.name());
                 if (!other.duckType().equalsIgnoreCase(c.duckType())) {
-                    sink.column(name, "retyped", other.name() + " " + c.duckType() + " -> " + other.duckType());
+                    column("retyped", other.name() + " " + c.duckType() + " -> " + other.duckType());
                 }
             }
             for (SnapshotCatalog.ColumnEntry c : b.columns()) {
                 Object k = byId ? (Object) c.id() : c.name();
-                if (!matched.containsKey(k)) sink.column(name, "added", c.name() + " " + c.duckType());
+                if (!matched.containsKey(k)) column("added", c.name() + " " + c.duckType());
             }
             // compared columns in b's order
             Map<Object, SnapshotCatalog.ColumnEntry> inA = new HashMap<>();

@@ -23,6 +23,7 @@ public final class AttachStatements {
      * @param alias   the database name in DuckDB
      */
     public static List<String> of(Repository repo, VersionInfo version, String rootUrl, String alias) {
+        checkRootUrl(rootUrl);
         String key = RepoLayout.versionFile(version.id(), version.catalog().path());
         String root = rootUrl == null ? null : rootUrl.endsWith("/") ? rootUrl : rootUrl + "/";
         String catalogUrl = root == null ? repo.store().location(key) : root + key;
@@ -39,6 +40,27 @@ public final class AttachStatements {
         out.add("ATTACH " + SqlQuote.literal("ducklake:" + catalogUrl) + " AS " + identifier(alias) + " (" + opts + ");");
         out.add("USE " + identifier(alias) + ";");
         return out;
+    }
+
+    /** URL schemes DuckDB's file systems read (core, httpfs, azure, the Hugging Face file system). */
+    private static final java.util.Set<String> READABLE_SCHEMES = java.util.Set.of(
+            "http", "https", "s3", "s3a", "s3n", "gs", "gcs", "r2", "az", "azure", "abfss", "hf", "file");
+
+    /**
+     * Refuses a root URL DuckDB cannot read from (e.g. {@code ftp://}): the statements would fail
+     * only in the reader's DuckDB. A path without a scheme is taken as a local folder.
+     *
+     * @throws dev.fdl.FdlException usage error (exit 2) naming the URL and the schemes accepted
+     */
+    public static void checkRootUrl(String rootUrl) {
+        if (rootUrl == null) return;
+        int colon = rootUrl.indexOf("://");
+        if (rootUrl.isBlank() || colon == 0)
+            throw dev.fdl.FdlException.usage("--root-url '" + rootUrl + "' names no root; give e.g. https://example.org/data/ or s3://bucket/prefix/");
+        if (colon > 0 && !READABLE_SCHEMES.contains(rootUrl.substring(0, colon).toLowerCase(Locale.ROOT)))
+            throw dev.fdl.FdlException.usage("--root-url '" + rootUrl + "': DuckDB cannot read from '" + rootUrl.substring(0, colon)
+                    + "://'; use one of " + new java.util.TreeSet<>(READABLE_SCHEMES).stream().map(x -> x + "://").toList()
+                    + " or a local folder");
     }
 
     private static final java.util.regex.Pattern PLAIN_IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");

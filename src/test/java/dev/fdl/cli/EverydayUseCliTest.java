@@ -166,6 +166,20 @@ class EverydayUseCliTest {
     }
 
     @Test
+    void runExits127ForAMissingCommandAndAttachRefusesARootDuckDbCannotRead() throws IOException {
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        load(wc, 1);
+        commit(wc, "one");
+        Cli.Result missing = Cli.in(wc, "run", "--", "no-such-command-fdl-test");
+        assertThat(missing.exit()).as(missing.toString()).isEqualTo(127);
+        assertThat(missing.err()).contains("cannot run no-such-command-fdl-test");
+        Cli.Result ftp = Cli.in(wc, "attach", "--root-url", "ftp://example.org/x");
+        assertThat(ftp.exit()).as(ftp.toString()).isEqualTo(2);
+        assertThat(ftp.err()).contains("ftp://example.org/x").contains("https://");
+        assertThat(Cli.ok(wc, "attach", "--root-url", "gs://bucket/repo").out()).contains("ducklake:gs://bucket/repo/versions/");
+    }
+
+    @Test
     void checkoutWithRepoInASubfolderOfAWorkingCopyRefusesToSwitchIt() throws IOException {
         Cli.ok(wc, "checkout", "--repo", root.toString());
         load(wc, 1);
