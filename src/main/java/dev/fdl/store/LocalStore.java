@@ -266,8 +266,11 @@ public final class LocalStore implements ObjectStore {
      * later time than the object it replaces). Larger ones take {@link #put}'s way, unflushed.
      */
     @Override
-    public WriteResult putDerived(String key, byte[] body) {
-        if (body.length > CONTENT_ETAG_LIMIT) return put(key, Payload.of(body), false);
+    public void putDerived(String key, byte[] body) {
+        if (body.length > CONTENT_ETAG_LIMIT) {
+            put(key, Payload.of(body), false);
+            return;
+        }
         Path f = file(key);
         Path tmp = f.resolveSibling(INTERNAL_PREFIX + "tmp-" + UUID.randomUUID());
         try {
@@ -278,7 +281,6 @@ public final class LocalStore implements ObjectStore {
                 Files.write(tmp, body, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             }
             Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            return WriteResult.written(md5(body));
         } catch (IOException e) {
             deleteQuietly(tmp);
             throw new StoreException(key, "cannot write " + f + ": " + e.getMessage(), e);

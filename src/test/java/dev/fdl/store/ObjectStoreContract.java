@@ -127,23 +127,20 @@ abstract class ObjectStoreContract {
     // ------------------------------------------------------------ putIfMatch
 
     @Test
-    void putDerivedWritesAndReplacesTheWholeObjectWithTheEtagItReturns() {
-        WriteResult first = store.putDerived("site/versions/a.html", utf8("<p>one</p>"));
-        WriteResult second = store.putDerived("site/versions/a.html", utf8("<p>two, longer</p>"));
+    void putDerivedWritesAndReplacesTheWholeObject() {
+        store.putDerived("site/versions/a.html", utf8("<p>one</p>"));
+        assertThat(store.get("site/versions/a.html").orElseThrow().bytes()).isEqualTo(utf8("<p>one</p>"));
+        store.putDerived("site/versions/a.html", utf8("<p>two, longer</p>"));
 
-        assertThat(first.isWritten()).isTrue();
         ObjectBytes now = store.get("site/versions/a.html").orElseThrow();
         assertThat(now.bytes()).isEqualTo(utf8("<p>two, longer</p>"));
-        assertThat(ETags.same(now.etag(), second.etag())).isTrue();
         try (var keys = store.list("site/")) {
             assertThat(keys.map(ObjectMeta::key)).containsExactly("site/versions/a.html"); // no temporary file left
         }
         byte[] large = new byte[(1 << 20) + 1]; // past a local folder's content-ETag limit: written the ordinary way
         new Random(5).nextBytes(large);
-        WriteResult big = store.putDerived("site/large.bin", large);
-        ObjectBytes back = store.get("site/large.bin").orElseThrow();
-        assertThat(back.bytes()).isEqualTo(large);
-        assertThat(ETags.same(back.etag(), big.etag())).isTrue();
+        store.putDerived("site/large.bin", large);
+        assertThat(store.get("site/large.bin").orElseThrow().bytes()).isEqualTo(large);
     }
 
     @Test
