@@ -78,7 +78,7 @@ final class QueryCommand implements Runnable {
                 try {
                     answer = VersionQuery.run(catalog, store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), snapshot, sql);
                 } catch (FdlException e) {
-                    throw aboutVersion(e, r.version(), catalog);
+                    throw aboutVersion(e, repo, r.version(), catalog);
                 }
             }
         }
@@ -93,11 +93,22 @@ final class QueryCommand implements Runnable {
     }
 
     /** The reader's error, worded for the version the user named rather than the cached file. */
-    private FdlException aboutVersion(FdlException e, dev.fdl.repo.VersionInfo v, Path catalog) {
+    private FdlException aboutVersion(FdlException e, Repository repo, dev.fdl.repo.VersionInfo v, Path catalog) {
         String msg = e.getMessage().replace("catalog " + catalog, "version " + v.id())
                 .replace(catalog.toString(), "the catalog of version " + v.id());
-        if (snapshot != null && snapshot < v.ducklake().firstSnapshot() && !v.parents().isEmpty())
-            msg += "; older snapshots are in its parent version: fdl query --snapshot " + snapshot + " " + v.parents().get(0) + " \"...\"";
+        if (snapshot != null && snapshot < v.ducklake().firstSnapshot()) {
+            // each version keeps only its own snapshots: name the one that keeps this snapshot
+            java.util.Optional<dev.fdl.repo.VersionInfo> holder = repo.versionKeepingSnapshot(v, snapshot);
+            java.util.Optional<dev.fdl.repo.ExpiredInfo> expired = holder.flatMap(h -> repo.readExpired(h.id()));
+            if (holder.isEmpty())
+                msg += "; no version of its history keeps snapshot " + snapshot;
+            else if (expired.isPresent())
+                msg += "; snapshot " + snapshot + " is kept by version " + holder.get().id() + ", which expired at "
+                        + expired.get().expiredAt() + " (its catalog is deleted)";
+            else
+                msg += "; snapshot " + snapshot + " is kept by version " + holder.get().id() + ": fdl query --snapshot " + snapshot
+                        + " " + holder.get().id() + " \"...\"";
+        }
         return new FdlException(e.kind(), msg, e);
     }
 }

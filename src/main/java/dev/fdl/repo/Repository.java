@@ -195,6 +195,22 @@ public final class Repository {
         });
     }
 
+    /**
+     * The version whose catalog keeps DuckLake snapshot {@code snapshot} of {@code from}'s history:
+     * {@code from} or the first of its first parents whose {@code ducklake.snapshots} range holds it
+     * (SPEC.md section 3: a version keeps only the snapshots it added over its first parent). Empty
+     * when the history ends (or a parent is missing) before it.
+     */
+    public Optional<VersionInfo> versionKeepingSnapshot(VersionInfo from, long snapshot) {
+        VersionInfo v = from;
+        while (v != null) {
+            if (v.ducklake().firstSnapshot() <= snapshot && snapshot <= v.ducklake().lastSnapshot()) return Optional.of(v);
+            if (snapshot > v.ducklake().lastSnapshot() || v.parents().isEmpty()) return Optional.empty();
+            v = readVersion(v.parents().get(0)).orElse(null);
+        }
+        return Optional.empty();
+    }
+
     /** Reads expired.json of {@code id}, or empty when the version is in retention. */
     public Optional<ExpiredInfo> readExpired(String id) {
         String key = RepoLayout.expiredJson(id);
