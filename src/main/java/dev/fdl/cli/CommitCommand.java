@@ -39,6 +39,8 @@ final class CommitCommand implements Runnable {
     @Override
     public void run() {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        String ignored = wc.ignoredDescriptionWarning();
+        if (ignored != null) spec.commandLine().getErr().println("fdl: warning: " + ignored);
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             // refuse before committing: a commit whose asked-for expiry cannot run is a surprise

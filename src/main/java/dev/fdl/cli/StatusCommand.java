@@ -59,6 +59,8 @@ final class StatusCommand implements Runnable {
             if (ref.isPresent()) nowAt = ref.get().versionId();
             described = dev.fdl.repo.Description.change(wc, dev.fdl.repo.Description.base(repo, wc).orElse(null));
         }
+        String ignored = wc.ignoredDescriptionWarning();
+        if (ignored != null) spec.commandLine().getErr().println("fdl: warning: " + ignored);
         Path descFile = wc.datasetFile();
         String descName = descFile == null ? "dataset.json" : descFile.getFileName().toString();
         PrintWriter out = spec.commandLine().getOut();

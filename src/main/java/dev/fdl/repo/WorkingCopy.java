@@ -222,6 +222,17 @@ public final class WorkingCopy {
         return null;
     }
 
+    /**
+     * A warning when the working copy holds both {@code dataset.json} and {@code datapackage.json}:
+     * fdl reads the first only ({@link #datasetFile}), so edits to the second would be lost without
+     * a word. Null when there is at most one.
+     */
+    public String ignoredDescriptionWarning() {
+        if (!Files.isRegularFile(dir.resolve("dataset.json")) || !Files.isRegularFile(dir.resolve("datapackage.json"))) return null;
+        return "both dataset.json and datapackage.json are in " + dir + ": fdl uses dataset.json and ignores datapackage.json; "
+                + "merge what you need into dataset.json and remove datapackage.json (or remove dataset.json to use datapackage.json)";
+    }
+
     private Path stateFile() {
         return dir.resolve(DIR).resolve("state.json");
     }
