@@ -52,7 +52,11 @@ final class InitCommand implements Runnable {
                     Json.MAPPER.getNodeFactory().textNode(DuckDbStorage.parse(catalogStorage, "--catalog-storage", FdlException.Kind.USAGE,
                             "use " + DuckDbStorage.acceptedValues() + ", or leave the option out for \""
                                     + DuckDbStorage.DEFAULT.storageString() + "\" (DuckDB 1.5 and 2.0 readers)").storageString()));
-        try (ObjectStore store = Stores.open(Cwd.root(where))) {
+        String resolved = Cwd.root(where);
+        if (!resolved.contains("://") && java.nio.file.Files.isRegularFile(java.nio.file.Path.of(resolved)))
+            throw FdlException.usage("cannot init " + where + ": it is a file, not a folder; a repository's root is a folder "
+                    + "(fdl init <new or empty folder>) or an s3://bucket/prefix/; to load a file, run fdl import in a working copy");
+        try (ObjectStore store = Stores.open(resolved)) {
             if (store.readOnly()) throw new FdlException("cannot init " + where + ": HTTP(S) roots are read-only");
             Repository repo = Repository.init(store, head, config);
             PrintWriter out = spec.commandLine().getOut();

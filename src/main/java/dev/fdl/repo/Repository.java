@@ -51,8 +51,10 @@ public final class Repository {
     public static Repository open(ObjectStore store) {
         Optional<ObjectBytes> cfg = store.get(RepoLayout.CONFIG);
         if (cfg.isEmpty())
-            throw FdlException.notFound("no fdl repository at " + store.root() + " (no " + RepoLayout.CONFIG
-                    + "); create one with: fdl init " + store.root());
+            throw FdlException.notFound("no fdl repository at " + store.root() + " (no " + RepoLayout.CONFIG + "); "
+                    + (store.readOnly() ? "an HTTP(S) root is read-only, so fdl cannot create one there: check the URL, or publish "
+                    + "a repository made elsewhere (a folder or s3:// root) at it"
+                    : "create one with: fdl init " + store.root()));
         ObjectBytes read = cfg.get();
         return new Repository(store, RepoConfig.parse(read.bytes()), read::etag);
     }

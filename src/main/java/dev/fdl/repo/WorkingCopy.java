@@ -244,10 +244,23 @@ public final class WorkingCopy {
 
     /** Reads the state (exit 1 naming the file when corrupt). */
     public State state() {
+        byte[] bytes;
         try {
-            return State.parse(Files.readAllBytes(stateFile()), stateFile().toString());
+            bytes = Files.readAllBytes(stateFile());
         } catch (IOException e) {
             throw new FdlException("cannot read " + stateFile() + ": " + e.getMessage());
+        }
+        try {
+            return State.parse(bytes, stateFile().toString());
+        } catch (FdlException e) {
+            // not a repository file: fdl's own record of this working copy, which fdl verify does not check
+            String detail = e.getMessage().replace("corrupt repository file " + stateFile() + ": ", "");
+            int cut = detail.indexOf("; the file was damaged");
+            if (cut > 0) detail = detail.substring(0, cut);
+            throw new FdlException(e.kind(), "the working copy's state file " + stateFile() + " is damaged (" + detail
+                    + "); it records the repository, branch and base version this folder was checked out from. Make the folder a "
+                    + "working copy again: remove " + dir.resolve(DIR) + " (its uncommitted snapshots are lost; committed versions "
+                    + "are safe in the repository) and run fdl checkout --repo <root> [<branch>] here", e);
         }
     }
 

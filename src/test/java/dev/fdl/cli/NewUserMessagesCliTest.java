@@ -1,0 +1,46 @@
+package dev.fdl.cli;
+
+import dev.fdl.store.FolderHttpServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Messages a new user met, in fdl's words with what to do: init on a file, a missing repository over HTTP, a damaged state file. */
+class NewUserMessagesCliTest {
+    @TempDir Path dir;
+
+    @Test
+    void initOnAFileSaysItIsAFile() throws Exception {
+        Files.writeString(dir.resolve("a.csv"), "id\n1\n");
+        Cli.Result r = Cli.in(dir, "init", "a.csv");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains("cannot init a.csv: it is a file, not a folder").doesNotContain("store error");
+    }
+
+    @Test
+    void noRepositoryOverHttpDoesNotSuggestInitThere() throws Exception {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        try (FolderHttpServer http = new FolderHttpServer(empty, "/")) {
+            Cli.Result r = Cli.in(dir, "log", "--repo", http.root().toString());
+            assertThat(r.exit()).as(r.toString()).isEqualTo(4);
+            assertThat(r.err()).contains("no fdl repository at").contains("read-only").doesNotContain("fdl init");
+        }
+        assertThat(Cli.in(dir, "log", "--repo", empty.toString()).err()).contains("create one with: fdl init");
+    }
+
+    @Test
+    void aDamagedStateFileIsTheWorkingCopysAndSaysHowToRecover() throws Exception {
+        Path wc = Files.createDirectories(dir.resolve("wc"));
+        Cli.ok(dir, "init", dir.resolve("repo").toString());
+        Cli.ok(wc, "checkout", "--repo", dir.resolve("repo").toString());
+        Files.writeString(wc.resolve(".fdl/state.json"), "{\"root\": 5");
+        Cli.Result r = Cli.in(wc, "status");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("the working copy's state file").contains("fdl checkout --repo <root>")
+                .doesNotContain("corrupt repository file").doesNotContain("fdl verify");
+    }
+}
