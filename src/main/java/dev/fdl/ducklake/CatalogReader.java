@@ -90,7 +90,8 @@ public final class CatalogReader implements AutoCloseable {
             conn = null;
             return reader;
         } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + duckdbCatalog + ": " + firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + duckdbCatalog + ": "
+                    + missingFileInFdlsWords(firstLine(e)), e);
         } finally {
             if (conn != null) {
                 try {
@@ -168,8 +169,34 @@ public final class CatalogReader implements AutoCloseable {
         try {
             return execute(connection, sql);
         } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "query failed: " + firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "query failed: " + inFdlsWords(firstLine(e)), e);
         }
+    }
+
+    private static final java.util.regex.Pattern NO_TABLE =
+            java.util.regex.Pattern.compile("Catalog Error: Table with name (.+?) does not exist!.*", java.util.regex.Pattern.DOTALL);
+    private static final java.util.regex.Pattern NO_FILE =
+            java.util.regex.Pattern.compile("IO Error: No files found that match the pattern \"(.+?)\".*", java.util.regex.Pattern.DOTALL);
+
+    /**
+     * DuckDB's error for the two mistakes a reader meets most, an unknown table and a data file
+     * missing from the repository, said in fdl's words with what to do; any other error as DuckDB said it.
+     */
+    private String inFdlsWords(String duckError) {
+        java.util.regex.Matcher m = NO_TABLE.matcher(duckError);
+        if (m.matches())
+            return "there is no table named '" + m.group(1) + "' here; the tables are: "
+                    + (tables().isEmpty() ? "(none)" : String.join(", ", tables())) + " (tables of schema main also answer unqualified)";
+        return missingFileInFdlsWords(duckError);
+    }
+
+    /** DuckDB's error for a data file that is not there, in fdl's words; any other error as DuckDB said it. */
+    private static String missingFileInFdlsWords(String duckError) {
+        java.util.regex.Matcher m = NO_FILE.matcher(duckError);
+        if (m.matches())
+            return "data file " + m.group(1) + " is missing: the catalog names it but the repository does not hold it; "
+                    + "run fdl verify to list every missing file";
+        return duckError;
     }
 
     /**

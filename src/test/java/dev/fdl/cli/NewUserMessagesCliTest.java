@@ -43,4 +43,25 @@ class NewUserMessagesCliTest {
         assertThat(r.err()).contains("the working copy's state file").contains("fdl checkout --repo <root>")
                 .doesNotContain("corrupt repository file").doesNotContain("fdl verify");
     }
+
+    @Test
+    void anUnknownTableAndAMissingDataFileAreSaidInFdlsWords() throws Exception {
+        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
+        Cli.ok(dir, "init", root.toString());
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Cli.ok(wc, "import", Files.writeString(dir.resolve("t.csv"), "id\n1\n").toString(), "--table", "t");
+        Cli.ok(wc, "commit", "-m", "one");
+        Cli.Result table = Cli.in(wc, "query", "SELECT * FROM nosuch");
+        assertThat(table.exit()).isEqualTo(1);
+        assertThat(table.err()).contains("no table named 'nosuch'").contains("the tables are: main.t").doesNotContain("Catalog Error");
+
+        Path data;
+        try (var files = Files.walk(root.resolve("data"))) {
+            data = files.filter(f -> f.toString().endsWith(".parquet")).findFirst().orElseThrow();
+        }
+        Files.delete(data);
+        Cli.Result missing = Cli.in(wc, "query", "SELECT * FROM t");
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.err()).contains("data file " + data + " is missing").contains("fdl verify").doesNotContain("IO Error");
+    }
 }
