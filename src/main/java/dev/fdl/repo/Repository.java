@@ -298,7 +298,7 @@ public final class Repository {
         }
     }
 
-    /** The full id of the finished version whose id starts with {@code prefix}, or null; exit 1 when ambiguous. */
+    /** The full id of the finished version whose id starts with {@code prefix}, or null; a usage error (exit 2, naming the candidates) when ambiguous, as git's. */
     private String expandVersionId(String prefix) {
         if (VersionIds.isValid(prefix)) return readVersion(prefix).isPresent() ? prefix : null;
         if (!store.canList()) return null;
@@ -310,7 +310,7 @@ public final class Repository {
             });
         }
         if (ids.size() > 1)
-            throw new FdlException(FdlException.Kind.FAILURE, "version prefix '" + prefix + "' is ambiguous: "
+            throw new FdlException(FdlException.Kind.USAGE, "version prefix '" + prefix + "' is ambiguous: "
                     + String.join(", ", ids) + "; give more characters");
         return ids.isEmpty() ? null : ids.iterator().next();
     }

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,5 +64,26 @@ class NewUserMessagesCliTest {
         Cli.Result missing = Cli.in(wc, "query", "SELECT * FROM t");
         assertThat(missing.exit()).isEqualTo(1);
         assertThat(missing.err()).contains("data file " + data + " is missing").contains("fdl verify").doesNotContain("IO Error");
+    }
+
+    @Test
+    void anAmbiguousVersionPrefixIsAUsageErrorNamingTheCandidates() throws Exception {
+        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
+        Cli.ok(dir, "init", root.toString());
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path csv = dir.resolve("t.csv");
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Files.writeString(csv, "id\n" + i + "\n");
+            Cli.ok(wc, "import", csv.toString(), "--table", "t", "--mode", i == 0 ? "create" : "append");
+            Cli.ok(wc, "commit", "-m", "m" + i);
+        }
+        try (var s = Files.list(root.resolve("versions"))) {
+            s.forEach(p -> ids.add(p.getFileName().toString()));
+        }
+        String prefix = ids.get(0).substring(0, 4); // UUIDv7 ids made a moment apart share their first characters
+        Cli.Result r = Cli.in(wc, "show", prefix);
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains("ambiguous").contains(ids.get(0)).contains(ids.get(1));
     }
 }
