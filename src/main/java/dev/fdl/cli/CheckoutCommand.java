@@ -75,6 +75,7 @@ final class CheckoutCommand implements Runnable {
             root = repoOption.root();
             wc = WorkingCopy.create(here);
         }
+        WorkingCopy.State before = existing.map(WorkingCopy::state).orElse(null);
         try (ObjectStore store = Stores.open(root)) {
             Repository repo = Repository.open(store);
             ProgressListener progress = Progress.listener(quiet, spec.commandLine().getErr());
@@ -99,6 +100,14 @@ final class CheckoutCommand implements Runnable {
             if (ducklakeFormat != null && existing.isPresent() && ref == null && newBranch == null) {
                 out.println("Working catalog moved to DuckLake format " + ducklakeFormat + "; the next commit records it (a commit needs a new snapshot: load or change data first)"
                         + " (DuckDB 1.5 readers cannot open versions of format 1.1)");
+                out.flush();
+                return;
+            }
+            if (before != null && r.branch() != null && r.branch().equals(before.branch())
+                    && java.util.Objects.equals(r.version(), before.baseVersion()) && ducklakeFormat == null) {
+                // as git's "Already on 'main'": the working copy was on this branch at this version already
+                out.println("Already on '" + r.branch() + "'" + (r.version() == null ? " (no version yet)" : " at version " + r.version())
+                        + " in working copy " + r.workingCopy().dir());
                 out.flush();
                 return;
             }

@@ -189,8 +189,11 @@ class EverydayUseCliTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("inside the working copy " + wc).contains("fdl -C " + wc + " checkout");
         assertThat(sub.resolve(".fdl")).doesNotExist();
-        assertThat(Cli.ok(sub, "checkout", "main").out()).startsWith("Switched working copy " + wc + " to branch 'main'");
-        assertThat(Cli.ok(wc, "checkout", "--repo", root.toString(), "main").out()).startsWith("Switched working copy " + wc);
+        // already on main there: git's "Already on 'main'", naming the working copy
+        assertThat(Cli.ok(sub, "checkout", "main").out()).startsWith("Already on 'main' at version ").contains("in working copy " + wc);
+        assertThat(Cli.ok(wc, "checkout", "--repo", root.toString(), "main").out()).startsWith("Already on 'main'").contains(wc.toString());
+        Cli.ok(wc, "branch", "dev");
+        assertThat(Cli.ok(sub, "checkout", "dev").out()).startsWith("Switched working copy " + wc + " to branch 'dev'");
     }
 
     @Test

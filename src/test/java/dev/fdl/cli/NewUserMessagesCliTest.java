@@ -86,4 +86,16 @@ class NewUserMessagesCliTest {
         assertThat(r.exit()).as(r.toString()).isEqualTo(2);
         assertThat(r.err()).contains("ambiguous").contains(ids.get(0)).contains(ids.get(1));
     }
+
+    @Test
+    void checkingOutTheBranchTheWorkingCopyIsOnSaysAlreadyOn() throws Exception {
+        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
+        Cli.ok(dir, "init", root.toString());
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Cli.ok(wc, "import", Files.writeString(dir.resolve("t.csv"), "id\n1\n").toString(), "--table", "t");
+        Cli.ok(wc, "commit", "-m", "one");
+        Cli.ok(wc, "branch", "dev");
+        assertThat(Cli.ok(wc, "checkout", "main").out()).startsWith("Already on 'main' at version ");
+        assertThat(Cli.ok(wc, "checkout", "dev").out()).startsWith("Switched working copy ");
+    }
 }
