@@ -35,7 +35,11 @@ public final class DatasetDescriptor {
         ObjectNode out = descriptor == null ? Json.MAPPER.createObjectNode() : descriptor.deepCopy();
         if (!out.has("name")) out.put("name", fallbackName);
         JsonNode res = out.get("resources");
-        if (res != null && !res.isArray()) throw FdlException.corrupt(file, "key 'resources' must be an array");
+        // the user's own file, not a repository file: say what to fix there
+        if (res != null && !res.isArray())
+            throw new FdlException(FdlException.Kind.FAILURE, "the working copy's " + file + ": key 'resources' must be an array of table "
+                    + "descriptions ([{\"name\": \"<table>\", ...}]), not " + res.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
+                    + "; fix it there (or remove the key: commit fills in every table)");
         ArrayNode resources = res == null ? out.putArray("resources") : (ArrayNode) res;
 
         Map<String, TableFacts> byName = new LinkedHashMap<>();

@@ -66,6 +66,15 @@ class DatasetDescriptorTest {
     }
 
     @Test
+    void aBadShapeOfTheUsersOwnFileIsNamedAsTheWorkingCopysNotTheRepositorys() {
+        ObjectNode d = JsonRead.parseObject("{\"resources\": {\"name\": \"cities\"}}".getBytes(java.nio.charset.StandardCharsets.UTF_8), "dataset.json");
+        assertThatThrownBy(() -> DatasetDescriptor.checkAndFill(d, "dataset.json", List.of(CITIES), "x"))
+                .hasMessageStartingWith("the working copy's dataset.json: key 'resources' must be an array")
+                .hasMessageContaining("not object")
+                .hasMessageNotContaining("corrupt repository file");
+    }
+
+    @Test
     void aTableDescribedTwiceIsRefused() {
         ObjectNode d = JsonRead.parseObject("{\"resources\": [{\"name\": \"cities\", \"rows\": 999}, {\"name\": \"cities\"}]}"
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8), "dataset.json");
