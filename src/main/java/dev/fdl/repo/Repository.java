@@ -10,13 +10,11 @@ import dev.fdl.store.WriteResult;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -434,19 +432,12 @@ public final class Repository {
      */
     public boolean reachableFromOtherRefs(String id, RefValue except) {
         VersionInfo target = readVersion(id).orElseThrow(() -> FdlException.notFound("no version " + id + " in " + store.root()));
-        PriorityQueue<VersionInfo> queue = new PriorityQueue<>(
-                Comparator.comparingLong(VersionInfo::seq).thenComparing(VersionInfo::id).reversed());
-        Set<String> seen = new HashSet<>();
+        HistoryWalk walk = new HistoryWalk(this);
         for (RefValue r : listRefs()) {
-            if (r.kind() == except.kind() && r.name().equals(except.name())) continue;
-            if (r.versionId().equals(id)) return true;
-            if (seen.add(r.versionId())) readVersion(r.versionId()).ifPresent(queue::add);
+            if (r.kind() != except.kind() || !r.name().equals(except.name())) walk.start(r.versionId());
         }
-        while (!queue.isEmpty() && queue.peek().seq() > target.seq()) {
-            for (String p : queue.poll().parents()) {
-                if (p.equals(id)) return true;
-                if (seen.add(p)) readVersion(p).ifPresent(queue::add);
-            }
+        while (walk.peek() != null && walk.peek().seq() >= target.seq()) {
+            if (walk.take().id().equals(id)) return true;
         }
         return false;
     }
@@ -474,33 +465,21 @@ public final class Repository {
      */
     public List<LogEntry> log(String startId, String hiddenId, int limit) {
         List<LogEntry> out = new ArrayList<>();
-        Comparator<VersionInfo> newestFirst = Comparator.comparingLong(VersionInfo::seq).thenComparing(VersionInfo::id).reversed();
-        PriorityQueue<VersionInfo> queue = new PriorityQueue<>(newestFirst);
-        Set<String> seen = new HashSet<>();
-        readVersion(startId).ifPresent(queue::add);
-        seen.add(startId);
-        PriorityQueue<VersionInfo> hiddenQueue = new PriorityQueue<>(newestFirst);
-        Set<String> hiddenSeen = new HashSet<>(), hidden = new HashSet<>();
-        if (hiddenId != null) {
-            readVersion(hiddenId).ifPresent(hiddenQueue::add);
-            hiddenSeen.add(hiddenId);
-        }
-        while (!queue.isEmpty() && (limit < 0 || out.size() < limit)) {
-            VersionInfo v = queue.poll();
+        HistoryWalk walk = new HistoryWalk(this);
+        walk.start(startId);
+        HistoryWalk hiddenWalk = new HistoryWalk(this);
+        if (hiddenId != null) hiddenWalk.start(hiddenId);
+        Set<String> hidden = new HashSet<>();
+        while (walk.peek() != null && (limit < 0 || out.size() < limit)) {
+            VersionInfo v = walk.peek();
             // every version the hidden side reaches with a seq >= v's is known once its walk is past v's seq
-            while (!hiddenQueue.isEmpty() && hiddenQueue.peek().seq() >= v.seq()) {
-                VersionInfo h = hiddenQueue.poll();
-                hidden.add(h.id());
-                for (String p : h.parents()) if (hiddenSeen.add(p)) readVersion(p).ifPresent(hiddenQueue::add);
+            while (hiddenWalk.peek() != null && hiddenWalk.peek().seq() >= v.seq()) hidden.add(hiddenWalk.take().id());
+            if (hidden.contains(v.id())) {
+                walk.skip(); // and so are all its ancestors
+                continue;
             }
-            if (hidden.contains(v.id())) continue; // and so are all its ancestors
             List<String> missing = new ArrayList<>();
-            for (String p : v.parents()) {
-                if (!seen.add(p)) continue;
-                Optional<VersionInfo> pv = readVersion(p);
-                if (pv.isPresent()) queue.add(pv.get());
-                else missing.add(p);
-            }
+            walk.take(missing);
             out.add(new LogEntry(v, readExpired(v.id()).orElse(null), missing));
         }
         return out;
