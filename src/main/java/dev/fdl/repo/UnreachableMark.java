@@ -7,7 +7,6 @@ import dev.fdl.util.Json;
 import dev.fdl.util.JsonRead;
 
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Objects;
@@ -47,13 +46,7 @@ public record UnreachableMark(Instant since, String by, Map<String, JsonNode> ex
      */
     public static UnreachableMark parse(byte[] bytes, String file) {
         ObjectNode o = JsonRead.parseObject(bytes, file);
-        String at = JsonRead.string(o, "since", file);
-        Instant since;
-        try {
-            since = java.time.OffsetDateTime.parse(at).toInstant();
-        } catch (DateTimeParseException e) {
-            throw FdlException.corrupt(file, "key 'since' is not an RFC 3339 time: \"" + at + "\"");
-        }
+        Instant since = JsonRead.time(o, "since", file);
         return new UnreachableMark(since, JsonRead.string(o, "by", file), JsonRead.extras(o, KNOWN));
     }
 
