@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.ShellQuote;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.ProgressListener;
@@ -61,7 +62,7 @@ final class CheckoutCommand implements Runnable {
                 if (!enclosing.dir().equals(here.toAbsolutePath().normalize()))
                     throw FdlException.usage("the current folder " + here + " is inside the working copy " + enclosing.dir()
                             + " (of " + root + "); fdl checkout --repo would switch that working copy, not make a new one here. "
-                            + "To switch it: fdl -C " + enclosing.dir() + " checkout <ref>; for another working copy, "
+                            + "To switch it: fdl -C " + ShellQuote.word(enclosing.dir()) + " checkout <ref>; for another working copy, "
                             + "run fdl checkout --repo in a folder outside " + enclosing.dir());
                 String given;
                 try (ObjectStore s = Stores.open(Cwd.root(repoOption.repo))) {

@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.ShellQuote;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.ProgressListener;
@@ -75,7 +76,7 @@ final class DemoCommand implements Runnable {
         String repoRoot = root != null ? Cwd.root(root) : base.resolve("repo").toString();
         try (ObjectStore store = Stores.open(repoRoot)) {
             Repository repo = Repository.init(store, new RefName("main"));
-            out.println("== fdl init " + store.root());
+            out.println("== fdl init " + ShellQuote.word(store.root()));
             WorkingCopy wc = WorkingCopy.create(base.resolve("work"));
             Checkout.run(repo, CatalogCache.fromEnvironment(), wc, null, null, false, ProgressListener.NONE);
             out.println("== fdl checkout (working copy " + wc.dir() + ")");
@@ -117,9 +118,9 @@ final class DemoCommand implements Runnable {
             out.println("== fdl attach " + MONTHS.get(MONTHS.size() - 1) + "   (DuckDB with the DuckLake extension)");
             AttachStatements.of(repo, versions.get(versions.size() - 1), null, "cities").forEach(out::println);
             out.println();
-            String fdl = System.getenv("FDL_LAUNCHER") != null ? System.getenv("FDL_LAUNCHER") : "fdl";
+            String fdl = System.getenv("FDL_LAUNCHER") != null ? ShellQuote.word(System.getenv("FDL_LAUNCHER")) : "fdl";
             out.printf("Done in %.1f s. Explore the working copy: cd %s, then %s status, %s log, %s show %s,%n  %s query %s \"SELECT count(*) FROM cities\"%n",
-                    (System.nanoTime() - started) / 1e9, relative(wc.dir()), fdl, fdl, fdl, MONTHS.get(0), fdl, MONTHS.get(0));
+                    (System.nanoTime() - started) / 1e9, ShellQuote.word(relative(wc.dir())), fdl, fdl, fdl, MONTHS.get(0), fdl, MONTHS.get(0));
             out.println("Data: GeoNames (https://www.geonames.org/), CC-BY-4.0, via the world-cities data package.");
             out.flush();
         } catch (IOException e) {

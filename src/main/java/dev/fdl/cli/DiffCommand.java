@@ -178,6 +178,8 @@ final class DiffCommand implements Runnable {
         /** The lines saying what is compared, printed before the first output: a diff that fails before it prints nothing. */
         private List<String> preamble;
 
+        private final StatColumns statLines = new StatColumns();
+
         TextPrinter(PrintWriter out, boolean stat, List<String> preamble) {
             this.writer = out;
             this.stat = stat;
@@ -228,12 +230,15 @@ final class DiffCommand implements Runnable {
         @Override
         public void stat(VersionDiff.TableStat s) {
             if (!s.differs()) return;
-            out().printf(" %s | +%d -%d ~%d%n", s.table(), s.added(), s.removed(), s.changed());
+            statLines.add(s.table(), "+" + s.added(), "-" + s.removed(), "~" + s.changed());
+            if (stat) return; // --stat: aligned together before the summary, as git's
+            statLines.print(out()); // after the table's rows
             out().flush();
         }
 
         @Override
         public void summary(VersionDiff.Summary s) {
+            statLines.print(out());
             out().printf("%d table(s) added, %d dropped, %d changed; %d row(s) added, %d removed, %d changed%n",
                     s.tablesAdded(), s.tablesDropped(), s.tablesChanged(), s.added(), s.removed(), s.changed());
         }

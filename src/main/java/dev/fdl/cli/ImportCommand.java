@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.cache.CatalogCache;
+import dev.fdl.ducklake.ImportFormat;
 import dev.fdl.ducklake.ImportResult;
 import dev.fdl.ducklake.SyncResult;
 import dev.fdl.ducklake.Syncer;
@@ -30,13 +31,16 @@ import java.util.List;
                 "Bad files (empty, header only, truncated gzip, not UTF-8, rows with more or fewer fields than the header) are refused naming the file (and the line); the working catalog is then unchanged."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:success", "1:the file was refused (named in the message); nothing changed",
-                "2:usage error (bad --table, --mode, --schema or file type)", "4:--mode append to a table that does not exist"})
+                "2:usage error (bad --table, --mode, --schema or --format, or a file name that does not say its format)", "4:--mode append to a table that does not exist"})
 final class ImportCommand implements Runnable {
     @Spec CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "<file>",
-            description = "The file to load: .csv, .tsv or .txt (optionally .gz; delimiter, quoting and column types detected over the whole file), .parquet, or .json, .jsonl, .ndjson (optionally .gz). Relative to the current folder.")
+            description = "The file to load: .csv, .tsv or .txt (optionally .gz; delimiter, quoting and column types detected over the whole file), .parquet, or .json, .jsonl, .ndjson (optionally .gz). Relative to the current folder. "
+                    + "Another name is refused unless --format names the format.")
     Path file;
+    @Option(names = "--format", paramLabel = "csv|parquet|json",
+            description = "The file's format, for a file whose name does not say it (default: from the extension).") String format;
     @Option(names = {"-t", "--table"}, required = true, paramLabel = "[schema.]name",
             description = "The table to load into: name (schema main) or schema.name; a missing schema is created.") String table;
     @Option(names = "--mode", paramLabel = "create|replace|append|sync", defaultValue = "create",
@@ -69,7 +73,7 @@ final class ImportCommand implements Runnable {
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             ImportResult r = Importer.importFile(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo),
-                    Cwd.resolve(file), table, m, schema, noKey, null, message);
+                    Cwd.resolve(file), format(), table, m, schema, noKey, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();
@@ -93,7 +97,8 @@ final class ImportCommand implements Runnable {
     private void sync(WorkingCopy wc) {
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            SyncResult r = Syncer.sync(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), Cwd.resolve(file), table,
+            SyncResult r = Syncer.sync(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), Cwd.resolve(file),
+                    format(), table,
                     keys == null ? List.of() : keys, schema, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
@@ -130,6 +135,11 @@ final class ImportCommand implements Runnable {
             }
             out.flush();
         }
+    }
+
+    /** The format {@code --format} names, or null: the importer decides by the file's name. */
+    private ImportFormat format() {
+        return format == null ? null : ImportFormat.named(format);
     }
 
     /** Import modes by name. */

@@ -169,9 +169,10 @@ final class LogCommand implements Runnable {
     }
 
     private void printStat(PrintWriter out, Repository repo, VersionInfo v, List<Repository.LogEntry> entries) {
-        for (ParentStat.TableStat t : stats(repo, v, entries)) {
-            out.printf(" %s | +%d -%s (%,d rows)%n", t.table(), t.added(), t.removed() == null ? "?" : t.removed().toString(), t.rows());
-        }
+        StatColumns lines = new StatColumns();
+        for (ParentStat.TableStat t : stats(repo, v, entries))
+            lines.add(t.table(), "+" + t.added(), "-" + (t.removed() == null ? "?" : t.removed().toString()), String.format("(%,d rows)", t.rows()));
+        lines.print(out);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
@@ -107,7 +108,7 @@ final class QueryCommand implements Runnable {
                         + expired.get().expiredAt() + " (its catalog is deleted)";
             else
                 msg += "; snapshot " + snapshot + " is kept by version " + holder.get().id() + ": fdl query --snapshot " + snapshot
-                        + " " + holder.get().id() + " \"...\"";
+                        + " " + ShellQuote.word(holder.get().id()) + " \"...\"";
         }
         return new FdlException(e.kind(), msg, e);
     }

@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefUpdate;
@@ -93,12 +94,12 @@ final class RefCommand implements Runnable {
         java.util.Optional<dev.fdl.repo.WorkingCopy> wc = dev.fdl.repo.WorkingCopy.find(Cwd.get());
         if (wc.isPresent() && wc.get().state().repositoryId().equals(repo.config().id()) && n.name().equals(wc.get().state().branch()))
             throw new FdlException("cannot delete branch '" + n.name() + "': the working copy " + wc.get().dir()
-                    + " is on it; switch it first (fdl checkout <other-branch>), or delete anyway with fdl branch -D " + n.name());
+                    + " is on it; switch it first (fdl checkout <other-branch>), or delete anyway with fdl branch -D " + ShellQuote.word(n.name()));
         java.util.Optional<RefValue> ref = repo.readBranch(n);
         if (ref.isEmpty()) return; // deleteRef names the missing branch
         if (!repo.reachableFromOtherRefs(ref.get().versionId(), ref.get()))
             throw new FdlException("branch '" + n.name() + "' is not merged: its version " + ref.get().versionId()
                     + " is in no other branch's or tag's history, so after deleting it gc would delete that version (and its data) once the grace "
-                    + "period has passed. Keep it with a tag first (fdl tag <name> " + n.name() + "), or delete anyway with fdl branch -D " + n.name());
+                    + "period has passed. Keep it with a tag first (fdl tag <name> " + ShellQuote.word(n.name()) + "), or delete anyway with fdl branch -D " + ShellQuote.word(n.name()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
 import dev.fdl.repo.Repository;
 import dev.fdl.serve.RepoServer;
@@ -41,7 +42,7 @@ final class ServeCommand implements Runnable {
             try (RepoServer server = RepoServer.start(store, Site.Options.of(repo.config()), dev.fdl.cache.CatalogCache.fromEnvironment(), bind, port)) {
                 PrintWriter out = spec.commandLine().getOut();
                 out.println("Serving " + store.root() + " read-only at " + server.url() + " (Ctrl-C to stop)");
-                out.println("Attach a version: fdl attach <ref> --root-url " + server.url());
+                out.println("Attach a version: fdl attach <ref> --root-url " + ShellQuote.word(server.url()));
                 out.flush();
                 Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
                 stop.await();

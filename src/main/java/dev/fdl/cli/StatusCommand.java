@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.ShellQuote;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.ducklake.Catalog;
@@ -93,8 +94,8 @@ final class StatusCommand implements Runnable {
         if (moved != null)
             out.println("The branch has " + moved + " in the repository since checkout" + (nowAt == null ? "" : ": it now points at " + nowAt)
                     + "; a commit would conflict (" + (nowAt == null
-                    ? "fdl checkout -b " + st.branch() + " to commit your snapshots on a branch of that name again"
-                    : "fdl checkout -b <new-branch> to keep your snapshots on a new branch, or fdl checkout --force " + st.branch()
+                    ? "fdl checkout -b " + ShellQuote.word(st.branch()) + " to commit your snapshots on a branch of that name again"
+                    : "fdl checkout -b <new-branch> to keep your snapshots on a new branch, or fdl checkout --force " + ShellQuote.word(st.branch())
                             + " to start from it, dropping them") + ")");
         if (described != dev.fdl.repo.Description.Change.UNCHANGED)
             out.println("Description: " + descName + " " + described.words() + " (published by the next commit, which needs a snapshot: a version always adds one)");

@@ -57,7 +57,7 @@ public final class Compactor {
                 }
             }
             // The same rows again: a recorded key stays as true (or as broken) as it was, so it is not checked.
-            ImportResult written = Importer.importFile(sqliteCatalog, store, dataDirKey, rows, table, Importer.Mode.REPLACE, null,
+            ImportResult written = Importer.importFile(sqliteCatalog, store, dataDirKey, rows, ImportFormat.PARQUET, table, Importer.Mode.REPLACE, null,
                     author, message == null ? "compact " + name : message, null, false, null);
             return new Result(name, files, deletes, inlined, written);
         } catch (SQLException e) {

@@ -50,9 +50,6 @@ public final class Importer {
         APPEND
     }
 
-    /** The source formats, chosen by file name. */
-    enum Format { CSV, PARQUET, JSON }
-
     /**
      * Imports {@code source} into {@code table} of the working catalog.
      *
@@ -60,8 +57,8 @@ public final class Importer {
      * @param store          the repository store the data file is uploaded to
      * @param dataDirKey     the store key prefix of the data folder ({@code data/}); the catalog's
      *                       {@code data_path} must be {@code store.location(dataDirKey)}
-     * @param source         a {@code .csv}, {@code .csv.gz}, {@code .tsv[.gz]}, {@code .parquet},
-     *                       {@code .json}, {@code .jsonl} or {@code .ndjson[.gz]} file
+     * @param source         a file whose name says its format ({@link ImportFormat#of}: {@code .csv[.gz]},
+     *                       {@code .parquet}, {@code .json}, …)
      * @param table          {@code [schema.]name}
      * @param schemaOverride null, or {@code "col TYPE, …"}: DuckDB types for some columns instead of
      *                       the inferred ones
@@ -74,7 +71,7 @@ public final class Importer {
     public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path source,
                                           String table, Mode mode, String schemaOverride, String author,
                                           String message) {
-        return importFile(sqliteCatalog, store, dataDirKey, null, source, table, mode, schemaOverride, false, author, message);
+        return importFile(sqliteCatalog, store, dataDirKey, null, source, null, table, mode, schemaOverride, false, author, message);
     }
 
     /**
@@ -87,13 +84,14 @@ public final class Importer {
      * @param cacheDir where a remote repository's data files are mirrored to be read for that check
      *                 (null: a scratch folder)
      * @param dropKey  end the table's recorded key (only with append or replace; usage error otherwise)
+     * @param format   the source's format (null: by its extension, {@link ImportFormat#of})
      */
     public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, Path source,
-                                          String table, Mode mode, String schemaOverride, boolean dropKey, String author,
-                                          String message) {
+                                          ImportFormat format, String table, Mode mode, String schemaOverride, boolean dropKey,
+                                          String author, String message) {
         if (dropKey && mode != Mode.APPEND && mode != Mode.REPLACE)
             throw FdlException.usage("--no-key is for --mode append or replace (a sync without --key ends the recorded key too)");
-        return importFile(sqliteCatalog, store, dataDirKey, source, table, mode, schemaOverride, author, message,
+        return importFile(sqliteCatalog, store, dataDirKey, source, format, table, mode, schemaOverride, author, message,
                 dropKey ? List.of() : null, !dropKey, cacheDir);
     }
 
@@ -101,12 +99,13 @@ public final class Importer {
      * {@link #importFile}, also recording the table's {@link RowKey} (null: left as it is) in the same
      * snapshot; with {@code checkKey} a recorded key the import would break refuses it.
      */
-    static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path source, String table, Mode mode,
+    static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path source, ImportFormat given,
+                                   String table, Mode mode,
                                    String schemaOverride, String author, String message, List<String> rowKey, boolean checkKey,
                                    Path cacheDir) {
         TableName name = TableName.parse(table);
         if (mode == null) throw FdlException.usage("an import mode is required: create, replace or append");
-        Format format = format(source);
+        ImportFormat format = ImportFormat.of(source, given);
         if (!Files.isRegularFile(source)) throw new FdlException("cannot import " + source + ": no such file");
         if (!Files.isRegularFile(sqliteCatalog)) {
             throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
@@ -133,7 +132,7 @@ public final class Importer {
             long written = writeParquet(duck, src, plan, tmp, source);
             if (written == 0) {
                 throw new FdlException("cannot import " + source + ": it holds no data rows"
-                        + (format == Format.CSV ? " (only a header, or nothing at all)" : "") + "; nothing was imported");
+                        + (format == ImportFormat.CSV ? " (only a header, or nothing at all)" : "") + "; nothing was imported");
             }
             if (checkKey)
                 RecordedKeyCheck.check(duck, catalog, state, mode, plan, tmp, source, sqliteCatalog, store, dataDir, location, cacheDir);
@@ -170,16 +169,6 @@ public final class Importer {
                 }
             }
         }
-    }
-
-    static Format format(Path source) {
-        String n = source.getFileName().toString().toLowerCase(Locale.ROOT);
-        if (n.endsWith(".gz")) n = n.substring(0, n.length() - 3);
-        if (n.endsWith(".csv") || n.endsWith(".tsv") || n.endsWith(".txt")) return Format.CSV;
-        if (n.endsWith(".parquet") || n.endsWith(".parq")) return Format.PARQUET;
-        if (n.endsWith(".json") || n.endsWith(".jsonl") || n.endsWith(".ndjson")) return Format.JSON;
-        throw FdlException.usage("cannot import " + source + ": unknown format; fdl imports .csv, .csv.gz, .tsv, "
-                + ".parquet, .json, .jsonl and .ndjson files (optionally gzipped)");
     }
 
     /**
@@ -274,10 +263,10 @@ public final class Importer {
             throw new IllegalStateException("no source column " + name);
         }
 
-        static SourceColumns describe(Connection duck, Path source, Format format, Map<String, String> overrides)
+        static SourceColumns describe(Connection duck, Path source, ImportFormat format, Map<String, String> overrides)
                 throws SQLException {
             String path = SqlQuote.literal(source.toAbsolutePath().toString());
-            CsvSource csv = format == Format.CSV ? CsvSource.sniff(duck, source) : null;
+            CsvSource csv = format == ImportFormat.CSV ? CsvSource.sniff(duck, source) : null;
             String relation = switch (format) {
                 case CSV -> csv.relation(Map.of());
                 case PARQUET -> "read_parquet(" + path + ")";
@@ -303,7 +292,7 @@ public final class Importer {
             return new SourceColumns(relation, effective);
         }
 
-        private static Map<String, String> describe(Connection duck, String relation, Path source, Format format) {
+        private static Map<String, String> describe(Connection duck, String relation, Path source, ImportFormat format) {
             Map<String, String> types = new LinkedHashMap<>();
             try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM " + relation)) {
                 while (rs.next()) types.put(rs.getString(1), rs.getString(2));

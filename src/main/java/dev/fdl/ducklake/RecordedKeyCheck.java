@@ -1,5 +1,6 @@
 package dev.fdl.ducklake;
 
+import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.util.SqlQuote;
@@ -49,8 +50,8 @@ final class RecordedKeyCheck {
         String keyNames = String.join(", ", key);
         String refusal = "cannot import " + source + " into " + plan.table() + " (--mode " + mode.name().toLowerCase(java.util.Locale.ROOT)
                 + "): the table's key (" + keyNames + "), recorded by import --mode sync --key, ";
-        String remedies = ". Nothing was imported. Either sync instead (fdl import <file> --table " + plan.table()
-                + " --mode sync --key " + String.join(",", key) + ": the table then holds exactly the file's rows, updated by key), "
+        String remedies = ". Nothing was imported. Either sync instead (fdl import <file> --table " + ShellQuote.word(plan.table())
+                + " --mode sync --key " + ShellQuote.word(String.join(",", key)) + ": the table then holds exactly the file's rows, updated by key), "
                 + "or import with --no-key to drop the recorded key (fdl diff then compares whole rows)";
         String newRows = "read_parquet(" + SqlQuote.literal(written.toAbsolutePath().toString()) + ", file_row_number = true)";
         List<String> names = columns.stream().map(c -> SqlQuote.ident(c.name())).toList();

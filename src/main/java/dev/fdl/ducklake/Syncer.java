@@ -62,8 +62,18 @@ public final class Syncer {
      */
     public static SyncResult sync(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, Path source,
                                   String table, List<String> keys, String schemaOverride, String author, String message) {
+        return sync(sqliteCatalog, store, dataDirKey, cacheDir, source, null, table, keys, schemaOverride, author, message);
+    }
+
+    /**
+     * {@link #sync(Path, ObjectStore, String, Path, Path, String, List, String, String, String)} of a
+     * source in {@code given} format (null: by its extension, {@link ImportFormat#of}), as
+     * {@code fdl import --format} runs it.
+     */
+    public static SyncResult sync(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, Path source, ImportFormat given,
+                                  String table, List<String> keys, String schemaOverride, String author, String message) {
         TableName name = TableName.parse(table);
-        Importer.Format format = Importer.format(source);
+        ImportFormat format = ImportFormat.of(source, given);
         if (!Files.isRegularFile(source)) throw new FdlException("cannot import " + source + ": no such file");
         if (!Files.isRegularFile(sqliteCatalog)) {
             throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
@@ -113,7 +123,7 @@ public final class Syncer {
             }
         }
         // A table that does not exist yet is created from the file, as --mode create does.
-        ImportResult r = Importer.importFile(sqliteCatalog, store, dataDirKey, source, table, Importer.Mode.CREATE,
+        ImportResult r = Importer.importFile(sqliteCatalog, store, dataDirKey, source, format, table, Importer.Mode.CREATE,
                 schemaOverride, author, message, newTableKey, false, null);
         return new SyncResult(r.table(), r.snapshot(), r.rows(), r.rows(), 0, 0, r.dataFileKey(), r.fileSizeBytes(), 0, 0, 0,
                 List.of(), true);

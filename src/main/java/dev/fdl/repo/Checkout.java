@@ -1,5 +1,6 @@
 package dev.fdl.repo;
 
+import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.Catalog;
 import dev.fdl.ducklake.CatalogConverter;
@@ -85,7 +86,7 @@ public final class Checkout {
         if (repo.store().readOnly())
             throw new FdlException("cannot check out from " + repo.root() + ": an HTTP(S) root is read-only and a working copy "
                     + "commits to its repository; check out the repository's folder or s3:// root (read with fdl query --repo "
-                    + repo.root() + ")");
+                    + ShellQuote.word(repo.root()) + ")");
         if (wc.exists()) Commit.reconcile(repo, wc);
         if (newBranch != null && spec == null && wc.exists()) {
             Result kept = keepOnNewBranch(repo, wc, new RefName(newBranch), steps);
@@ -104,7 +105,7 @@ public final class Checkout {
         if (newBranch != null) {
             RefName nb = new RefName(newBranch);
             if (repo.readBranch(nb).isPresent())
-                throw FdlException.conflict("branch '" + nb + "' already exists; check it out with fdl checkout " + nb);
+                throw FdlException.conflict("branch '" + nb + "' already exists; check it out with fdl checkout " + ShellQuote.word(nb));
             repo.refuseAmbiguous(RefValue.Kind.BRANCH, nb);
             branch = nb.name();
             String start = spec;
@@ -130,7 +131,7 @@ public final class Checkout {
                     base = repo.resolve(spec);
                 } catch (FdlException e) {
                     if (e.kind() == FdlException.Kind.NOT_FOUND && RefName.problem(name) == null && !e.getMessage().contains("expired"))
-                        throw FdlException.notFound("no branch, tag or version named '" + spec + "'; to start a new branch: fdl checkout -b " + spec);
+                        throw FdlException.notFound("no branch, tag or version named '" + spec + "'; to start a new branch: fdl checkout -b " + ShellQuote.word(spec));
                     throw e;
                 }
                 branch = null; // a tag or version: detached
@@ -200,7 +201,7 @@ public final class Checkout {
      */
     private static Result keepOnNewBranch(Repository repo, WorkingCopy wc, RefName branch, WorkingCopy.Steps steps) {
         if (repo.readBranch(branch).isPresent())
-            throw FdlException.conflict("branch '" + branch + "' already exists; check it out with fdl checkout " + branch);
+            throw FdlException.conflict("branch '" + branch + "' already exists; check it out with fdl checkout " + ShellQuote.word(branch));
         repo.refuseAmbiguous(RefValue.Kind.BRANCH, branch);
         WorkingCopy.State st = wc.state();
         wc.save(new WorkingCopy.State(st.root(), st.repositoryId(), branch.name(), st.baseVersion(), null, st.baseSnapshot(),

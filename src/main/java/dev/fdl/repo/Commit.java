@@ -1,5 +1,6 @@
 package dev.fdl.repo;
 
+import dev.fdl.util.ShellQuote;
 import dev.fdl.ducklake.CatalogFiles;
 import dev.fdl.util.Json;
 import dev.fdl.util.JsonRead;
@@ -187,7 +188,7 @@ public final class Commit {
         if (now != null)
             throw FdlException.conflict("branch '" + branch + "' moved since checkout: " + now + ". Nothing was uploaded. "
                     + "To go on: keep your work on a new branch (fdl checkout -b <new-branch>, then fdl commit), or start again "
-                    + "from the branch (fdl checkout --force " + branch + ", apply your changes again, and commit).");
+                    + "from the branch (fdl checkout --force " + ShellQuote.word(branch) + ", apply your changes again, and commit).");
         if (state.baseVersion() != null && repo.readVersion(state.baseVersion()).isEmpty())
             throw new FdlException("the base version " + state.baseVersion() + " has no version.json in " + repo.root()
                     + "; nothing was uploaded; check out again");
@@ -339,7 +340,7 @@ public final class Commit {
         throw FdlException.conflict("branch '" + branch + "' moved since checkout: " + now + ". Your version " + v.id()
                 + " was uploaded but no ref points at it (fdl gc removes it); nothing else changed. To go on: keep your work on "
                 + "a new branch (fdl checkout -b <new-branch>, then fdl commit), or start again from the branch "
-                + "(fdl checkout --force " + branch + ", apply your changes again, and commit).");
+                + "(fdl checkout --force " + ShellQuote.word(branch) + ", apply your changes again, and commit).");
     }
 
     private static String abbreviate(List<String> items) {

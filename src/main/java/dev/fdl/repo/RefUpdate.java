@@ -1,5 +1,6 @@
 package dev.fdl.repo;
 
+import dev.fdl.util.ShellQuote;
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.WriteResult;
@@ -92,8 +93,8 @@ public final class RefUpdate {
         Optional<RefValue> now = repo.readRef(kind, name);
         return refused(Result.CONFLICT, now.orElse(null), what() + " already exists (" + key()
                 + now.map(r -> " at version " + r.versionId()).orElse("") + "); "
-                + (kind == RefValue.Kind.TAG ? "tags are never moved: choose another name or delete it with fdl tag -d " + name
-                : "delete it with fdl branch -d " + name + " or choose another name"));
+                + (kind == RefValue.Kind.TAG ? "tags are never moved: choose another name or delete it with fdl tag -d " + ShellQuote.word(name)
+                : "delete it with fdl branch -d " + ShellQuote.word(name) + " or choose another name"));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.fdl.repo;
 
+import dev.fdl.util.ShellQuote;
 import dev.fdl.util.VersionIds;
 
 import dev.fdl.FdlException;
@@ -52,7 +53,7 @@ public final class Repository {
             throw FdlException.notFound("no fdl repository at " + store.root() + " (no " + RepoLayout.CONFIG + "); "
                     + (store.readOnly() ? "an HTTP(S) root is read-only, so fdl cannot create one there: check the URL, or publish "
                     + "a repository made elsewhere (a folder or s3:// root) at it"
-                    : "create one with: fdl init " + store.root()));
+                    : "create one with: fdl init " + ShellQuote.word(store.root())));
         ObjectBytes read = cfg.get();
         return new Repository(store, RepoConfig.parse(read.bytes()), read::etag);
     }

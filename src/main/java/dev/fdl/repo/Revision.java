@@ -1,5 +1,6 @@
 package dev.fdl.repo;
 
+import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
 
 import java.time.Instant;
@@ -137,7 +138,7 @@ record Revision(String spec, String base, Instant until, String date, List<Step>
                     String here = i == 1 ? from : from + "~" + (i - 1);
                     if (v.parents().isEmpty())
                         throw FdlException.notFound("revision '" + spec + "' not found: version " + v.id() + " (" + here
-                                + ") has no parent (it is the first version of its history); see fdl log " + base);
+                                + ") has no parent (it is the first version of its history); see fdl log " + ShellQuote.word(base));
                     v = parent(repo, v, 1, here);
                 }
                 at = from + "~" + s.n();

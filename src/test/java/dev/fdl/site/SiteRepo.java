@@ -34,7 +34,11 @@ public final class SiteRepo {
      */
     public static synchronized SiteRepo copy(Path dir) {
         try {
-            if (built == null) built = create(Files.createTempDirectory("fdl-site-repo"));
+            if (built == null) {
+                Path shared = Files.createTempDirectory("fdl-site-repo");
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(shared), "fdl-site-repo-cleanup"));
+                built = create(shared);
+            }
             Path root = dir.resolve("repo");
             try (var walk = Files.walk(built.root)) {
                 for (Path p : (Iterable<Path>) walk::iterator) {
@@ -93,6 +97,14 @@ public final class SiteRepo {
     private static String full(Path root, String prefix) throws IOException {
         try (var s = Files.list(root.resolve("versions"))) {
             return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix)).findFirst().orElseThrow();
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary folder left behind
         }
     }
 }

@@ -207,7 +207,7 @@ abstract class ObjectStoreContract {
             assertThat(store.head(key)).as(key).isEmpty();
             assertThat(store.stat(key)).as(key).isEmpty();
             assertThat(store.read(key, 0, 1)).as(key).isEmpty();
-            assertThat(store.download(key, java.nio.file.Files.createTempDirectory("fdl-contract").resolve("x"))).as(key).isEmpty();
+            assertThat(store.download(key, tmp.resolve("download-target"))).as(key).isEmpty();
         }
         assertThat(store.get("fdl.json").orElseThrow().bytes()).isEqualTo(utf8("{}\n"));
     }

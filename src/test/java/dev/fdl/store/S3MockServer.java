@@ -108,16 +108,22 @@ public final class S3MockServer {
             try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
                 port = s.getLocalPort();
             }
+            // the store and S3Mock's own temporary files (it stages every upload in one and does not always
+            // delete it) under one folder that stop() removes, not in the machine's /tmp
             Path data = Files.createTempDirectory("fdl-s3mock-");
+            Path store = Files.createDirectories(data.resolve("store"));
+            Path tmp = Files.createDirectories(data.resolve("tmp"));
             Path log = Path.of("target", "s3mock.log").toAbsolutePath();
             Files.createDirectories(log.getParent());
             List<String> cmd = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar,
+                    "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                    "-Djava.io.tmpdir=" + tmp,
+                    "-jar", jar,
                     "--server.address=127.0.0.1",
                     "--server.port=0", // HTTPS on a random port: the tests use plain HTTP
                     "--com.adobe.testing.s3mock.httpPort=" + port,
-                    "--com.adobe.testing.s3mock.store.root=" + data,
+                    "--com.adobe.testing.s3mock.store.root=" + store,
                     "--com.adobe.testing.s3mock.store.retainFilesOnExit=false",
                     "--logging.level.root=WARN",
                     "--logging.level.com.adobe.testing.s3mock.S3MockApplication=INFO",
