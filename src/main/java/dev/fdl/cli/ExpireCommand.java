@@ -80,14 +80,17 @@ final class ExpireCommand implements Runnable {
             Repository repo = Repository.open(store);
             if (savePolicy) {
                 if (given == null) throw FdlException.usage("--save-policy needs the rules to save (--keep-last, --keep-daily, ...)");
-                given.saveIn(repo);
+                if (dryRun) given.requireARuleToApply(); // what saveIn would refuse, without writing
+                else given.saveIn(repo);
                 if (json) {
                     ObjectNode o = Json.MAPPER.createObjectNode();
+                    o.put("dry_run", dryRun);
                     o.set("saved_policy", given.toJson());
                     Out.json(out, o);
                 } else {
-                    out.println("Saved the retention policy in " + repo.root() + "fdl.json: " + describe(given));
-                    out.println("fdl expire (no options) and fdl commit --expire apply it.");
+                    out.println((dryRun ? "Would save the retention policy in " : "Saved the retention policy in ")
+                            + repo.root() + "fdl.json: " + describe(given));
+                    out.println("fdl expire (no options) and fdl commit --expire " + (dryRun ? "would apply it." : "apply it."));
                     out.flush();
                 }
                 return;
@@ -95,6 +98,7 @@ final class ExpireCommand implements Runnable {
             RetentionPolicy policy = given != null ? given : RetentionPolicy.saved(repo.config()).orElseThrow(() -> FdlException.usage(
                     "no retention policy: give rules (--keep-last, --keep-within, --keep-daily, --keep-weekly, --keep-monthly, "
                             + "--keep-yearly, or --keep N), or save a policy first with fdl expire --save-policy <rules>"));
+            if (given != null) given.requireARuleToApply();
             Expire.Report r = run(repo, policy, dryRun);
             print(out, r, policy, json);
         }

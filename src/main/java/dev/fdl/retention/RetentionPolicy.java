@@ -141,9 +141,26 @@ public record RetentionPolicy(int keepLast, Duration keepWithin, int keepDaily, 
         return repo.saveConfig(repo.config().withExtra(CONFIG_KEY, toJson()));
     }
 
-    /** True when no rule is given (every count 0, no duration, no {@code keep}): only what refs point at would stay. */
+    /**
+     * Refuses a policy whose every rule is 0 (restic's {@code forget} does the same: all-zero is no
+     * policy): applied, it would expire every version no ref points at, and expiry deletes catalogs
+     * for good. {@code --keep 0} (fdl's original rule) says so on purpose and is accepted.
+     *
+     * @throws FdlException usage (exit 2) when every rule is 0
+     */
+    public void requireARuleToApply() {
+        if (keepsOnlyRefs())
+            throw FdlException.usage("every rule is 0: this policy would expire every version no branch or tag points at. "
+                    + "Give a rule above 0 (--keep-last 10, --keep-daily 7, ...), or --keep 0 to expire them all on purpose");
+    }
+
+    /**
+     * True when no rule keeps anything beyond the refs (every count 0, {@code --keep-within} absent
+     * or 0, which keeps only each branch's newest version, no {@code keep}).
+     */
     public boolean keepsOnlyRefs() {
-        return new RetentionPolicy(0, null, 0, 0, 0, 0, null, null, branch).equals(this);
+        return keepLast == 0 && (keepWithin == null || keepWithin.isZero()) && keepDaily == 0 && keepWeekly == 0
+                && keepMonthly == 0 && keepYearly == 0 && keep == null && olderThan == null;
     }
 
     private static int n(ObjectNode o, String key, String file) {

@@ -117,6 +117,34 @@ class RetentionPolicyCliTest {
     }
 
     @Test
+    void anAllZeroPolicyExpiresNothingAndADryRunSavesNothing() throws Exception {
+        RepoFixture fx = RepoFixture.create(tmp.resolve("r"));
+        List<String> v = dailyHistory(fx);
+        byte[] config = fx.store.get("fdl.json").orElseThrow().bytes();
+        List<String> before = fx.keys();
+        for (String[] rules : List.of(new String[] {"--keep-daily", "0"}, new String[] {"--keep-last", "0", "--keep-weekly", "0"},
+                new String[] {"--keep-within", "0s"})) {
+            List<String> args = new ArrayList<>(List.of("expire"));
+            args.addAll(List.of(rules));
+            Cli.Result r = fdl(fx, args.toArray(String[]::new));
+            assertThat(r.exit()).as(String.join(" ", rules)).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("every rule is 0").contains("--keep 0");
+        }
+        assertThat(fx.keys()).isEqualTo(before);
+
+        Cli.Result dry = fdl(fx, "expire", "--save-policy", "--keep-last", "3", "--dry-run");
+        assertThat(dry.exit()).isZero();
+        assertThat(dry.out()).contains("Would save the retention policy").contains("3 last");
+        assertThat(fx.store.get("fdl.json").orElseThrow().bytes()).isEqualTo(config);
+        assertThat(fdl(fx, "expire", "--save-policy", "--keep-last", "0", "--dry-run").exit()).isEqualTo(ExitCodes.USAGE);
+
+        // said on purpose: fdl's original rule with 0 expires what no ref points at
+        assertThat(fdl(fx, "expire", "--keep", "0").exit()).isZero();
+        assertThat(fx.exists(RepoLayout.expiredJson(v.get(0)))).isTrue();
+        assertThat(fx.exists(RepoLayout.expiredJson(v.get(3)))).isFalse();
+    }
+
+    @Test
     void ofTwoWritersWhoReadTheSameFdlJsonOneWinsAndTheOtherGetsAConflict() {
         RepoFixture fx = RepoFixture.create(tmp.resolve("r"));
         Repository first = Repository.open(fx.store), second = Repository.open(fx.store);
