@@ -218,6 +218,12 @@ public final class Repository {
         return store.get(key).map(b -> ExpiredInfo.parse(b.bytes(), key));
     }
 
+    /** Reads gc's mark unreachable.json of {@code id} (SPEC.md section 5), or empty when there is none. */
+    public Optional<UnreachableMark> readUnreachableMark(String id) {
+        String key = RepoLayout.unreachableJson(id);
+        return store.get(key).map(b -> UnreachableMark.parse(b.bytes(), key));
+    }
+
     /**
      * Resolves what a reader asked for and refuses an expired version (SPEC.md section 4, Reading).
      *
