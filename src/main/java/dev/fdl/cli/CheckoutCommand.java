@@ -7,6 +7,7 @@ import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.repo.Checkout;
 import dev.fdl.util.Json;
+import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;
@@ -79,9 +80,12 @@ final class CheckoutCommand implements Runnable {
         WorkingCopy.State before = existing.map(WorkingCopy::state).orElse(null);
         try (ObjectStore store = Stores.open(root)) {
             Repository repo = Repository.open(store);
-            ProgressListener progress = Progress.listener(quiet, spec.commandLine().getErr());
+            PrintWriter err = spec.commandLine().getErr();
+            ProgressListener progress = Progress.listener(quiet, err);
+            if (existing.isEmpty() && ref != null) DefaultRef.warnIfAmbiguous(repo, ref, err); // resolveHead warns inside one
             Checkout.Result r = Checkout.run(repo, CatalogCache.fromEnvironment(), wc,
-                    existing.isPresent() ? DefaultRef.resolveHead(repo, ref) : ref, newBranch, force, ducklakeFormat, progress);
+                    existing.isPresent() ? DefaultRef.resolveHead(repo, ref, err) : ref, newBranch, force, ducklakeFormat, progress);
+            if (newBranch != null) DefaultRef.warnIfAmbiguous(repo, new RefName(newBranch), r.version(), err);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();

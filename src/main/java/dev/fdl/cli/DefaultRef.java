@@ -3,9 +3,11 @@ package dev.fdl.cli;
 import dev.fdl.FdlException;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.RefName;
+import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
 
+import java.io.PrintWriter;
 import java.util.Optional;
 
 /**
@@ -48,8 +50,9 @@ record DefaultRef(String spec, String description) {
      *
      * @return the spec, and the line to print first (null when the user named the ref)
      */
-    static DefaultRef forArgument(Repository repo, String given) {
+    static DefaultRef forArgument(Repository repo, String given, PrintWriter err) {
         if (given != null && !given.startsWith("@{")) {
+            warnIfAmbiguous(repo, given, err);
             String rest = headSuffix(given);
             if (rest == null) return new DefaultRef(given, null);
             DefaultRef d = of(repo);
@@ -81,7 +84,25 @@ record DefaultRef(String spec, String description) {
      *
      * @throws FdlException exit 4 when HEAD is the working copy's branch and it has no version yet
      */
-    static String resolveHead(Repository repo, String spec) {
-        return spec == null ? null : forArgument(repo, spec).spec();
+    static String resolveHead(Repository repo, String spec, PrintWriter err) {
+        return spec == null ? null : forArgument(repo, spec, err).spec();
+    }
+
+    /**
+     * Warns on {@code err}, as git's "refname is ambiguous", when the bare name {@code spec} starts
+     * with is a ref and also a prefix of another version's id: the ref wins, as in git.
+     */
+    static void warnIfAmbiguous(Repository repo, String spec, PrintWriter err) {
+        Optional<RefValue> ref = repo.bareRef(spec);
+        if (ref.isPresent()) warnIfAmbiguous(repo, ref.get().name(), ref.get().versionId(), err);
+    }
+
+    /** {@link #warnIfAmbiguous(Repository, String, PrintWriter)} for the ref {@code name} at {@code versionId} (null: none yet), e.g. one just created. */
+    static void warnIfAmbiguous(Repository repo, RefName name, String versionId, PrintWriter err) {
+        Optional<String> hidden = repo.versionHiddenBy(name, versionId);
+        if (hidden.isEmpty()) return;
+        err.println("warning: refname '" + name + "' is ambiguous. '" + name + "' means the ref; version " + hidden.get()
+                + " starts with it too: name that version by more characters.");
+        err.flush();
     }
 }

@@ -85,7 +85,7 @@ final class DiffCommand implements Runnable {
                 b = working(repo, w, scratch);
                 which = workingCopy(w) + " against its base, " + (base == null ? "no version yet" : "version " + base);
             } else if (refs.size() == 1) {
-                DefaultRef from = DefaultRef.forArgument(repo, refs.get(0));
+                DefaultRef from = DefaultRef.forArgument(repo, refs.get(0), spec.commandLine().getErr());
                 a = version(repo, from.spec(), scratch);
                 String against;
                 if (wc.isPresent()) {
@@ -98,7 +98,7 @@ final class DiffCommand implements Runnable {
                 }
                 which = (from.description() != null ? from.description() : refs.get(0)) + " against " + against;
             } else {
-                DefaultRef from = DefaultRef.forArgument(repo, refs.get(0)), to = DefaultRef.forArgument(repo, refs.get(1));
+                DefaultRef from = DefaultRef.forArgument(repo, refs.get(0), spec.commandLine().getErr()), to = DefaultRef.forArgument(repo, refs.get(1), spec.commandLine().getErr());
                 a = version(repo, from.spec(), scratch);
                 b = version(repo, to.spec(), scratch);
                 which = from.description() == null && to.description() == null ? null

@@ -20,7 +20,8 @@ import java.util.function.Consumer;
 
 /** {@code fdl gc}: deletes what no live version needs (SPEC.md section 5). */
 @Command(name = "gc", mixinStandardHelpOptions = true,
-        description = {"Delete data files no live version names (in any snapshot), versions no ref reaches (e.g. commits that lost a race), "
+        description = {"Delete data files no live version names (in any snapshot), versions no ref reaches (e.g. commits that lost a race, "
+                + "the history of a deleted branch) once they were marked unreachable for the grace period, "
                 + "unfinished version folders, the leftover catalogs of expired versions and leftovers of interrupted uploads, "
                 + "keeping anything younger than the grace period.",
                 "Live catalogs are cached in $FDL_CACHE_DIR (default ~/.cache/fdl). Safe to interrupt and re-run."})
@@ -32,7 +33,8 @@ final class GcCommand implements Runnable {
     static final Duration SHORT_GRACE = Duration.ofHours(1);
 
     @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "7d",
-            description = "Keep files, unfinished folders and unreachable versions younger than this (default: ${DEFAULT-VALUE}).")
+            description = "Keep data files and unfinished folders younger than this, and versions no ref reaches until this long after gc "
+                    + "marked them unreachable (default: ${DEFAULT-VALUE}; 0s marks and deletes them in one run).")
     Duration grace;
     @Option(names = "--dry-run", description = "Report what would be deleted; delete nothing.") boolean dryRun;
     @Option(names = "--cache-dir", paramLabel = "<folder>",
@@ -77,6 +79,11 @@ final class GcCommand implements Runnable {
                 tally(o.putObject("unfinished_version_folders"), r.unfinishedFolders());
                 tally(o.putObject("expired_version_catalogs"), r.expiredLeftovers());
                 tally(o.putObject("unreachable_versions"), r.unreachableVersions());
+                ObjectNode marked = o.putObject("marked_versions");
+                marked.put("count", r.marked().size());
+                r.marked().forEach(marked.putArray("ids")::add);
+                o.putObject("unmarked_versions").put("count", r.unmarked());
+                o.put("unreachable_versions_kept", r.unreachableKept());
                 o.put("incomplete_uploads", r.incompleteUploads());
                 Out.json(out, o);
                 return;
@@ -85,7 +92,9 @@ final class GcCommand implements Runnable {
             out.printf("Read %d live version(s) (%d catalog(s) downloaded, %d cached), %,d file names; listed %,d data files.%n",
                     r.liveVersions(), r.catalogsDownloaded(), r.catalogsCached(), r.liveNames(), r.dataListed());
             out.printf("%s %,d unreferenced data file(s), %s%n", verb, r.dataFiles().count(), bytes(r.dataFiles().bytes()));
-            out.printf("%s %,d unreachable version(s), %s%n", verb, r.unreachableVersions().count(), bytes(r.unreachableVersions().bytes()));
+            out.printf("%s %,d unreachable version(s) (marked more than %s ago), %s%n", verb, r.unreachableVersions().count(),
+                    DurationConverter.format(grace), bytes(r.unreachableVersions().bytes()));
+            printMarks(out, r);
             out.printf("%s %,d unfinished version folder(s), %s%n", verb, r.unfinishedFolders().count(), bytes(r.unfinishedFolders().bytes()));
             out.printf("%s %,d catalog object(s) of expired versions, %s%n", verb, r.expiredLeftovers().count(), bytes(r.expiredLeftovers().bytes()));
             if (r.incompleteUploads() > 0)
@@ -95,6 +104,31 @@ final class GcCommand implements Runnable {
                         DurationConverter.format(grace), bytes(r.youngUnreferenced().bytes()));
             out.flush();
         }
+    }
+
+    /** Shown ids of newly marked versions; the rest are counted (all are in --json). */
+    static final int SHOWN_MARKS = 20;
+
+    /**
+     * What gc marked and unmarked, and, as git does when commits are left behind, how to keep a
+     * marked version (SPEC.md section 5: the grace period runs from the mark).
+     */
+    private void printMarks(PrintWriter out, Gc.Report r) {
+        if (!r.marked().isEmpty()) {
+            out.printf("%s %,d version(s) unreachable: no branch or tag reaches them any more:%n",
+                    r.dryRun() ? "Would mark" : "Marked", r.marked().size());
+            for (String id : r.marked().subList(0, Math.min(SHOWN_MARKS, r.marked().size()))) out.printf("  %s%n", id);
+            if (r.marked().size() > SHOWN_MARKS)
+                out.printf("  ... and %,d more (fdl gc --json lists them all)%n", r.marked().size() - SHOWN_MARKS);
+        }
+        if (r.unreachableKept() > 0) {
+            out.printf("%s %,d unreachable version(s) and the data only they name: a gc deletes each once it has been marked for %s%s.%n",
+                    r.dryRun() ? "Would keep" : "Kept", r.unreachableKept(), DurationConverter.format(grace),
+                    r.marked().isEmpty() ? "" : " (those marked now: after " + r.now().plus(grace).truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + ")");
+            out.printf("If you want to keep one, this may be a good time to do so with:%n  fdl tag <name> <version-id>%n");
+        }
+        if (r.unmarked() > 0)
+            out.printf("%s the mark of %,d version(s) a branch or tag reaches again%n", r.dryRun() ? "Would remove" : "Removed", r.unmarked());
     }
 
     private static void tally(ObjectNode o, Gc.Tally t) {

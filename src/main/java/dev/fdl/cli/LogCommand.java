@@ -70,10 +70,10 @@ final class LogCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = RepoOption.of(given).openStore()) {
             Repository repo = Repository.open(store);
-            DefaultRef target = DefaultRef.forArgument(repo, start);
+            DefaultRef target = DefaultRef.forArgument(repo, start, spec.commandLine().getErr());
             Resolved r = repo.resolveAllowingExpired(target.spec());
             String hidden = exclude == null ? null
-                    : repo.resolveAllowingExpired(DefaultRef.forArgument(repo, exclude).spec()).version().id();
+                    : repo.resolveAllowingExpired(DefaultRef.forArgument(repo, exclude, spec.commandLine().getErr()).spec()).version().id();
             List<Repository.LogEntry> entries = repo.log(r.version().id(), hidden, limit);
             Map<String, List<RefValue>> refs = decorations(repo, r, spec.commandLine().getErr());
             for (Repository.LogEntry e : entries)

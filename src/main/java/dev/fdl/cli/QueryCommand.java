@@ -71,7 +71,7 @@ final class QueryCommand implements Runnable {
         } else {
             try (ObjectStore store = repoOption.openStore()) {
                 Repository repo = Repository.open(store);
-                DefaultRef which = DefaultRef.forArgument(repo, ref);
+                DefaultRef which = DefaultRef.forArgument(repo, ref, spec.commandLine().getErr());
                 if (which.description() != null) header = "# " + which.description() + ", version ";
                 Resolved r = repo.resolve(which.spec());
                 if (header != null) header += r.version().id();

@@ -75,9 +75,11 @@ final class RefCommand implements Runnable {
                 RefCommandOutput.print(out, json, "deleted", RefUpdateRefused.require(repo.deleteRef(kind, n)).ref());
             } else {
                 // as git branch/tag: the start point defaults to what is checked out
-                String at = DefaultRef.forArgument(repo, target).spec();
+                String at = DefaultRef.forArgument(repo, target, spec.commandLine().getErr()).spec();
                 RefUpdate.Outcome r = kind == RefValue.Kind.BRANCH ? repo.createBranch(n, at) : repo.createTag(n, at);
-                RefCommandOutput.print(out, json, "created", RefUpdateRefused.require(r).ref());
+                RefValue created = RefUpdateRefused.require(r).ref();
+                DefaultRef.warnIfAmbiguous(repo, n, created.versionId(), spec.commandLine().getErr());
+                RefCommandOutput.print(out, json, "created", created);
             }
         }
     }

@@ -54,6 +54,7 @@ final class VerifyCommand implements Runnable {
             o.put("live_versions", r.live());
             o.put("unfinished_version_folders", r.unfinished());
             o.put("unreachable_versions", r.unreachable());
+            o.put("marked_unreachable_versions", r.marked());
             o.put("refs", r.refs());
             o.put("data_files", r.dataFiles());
             o.put("file_names_checked", r.namesChecked());

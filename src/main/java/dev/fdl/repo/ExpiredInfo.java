@@ -5,10 +5,8 @@ import dev.fdl.util.JsonRead;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.FdlException;
 
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Set;
@@ -24,13 +22,7 @@ public record ExpiredInfo(Instant expiredAt, String reason, Map<String, JsonNode
     /** Parses expired.json strictly; {@code file} names it in errors. */
     public static ExpiredInfo parse(byte[] bytes, String file) {
         ObjectNode o = JsonRead.parseObject(bytes, file);
-        String at = JsonRead.string(o, "expired_at", file);
-        Instant expiredAt;
-        try {
-            expiredAt = java.time.OffsetDateTime.parse(at).toInstant();
-        } catch (DateTimeParseException e) {
-            throw FdlException.corrupt(file, "key 'expired_at' is not an RFC 3339 time: \"" + at + "\"");
-        }
+        Instant expiredAt = JsonRead.time(o, "expired_at", file);
         return new ExpiredInfo(expiredAt, JsonRead.string(o, "reason", file), JsonRead.extras(o, KNOWN));
     }
 

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
  * versions/&lt;id&gt;/                   {@link #versionFolder}
  *   ducklake.duckdb, dataset.json {@link #versionFile} (names as version.json records them)
  *   version.json, expired.json    {@link #versionJson}, {@link #expiredJson}
+ *   unreachable.json              {@link #unreachableJson} (gc's mark: no ref reaches the version)
  *   catalogs/…                    {@link #EXTRA_CATALOGS}
  * data/…                          fdl.json {@code data_dir}; {@link #DEFAULT_DATA_DIR} for a new repository
  * </pre>
@@ -44,6 +45,11 @@ public final class RepoLayout {
     public static final String VERSION_JSON = "version.json";
     /** Present once a version is out of retention. */
     public static final String EXPIRED_JSON = "expired.json";
+    /**
+     * gc's mark on a finished version no ref reaches (SPEC.md section 5): the grace period before
+     * gc deletes the version runs from it. Written create-only by gc, removed by gc.
+     */
+    public static final String UNREACHABLE_JSON = "unreachable.json";
     /** Optional extra encodings of the catalog, relative to the version folder (deleted on expiry). */
     public static final String EXTRA_CATALOGS = "catalogs/";
     /** The data folder of a new repository (fdl.json {@code data_dir}). */
@@ -89,6 +95,20 @@ public final class RepoLayout {
     /** {@code versions/<id>/expired.json}. */
     public static String expiredJson(String id) {
         return versionFolder(id) + EXPIRED_JSON;
+    }
+
+    /** {@code versions/<id>/unreachable.json}: gc's mark ({@link #UNREACHABLE_JSON}). */
+    public static String unreachableJson(String id) {
+        return versionFolder(id) + UNREACHABLE_JSON;
+    }
+
+    /**
+     * Whether the object at {@code key} (under {@code versions/}) may change or disappear while its
+     * version exists: expired.json appears, gc's mark comes and goes. Every other object of a version
+     * folder is immutable once written (SPEC.md section 3).
+     */
+    public static boolean isMutableVersionObject(String key) {
+        return key.endsWith("/" + EXPIRED_JSON) || key.endsWith("/" + UNREACHABLE_JSON);
     }
 
     /**

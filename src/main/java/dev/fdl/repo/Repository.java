@@ -218,6 +218,12 @@ public final class Repository {
         return store.get(key).map(b -> ExpiredInfo.parse(b.bytes(), key));
     }
 
+    /** Reads gc's mark unreachable.json of {@code id} (SPEC.md section 5), or empty when there is none. */
+    public Optional<UnreachableMark> readUnreachableMark(String id) {
+        String key = RepoLayout.unreachableJson(id);
+        return store.get(key).map(b -> UnreachableMark.parse(b.bytes(), key));
+    }
+
     /**
      * Resolves what a reader asked for and refuses an expired version (SPEC.md section 4, Reading).
      *
@@ -299,19 +305,58 @@ public final class Repository {
 
     /** The full id of the finished version whose id starts with {@code prefix}, or null; a usage error (exit 2, naming the candidates) when ambiguous, as git's. */
     private String expandVersionId(String prefix) {
-        if (VersionIds.isValid(prefix)) return readVersion(prefix).isPresent() ? prefix : null;
-        if (!store.canList()) return null;
+        Set<String> ids = finishedVersionsStartingWith(prefix);
+        if (ids.size() > 1)
+            throw new FdlException(FdlException.Kind.USAGE, "version prefix '" + prefix + "' is ambiguous: "
+                    + String.join(", ", ids) + "; give more characters");
+        return ids.isEmpty() ? null : ids.iterator().next();
+    }
+
+    /**
+     * The ids of the finished versions starting with {@code prefix} (a version id or a prefix of one),
+     * sorted; a store that cannot list (an HTTP mirror) answers only for a full id.
+     */
+    private Set<String> finishedVersionsStartingWith(String prefix) {
         Set<String> ids = new TreeSet<>();
+        if (VersionIds.isValid(prefix)) {
+            if (readVersion(prefix).isPresent()) ids.add(prefix);
+            return ids;
+        }
+        if (!store.canList()) return ids;
         try (Stream<ObjectMeta> s = store.list(RepoLayout.VERSIONS + prefix)) {
             s.forEach(m -> {
                 String id = RepoLayout.versionIdOf(m.key());
                 if (id != null && m.key().equals(RepoLayout.versionJson(id))) ids.add(id);
             });
         }
-        if (ids.size() > 1)
-            throw new FdlException(FdlException.Kind.USAGE, "version prefix '" + prefix + "' is ambiguous: "
-                    + String.join(", ", ids) + "; give more characters");
-        return ids.isEmpty() ? null : ids.iterator().next();
+        return ids;
+    }
+
+    /**
+     * The ref a bare name at the start of {@code spec} (before any {@link Revision} suffix) resolves
+     * to, read as {@link #resolveAllowingExpired} reads it: the tag, else the branch. Empty for
+     * {@code HEAD}, a {@code refs/...} path, a name no ref has, or anything that is not a ref name.
+     */
+    public Optional<RefValue> bareRef(String spec) {
+        Revision rev = Revision.parse(spec);
+        String name = rev != null ? rev.base() : spec;
+        if (name == null || name.equals("HEAD") || RefName.problem(name) != null) return Optional.empty();
+        RefName n = new RefName(name);
+        Optional<RefValue> ref = readTag(n);
+        return ref.isPresent() ? ref : readBranch(n);
+    }
+
+    /**
+     * A finished version, other than {@code versionId} (the one the ref points at; may be null),
+     * whose id starts with {@code name} (a name of 4+ hex characters is a version-id prefix). A bare
+     * name means the ref first, as in git, so that version is then named only by a longer prefix:
+     * commands warn, as git's "refname is ambiguous". Empty when there is none (or only a full id
+     * could be checked: an HTTP mirror).
+     */
+    public Optional<String> versionHiddenBy(RefName name, String versionId) {
+        if (!VersionIds.isPrefix(name.name())) return Optional.empty();
+        for (String id : finishedVersionsStartingWith(name.name())) if (!id.equals(versionId)) return Optional.of(id);
+        return Optional.empty();
     }
 
     /**

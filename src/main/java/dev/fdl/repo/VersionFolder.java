@@ -40,6 +40,19 @@ public record VersionFolder(String id, List<ObjectMeta> objects) {
         return has(RepoLayout.EXPIRED_JSON);
     }
 
+    /** True when gc's mark unreachable.json is there: gc found no ref reaching the version (SPEC.md section 5). */
+    public boolean marked() {
+        return has(RepoLayout.UNREACHABLE_JSON);
+    }
+
+    /**
+     * The last-modified time (UTC) of gc's mark, from which the version's grace period runs
+     * (SPEC.md section 5); null when there is no mark or the store gave no time.
+     */
+    public Instant markedAt() {
+        return lastModified(RepoLayout.unreachableJson(id));
+    }
+
     /** Finished and not expired: a version whose catalog gc must read (SPEC.md section 5). */
     public boolean live() {
         return finished() && !expired();
@@ -56,15 +69,16 @@ public record VersionFolder(String id, List<ObjectMeta> objects) {
     }
 
     /**
-     * The last-modified time (UTC) of the folder's newest object that a commit writes, so not
-     * expired.json: a folder gc left without version.json half-way through deleting an expired,
-     * unreachable version is as old as its commit, and a re-run removes it.
+     * The last-modified time (UTC) of the folder's newest object that a commit writes, so neither
+     * expired.json nor gc's mark: a folder gc left without version.json half-way through deleting
+     * an unreachable version is as old as its commit, and a re-run removes it. A folder holding
+     * nothing a commit writes (only a mark or expired.json left) is {@link Instant#MIN}.
      */
     public Instant newest() {
         Instant t = Instant.MIN;
-        String expired = RepoLayout.expiredJson(id);
         for (ObjectMeta m : objects)
-            if (m.lastModified() != null && m.lastModified().isAfter(t) && !m.key().equals(expired)) t = m.lastModified();
+            if (m.lastModified() != null && m.lastModified().isAfter(t) && !RepoLayout.isMutableVersionObject(m.key()))
+                t = m.lastModified();
         return t;
     }
 
@@ -73,7 +87,10 @@ public record VersionFolder(String id, List<ObjectMeta> objects) {
      * section 4, step 8); null when the folder is unfinished or the store gave no time.
      */
     public Instant finishedAt() {
-        String key = RepoLayout.versionJson(id);
+        return lastModified(RepoLayout.versionJson(id));
+    }
+
+    private Instant lastModified(String key) {
         for (ObjectMeta m : objects) if (m.key().equals(key)) return m.lastModified();
         return null;
     }

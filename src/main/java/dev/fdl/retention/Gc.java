@@ -3,6 +3,7 @@ package dev.fdl.retention;
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.CatalogFiles;
 import dev.fdl.repo.RepoLayout;
+import dev.fdl.repo.UnreachableMark;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionFolder;
@@ -30,26 +31,32 @@ import java.util.stream.Stream;
 
 /**
  * Garbage collection (SPEC.md section 5): deletes data files no live catalog names, unreachable
- * versions, unfinished version folders, and the leftover catalogs of expired versions. A mark
- * phase (live catalogs → the set of names) and a sweep phase (listings → deletions), in this order:
+ * versions, unfinished version folders, and the leftover catalogs of expired versions. It reads
+ * what is live (live catalogs → the set of names), then sweeps (listings → deletions), in this order:
  *
  * <ol>
  *   <li>Read every ref, then list {@code versions/} once. Every ref must point at a finished
  *       version of that listing (a commit writes version.json before its ref, so a ref read first
  *       always names a version the later listing shows); otherwise gc stops and deletes nothing.</li>
- *   <li>Reachability ({@link Reachable}): the roots are the refs and every finished version whose
- *       version.json is younger than the grace period; following all parents from them gives the
- *       versions to keep. A finished version (expired or not) they do not reach is
- *       <em>unreachable</em>: a commit that lost the race for its branch (SPEC.md section 4: "gc
- *       removes it"), or the history of a deleted branch. version.json is cached, so a second run
- *       issues no GET for it.</li>
- *   <li>Mark: for every live version (finished, not expired, not unreachable) read the files its
+ *   <li>Reachability ({@link Reachable}): a finished version (expired or not) that no ref reaches
+ *       through parents is <em>unreachable</em>: a commit that lost the race for its branch
+ *       (SPEC.md section 4: "gc removes it"), the history of a deleted or reset branch. Its grace
+ *       period runs from gc's mark {@code versions/<id>/unreachable.json} (SPEC.md section 5), not
+ *       from its own age, so deleting a branch of old versions gives a real window to tag them
+ *       again: an unreachable version without a mark, whose version.json is older than the grace
+ *       period, gets one (create-only) and is kept; a marked version a ref reaches again loses its
+ *       mark. A version is deleted only when its mark is at or before the cutoff and no ref, no
+ *       young version (version.json younger than the grace period: a commit between steps 8 and 9)
+ *       and no version still inside its own window reaches it. version.json is cached, so a second
+ *       run issues no GET for it.</li>
+ *   <li>Live names: for every live version (finished, not expired, not to be deleted) read the files its
  *       catalog names in any snapshot (from the {@link CatalogCache} when cached: no GET) into a
- *       {@link NameSet}. Any failure here stops gc before it deletes anything.</li>
- *   <li>Sweep version folders. Unreachable versions: the refs are read again and whatever they
- *       now reach is kept (and marked); the rest lose version.json first, then every other object
- *       of their folder. Then the catalogs left in expired folders (an interrupted expire); and
- *       unfinished folders (no version.json) whose newest object is older than the grace period,
+ *       {@link NameSet}. Any failure here stops gc before it writes or deletes anything.</li>
+ *   <li>Sweep version folders. The refs are read again; whatever they now reach is neither marked
+ *       nor deleted (and its catalog is read). Marks are written and stale marks removed. Versions
+ *       to delete lose version.json first, then every other object of their folder, the mark last.
+ *       Then the catalogs left in expired folders (an interrupted expire); and unfinished folders
+ *       (no version.json) whose newest object a commit writes is older than the grace period,
  *       after checking once more that version.json has not appeared.</li>
  *   <li>Sweep data: list {@code data_dir} (streamed); a file is a candidate when its name is not
  *       marked and it was last modified before the cutoff (start of the run minus the grace
@@ -62,29 +69,30 @@ import java.util.stream.Stream;
  * version.json, then moves the ref (SPEC.md section 4). A data file is deleted only if (a) it was
  * last modified before the cutoff, and (b) no version finished before the re-listing that
  * precedes its deletion names it; that re-listing happens after the data listing saw the file.
- * A version whose version.json lands before that re-listing is marked. A version finishing later
+ * A version whose version.json lands before that re-listing has its catalog read. A version finishing later
  * can only name a file that (a) and (b) allow if its working copy wrote that file more than the
  * grace period ago, or inherited it from a base version that was expired meanwhile. The grace
  * period is therefore the longest a working copy may take from writing data to committing it; a
  * commit that still names a deleted file is refused by its own existence check (step 5). Unfinished
  * folders are deleted only when their newest object is older than the cutoff. The same grace
  * period protects a commit between steps 8 and 9: its version.json is young, so it is a root, and
- * its catalog is marked although no ref names it yet.
+ * its catalog is read although no ref names it yet.
  *
  * <p><b>Why a ref created during gc is safe.</b> Unreachable versions are deleted before the data
  * sweep, right after the refs are read a second time; once version.json is gone, creating a ref
  * at the version is refused (refs are only created at finished versions), so no version can
- * become reachable after its catalog was left out of the mark. What remains is the instant
+ * become reachable after its catalog was left out of the live names. What remains is the instant
  * between that second read and the deletion of version.json: a tag whose creator checked the
  * version before it was deleted and writes the ref after that read would point at a deleted
  * version (the store offers no transaction across keys; {@code fdl verify} reports it). Tagging an
  * old commit nothing reaches while gc runs is the one thing to avoid.
  *
- * <p><b>Interrupted runs.</b> Every deletion is idempotent and gc keeps no state in the store:
- * re-running lists again and deletes what is still unreferenced. An unreachable version stopped
- * half-way has lost version.json, so it is an unfinished folder as old as its commit and goes on
- * the next run. Memory grows with the number of live file names (about 32 bytes each) plus one
- * batch of candidates, never with catalog bytes.
+ * <p><b>Interrupted runs.</b> Every deletion is idempotent and gc's only state in the store is
+ * its marks (create-only, so a re-run keeps their time): re-running lists again and deletes what
+ * is still unreferenced. An unreachable version stopped half-way has lost version.json, so it is
+ * an unfinished folder as old as its commit and goes on the next run (a mark left in it does not
+ * count towards its age). Memory grows with the number of live file names (about 32 bytes each)
+ * plus one batch of candidates, never with catalog bytes.
  */
 public final class Gc {
     /** Deletion candidates held before they are re-checked and deleted. */
@@ -117,7 +125,8 @@ public final class Gc {
     /**
      * What to do.
      *
-     * @param grace         data files, unfinished folders and unreachable versions younger than this are kept (SPEC.md default: 7 days)
+     * @param grace         data files and unfinished folders younger than this are kept, and an unreachable
+     *                      version is kept this long after gc marked it (SPEC.md section 5; default: 7 days)
      * @param dryRun        report what would be deleted, delete nothing
      * @param deleteThreads deletions run concurrently on this many threads (object stores are latency-bound)
      */
@@ -149,8 +158,10 @@ public final class Gc {
     /**
      * What gc did (or, in a dry run, would do).
      *
+     * @param now                the run's clock time (UTC): marks written by this run let their
+     *                           versions be deleted by a gc after {@code now} + the grace period
      * @param cutoff             objects last modified at or after this instant (UTC) were kept
-     * @param liveVersions       finished, unexpired versions whose catalogs were read (reachable or young)
+     * @param liveVersions       finished, unexpired versions whose catalogs were read (reachable, young, or unreachable but inside their grace period)
      * @param liveNames          distinct file names those catalogs name
      * @param catalogsDownloaded catalogs fetched from the store (one GET each)
      * @param catalogsCached     catalogs served from the local cache
@@ -159,14 +170,22 @@ public final class Gc {
      * @param youngUnreferenced  unreferenced data files kept because they are younger than the grace period
      * @param unfinishedFolders  unfinished version folders deleted (count of folders, bytes of all their objects)
      * @param expiredLeftovers   catalog objects of expired versions deleted
-     * @param unreachableVersions finished versions (expired or not) no ref reaches, older than the
-     *                           grace period, deleted whole (count of folders, bytes of all their objects)
+     * @param unreachableVersions finished versions (expired or not) no ref reaches, whose mark was
+     *                           older than the grace period, deleted whole (count of folders, bytes of all their objects)
      * @param incompleteUploads  leftovers of interrupted uploads removed ({@link ObjectStore#cleanupIncompleteUploads}; 0 in a dry run)
+     * @param marked             versions this run marked unreachable (id order; in a dry run: would mark)
+     * @param unmarked           marks removed because a ref reaches their version again (in a dry run: would remove)
+     * @param unreachableKept    marked versions kept because their grace period is not over (the ones marked now included)
      */
-    public record Report(boolean dryRun, Instant cutoff, int liveVersions, long liveNames,
+    public record Report(boolean dryRun, Instant now, Instant cutoff, int liveVersions, long liveNames,
                          long catalogsDownloaded, long catalogsCached, long dataListed, Tally dataFiles,
                          Tally youngUnreferenced, Tally unfinishedFolders, Tally expiredLeftovers,
-                         Tally unreachableVersions, int incompleteUploads) {}
+                         Tally unreachableVersions, int incompleteUploads,
+                         List<String> marked, int unmarked, int unreachableKept) {
+        public Report {
+            marked = List.copyOf(marked);
+        }
+    }
 
     /** Progress of a run, for a terminal: the phase and how many objects it has seen and chosen. */
     public record Progress(String phase, long seen, long chosen) {}
@@ -181,12 +200,13 @@ public final class Gc {
      *
      * @param progress called now and then (every few thousand objects) on the calling thread
      * @throws FdlException exit 1 when a ref names no finished version, or a live catalog is
-     *                      missing, damaged or unreadable: nothing is deleted then
+     *                      missing, damaged or unreadable: nothing is written or deleted then
      */
     public Report run(Options options, Consumer<Progress> progress) {
         if (repo.store().readOnly())
             throw new FdlException("cannot gc " + repo.root() + ": the store is read-only");
-        Instant cutoff = clock.instant().minus(options.grace());
+        Instant now = clock.instant();
+        Instant cutoff = now.minus(options.grace());
         List<RefValue> refs = repo.listRefs();
         VersionFolder.Listing listing = VersionFolder.list(repo.store());
         for (RefValue r : refs) {
@@ -200,46 +220,70 @@ public final class Gc {
         Set<String> young = new HashSet<>();
         for (VersionFolder f : listing.folders().values())
             if (f.finished() && (f.finishedAt() == null || !f.finishedAt().isBefore(cutoff))) young.add(f.id());
-        Set<String> unreachable = unreachable(refs, young, listing);
+        Marks marks = marks(refs, young, listing, now, cutoff);
+        Set<String> toDelete = deletable(refs, young, marks.due, listing);
 
-        Mark mark = new Mark();
+        LiveNames liveNames = new LiveNames();
         long cachedBefore = cache.hits(), downloadedBefore = cache.downloads();
         int live = 0;
         for (VersionFolder f : listing.folders().values()) {
-            if (!f.live() || unreachable.contains(f.id())) continue;
-            if (mark.read(f.id())) live++;
-            progress.accept(new Progress("reading catalogs", live, mark.names.size()));
+            if (!f.live() || toDelete.contains(f.id())) continue;
+            if (liveNames.read(f.id())) live++;
+            progress.accept(new Progress("reading catalogs", live, liveNames.names.size()));
         }
 
         try (Deleter deleter = new Deleter(repo.store(), options)) {
             Tally gone = Tally.ZERO, leftovers = Tally.ZERO, unfinished = Tally.ZERO;
-            if (!unreachable.isEmpty()) {
-                // Refs read again right before deleting: a ref created since the first read (e.g. a
-                // tag at a version that was unreachable) keeps that version and its ancestors.
-                Set<String> still = unreachable(repo.listRefs(), young, listing);
-                for (String id : new ArrayList<>(unreachable)) {
+            if (!toDelete.isEmpty() || !marks.toMark.isEmpty()) {
+                // Refs read again right before marking and deleting: a ref created since the first
+                // read (e.g. a tag at a version that was unreachable) keeps that version and its
+                // ancestors, and spares them a mark they would only inherit later.
+                List<RefValue> again = repo.listRefs();
+                marks.toMark.removeAll(reachedFrom(again, List.of(), listing));
+                Set<String> still = deletable(again, young, marks.due, listing);
+                for (String id : new ArrayList<>(toDelete)) {
                     if (still.contains(id)) continue;
-                    unreachable.remove(id);
-                    if (listing.get(id).live() && mark.read(id)) live++;
+                    toDelete.remove(id);
+                    if (listing.get(id).live() && liveNames.read(id)) live++;
                 }
+            }
+            // Create-only: a mark another gc wrote first keeps its (earlier) time.
+            List<String> marked = new ArrayList<>();
+            for (String id : marks.toMark)
+                if (options.dryRun() || repo.store().putIfAbsent(RepoLayout.unreachableJson(id),
+                        UnreachableMark.byGc(now).toBytes()).isWritten()) marked.add(id);
+            // Best effort, no condition: if a ref goes away again meanwhile, the next gc marks the
+            // version afresh, so its window restarts (never shortens).
+            for (String id : marks.toUnmark) deleter.submit(RepoLayout.unreachableJson(id));
+            deleter.flush();
+            if (!toDelete.isEmpty()) {
                 // version.json first: from then on the folder is unfinished, so no reader, ref or
                 // expire will use it, and if gc stops here the next run deletes the rest as an
-                // unfinished folder (its objects are as old as the commit). Deleting it last would
-                // leave a "finished" version without its catalog, which readers would fail on.
-                for (String id : unreachable) {
+                // unfinished folder (its objects are as old as the commit; the mark does not count).
+                // Deleting it last would leave a "finished" version without its catalog, which
+                // readers would fail on. The mark goes last, with nothing left to protect.
+                for (String id : toDelete) {
                     VersionFolder f = listing.get(id);
                     gone = gone.plus(1, f.bytes());
                     deleter.submit(RepoLayout.versionJson(id));
                 }
                 deleter.flush();
-                for (String id : unreachable)
+                for (String id : toDelete)
                     for (ObjectMeta m : listing.get(id).objects())
-                        if (!m.key().equals(RepoLayout.versionJson(id))) deleter.submit(m.key());
+                        if (!m.key().equals(RepoLayout.versionJson(id)) && !m.key().equals(RepoLayout.unreachableJson(id)))
+                            deleter.submit(m.key());
+                deleter.flush();
+                for (String id : toDelete) deleter.submit(RepoLayout.unreachableJson(id));
                 deleter.flush();
                 progress.accept(new Progress("deleting unreachable versions", listing.folders().size(), gone.count()));
             }
+            Set<String> markedNow = new HashSet<>(marked);
+            int waiting = 0;
+            for (VersionFolder f : listing.folders().values())
+                if (!toDelete.contains(f.id()) && (markedNow.contains(f.id()) || f.marked() && !marks.toUnmark.contains(f.id())))
+                    waiting++;
             for (VersionFolder f : listing.folders().values()) {
-                if (unreachable.contains(f.id())) continue;
+                if (toDelete.contains(f.id())) continue;
                 if (f.finished() && f.expired()) {
                     for (ObjectMeta m : f.catalogObjects()) {
                         leftovers = leftovers.plus(1, m.size());
@@ -253,35 +297,74 @@ public final class Gc {
             }
             deleter.flush();
 
-            Sweep sweep = new Sweep(mark, deleter, cutoff, options.dryRun(), progress);
+            Sweep sweep = new Sweep(liveNames, deleter, cutoff, options.dryRun(), progress);
             String dataDir = repo.dataDir();
             try (Stream<ObjectMeta> s = repo.store().list(dataDir)) {
                 s.forEach(m -> sweep.accept(m, m.key().substring(dataDir.length())));
             }
             sweep.finish();
             int uploads = options.dryRun() ? 0 : repo.store().cleanupIncompleteUploads(cutoff);
-            return new Report(options.dryRun(), cutoff, live + mark.lateVersions, mark.names.size(),
+            return new Report(options.dryRun(), now, cutoff, live + liveNames.lateVersions, liveNames.names.size(),
                     cache.downloads() - downloadedBefore, cache.hits() - cachedBefore, sweep.listed,
-                    sweep.deleted, sweep.young, unfinished, leftovers, gone, uploads);
+                    sweep.deleted, sweep.young, unfinished, leftovers, gone, uploads,
+                    marked, marks.toUnmark.size(), waiting);
         }
     }
 
     /**
-     * The finished versions of the listing that neither a ref nor a young version reaches, in id
-     * order. They are all older than the cutoff, since young versions are roots themselves.
+     * What to do about marks, from the first read of the refs.
+     *
+     * @param toMark   finished versions no ref reaches, older than the grace period, without a mark
+     *                 (id order)
+     * @param toUnmark marked versions a ref reaches again
+     * @param due      versions whose grace period is over: a mark at or before the cutoff (with a
+     *                 grace period of 0, also the marks this run writes)
      */
-    private Set<String> unreachable(List<RefValue> refs, Set<String> young, VersionFolder.Listing listing) {
+    private record Marks(Set<String> toMark, Set<String> toUnmark, Set<String> due) {}
+
+    private Marks marks(List<RefValue> refs, Set<String> young, VersionFolder.Listing listing, Instant now, Instant cutoff) {
+        Set<String> fromRefs = reachedFrom(refs, List.of(), listing);
+        Set<String> toMark = new TreeSet<>(), toUnmark = new TreeSet<>(), due = new HashSet<>();
+        for (VersionFolder f : listing.folders().values()) {
+            if (!f.finished()) continue;
+            boolean reached = fromRefs.contains(f.id());
+            if (f.marked()) {
+                if (reached) toUnmark.add(f.id());
+                // a store that gives no time: the mark counts as new, so the version is kept
+                else if (f.markedAt() != null && !f.markedAt().isAfter(cutoff)) due.add(f.id());
+            } else if (!reached && !young.contains(f.id())) {
+                toMark.add(f.id());
+                if (!now.isAfter(cutoff)) due.add(f.id()); // grace period 0: marked and deleted in one run
+            }
+        }
+        return new Marks(toMark, toUnmark, due);
+    }
+
+    /**
+     * The finished versions to delete, in id order: those that neither a ref, nor a young version,
+     * nor a version whose grace period is not over ({@code due} lists those whose is) reaches. All
+     * of them are therefore marked, with a mark older than the cutoff.
+     */
+    private Set<String> deletable(List<RefValue> refs, Set<String> young, Set<String> due, VersionFolder.Listing listing) {
         List<String> roots = new ArrayList<>(young);
-        for (RefValue r : refs) roots.add(r.versionId());
-        Set<String> reached = Reachable.from(roots, listing, id -> cache.version(repo, id));
+        for (VersionFolder f : listing.folders().values())
+            if (f.finished() && !due.contains(f.id())) roots.add(f.id());
+        Set<String> reached = reachedFrom(refs, roots, listing);
         Set<String> out = new TreeSet<>();
         for (VersionFolder f : listing.folders().values())
             if (f.finished() && !reached.contains(f.id())) out.add(f.id());
         return out;
     }
 
-    /** The mark phase: names of files live catalogs name, and which versions were read. */
-    private final class Mark {
+    /** The versions the refs and {@code more} reach through parents ({@link Reachable}). */
+    private Set<String> reachedFrom(List<RefValue> refs, List<String> more, VersionFolder.Listing listing) {
+        List<String> roots = new ArrayList<>(more);
+        for (RefValue r : refs) roots.add(r.versionId());
+        return Reachable.from(roots, listing, id -> cache.version(repo, id));
+    }
+
+    /** What is live: names of files live catalogs name, and which versions were read. */
+    private final class LiveNames {
         final NameSet names = new NameSet(1 << 16);
         final Set<String> versionsRead = new HashSet<>();
         final String dataLocation = repo.dataLocation();
@@ -314,7 +397,7 @@ public final class Gc {
 
     /** The data sweep: candidates collected in batches, re-checked after a refresh, then deleted. */
     private final class Sweep {
-        final Mark mark;
+        final LiveNames liveNames;
         final Deleter deleter;
         final Instant cutoff;
         final boolean dryRun;
@@ -324,8 +407,8 @@ public final class Gc {
         long listed;
         Tally deleted = Tally.ZERO, young = Tally.ZERO;
 
-        Sweep(Mark mark, Deleter deleter, Instant cutoff, boolean dryRun, Consumer<Progress> progress) {
-            this.mark = mark;
+        Sweep(LiveNames liveNames, Deleter deleter, Instant cutoff, boolean dryRun, Consumer<Progress> progress) {
+            this.liveNames = liveNames;
             this.deleter = deleter;
             this.cutoff = cutoff;
             this.dryRun = dryRun;
@@ -335,7 +418,7 @@ public final class Gc {
         void accept(ObjectMeta m, String name) {
             listed++;
             if ((listed & 0x3fff) == 0) progress.accept(new Progress("listing data", listed, deleted.count() + batch.size()));
-            if (mark.names.contains(name)) return;
+            if (liveNames.names.contains(name)) return;
             if (m.lastModified() == null || !m.lastModified().isBefore(cutoff)) {
                 young = young.plus(1, m.size());
                 return;
@@ -347,9 +430,9 @@ public final class Gc {
 
         void flushBatch() {
             if (batch.isEmpty()) return;
-            if (!dryRun) mark.refresh();
+            if (!dryRun) liveNames.refresh();
             for (int i = 0; i < batch.size(); i++) {
-                if (mark.names.contains(batchNames.get(i))) continue;
+                if (liveNames.names.contains(batchNames.get(i))) continue;
                 ObjectMeta m = batch.get(i);
                 deleted = deleted.plus(1, m.size());
                 deleter.submit(m.key());

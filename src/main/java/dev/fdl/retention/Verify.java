@@ -38,7 +38,8 @@ import java.util.stream.Stream;
  * Unfinished version folders are normal (a commit that stopped before step 8, or an unreachable
  * version gc stopped deleting half-way) and only counted; so are unreachable versions (finished,
  * but no ref reaches them through {@code parents}: a commit that lost the race for its branch,
- * SPEC.md section 4), which gc removes after the grace period.
+ * SPEC.md section 4), which gc marks and removes a grace period later, and gc's marks
+ * ({@code unreachable.json}, SPEC.md section 5), which must parse.
  */
 public final class Verify {
     private final Repository repo;
@@ -74,9 +75,11 @@ public final class Verify {
      * @param dataFiles  objects listed under data_dir
      * @param namesChecked file names read from live catalogs
      * @param unreachable finished versions (expired or not) that no ref reaches ({@link Reachable})
+     * @param marked     finished versions carrying gc's mark unreachable.json (SPEC.md section 5;
+     *                   a marked version a ref reaches again is normal until the next gc)
      */
     public record Report(List<Problem> problems, int versions, int live, int unfinished, int refs,
-                         long dataFiles, long namesChecked, int unreachable) {
+                         long dataFiles, long namesChecked, int unreachable, int marked) {
         public Report {
             problems = List.copyOf(problems);
         }
@@ -127,13 +130,13 @@ public final class Verify {
             }
         }
 
-        int versions = 0, live = 0, unfinished = 0;
+        int versions = 0, live = 0, unfinished = 0, marked = 0;
         java.util.Map<String, VersionInfo> infos = new java.util.HashMap<>();
         long names = 0;
         String dataLocation = repo.dataLocation();
         for (VersionFolder f : listing.folders().values()) {
             if (!f.finished()) {
-                unfinished++; // with expired.json too: gc stopped half-way through an unreachable expired version
+                unfinished++; // with expired.json or gc's mark too: gc stopped half-way through deleting an unreachable version
                 continue;
             }
             versions++;
@@ -153,6 +156,14 @@ public final class Verify {
                 VersionFolder pf = VersionIds.isValid(p) ? listing.get(p) : null;
                 if (pf == null || !pf.finished())
                     problems.add(new Problem(RepoLayout.versionJson(f.id()), "parent " + p + " is not a finished version"));
+            }
+            if (f.marked()) {
+                marked++;
+                try {
+                    repo.readUnreachableMark(f.id());
+                } catch (FdlException e) {
+                    problems.add(new Problem(RepoLayout.unreachableJson(f.id()), e.getMessage()));
+                }
             }
             if (f.expired()) {
                 try {
@@ -193,7 +204,7 @@ public final class Verify {
         java.util.Set<String> reached = Reachable.from(roots, null, id -> Optional.ofNullable(infos.get(id)));
         int unreachable = 0;
         for (String id : infos.keySet()) if (!reached.contains(id)) unreachable++;
-        return new Report(problems, versions, live, unfinished, refCount, dataFiles, names, unreachable);
+        return new Report(problems, versions, live, unfinished, refCount, dataFiles, names, unreachable, marked);
     }
 
     /** A ref file and the version id it holds. */

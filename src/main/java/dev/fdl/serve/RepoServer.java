@@ -478,7 +478,7 @@ public final class RepoServer implements AutoCloseable {
             if (lastModified != null) out.set(HttpHeaderNames.LAST_MODIFIED, httpDate(lastModified));
             // versions and data files never change once written (SPEC.md section 3); refs and the site do
             String data = dataDir();
-            boolean immutable = key.startsWith(RepoLayout.VERSIONS) && !key.endsWith("/" + RepoLayout.EXPIRED_JSON)
+            boolean immutable = key.startsWith(RepoLayout.VERSIONS) && !RepoLayout.isMutableVersionObject(key)
                     || data != null && key.startsWith(data);
             out.set(HttpHeaderNames.CACHE_CONTROL, immutable ? "public, max-age=31536000, immutable" : "no-cache");
             out.set("X-Content-Type-Options", "nosniff");

@@ -171,6 +171,16 @@ public final class JsonRead {
         return v.asText();
     }
 
+    /** A required RFC 3339 time (any offset, read as an instant) at {@code key}. */
+    public static java.time.Instant time(ObjectNode o, String key, String file) {
+        String at = string(o, key, file);
+        try {
+            return java.time.OffsetDateTime.parse(at).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw FdlException.corrupt(file, "key '" + key + "' is not an RFC 3339 time: \"" + at + "\"");
+        }
+    }
+
     /** A required integral number at {@code key}. */
     public static long integer(ObjectNode o, String key, String file) {
         JsonNode v = o.get(key);

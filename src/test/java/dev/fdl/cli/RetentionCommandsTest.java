@@ -132,7 +132,7 @@ class RetentionCommandsTest {
     }
 
     @Test
-    void gcReportsAndDeletesAConflictLoserAndVerifyCountsItBefore() {
+    void gcMarksAConflictLoserSaysHowToKeepItAndDeletesItAGracePeriodLater() {
         fx.copyFixtureData("towns", RepoFixture.OLD);
         String v1 = fx.commit("main", fx.fixtureCatalog("towns"));
         String lost = fx.version(java.util.List.of(v1), Instant.now(), fx.fixtureCatalog("towns"));
@@ -141,12 +141,35 @@ class RetentionCommandsTest {
 
         assertThat(fdl("verify", "--cache-dir", cache, "--json")).isZero();
         assertThat(json().get("unreachable_versions").asInt()).isEqualTo(1);
+        List<String> before = fx.keys();
         assertThat(fdl("gc", "--grace", "1d", "--cache-dir", cache, "--dry-run")).isZero();
-        assertThat(out).contains("Would delete 1 unreachable version(s)");
+        assertThat(out).contains("Would mark 1 version(s) unreachable: no branch or tag reaches them any more:\n  " + lost + "\n",
+                "Would delete 0 unreachable version(s)", "fdl tag <name> <version-id>");
+        assertThat(fx.keys()).isEqualTo(before);
+
+        assertThat(fdl("gc", "--grace", "1d", "--cache-dir", cache)).isZero();
+        assertThat(out).contains("Marked 1 version(s) unreachable", "  " + lost, "Kept 1 unreachable version(s)",
+                "marked for 1d (those marked now: after ", "If you want to keep one, this may be a good time to do so with:\n  fdl tag <name> <version-id>");
+        assertThat(fx.exists("versions/" + lost + "/version.json")).isTrue();
+        assertThat(fdl("verify", "--cache-dir", cache, "--json")).isZero();
+        assertThat(json().get("marked_unreachable_versions").asInt()).isEqualTo(1);
+
+        fx.tag("keep", lost);
+        assertThat(fdl("gc", "--grace", "1d", "--cache-dir", cache, "--json")).isZero();
+        assertThat(json().get("unmarked_versions").get("count").asInt()).isEqualTo(1);
+        assertThat(fdl("tag", "-d", "keep")).as(() -> err).isZero();
+        assertThat(fdl("gc", "--grace", "1d", "--cache-dir", cache, "--json")).isZero();
+        JsonNode marked = json();
+        assertThat(marked.get("marked_versions").get("count").asInt()).isEqualTo(1);
+        assertThat(marked.get("marked_versions").get("ids").get(0).asText()).isEqualTo(lost);
+        assertThat(marked.get("unreachable_versions_kept").asInt()).isEqualTo(1);
+
+        fx.age("versions/" + lost + "/unreachable.json", Instant.now().minus(Duration.ofDays(2)));
         assertThat(fdl("gc", "--grace", "1d", "--cache-dir", cache, "--json")).isZero();
         JsonNode j = json();
         assertThat(j.get("unreachable_versions").get("count").asInt()).isEqualTo(1);
         assertThat(j.get("unreachable_versions").get("bytes").asLong()).isPositive();
+        assertThat(j.get("unreachable_versions_kept").asInt()).isZero();
         assertThat(j.get("incomplete_uploads").asInt()).isZero();
         assertThat(j.get("live_versions").asInt()).isEqualTo(1);
         assertThat(fx.keys()).noneMatch(k -> k.startsWith("versions/" + lost + "/"));
