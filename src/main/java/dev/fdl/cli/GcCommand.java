@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.CatalogFiles;
 import dev.fdl.retention.Gc;
+import dev.fdl.site.Site;
 import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectStore;
@@ -64,6 +65,10 @@ final class GcCommand implements Runnable {
             Consumer<Gc.Progress> p = progress ? this::showProgress : x -> {};
             Gc.Report r = gc.run(new Gc.Options(grace, dryRun, Math.max(1, threads)), p);
             if (progress) System.err.print("\r\033[K");
+            // pages of deleted versions (and their links) must go
+            Site.Result site = r.dryRun() || r.unreachableVersions().count() == 0 ? null
+                    : SiteUpkeep.afterChange(repo, false, r.unreachableVersions().count() + " unreachable version(s) were deleted",
+                            spec.commandLine().getErr());
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();
                 o.put("dry_run", r.dryRun());
@@ -85,6 +90,7 @@ final class GcCommand implements Runnable {
                 o.putObject("unmarked_versions").put("count", r.unmarked());
                 o.put("unreachable_versions_kept", r.unreachableKept());
                 o.put("incomplete_uploads", r.incompleteUploads());
+                if (site != null) o.put("site_pages_written", site.written());
                 Out.json(out, o);
                 return;
             }
@@ -102,6 +108,7 @@ final class GcCommand implements Runnable {
             if (r.youngUnreferenced().count() > 0)
                 out.printf("Kept %,d unreferenced data file(s) younger than %s (%s)%n", r.youngUnreferenced().count(),
                         DurationConverter.format(grace), bytes(r.youngUnreferenced().bytes()));
+            if (site != null) out.println(SiteUpkeep.summary(site));
             out.flush();
         }
     }
