@@ -53,7 +53,7 @@ final class InitCommand implements Runnable {
                             "use " + DuckDbStorage.acceptedValues() + ", or leave the option out for \""
                                     + DuckDbStorage.DEFAULT.storageString() + "\" (DuckDB 1.5 and 2.0 readers)").storageString()));
         String resolved = Cwd.root(where);
-        if (!resolved.contains("://") && java.nio.file.Files.isRegularFile(java.nio.file.Path.of(resolved)))
+        if (Stores.localPath(resolved).filter(java.nio.file.Files::isRegularFile).isPresent()) // a folder path or file:// URL
             throw FdlException.usage("cannot init " + where + ": it is a file, not a folder; a repository's root is a folder "
                     + "(fdl init <new or empty folder>) or an s3://bucket/prefix/; to load a file, run fdl import in a working copy");
         try (ObjectStore store = Stores.open(resolved)) {

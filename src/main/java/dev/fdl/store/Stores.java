@@ -4,6 +4,7 @@ import dev.fdl.FdlException;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Opens the store a repository root names: a folder path or {@code file://} URL (LocalStore),
@@ -19,19 +20,31 @@ public final class Stores {
      */
     public static ObjectStore open(String root) {
         if (root == null || root.isBlank()) throw FdlException.usage("empty repository root; give --repo <folder|s3://bucket/prefix/|https://…>");
+        Optional<Path> local = localPath(root);
+        if (local.isPresent()) return new LocalStore(local.get());
+        String lower = root.toLowerCase(java.util.Locale.ROOT);
+        if (lower.startsWith("s3://")) return openS3(root);
+        if (lower.startsWith("http://") || lower.startsWith("https://")) return openHttp(root);
+        throw FdlException.usage("unsupported repository root '" + root + "': use a folder, file://, s3:// or https:// root");
+    }
+
+    /**
+     * The local path a root names (a folder path, or a {@code file://} URL), or empty for an
+     * {@code s3://}, {@code http(s)://} or other URL.
+     *
+     * @throws FdlException exit 2 for a malformed {@code file:} URL
+     */
+    public static Optional<Path> localPath(String root) {
         String lower = root.toLowerCase(java.util.Locale.ROOT);
         if (lower.startsWith("file:")) {
             try {
-                return new LocalStore(Path.of(URI.create(root)));
+                return Optional.of(Path.of(URI.create(root)));
             } catch (IllegalArgumentException e) {
                 throw FdlException.usage("invalid file URL '" + root + "': " + e.getMessage());
             }
         }
-        if (lower.startsWith("s3://")) return openS3(root);
-        if (lower.startsWith("http://") || lower.startsWith("https://")) return openHttp(root);
-        if (lower.matches("^[a-z][a-z0-9+.-]*://.*"))
-            throw FdlException.usage("unsupported repository root '" + root + "': use a folder, file://, s3:// or https:// root");
-        return new LocalStore(Path.of(root));
+        if (lower.matches("^[a-z][a-z0-9+.-]*://.*")) return Optional.empty();
+        return Optional.of(Path.of(root));
     }
 
     /** {@code s3://bucket/prefix/}: endpoint, region and addressing from the environment ({@link S3Config#fromEnvironment()}). */

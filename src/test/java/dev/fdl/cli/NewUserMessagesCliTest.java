@@ -23,6 +23,16 @@ class NewUserMessagesCliTest {
     }
 
     @Test
+    void initOnAFileUrlNamingAFileSaysItIsAFile() throws Exception {
+        Path csv = Files.writeString(dir.resolve("a.csv"), "id\n1\n");
+        String url = csv.toUri().toString();
+        Cli.Result r = Cli.in(dir, "init", url);
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains("cannot init " + url + ": it is a file, not a folder").doesNotContain("store error");
+        assertThat(csv).hasContent("id\n1\n");
+    }
+
+    @Test
     void noRepositoryOverHttpDoesNotSuggestInitThere() throws Exception {
         Path empty = Files.createDirectories(dir.resolve("empty"));
         try (FolderHttpServer http = new FolderHttpServer(empty, "/")) {
