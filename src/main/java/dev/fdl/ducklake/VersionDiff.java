@@ -11,11 +11,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * {@code fdl diff}: what changed between two DuckLake catalogs (two versions, or a version and the
@@ -283,7 +285,11 @@ public final class VersionDiff {
                 if (b != null) refuseNonUniqueKey("__fdl_pb", labelB, keys, labels);
             }
             emitSchemaChanges();
-            if (keys.isEmpty()) {
+            if (common.isEmpty()) {
+                // no column on both sides: no row of one side can equal one of the other, so every
+                // row is removed and every row added; rows are not listed (they share no columns)
+                stat = new TableStat(name, count("SELECT 1 FROM __fdl_pb"), count("SELECT 1 FROM __fdl_pa"), 0, schemaChanged);
+            } else if (keys.isEmpty()) {
                 String plus = "SELECT " + list + " FROM __fdl_pb EXCEPT ALL SELECT " + list + " FROM __fdl_pa";
                 String minus = "SELECT " + list + " FROM __fdl_pa EXCEPT ALL SELECT " + list + " FROM __fdl_pb";
                 if (rows) {
@@ -318,6 +324,9 @@ public final class VersionDiff {
             return -1;
         }
 
+        /** The select list of a side's rows when no column is compared: only their number is used. */
+        private static final String NOTHING_COMPARED = "true AS k_row";
+
         private static String col(int i) {
             return "k" + i;
         }
@@ -347,33 +356,45 @@ public final class VersionDiff {
                 }
                 return;
             }
-            boolean byId = a.id() == b.id();
-            Map<Object, SnapshotCatalog.ColumnEntry> inB = new LinkedHashMap<>();
-            for (SnapshotCatalog.ColumnEntry c : b.columns()) inB.put(byId ? (Object) c.id() : c.name(), c);
-            Map<Object, SnapshotCatalog.ColumnEntry> matched = new HashMap<>();
-            for (SnapshotCatalog.ColumnEntry c : a.columns()) {
-                Object k = byId ? (Object) c.id() : c.name();
-                SnapshotCatalog.ColumnEntry other = inB.get(k);
-                if (other == null) {
-                    column("dropped", c.name());
+            // b's column -> a's column it is compared with: by column id within one table (so a
+            // rename is a rename), then by name among the columns the ids left unpaired, since a
+            // column dropped and added again under its name (fdl import --mode replace with other
+            // columns does that to every column) holds the same data to a reader
+            Map<SnapshotCatalog.ColumnEntry, SnapshotCatalog.ColumnEntry> oldOf = new IdentityHashMap<>();
+            Set<SnapshotCatalog.ColumnEntry> pairedA = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            if (a.id() == b.id()) {
+                Map<Long, SnapshotCatalog.ColumnEntry> aById = new HashMap<>();
+                for (SnapshotCatalog.ColumnEntry c : a.columns()) aById.put(c.id(), c);
+                for (SnapshotCatalog.ColumnEntry c : b.columns()) {
+                    SnapshotCatalog.ColumnEntry old = aById.get(c.id());
+                    if (old != null) {
+                        oldOf.put(c, old);
+                        pairedA.add(old);
+                    }
+                }
+            }
+            Map<String, SnapshotCatalog.ColumnEntry> aByName = new HashMap<>();
+            for (SnapshotCatalog.ColumnEntry c : a.columns()) if (!pairedA.contains(c)) aByName.putIfAbsent(c.name(), c);
+            for (SnapshotCatalog.ColumnEntry c : b.columns()) {
+                if (oldOf.containsKey(c)) continue;
+                SnapshotCatalog.ColumnEntry old = aByName.remove(c.name());
+                if (old != null) {
+                    oldOf.put(c, old);
+                    pairedA.add(old);
+                }
+            }
+            for (SnapshotCatalog.ColumnEntry c : a.columns()) if (!pairedA.contains(c)) column("dropped", c.name());
+            for (SnapshotCatalog.ColumnEntry c : b.columns()) {
+                SnapshotCatalog.ColumnEntry old = oldOf.get(c);
+                if (old == null) {
+                    column("added", c.name() + " " + c.duckType());
                     continue;
                 }
-                matched.put(k, other);
-                if (!other.name().equals(c.name())) column("renamed", c.name() + " -> " + other.name());
-                if (!other.duckType().equalsIgnoreCase(c.duckType())) {
-                    column("retyped", other.name() + " " + c.duckType() + " -> " + other.duckType());
+                if (!old.name().equals(c.name())) column("renamed", old.name() + " -> " + c.name());
+                if (!old.duckType().equalsIgnoreCase(c.duckType())) {
+                    column("retyped", c.name() + " " + old.duckType() + " -> " + c.duckType());
                 }
-            }
-            for (SnapshotCatalog.ColumnEntry c : b.columns()) {
-                Object k = byId ? (Object) c.id() : c.name();
-                if (!matched.containsKey(k)) column("added", c.name() + " " + c.duckType());
-            }
-            // compared columns in b's order
-            Map<Object, SnapshotCatalog.ColumnEntry> inA = new HashMap<>();
-            for (SnapshotCatalog.ColumnEntry c : a.columns()) inA.put(byId ? (Object) c.id() : c.name(), c);
-            for (SnapshotCatalog.ColumnEntry c : b.columns()) {
-                SnapshotCatalog.ColumnEntry old = inA.get(byId ? (Object) c.id() : c.name());
-                if (old != null) common.add(new SnapshotCatalog.ColumnEntry[]{old, c});
+                common.add(new SnapshotCatalog.ColumnEntry[]{old, c}); // compared columns in b's order
             }
         }
 
@@ -393,6 +414,7 @@ public final class VersionDiff {
                 String expr = "v." + SqlQuote.ident(TableViewSql.idColumn(c.id()));
                 select.add((sameType ? expr : "CAST(" + expr + " AS VARCHAR)") + " AS " + col(i));
             }
+            if (select.isEmpty()) select.add(NOTHING_COMPARED);
             Map<String, SnapshotCatalog.DataFileEntry> otherFiles = new HashMap<>();
             if (other != null) for (SnapshotCatalog.DataFileEntry f : other.dataFiles()) otherFiles.put(f.location(), f);
             List<SnapshotCatalog.DataFileEntry> own = new ArrayList<>();
@@ -424,6 +446,7 @@ public final class VersionDiff {
                 SnapshotCatalog.ColumnEntry c = pair[side] != null ? pair[side] : pair[1 - side];
                 select.add("CAST(NULL AS " + (sameType ? c.duckType() : "VARCHAR") + ") AS " + col(i));
             }
+            if (select.isEmpty()) select.add(NOTHING_COMPARED);
             return "SELECT " + String.join(", ", select) + " WHERE false";
         }
 
