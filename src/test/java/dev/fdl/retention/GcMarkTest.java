@@ -279,4 +279,14 @@ class GcMarkTest {
         assertThatThrownBy(() -> UnreachableMark.parse("{\"since\":\"2026-12-01T10:00:00Z\"}".getBytes(), "versions/x/unreachable.json"))
                 .isInstanceOf(FdlException.class).hasMessageContaining("versions/x/unreachable.json").hasMessageContaining("by");
     }
+
+    /** What fdl serve sends as "no-cache" rather than "immutable" inside a version folder. */
+    @Test
+    void theMarkAndExpiredJsonAreTheObjectsOfAVersionFolderThatChange() {
+        String id = dev.fdl.util.VersionIds.next();
+        assertThat(RepoLayout.isMutableVersionObject(RepoLayout.unreachableJson(id))).isTrue();
+        assertThat(RepoLayout.isMutableVersionObject(RepoLayout.expiredJson(id))).isTrue();
+        assertThat(RepoLayout.isMutableVersionObject(RepoLayout.versionJson(id))).isFalse();
+        assertThat(RepoLayout.isMutableVersionObject(RepoLayout.versionFile(id, RepoLayout.CATALOG))).isFalse();
+    }
 }
