@@ -52,6 +52,18 @@ final class CheckoutCommand implements Runnable {
     public void run() {
         Path here = Cwd.get();
         Optional<WorkingCopy> existing = WorkingCopy.find(here);
+        if (existing.isPresent() && force && repoOption.repo != null && existing.get().dir().equals(here.toAbsolutePath().normalize())
+                && existing.get().stateDamaged()) {
+            // the way back from a damaged state: start this working copy over from --repo, keeping the old files aside
+            try (ObjectStore s = Stores.open(Cwd.root(repoOption.repo))) {
+                Repository.open(s); // a wrong --repo fails here, before anything is moved
+            }
+            Path aside = existing.get().setDamagedStateAside();
+            spec.commandLine().getErr().println("warning: the working copy's state file was damaged; it and the working catalogs "
+                    + "were moved to " + aside + " (their uncommitted snapshots are not carried over); checking out afresh");
+            spec.commandLine().getErr().flush();
+            existing = Optional.empty();
+        }
         WorkingCopy wc = existing.orElse(null);
         String root;
         if (existing.isPresent()) {

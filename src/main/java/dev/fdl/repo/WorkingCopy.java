@@ -193,13 +193,18 @@ public final class WorkingCopy {
         String current = state().catalog();
         try (java.util.stream.Stream<Path> files = Files.list(dir.resolve(DIR))) {
             for (Path f : files.toList()) {
-                String name = f.getFileName().toString();
-                String base = name.replaceAll("(-journal|-wal|-shm)$", "");
-                if (CATALOG_NAME.matcher(base).matches() && !base.equals(current)) Files.deleteIfExists(f);
+                String catalog = catalogOf(f);
+                if (catalog != null && !catalog.equals(current)) Files.deleteIfExists(f);
             }
         } catch (IOException e) {
             // a stray old catalog only takes space; the next checkout removes it
         }
+    }
+
+    /** The working catalog file {@code f} is or belongs to (its SQLite journal), or null for another file. */
+    private static String catalogOf(Path f) {
+        String base = f.getFileName().toString().replaceAll("(-journal|-wal|-shm)$", "");
+        return CATALOG_NAME.matcher(base).matches() ? base : null;
     }
 
     /** A scratch folder inside {@code .fdl/} for downloads and conversions (same file system as the catalog). */
@@ -259,8 +264,54 @@ public final class WorkingCopy {
             if (cut > 0) detail = detail.substring(0, cut);
             throw new FdlException(e.kind(), "the working copy's state file " + stateFile() + " is damaged (" + detail
                     + "); it records the repository, branch and base version this folder was checked out from. Make the folder a "
-                    + "working copy again: remove " + dir.resolve(DIR) + " (its uncommitted snapshots are lost; committed versions "
-                    + "are safe in the repository) and run fdl checkout --repo <root> [<branch>] here", e);
+                    + "working copy again: run fdl checkout --force --repo <root> [<branch>] here (it moves the damaged state and "
+                    + "working catalogs into " + DIR + "/damaged-<time>/: their uncommitted snapshots are not carried over; committed "
+                    + "versions are safe in the repository)", e);
+        }
+    }
+
+    /**
+     * True when the state file exists but cannot be read or parsed: fdl no longer knows this
+     * working copy's repository, branch or working catalog ({@link #state} names the damage).
+     */
+    public boolean stateDamaged() {
+        if (!exists()) return false;
+        try {
+            state();
+            return false;
+        } catch (FdlException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Moves a damaged state file and every working catalog file into a new folder
+     * {@code .fdl/damaged-<UTC time>/}, so that a checkout can start this working copy over
+     * ({@code fdl checkout --force --repo}) without deleting what they hold: the uncommitted
+     * snapshots of the catalog the state named are kept there, not carried over.
+     *
+     * @return the folder they were moved to
+     * @throws FdlException exit 1 naming the file that could not be moved
+     */
+    public Path setDamagedStateAside() {
+        Path fdl = dir.resolve(DIR);
+        Path aside = fdl.resolve("damaged-" + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmssSSS'Z'")
+                .format(java.time.LocalDateTime.now(java.time.ZoneOffset.UTC)));
+        Path moving = stateFile();
+        try {
+            Files.createDirectories(aside);
+            Files.move(moving, aside.resolve(moving.getFileName()));
+            try (java.util.stream.Stream<Path> files = Files.list(fdl)) {
+                for (Path f : files.toList()) {
+                    if (catalogOf(f) != null) {
+                        moving = f;
+                        Files.move(f, aside.resolve(f.getFileName()));
+                    }
+                }
+            }
+            return aside;
+        } catch (IOException e) {
+            throw new FdlException("cannot move " + moving + " aside into " + aside + ": " + e.getMessage());
         }
     }
 

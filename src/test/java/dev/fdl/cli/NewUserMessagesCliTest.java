@@ -14,6 +14,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 class NewUserMessagesCliTest {
     @TempDir Path dir;
 
+    /** A working copy of a new repository at {@code root} with one version: table t, one row. */
+    private Path committedWorkingCopy(Path root) throws Exception {
+        Path wc = Files.createDirectories(dir.resolve("wc"));
+        Cli.ok(dir, "init", root.toString());
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Cli.ok(wc, "import", Files.writeString(dir.resolve("t.csv"), "id\n1\n").toString(), "--table", "t");
+        Cli.ok(wc, "commit", "-m", "one");
+        return wc;
+    }
+
     @Test
     void initOnAFileSaysItIsAFile() throws Exception {
         Files.writeString(dir.resolve("a.csv"), "id\n1\n");
@@ -51,17 +61,39 @@ class NewUserMessagesCliTest {
         Files.writeString(wc.resolve(".fdl/state.json"), "{\"root\": 5");
         Cli.Result r = Cli.in(wc, "status");
         assertThat(r.exit()).as(r.toString()).isEqualTo(1);
-        assertThat(r.err()).contains("the working copy's state file").contains("fdl checkout --repo <root>")
+        assertThat(r.err()).contains("the working copy's state file").contains("fdl checkout --force --repo <root>")
                 .doesNotContain("corrupt repository file").doesNotContain("fdl verify");
     }
 
     @Test
+    void checkoutForceWithRepoStartsADamagedWorkingCopyOverKeepingTheOldFilesAside() throws Exception {
+        Path root = dir.resolve("repo"), wc = committedWorkingCopy(root);
+        Files.writeString(wc.resolve("notes.txt"), "mine");
+        Files.writeString(wc.resolve(".fdl/state.json"), "{\"root\": 5");
+        assertThat(Cli.in(wc, "status").err()).contains("fdl checkout --force --repo <root>");
+        assertThat(Cli.in(wc, "checkout", "--force").exit()).isEqualTo(1); // without --repo the root is unknown: still the message
+        assertThat(Cli.in(wc, "checkout", "--force", "--repo", dir.resolve("nosuch").toString()).exit()).isEqualTo(4);
+        assertThat(wc.resolve(".fdl/state.json")).hasContent("{\"root\": 5"); // nothing moved for a wrong --repo
+
+        Cli.Result r = Cli.in(wc, "checkout", "--force", "--repo", root.toString());
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.err()).contains("warning: the working copy's state file was damaged");
+        assertThat(Cli.ok(wc, "status").out()).contains("On branch main");
+        assertThat(Cli.ok(wc, "query", "--working", "SELECT count(*) AS n FROM t", "--csv").out()).isEqualTo("n\n1\n");
+        assertThat(wc.resolve("notes.txt")).hasContent("mine");
+        Path aside;
+        try (var s = Files.list(wc.resolve(".fdl"))) {
+            aside = s.filter(p -> p.getFileName().toString().startsWith("damaged-")).findFirst().orElseThrow();
+        }
+        assertThat(aside.resolve("state.json")).hasContent("{\"root\": 5");
+        try (var s = Files.list(aside)) {
+            assertThat(s.map(p -> p.getFileName().toString())).anyMatch(n -> n.matches("catalog-.*\\.sqlite"));
+        }
+    }
+
+    @Test
     void anUnknownTableAndAMissingDataFileAreSaidInFdlsWords() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
-        Cli.ok(dir, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
-        Cli.ok(wc, "import", Files.writeString(dir.resolve("t.csv"), "id\n1\n").toString(), "--table", "t");
-        Cli.ok(wc, "commit", "-m", "one");
+        Path root = dir.resolve("repo"), wc = committedWorkingCopy(root);
         Cli.Result table = Cli.in(wc, "query", "SELECT * FROM nosuch");
         assertThat(table.exit()).isEqualTo(1);
         assertThat(table.err()).contains("no table named 'nosuch'").contains("the tables are: main.t").doesNotContain("Catalog Error");
@@ -99,11 +131,7 @@ class NewUserMessagesCliTest {
 
     @Test
     void checkingOutTheBranchTheWorkingCopyIsOnSaysAlreadyOn() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
-        Cli.ok(dir, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
-        Cli.ok(wc, "import", Files.writeString(dir.resolve("t.csv"), "id\n1\n").toString(), "--table", "t");
-        Cli.ok(wc, "commit", "-m", "one");
+        Path root = dir.resolve("repo"), wc = committedWorkingCopy(root);
         Cli.ok(wc, "branch", "dev");
         assertThat(Cli.ok(wc, "checkout", "main").out()).startsWith("Already on 'main' at version ");
         assertThat(Cli.ok(wc, "checkout", "dev").out()).startsWith("Switched working copy ");
