@@ -89,6 +89,7 @@ final class GcCommand implements Runnable {
                 r.marked().forEach(marked.putArray("ids")::add);
                 o.putObject("unmarked_versions").put("count", r.unmarked());
                 o.put("unreachable_versions_kept", r.unreachableKept());
+                if (r.firstUnreachableDue() != null) o.put("first_unreachable_due", r.firstUnreachableDue().toString());
                 o.put("incomplete_uploads", r.incompleteUploads());
                 if (site != null) o.put("site_pages_written", site.written());
                 Out.json(out, o);
@@ -129,9 +130,9 @@ final class GcCommand implements Runnable {
                 out.printf("  ... and %,d more (fdl gc --json lists them all)%n", r.marked().size() - SHOWN_MARKS);
         }
         if (r.unreachableKept() > 0) {
-            out.printf("%s %,d unreachable version(s) and the data only they name: a gc deletes each once it has been marked for %s%s.%n",
-                    r.dryRun() ? "Would keep" : "Kept", r.unreachableKept(), DurationConverter.format(grace),
-                    r.marked().isEmpty() ? "" : " (those marked now: after " + r.now().plus(grace).truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + ")");
+            out.printf("%s %,d unreachable version(s) and the data only they name: a gc deletes each once it has been marked for %s "
+                            + "(the first after %s).%n", r.dryRun() ? "Would keep" : "Kept", r.unreachableKept(), DurationConverter.format(grace),
+                    r.firstUnreachableDue().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
             out.printf("If you want to keep one, this may be a good time to do so with:%n  fdl tag <name> <version-id>%n");
         }
         if (r.unmarked() > 0)
