@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -288,8 +289,39 @@ public final class Importer {
                 }
                 effective.put(e.getKey(), override != null ? normalizeType(duck, override) : e.getValue());
             }
+            for (Map.Entry<String, String> e : effective.entrySet()) {
+                if (!e.getValue().equals(types.get(e.getKey()))) refuseRounding(duck, relation, source, e.getKey(), types.get(e.getKey()), e.getValue());
+            }
             if (csv != null && !overrides.isEmpty()) relation = csv.relation(effective);
             return new SourceColumns(relation, effective);
+        }
+
+        private static final Set<String> INTEGER_TYPES = Set.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
+                "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT");
+
+        /**
+         * DuckDB's cast to an integer type rounds a value with a fraction ('2.5' and 2.5 become 3)
+         * where it refuses 'abc' or an overflow: a {@code --schema} integer type for a column the
+         * file holds as decimals or text must not change values silently, so the first value with
+         * a fraction is refused, naming file, column and value.
+         *
+         * @throws FdlException failure (exit 1) when a value of {@code column} has a fraction
+         */
+        private static void refuseRounding(Connection duck, String relation, Path source, String column, String fileType,
+                                           String target) throws SQLException {
+            if (!INTEGER_TYPES.contains(target) || INTEGER_TYPES.contains(fileType)) return;
+            String v = "TRY_CAST(" + SqlQuote.ident(column) + " AS DOUBLE)";
+            try (Statement st = duck.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT CAST(" + SqlQuote.ident(column) + " AS VARCHAR) FROM " + relation
+                         + " AS src WHERE isfinite(" + v + ") AND " + v + " <> trunc(" + v + ") LIMIT 1")) {
+                if (rs.next())
+                    throw new FdlException("cannot read column '" + column + "' of " + source + " as " + target
+                            + " (--schema): value " + rs.getString(1) + " has a fraction, which the cast would round. Keep the "
+                            + "fractions with a DOUBLE or DECIMAL column (--mode replace replaces the table's columns), "
+                            + "or round the values in the file first");
+            } catch (SQLException e) {
+                throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + ": " + duckError(e), e);
+            }
         }
 
         private static Map<String, String> describe(Connection duck, String relation, Path source, ImportFormat format) {

@@ -108,11 +108,29 @@ final class WorkingCatalog implements AutoCloseable {
         for (CatalogModel.SchemaRow r : schemas) {
             if (name.schema().equals(schemaNames.get(r.id()))) schema = r;
         }
+        // DuckDB compares identifiers ignoring case: a schema or table named like an existing one
+        // but for case would make every reader's views of the catalog fail ("already exists")
+        if (schema == null) {
+            for (CatalogModel.SchemaRow r : schemas) {
+                String other = schemaNames.get(r.id());
+                if (other != null && other.equalsIgnoreCase(name.schema()))
+                    throw FdlException.usage("cannot create schema '" + name.schema() + "': the working catalog has schema '" + other
+                            + "', and DuckDB compares names ignoring case; import into " + new TableName(other, name.name())
+                            + ", or choose another name");
+            }
+        }
         CatalogModel.TableRow table = null;
         if (schema != null) {
+            CatalogModel.TableRow sameButCase = null;
             for (CatalogModel.TableRow r : model.tableRows(s)) {
-                if (r.schemaId() == schema.id() && r.name().equals(name.name())) table = r;
+                if (r.schemaId() != schema.id()) continue;
+                if (r.name().equals(name.name())) table = r;
+                else if (r.name().equalsIgnoreCase(name.name())) sameButCase = r;
             }
+            if (table == null && sameButCase != null)
+                throw FdlException.usage("cannot create table " + name + ": the working catalog has table "
+                        + new TableName(name.schema(), sameButCase.name()) + ", and DuckDB compares names ignoring case; import into "
+                        + new TableName(name.schema(), sameButCase.name()) + ", or choose another name");
         }
         List<ColumnRow> columns = new ArrayList<>();
         long maxColumnId = 0;

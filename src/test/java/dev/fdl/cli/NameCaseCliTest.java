@@ -1,0 +1,36 @@
+package dev.fdl.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A table or schema named like an existing one but for letter case is refused at import: DuckDB
+ * compares names ignoring case, so the version's views could not be made and every query of the
+ * version would fail (tryout 2, F4).
+ */
+class NameCaseCliTest {
+    @TempDir Path dir;
+
+    @Test
+    void aTableOrSchemaDifferingOnlyInCaseIsRefusedAndTheCatalogStaysReadable() throws Exception {
+        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
+        Cli.ok(dir, "init", root.toString());
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path s = Files.writeString(dir.resolve("s.csv"), "x\n1\n");
+        Cli.ok(wc, "import", s.toString(), "--table", "T");
+        Cli.Result t = Cli.in(wc, "import", s.toString(), "--table", "t");
+        assertThat(t.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(t.err()).contains("main.T").contains("ignoring case");
+        Cli.Result schema = Cli.in(wc, "import", s.toString(), "--table", "MAIN.u");
+        assertThat(schema.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(schema.err()).contains("schema 'main'");
+        Cli.ok(wc, "import", s.toString(), "--table", "T", "--mode", "append"); // the table's own name still works
+        Cli.ok(wc, "commit", "-m", "one");
+        assertThat(Cli.ok(wc, "query", "select count(*) AS n from T").out()).contains("2");
+    }
+}
