@@ -51,15 +51,8 @@ final class CommitCommand implements Runnable {
                     Progress.listener(quiet, spec.commandLine().getErr()), allowDescriptionLoss);
             PrintWriter out = spec.commandLine().getOut();
             Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, policy, false);
-            Site.Result siteResult = null;
-            if (site || Site.autoUpdate(repo.config())) {
-                try {
-                    siteResult = Site.write(repo, Site.Options.of(repo.config()), dev.fdl.cache.CatalogCache.fromEnvironment());
-                } catch (RuntimeException e) { // the version is published; only the derived site is behind
-                    spec.commandLine().getErr().println("fdl: warning: version " + r.version().id()
-                            + " was committed, but the site could not be written (" + e.getMessage() + "); run fdl site");
-                }
-            }
+            Site.Result siteResult = SiteUpkeep.afterChange(repo, site, "version " + r.version().id() + " was committed",
+                    spec.commandLine().getErr());
             if (json) {
                 ObjectNode o = r.version().toJson();
                 o.put("branch", r.branch());
@@ -73,7 +66,7 @@ final class CommitCommand implements Runnable {
             out.println(" seq " + v.seq() + ", snapshots " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot()
                     + ", catalog " + v.catalog().bytes() + " bytes");
             if (expired != null) ExpireCommand.print(out, expired, policy, false);
-            if (siteResult != null) out.println(" site: " + siteResult.written() + " of " + siteResult.pages() + " pages written");
+            if (siteResult != null) out.println(SiteUpkeep.summary(siteResult));
             out.flush();
         }
     }

@@ -8,6 +8,7 @@ import dev.fdl.repo.Repository;
 import dev.fdl.retention.Expire;
 import dev.fdl.retention.RetentionPlan;
 import dev.fdl.retention.RetentionPolicy;
+import dev.fdl.site.Site;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.util.Json;
 import picocli.CommandLine.Command;
@@ -100,7 +101,18 @@ final class ExpireCommand implements Runnable {
                             + "--keep-yearly, or --keep N), or save a policy first with fdl expire --save-policy <rules>"));
             if (given != null) given.requireARuleToApply();
             Expire.Report r = run(repo, policy, dryRun);
-            print(out, r, policy, json);
+            // expired versions' pages must stop offering attach statements that now fail
+            Site.Result site = dryRun || r.expired().isEmpty() ? null
+                    : SiteUpkeep.afterChange(repo, false, r.expired().size() + " version(s) expired", spec.commandLine().getErr());
+            if (json) {
+                ObjectNode o = toJson(r, policy);
+                if (site != null) o.put("site_pages_written", site.written());
+                Out.json(out, o);
+                return;
+            }
+            print(out, r, policy, false);
+            if (site != null) out.println(SiteUpkeep.summary(site));
+            out.flush();
         }
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.CatalogFiles;
 import dev.fdl.retention.Gc;
+import dev.fdl.site.Site;
 import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectStore;
@@ -64,6 +65,10 @@ final class GcCommand implements Runnable {
             Consumer<Gc.Progress> p = progress ? this::showProgress : x -> {};
             Gc.Report r = gc.run(new Gc.Options(grace, dryRun, Math.max(1, threads)), p);
             if (progress) System.err.print("\r\033[K");
+            // pages of deleted versions (and their links) must go
+            Site.Result site = r.dryRun() || r.unreachableVersions().count() == 0 ? null
+                    : SiteUpkeep.afterChange(repo, false, r.unreachableVersions().count() + " unreachable version(s) were deleted",
+                            spec.commandLine().getErr());
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();
                 o.put("dry_run", r.dryRun());
@@ -84,7 +89,9 @@ final class GcCommand implements Runnable {
                 r.marked().forEach(marked.putArray("ids")::add);
                 o.putObject("unmarked_versions").put("count", r.unmarked());
                 o.put("unreachable_versions_kept", r.unreachableKept());
+                if (r.firstUnreachableDue() != null) o.put("first_unreachable_due", r.firstUnreachableDue().toString());
                 o.put("incomplete_uploads", r.incompleteUploads());
+                if (site != null) o.put("site_pages_written", site.written());
                 Out.json(out, o);
                 return;
             }
@@ -102,6 +109,7 @@ final class GcCommand implements Runnable {
             if (r.youngUnreferenced().count() > 0)
                 out.printf("Kept %,d unreferenced data file(s) younger than %s (%s)%n", r.youngUnreferenced().count(),
                         DurationConverter.format(grace), bytes(r.youngUnreferenced().bytes()));
+            if (site != null) out.println(SiteUpkeep.summary(site));
             out.flush();
         }
     }
@@ -122,9 +130,9 @@ final class GcCommand implements Runnable {
                 out.printf("  ... and %,d more (fdl gc --json lists them all)%n", r.marked().size() - SHOWN_MARKS);
         }
         if (r.unreachableKept() > 0) {
-            out.printf("%s %,d unreachable version(s) and the data only they name: a gc deletes each once it has been marked for %s%s.%n",
-                    r.dryRun() ? "Would keep" : "Kept", r.unreachableKept(), DurationConverter.format(grace),
-                    r.marked().isEmpty() ? "" : " (those marked now: after " + r.now().plus(grace).truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + ")");
+            out.printf("%s %,d unreachable version(s) and the data only they name: a gc deletes each once it has been marked for %s "
+                            + "(the first after %s).%n", r.dryRun() ? "Would keep" : "Kept", r.unreachableKept(), DurationConverter.format(grace),
+                    r.firstUnreachableDue().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
             out.printf("If you want to keep one, this may be a good time to do so with:%n  fdl tag <name> <version-id>%n");
         }
         if (r.unmarked() > 0)

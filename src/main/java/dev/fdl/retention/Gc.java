@@ -176,12 +176,14 @@ public final class Gc {
      * @param marked             versions this run marked unreachable (id order; in a dry run: would mark)
      * @param unmarked           marks removed because a ref reaches their version again (in a dry run: would remove)
      * @param unreachableKept    marked versions kept because their grace period is not over (the ones marked now included)
+     * @param firstUnreachableDue when the first of those may be deleted: its mark's time plus the grace
+     *                           period (UTC); null when none is kept
      */
     public record Report(boolean dryRun, Instant now, Instant cutoff, int liveVersions, long liveNames,
                          long catalogsDownloaded, long catalogsCached, long dataListed, Tally dataFiles,
                          Tally youngUnreferenced, Tally unfinishedFolders, Tally expiredLeftovers,
                          Tally unreachableVersions, int incompleteUploads,
-                         List<String> marked, int unmarked, int unreachableKept) {
+                         List<String> marked, int unmarked, int unreachableKept, Instant firstUnreachableDue) {
         public Report {
             marked = List.copyOf(marked);
         }
@@ -279,9 +281,16 @@ public final class Gc {
             }
             Set<String> markedNow = new HashSet<>(marked);
             int waiting = 0;
-            for (VersionFolder f : listing.folders().values())
-                if (!toDelete.contains(f.id()) && (markedNow.contains(f.id()) || f.marked() && !marks.toUnmark.contains(f.id())))
-                    waiting++;
+            Instant firstDue = null;
+            for (VersionFolder f : listing.folders().values()) {
+                if (toDelete.contains(f.id())) continue;
+                Instant at = markedNow.contains(f.id()) ? now
+                        : f.marked() && !marks.toUnmark.contains(f.id()) ? Objects.requireNonNullElse(f.markedAt(), now) : null;
+                if (at == null) continue;
+                waiting++;
+                Instant due = at.plus(options.grace());
+                if (firstDue == null || due.isBefore(firstDue)) firstDue = due;
+            }
             for (VersionFolder f : listing.folders().values()) {
                 if (toDelete.contains(f.id())) continue;
                 if (f.finished() && f.expired()) {
@@ -307,7 +316,7 @@ public final class Gc {
             return new Report(options.dryRun(), now, cutoff, live + liveNames.lateVersions, liveNames.names.size(),
                     cache.downloads() - downloadedBefore, cache.hits() - cachedBefore, sweep.listed,
                     sweep.deleted, sweep.young, unfinished, leftovers, gone, uploads,
-                    marked, marks.toUnmark.size(), waiting);
+                    marked, marks.toUnmark.size(), waiting, firstDue);
         }
     }
 

@@ -110,6 +110,7 @@ public final class RepoServer implements AutoCloseable {
     private final EventLoopGroup loops;
     private final ExecutorService blocking;
     private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger pausedReads = new AtomicInteger();
     private volatile Channel listener;
     private volatile CachedSite cachedSite;
     /** fdl.json's {@code data_dir}, read at the first response that needs it (fdl.json never changes it); null until then. */
@@ -194,6 +195,11 @@ public final class RepoServer implements AutoCloseable {
         return requests.get();
     }
 
+    /** How many times a connection stopped reading because {@link #MAX_PENDING} responses were pending (see {@code Connection}). */
+    int pausedReads() {
+        return pausedReads.get();
+    }
+
     /** Stops listening; requests in flight get up to one second to finish. */
     @Override
     public void close() {
@@ -205,20 +211,32 @@ public final class RepoServer implements AutoCloseable {
 
     // ---------------------------------------------------------------- connections
 
+    /** Responses a connection may have pending (read, not yet fully written) before it stops reading requests. */
+    static final int MAX_PENDING = 16;
+
     /**
      * One connection's requests, answered one at a time in their order (HTTP/1.1 pipelining):
-     * a request that waits for the pool holds back the ones after it. Fields are touched on the
-     * connection's event loop only.
+     * a request that waits for the pool holds back the ones after it. A client pipelining faster
+     * than it reads would have its requests, and their responses, queued without bound: with more
+     * than {@link #MAX_PENDING} responses pending the connection stops reading (Netty's autoRead
+     * off; TCP then holds the client back) until at most half of them are. Fields are touched on
+     * the connection's event loop only.
      */
     private final class Connection extends ChannelInboundHandlerAdapter {
         private final ArrayDeque<HttpRequest> waiting = new ArrayDeque<>();
         private boolean busy;
+        /** Requests read whose response has not been written to the end. */
+        private int pending;
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             try {
                 // request bodies (a PUT's) are dropped: every write method is refused anyway
                 if (msg instanceof HttpRequest req) {
+                    if (++pending > MAX_PENDING && ctx.channel().config().isAutoRead()) {
+                        ctx.channel().config().setAutoRead(false);
+                        pausedReads.incrementAndGet();
+                    }
                     waiting.add(req);
                     next(ctx);
                 }
@@ -227,10 +245,16 @@ public final class RepoServer implements AutoCloseable {
             }
         }
 
+        /** A response was written to the end (on the event loop): reading resumes once at most half the bound is pending. */
+        private void answered(ChannelHandlerContext ctx) {
+            if (--pending <= MAX_PENDING / 2 && !ctx.channel().config().isAutoRead())
+                ctx.channel().config().setAutoRead(true); // reads again at once
+        }
+
         private void next(ChannelHandlerContext ctx) {
             while (!busy && !waiting.isEmpty()) {
                 HttpRequest req = waiting.poll();
-                Exchange x = new Exchange(ctx, req);
+                Exchange x = new Exchange(ctx, req, this);
                 if (!x.blocks()) {
                     x.respond(); // its writes are queued in order before the next request's
                     continue;
@@ -266,6 +290,7 @@ public final class RepoServer implements AutoCloseable {
     /** One request and the response being built for it. */
     private final class Exchange {
         private final ChannelHandlerContext ctx;
+        private final Connection connection;
         private final HttpRequest req;
         private final HttpMethod method;
         private final boolean head;
@@ -276,8 +301,9 @@ public final class RepoServer implements AutoCloseable {
         /** The status line went out: a failure after it closes the connection (no second response). */
         private boolean started;
 
-        Exchange(ChannelHandlerContext ctx, HttpRequest req) {
+        Exchange(ChannelHandlerContext ctx, HttpRequest req, Connection connection) {
             this.ctx = ctx;
+            this.connection = connection;
             this.req = req;
             this.method = req.method();
             this.head = method.equals(HttpMethod.HEAD);
@@ -545,6 +571,12 @@ public final class RepoServer implements AutoCloseable {
         }
 
         private void end(ChannelFuture last) {
+            last.addListener(new ChannelFutureListener() { // Netty runs it on the connection's event loop
+                @Override
+                public void operationComplete(ChannelFuture f) {
+                    connection.answered(ctx);
+                }
+            });
             if (!keepAlive) last.addListener(ChannelFutureListener.CLOSE);
         }
     }

@@ -116,6 +116,14 @@ public final class Site {
     }
 
     /**
+     * True when {@code fdl site} has written a site into the repository (its manifest,
+     * {@code <prefix>manifest.json}, exists): a change of refs or versions leaves it stale.
+     */
+    public static boolean exists(Repository repo, Options options) {
+        return repo.store().stat(options.prefix() + MANIFEST).isPresent();
+    }
+
+    /**
      * Records the site setting in fdl.json: {@code auto} and the options' prefix and index, every
      * other key kept ({@link Repository#saveConfig}: {@code If-Match} on the ETag read, so a
      * concurrent change of fdl.json is never lost).

@@ -149,7 +149,7 @@ class RetentionCommandsTest {
 
         assertThat(fdl("gc", "--grace", "1d", "--cache-dir", cache)).isZero();
         assertThat(out).contains("Marked 1 version(s) unreachable", "  " + lost, "Kept 1 unreachable version(s)",
-                "marked for 1d (those marked now: after ", "If you want to keep one, this may be a good time to do so with:\n  fdl tag <name> <version-id>");
+                "marked for 1d (the first after ", "If you want to keep one, this may be a good time to do so with:\n  fdl tag <name> <version-id>");
         assertThat(fx.exists("versions/" + lost + "/version.json")).isTrue();
         assertThat(fdl("verify", "--cache-dir", cache, "--json")).isZero();
         assertThat(json().get("marked_unreachable_versions").asInt()).isEqualTo(1);

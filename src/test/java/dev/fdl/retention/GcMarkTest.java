@@ -86,6 +86,7 @@ class GcMarkTest {
         assertThat(first.marked()).containsExactly(d1, d2);
         assertThat(first.unreachableVersions().count()).isZero();
         assertThat(first.unreachableKept()).isEqualTo(2);
+        assertThat(first.firstUnreachableDue()).isEqualTo(first.now().plus(WEEK));
         assertThat(first.liveVersions()).as("catalogs of marked versions stay live").isEqualTo(3);
         assertThat(folder(d1)).containsAll(d1Keys).contains(RepoLayout.unreachableJson(d1));
         assertThat(folder(d2)).containsAll(d2Keys).contains(RepoLayout.unreachableJson(d2));
@@ -101,6 +102,8 @@ class GcMarkTest {
         assertThat(inside.marked()).isEmpty();
         assertThat(inside.unreachableVersions().count()).isZero();
         assertThat(inside.unreachableKept()).isEqualTo(2);
+        assertThat(inside.firstUnreachableDue()).as("the marks' time plus the grace period")
+                .isBetween(Instant.now().plus(Duration.ofDays(4)).minusSeconds(60), Instant.now().plus(Duration.ofDays(4)));
         assertThat(fx.exists(RepoLayout.versionJson(d1))).isTrue();
         assertThat(fx.exists(RepoLayout.versionJson(d2))).isTrue();
         assertThat(fx.exists("data/dev-1.parquet")).isTrue();
@@ -110,6 +113,7 @@ class GcMarkTest {
         Gc.Report after = gc(WEEK);
         assertThat(after.unreachableVersions().count()).isEqualTo(2);
         assertThat(after.unreachableKept()).isZero();
+        assertThat(after.firstUnreachableDue()).isNull();
         assertThat(folder(d1)).isEmpty();
         assertThat(folder(d2)).isEmpty();
         assertThat(fx.exists("data/dev-1.parquet")).isFalse();

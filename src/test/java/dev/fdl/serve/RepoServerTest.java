@@ -244,6 +244,48 @@ class RepoServerTest {
         }
     }
 
+    /**
+     * A client pipelining many requests before reading: the connection stops reading once more
+     * than {@link RepoServer#MAX_PENDING} responses are pending (site pages queue on the pool behind
+     * each other) and reads again as they go out; every response comes, correct and in order, and
+     * a second round on the same connection is read too.
+     */
+    @Test
+    void manyPipelinedRequestsAreBoundedAndAllAnsweredInOrder() throws Exception {
+        String page = "GET /site/versions/" + towns.second + ".html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+        String tag = "GET /refs/tags/first HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+        int pairs = 3 * RepoServer.MAX_PENDING;
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            s.setSoTimeout(30_000); // a connection that never reads again fails here rather than hanging
+            InputStream in = new java.io.BufferedInputStream(s.getInputStream());
+            for (int round = 0; round < 2; round++) {
+                int paused = server.pausedReads();
+                s.getOutputStream().write((page + tag).repeat(pairs).getBytes(StandardCharsets.ISO_8859_1));
+                s.getOutputStream().flush();
+                for (int i = 0; i < pairs; i++) {
+                    String html = readResponse(in), ref = readResponse(in);
+                    assertThat(html).startsWith("HTTP/1.1 200").containsIgnoringCase("content-type: text/html").contains(towns.second);
+                    assertThat(ref).startsWith("HTTP/1.1 200").containsIgnoringCase("content-type: text/plain").endsWith(towns.first + "\n");
+                }
+                assertThat(server.pausedReads()).as("round " + round + " stopped reading").isGreaterThan(paused);
+            }
+        }
+    }
+
+    /** One HTTP/1.1 response (status line, headers, a Content-Length body) as text. */
+    private static String readResponse(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) throw new IOException("connection closed after " + head);
+            head.write(c);
+        }
+        String h = head.toString(StandardCharsets.ISO_8859_1);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(h);
+        assertThat(m.find()).as(h).isTrue();
+        return h + new String(in.readNBytes(Integer.parseInt(m.group(1))), StandardCharsets.ISO_8859_1);
+    }
+
     @Test
     void noPathReadsOutsideTheRoot() throws Exception {
         List<String> attempts = List.of(

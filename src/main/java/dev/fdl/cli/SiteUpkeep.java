@@ -1,0 +1,50 @@
+package dev.fdl.cli;
+
+import dev.fdl.cache.CatalogCache;
+import dev.fdl.repo.Repository;
+import dev.fdl.site.Site;
+
+import java.io.PrintWriter;
+
+/**
+ * Keeps the repository's site in step after a command changed what it shows (commit, expire,
+ * gc deleting versions): regenerated when asked or when fdl.json's {@code site.auto} is on
+ * (docs/site.md), else one line on stderr when a site exists and is now stale.
+ */
+final class SiteUpkeep {
+    private SiteUpkeep() {}
+
+    /** The line printed when a site exists, is not regenerated automatically, and no longer matches the repository. */
+    static final String STALE = "fdl: the site is now stale: run fdl site";
+
+    /**
+     * Regenerates the site when {@code asked} or {@code site.auto}; a failure is a warning on
+     * {@code err} (what was done stands, only the derived site is behind). Without either, prints
+     * {@link #STALE} on {@code err} when the repository has a site.
+     *
+     * @param done what the command did, for the warning ({@code version X was committed})
+     * @return what the site write did, or null when it did not run or failed
+     */
+    static Site.Result afterChange(Repository repo, boolean asked, String done, PrintWriter err) {
+        Site.Options options = Site.Options.of(repo.config());
+        if (asked || Site.autoUpdate(repo.config())) {
+            try {
+                return Site.write(repo, options, CatalogCache.fromEnvironment());
+            } catch (RuntimeException e) {
+                err.println("fdl: warning: " + done + ", but the site could not be written (" + e.getMessage() + "); run fdl site");
+                err.flush();
+                return null;
+            }
+        }
+        if (Site.exists(repo, options)) {
+            err.println(STALE);
+            err.flush();
+        }
+        return null;
+    }
+
+    /** The line commands print after their own report: {@code  site: 3 of 12 pages written}. */
+    static String summary(Site.Result r) {
+        return " site: " + r.written() + " of " + r.pages() + " pages written";
+    }
+}
