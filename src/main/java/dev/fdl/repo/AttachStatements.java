@@ -1,5 +1,6 @@
 package dev.fdl.repo;
 
+import dev.fdl.store.S3ReaderEndpoint;
 import dev.fdl.util.SqlQuote;
 
 import java.util.ArrayList;
@@ -12,6 +13,8 @@ import java.util.Locale;
  * {@code DATA_PATH} (the data folder under the root the reader is given) and
  * {@code OVERRIDE_DATA_PATH true}: the data_path a catalog records is where the repository was at
  * commit, and a repository that was moved, copied or mirrored since must read from where it is now.
+ * For an {@code s3://} root behind a custom endpoint (MinIO, R2), an S3 secret naming that
+ * endpoint comes first ({@link #s3Secret}): httpfs otherwise goes to AWS.
  */
 public final class AttachStatements {
     private AttachStatements() {}
@@ -36,10 +39,28 @@ public final class AttachStatements {
             out.add("INSTALL httpfs;");
             out.add("LOAD httpfs;");
         }
+        if (root == null && lower.startsWith("s3://")) // another root given: its endpoint is not this store's
+            repo.store().customS3Endpoint().ifPresent(e -> out.add(s3Secret(e, repo.store().location(""), alias)));
         String opts = "READ_ONLY, DATA_PATH " + SqlQuote.literal(dataUrl) + ", OVERRIDE_DATA_PATH true";
         out.add("ATTACH " + SqlQuote.literal("ducklake:" + catalogUrl) + " AS " + identifier(alias) + " (" + opts + ");");
         out.add("USE " + identifier(alias) + ";");
         return out;
+    }
+
+    /**
+     * The statement that points DuckDB's httpfs at a custom S3 endpoint for the repository's root
+     * (DuckDB docs, httpfs S3 API: an S3 secret with ENDPOINT, URL_STYLE, USE_SSL, SCOPE):
+     * {@code CREATE OR REPLACE SECRET <alias>_s3 (TYPE s3, PROVIDER credential_chain, ...)}. The
+     * credential chain lets the reader's DuckDB find its own credentials (environment, profile),
+     * so no key material is ever written.
+     *
+     * @param scope the repository root ({@code s3://bucket/prefix/}): the secret applies to it only
+     */
+    public static String s3Secret(S3ReaderEndpoint e, String scope, String alias) {
+        return "CREATE OR REPLACE SECRET " + identifier(alias + "_s3") + " (TYPE s3, PROVIDER credential_chain, ENDPOINT "
+                + SqlQuote.literal(e.hostPort()) + ", URL_STYLE " + (e.pathStyle() ? "'path'" : "'vhost'")
+                + ", USE_SSL " + e.useSsl() + (e.region() == null ? "" : ", REGION " + SqlQuote.literal(e.region()))
+                + ", SCOPE " + SqlQuote.literal(scope) + ");";
     }
 
     /** URL schemes DuckDB's file systems read (core, httpfs, azure, the Hugging Face file system). */

@@ -159,7 +159,8 @@ public final class Site {
         this.repo = repo;
         this.options = options;
         this.stats = catalogs == null ? null : new ParentStat(repo, catalogs);
-        this.commonInputs = RENDERER + '\n' + repo.store().location("") + '\n' + repo.dataDir() + '\n' + options.prefix() + '\n'
+        this.commonInputs = RENDERER + '\n' + repo.store().location("") + '\n'
+                + repo.store().customS3Endpoint().map(Object::toString).orElse("") + '\n' + repo.dataDir() + '\n' + options.prefix() + '\n'
                 + options.indexKey() + '\n' + (stats != null) + '\n';
     }
 

@@ -121,6 +121,14 @@ public interface ObjectStore extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * The custom S3 endpoint this store reaches (AWS_ENDPOINT_URL, docs/stores.md), which a
+     * reader's DuckDB must be told of; empty for AWS S3 itself and for every other kind of store.
+     */
+    default Optional<S3ReaderEndpoint> customS3Endpoint() {
+        return Optional.empty();
+    }
+
     /** True for stores that only read (HTTP(S) roots). */
     default boolean readOnly() {
         return false;

@@ -174,6 +174,11 @@ public final class S3Store implements ObjectStore {
     }
 
     @Override
+    public Optional<S3ReaderEndpoint> customS3Endpoint() {
+        return Optional.ofNullable(S3ReaderEndpoint.of(config));
+    }
+
+    @Override
     public String root() {
         return location.root();
     }
