@@ -48,12 +48,13 @@ final class ImportCommand implements Runnable {
                     + "sync (the table ends up holding exactly the file's rows; only the difference is written).")
     String mode;
     @Option(names = "--key", paramLabel = "col[,col…]", split = ",",
-            description = "With --mode sync: the columns that identify a row (unique, never NULL); a row whose key stays but whose values change is a changed row. Default: the whole row.")
+            description = "With --mode sync: the columns that identify a row (unique, never NULL); a row whose key stays but whose values change is a changed row. "
+                    + "Recorded in the catalog; later syncs without --key use the recorded key. Default: the recorded key, else the whole row.")
     List<String> keys;
     @Option(names = "--no-key",
-            description = "With --mode append or replace into a table whose key import --mode sync --key recorded: import even when the key "
-                    + "would no longer be unique (or NULL), and drop the recorded key (fdl diff then compares whole rows). "
-                    + "Without it such an import is refused.")
+            description = "For a table whose key import --mode sync --key recorded: with --mode append or replace, import even when the key "
+                    + "would no longer be unique (or NULL); with --mode sync, compare whole rows instead of the recorded key. "
+                    + "Either way the recorded key ends (fdl diff then compares whole rows). Without it such an append or replace is refused.")
     boolean noKey;
     @Option(names = "--schema", paramLabel = "\"col TYPE, …\"",
             description = "DuckDB types for some columns instead of the detected ones, e.g. \"geonameid VARCHAR, price DECIMAL(10,2)\" (for CSV the reader itself uses them, so 01234 stays text).") String schema;
@@ -64,7 +65,7 @@ final class ImportCommand implements Runnable {
     public void run() {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
         if (mode.trim().equalsIgnoreCase("sync")) {
-            if (noKey) throw FdlException.usage("--no-key is for --mode append or replace (a sync without --key ends the recorded key too)");
+            if (noKey && keys != null) throw FdlException.usage("--key and --no-key exclude each other");
             sync(wc);
             return;
         }
@@ -99,7 +100,7 @@ final class ImportCommand implements Runnable {
             Repository repo = Repository.open(store);
             SyncResult r = Syncer.sync(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), Cwd.resolve(file),
                     format(), table,
-                    keys == null ? List.of() : keys, schema, null, message);
+                    noKey ? List.of() : keys, schema, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();
@@ -119,6 +120,9 @@ final class ImportCommand implements Runnable {
                 o.put("created_table", r.createdTable());
                 ArrayNode changes = o.putArray("schema_changes");
                 r.schemaChanges().forEach(changes::add);
+                ArrayNode key = o.putArray("key");
+                r.key().forEach(key::add);
+                o.put("key_recorded", r.keyRecorded());
                 Out.json(out, o);
                 return;
             }
@@ -126,8 +130,9 @@ final class ImportCommand implements Runnable {
                 out.println(file + " holds exactly the rows of " + r.table() + " (" + r.rows() + " rows): nothing to write, no snapshot made");
             } else {
                 out.println("Synced " + r.table() + " to " + r.rows() + " rows (snapshot " + r.snapshot() + "): " + r.added() + " added, "
-                        + r.removed() + " removed" + (keys == null ? "" : ", " + r.changed() + " changed")
-                        + (r.createdTable() ? "; created the table" : ""));
+                        + r.removed() + " removed" + (r.key().isEmpty() ? "" : ", " + r.changed() + " changed")
+                        + (r.createdTable() ? "; created the table" : "")
+                        + (r.keyRecorded() ? "; rows matched on the recorded key (" + String.join(", ", r.key()) + ")" : ""));
                 for (String c : r.schemaChanges()) out.println("  " + c);
                 out.println("  wrote " + r.dataBytes() + " bytes of data" + (r.dataFileKey() == null ? "" : " (" + r.dataFileKey() + ")")
                         + ", " + r.deleteFiles() + " delete file(s) (" + r.deleteBytes() + " bytes)"

@@ -84,14 +84,15 @@ public final class Importer {
      *
      * @param cacheDir where a remote repository's data files are mirrored to be read for that check
      *                 (null: a scratch folder)
-     * @param dropKey  end the table's recorded key (only with append or replace; usage error otherwise)
+     * @param dropKey  end the table's recorded key (only with append or replace here, sync has its own;
+     *                 usage error otherwise)
      * @param format   the source's format (null: by its extension, {@link ImportFormat#of})
      */
     public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, Path source,
                                           ImportFormat format, String table, Mode mode, String schemaOverride, boolean dropKey,
                                           String author, String message) {
         if (dropKey && mode != Mode.APPEND && mode != Mode.REPLACE)
-            throw FdlException.usage("--no-key is for --mode append or replace (a sync without --key ends the recorded key too)");
+            throw FdlException.usage("--no-key is for --mode append, replace or sync");
         return importFile(sqliteCatalog, store, dataDirKey, source, format, table, mode, schemaOverride, author, message,
                 dropKey ? List.of() : null, !dropKey, cacheDir);
     }

@@ -20,7 +20,7 @@ import java.util.List;
  * {@value #TAG}, value a JSON array of column names), so it lives in the working catalog and in
  * every version's catalog, travels through checkout and commit like every catalog row, and follows
  * DuckLake's snapshot rules: a new key ends the previous tag row ({@code end_snapshot}) and begins
- * its own in the sync's snapshot; a sync without {@code --key} ends it (the whole row is the
+ * its own in the sync's snapshot; a sync without {@code --key} uses it, {@code sync --no-key} ends it (the whole row is the
  * identity again). The DuckLake extension keeps tags it does not use (its own key is
  * {@code comment}); readers ignore this one.
  */

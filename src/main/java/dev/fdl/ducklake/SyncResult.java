@@ -21,13 +21,17 @@ import java.util.Objects;
  * @param endedFiles     data files whose every row was deleted (they end instead of getting a delete file)
  * @param schemaChanges  the schema changes applied, in words
  * @param createdTable   true when the table did not exist and was created from the file
+ * @param key            the key columns the rows were matched on (empty: the whole row)
+ * @param keyRecorded    true when {@code key} is the one an earlier {@code sync --key} recorded,
+ *                       used because no key was given
  */
 public record SyncResult(TableName table, Long snapshot, long rows, long added, long removed, long changed,
                          String dataFileKey, long dataBytes, int deleteFiles, long deleteBytes, int endedFiles,
-                         List<String> schemaChanges, boolean createdTable) {
+                         List<String> schemaChanges, boolean createdTable, List<String> key, boolean keyRecorded) {
     public SyncResult {
         Objects.requireNonNull(table, "table");
         schemaChanges = List.copyOf(schemaChanges);
+        key = List.copyOf(key);
     }
 
     /** True when the file held exactly the table's rows and columns: no snapshot was made. */

@@ -54,7 +54,9 @@ public final class Syncer {
      *
      * @param cacheDir   where data files of a remote repository are mirrored to be read (DuckDB core
      *                   reads local files only); unused for a local repository
-     * @param keys       the row identity columns (empty: the whole row)
+     * @param keys       the row identity columns; empty: the whole row (a key recorded by an earlier
+     *                   sync ends); null: the key an earlier {@code sync --key} recorded for the table,
+     *                   else the whole row (docs/data.md "The recorded key")
      * @throws FdlException usage error for a bad table, key or override; failure naming the file for
      *                      unreadable or empty input, NULL or duplicate keys (naming the first), or a
      *                      type change DuckLake cannot apply; conflict when the working catalog changed
@@ -98,10 +100,18 @@ public final class Syncer {
                 Importer.checkDataFolder(location, state.dataPath());
                 Importer.SourceColumns src = Importer.SourceColumns.describe(duck, source, format, overrides);
                 if (state.table() == null) {
-                    newTableKey = checkKeysOfNewTable(duck, src, source, name, keys);
+                    newTableKey = checkKeysOfNewTable(duck, src, source, name, keys == null ? List.of() : keys);
                 } else {
-                    SyncResult r = syncExisting(catalog, state, duck, store, dataDir, location, cacheDir, source, name, src, keys,
-                            sqliteCatalog, tmp, uploaded, author, message);
+                    List<String> recorded = keys == null ? RowKey.current(catalog, state.table().id()) : List.of();
+                    for (String k : recorded) {
+                        if (src.types().keySet().stream().noneMatch(c -> c.equalsIgnoreCase(k)))
+                            throw FdlException.usage("cannot sync " + source + " into " + name + ": the key recorded by an earlier "
+                                    + "sync --key (" + String.join(", ", recorded) + ") names column '" + k + "', which the file "
+                                    + "does not have (it has: " + String.join(", ", src.types().keySet()) + "); name the key with "
+                                    + "--key, or compare whole rows and end the recorded key with --no-key");
+                    }
+                    SyncResult r = syncExisting(catalog, state, duck, store, dataDir, location, cacheDir, source, name, src,
+                            keys == null ? recorded : keys, !recorded.isEmpty(), sqliteCatalog, tmp, uploaded, author, message);
                     committed = true;
                     return r;
                 }
@@ -126,16 +136,17 @@ public final class Syncer {
         ImportResult r = Importer.importFile(sqliteCatalog, store, dataDirKey, source, format, table, Importer.Mode.CREATE,
                 schemaOverride, author, message, newTableKey, false, null);
         return new SyncResult(r.table(), r.snapshot(), r.rows(), r.rows(), 0, 0, r.dataFileKey(), r.fileSizeBytes(), 0, 0, 0,
-                List.of(), true);
+                List.of(), true, newTableKey, false);
     }
 
     private static SyncResult syncExisting(WorkingCatalog catalog, WorkingCatalog.State state, Connection duck, ObjectStore store,
                                            String dataDir, String location, Path cacheDir, Path source, TableName name,
-                                           Importer.SourceColumns src, List<String> keyNames, Path sqliteCatalog, Path tmp,
+                                           Importer.SourceColumns src, List<String> keyNames, boolean keyRecorded,
+                                           Path sqliteCatalog, Path tmp,
                                            List<String> uploaded, String author, String message) throws SQLException, IOException {
         SyncPlan plan = SyncPlan.make(name, state, src, source, keyNames);
         long rows = loadSource(duck, src, plan, source);
-        checkKeys(duck, "__fdl_src", plan.keys(), source, name);
+        checkKeys(duck, "__fdl_src", plan.keys(), source, name, keyRecorded);
 
         Visible current = visibleRows(duck, sqliteCatalog, state, store, dataDir, location, cacheDir, tmp, name);
         SnapshotCatalog.TableEntry entry = current.entry();
@@ -149,7 +160,7 @@ public final class Syncer {
         long[] counts = difference(duck, plan);
         long added = counts[0], changed = counts[1], removed = counts[2];
         if (added + changed + removed == 0 && !plan.altersTable()) {
-            return new SyncResult(name, null, rows, 0, 0, 0, null, 0, 0, 0, 0, List.of(), false);
+            return new SyncResult(name, null, rows, 0, 0, 0, null, 0, 0, 0, 0, List.of(), false, keyNames(plan), keyRecorded);
         }
 
         String folder = dataDir + ImportPlan.tableFolderKey(state, name, location);
@@ -190,7 +201,12 @@ public final class Syncer {
         Map<String, List<Long>> inlinedDeletes = inlinedDeletes(duck, entry);
         long snapshot = SyncCommit.commit(catalog, state, name, plan, insert, deletes, ended, inlinedDeletes, author, message, duck);
         return new SyncResult(name, snapshot, rows, added, removed, changed, dataKey,
-                insert == null ? 0 : insert.stats().fileSizeBytes(), deletes.size(), deleteBytes, ended.size(), plan.changes(), false);
+                insert == null ? 0 : insert.stats().fileSizeBytes(), deletes.size(), deleteBytes, ended.size(), plan.changes(), false,
+                keyNames(plan), keyRecorded);
+    }
+
+    private static List<String> keyNames(SyncPlan plan) {
+        return plan.keys().stream().map(ImportPlan.Column::name).toList();
     }
 
     /**
@@ -269,13 +285,15 @@ public final class Syncer {
         try (Statement st = duck.createStatement()) {
             st.execute("CREATE TEMP TABLE __fdl_keys AS SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src");
         }
-        checkKeys(duck, "__fdl_keys", keys, source, name);
+        checkKeys(duck, "__fdl_keys", keys, source, name, false);
         return keys.stream().map(ImportPlan.Column::name).toList();
     }
 
     /** Refuses a NULL or repeated key, naming the first one in file order. */
-    private static void checkKeys(Connection duck, String relation, List<ImportPlan.Column> keys, Path source, TableName name)
-            throws SQLException {
+    private static void checkKeys(Connection duck, String relation, List<ImportPlan.Column> keys, Path source, TableName name,
+                                  boolean keyRecorded) throws SQLException {
+        String recorded = keyRecorded ? " (the key an earlier sync --key recorded: name another with --key, or compare whole rows "
+                + "and end it with --no-key)" : "";
         if (keys.isEmpty()) return;
         List<String> cols = keys.stream().map(k -> SqlQuote.ident(TableViewSql.idColumn(k.id()))).toList();
         String anyNull = String.join(" OR ", cols.stream().map(c -> c + " IS NULL").toList());
@@ -283,7 +301,7 @@ public final class Syncer {
              ResultSet rs = st.executeQuery("SELECT rowid FROM " + relation + " WHERE " + anyNull + " ORDER BY rowid LIMIT 1")) {
             if (rs.next()) {
                 throw new FdlException("cannot sync " + source + " into " + name + ": data row " + (rs.getLong(1) + 1)
-                        + " has a NULL key (" + keyNames(keys) + "); every row needs a key. Nothing was imported");
+                        + " has a NULL key (" + keyNames(keys) + ")" + recorded + "; every row needs a key. Nothing was imported");
             }
         }
         String list = String.join(", ", cols);
@@ -295,7 +313,7 @@ public final class Syncer {
             if (rs.next()) {
                 throw new FdlException("cannot sync " + source + " into " + name + ": key " + rs.getString(1)
                         + " (data row " + (rs.getLong(2) + 1) + ") appears more than once; the key (" + keyNames(keys)
-                        + ") must be unique. Nothing was imported");
+                        + ")" + recorded + " must be unique. Nothing was imported");
             }
         }
     }

@@ -63,7 +63,7 @@ class RecordedKeyCliTest {
 
         // --no-key appends anyway and drops the key: diff then compares whole rows and works
         assertThat(Cli.in(wc, "import", dir.resolve("d.csv").toString(), "--table", "p", "--no-key").exit()).isEqualTo(2);
-        assertThat(Cli.in(wc, "import", dir.resolve("d.csv").toString(), "--table", "p", "--mode", "sync", "--no-key").exit())
+        assertThat(Cli.in(wc, "import", dir.resolve("d.csv").toString(), "--table", "p", "--mode", "create", "--no-key").exit())
                 .isEqualTo(2);
         Cli.ok(wc, "import", dir.resolve("d.csv").toString(), "--table", "p", "--mode", "append", "--no-key");
         Cli.ok(wc, "commit", "-m", "three");

@@ -197,9 +197,11 @@ class SyncDiffCliTest {
         assertThat(Cli.ok(wcB, "diff", "--stat", "--no-key").out()).contains(" main.towns | +2 -2 ~0");
         assertThat(Cli.in(wcB, "diff", "--no-key", "--key", "id").exit()).isEqualTo(2);
         Cli.ok(wcB, "commit", "-m", "b2");
-        // a sync without --key ends the recorded key: the file need not hold it unique
+        // a sync without --key uses the recorded key, which this file holds twice; --no-key ends it
         Path three = Files.writeString(dir.resolve("three.csv"), "id,name\n1,Oslo\n1,Oslo\n2,Rom\n");
-        Cli.ok(wcB, "import", three.toString(), "--table", "towns", "--mode", "sync");
+        assertThat(Cli.in(wcB, "import", three.toString(), "--table", "towns", "--mode", "sync").err())
+                .contains("the key an earlier sync --key recorded").contains("--no-key");
+        Cli.ok(wcB, "import", three.toString(), "--table", "towns", "--mode", "sync", "--no-key");
         assertThat(Cli.ok(wcB, "diff", "--stat").out()).contains(" main.towns | +2 -2 ~0");
 
         // inside wcA, --repo b: wcA belongs to another repository, so one version is compared with b's HEAD
