@@ -44,6 +44,8 @@ final class QueryCommand implements Runnable {
     public void run() {
         if (json && csv) throw FdlException.usage("give either --json or --csv, not both");
         if (crlf && !csv) throw FdlException.usage("--crlf goes with --csv");
+        if (snapshot != null && snapshot < 0)
+            throw FdlException.usage("invalid --snapshot " + snapshot + ": DuckLake snapshot ids are 0 or more (fdl show names the snapshots of a version)");
         String ref = args.size() == 2 ? args.get(0) : null;
         String sql = args.get(args.size() - 1);
         if (working && ref != null) throw FdlException.usage("give either --working or a ref, not both");

@@ -91,7 +91,10 @@ final class StatusCommand implements Runnable {
         out.println(st.branch() == null ? "Not on a branch (detached at version " + st.baseVersion() + ")" : "On branch " + st.branch());
         out.println("Repository: " + st.root());
         out.println(st.baseVersion() == null ? "No version yet (new, empty catalog)" : "Base version: " + st.baseVersion() + " (snapshot " + st.baseSnapshot() + ")");
-        if (moved != null)
+        if (moved != null && nowAt != null && pending.isEmpty() && described == dev.fdl.repo.Description.Change.UNCHANGED) // nothing of the working copy's own to keep
+            out.println("The branch has " + moved + " in the repository since checkout: it now points at " + nowAt
+                    + "; nothing to commit here, so move to it with: fdl checkout " + ShellQuote.word(st.branch()));
+        else if (moved != null)
             out.println("The branch has " + moved + " in the repository since checkout" + (nowAt == null ? "" : ": it now points at " + nowAt)
                     + "; a commit would conflict (" + (nowAt == null
                     ? "fdl checkout -b " + ShellQuote.word(st.branch()) + " to commit your snapshots on a branch of that name again"

@@ -22,9 +22,12 @@ public enum ImportFormat {
      * The format of {@code source}: {@code given} when not null, else by its extension (after a
      * {@code .gz}, which any format may add).
      *
-     * @throws FdlException usage error naming the file and {@code --format} when the extension is not one fdl knows
+     * @throws FdlException usage error naming the file and {@code --format} when the extension is not one fdl knows,
+     *                      or saying it is a folder
      */
     public static ImportFormat of(Path source, ImportFormat given) {
+        if (java.nio.file.Files.isDirectory(source))
+            throw FdlException.usage("cannot import " + source + ": it is a folder; give one file (csv, parquet or json) per import");
         if (given != null) return given;
         String n = source.getFileName().toString().toLowerCase(Locale.ROOT);
         if (n.endsWith(".gz")) n = n.substring(0, n.length() - 3);

@@ -318,7 +318,9 @@ public final class Commit {
         }
         if (!missing.isEmpty())
             throw new FdlException("the catalog names " + missing.size() + " file(s) that are not in the repository:\n  "
-                    + abbreviate(new ArrayList<>(missing)) + "\nnothing was uploaded; restore the files or drop the data that names them");
+                    + abbreviate(new ArrayList<>(missing)) + "\nnothing was uploaded; restore the files or drop the data that names them. If fdl gc deleted them (an import not "
+                    + "committed within gc's grace period), start again from the branch and import again: fdl checkout --force "
+                    + (state.branch() == null ? "<branch>" : ShellQuote.word(state.branch())));
     }
 
     /** Steps 6 to 8: plain writes into the new version folder, which no one else writes. */

@@ -45,10 +45,15 @@ public final class Repository {
     /**
      * Opens the repository at the store's root.
      *
-     * @throws FdlException exit 4 when no fdl.json is there; exit 1 when it is corrupt or of an unknown format
+     * @throws FdlException exit 4 when no fdl.json is there (or its bucket does not exist); exit 1 when it is corrupt or of an unknown format
      */
     public static Repository open(ObjectStore store) {
-        Optional<ObjectBytes> cfg = store.get(RepoLayout.CONFIG);
+        Optional<ObjectBytes> cfg;
+        try {
+            cfg = store.get(RepoLayout.CONFIG);
+        } catch (dev.fdl.store.NoSuchBucketException e) { // as a missing prefix: no such repository (SPEC.md section 6)
+            throw FdlException.notFound("no fdl repository at " + store.root() + ": " + e.getMessage());
+        }
         if (cfg.isEmpty())
             throw FdlException.notFound("no fdl repository at " + store.root() + " (no " + RepoLayout.CONFIG + "); "
                     + (store.readOnly() ? "an HTTP(S) root is read-only, so fdl cannot create one there: check the URL, or publish "

@@ -100,6 +100,9 @@ public final class Verify {
      * @param progress receives a short description of each step, for a terminal
      */
     public Report run(Consumer<String> progress) {
+        if (!repo.store().canList()) // it lists refs, versions and data files
+            throw new dev.fdl.FdlException("fdl verify needs a root it can list: " + repo.root() + " is an HTTP(S) root, which can be "
+                    + "read but not listed; run it on the repository's folder or s3:// root");
         List<Problem> problems = new ArrayList<>();
         try {
             repo.headBranch();

@@ -59,7 +59,7 @@ final class S3Errors {
             String code = code(s);
             int status = s.statusCode();
             if ("NoSuchBucket".equals(code))
-                return new StoreException(key, "no such bucket '" + location.bucket() + "' at " + endpoint
+                return new NoSuchBucketException(key, "no such bucket '" + location.bucket() + "' at " + endpoint
                         + " (create it, or check the root and AWS_ENDPOINT_URL)", e);
             if (status == 403 || "AccessDenied".equals(code) || "InvalidAccessKeyId".equals(code)
                     || "SignatureDoesNotMatch".equals(code) || "ExpiredToken".equals(code))

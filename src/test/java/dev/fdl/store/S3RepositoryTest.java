@@ -33,6 +33,20 @@ class S3RepositoryTest {
     }
 
     @Test
+    void aMissingBucketIsNoSuchRepositoryLikeAMissingPrefix() {
+        S3MockServer s3 = S3MockServer.shared();
+        s3.installSystemProperties();
+        String bucket = s3.newBucket();
+        dev.fdl.cli.Cli.Result prefix = dev.fdl.cli.Cli.run("log", "--repo", "s3://" + bucket + "/nothing-here/");
+        dev.fdl.cli.Cli.Result noBucket = dev.fdl.cli.Cli.run("log", "--repo", "s3://" + bucket + "-gone/x/");
+
+        assertThat(prefix.exit()).as(prefix.toString()).isEqualTo(4);
+        assertThat(noBucket.exit()).as(noBucket.toString()).isEqualTo(4);
+        assertThat(noBucket.err()).contains("no fdl repository at s3://" + bucket + "-gone/x/", "no such bucket '" + bucket + "-gone'")
+                .doesNotContain(S3MockServer.SECRET_KEY);
+    }
+
+    @Test
     void initRefusesAStoreThatIgnoresConditionalWritesAndWritesNothing() throws IOException {
         S3MockServer s3 = S3MockServer.shared();
         String root = s3.newRoot();
