@@ -37,7 +37,8 @@ final class CheckoutCommand implements Runnable {
     String ref;
     @Option(names = "-b", paramLabel = "<new-branch>", description = "Start a new branch at <ref> (default: the current base or HEAD).")
     String newBranch;
-    @Option(names = {"-f", "--force"}, description = "Discard snapshots not yet committed, and replace a dataset.json that no version has.")
+    @Option(names = {"-f", "--force"}, description = "Discard snapshots not yet committed, and replace a dataset.json that no version has. With --repo in a working copy "
+            + "whose .fdl/state.json is damaged: start it over, moving the damaged state and working catalogs into .fdl/damaged-<time>/.")
     boolean force;
     @Option(names = {"-q", "--quiet"}, description = "No progress output.")
     boolean quiet;

@@ -110,6 +110,8 @@ final class CsvSource {
             if (rs.getBoolean(7)) refuseDuplicateHeader(duck, source, o.toString());
             return new CsvSource(source, columns, o.toString());
         } catch (SQLException e) {
+            FdlException tooLong = lineTooLong(source, e);
+            if (tooLong != null) throw tooLong;
             refuseIfRagged(duck, source);
             if (String.valueOf(e.getMessage()).contains("Invalid unicode")) refuseNotUtf8(source, e);
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + " as CSV: " + Importer.duckError(e), e);
@@ -161,6 +163,50 @@ final class CsvSource {
                 + m.group(4) + " fields but the header has " + m.group(3)
                 + (delimiter == null ? "" : " (delimiter " + describe(delimiter) + ")") + ":\n  " + line
                 + "\nfix that line (quote a field that holds the delimiter) and import again; nothing was imported", e);
+    }
+
+    private static final Pattern MAX_LINE_SIZE = Pattern.compile("Maximum line size of (\\d+) bytes exceeded");
+
+    /**
+     * DuckDB's refusal of a line longer than read_csv's {@code max_line_size} (2,000,000 bytes by
+     * default), reworded: the line of the file (counted here: DuckDB's sniffer reports "Line: 1"
+     * whichever line it is), its size, the limit, and a way to load the file; null for other errors.
+     */
+    static FdlException lineTooLong(Path source, SQLException e) {
+        Matcher m = MAX_LINE_SIZE.matcher(String.valueOf(e.getMessage()));
+        if (!m.find()) return null;
+        long limit = Long.parseLong(m.group(1));
+        long[] found = firstLineLongerThan(source, limit);
+        String where = found == null ? "a line" : String.format("line %,d (%,d bytes)", found[0], found[1]);
+        String path = SqlQuote.literal(source.toAbsolutePath().toString());
+        return new FdlException(FdlException.Kind.FAILURE, String.format("cannot import %s: %s is longer than DuckDB's max_line_size "
+                + "(%,d bytes), which fdl's CSV reader keeps; nothing was imported. To load it, convert the file to Parquet with "
+                + "DuckDB, raising the limit:%n  COPY (FROM read_csv(%s, max_line_size = %d)) TO 'out.parquet';%n"
+                + "then import out.parquet", source, where, limit, path,
+                2 * (found == null ? limit : found[1])), e); // headroom: a later line may be longer
+    }
+
+    /**
+     * The first line of {@code source} (1 = the header) whose bytes, without its line break, are at
+     * least {@code limit} (DuckDB counts the break too), as {line number, bytes}; null when none
+     * is or the file cannot be read.
+     */
+    private static long[] firstLineLongerThan(Path source, long limit) {
+        try (InputStream in = new java.io.BufferedInputStream(openText(source), 1 << 16)) {
+            long line = 1, length = 0;
+            for (int b = in.read(); ; b = in.read()) {
+                if (b == '\n' || b < 0) {
+                    if (length >= limit) return new long[] {line, length};
+                    if (b < 0) return null;
+                    line++;
+                    length = 0;
+                } else if (b != '\r') {
+                    length++;
+                }
+            }
+        } catch (IOException io) {
+            return null;
+        }
     }
 
     /**

@@ -127,24 +127,13 @@ public final class LocalStore implements ObjectStore {
     public Optional<ObjectBytes> get(String key) {
         Path f = fileToRead(key);
         if (f == null) return Optional.empty();
-        try {
-            for (int attempt = 1; ; attempt++) {
-                BasicFileAttributes before = Files.readAttributes(f, BasicFileAttributes.class);
-                if (!before.isRegularFile()) return Optional.empty();
-                byte[] bytes = Files.readAllBytes(f);
-                BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
-                if (sameFile(before, after) && after.size() == bytes.length) {
-                    if (after.size() > CONTENT_ETAG_LIMIT) return Optional.of(new ObjectBytes(bytes, metaEtag(after)));
-                    return Optional.of(ObjectBytes.lazy(bytes, () -> md5(bytes)));
-                }
-                if (attempt == 5) throw new StoreException(key, f + " kept changing while it was read; try again", null);
-            }
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (IOException e) {
-            if (absentAfterError(f)) return Optional.empty();
-            throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
-        }
+        return readConsistently(key, f, "read", "cannot read " + f, before -> {
+            byte[] bytes = Files.readAllBytes(f);
+            BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
+            if (!sameFile(before, after) || after.size() != bytes.length) return null;
+            if (after.size() > CONTENT_ETAG_LIMIT) return new ObjectBytes(bytes, metaEtag(after));
+            return ObjectBytes.lazy(bytes, () -> md5(bytes));
+        });
     }
 
     @Override
@@ -153,28 +142,20 @@ public final class LocalStore implements ObjectStore {
         if (f == null) return Optional.empty();
         Path tmp = target.resolveSibling(INTERNAL_PREFIX + "dl-" + UUID.randomUUID());
         try {
-            Files.createDirectories(target.toAbsolutePath().getParent());
-            for (int attempt = 1; ; attempt++) {
-                BasicFileAttributes before = Files.readAttributes(f, BasicFileAttributes.class);
+            return readConsistently(key, f, "downloaded", "cannot download " + f + " to " + target, before -> {
+                Files.createDirectories(target.toAbsolutePath().getParent());
                 MessageDigest md = md5Digest();
                 try (InputStream in = new DigestInputStream(Files.newInputStream(f), md)) {
                     Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
                 }
                 BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
-                if (sameFile(before, after) && Files.size(tmp) == after.size()) {
-                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                    String etag = after.size() <= CONTENT_ETAG_LIMIT ? HexFormat.of().formatHex(md.digest()) : metaEtag(after);
-                    return Optional.of(new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant()));
-                }
-                if (attempt == 5) throw new StoreException(key, f + " kept changing while it was downloaded; try again", null);
-            }
-        } catch (NoSuchFileException e) {
-            deleteQuietly(tmp);
-            return Optional.empty();
-        } catch (IOException e) {
-            deleteQuietly(tmp);
-            if (absentAfterError(f)) return Optional.empty();
-            throw new StoreException(key, "cannot download " + f + " to " + target + ": " + e.getMessage(), e);
+                if (!sameFile(before, after) || Files.size(tmp) != after.size()) return null;
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                String etag = after.size() <= CONTENT_ETAG_LIMIT ? HexFormat.of().formatHex(md.digest()) : metaEtag(after);
+                return new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant());
+            });
+        } finally {
+            deleteQuietly(tmp); // moved to target on success; left by a failure or a changing file
         }
     }
 
@@ -183,24 +164,44 @@ public final class LocalStore implements ObjectStore {
     public Optional<ObjectMeta> head(String key) {
         Path f = fileToRead(key);
         if (f == null) return Optional.empty();
+        return readConsistently(key, f, "read", "cannot read " + f, attrs -> {
+            if (attrs.size() > CONTENT_ETAG_LIMIT)
+                return new ObjectMeta(key, attrs.size(), metaEtag(attrs), attrs.lastModifiedTime().toInstant());
+            String md5 = md5(f);
+            if (!sameFile(attrs, Files.readAttributes(f, BasicFileAttributes.class))) return null;
+            return new ObjectMeta(key, attrs.size(), md5, attrs.lastModifiedTime().toInstant());
+        });
+    }
+
+    /** One attempt of {@link #readConsistently}: reads the file whose metadata were {@code before}; null when it changed meanwhile. */
+    private interface ReadAttempt<T> {
+        T read(BasicFileAttributes before) throws IOException;
+    }
+
+    /**
+     * The consistent read of get, head, download and open: the file's metadata, then {@code attempt}
+     * (which compares them with the metadata after its read), up to 5 times while the file changes
+     * under it. Empty when the object is absent: no file, not a regular file, or a path an object
+     * store would not find ({@link #absentAfterError}).
+     *
+     * @param doing   what was done, for "kept changing while it was {@code doing}"
+     * @param failure what could not be done, before ": " and the I/O error
+     * @throws StoreException on an I/O error, or when the file changed at each of the 5 attempts
+     */
+    private <T> Optional<T> readConsistently(String key, Path f, String doing, String failure, ReadAttempt<T> attempt) {
         try {
-            for (int attempt = 1; ; attempt++) {
-                BasicFileAttributes attrs = Files.readAttributes(f, BasicFileAttributes.class);
-                if (!attrs.isRegularFile()) return Optional.empty();
-                if (attrs.size() > CONTENT_ETAG_LIMIT) {
-                    return Optional.of(new ObjectMeta(key, attrs.size(), metaEtag(attrs), attrs.lastModifiedTime().toInstant()));
-                }
-                String md5 = md5(f);
-                if (sameFile(attrs, Files.readAttributes(f, BasicFileAttributes.class))) {
-                    return Optional.of(new ObjectMeta(key, attrs.size(), md5, attrs.lastModifiedTime().toInstant()));
-                }
-                if (attempt == 5) throw new StoreException(key, f + " kept changing while it was read; try again", null);
+            for (int n = 1; ; n++) {
+                BasicFileAttributes before = Files.readAttributes(f, BasicFileAttributes.class);
+                if (!before.isRegularFile()) return Optional.empty();
+                T result = attempt.read(before);
+                if (result != null) return Optional.of(result);
+                if (n == 5) throw new StoreException(key, f + " kept changing while it was " + doing + "; try again", null);
             }
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
             if (absentAfterError(f)) return Optional.empty();
-            throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
+            throw new StoreException(key, failure + ": " + e.getMessage(), e);
         }
     }
 
@@ -243,14 +244,19 @@ public final class LocalStore implements ObjectStore {
         return locked(key, () -> {
             if (!Files.isRegularFile(f)) return WriteResult.preconditionFailed();
             if (!ETags.same(etagOf(f), etag)) return WriteResult.preconditionFailed();
-            Staged staged = stage(key, f, body, true);
-            try {
-                Files.move(staged.path, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                return WriteResult.written(staged.etag);
-            } finally {
-                deleteQuietly(staged.path);
-            }
+            return stageAndReplace(key, f, body, true);
         });
+    }
+
+    /** Stages {@code body} beside {@code f} and renames it over {@code f} in one step (the staged file is removed on failure). */
+    private WriteResult stageAndReplace(String key, Path f, Payload body, boolean durable) throws IOException {
+        Staged staged = stage(key, f, body, durable);
+        try {
+            Files.move(staged.path, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return WriteResult.written(staged.etag);
+        } finally {
+            deleteQuietly(staged.path);
+        }
     }
 
     @Override
@@ -290,13 +296,7 @@ public final class LocalStore implements ObjectStore {
     private WriteResult put(String key, Payload body, boolean durable) {
         Path f = file(key);
         try {
-            Staged staged = stage(key, f, body, durable);
-            try {
-                Files.move(staged.path, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                return WriteResult.written(staged.etag);
-            } finally {
-                deleteQuietly(staged.path);
-            }
+            return stageAndReplace(key, f, body, durable);
         } catch (IOException e) {
             throw new StoreException(key, "cannot write " + f + ": " + e.getMessage(), e);
         }
@@ -664,30 +664,19 @@ public final class LocalStore implements ObjectStore {
     public Optional<OpenFile> open(String key) {
         Path f = fileToRead(key);
         if (f == null) return Optional.empty();
-        try {
-            for (int attempt = 1; ; attempt++) {
-                BasicFileAttributes before = Files.readAttributes(f, BasicFileAttributes.class);
-                if (!before.isRegularFile()) return Optional.empty();
-                FileChannel ch = FileChannel.open(f, StandardOpenOption.READ);
-                try {
-                    BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
-                    if (sameFile(before, after) && ch.size() == after.size()) {
-                        String etag = after.size() > CONTENT_ETAG_LIMIT ? metaEtag(after) : md5(ch);
-                        OpenFile open = new OpenFile(new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant()), ch, after.fileKey(), f);
-                        ch = null;
-                        return Optional.of(open);
-                    }
-                } finally {
-                    if (ch != null) ch.close();
-                }
-                if (attempt == 5) throw new StoreException(key, f + " kept changing while it was opened; try again", null);
+        return readConsistently(key, f, "opened", "cannot read " + f, before -> {
+            FileChannel ch = FileChannel.open(f, StandardOpenOption.READ);
+            try {
+                BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
+                if (!sameFile(before, after) || ch.size() != after.size()) return null;
+                String etag = after.size() > CONTENT_ETAG_LIMIT ? metaEtag(after) : md5(ch);
+                OpenFile open = new OpenFile(new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant()), ch, after.fileKey(), f);
+                ch = null;
+                return open;
+            } finally {
+                if (ch != null) ch.close();
             }
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (IOException e) {
-            if (absentAfterError(f)) return Optional.empty();
-            throw new StoreException(key, "cannot read " + f + ": " + e.getMessage(), e);
-        }
+        });
     }
 
     /**

@@ -93,6 +93,15 @@ class ImporterBadInputTest {
     }
 
     @Test
+    void aLineOverDuckDbsMaxLineSizeIsRefusedNamingTheFilesLineTheLimitAndTheWayOut() throws IOException {
+        Path wide = tmp.resolve("wide.csv");
+        // line 3 of the file (the second data line) is 2,000,011 bytes; DuckDB's sniffer reports it as "Line: 1"
+        Files.writeString(wide, "name,country,subcountry,geonameid\nLyon,France,Rhone,1\n" + "x".repeat(2_000_000) + ",France,Rhone,2\n");
+        refused(wide, Importer.Mode.APPEND, "line 3 (2,000,015 bytes) is longer than DuckDB's max_line_size (2,000,000 bytes)",
+                "nothing was imported", "max_line_size = 4000030", "then import out.parquet");
+    }
+
+    @Test
     void valuesThatDoNotFitTheTableTypeAreRefused() throws IOException {
         Path text = tmp.resolve("text-ids.csv");
         Files.writeString(text, "name,country,subcountry,geonameid\nLyon,France,Rhone,not-a-number\n");
