@@ -442,7 +442,23 @@ public final class Repository {
             throw FdlException.usage("'HEAD' cannot be a " + (kind == RefValue.Kind.BRANCH ? "branch" : "tag")
                     + " name: it always means the branch HEAD names");
         refuseAmbiguous(kind, name);
-        return updateRef(kind, name).create(resolve(target).version().id());
+        String id = resolve(target).version().id();
+        RefUpdate.Outcome o = updateRef(kind, name).create(id);
+        if (o.result().changed()) forgetUnreachableMark(id);
+        return o;
+    }
+
+    /**
+     * A ref now reaches version {@code id}: gc's mark on it (SPEC.md section 5) goes at once, so that
+     * deleting the ref again before gc runs starts a fresh grace period instead of inheriting the
+     * old mark. Best effort: a mark left behind is removed by the next gc, which sees the ref.
+     */
+    private void forgetUnreachableMark(String id) {
+        try {
+            store.delete(RepoLayout.unreachableJson(id));
+        } catch (RuntimeException e) {
+            // the next gc removes it
+        }
     }
 
     /**

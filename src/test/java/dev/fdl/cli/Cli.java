@@ -33,6 +33,25 @@ public final class Cli {
         return r;
     }
 
+    /**
+     * A new repository at {@code dir/repo} and a working copy of it at {@code dir/wc}, made through
+     * the command line as a user makes them.
+     *
+     * @return the working copy's folder
+     */
+    public static java.nio.file.Path newWorkingCopy(java.nio.file.Path dir) {
+        java.nio.file.Path root = dir.resolve("repo"), wc = dir.resolve("wc");
+        try {
+            java.nio.file.Files.createDirectories(wc);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        ok(dir, "init", root.toString());
+        ok(wc, "checkout", "--repo", root.toString());
+        return wc;
+    }
+
+    /** Runs fdl with {@code args} as given (no {@code -C}). */
     public static Result run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -17,9 +17,7 @@ class DiffStatCliTest {
 
     @Test
     void onlyTablesThatDifferAreListed() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
-        Cli.ok(dir, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path wc = Cli.newWorkingCopy(dir), root = dir.resolve("repo");
         Path a = Files.writeString(dir.resolve("a.csv"), "id,name\n1,a\n2,b\n");
         Cli.ok(wc, "import", a.toString(), "--table", "t");
         Cli.ok(wc, "import", a.toString(), "--table", "p", "--mode", "sync", "--key", "id");

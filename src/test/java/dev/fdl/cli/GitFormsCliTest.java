@@ -20,9 +20,7 @@ class GitFormsCliTest {
 
     @Test
     void logTakesMinusNAndTwoDotRangesAndDiffTakesTwoDots() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
-        Cli.ok(dir, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path wc = Cli.newWorkingCopy(dir), root = dir.resolve("repo");
         Path csv = dir.resolve("t.csv");
         for (int i = 1; i <= 4; i++) {
             Files.writeString(csv, "id\n" + i + "\n");

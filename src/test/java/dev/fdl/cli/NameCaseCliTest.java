@@ -18,9 +18,7 @@ class NameCaseCliTest {
 
     @Test
     void aTableOrSchemaDifferingOnlyInCaseIsRefusedAndTheCatalogStaysReadable() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
-        Cli.ok(dir, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path wc = Cli.newWorkingCopy(dir), root = dir.resolve("repo");
         Path s = Files.writeString(dir.resolve("s.csv"), "x\n1\n");
         Cli.ok(wc, "import", s.toString(), "--table", "T");
         Cli.Result t = Cli.in(wc, "import", s.toString(), "--table", "t");

@@ -110,9 +110,7 @@ class NewUserMessagesCliTest {
 
     @Test
     void anAmbiguousVersionPrefixIsAUsageErrorNamingTheCandidates() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
-        Cli.ok(dir, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path wc = Cli.newWorkingCopy(dir), root = dir.resolve("repo");
         Path csv = dir.resolve("t.csv");
         List<String> ids = new java.util.ArrayList<>();
         for (int i = 0; i < 2; i++) {

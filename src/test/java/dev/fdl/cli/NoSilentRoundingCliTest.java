@@ -18,9 +18,7 @@ class NoSilentRoundingCliTest {
 
     @Test
     void anIntegerSchemaForValuesWithFractionsIsRefusedAndWholeValuesStillLoad() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
-        Cli.ok(dir, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path wc = Cli.newWorkingCopy(dir), root = dir.resolve("repo");
         Path c1 = Files.writeString(dir.resolve("c1.csv"), "id,v\n1,1\n2,2\n");
         Path c2 = Files.writeString(dir.resolve("c2.csv"), "id,v\n1,2.0\n2,3.7\n");
         Cli.ok(wc, "import", c1.toString(), "--table", "cc", "--mode", "sync", "--key", "id");

@@ -18,9 +18,7 @@ class SnapshotHintCliTest {
 
     @Test
     void theHintNamesTheVersionKeepingTheSnapshotOrSaysItExpired() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
-        Cli.ok(dir, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path wc = Cli.newWorkingCopy(dir), root = dir.resolve("repo");
         Path csv = dir.resolve("t.csv");
         String[] ids = new String[3];
         for (int i = 0; i < 3; i++) {

@@ -25,9 +25,7 @@ class StatAlignmentCliTest {
 
     @Test
     void logAndDiffStatLinesAreAligned() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
-        Cli.ok(dir, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path wc = Cli.newWorkingCopy(dir), root = dir.resolve("repo");
         Cli.ok(wc, "import", Files.writeString(dir.resolve("a.csv"), csv(0, 1)).toString(), "--table", "t");
         Cli.ok(wc, "import", Files.writeString(dir.resolve("b.csv"), csv(0, 12)).toString(), "--table", "a_longer_name");
         Cli.ok(wc, "commit", "-m", "one");

@@ -18,9 +18,7 @@ class SyncKeepsRecordedKeyCliTest {
 
     @Test
     void aSyncWithoutKeyUsesTheRecordedKeyAndNoKeyEndsIt() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
-        Cli.ok(dir, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path wc = Cli.newWorkingCopy(dir), root = dir.resolve("repo");
         Path a = Files.writeString(dir.resolve("a.csv"), "k1,k2,v\n1,a,x\n1,b,y\n");
         Path b = Files.writeString(dir.resolve("b.csv"), "k1,k2,v\n1,a,CHANGED\n1,b,y\n");
         Path c = Files.writeString(dir.resolve("c.csv"), "k1,k2,v\n1,a,AGAIN\n1,b,y\n");

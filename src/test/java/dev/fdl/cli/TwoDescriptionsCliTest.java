@@ -14,9 +14,7 @@ class TwoDescriptionsCliTest {
 
     @Test
     void statusAndCommitNameTheFileUsedAndTheOneIgnored() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
-        Cli.ok(dir, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path wc = Cli.newWorkingCopy(dir), root = dir.resolve("repo");
         Path csv = Files.writeString(dir.resolve("t.csv"), "id\n1\n");
         Cli.ok(wc, "import", csv.toString(), "--table", "t");
         Files.writeString(wc.resolve("datapackage.json"), "{\"title\": \"Package\"}");

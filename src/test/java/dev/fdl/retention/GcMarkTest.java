@@ -128,10 +128,11 @@ class GcMarkTest {
         deletedBranchOfOldVersions();
         gc(WEEK);
         fx.repo.createTag(new RefName("keep"), d2);
-        ageMarks(Duration.ofDays(8), d1, d2); // time passes while the tag keeps them
+        assertThat(marked(d2)).as("the tag removes its version's mark at once").isFalse();
+        ageMarks(Duration.ofDays(8), d1); // time passes while the tag keeps them
 
         Gc.Report tagged = gc(WEEK);
-        assertThat(tagged.unmarked()).isEqualTo(2);
+        assertThat(tagged.unmarked()).isEqualTo(1);
         assertThat(marked(d1)).isFalse();
         assertThat(marked(d2)).isFalse();
         assertThat(tagged.unreachableVersions().count()).isZero();
@@ -149,6 +150,21 @@ class GcMarkTest {
         assertThat(gc(WEEK).unreachableVersions().count()).isEqualTo(2);
         assertThat(folder(d2)).isEmpty();
         assertThat(fx.exists("data/dev-2.parquet")).isFalse();
+    }
+
+    @Test
+    void aTagCreatedAndDeletedBetweenTwoGcsDoesNotInheritTheOldMark() {
+        deletedBranchOfOldVersions();
+        gc(WEEK);
+        ageMarks(Duration.ofDays(8), d1, d2); // the window is over
+        fx.repo.createTag(new RefName("keep"), d2); // seen in time: tagged...
+        fx.repo.deleteRef(RefValue.Kind.TAG, new RefName("keep")); // ...and let go again before any gc
+
+        Gc.Report next = gc(WEEK);
+        assertThat(next.marked()).as("a fresh window").containsExactly(d2);
+        assertThat(next.unreachableVersions().count()).as("d1 is kept as d2's ancestor").isZero();
+        assertThat(fx.exists(RepoLayout.versionJson(d2))).isTrue();
+        assertThat(fx.exists("data/dev-2.parquet")).isTrue();
     }
 
     @Test
@@ -175,9 +191,9 @@ class GcMarkTest {
         List<String> tagged = fx.keys();
         Gc.Report unmark = gc(fx.repo, WEEK, true);
         assertThat(fx.keys()).isEqualTo(tagged);
-        assertThat(unmark.unmarked()).isEqualTo(2);
+        assertThat(unmark.unmarked()).as("d1; the tag itself removed d2's mark").isEqualTo(1);
         assertThat(marked(d1)).isTrue();
-        assertThat(marked(d2)).isTrue();
+        assertThat(marked(d2)).isFalse();
     }
 
     @Test
