@@ -57,7 +57,8 @@ final class CheckoutCommand implements Runnable {
                 && existing.get().stateDamaged()) {
             // the way back from a damaged state: start this working copy over from --repo, keeping the old files aside
             try (ObjectStore s = Stores.open(Cwd.root(repoOption.repo))) {
-                Repository.open(s); // a wrong --repo fails here, before anything is moved
+                Repository repo = Repository.open(s); // a wrong --repo or <ref> fails here, before anything is moved
+                if (ref != null) repo.resolve(ref);
             }
             Path aside = existing.get().setDamagedStateAside();
             spec.commandLine().getErr().println("warning: the working copy's state file was damaged; it and the working catalogs "

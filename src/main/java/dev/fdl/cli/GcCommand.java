@@ -127,7 +127,8 @@ final class GcCommand implements Runnable {
                     r.dryRun() ? "Would mark" : "Marked", r.marked().size());
             for (String id : r.marked().subList(0, Math.min(SHOWN_MARKS, r.marked().size()))) out.printf("  %s%n", id);
             if (r.marked().size() > SHOWN_MARKS)
-                out.printf("  ... and %,d more (fdl gc --json lists them all)%n", r.marked().size() - SHOWN_MARKS);
+                out.printf("  ... and %,d more (each has a versions/<id>/unreachable.json)%n",
+                        r.marked().size() - SHOWN_MARKS);
         }
         if (r.unreachableKept() > 0) {
             out.printf("%s %,d unreachable version(s) and the data only they name: a gc deletes each once it has been marked for %s "

@@ -44,7 +44,7 @@ final class RefCommand implements Runnable {
                 ? "Delete it; refused when its version is in no other ref's history or the working copy here is on it." : "Delete it.",
                 "-d", "--delete"));
         if (kind == RefValue.Kind.BRANCH)
-            c.spec.addOption(Specs.flag("Delete it even then (its versions become unreachable: gc deletes them after the grace period).", "-D"));
+            c.spec.addOption(Specs.flag("Delete it even then (its versions become unreachable: gc marks them, and deletes them a grace period after its mark).", "-D"));
         c.spec.addOption(Specs.flag("Print as JSON.", "--json"));
         c.spec.addOption(RepoOption.spec());
         return c.spec;
@@ -87,7 +87,7 @@ final class RefCommand implements Runnable {
     /**
      * git's rule for {@code branch -d}: refuses to delete the branch the working copy here is on,
      * or one whose version is in no other ref's history (its versions would become unreachable and
-     * gc would delete them once the grace period has passed). {@code -D} skips this.
+     * gc would delete them a grace period after marking them). {@code -D} skips this.
      *
      * @throws FdlException naming the branch, its version and the ways on
      */
@@ -101,7 +101,7 @@ final class RefCommand implements Runnable {
         if (ref.isEmpty()) return; // deleteRef names the missing branch
         if (!repo.reachableFromOtherRefs(ref.get().versionId(), ref.get()))
             throw new FdlException("branch '" + n.name() + "' is not merged: its version " + ref.get().versionId()
-                    + " is in no other branch's or tag's history, so after deleting it gc would delete that version (and its data) once the grace "
-                    + "period has passed. Keep it with a tag first (fdl tag <name> " + ShellQuote.word(n.name()) + "), or delete anyway with fdl branch -D " + ShellQuote.word(n.name()));
+                    + " is in no other branch's or tag's history, so after deleting it gc would mark that version and delete it (and its data) a grace "
+                    + "period later. Keep it with a tag first (fdl tag <name> " + ShellQuote.word(n.name()) + "), or delete anyway with fdl branch -D " + ShellQuote.word(n.name()));
     }
 }

@@ -291,9 +291,7 @@ public final class Importer {
                 }
                 effective.put(e.getKey(), override != null ? normalizeType(duck, override) : e.getValue());
             }
-            for (Map.Entry<String, String> e : effective.entrySet()) {
-                if (!e.getValue().equals(types.get(e.getKey()))) refuseRounding(duck, relation, source, e.getKey(), types.get(e.getKey()), e.getValue());
-            }
+            refuseRounding(duck, relation, source, types, effective);
             if (csv != null && !overrides.isEmpty()) relation = csv.relation(effective);
             return new SourceColumns(relation, effective);
         }
@@ -302,25 +300,46 @@ public final class Importer {
                 "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT");
 
         /**
-         * DuckDB's cast to an integer type rounds a value with a fraction ('2.5' and 2.5 become 3)
-         * where it refuses 'abc' or an overflow: a {@code --schema} integer type for a column the
-         * file holds as decimals or text must not change values silently, so the first value with
-         * a fraction is refused, naming file, column and value.
+         * DuckDB's cast to an integer or DECIMAL type rounds what does not fit ('2.5' becomes 3 as
+         * BIGINT, 2.25 becomes 2.3 as DECIMAL(5,1)) where it refuses 'abc' or an overflow: a
+         * {@code --schema} type must not change values silently, so the first value the cast would
+         * change is refused, naming file, column, value and what it would become. One scan of the
+         * source for all such columns; values are compared as doubles, so a difference beyond a
+         * double's 15-17 digits is not seen.
          *
-         * @throws FdlException failure (exit 1) when a value of {@code column} has a fraction
+         * @param fileTypes the columns' types as the file reads (sniffed, or the file's own)
+         * @param effective the types after {@code --schema}
+         * @throws FdlException failure (exit 1) naming the first value the cast would change
          */
-        private static void refuseRounding(Connection duck, String relation, Path source, String column, String fileType,
-                                           String target) throws SQLException {
-            if (!INTEGER_TYPES.contains(target) || INTEGER_TYPES.contains(fileType)) return;
-            String v = "TRY_CAST(" + SqlQuote.ident(column) + " AS DOUBLE)";
-            try (Statement st = duck.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT CAST(" + SqlQuote.ident(column) + " AS VARCHAR) FROM " + relation
-                         + " AS src WHERE isfinite(" + v + ") AND " + v + " <> trunc(" + v + ") LIMIT 1")) {
-                if (rs.next())
-                    throw new FdlException("cannot read column '" + column + "' of " + source + " as " + target
-                            + " (--schema): value " + rs.getString(1) + " has a fraction, which the cast would round. Keep the "
-                            + "fractions with a DOUBLE or DECIMAL column (--mode replace replaces the table's columns), "
-                            + "or round the values in the file first");
+        private static void refuseRounding(Connection duck, String relation, Path source, Map<String, String> fileTypes,
+                                           Map<String, String> effective) {
+            List<String> columns = new ArrayList<>();
+            for (Map.Entry<String, String> e : effective.entrySet()) {
+                String target = e.getValue();
+                if (!target.equals(fileTypes.get(e.getKey())) && (INTEGER_TYPES.contains(target) || target.startsWith("DECIMAL(")))
+                    columns.add(e.getKey());
+            }
+            if (columns.isEmpty()) return;
+            StringBuilder which = new StringBuilder("CASE");
+            List<String> shown = new ArrayList<>();
+            for (int i = 0; i < columns.size(); i++) {
+                String c = SqlQuote.ident(columns.get(i));
+                String cast = "TRY_CAST(" + c + " AS " + effective.get(columns.get(i)) + ")";
+                which.append(" WHEN CAST(").append(cast).append(" AS DOUBLE) <> TRY_CAST(").append(c).append(" AS DOUBLE) THEN ").append(i);
+                shown.add("CAST(" + c + " AS VARCHAR)");
+                shown.add("CAST(" + cast + " AS VARCHAR)");
+            }
+            String sql = "SELECT * FROM (SELECT " + which + " END AS __fdl_bad, " + String.join(", ", shown) + " FROM " + relation
+                    + " AS src) WHERE __fdl_bad IS NOT NULL LIMIT 1";
+            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                if (rs.next()) {
+                    int i = rs.getInt(1);
+                    String column = columns.get(i);
+                    throw new FdlException("cannot read column '" + column + "' of " + source + " as " + effective.get(column)
+                            + " (--schema): value " + rs.getString(2 + 2 * i) + " would be stored as " + rs.getString(3 + 2 * i)
+                            + ". Keep the values with a type that holds them (DOUBLE, or a wider DECIMAL; --mode replace replaces "
+                            + "the table's columns), or round them in the file first");
+                }
             } catch (SQLException e) {
                 throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + ": " + duckError(e), e);
             }

@@ -292,8 +292,8 @@ public final class Syncer {
     /** Refuses a NULL or repeated key, naming the first one in file order. */
     private static void checkKeys(Connection duck, String relation, List<ImportPlan.Column> keys, Path source, TableName name,
                                   boolean keyRecorded) throws SQLException {
-        String recorded = keyRecorded ? " (the key an earlier sync --key recorded: name another with --key, or compare whole rows "
-                + "and end it with --no-key)" : "";
+        String recorded = keyRecorded ? " It is the key an earlier sync --key recorded: name another with --key, or compare whole "
+                + "rows and end it with --no-key." : "";
         if (keys.isEmpty()) return;
         List<String> cols = keys.stream().map(k -> SqlQuote.ident(TableViewSql.idColumn(k.id()))).toList();
         String anyNull = String.join(" OR ", cols.stream().map(c -> c + " IS NULL").toList());
@@ -301,7 +301,7 @@ public final class Syncer {
              ResultSet rs = st.executeQuery("SELECT rowid FROM " + relation + " WHERE " + anyNull + " ORDER BY rowid LIMIT 1")) {
             if (rs.next()) {
                 throw new FdlException("cannot sync " + source + " into " + name + ": data row " + (rs.getLong(1) + 1)
-                        + " has a NULL key (" + keyNames(keys) + ")" + recorded + "; every row needs a key. Nothing was imported");
+                        + " has a NULL key (" + keyNames(keys) + "); every row needs a key." + recorded + " Nothing was imported");
             }
         }
         String list = String.join(", ", cols);
@@ -313,7 +313,7 @@ public final class Syncer {
             if (rs.next()) {
                 throw new FdlException("cannot sync " + source + " into " + name + ": key " + rs.getString(1)
                         + " (data row " + (rs.getLong(2) + 1) + ") appears more than once; the key (" + keyNames(keys)
-                        + ")" + recorded + " must be unique. Nothing was imported");
+                        + ") must be unique." + recorded + " Nothing was imported");
             }
         }
     }

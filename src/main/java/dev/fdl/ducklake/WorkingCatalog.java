@@ -83,6 +83,18 @@ final class WorkingCatalog implements AutoCloseable {
         }
     }
 
+    /** DuckDB's comparison of identifiers: equal but for the case of ASCII letters ('É' and 'é' differ). */
+    private static boolean sameButAsciiCase(String a, String b) {
+        if (a.length() != b.length()) return false;
+        for (int i = 0; i < a.length(); i++) {
+            char x = a.charAt(i), y = b.charAt(i);
+            if (x == y) continue;
+            if (x < 128 && y < 128 && Character.toLowerCase(x) == Character.toLowerCase(y)) continue;
+            return false;
+        }
+        return true;
+    }
+
     State state(TableName name) throws SQLException {
         long s;
         long schemaVersion;
@@ -113,7 +125,7 @@ final class WorkingCatalog implements AutoCloseable {
         if (schema == null) {
             for (CatalogModel.SchemaRow r : schemas) {
                 String other = schemaNames.get(r.id());
-                if (other != null && other.equalsIgnoreCase(name.schema()))
+                if (other != null && sameButAsciiCase(other, name.schema()))
                     throw FdlException.usage("cannot create schema '" + name.schema() + "': the working catalog has schema '" + other
                             + "', and DuckDB compares names ignoring case; import into " + new TableName(other, name.name())
                             + ", or choose another name");
@@ -125,7 +137,7 @@ final class WorkingCatalog implements AutoCloseable {
             for (CatalogModel.TableRow r : model.tableRows(s)) {
                 if (r.schemaId() != schema.id()) continue;
                 if (r.name().equals(name.name())) table = r;
-                else if (r.name().equalsIgnoreCase(name.name())) sameButCase = r;
+                else if (sameButAsciiCase(r.name(), name.name())) sameButCase = r;
             }
             if (table == null && sameButCase != null)
                 throw FdlException.usage("cannot create table " + name + ": the working catalog has table "

@@ -47,7 +47,8 @@ public final class RepoLayout {
     public static final String EXPIRED_JSON = "expired.json";
     /**
      * gc's mark on a finished version no ref reaches (SPEC.md section 5): the grace period before
-     * gc deletes the version runs from it. Written create-only by gc, removed by gc.
+     * gc deletes the version runs from it. Written create-only by gc; removed by gc,
+     * or by a new branch or tag at the version.
      */
     public static final String UNREACHABLE_JSON = "unreachable.json";
     /** Optional extra encodings of the catalog, relative to the version folder (deleted on expiry). */

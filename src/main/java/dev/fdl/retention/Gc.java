@@ -176,8 +176,9 @@ public final class Gc {
      * @param marked             versions this run marked unreachable (id order; in a dry run: would mark)
      * @param unmarked           marks removed because a ref reaches their version again (in a dry run: would remove)
      * @param unreachableKept    marked versions kept because their grace period is not over (the ones marked now included)
-     * @param firstUnreachableDue when the first of those may be deleted: its mark's time plus the grace
-     *                           period (UTC); null when none is kept
+     * @param firstUnreachableDue when the first of those may be deleted: the earliest mark's time plus
+     *                           the grace period among those inside their window (UTC; one past its
+     *                           window is kept only as the ancestor of one inside); null when none is
      */
     public record Report(boolean dryRun, Instant now, Instant cutoff, int liveVersions, long liveNames,
                          long catalogsDownloaded, long catalogsCached, long dataListed, Tally dataFiles,
@@ -289,7 +290,9 @@ public final class Gc {
                 if (at == null) continue;
                 waiting++;
                 Instant due = at.plus(options.grace());
-                if (firstDue == null || due.isBefore(firstDue)) firstDue = due;
+                // a version past its own window is kept only as the ancestor of one inside its
+                // window (or of a young one): it can go no sooner than that one, so it names no time
+                if (due.isAfter(now) && (firstDue == null || due.isBefore(firstDue))) firstDue = due;
             }
             for (VersionFolder f : listing.folders().values()) {
                 if (toDelete.contains(f.id())) continue;

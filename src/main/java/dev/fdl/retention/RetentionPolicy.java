@@ -135,9 +135,7 @@ public record RetentionPolicy(int keepLast, Duration keepWithin, int keepDaily, 
      * @throws FdlException exit 3 when fdl.json changed since {@code repo} read it (nothing written)
      */
     public Repository saveIn(Repository repo) {
-        if (keepsOnlyRefs())
-            throw FdlException.usage("a saved retention policy needs at least one rule: give --keep-last, --keep-within, "
-                    + "--keep-daily, --keep-weekly, --keep-monthly, --keep-yearly or --keep");
+        requireARuleToApply();
         return repo.saveConfig(repo.config().withExtra(CONFIG_KEY, toJson()));
     }
 

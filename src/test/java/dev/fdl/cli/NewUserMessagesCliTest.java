@@ -74,6 +74,8 @@ class NewUserMessagesCliTest {
         assertThat(Cli.in(wc, "checkout", "--force").exit()).isEqualTo(1); // without --repo the root is unknown: still the message
         assertThat(Cli.in(wc, "checkout", "--force", "--repo", dir.resolve("nosuch").toString()).exit()).isEqualTo(4);
         assertThat(wc.resolve(".fdl/state.json")).hasContent("{\"root\": 5"); // nothing moved for a wrong --repo
+        assertThat(Cli.in(wc, "checkout", "--force", "--repo", root.toString(), "nosuch").exit()).isEqualTo(4);
+        assertThat(wc.resolve(".fdl/state.json")).hasContent("{\"root\": 5"); // nor for a ref that does not resolve
 
         Cli.Result r = Cli.in(wc, "checkout", "--force", "--repo", root.toString());
         assertThat(r.exit()).as(r.toString()).isZero();

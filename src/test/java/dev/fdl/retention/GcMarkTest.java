@@ -163,6 +163,7 @@ class GcMarkTest {
         Gc.Report next = gc(WEEK);
         assertThat(next.marked()).as("a fresh window").containsExactly(d2);
         assertThat(next.unreachableVersions().count()).as("d1 is kept as d2's ancestor").isZero();
+        assertThat(next.firstUnreachableDue()).as("d2's window, not d1's past one").isEqualTo(next.now().plus(WEEK));
         assertThat(fx.exists(RepoLayout.versionJson(d2))).isTrue();
         assertThat(fx.exists("data/dev-2.parquet")).isTrue();
     }
