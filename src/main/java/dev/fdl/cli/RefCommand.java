@@ -73,6 +73,7 @@ final class RefCommand implements Runnable {
                 if (target != null) throw FdlException.usage("fdl " + word + " -d takes one name");
                 if (kind == RefValue.Kind.BRANCH && !force) refuseUnsafeDelete(repo, n);
                 RefCommandOutput.print(out, json, "deleted", RefUpdateRefused.require(repo.deleteRef(kind, n)).ref());
+                keepSiteInStep(repo, word + " '" + name + "' was deleted", out, json);
             } else {
                 // as git branch/tag: the start point defaults to what is checked out
                 String at = DefaultRef.forArgument(repo, target, spec.commandLine().getErr()).spec();
@@ -80,7 +81,17 @@ final class RefCommand implements Runnable {
                 RefValue created = RefUpdateRefused.require(r).ref();
                 DefaultRef.warnIfAmbiguous(repo, n, created.versionId(), spec.commandLine().getErr());
                 RefCommandOutput.print(out, json, "created", created);
+                keepSiteInStep(repo, word + " '" + name + "' was created", out, json);
             }
+        }
+    }
+
+    /** The site shows refs: regenerated with site.auto, else said to be stale when there is one ({@link SiteUpkeep}). */
+    private void keepSiteInStep(Repository repo, String done, PrintWriter out, boolean json) {
+        dev.fdl.site.Site.Result site = SiteUpkeep.afterChange(repo, false, done, spec.commandLine().getErr());
+        if (site != null && !json) {
+            out.println(SiteUpkeep.summary(site));
+            out.flush();
         }
     }
 

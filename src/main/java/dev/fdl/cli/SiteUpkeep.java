@@ -8,7 +8,7 @@ import java.io.PrintWriter;
 
 /**
  * Keeps the repository's site in step after a command changed what it shows (commit, expire,
- * gc deleting versions): regenerated when asked or when fdl.json's {@code site.auto} is on
+ * gc deleting versions, tag and branch creating or deleting a ref): regenerated when asked or when fdl.json's {@code site.auto} is on
  * (docs/site.md), else one line on stderr when a site exists and is now stale.
  */
 final class SiteUpkeep {

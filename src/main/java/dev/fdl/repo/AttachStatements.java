@@ -40,7 +40,13 @@ public final class AttachStatements {
             out.add("LOAD httpfs;");
         }
         if (root == null && lower.startsWith("s3://")) // another root given: its endpoint is not this store's
-            repo.store().customS3Endpoint().ifPresent(e -> out.add(s3Secret(e, repo.store().location(""), alias)));
+            repo.store().customS3Endpoint().ifPresent(e -> {
+                // the credential_chain provider is the aws extension's: installed and loaded here
+                // so that a reader without extension autoloading gets it too
+                out.add("INSTALL aws;");
+                out.add("LOAD aws;");
+                out.add(s3Secret(e, repo.store().location(""), alias));
+            });
         String opts = "READ_ONLY, DATA_PATH " + SqlQuote.literal(dataUrl) + ", OVERRIDE_DATA_PATH true";
         out.add("ATTACH " + SqlQuote.literal("ducklake:" + catalogUrl) + " AS " + identifier(alias) + " (" + opts + ");");
         out.add("USE " + identifier(alias) + ";");

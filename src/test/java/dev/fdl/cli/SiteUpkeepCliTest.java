@@ -52,6 +52,23 @@ class SiteUpkeepCliTest {
     }
 
     @Test
+    void tagAndBranchKeepTheSiteInStepOrSayItIsStale() throws Exception {
+        String v = fx.commit("main", List.of());
+        fdl("site", "--auto", "true", "--no-stat");
+        Cli.Result tag = fdl("tag", "v1", v);
+        assertThat(tag.out()).contains(" site: ");
+        assertThat(Files.readString(fx.root.resolve("index.html"))).contains("v1");
+        assertThat(fdl("tag", "v2", v, "--json").out()).doesNotContain("site:"); // JSON stays JSON
+        fdl("tag", "-d", "v1");
+        assertThat(Files.readString(fx.root.resolve("index.html"))).doesNotContain("v1").contains("v2");
+
+        fdl("site", "--auto", "false", "--no-stat");
+        Cli.Result branch = fdl("branch", "dev", v);
+        assertThat(branch.err()).isEqualTo(SiteUpkeep.STALE + "\n");
+        assertThat(branch.out()).doesNotContain("site:");
+    }
+
+    @Test
     void withoutSiteAutoExpireAndGcSayTheSiteIsStale() {
         List<String> v = new ArrayList<>();
         for (int i = 0; i < 3; i++) v.add(fx.commit("main", List.of()));
@@ -73,7 +90,7 @@ class SiteUpkeepCliTest {
         fx.tag("t", v3);
         fdl("site", "--auto", "true", "--no-stat");
         assertThat(Files.exists(fx.root.resolve("site/versions/" + v3 + ".html"))).isTrue();
-        fdl("tag", "-d", "t");
+        fx.store.delete(dev.fdl.repo.RepoLayout.refKey(dev.fdl.repo.RefValue.Kind.TAG, new dev.fdl.repo.RefName("t"))); // not through fdl tag -d, which would already redo the site
 
         Cli.Result r = fdl("gc", "--grace", "0s", "--cache-dir", tmp.resolve("cache").toString());
         assertThat(r.out()).contains("Deleted 1 unreachable version(s)", " site: ");

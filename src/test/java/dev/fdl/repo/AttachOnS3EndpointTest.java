@@ -38,7 +38,7 @@ class AttachOnS3EndpointTest {
             String port = String.valueOf(s3.endpoint().getPort());
             int secret = indexOf(sql, "CREATE OR REPLACE SECRET cities_s3 (TYPE s3, PROVIDER credential_chain, ENDPOINT '127.0.0.1:" + port + "', "
                     + "URL_STYLE 'path', USE_SSL false, REGION 'us-east-1', SCOPE '" + store.root() + "');");
-            assertThat(secret).isGreaterThan(indexOf(sql, "LOAD httpfs;")).isLessThan(indexOf(sql, "ATTACH "));
+            assertThat(secret).isGreaterThan(indexOf(sql, "LOAD httpfs;")).isGreaterThan(indexOf(sql, "LOAD aws;")).isLessThan(indexOf(sql, "ATTACH "));
             String all = String.join("\n", sql);
             assertThat(all).doesNotContain(S3MockServer.SECRET_KEY).doesNotContain("KEY_ID").doesNotContain("SECRET '");
 
