@@ -252,6 +252,11 @@ final class CsvSource {
      * header), and what to do.
      */
     private static void refuseNotUtf8(Path source, SQLException e) {
+        String name = source.getFileName().toString();
+        if (!name.toLowerCase(Locale.ROOT).endsWith(".gz") && startsWithGzipMagic(source))
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": it is gzip-compressed, and its name does "
+                    + "not end in .gz (DuckDB takes the compression from the name); rename it to " + name + ".gz, or gunzip it, and "
+                    + "import again; nothing was imported", e);
         String where = "";
         try (InputStream in = openText(source)) {
             java.nio.charset.CharsetDecoder dec = StandardCharsets.UTF_8.newDecoder()
@@ -283,6 +288,15 @@ final class CsvSource {
         throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": it is not UTF-8 text" + where
                 + "; convert it to UTF-8 (for a Latin-1 file: iconv -f latin1 -t utf-8 < in.csv > out.csv) and import again; "
                 + "nothing was imported", e);
+    }
+
+    /** True when the file begins with gzip's magic bytes 1f 8b (RFC 1952, section 2.3.1). */
+    private static boolean startsWithGzipMagic(Path source) {
+        try (InputStream in = Files.newInputStream(source)) {
+            return in.read() == 0x1f && in.read() == 0x8b;
+        } catch (IOException io) {
+            return false;
+        }
     }
 
     /** The file's bytes, decompressed when its name ends in {@code .gz}. */

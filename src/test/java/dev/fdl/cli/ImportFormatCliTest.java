@@ -41,6 +41,19 @@ class ImportFormatCliTest {
     }
 
     @Test
+    void aGzippedCsvWhoseNameLacksGzIsSaidToBeGzip() throws Exception {
+        Path blob = dir.resolve("export.blob");
+        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(blob))) {
+            out.write("id,name\n1,a\n2,b\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        Cli.Result r = Cli.in(wc, "import", blob.toString(), "--format", "csv", "--table", "t");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("it is gzip-compressed").contains("export.blob.gz").doesNotContain("iconv");
+        Path gz = Files.move(blob, dir.resolve("export.csv.gz"));
+        Cli.ok(wc, "import", gz.toString(), "--table", "t"); // named as the message says, it loads
+    }
+
+    @Test
     void anUnknownFormatNameIsAUsageError() throws Exception {
         Path dat = Files.writeString(dir.resolve("export.dat"), "id\n1\n");
         Cli.Result r = Cli.in(wc, "import", dat.toString(), "--format", "xml", "--table", "t");
