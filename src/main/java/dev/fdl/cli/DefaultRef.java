@@ -93,6 +93,11 @@ record DefaultRef(String spec, String description) {
      * with is a ref and also a prefix of another version's id: the ref wins, as in git.
      */
     static void warnIfAmbiguous(Repository repo, String spec, PrintWriter err) {
+        // only a name of hex characters can also start a version id: any other name costs no ref read
+        // here (this runs for every ref argument, before the resolution reads the ref itself)
+        int end = 0;
+        while (end < spec.length() && "~^@".indexOf(spec.charAt(end)) < 0) end++;
+        if (!dev.fdl.util.VersionIds.isPrefix(spec.substring(0, end))) return;
         Optional<RefValue> ref = repo.bareRef(spec);
         if (ref.isPresent()) warnIfAmbiguous(repo, ref.get().name(), ref.get().versionId(), err);
     }

@@ -48,4 +48,25 @@ class HttpReadRoundTripsTest {
             assertThat(warm).isLessThanOrEqualTo(WARM_GETS_BEFORE);
         }
     }
+
+    @Test
+    void namingABranchCostsOnlyItsOwnReadsOverHttp() throws Exception {
+        Path root = tmp.resolve("repo");
+        Path wc = Files.createDirectories(tmp.resolve("wc"));
+        Cli.ok(tmp, "init", root.toString());
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Cli.ok(wc, "import", Files.writeString(tmp.resolve("t.csv"), "id\n1\n").toString(), "--table", "t");
+        Cli.ok(wc, "commit", "-m", "one");
+        try (FolderHttpServer server = new FolderHttpServer(root, "/mirror/")) {
+            String url = server.root().toString();
+            int start = server.gets.get();
+            Cli.ok(tmp, "show", "--repo", url);
+            int head = server.gets.get() - start;
+            Cli.ok(tmp, "show", "main", "--repo", url);
+            int named = server.gets.get() - start - head;
+            // HEAD, then refs/heads/main, against refs/tags/main (404: a tag is looked for first), then
+            // refs/heads/main: the check for a ref named like a version-id prefix reads nothing for "main"
+            assertThat(named).as("GETs naming main, against " + head + " for HEAD").isLessThanOrEqualTo(head);
+        }
+    }
 }
