@@ -47,14 +47,21 @@ class EverydayUseCliTest {
         }
     }
 
-    @Test
-    void insideAWorkingCopyReadingCommandsFollowItsBranch() throws IOException {
+    /** The working copy checked out, one version on main, then branch dev (checked out) with one more: {main's, dev's}. */
+    String[] mainThenDev() throws IOException {
         Cli.ok(wc, "checkout", "--repo", root.toString());
         load(wc, 1);
         String m1 = commit(wc, "main one");
         Cli.ok(wc, "checkout", "-b", "dev");
         load(wc, 2);
         String d1 = commit(wc, "dev one");
+        return new String[] {m1, d1};
+    }
+
+    @Test
+    void insideAWorkingCopyReadingCommandsFollowItsBranch() throws IOException {
+        String[] md = mainThenDev();
+        String m1 = md[0], d1 = md[1];
 
         List<String> log = Cli.ok(wc, "log", "--oneline").out().lines().toList();
         assertThat(log.get(0)).isEqualTo("# branch 'dev' (the working copy's branch)");
@@ -122,12 +129,8 @@ class EverydayUseCliTest {
 
     @Test
     void deletingABranchIsRefusedWhenItIsUnmergedOrCheckedOutHereUnlessForced() throws IOException {
-        Cli.ok(wc, "checkout", "--repo", root.toString());
-        load(wc, 1);
-        String m1 = commit(wc, "main one");
-        Cli.ok(wc, "checkout", "-b", "dev");
-        load(wc, 2);
-        String d1 = commit(wc, "dev one");
+        String[] md = mainThenDev();
+        String m1 = md[0], d1 = md[1];
         Cli.ok(wc, "checkout", "-b", "dev2");
         load(wc, 3);
         String d2 = commit(wc, "dev2 one");
