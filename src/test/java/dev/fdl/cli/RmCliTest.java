@@ -52,7 +52,7 @@ class RmCliTest {
         assertThat(Cli.in(wc, "query", "--working", "SELECT * FROM cities").err()).contains("no table named 'cities'");
         assertThat(Cli.ok(wc, "diff").out()).contains("table dropped: main.cities");
 
-        Cli.ok(wc, "commit", "-m", "without cities");
+        String v2 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "without cities", "--json").out()).get("id").asText();
         Cli.Result gone = Cli.in(wc, "query", "HEAD", "SELECT count(*) FROM cities");
         assertThat(gone.exit()).isEqualTo(ExitCodes.FAILURE);
         assertThat(gone.err()).contains("no table named 'cities'").contains("sales.orders");
@@ -60,7 +60,12 @@ class RmCliTest {
         assertThat(Cli.ok(wc, "query", "--csv", v1, "SELECT count(*) AS n FROM cities").out()).as("the older version keeps it").isEqualTo("n\n2\n");
         assertThat(Cli.ok(wc, "diff", v1, "HEAD", "--stat").out()).contains("table dropped: main.cities")
                 .contains("0 table(s) added, 1 dropped, 0 changed; 0 row(s) added, 2 removed");
-        assertThat(Cli.ok(wc, "log", "-1", "--stat").out()).contains(" main.cities | +0 -2 (0 rows)").doesNotContain("sales.orders");
+        assertThat(Cli.ok(wc, "log", "-1", "--stat").out()).contains(" main.cities | +0 -2 (dropped)").doesNotContain("sales.orders");
+        JsonNode stat = Json.MAPPER.readTree(Cli.ok(wc, "log", "-1", "--stat", "--json").out()).get(0).get("stat");
+        assertThat(stat.toString()).isEqualTo("[{\"table\":\"main.cities\",\"rows\":0,\"added\":0,\"removed\":2,\"dropped\":true}]");
+        Cli.ok(wc, "site");
+        assertThat(Files.readString(root.resolve("site/versions/" + v2 + ".html"))).as("the site's version page, as log --stat")
+                .contains("<tr><td>main.cities</td><td class=\"num\">+0</td><td class=\"num\">-2</td><td class=\"num\">dropped</td></tr>");
         assertThat(dataFiles()).as("rm and commit delete no data file").isEqualTo(files);
         assertThat(Files.readString(wc.resolve("dataset.json"))).as("the filled description follows")
                 .doesNotContain("\"cities\"").contains("\"sales.orders\"");
