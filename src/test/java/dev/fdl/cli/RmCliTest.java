@@ -119,18 +119,19 @@ class RmCliTest {
     void theDescriptionLosesTheTableUnlessItHoldsWordsNoVersionHas() throws Exception {
         wc = Cli.newWorkingCopy(dir);
         Path a = Files.writeString(dir.resolve("a.csv"), "id\n1\n");
-        for (String t : List.of("other", "described", "fresh")) Cli.ok(wc, "import", a.toString(), "--table", t);
+        for (String t : List.of("other", "described", "fresh", "stale")) Cli.ok(wc, "import", a.toString(), "--table", t);
         Files.writeString(wc.resolve("dataset.json"), "{\"title\": \"T\", \"resources\": [{\"name\": \"described\", \"description\": \"in v1\"}]}");
         Cli.ok(wc, "commit", "-m", "v1");
-        // a description written since: no version has it
+        // a description written since (no version has it), and a filled entry no longer as the base version has it
         com.fasterxml.jackson.databind.node.ObjectNode edited = (com.fasterxml.jackson.databind.node.ObjectNode)
                 Json.MAPPER.readTree(Files.readString(wc.resolve("dataset.json")));
         for (JsonNode r : edited.get("resources"))
             if (r.get("name").asText().equals("fresh")) ((com.fasterxml.jackson.databind.node.ObjectNode) r).put("description", "not committed");
+            else if (r.get("name").asText().equals("stale")) ((com.fasterxml.jackson.databind.node.ObjectNode) r).put("rows", 99);
         Files.write(wc.resolve("dataset.json"), Json.bytes(edited));
 
-        Cli.Result rm = Cli.ok(wc, "rm", "described", "fresh");
-        assertThat(rm.out()).contains("Removed resource(s) 'described' from dataset.json.");
+        Cli.Result rm = Cli.ok(wc, "rm", "described", "fresh", "stale");
+        assertThat(rm.out()).contains("Removed resource(s) 'described', 'stale' from dataset.json.");
         assertThat(rm.err()).contains("dataset.json still describes 'fresh' with words no version has, so they were kept");
         JsonNode d = Json.MAPPER.readTree(Files.readString(wc.resolve("dataset.json")));
         assertThat(d.get("resources")).extracting(x -> x.get("name").asText()).containsExactly("fresh", "other");
