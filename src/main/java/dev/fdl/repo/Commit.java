@@ -158,6 +158,7 @@ public final class Commit {
         // a version always adds a snapshot (SPEC.md section 4): with none since checkout, this commit
         // adds an empty one to the working catalog, and takes it back if the version is not published
         long added = pending.snapshots() == 0 ? EmptySnapshot.add(wc.catalog(), author.toString(), message) : -1;
+        boolean refTried = false;
         boolean published = false;
         try {
             copyCatalog(catalog, first, storage);                              // 1, 2
@@ -168,13 +169,18 @@ public final class Commit {
             upload(v, v.dataset().path(), Payload.of(dataset));                // 7
             upload(v, RepoLayout.VERSION_JSON, Payload.of(v.toBytes()));                // 8
             wc.save(state.withCommitting(v.id()));   // lets a run after a crash here recognise its own version
+            refTried = true;
             String etag = moveRef(v);                                          // 9
             published = true;
             wc.save(state.committed(v.id(), etag, v.ducklake().lastSnapshot()));
             Description.writeBack(wc, dataset); // the working copy now holds the version's description, as git's checkout would
             return new Result(v, state.branch(), state.refEtag() == null);
         } catch (RuntimeException e) {
-            if (added >= 0 && !published) takeBack(added, e);
+            // take the snapshot back only when no ref can name the version: before step 9, or step 9
+            // refused (conflict). After any other failure of step 9 the ref may have moved (a lost
+            // reply): the snapshot stays, so that reconcile finds it; unpublished, the next commit publishes it
+            boolean refused = e instanceof FdlException f && f.kind() == FdlException.Kind.CONFLICT;
+            if (added >= 0 && (!refTried || refused && !published)) takeBack(added, e);
             throw e;
         } finally {
             deleteQuietly(catalog);
