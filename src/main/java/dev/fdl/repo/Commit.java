@@ -108,7 +108,8 @@ public final class Commit {
     }
 
     /**
-     * Commits the working copy's new snapshots as a new version of its branch.
+     * Commits the working copy's new snapshots, edited description and DuckLake format as a new version of its
+     * branch; with no snapshot since checkout it adds one that changes nothing (SPEC.md section 4).
      *
      * @throws FdlException exit 1: nothing to commit, detached working copy, dataset.json or files refused;
      *                      exit 3: the branch moved since checkout (conflict)
