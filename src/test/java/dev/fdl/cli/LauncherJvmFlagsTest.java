@@ -12,6 +12,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,6 +30,11 @@ class LauncherJvmFlagsTest {
 
     /** The arguments the launcher passes to {@code java} for {@code args}, one per element. */
     private List<String> javaArguments(String... args) throws IOException, InterruptedException {
+        return javaArguments(Map.of("LANG", "C.UTF-8"), args);
+    }
+
+    /** The same with {@code locale} as the only locale variables of the environment. */
+    private List<String> javaArguments(Map<String, String> locale, String... args) throws IOException, InterruptedException {
         Path home = dir.resolve("fdl-home");
         Path target = Files.createDirectories(home.resolve("target"));
         Files.copy(Path.of("fdl"), home.resolve("fdl"), StandardCopyOption.REPLACE_EXISTING);
@@ -39,11 +45,14 @@ class LauncherJvmFlagsTest {
             Files.setLastModifiedTime(p, FileTime.from(f.endsWith(".jar") ? built : built.plusSeconds(30)));
         }
         Path bin = Files.createDirectories(dir.resolve("bin"));
-        Path java = Files.writeString(bin.resolve("java"), "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n");
+        Path java = Files.writeString(bin.resolve("java"),
+                "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\nprintf 'LC_ALL=%s\\n' \"$LC_ALL\"\n");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
         ProcessBuilder pb = new ProcessBuilder(concat("bash", home.resolve("fdl").toString(), args)).redirectErrorStream(true);
         pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
         pb.environment().remove("FDL_JAVA_OPTS");
+        pb.environment().keySet().removeIf(k -> k.equals("LANG") || k.startsWith("LC_"));
+        pb.environment().putAll(locale);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -65,7 +74,7 @@ class LauncherJvmFlagsTest {
                 new String[] {"restore", "v1"}, new String[] {"import", "a.csv", "-t", "a"})) {
             List<String> args = javaArguments(command);
             assertThat(args).as(String.join(" ", command)).contains("-XX:+UseSerialGC").doesNotContain("-XX:TieredStopAtLevel=1");
-            assertThat(args.subList(args.indexOf("-jar") + 2, args.size())).containsExactly(command);
+            assertThat(args.subList(args.indexOf("-jar") + 2, args.size() - 1)).containsExactly(command);
         }
     }
 
@@ -73,5 +82,17 @@ class LauncherJvmFlagsTest {
     void serveKeepsTheJvmDefaultsAndEverydayCommandsTheFirstTier() throws Exception {
         assertThat(javaArguments("serve", "--repo", "r")).noneMatch(a -> a.startsWith("-XX:+Use") || a.startsWith("-XX:Tiered"));
         assertThat(javaArguments("log", "--oneline")).contains("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    }
+
+    @Test
+    void namesAndOutputAreUtf8WhateverTheLocale() throws Exception {
+        // cron and env -i: no locale at all; the JVM would write '?' and fail on a non-ASCII file name
+        assertThat(javaArguments(Map.of(), "log")).contains("-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8",
+                "-Dsun.stderr.encoding=UTF-8", "LC_ALL=C.UTF-8");
+        assertThat(javaArguments(Map.of("LANG", "C"), "log")).contains("LC_ALL=C.UTF-8");
+        assertThat(javaArguments(Map.of("LANG", "de_DE.UTF-8", "LC_ALL", "POSIX"), "log")).contains("LC_ALL=C.UTF-8");
+        // a UTF-8 locale of the user's stays
+        assertThat(javaArguments(Map.of("LANG", "de_DE.UTF-8"), "log")).contains("LC_ALL=").doesNotContain("LC_ALL=C.UTF-8");
+        assertThat(javaArguments(Map.of("LC_ALL", "en_US.utf8"), "log")).contains("LC_ALL=en_US.utf8");
     }
 }
