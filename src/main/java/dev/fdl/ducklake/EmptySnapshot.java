@@ -30,46 +30,37 @@ public final class EmptySnapshot {
      * @throws FdlException (exit 1) naming the file when it has no snapshot or cannot be written
      */
     public static long add(Path catalog, String author, String message) {
-        try (Connection c = open(catalog)) {
-            Sql.exec(c, "BEGIN IMMEDIATE");
-            try {
-                long s;
-                long schemaVersion;
-                long nextCatalogId;
-                long nextFileId;
-                try (PreparedStatement ps = c.prepareStatement("SELECT snapshot_id, schema_version, next_catalog_id, next_file_id "
-                        + "FROM ducklake_snapshot ORDER BY snapshot_id DESC LIMIT 1"); ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) throw new FdlException("working catalog " + catalog + " has no snapshot; it looks corrupt");
-                    s = rs.getLong(1) + 1;
-                    schemaVersion = rs.getLong(2);
-                    nextCatalogId = rs.getLong(3);
-                    nextFileId = rs.getLong(4);
-                }
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, "
-                        + "next_catalog_id, next_file_id) VALUES (?, ?, ?, ?, ?)")) {
-                    ps.setLong(1, s);
-                    ps.setString(2, WorkingCatalog.snapshotTime());
-                    ps.setLong(3, schemaVersion);
-                    ps.setLong(4, nextCatalogId);
-                    ps.setLong(5, nextFileId);
-                    ps.executeUpdate();
-                }
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made, author, "
-                        + "commit_message, commit_extra_info) VALUES (?, NULL, ?, ?, NULL)")) {
-                    ps.setLong(1, s);
-                    ps.setString(2, author);
-                    ps.setString(3, message);
-                    ps.executeUpdate();
-                }
-                Sql.exec(c, "COMMIT");
-                return s;
-            } catch (SQLException | RuntimeException e) {
-                Sql.exec(c, "ROLLBACK");
-                throw e;
+        return inWriteTransaction(catalog, "adding a snapshot to working catalog", c -> {
+            long s;
+            long schemaVersion;
+            long nextCatalogId;
+            long nextFileId;
+            try (PreparedStatement ps = c.prepareStatement("SELECT snapshot_id, schema_version, next_catalog_id, next_file_id "
+                    + "FROM ducklake_snapshot ORDER BY snapshot_id DESC LIMIT 1"); ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) throw new FdlException("working catalog " + catalog + " has no snapshot; it looks corrupt");
+                s = rs.getLong(1) + 1;
+                schemaVersion = rs.getLong(2);
+                nextCatalogId = rs.getLong(3);
+                nextFileId = rs.getLong(4);
             }
-        } catch (SQLException e) {
-            throw Sql.failure("adding a snapshot to working catalog", catalog, e);
-        }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, "
+                    + "next_catalog_id, next_file_id) VALUES (?, ?, ?, ?, ?)")) {
+                ps.setLong(1, s);
+                ps.setString(2, WorkingCatalog.snapshotTime());
+                ps.setLong(3, schemaVersion);
+                ps.setLong(4, nextCatalogId);
+                ps.setLong(5, nextFileId);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made, author, "
+                    + "commit_message, commit_extra_info) VALUES (?, NULL, ?, ?, NULL)")) {
+                ps.setLong(1, s);
+                ps.setString(2, author);
+                ps.setString(3, message);
+                ps.executeUpdate();
+            }
+            return s;
+        });
     }
 
     /**
@@ -81,34 +72,49 @@ public final class EmptySnapshot {
      * @throws FdlException (exit 1) naming the file when it cannot be written
      */
     public static boolean remove(Path catalog, long id) {
+        return inWriteTransaction(catalog, "taking back the snapshot of an unfinished commit from working catalog", c -> {
+            boolean newestAndEmpty;
+            try (PreparedStatement ps = c.prepareStatement("SELECT (SELECT max(snapshot_id) FROM ducklake_snapshot) = ? AND EXISTS ("
+                    + "SELECT 1 FROM ducklake_snapshot_changes WHERE snapshot_id = ? AND changes_made IS NULL)")) {
+                ps.setLong(1, id);
+                ps.setLong(2, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    newestAndEmpty = rs.next() && rs.getBoolean(1);
+                }
+            }
+            if (newestAndEmpty) {
+                for (String table : new String[]{"ducklake_snapshot_changes", "ducklake_snapshot"}) {
+                    try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE snapshot_id = ?")) {
+                        ps.setLong(1, id);
+                        ps.executeUpdate();
+                    }
+                }
+            }
+            return newestAndEmpty;
+        });
+    }
+
+    private interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} in one SQLite transaction taken for writing at once ({@code BEGIN IMMEDIATE}:
+     * what it reads stays true until it commits), rolled back when it throws.
+     */
+    private static <T> T inWriteTransaction(Path catalog, String what, Work<T> work) {
         try (Connection c = open(catalog)) {
             Sql.exec(c, "BEGIN IMMEDIATE");
             try {
-                boolean newestAndEmpty;
-                try (PreparedStatement ps = c.prepareStatement("SELECT (SELECT max(snapshot_id) FROM ducklake_snapshot) = ? AND EXISTS ("
-                        + "SELECT 1 FROM ducklake_snapshot_changes WHERE snapshot_id = ? AND changes_made IS NULL)")) {
-                    ps.setLong(1, id);
-                    ps.setLong(2, id);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        newestAndEmpty = rs.next() && rs.getBoolean(1);
-                    }
-                }
-                if (newestAndEmpty) {
-                    for (String table : new String[]{"ducklake_snapshot_changes", "ducklake_snapshot"}) {
-                        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE snapshot_id = ?")) {
-                            ps.setLong(1, id);
-                            ps.executeUpdate();
-                        }
-                    }
-                }
+                T result = work.run(c);
                 Sql.exec(c, "COMMIT");
-                return newestAndEmpty;
+                return result;
             } catch (SQLException | RuntimeException e) {
                 Sql.exec(c, "ROLLBACK");
                 throw e;
             }
         } catch (SQLException e) {
-            throw Sql.failure("taking back the snapshot of an unfinished commit from working catalog", catalog, e);
+            throw Sql.failure(what, catalog, e);
         }
     }
 
