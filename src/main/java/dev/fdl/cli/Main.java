@@ -105,7 +105,15 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
     /** Runs fdl with {@code args} and returns the exit code (0 success, 1 failure, 2 usage, 3 conflict, 4 not found). */
     public static int run(String... args) {
-        return commandLineFor(args).execute(args);
+        try {
+            return commandLineFor(args).execute(args);
+        } catch (LinkageError e) {
+            // picocli passes Errors through; a native library that cannot be loaded is one
+            System.err.println("fdl: " + NativeLoadFailure.message(e));
+            if (System.getenv("FDL_DEBUG") != null) e.printStackTrace();
+            System.err.flush();
+            return ExitCodes.FAILURE;
+        }
     }
 
     /** A configured picocli command line with every subcommand (also used by tests to capture output). */
@@ -205,6 +213,15 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             }
             if (ex instanceof StoreException s) {
                 err.println("fdl: store error: " + clip(s.getMessage()));
+                err.flush();
+                return ExitCodes.FAILURE;
+            }
+            if (ex instanceof java.nio.file.InvalidPathException p) {
+                // a name the locale's file-name encoding cannot hold (LANG unset: ASCII)
+                String encoding = System.getProperty("sun.jnu.encoding", "");
+                err.println("fdl: cannot use '" + p.getInput() + "' as a file name: " + p.getReason()
+                        + (encoding.equalsIgnoreCase("UTF-8") ? "" : "; file names are " + encoding
+                        + " in this locale: run fdl with a UTF-8 locale (e.g. LC_ALL=C.UTF-8)"));
                 err.flush();
                 return ExitCodes.FAILURE;
             }

@@ -78,18 +78,72 @@ final class CsvSource {
     }
 
     /**
-     * Sniffs {@code source} over its whole length.
+     * The longest CSV line fdl reads, in bytes (64 MiB). DuckDB's reader refuses lines over its
+     * {@code max_line_size} (2,000,000 bytes by default) and sizes its buffers by it (fdl gives it
+     * twice as much), so a file with a longer line is read with a limit raised to fit, up to this
+     * bound, beyond which memory would grow with whatever the file holds (e.g. a binary file).
+     */
+    static final long LINE_LIMIT = 64L << 20;
+
+    /**
+     * Sniffs {@code source} over its whole length; a file with a line longer than DuckDB's default
+     * {@code max_line_size} is sniffed and read again with a limit that fits its longest line, up
+     * to {@link #LINE_LIMIT}.
      *
      * @throws FdlException naming the file (and for a ragged file the first bad line, quoted) when
-     *                      DuckDB cannot read it as CSV with a header
+     *                      DuckDB cannot read it as CSV with a header, or the line over the limit
      */
     static CsvSource sniff(Connection duck, Path source) {
+        return sniff(duck, source, LINE_LIMIT);
+    }
+
+    /** {@link #sniff(Connection, Path)} with another line limit in bytes (for tests). */
+    static CsvSource sniff(Connection duck, Path source, long lineLimit) {
+        try {
+            try {
+                return sniff(duck, source, "");
+            } catch (SQLException e) {
+                if (!MAX_LINE_SIZE.matcher(String.valueOf(e.getMessage())).find()) throw e;
+                // raised to fit the longest line (DuckDB counts its break too, two bytes in a CRLF
+                // file), doubled again while DuckDB still finds a longer one (a quoted field may
+                // span lines), never past the bound
+                long[] longest = longestLine(source);
+                if (longest != null && longest[1] + 2 > lineLimit) throw lineTooLong(source, e, lineLimit);
+                long size = DEFAULT_MAX_LINE_SIZE;
+                SQLException last = e;
+                while (size < lineLimit) {
+                    size = Math.min(lineLimit, Math.max(2 * size, longest == null ? 0 : longest[1] + 2));
+                    try {
+                        return sniff(duck, source, ", max_line_size = " + size + ", buffer_size = " + 2 * size);
+                    } catch (SQLException again) {
+                        if (!MAX_LINE_SIZE.matcher(String.valueOf(again.getMessage())).find()) throw again;
+                        last = again;
+                    }
+                }
+                throw lineTooLong(source, last, lineLimit);
+            }
+        } catch (SQLException e) {
+            FdlException tooLong = lineTooLong(source, e, lineLimit);
+            if (tooLong != null) throw tooLong;
+            refuseIfRagged(duck, source);
+            if (String.valueOf(e.getMessage()).contains("Invalid unicode")) refuseNotUtf8(source, e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + " as CSV: " + Importer.duckError(e), e);
+        } catch (IOException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** read_csv's default {@code max_line_size} in bytes (DuckDB's CSV reader documentation). */
+    private static final long DEFAULT_MAX_LINE_SIZE = 2_000_000;
+
+    /** One sniff of the whole file with {@code lineSize} (empty, or read_csv's size options) added to every read. */
+    private static CsvSource sniff(Connection duck, Path source, String lineSize) throws SQLException, IOException {
         String path = SqlQuote.literal(source.toAbsolutePath().toString());
         String sql = "SELECT Delimiter, Quote, Escape, NewLineDelimiter, Comment, SkipRows, HasHeader, DateFormat, "
-                + "TimestampFormat, to_json(Columns) FROM sniff_csv(" + path + ", header = true, sample_size = -1)";
+                + "TimestampFormat, to_json(Columns) FROM sniff_csv(" + path + ", header = true, sample_size = -1" + lineSize + ")";
         try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             rs.next();
-            StringBuilder o = new StringBuilder();
+            StringBuilder o = new StringBuilder(lineSize);
             o.append(", delim = ").append(SqlQuote.literal(option(rs.getString(1))));
             o.append(", quote = ").append(SqlQuote.literal(option(rs.getString(2))));
             o.append(", escape = ").append(SqlQuote.literal(option(rs.getString(3))));
@@ -106,17 +160,9 @@ final class CsvSource {
             for (JsonNode c : Json.MAPPER.readTree(rs.getString(10))) columns.put(c.get("name").asText(), c.get("type").asText());
             // one column, or lines skipped before the header: a ragged row may have fooled the sniffer
             // (a wider last line is taken as the header after skipping the real one)
-            if (columns.size() == 1 || rs.getLong(6) > 0) refuseIfRagged(duck, source);
+            if (columns.size() == 1 || rs.getLong(6) > 0) refuseIfRagged(duck, source, lineSize);
             if (rs.getBoolean(7)) refuseDuplicateHeader(duck, source, o.toString());
             return new CsvSource(source, columns, o.toString());
-        } catch (SQLException e) {
-            FdlException tooLong = lineTooLong(source, e);
-            if (tooLong != null) throw tooLong;
-            refuseIfRagged(duck, source);
-            if (String.valueOf(e.getMessage()).contains("Invalid unicode")) refuseNotUtf8(source, e);
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + " as CSV: " + Importer.duckError(e), e);
-        } catch (IOException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + ": " + e.getMessage(), e);
         }
     }
 
@@ -168,36 +214,36 @@ final class CsvSource {
     private static final Pattern MAX_LINE_SIZE = Pattern.compile("Maximum line size of (\\d+) bytes exceeded");
 
     /**
-     * DuckDB's refusal of a line longer than read_csv's {@code max_line_size} (2,000,000 bytes by
-     * default), reworded: the line of the file (counted here: DuckDB's sniffer reports "Line: 1"
-     * whichever line it is), its size, the limit, and a way to load the file; null for other errors.
+     * DuckDB's refusal of a line longer than its {@code max_line_size}, once fdl's own bound
+     * {@code limit} (bytes) is reached, reworded: the longest line of the file (counted here:
+     * DuckDB's sniffer reports "Line: 1" whichever line it is), its size, the bound, and a way to
+     * load the file; null for other errors.
      */
-    static FdlException lineTooLong(Path source, SQLException e) {
-        Matcher m = MAX_LINE_SIZE.matcher(String.valueOf(e.getMessage()));
-        if (!m.find()) return null;
-        long limit = Long.parseLong(m.group(1));
-        long[] found = firstLineLongerThan(source, limit);
-        String where = found == null ? "a line" : String.format("line %,d (%,d bytes)", found[0], found[1]);
+    static FdlException lineTooLong(Path source, SQLException e, long limit) {
+        if (!MAX_LINE_SIZE.matcher(String.valueOf(e.getMessage())).find()) return null;
+        long[] longest = longestLine(source);
+        boolean found = longest != null && longest[1] + 2 > limit;
+        String where = found ? String.format("line %,d (%,d bytes)", longest[0], longest[1]) : "a record";
         String path = SqlQuote.literal(source.toAbsolutePath().toString());
-        return new FdlException(FdlException.Kind.FAILURE, String.format("cannot import %s: %s is longer than DuckDB's max_line_size "
-                + "(%,d bytes), which fdl's CSV reader keeps; nothing was imported. To load it, convert the file to Parquet with "
-                + "DuckDB, raising the limit:%n  COPY (FROM read_csv(%s, max_line_size = %d)) TO 'out.parquet';%n"
+        return new FdlException(FdlException.Kind.FAILURE, String.format("cannot import %s: %s is longer than the %,d bytes fdl "
+                + "reads in one CSV line (DuckDB's reader takes memory by it); nothing was imported. To load it, convert the file "
+                + "to Parquet with DuckDB, raising the limit:%n  COPY (FROM read_csv(%s, max_line_size = %d)) TO 'out.parquet';%n"
                 + "then import out.parquet", source, where, limit, path,
-                2 * (found == null ? limit : found[1])), e); // headroom: a later line may be longer
+                2 * (found ? longest[1] : limit)), e); // headroom: a quoted field may span lines
     }
 
     /**
-     * The first line of {@code source} (1 = the header) whose bytes, without its line break, are at
-     * least {@code limit} (DuckDB counts the break too), as {line number, bytes}; null when none
-     * is or the file cannot be read.
+     * The longest line of {@code source} (1 = the header) in bytes without its line break, as
+     * {line number, bytes}; null when the file cannot be read.
      */
-    private static long[] firstLineLongerThan(Path source, long limit) {
+    private static long[] longestLine(Path source) {
         try (InputStream in = new java.io.BufferedInputStream(openText(source), 1 << 16)) {
             long line = 1, length = 0;
+            long[] longest = {1, 0};
             for (int b = in.read(); ; b = in.read()) {
                 if (b == '\n' || b < 0) {
-                    if (length >= limit) return new long[] {line, length};
-                    if (b < 0) return null;
+                    if (length > longest[1]) longest = new long[] {line, length};
+                    if (b < 0) return longest;
                     line++;
                     length = 0;
                 } else if (b != '\r') {
@@ -215,6 +261,10 @@ final class CsvSource {
      * is then refused, naming and quoting the line. Returns quietly when no such row shows up.
      */
     private static void refuseIfRagged(Connection duck, Path source) {
+        refuseIfRagged(duck, source, "");
+    }
+
+    private static void refuseIfRagged(Connection duck, Path source, String lineSize) {
         String header = firstLine(source);
         if (header == null) return;
         for (String d : DELIMITERS) {
@@ -223,7 +273,7 @@ final class CsvSource {
             StringBuilder cols = new StringBuilder("{");
             for (int i = 1; i <= n; i++) cols.append(i > 1 ? ", " : "").append("'c").append(i).append("': 'VARCHAR'");
             String sql = "SELECT count(*) FROM read_csv(" + SqlQuote.literal(source.toAbsolutePath().toString())
-                    + ", auto_detect = false, header = true, delim = " + SqlQuote.literal(d)
+                    + ", auto_detect = false, header = true" + lineSize + ", delim = " + SqlQuote.literal(d)
                     + ", quote = '\"', escape = '\"', columns = " + cols.append('}') + ")";
             try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
                 rs.next();

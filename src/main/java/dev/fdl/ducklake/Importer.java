@@ -213,7 +213,7 @@ public final class Importer {
             return st.getUpdateCount();
         } catch (SQLException e) {
             FdlException bad = CsvSource.badLine(source, e, null);
-            if (bad == null) bad = CsvSource.lineTooLong(source, e);
+            if (bad == null) bad = CsvSource.lineTooLong(source, e, CsvSource.LINE_LIMIT);
             if (bad != null) throw bad;
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + duckError(e), e);
         }

@@ -86,7 +86,10 @@ final class Html {
     /**
      * Rewrites every attach block for the URL the page was loaded from: the placeholder root
      * {@link Site#ROOT_PLACEHOLDER} becomes the repository root this page lives under (a local
-     * path for {@code file://}, where DuckDB needs no httpfs). Copy buttons copy the block.
+     * path for {@code file://}, where DuckDB needs no httpfs). Every placeholder sits inside a SQL
+     * string literal ({@link dev.fdl.repo.AttachStatements}), so a {@code '} in the root (a folder
+     * {@code it's}, a URL path: browsers leave {@code '} unencoded) is doubled, as {@code fdl attach}
+     * quotes it ({@link dev.fdl.util.SqlQuote#literal}). Copy buttons copy the block.
      */
     private static final String SCRIPT = """
             <script>
@@ -95,10 +98,12 @@ final class Html {
               document.querySelectorAll('pre[data-root-rel]').forEach(function(pre){
                 var root=new URL(pre.getAttribute('data-root-rel'),location.href);
                 var text=pre.getAttribute('data-template');
+                var at=root.href;
                 if(root.protocol==='file:'){
                   text=text.split('\\n').filter(function(l){return l.indexOf('httpfs')<0;}).join('\\n');
-                  text=text.split(PH).join(decodeURIComponent(root.pathname));
-                }else{text=text.split(PH).join(root.href);}
+                  at=decodeURIComponent(root.pathname);
+                }
+                text=text.split(PH).join(at.replace(/'/g,"''"));
                 pre.textContent=text;
               });
               document.querySelectorAll('button.copy').forEach(function(b){

@@ -34,8 +34,9 @@ import javax.management.openmbean.CompositeData;
  * and the live heap (largest heap in use right after a garbage collection) during each
  * conversion, for the given scales.
  *
- * <p>Run: {@code mvn -q test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=dev.fdl.bench.CatalogConversionBench [-Dexec.args="1000 10000 100000"]}
+ * <p>Run: {@code MAVEN_OPTS=-XX:+UseSerialGC mvn -q test-compile exec:java -Dexec.classpathScope=test
+ * -Dexec.mainClass=dev.fdl.bench.CatalogConversionBench [-Dexec.args="1000 10000 100000"]} (the
+ * serial collector, as {@code ./fdl} runs checkout and commit: {@link LauncherJvm})
  * (arguments: snapshot counts; default 10000; add 1000 and 100000 for the heap comparison).
  */
 public final class CatalogConversionBench {
@@ -49,6 +50,7 @@ public final class CatalogConversionBench {
         if (scales.isEmpty()) {
             scales.add(10_000L);
         }
+        LauncherJvm.reportCollector("CatalogConversionBench");
         LiveHeap heap = new LiveHeap();
         System.out.printf(Locale.ROOT, "%-9s %-9s %-9s %-9s | %-6s %-6s %-8s %-8s | %-8s %-8s | %-7s %-7s %-7s | %-7s %-7s | %-9s %-9s | %-7s %-7s | %-8s %-8s%n",
                 "snapshots", "dataFiles", "statsRows", "rows", "ref s", "copy s", "toSqlite", "toDuckDb", "ratioOut", "ratioIn",

@@ -39,14 +39,16 @@ import java.util.stream.Stream;
  * ratio to the SQLite → DuckDB conversion alone, wall and process CPU, measured in the same run
  * (median of 3 each; target under 1.5x at 1,000 snapshots, issue 12).
  *
- * <p>Run: {@code mvn -q test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=dev.fdl.bench.CommitBench [-Dexec.args="1000"]} (argument: snapshots).
+ * <p>Run: {@code MAVEN_OPTS=-XX:+UseSerialGC mvn -q test-compile exec:java -Dexec.classpathScope=test
+ * -Dexec.mainClass=dev.fdl.bench.CommitBench [-Dexec.args="1000"]} (argument: snapshots; the serial
+ * collector as {@code ./fdl} runs commit: {@link LauncherJvm}).
  */
 public final class CommitBench {
     private CommitBench() {}
 
     public static void main(String[] args) throws Exception {
         long snapshots = args.length > 0 ? Long.parseLong(args[0]) : 10_000L;
+        LauncherJvm.reportCollector("CommitBench");
         Path dir = Files.createTempDirectory("fdl-commit-bench");
         Path source = dir.resolve("source.duckdb");
         CatalogConversionBench.generate(source, snapshots);

@@ -93,12 +93,32 @@ class ImporterBadInputTest {
     }
 
     @Test
-    void aLineOverDuckDbsMaxLineSizeIsRefusedNamingTheFilesLineTheLimitAndTheWayOut() throws IOException {
+    void aLineOverDuckDbsDefaultMaxLineSizeIsImportedWhole() throws IOException {
         Path wide = tmp.resolve("wide.csv");
-        // line 3 of the file (the second data line) is 2,000,011 bytes; DuckDB's sniffer reports it as "Line: 1"
+        // line 3 of the file (the second data line) is 2,000,015 bytes: over read_csv's default max_line_size
         Files.writeString(wide, "name,country,subcountry,geonameid\nLyon,France,Rhone,1\n" + "x".repeat(2_000_000) + ",France,Rhone,2\n");
-        refused(wide, Importer.Mode.APPEND, "line 3 (2,000,015 bytes) is longer than DuckDB's max_line_size (2,000,000 bytes)",
-                "nothing was imported", "max_line_size = 4000030", "then import out.parquet");
+        wc.importFile(wide, "wide", Importer.Mode.CREATE);
+        try (CatalogReader reader = wc.read(null)) {
+            assertThat(reader.query("SELECT geonameid, length(name) FROM wide ORDER BY geonameid").rows())
+                    .isEqualTo(java.util.List.of(java.util.List.of(1L, 4L), java.util.List.of(2L, 2_000_000L)));
+        }
+    }
+
+    @Test
+    void aLineOverFdlsBoundIsRefusedNamingTheFilesLineTheBoundAndTheWayOut() throws Exception {
+        Path wide = tmp.resolve("wider.csv");
+        Files.writeString(wide, "name,country,subcountry,geonameid\nLyon,France,Rhone,1\n" + "x".repeat(2_500_000) + ",France,Rhone,2\n");
+        try (java.sql.Connection duck = java.sql.DriverManager.getConnection("jdbc:duckdb:")) {
+            assertThatThrownBy(() -> CsvSource.sniff(duck, wide, 2_400_000))
+                    .isInstanceOf(FdlException.class)
+                    .hasMessageContaining(wide.toString())
+                    .hasMessageContaining("line 3 (2,500,015 bytes) is longer than the 2,400,000 bytes fdl reads in one CSV line")
+                    .hasMessageContaining("nothing was imported")
+                    .hasMessageContaining("max_line_size = 5000030")
+                    .hasMessageContaining("then import out.parquet");
+            // under the bound, the same file is read
+            assertThat(CsvSource.sniff(duck, wide, 2_600_000).columns()).containsKeys("name", "geonameid");
+        }
     }
 
     @Test

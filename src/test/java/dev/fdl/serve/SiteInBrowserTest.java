@@ -9,7 +9,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.sun.net.httpserver.HttpServer;
+
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,4 +129,40 @@ class SiteInBrowserTest {
         assertThat(fetchedUrls(index)).isEmpty();
     }
 
+    /**
+     * Tester finding G5: a {@code '} in the repository's folder or in the URL path the site is
+     * served under is doubled in the ATTACH statements the page's script fills in, as fdl attach
+     * quotes it; a lone quote ends DuckDB's string literal.
+     */
+    @Test
+    void aQuoteInTheRootIsDoubledInTheAttachStatements() throws Exception {
+        SiteRepo quoted = SiteRepo.copy(Files.createDirectories(shared.resolve("it's here")));
+        Cli.ok(shared, "site", "--repo", quoted.root.toString());
+        String fromFile = pre(render(quoted.root.resolve("index.html").toUri().toString(), null), "attach-latest");
+        String rootPath = quoted.root.toAbsolutePath().toString().replace("'", "''") + "/";
+        assertThat(fromFile).contains("ATTACH 'ducklake:" + rootPath + "versions/" + quoted.third + "/ducklake.duckdb'")
+                .contains("DATA_PATH '" + rootPath + "data/'");
+
+        // a web server serving the written site under a path holding a quote (browsers send ' unencoded)
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/it's/", exchange -> {
+            String rest = exchange.getRequestURI().getPath().substring("/it's/".length());
+            Path file = quoted.root.resolve(rest).normalize();
+            byte[] body = file.startsWith(quoted.root) && Files.isRegularFile(file) ? Files.readAllBytes(file) : null;
+            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(body == null ? 404 : 200, body == null ? -1 : body.length);
+            if (body != null) exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/it's/";
+            String fromHttp = pre(render(base + "index.html", null), "attach-latest");
+            String quotedBase = base.replace("'", "''");
+            assertThat(fromHttp).contains("ATTACH 'ducklake:" + quotedBase + "versions/" + quoted.third + "/ducklake.duckdb'")
+                    .contains("DATA_PATH '" + quotedBase + "data/'");
+        } finally {
+            server.stop(0);
+        }
+    }
 }
