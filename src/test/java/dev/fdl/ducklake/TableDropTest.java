@@ -2,7 +2,6 @@ package dev.fdl.ducklake;
 
 import dev.fdl.FdlException;
 import dev.fdl.util.SqlQuote;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -154,21 +153,12 @@ class TableDropTest {
     /** DuckDB's own DuckLake extension reads the drop as its own (skipped where it cannot be loaded: fdl never downloads it). */
     @Test
     void theDuckLakeExtensionNoLongerShowsADroppedTable() throws Exception {
-        try (Connection probe = DuckDbPool.connect()) {
-            String why = DuckLakeExtension.load(probe, "ducklake");
-            Assumptions.assumeTrue(why == null, () -> "skipped: " + why + "; this test reads a dropped table through DuckDB's "
-                    + "ducklake extension, which fdl never downloads (INSTALL ducklake in a DuckDB of the same version to run it)");
-        }
+        WorkingCatalogFixture.assumeDuckLakeExtension("a dropped table");
         WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp);
         Path a = Files.writeString(tmp.resolve("a.csv"), "id\n1\n2\n");
         long created = wc.importFile(a, "t", Importer.Mode.CREATE).snapshot();
         TableDrop.drop(wc.catalog, List.of("t"), null, null);
-        Path converted = wc.dir.resolve("read.duckdb");
-        CatalogConverter.convert(wc.catalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
-        try (Connection duck = DuckDbPool.connect(); Statement st = duck.createStatement()) {
-            assertThat(DuckLakeExtension.load(duck, "ducklake")).isNull();
-            st.execute("ATTACH " + SqlQuote.literal("ducklake:" + converted) + " AS lake (READ_ONLY, DATA_PATH "
-                    + SqlQuote.literal(wc.store.location("data/")) + ", OVERRIDE_DATA_PATH true)");
+        try (Connection duck = wc.attachedByExtension(); Statement st = duck.createStatement()) {
             assertThat(rows(st, "SELECT count(*) FROM duckdb_tables() WHERE database_name = 'lake'")).containsExactly("0");
             assertThat(rows(st, "SELECT count(*) FROM lake.t AT (VERSION => " + created + ")")).containsExactly("2");
         }
