@@ -48,4 +48,14 @@ public final class ReadOnlySql {
             throw new FdlException("cannot check the query: " + e.getMessage());
         }
     }
+
+    /** Whether {@code sql} is exactly one read-only statement, as {@link #check} decides, without throwing. */
+    public static boolean isOne(Connection duck, String sql) {
+        try {
+            check(duck, sql);
+            return true;
+        } catch (FdlException e) {
+            return false;
+        }
+    }
 }
