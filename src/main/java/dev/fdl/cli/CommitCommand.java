@@ -22,7 +22,9 @@ import java.time.Clock;
 
 /** {@code fdl commit}: the nine steps of SPEC.md section 4. */
 @Command(name = "commit", mixinStandardHelpOptions = true,
-        description = {"Publish the working copy's new snapshots as a new version of its branch.",
+        description = {"Publish the working copy's new snapshots and edited dataset.json as a new version of its branch.",
+                "A version always adds a snapshot: when none was made since checkout (only dataset.json or the DuckLake format changed, "
+                        + "or --allow-empty), the commit adds one that changes no data.",
                 "Exit 1 when there is nothing to commit, exit 3 when the branch moved since checkout (conflict)."})
 final class CommitCommand implements Runnable {
     @Spec CommandSpec spec;
@@ -30,6 +32,8 @@ final class CommitCommand implements Runnable {
             + "its message is used).") String message;
     @Option(names = "--author", paramLabel = "\"Name <email>\"", description = "Default: $FDL_AUTHOR_NAME/$FDL_AUTHOR_EMAIL, git's user.name/user.email, the OS user.") String author;
     @Option(names = "--allow-description-loss", description = "Commit even if dataset.json drops the title or license the parent version's description has.") boolean allowDescriptionLoss;
+    @Option(names = "--allow-empty", description = "Publish a version even when nothing changed since the base version "
+            + "(as git commit --allow-empty): its catalog adds one snapshot that changes nothing.") boolean allowEmpty;
     @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;
     @Option(names = "--json", description = "Print version.json of the new version.") boolean json;
     @Option(names = "--expire", description = "After a successful commit, apply the retention policy saved in the repository "
@@ -48,7 +52,7 @@ final class CommitCommand implements Runnable {
                     "--expire applies the repository's saved retention policy, but " + repo.root() + " has none; "
                             + "save one with fdl expire --save-policy <rules>; nothing was committed"));
             Commit.Result r = Commit.run(repo, wc, message, Authors.resolve(author), Clock.systemUTC(),
-                    Progress.listener(quiet, spec.commandLine().getErr()), allowDescriptionLoss);
+                    Progress.listener(quiet, spec.commandLine().getErr()), new Commit.Options(allowDescriptionLoss, allowEmpty));
             PrintWriter out = spec.commandLine().getOut();
             Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, policy, false);
             Site.Result siteResult = SiteUpkeep.afterChange(repo, site, "version " + r.version().id() + " was committed",

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.ducklake.Catalog;
 import dev.fdl.ducklake.SnapshotInfo;
 import dev.fdl.util.Json;
+import dev.fdl.repo.Commit;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;
@@ -37,7 +38,7 @@ final class StatusCommand implements Runnable {
         boolean json = spec.commandLine().getParseResult().hasMatchedOption("--json");
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
-            dev.fdl.repo.Commit.reconcile(Repository.open(store), wc);
+            Commit.reconcile(Repository.open(store), wc);
         }
         WorkingCopy.State st = wc.state();
         List<SnapshotInfo> pending;
@@ -48,7 +49,7 @@ final class StatusCommand implements Runnable {
         }
         String moved; // null: unchanged
         String nowAt = null;
-        dev.fdl.repo.Description.Change described;
+        Commit.Pending toCommit;
         try (ObjectStore store = Stores.open(st.root())) {
             Repository repo = Repository.open(store);
             Optional<RefValue> ref = st.branch() == null ? Optional.empty() : repo.readBranch(new RefName(st.branch()));
@@ -58,7 +59,7 @@ final class StatusCommand implements Runnable {
             else if (!dev.fdl.store.ETags.same(ref.get().etag(), st.refEtag())) moved = "moved";
             else moved = null;
             if (ref.isPresent()) nowAt = ref.get().versionId();
-            described = dev.fdl.repo.Description.change(wc, dev.fdl.repo.Description.base(repo, wc).orElse(null));
+            toCommit = Commit.pending(repo, wc);
         }
         String ignored = wc.ignoredDescriptionWarning();
         if (ignored != null) spec.commandLine().getErr().println("fdl: warning: " + ignored);
@@ -74,14 +75,18 @@ final class StatusCommand implements Runnable {
             o.put("base_snapshot", st.baseSnapshot());
             o.put("branch_moved", moved != null);
             if (moved != null) o.put("branch_now", nowAt);
-            o.put("description", described.name().toLowerCase(java.util.Locale.ROOT));
+            o.put("description", toCommit.description().name().toLowerCase(java.util.Locale.ROOT));
+            o.put("ducklake_format", toCommit.format());
+            if (toCommit.formatChanged()) o.put("ducklake_format_changed_from", toCommit.baseFormat());
+            o.put("nothing_to_commit", toCommit.isEmpty());
+            o.put("commit_adds_snapshot", toCommit.commitAddsSnapshot());
             ArrayNode a = o.putArray("snapshots");
             for (SnapshotInfo s : pending) {
                 ObjectNode so = a.addObject();
                 so.put("id", s.id());
                 so.put("time", s.time() == null ? null : s.time().toString());
                 so.put("changes", s.changes());
-                so.put("changes_described", dev.fdl.ducklake.SnapshotChanges.describe(s.changes(), names));
+                so.put("changes_described", describe(s.changes(), names));
                 so.put("author", s.author());
                 so.put("message", s.message());
             }
@@ -91,7 +96,7 @@ final class StatusCommand implements Runnable {
         out.println(st.branch() == null ? "Not on a branch (detached at version " + st.baseVersion() + ")" : "On branch " + st.branch());
         out.println("Repository: " + st.root());
         out.println(st.baseVersion() == null ? "No version yet (new, empty catalog)" : "Base version: " + st.baseVersion() + " (snapshot " + st.baseSnapshot() + ")");
-        if (moved != null && nowAt != null && pending.isEmpty() && described == dev.fdl.repo.Description.Change.UNCHANGED) // nothing of the working copy's own to keep
+        if (moved != null && nowAt != null && toCommit.isEmpty()) // nothing of the working copy's own to keep
             out.println("The branch has " + moved + " in the repository since checkout: it now points at " + nowAt
                     + "; nothing to commit here, so move to it with: fdl checkout " + ShellQuote.word(st.branch()));
         else if (moved != null)
@@ -100,16 +105,26 @@ final class StatusCommand implements Runnable {
                     ? "fdl checkout -b " + ShellQuote.word(st.branch()) + " to commit your snapshots on a branch of that name again"
                     : "fdl checkout -b <new-branch> to keep your snapshots on a new branch, or fdl checkout --force " + ShellQuote.word(st.branch())
                             + " to start from it, dropping them") + ")");
-        if (described != dev.fdl.repo.Description.Change.UNCHANGED)
-            out.println("Description: " + descName + " " + described.words() + " (published by the next commit, which needs a snapshot: a version always adds one)");
-        if (pending.isEmpty()) {
+        if (toCommit.description() != dev.fdl.repo.Description.Change.UNCHANGED)
+            out.println("Description: " + descName + " " + toCommit.description().words() + " (published by the next commit)");
+        if (toCommit.formatChanged())
+            out.println("DuckLake format: " + toCommit.baseFormat() + " -> " + toCommit.format() + " (published by the next commit)");
+        if (toCommit.isEmpty()) {
             out.println("Nothing to commit (no snapshot since checkout)");
+        } else if (toCommit.commitAddsSnapshot()) {
+            out.println("No snapshot since checkout: the commit adds one that changes no data (a version always adds a snapshot)");
         } else {
             out.println(pending.size() + " snapshot(s) to commit:");
             for (SnapshotInfo s : pending)
-                out.println("  snapshot " + s.id() + "  " + dev.fdl.ducklake.SnapshotChanges.describe(s.changes(), names)
+                out.println("  snapshot " + s.id() + "  " + describe(s.changes(), names)
                         + (s.message() == null ? "" : "  \"" + s.message() + "\""));
         }
         out.flush();
+    }
+
+    /** A snapshot's changes in words; one that changes nothing (a commit's for a description, left by a crash) says so. */
+    private static String describe(String changes, dev.fdl.ducklake.SnapshotChanges.Names names) {
+        String words = dev.fdl.ducklake.SnapshotChanges.describe(changes, names);
+        return words.isEmpty() ? "(no data change)" : words;
     }
 }

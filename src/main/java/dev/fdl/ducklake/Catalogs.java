@@ -14,6 +14,9 @@ import java.util.UUID;
 
 /** Creates empty DuckLake 1.0 catalogs without the DuckLake extension. */
 public final class Catalogs {
+    /** The DuckLake format of the catalogs {@link #create} makes: a new branch's. */
+    public static final String NEW_FORMAT = DuckLakeSchema.FORMAT;
+
     private Catalogs() {}
 
     /**

@@ -14,6 +14,7 @@ import dev.fdl.ducklake.CatalogConverter;
 import dev.fdl.ducklake.DataPath;
 import dev.fdl.ducklake.DuckDbStorage;
 import dev.fdl.ducklake.Catalogs;
+import dev.fdl.ducklake.EmptySnapshot;
 import dev.fdl.ducklake.HistoryTruncation;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.dataset.DatasetDescriptor;
@@ -46,6 +47,42 @@ public final class Commit {
     /** What a successful commit made. */
     public record Result(VersionInfo version, String branch, boolean createdBranch) {}
 
+    /**
+     * What {@code fdl commit} may do beyond the default.
+     *
+     * @param allowDescriptionLoss accept a description without the parent's title or license
+     * @param allowEmpty           publish a version even when nothing changed since the base (as
+     *                             {@code git commit --allow-empty}): its catalog adds one empty snapshot
+     */
+    public record Options(boolean allowDescriptionLoss, boolean allowEmpty) {
+        /** Neither. */
+        public static final Options NONE = new Options(false, false);
+    }
+
+    /**
+     * What a commit of the working copy would publish over its base version: the DuckLake
+     * snapshots made since checkout, how the description differs from the base version's, and the
+     * DuckLake format of the base (a new branch's format without one) and of the working catalog.
+     * A version always adds at least one snapshot (SPEC.md section 4); when there is none but the
+     * description or the format changed, the commit adds an empty one itself ({@link EmptySnapshot}).
+     */
+    public record Pending(long snapshots, Description.Change description, String baseFormat, String format) {
+        /** True when the working catalog's DuckLake format is not the base version's (fdl checkout --ducklake-format). */
+        public boolean formatChanged() {
+            return !baseFormat.equals(format);
+        }
+
+        /** True when nothing would be published: no snapshot, and the base's description and format. */
+        public boolean isEmpty() {
+            return snapshots == 0 && description == Description.Change.UNCHANGED && !formatChanged();
+        }
+
+        /** True when the commit adds the version's snapshot itself: none since checkout, but a description or format to publish. */
+        public boolean commitAddsSnapshot() {
+            return snapshots == 0 && !isEmpty();
+        }
+    }
+
     /** Above this many named files, step 5 lists the data folder once instead of one HEAD per file. */
     static final int HEAD_CHECK_LIMIT = 256;
 
@@ -57,7 +94,7 @@ public final class Commit {
     private final Clock clock;
     private final ProgressListener progress;
     private final Path work;
-    private boolean allowDescriptionLoss;
+    private Options options = Options.NONE;
 
     private Commit(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author, Clock clock, ProgressListener progress) {
         this.repo = repo;
@@ -71,35 +108,59 @@ public final class Commit {
     }
 
     /**
-     * Commits the working copy's new snapshots as a new version of its branch.
+     * Commits the working copy's new snapshots, edited description and DuckLake format as a new version of its
+     * branch; with no snapshot since checkout it adds one that changes nothing (SPEC.md section 4).
      *
      * @throws FdlException exit 1: nothing to commit, detached working copy, dataset.json or files refused;
      *                      exit 3: the branch moved since checkout (conflict)
      */
     public static Result run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
                              Clock clock, ProgressListener progress) {
-        return run(repo, wc, message, author, clock, progress, false);
+        return run(repo, wc, message, author, clock, progress, Options.NONE);
     }
 
     /**
-     * {@link #run(Repository, WorkingCopy, String, VersionInfo.Author, Clock, ProgressListener)}, and
-     * with {@code allowDescriptionLoss} a description without the parent's title or license is
-     * accepted (otherwise refused before anything is uploaded, exit 1).
+     * {@link #run(Repository, WorkingCopy, String, VersionInfo.Author, Clock, ProgressListener)} with
+     * {@link Options}: with {@code allowDescriptionLoss} a description without the parent's title
+     * or license is accepted (otherwise refused before anything is uploaded, exit 1); with
+     * {@code allowEmpty} a commit with nothing to publish makes a version anyway.
      */
     public static Result run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
-                             Clock clock, ProgressListener progress, boolean allowDescriptionLoss) {
+                             Clock clock, ProgressListener progress, Options options) {
         reconcile(repo, wc);
         Commit c = new Commit(repo, wc, message, author, clock, progress);
-        c.allowDescriptionLoss = allowDescriptionLoss;
+        c.options = options;
         return c.run();
     }
 
+    /**
+     * What a commit of {@code wc} would publish ({@link Pending}); status shows it.
+     *
+     * @throws FdlException (exit 1) when the working catalog cannot be read
+     */
+    public static Pending pending(Repository repo, WorkingCopy wc) {
+        long last;
+        String format;
+        try (Catalog c = Catalog.open(wc.catalog())) {
+            last = c.lastSnapshotId();
+            format = c.formatVersion();
+        }
+        VersionInfo base = Description.base(repo, wc).orElse(null);
+        return new Pending(Math.max(0, last - wc.state().baseSnapshot()), Description.change(wc, base),
+                base == null ? Catalogs.NEW_FORMAT : base.ducklake().format(), format);
+    }
+
     private Result run() {
-        preconditions();
+        Pending pending = preconditions();
         DuckDbStorage storage = catalogStorage(repo);
         long first = state.baseVersion() == null ? 0 : state.baseSnapshot() + 1;
         Path catalog = work.resolve("commit.duckdb");
         Path dataset = work.resolve("dataset.json");
+        // a version always adds a snapshot (SPEC.md section 4): with none since checkout, this commit
+        // adds an empty one to the working catalog, and takes it back if the version is not published
+        long added = pending.snapshots() == 0 ? EmptySnapshot.add(wc.catalog(), author.toString(), message) : -1;
+        boolean refTried = false;
+        boolean published = false;
         try {
             copyCatalog(catalog, first, storage);                              // 1, 2
             CatalogFacts facts = fillDataset(catalog, dataset);                // 3
@@ -109,13 +170,31 @@ public final class Commit {
             upload(v, v.dataset().path(), Payload.of(dataset));                // 7
             upload(v, RepoLayout.VERSION_JSON, Payload.of(v.toBytes()));                // 8
             wc.save(state.withCommitting(v.id()));   // lets a run after a crash here recognise its own version
+            refTried = true;
             String etag = moveRef(v);                                          // 9
+            published = true;
             wc.save(state.committed(v.id(), etag, v.ducklake().lastSnapshot()));
             Description.writeBack(wc, dataset); // the working copy now holds the version's description, as git's checkout would
             return new Result(v, state.branch(), state.refEtag() == null);
+        } catch (RuntimeException e) {
+            // take the snapshot back only when no ref can name the version: before step 9, or step 9
+            // refused (conflict). After any other failure of step 9 the ref may have moved (a lost
+            // reply): the snapshot stays, so that reconcile finds it; unpublished, the next commit publishes it
+            boolean refused = e instanceof FdlException f && f.kind() == FdlException.Kind.CONFLICT;
+            if (added >= 0 && (!refTried || refused && !published)) takeBack(added, e);
+            throw e;
         } finally {
             deleteQuietly(catalog);
             deleteQuietly(dataset);
+        }
+    }
+
+    /** Removes the empty snapshot this commit added; a failure to do so is noted on {@code cause}, never hides it. */
+    private void takeBack(long snapshot, RuntimeException cause) {
+        try {
+            EmptySnapshot.remove(wc.catalog(), snapshot);
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
         }
     }
 
@@ -151,7 +230,7 @@ public final class Commit {
         return message.contains(restored[0]) ? message : message + "\n\nRestores version " + restored[0] + ".";
     }
 
-    private void preconditions() {
+    private Pending preconditions() {
         if (!state.repositoryId().equals(repo.config().id()))
             throw new FdlException("the working copy was checked out from repository " + state.repositoryId()
                     + " but " + repo.root() + " holds repository " + repo.config().id() + "; check out again");
@@ -159,13 +238,15 @@ public final class Commit {
             throw new FdlException("the working copy is not on a branch (checked out from version " + state.baseVersion()
                     + "); create one to commit to: fdl checkout -b <new-branch>");
         if (message == null || message.isBlank()) throw FdlException.usage("a commit needs a message: fdl commit -m \"...\"");
-        if (Checkout.pendingSnapshots(wc) == 0)
+        Pending pending = pending(repo, wc);
+        if (pending.isEmpty() && !options.allowEmpty())
             throw new FdlException("nothing to commit: the working catalog has no DuckLake snapshot since "
                     + (state.baseVersion() == null ? "checkout (branch '" + state.branch() + "' has no version yet)"
                     : "version " + state.baseVersion() + " (snapshot " + state.baseSnapshot() + ")")
-                    + "; load data first (fdl import, fdl sql, or fdl run). An edited dataset.json or a new DuckLake format"
-                    + " is published with the next commit of a snapshot");
+                    + ", and " + Description.file(wc).getFileName() + " and the DuckLake format are the base's; load data first "
+                    + "(fdl import, fdl sql, or fdl run) or edit the description, or publish a version anyway with fdl commit --allow-empty");
         checkRefAndBase();
+        return pending;
     }
 
     /**
@@ -266,7 +347,7 @@ public final class Commit {
         }
         ObjectNode filled = DatasetDescriptor.checkAndFill(descriptor, name, facts.tables(), wc.dir().getFileName().toString());
         VersionInfo parent = state.baseVersion() == null ? null : repo.readVersion(state.baseVersion()).orElse(null);
-        Description.checkNothingLost(repo, parent, filled, name, allowDescriptionLoss);
+        Description.checkNothingLost(repo, parent, filled, name, options.allowDescriptionLoss());
         try {
             Files.write(out, Json.bytes(filled));
         } catch (IOException e) {
