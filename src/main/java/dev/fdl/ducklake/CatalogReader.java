@@ -55,6 +55,17 @@ public final class CatalogReader implements AutoCloseable {
      *                      reader refuses
      */
     public static CatalogReader open(Path duckdbCatalog, String dataPathOverride, Long snapshot) {
+        return open(duckdbCatalog, dataPathOverride, snapshot, null);
+    }
+
+    /**
+     * Like {@link #open(Path, String, Long)} with views for only the tables {@code named} (lower-case
+     * {@code schema.table}, {@link QueryTables#named}) when each of them is a table of the snapshot,
+     * and no catalog views: for a query that reads no other table, whose other tables' files were not
+     * fetched ({@link #requiredFiles(Path, Long, Set)}). Null, or a name that is not a table (it may
+     * be a view over others), gives every table and view.
+     */
+    static CatalogReader open(Path duckdbCatalog, String dataPathOverride, Long snapshot, java.util.Set<String> named) {
         if (!Files.isRegularFile(duckdbCatalog)) {
             throw FdlException.notFound("catalog file " + duckdbCatalog + " does not exist");
         }
@@ -74,8 +85,9 @@ public final class CatalogReader implements AutoCloseable {
                     dataPathOverride, snapshot);
             String memory = single(conn, "SELECT current_database()");
             List<String> names = new ArrayList<>();
+            List<SnapshotCatalog.TableEntry> read = tablesRead(catalog.tables(), named);
             try (Statement st = conn.createStatement()) {
-                for (SnapshotCatalog.TableEntry table : catalog.tables()) {
+                for (SnapshotCatalog.TableEntry table : read) {
                     String sql = new TableViewSql(catalog, table).select();
                     if (!table.schema().equals("main")) {
                         st.execute("CREATE SCHEMA IF NOT EXISTS " + SqlQuote.ident(table.schema()));
@@ -85,7 +97,8 @@ public final class CatalogReader implements AutoCloseable {
                 }
             }
             List<String> skipped = new ArrayList<>();
-            for (SnapshotCatalog.ViewEntry view : catalog.views()) {
+            for (SnapshotCatalog.ViewEntry view : read.size() == catalog.tables().size() ? catalog.views()
+                    : List.<SnapshotCatalog.ViewEntry>of()) {
                 if (!createView(conn, memory, view)) skipped.add(view.schema() + "." + view.name());
             }
             CatalogReader reader = new CatalogReader(conn, catalog.snapshot(), names, skipped);
@@ -116,6 +129,14 @@ public final class CatalogReader implements AutoCloseable {
      * @throws FdlException as {@link #open} does for a missing file or snapshot and for what the reader refuses
      */
     public static List<String> requiredFiles(Path duckdbCatalog, Long snapshot) {
+        return requiredFiles(duckdbCatalog, snapshot, null);
+    }
+
+    /**
+     * The files of {@link #requiredFiles(Path, Long)} for only the tables {@code named}, under the
+     * rule of {@link #open(Path, String, Long, java.util.Set)}.
+     */
+    static List<String> requiredFiles(Path duckdbCatalog, Long snapshot, java.util.Set<String> named) {
         if (!Files.isRegularFile(duckdbCatalog)) {
             throw FdlException.notFound("catalog file " + duckdbCatalog + " does not exist");
         }
@@ -126,7 +147,7 @@ public final class CatalogReader implements AutoCloseable {
             }
             SnapshotCatalog catalog = SnapshotCatalog.loadRelative(conn, CATALOG_ALIAS, duckdbCatalog.toString(), snapshot);
             java.util.LinkedHashSet<String> files = new java.util.LinkedHashSet<>();
-            for (SnapshotCatalog.TableEntry t : catalog.tables()) {
+            for (SnapshotCatalog.TableEntry t : tablesRead(catalog.tables(), named)) {
                 for (SnapshotCatalog.DataFileEntry f : t.dataFiles()) files.add(f.location());
                 for (SnapshotCatalog.DeleteFileEntry d : t.deleteFiles()) files.add(d.location());
             }
@@ -134,6 +155,24 @@ public final class CatalogReader implements AutoCloseable {
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + duckdbCatalog + ": " + firstLine(e), e);
         }
+    }
+
+    /**
+     * The tables a reader opens: those {@code named} (lower-case {@code schema.table}) when each is
+     * one of {@code tables} (DuckDB compares names ignoring ASCII case), else all.
+     */
+    private static List<SnapshotCatalog.TableEntry> tablesRead(List<SnapshotCatalog.TableEntry> tables, java.util.Set<String> named) {
+        if (named == null) return tables;
+        List<SnapshotCatalog.TableEntry> read = new ArrayList<>();
+        java.util.Set<String> found = new java.util.HashSet<>();
+        for (SnapshotCatalog.TableEntry t : tables) {
+            String key = (t.schema() + "." + t.name()).toLowerCase(java.util.Locale.ROOT);
+            if (named.contains(key)) {
+                read.add(t);
+                found.add(key);
+            }
+        }
+        return found.size() == named.size() ? read : tables;
     }
 
     /** The snapshot the views show. */

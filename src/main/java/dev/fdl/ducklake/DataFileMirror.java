@@ -31,8 +31,16 @@ public final class DataFileMirror {
      *                      the catalog names a file outside its data path
      */
     public static String fetch(Path catalog, Long snapshot, ObjectStore store, String dataDirKey, Path cacheDir) {
+        return fetch(catalog, snapshot, store, dataDirKey, cacheDir, null);
+    }
+
+    /**
+     * {@link #fetch(Path, Long, ObjectStore, String, Path)} for the tables {@code named} only (lower-case
+     * {@code schema.table}; null: every table), under {@link CatalogReader#requiredFiles(Path, Long, java.util.Set)}'s rule.
+     */
+    static String fetch(Path catalog, Long snapshot, ObjectStore store, String dataDirKey, Path cacheDir, java.util.Set<String> named) {
         String dataDir = dataDirKey.isEmpty() || dataDirKey.endsWith("/") ? dataDirKey : dataDirKey + "/";
-        List<String> files = CatalogReader.requiredFiles(catalog, snapshot);
+        List<String> files = CatalogReader.requiredFiles(catalog, snapshot, named);
         try {
             for (String rel : files) {
                 if (rel.startsWith("/") || rel.contains("://") || rel.contains("..")) {

@@ -21,11 +21,7 @@ public final class ReadOnlySql {
      * @throws FdlException usage error (exit 2) when {@code sql} is not one read-only statement or does not parse
      */
     public static void check(Connection duck, String sql) {
-        String body = sql.strip();
-        if (body.regionMatches(true, 0, "EXPLAIN", 0, 7)) {
-            body = body.substring(7).strip();
-            if (body.regionMatches(true, 0, "ANALYZE", 0, 7)) body = body.substring(7).strip();
-        }
+        String body = body(sql);
         try (PreparedStatement ps = duck.prepareStatement("SELECT json_extract_string(j, '$.error_message'), "
                 + "CAST(json_extract(j, '$.error') AS BOOLEAN), json_array_length(json_extract(j, '$.statements')) "
                 + "FROM (SELECT json_serialize_sql(?::VARCHAR) AS j)")) {
@@ -57,5 +53,15 @@ public final class ReadOnlySql {
         } catch (FdlException e) {
             return false;
         }
+    }
+
+    /** The statement {@code sql} runs: without a leading {@code EXPLAIN [ANALYZE]}, which json_serialize_sql does not take. */
+    static String body(String sql) {
+        String body = sql.strip();
+        if (body.regionMatches(true, 0, "EXPLAIN", 0, 7)) {
+            body = body.substring(7).strip();
+            if (body.regionMatches(true, 0, "ANALYZE", 0, 7)) body = body.substring(7).strip();
+        }
+        return body;
     }
 }

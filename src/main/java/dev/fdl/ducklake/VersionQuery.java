@@ -29,19 +29,23 @@ public final class VersionQuery {
      * {@code store} under {@code dataDirKey}. For a remote store (S3, HTTPS) without loadable
      * {@code ducklake} and {@code httpfs} extensions, the files the snapshot needs are first
      * fetched into {@code cacheDir} ({@link DataFileMirror}) and read from there, since DuckDB core
-     * reads local files only.
+     * reads local files only; only the files of the tables the query names are fetched
+     * ({@link QueryTables}), all when that cannot be told.
      */
     public static Answer run(Path catalog, ObjectStore store, String dataDirKey, Path cacheDir, Long snapshot, String sql) {
         String location = store.location(dataDirKey);
         if (!location.contains("://")) return run(catalog, location, snapshot, sql);
+        java.util.Set<String> named;
         try (Connection duck = DuckDbPool.connect()) {
             ReadOnlySql.check(duck, sql);
             if (DuckLakeExtension.load(duck, "ducklake", "httpfs") == null) return run(catalog, location, snapshot, sql);
+            named = QueryTables.named(duck, sql);
         } catch (SQLException e) {
             throw new FdlException("cannot start DuckDB: " + e.getMessage());
         }
-        String local = DataFileMirror.fetch(catalog, snapshot, store, dataDirKey, cacheDir);
-        try (CatalogReader r = CatalogReader.open(catalog, local, snapshot)) {
+        // only the files of the tables the query names (a whole dataset is often many times one table)
+        String local = DataFileMirror.fetch(catalog, snapshot, store, dataDirKey, cacheDir, named);
+        try (CatalogReader r = CatalogReader.open(catalog, local, snapshot, named)) {
             return new Answer(r.query(sql), Engine.BUILT_IN, r.snapshot());
         }
     }

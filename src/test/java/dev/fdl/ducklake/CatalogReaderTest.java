@@ -136,6 +136,24 @@ class CatalogReaderTest {
     }
 
     @Test
+    void aQueryNamingSomeTablesReadsOnlyTheirFilesAndANameThatIsNoTableReadsAll() {
+        FixtureCopies.Copy towns = FixtureCopies.copy("towns", tmp);
+        assertThat(CatalogReader.requiredFiles(towns.catalog(), 8L, java.util.Set.of("main.scratch")))
+                .containsExactly("main/scratch/ducklake-01a22959-f56a-75a4-bba7-f17cd90449ff.parquet");
+        assertThat(CatalogReader.requiredFiles(towns.catalog(), 8L, java.util.Set.of()))
+                .isEmpty();
+        // big_towns is a DuckLake view over towns: a name that is not a table gives every table
+        assertThat(CatalogReader.requiredFiles(towns.catalog(), 8L, java.util.Set.of("main.scratch", "main.big_towns")))
+                .isEqualTo(CatalogReader.requiredFiles(towns.catalog(), 8L));
+        try (CatalogReader reader = CatalogReader.open(towns.catalog(), towns.dataPath(), 15L, java.util.Set.of("main.big_towns"))) {
+            assertThat(reader.query("SELECT count(*) FROM big_towns").rows().get(0).get(0)).isEqualTo(2L);
+        }
+        try (CatalogReader reader = CatalogReader.open(towns.catalog(), towns.dataPath(), 15L, java.util.Set.of("geo.rivers"))) {
+            assertThat(reader.tables()).containsExactly("geo.rivers");
+        }
+    }
+
+    @Test
     void theMirrorFetchesExactlyTheFilesASnapshotNeedsAndReadsFromThem() throws Exception {
         FixtureCopies.Copy towns = FixtureCopies.copy("towns", tmp.resolve("fixture"));
         dev.fdl.store.LocalStore remote = new dev.fdl.store.LocalStore(towns.dir());

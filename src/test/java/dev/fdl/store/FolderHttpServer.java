@@ -27,6 +27,8 @@ public final class FolderHttpServer implements AutoCloseable {
     final AtomicInteger requests = new AtomicInteger();
     /** GET requests only (a reader's round trips for content). */
     final AtomicInteger gets = new AtomicInteger();
+    /** The path of every GET, in the order received. */
+    public final java.util.Queue<String> getPaths = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final Path folder;
     private final HttpServer server;
     private final String urlPath;
@@ -49,7 +51,10 @@ public final class FolderHttpServer implements AutoCloseable {
         requests.incrementAndGet();
         try (ex) {
             String method = ex.getRequestMethod();
-            if (method.equals("GET")) gets.incrementAndGet();
+            if (method.equals("GET")) {
+                gets.incrementAndGet();
+                getPaths.add(ex.getRequestURI().getPath());
+            }
             if (!method.equals("GET") && !method.equals("HEAD")) {
                 ex.sendResponseHeaders(405, -1);
                 return;

@@ -69,4 +69,28 @@ class HttpReadRoundTripsTest {
             assertThat(named).as("GETs naming main, against " + head + " for HEAD").isLessThanOrEqualTo(head);
         }
     }
+
+    @Test
+    void aQueryOverHttpFetchesOnlyTheDataFilesOfTheTablesItNames() throws Exception {
+        Path root = tmp.resolve("repo");
+        Path wc = Files.createDirectories(tmp.resolve("wc"));
+        Cli.ok(tmp, "init", root.toString());
+        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Cli.ok(wc, "import", Files.writeString(tmp.resolve("small.csv"), "id\n1\n2\n").toString(), "--table", "small");
+        Cli.ok(wc, "import", Files.writeString(tmp.resolve("big.csv"), "id,v\n1,a\n2,b\n3,c\n").toString(), "--table", "big");
+        Cli.ok(wc, "commit", "-m", "two tables");
+        try (FolderHttpServer server = new FolderHttpServer(root, "/mirror/")) {
+            String url = server.root().toString();
+            assertThat(Cli.ok(tmp, "query", "--repo", url, "SELECT count(*) AS n FROM small").out()).contains("2");
+            assertThat(server.getPaths).anyMatch(p -> p.contains("/data/main/small/")).noneMatch(p -> p.contains("/data/main/big/"));
+
+            server.getPaths.clear();
+            assertThat(Cli.ok(tmp, "query", "--repo", url, "SELECT 42 AS answer").out()).contains("42");
+            assertThat(server.getPaths).noneMatch(p -> p.contains("/data/"));
+
+            // a table function may read any table: every table's files, as before
+            assertThat(Cli.ok(tmp, "query", "--repo", url, "SELECT count(*) AS n FROM query_table('big')").out()).contains("3");
+            assertThat(server.getPaths).anyMatch(p -> p.contains("/data/main/big/"));
+        }
+    }
 }
