@@ -3,6 +3,8 @@ package dev.fdl.cli;
 import dev.fdl.store.ChildJvm;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
@@ -19,8 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * alike, whatever the JVM's and the machine's time zone and locale: a TIMESTAMP in New York's DST
  * gap was shifted by an hour (java.sql.Timestamp through the JVM's zone), TIMESTAMP printed
  * {@code …00.0}, TIME {@code 02:30}, TIMESTAMPTZ {@code 2024-01-01T23:30Z}; NaN and infinities
- * printed as Java spells them at the top level and as DuckDB does nested.
+ * printed as Java spells them at the top level and as DuckDB does nested. The tests share one working
+ * copy and run one after another: {@code query --working} converts the catalog to a scratch file
+ * named by the process id, which two queries of one JVM at once would share.
  */
+@Execution(ExecutionMode.SAME_THREAD)
 class QueryValueTextCliTest {
     @TempDir static Path dir;
     static Path wc;
