@@ -99,6 +99,7 @@ final class LogCommand implements Runnable {
                             n.put("added", t.added());
                             if (t.removed() == null) n.putNull("removed");
                             else n.put("removed", t.removed());
+                            if (t.dropped()) n.put("dropped", true);
                         }
                     }
                     a.add(o);
@@ -171,7 +172,7 @@ final class LogCommand implements Runnable {
     private void printStat(PrintWriter out, Repository repo, VersionInfo v, List<Repository.LogEntry> entries) {
         StatColumns lines = new StatColumns();
         for (ParentStat.TableStat t : stats(repo, v, entries))
-            lines.add(t.table(), "+" + t.added(), "-" + (t.removed() == null ? "?" : t.removed().toString()), String.format("(%,d rows)", t.rows()));
+            lines.add(t.table(), "+" + t.added(), "-" + (t.removed() == null ? "?" : t.removed().toString()), t.dropped() ? "(dropped)" : String.format("(%,d rows)", t.rows()));
         lines.print(out);
     }
 

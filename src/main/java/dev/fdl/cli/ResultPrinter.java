@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.ducklake.CatalogReader;
 import dev.fdl.ducklake.NestedValue;
 import dev.fdl.ducklake.QueryResult;
 
@@ -128,8 +129,7 @@ public final class ResultPrinter {
 
     private static JsonNode finite(JsonNode node) {
         if (node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue())) {
-            double d = node.doubleValue();
-            return TextNode.valueOf(Double.isNaN(d) ? "nan" : d > 0 ? "inf" : "-inf");
+            return TextNode.valueOf(CatalogReader.nonFinite(node.doubleValue()));
         }
         if (node instanceof ArrayNode a) {
             for (int i = 0; i < a.size(); i++) a.set(i, finite(a.get(i)));

@@ -127,6 +127,53 @@ public final class DatasetDescriptor {
         }
     }
 
+    /**
+     * What {@link #withoutTables} did.
+     *
+     * @param descriptor the description without the removed resources (the input when none was removed)
+     * @param removed    resource names removed: filled by fdl alone, or equal to the base version's
+     *                   resource (the words stay in that version)
+     * @param kept       resource names kept: they hold words no version has, which removing would lose
+     */
+    public record Removal(ObjectNode descriptor, List<String> removed, List<String> kept) {
+        public Removal {
+            removed = List.copyOf(removed);
+            kept = List.copyOf(kept);
+        }
+    }
+
+    /**
+     * The description once tables are dropped ({@code fdl rm}, as {@code git rm} removes the file
+     * from the working tree too): the resources describing {@code resourceNames} are removed when
+     * nothing of the user's is lost, that is when fdl filled everything in them or the base version
+     * describes the table exactly so. A resource with words of the user's no version has is kept,
+     * for the user to remove (commit refuses to describe a table that does not exist).
+     *
+     * @param descriptor the working copy's description (not changed)
+     * @param base       the base version's description, or null when there is none
+     */
+    public static Removal withoutTables(ObjectNode descriptor, java.util.Collection<String> resourceNames, ObjectNode base) {
+        ObjectNode out = descriptor.deepCopy();
+        List<String> removed = new ArrayList<>();
+        List<String> kept = new ArrayList<>();
+        if (!(out.get("resources") instanceof ArrayNode resources)) return new Removal(descriptor, removed, kept);
+        Map<String, JsonNode> inBase = new LinkedHashMap<>();
+        if (base != null && base.get("resources") instanceof ArrayNode baseResources)
+            for (JsonNode r : baseResources) if (r.path("name").isTextual()) inBase.putIfAbsent(r.get("name").asText(), r);
+        for (int i = 0; i < resources.size(); i++) {
+            JsonNode r = resources.get(i);
+            if (!r.isObject() || !r.path("name").isTextual() || !resourceNames.contains(r.get("name").asText())) continue;
+            String name = r.get("name").asText();
+            if (isFilledOnly((ObjectNode) r) || r.equals(inBase.get(name))) {
+                resources.remove(i--);
+                if (!removed.contains(name)) removed.add(name);
+            } else if (!kept.contains(name)) {
+                kept.add(name);
+            }
+        }
+        return new Removal(removed.isEmpty() ? descriptor : out, removed, kept);
+    }
+
     /*
      * A version's dataset.json comes back into the working copy at checkout, filled. What fdl
      * filled (rows, ducklake_type, a type that is the column's own Frictionless type, resources

@@ -73,6 +73,8 @@ public final class CatalogReader implements AutoCloseable {
         try {
             conn = DuckDbPool.connect();
             try (Statement st = conn.createStatement()) {
+                // TIMESTAMPTZ values render in UTC, whatever the machine's TZ (as every fdl connection)
+                st.execute("SET TimeZone = 'UTC'");
                 st.execute("ATTACH " + SqlQuote.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
                         + SqlQuote.ident(CATALOG_ALIAS) + " (READ_ONLY)");
             } catch (SQLException e) {
@@ -239,19 +241,23 @@ public final class CatalogReader implements AutoCloseable {
     }
 
     /**
-     * Runs one read-only statement and returns its whole result. Nested columns (LIST, ARRAY,
-     * STRUCT, MAP, UNION) and JSON columns come back as {@link NestedValue}s carrying DuckDB's
-     * text and DuckDB's {@code to_json} of each value: the statement is run once, as a subquery
-     * that selects every column plus {@code to_json} of the nested ones. A statement that cannot
-     * be a subquery (DESCRIBE, SHOW, …) has no nested columns and runs as it is.
+     * Runs one read-only statement and returns its whole result, every value as {@link QueryResult}
+     * says: booleans and numbers as Java values, everything else as DuckDB's own text ({@code
+     * CAST(x AS VARCHAR)}), never Java's rendering of the driver's objects, which goes through the
+     * JVM's time zone (a TIMESTAMP in a DST gap shifted by an hour) and prints {@code 02:30} for
+     * {@code 02:30:00}. Nested columns (LIST, ARRAY, STRUCT, MAP, UNION) and JSON columns come back
+     * as {@link NestedValue}s carrying that text and DuckDB's {@code to_json}. The statement is run
+     * once, as a subquery selecting each column in the form it is read in ({@link #asDuckDbText});
+     * a statement that cannot be a subquery (PRAGMA, …) runs as it is. TIMESTAMPTZ renders in the
+     * connection's TimeZone, which fdl sets to UTC.
      *
      * @throws SQLException as DuckDB reports it
      */
     static QueryResult execute(Connection connection, String sql) throws SQLException {
-        Wrapped wrapped = nestedAsJson(connection, sql);
+        Wrapped wrapped = asDuckDbText(connection, sql);
         if (wrapped != null) {
             try (PreparedStatement ps = wrapped.statement(); ResultSet rs = ps.executeQuery()) {
-                return collectWithJson(rs, wrapped.labels(), wrapped.types());
+                return collectWrapped(rs, wrapped.labels(), wrapped.types());
             }
         }
         try (Statement st = connection.createStatement()) {
@@ -269,14 +275,29 @@ public final class CatalogReader implements AutoCloseable {
         return t.endsWith("]") || t.startsWith("STRUCT(") || t.startsWith("MAP(") || t.startsWith("UNION(") || t.equals("JSON");
     }
 
-    /** A statement wrapped by {@link #nestedAsJson}, with the column types of the original. */
+    /**
+     * Whether values of {@code type} are read through the driver as they are: booleans, numbers
+     * (JSON output keeps them) and VARCHAR (the driver's text is the value). Every other type is
+     * read as DuckDB's VARCHAR cast.
+     */
+    private static boolean readAsIs(String type) {
+        String t = type.toUpperCase(Locale.ROOT);
+        return switch (t) {
+            case "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
+                 "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "VARCHAR" -> true;
+            default -> t.startsWith("DECIMAL");
+        };
+    }
+
+    /** A statement wrapped by {@link #asDuckDbText}, with the column names and types of the original. */
     private record Wrapped(PreparedStatement statement, List<String> labels, List<String> types) {}
 
     /**
-     * The statement wrapped to also select {@code to_json} of each nested column right after it,
-     * prepared; null when it has no nested column or cannot be wrapped.
+     * The statement wrapped to select each column in the form it is read in: as it is ({@link
+     * #readAsIs}), else {@code CAST(#i AS VARCHAR)}, followed by {@code to_json(#i)} for a nested
+     * column; prepared. Null when every column is read as it is or the statement cannot be wrapped.
      */
-    private static Wrapped nestedAsJson(Connection connection, String sql) {
+    private static Wrapped asDuckDbText(Connection connection, String sql) {
         List<String> labels = new ArrayList<>();
         List<String> types = new ArrayList<>();
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
@@ -289,11 +310,12 @@ public final class CatalogReader implements AutoCloseable {
         } catch (SQLException e) {
             return null; // DuckDB reports it when the statement runs
         }
-        if (types.stream().noneMatch(CatalogReader::isNested)) return null;
+        if (types.stream().allMatch(CatalogReader::readAsIs)) return null;
         StringBuilder select = new StringBuilder("SELECT ");
         for (int i = 1; i <= types.size(); i++) {
-            select.append(i > 1 ? ", " : "").append('#').append(i);
-            if (isNested(types.get(i - 1))) select.append(", to_json(#").append(i).append(')');
+            String type = types.get(i - 1);
+            select.append(i > 1 ? ", " : "").append(readAsIs(type) ? "#" + i : "CAST(#" + i + " AS VARCHAR)");
+            if (isNested(type)) select.append(", to_json(#").append(i).append(')');
         }
         String body = sql.strip();
         while (body.endsWith(";")) body = body.substring(0, body.length() - 1).strip();
@@ -325,8 +347,8 @@ public final class CatalogReader implements AutoCloseable {
         }
     }
 
-    /** {@link #collect} for a result of {@link #nestedAsJson}: each nested column is followed by its to_json. */
-    private static QueryResult collectWithJson(ResultSet rs, List<String> columns, List<String> types) throws SQLException {
+    /** {@link #collect} for a result of {@link #asDuckDbText}: each nested column is followed by its to_json. */
+    private static QueryResult collectWrapped(ResultSet rs, List<String> columns, List<String> types) throws SQLException {
         List<Integer> positions = new ArrayList<>();
         int p = 1;
         for (String type : types) {
@@ -338,8 +360,9 @@ public final class CatalogReader implements AutoCloseable {
             List<Object> row = new ArrayList<>(columns.size());
             for (int k = 0; k < columns.size(); k++) {
                 int i = positions.get(k);
-                Object v = value(rs, i, types.get(k));
-                if (v != null && isNested(types.get(k))) v = new NestedValue(v.toString(), rs.getString(i + 1));
+                String type = types.get(k);
+                Object v = readAsIs(type) ? value(rs, i, type) : rs.getString(i);
+                if (v != null && isNested(type)) v = new NestedValue(v.toString(), rs.getString(i + 1));
                 row.add(v);
             }
             rows.add(row);
@@ -383,9 +406,8 @@ public final class CatalogReader implements AutoCloseable {
             case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER" -> o = rs.getObject(i);
             case "FLOAT", "DOUBLE" -> {
                 o = rs.getObject(i);
-                // NaN and infinities have no JSON number form: keep DuckDB's text for them.
-                if (o instanceof Double d && (d.isNaN() || d.isInfinite())) o = rs.getString(i);
-                if (o instanceof Float f && (f.isNaN() || f.isInfinite())) o = rs.getString(i);
+                // NaN and infinities have no JSON number form: DuckDB's text for them
+                if (o instanceof Number d && !Double.isFinite(d.doubleValue())) o = nonFinite(d.doubleValue());
             }
             case "HUGEINT", "UBIGINT", "UHUGEINT" -> {
                 String s = rs.getString(i);
@@ -401,6 +423,18 @@ public final class CatalogReader implements AutoCloseable {
             }
         }
         return rs.wasNull() ? null : o;
+    }
+
+    /**
+     * DuckDB's text for a NaN or infinite FLOAT or DOUBLE ({@code CAST(x AS VARCHAR)}: {@code nan},
+     * {@code inf}, {@code -inf}); the driver's {@code getString} gives Java's {@code NaN} and
+     * {@code Infinity}. The one place fdl spells them, for values at the top level and, through
+     * {@code ResultPrinter}, inside nested JSON values.
+     */
+    public static String nonFinite(double d) {
+        if (Double.isNaN(d)) return "nan";
+        if (Double.isInfinite(d)) return d > 0 ? "inf" : "-inf";
+        throw new IllegalArgumentException(d + " is finite");
     }
 
     private static boolean createView(Connection conn, String memory, SnapshotCatalog.ViewEntry view) {

@@ -45,6 +45,16 @@ public final class ReadOnlySql {
         }
     }
 
+    /** Whether {@code sql} is exactly one read-only statement, as {@link #check} decides, without throwing. */
+    public static boolean isOne(Connection duck, String sql) {
+        try {
+            check(duck, sql);
+            return true;
+        } catch (FdlException e) {
+            return false;
+        }
+    }
+
     /** The statement {@code sql} runs: without a leading {@code EXPLAIN [ANALYZE]}, which json_serialize_sql does not take. */
     static String body(String sql) {
         String body = sql.strip();

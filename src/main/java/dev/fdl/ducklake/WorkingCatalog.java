@@ -104,20 +104,38 @@ final class WorkingCatalog implements AutoCloseable {
         return true;
     }
 
-    State state(TableName name) throws SQLException {
-        long s;
-        long schemaVersion;
-        long nextCatalogId;
-        long nextFileId;
+    /** The newest {@code ducklake_snapshot} row: snapshot_id, schema_version, next_catalog_id, next_file_id. */
+    long[] newestSnapshot() throws SQLException {
         try (Statement st = conn.createStatement();
              ResultSet rs = st.executeQuery("SELECT snapshot_id, schema_version, next_catalog_id, next_file_id FROM ducklake_snapshot "
                      + "ORDER BY snapshot_id DESC LIMIT 1")) {
             if (!rs.next()) throw new FdlException("working catalog " + file + " has no snapshot; it looks corrupt");
-            s = rs.getLong(1);
-            schemaVersion = rs.getLong(2);
-            nextCatalogId = rs.getLong(3);
-            nextFileId = rs.getLong(4);
+            return new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)};
         }
+    }
+
+    /** The tables visible at {@code snapshot} by name ({@code schema.table}, names as stored), to their table ids, by id. */
+    Map<TableName, Long> tables(long snapshot) throws SQLException {
+        Map<Long, String> schemaNames = model.schemaNames(model.schemas(snapshot));
+        Map<TableName, Long> tables = new java.util.LinkedHashMap<>();
+        for (CatalogModel.TableRow r : model.tableRows(snapshot)) {
+            String schema = schemaNames.get(r.schemaId());
+            if (schema != null) tables.put(new TableName(schema, r.name()), r.id());
+        }
+        return tables;
+    }
+
+    /** Whether the catalog file has the catalog table {@code name} (a newer DuckLake may add some, an older lack them). */
+    boolean hasTable(String name) {
+        return model.tableNames().contains(name);
+    }
+
+    State state(TableName name) throws SQLException {
+        long[] newest = newestSnapshot();
+        long s = newest[0];
+        long schemaVersion = newest[1];
+        long nextCatalogId = newest[2];
+        long nextFileId = newest[3];
         String dataPath = model.metadata("data_path");
         if (dataPath == null) throw new FdlException("working catalog " + file + " has no data_path; it looks corrupt");
         if ("true".equalsIgnoreCase(model.metadata("encrypted"))) {
@@ -256,14 +274,20 @@ final class WorkingCatalog implements AutoCloseable {
         long run() throws SQLException;
     }
 
-    /**
-     * Runs {@code work} in one SQLite transaction after {@link #requireNewest}: committed when it
-     * returns, rolled back (catalog unchanged) when it throws.
-     */
+    /** {@link #inTransaction(long, String, Work)} for an import planned on {@code state}. */
     long inTransaction(State state, Work work) throws SQLException {
+        return inTransaction(state.snapshot(), "import", work);
+    }
+
+    /**
+     * Runs {@code work} in one SQLite transaction after checking that {@code snapshot} is still the
+     * newest (else a conflict naming {@code what}, nothing written): committed when it returns,
+     * rolled back (catalog unchanged) when it throws.
+     */
+    long inTransaction(long snapshot, String what, Work work) throws SQLException {
         conn.setAutoCommit(false);
         try {
-            requireNewest(state);
+            requireNewest(snapshot, what);
             long s = work.run();
             conn.commit();
             return s;
@@ -276,16 +300,16 @@ final class WorkingCatalog implements AutoCloseable {
     }
 
     /**
-     * Inside a transaction: refuses (conflict) when another writer added a snapshot since
-     * {@code state} was read, so that nothing is written on top of a catalog the plan did not see.
+     * Inside a transaction: refuses (conflict) when another writer added a snapshot after
+     * {@code snapshot}, so that nothing is written on top of a catalog the plan did not see.
      */
-    void requireNewest(State state) throws SQLException {
+    private void requireNewest(long snapshot, String what) throws SQLException {
         try (Statement st = conn.createStatement();
              ResultSet rs = st.executeQuery("SELECT max(snapshot_id) FROM ducklake_snapshot")) {
             rs.next();
-            if (rs.getLong(1) != state.snapshot()) {
-                throw FdlException.conflict("the working catalog " + file + " changed during the import (snapshot "
-                        + rs.getLong(1) + " appeared); nothing was imported: run the import again");
+            if (rs.getLong(1) != snapshot) {
+                throw FdlException.conflict("the working catalog " + file + " changed during the " + what + " (snapshot "
+                        + rs.getLong(1) + " appeared); nothing was changed: run the " + what + " again");
             }
         }
     }

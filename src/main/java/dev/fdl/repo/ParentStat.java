@@ -17,8 +17,11 @@ import java.util.Optional;
  * gone (expired). One instance reads each catalog at most once.
  */
 public final class ParentStat {
-    /** One table's change: rows after, rows added, rows removed (null: the parent's catalog is gone). */
-    public record TableStat(String table, long rows, long added, Long removed) {}
+    /**
+     * One table's change: rows after, rows added, rows removed (null: the parent's catalog is gone),
+     * and whether the version dropped the table (the parent has it, the version does not).
+     */
+    public record TableStat(String table, long rows, long added, Long removed, boolean dropped) {}
 
     private final Repository repo;
     private final CatalogSource catalogs;
@@ -45,7 +48,7 @@ public final class ParentStat {
 
     /**
      * The tables {@code v} changed (tables whose rows it neither added nor removed are left out;
-     * a dropped table is listed with 0 rows).
+     * a dropped table is listed with 0 rows, marked dropped).
      *
      * @throws dev.fdl.FdlException exit 4 when {@code v} is expired; exit 1 when its catalog cannot be read
      */
@@ -64,9 +67,9 @@ public final class ParentStat {
         for (VersionStat.TableRows t : rows(v)) {
             Long removed = known ? before.getOrDefault(t.table(), 0L) + t.added() - t.rows() : null;
             before.remove(t.table());
-            if (t.added() != 0 || removed == null || removed != 0) result.add(new TableStat(t.table(), t.rows(), t.added(), removed));
+            if (t.added() != 0 || removed == null || removed != 0) result.add(new TableStat(t.table(), t.rows(), t.added(), removed, false));
         }
-        for (Map.Entry<String, Long> gone : before.entrySet()) result.add(new TableStat(gone.getKey(), 0, 0, gone.getValue()));
+        for (Map.Entry<String, Long> gone : before.entrySet()) result.add(new TableStat(gone.getKey(), 0, 0, gone.getValue(), true));
         return result;
     }
 

@@ -642,7 +642,7 @@ public final class Site {
         for (ParentStat.TableStat t : changed) {
             b.append("<tr><td>").append(Html.esc(t.table())).append("</td><td class=\"num\">+").append(t.added())
                     .append("</td><td class=\"num\">").append(t.removed() == null ? "?" : "-" + t.removed())
-                    .append("</td><td class=\"num\">").append(String.format(java.util.Locale.ROOT, "%,d", t.rows())).append("</td></tr>\n");
+                    .append("</td><td class=\"num\">").append(t.dropped() ? "dropped" : String.format(java.util.Locale.ROOT, "%,d", t.rows())).append("</td></tr>\n");
         }
         return b.append("</table>\n<p class=\"muted\">A changed row counts as one removed and one added; from the catalogs alone, "
                 + "as <code>fdl log --stat</code>.</p>\n").toString();

@@ -1,7 +1,5 @@
 package dev.fdl.ducklake;
 
-import dev.fdl.util.SqlQuote;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.stream.Stream;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,21 +55,12 @@ class SyncerTest {
      */
     @Test
     void everySyncedMonthReadsAsThatMonthThroughTheDuckLakeExtension() throws Exception {
-        try (Connection probe = DuckDbPool.connect()) {
-            String why = DuckLakeExtension.load(probe, "ducklake");
-            Assumptions.assumeTrue(why == null, () -> "skipped: " + why + "; this test reads synced months through DuckDB's "
-                    + "ducklake extension, which fdl never downloads (INSTALL ducklake in a DuckDB of the same version to run it)");
-        }
+        WorkingCatalogFixture.assumeDuckLakeExtension("synced months");
         List<Path> months = WorkingCatalogFixture.months();
         WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("ext"));
         List<Long> snapshots = new ArrayList<>();
         for (Path month : months) snapshots.add(wc.sync(month, "cities", "geonameid").snapshot());
-        Path converted = wc.dir.resolve("read.duckdb");
-        CatalogConverter.convert(wc.catalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
-        try (Connection duck = DuckDbPool.connect(); Statement st = duck.createStatement()) {
-            assertThat(DuckLakeExtension.load(duck, "ducklake")).isNull();
-            st.execute("ATTACH " + SqlQuote.literal("ducklake:" + converted) + " AS lake (READ_ONLY, DATA_PATH "
-                    + SqlQuote.literal(wc.store.location("data/")) + ", OVERRIDE_DATA_PATH true)");
+        try (Connection duck = wc.attachedByExtension()) {
             for (int i = 0; i < months.size(); i++) {
                 assertThat(checksum(duck, "SELECT * FROM lake.cities AT (VERSION => " + snapshots.get(i) + ")")).as("month " + i)
                         .isEqualTo(checksum(duck, WorkingCatalogFixture.csvSource(months.get(i))));

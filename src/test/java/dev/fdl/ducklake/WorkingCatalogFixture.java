@@ -51,6 +51,39 @@ final class WorkingCatalogFixture {
         return CatalogReader.open(duck, null, snapshot);
     }
 
+    /**
+     * Skips the calling test where DuckDB's ducklake extension cannot be loaded (fdl never downloads
+     * it), saying what the test reads through it.
+     */
+    static void assumeDuckLakeExtension(String reads) throws SQLException {
+        try (Connection probe = DuckDbPool.connect()) {
+            String why = DuckLakeExtension.load(probe, "ducklake");
+            org.junit.jupiter.api.Assumptions.assumeTrue(why == null, () -> "skipped: " + why + "; this test reads " + reads
+                    + " through DuckDB's ducklake extension, which fdl never downloads (INSTALL ducklake in a DuckDB of the same "
+                    + "version to run it)");
+        }
+    }
+
+    /**
+     * A DuckDB connection on which the extension attaches the working catalog (converted to a
+     * DuckDB file) read-only as {@code lake}, its data path this repository's data folder.
+     */
+    Connection attachedByExtension() throws SQLException {
+        Path converted = dir.resolve("read-" + (reads++) + ".duckdb");
+        CatalogConverter.convert(catalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
+        Connection duck = DuckDbPool.connect();
+        try (Statement st = duck.createStatement()) {
+            String failed = DuckLakeExtension.load(duck, "ducklake");
+            if (failed != null) throw new IllegalStateException(failed);
+            st.execute("ATTACH " + dev.fdl.util.SqlQuote.literal("ducklake:" + converted) + " AS lake (READ_ONLY, DATA_PATH "
+                    + dev.fdl.util.SqlQuote.literal(store.location("data/")) + ", OVERRIDE_DATA_PATH true)");
+            return duck;
+        } catch (SQLException | RuntimeException e) {
+            duck.close();
+            throw e;
+        }
+    }
+
     /** Every row of every table of the SQLite catalog, as text: equal before and after means unchanged. */
     String dump() {
         return dump(catalog);

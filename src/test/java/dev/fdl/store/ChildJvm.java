@@ -25,8 +25,15 @@ public final class ChildJvm {
      * driver, which cannot share a JVM with the one fdl uses).
      */
     public static Process start(String classpath, String mainClass, String heap, Map<String, String> env, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath, mainClass));
+        return start(classpath, mainClass, List.of(heap), env, args);
+    }
+
+    /** {@link #start(String, String, String, Map, String...)} with several JVM options (e.g. {@code -Duser.timezone=…}). */
+    public static Process start(String classpath, String mainClass, List<String> jvmOptions, Map<String, String> env, String... args)
+            throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath, mainClass));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().putAll(env);
