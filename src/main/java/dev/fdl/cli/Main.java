@@ -184,6 +184,14 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             String message = ex.getCause() instanceof CommandLine.TypeConversionException t && t.getMessage() != null
                     ? t.getMessage() : ex.getMessage();
             err.println("fdl: " + message);
+            for (String a : args) {
+                // SQL read from a file often starts with a comment, which picocli takes for an option
+                if (a.startsWith("--") && a.chars().anyMatch(Character::isWhitespace)) {
+                    err.println("fdl: '" + a.lines().findFirst().orElse(a) + "…' starts with --, so it was read as an option;"
+                            + " put -- before it to pass it as it is (fdl query -- \"$sql\")");
+                    break;
+                }
+            }
             err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
             return ExitCodes.USAGE;
         }

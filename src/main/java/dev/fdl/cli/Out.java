@@ -3,7 +3,6 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fdl.util.Json;
 
-import java.io.Console;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 
@@ -17,10 +16,19 @@ final class Out {
         out.flush();
     }
 
-    /** True when stderr is probably a terminal and progress may be shown. */
+    /**
+     * True when stderr is a terminal and progress may be shown. The launcher tells
+     * ({@code -Dfdl.stderr.terminal}, from the shell's {@code [ -t 2 ]}: Java 17 cannot ask about
+     * stderr); without it, a console (stdin and stdout terminals) is taken as the sign.
+     */
     static boolean interactive(boolean quiet) {
-        Console c = System.console();
-        return !quiet && c != null && System.getenv("CI") == null;
+        return interactive(quiet, System.getProperty("fdl.stderr.terminal"), System.console() != null, System.getenv("CI") != null);
+    }
+
+    /** {@link #interactive(boolean)} from what it reads: {@code stderrTerminal} is the launcher's word, or null. */
+    static boolean interactive(boolean quiet, String stderrTerminal, boolean console, boolean ci) {
+        boolean terminal = stderrTerminal != null ? Boolean.parseBoolean(stderrTerminal) : console;
+        return !quiet && terminal && !ci;
     }
 
     /** {@code 1.2 MB} (decimal units; {@code 999 B} below a kilobyte): sizes for people. */

@@ -83,7 +83,6 @@ final class WorkingCatalog implements AutoCloseable {
         }
     }
 
-    /** DuckDB's comparison of identifiers: equal but for the case of ASCII letters ('É' and 'é' differ). */
     /**
      * Schema names a DuckDB reader cannot hold beside its own: the system schemas (a view there is
      * refused: "Cannot create schema in system catalog"), the names of DuckDB's own databases (a
@@ -93,6 +92,7 @@ final class WorkingCatalog implements AutoCloseable {
     static final List<String> RESERVED_SCHEMAS = List.of("information_schema", "pg_catalog", "temp", "system", "memory",
             CatalogReader.CATALOG_ALIAS);
 
+    /** DuckDB's comparison of identifiers: equal but for the case of ASCII letters ('É' and 'é' differ). */
     private static boolean sameButAsciiCase(String a, String b) {
         if (a.length() != b.length()) return false;
         for (int i = 0; i < a.length(); i++) {

@@ -95,4 +95,15 @@ class LauncherJvmFlagsTest {
         assertThat(javaArguments(Map.of("LANG", "de_DE.UTF-8"), "log")).contains("LC_ALL=").doesNotContain("LC_ALL=C.UTF-8");
         assertThat(javaArguments(Map.of("LC_ALL", "en_US.utf8"), "log")).contains("LC_ALL=en_US.utf8");
     }
+
+    @Test
+    void progressFollowsWhetherStderrIsATerminal() throws Exception {
+        // this test's child has its stderr on a pipe: no progress, whatever stdin and stdout are
+        assertThat(javaArguments("verify")).contains("-Dfdl.stderr.terminal=false");
+        assertThat(Out.interactive(false, "false", true, false)).isFalse();
+        assertThat(Out.interactive(false, "true", false, false)).isTrue();
+        assertThat(Out.interactive(true, "true", true, false)).isFalse();
+        assertThat(Out.interactive(false, "true", true, true)).isFalse();
+        assertThat(Out.interactive(false, null, true, false)).isTrue(); // java -jar without the launcher
+    }
 }

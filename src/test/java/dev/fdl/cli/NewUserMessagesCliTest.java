@@ -136,4 +136,15 @@ class NewUserMessagesCliTest {
         assertThat(Cli.ok(wc, "checkout", "main").out()).startsWith("Already on 'main' at version ");
         assertThat(Cli.ok(wc, "checkout", "dev").out()).startsWith("Switched working copy ");
     }
+
+    @Test
+    void sqlStartingWithACommentIsReadAsAnOptionAndTheMessageSaysToPutDashDashBeforeIt() throws Exception {
+        Path wc = committedWorkingCopy(dir.resolve("repo"));
+        String sql = "-- monthly report\nSELECT count(*) AS n FROM t";
+        Cli.Result r = Cli.in(wc, "query", sql);
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("'-- monthly report…' starts with --, so it was read as an option; put -- before it");
+        assertThat(Cli.ok(wc, "query", "--", sql).out()).contains("1");
+        assertThat(Cli.in(wc, "query", "--bogus").err()).doesNotContain("put -- before it");
+    }
 }
