@@ -36,10 +36,35 @@ public final class RepoOption {
     public String root() {
         if (repo != null && !repo.isBlank()) return Cwd.root(repo);
         String env = System.getenv("FDL_REPO");
-        if (env != null && !env.isBlank()) return Cwd.root(env);
+        if (env != null && !env.isBlank()) {
+            String root = Cwd.root(env);
+            warnIfInsideAnotherRepository(root);
+            return root;
+        }
         Optional<String> wc = WorkingCopyRoot.find(Cwd.get());
         if (wc.isPresent()) return wc.get();
         throw FdlException.usage("no repository given: use --repo <root>, set FDL_REPO, or run inside a working copy");
+    }
+
+    /** Whether the FDL_REPO warning was printed (once per process: a command may ask for its root several times). */
+    private static boolean warned;
+
+    /**
+     * FDL_REPO comes before the working copy around the current folder (a cron job's default), so
+     * inside a working copy of another repository a command silently answers about FDL_REPO's:
+     * one line on stderr says which repository is used and how to use the other.
+     */
+    private static void warnIfInsideAnotherRepository(String envRoot) {
+        Optional<String> wc = WorkingCopyRoot.find(Cwd.get());
+        if (wc.isEmpty() || warned || stripSlash(wc.get()).equals(stripSlash(envRoot))) return;
+        warned = true;
+        System.err.println("fdl: using FDL_REPO=" + envRoot + ", not the repository of the working copy here (" + wc.get()
+                + "); unset FDL_REPO to use the working copy's");
+        System.err.flush();
+    }
+
+    private static String stripSlash(String root) {
+        return root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
     }
 
     /** Opens the store for {@link #root()}; the caller closes it. */

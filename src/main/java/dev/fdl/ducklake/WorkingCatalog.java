@@ -84,6 +84,15 @@ final class WorkingCatalog implements AutoCloseable {
     }
 
     /** DuckDB's comparison of identifiers: equal but for the case of ASCII letters ('É' and 'é' differ). */
+    /**
+     * Schema names a DuckDB reader cannot hold beside its own: the system schemas (a view there is
+     * refused: "Cannot create schema in system catalog"), the names of DuckDB's own databases (a
+     * schema named so makes every reference ambiguous) and the name fdl's reader attaches the
+     * catalog as ({@link CatalogReader#CATALOG_ALIAS}). Compared ignoring ASCII case, as DuckDB does.
+     */
+    static final List<String> RESERVED_SCHEMAS = List.of("information_schema", "pg_catalog", "temp", "system", "memory",
+            CatalogReader.CATALOG_ALIAS);
+
     private static boolean sameButAsciiCase(String a, String b) {
         if (a.length() != b.length()) return false;
         for (int i = 0; i < a.length(); i++) {
@@ -141,6 +150,11 @@ final class WorkingCatalog implements AutoCloseable {
         // DuckDB compares identifiers ignoring case: a schema or table named like an existing one
         // but for case would make every reader's views of the catalog fail ("already exists")
         if (schema == null) {
+            for (String reserved : RESERVED_SCHEMAS) {
+                if (sameButAsciiCase(reserved, name.schema()) || reserved.equals(name.schema()))
+                    throw FdlException.usage("cannot create schema '" + name.schema() + "': DuckDB keeps the name '" + reserved
+                            + "' for its own catalogs and schemas, so no reader could query the version; choose another schema name");
+            }
             for (CatalogModel.SchemaRow r : schemas) {
                 String other = schemaNames.get(r.id());
                 if (other != null && sameButAsciiCase(other, name.schema()))

@@ -75,9 +75,16 @@ public final class Remove {
         return new Result(drop, file, r.removed(), r.kept(), null);
     }
 
-    /** The base version's description, or null when there is no base version. */
+    /**
+     * The base version's description, or null when there is none or it cannot be read (then only
+     * what fdl filled is removed: a damaged repository, which fdl verify reports, must not stop rm).
+     */
     private static ObjectNode baseDescription(Repository repo, WorkingCopy wc) {
-        VersionInfo v = Description.base(repo, wc).orElse(null);
-        return v == null ? null : JsonRead.parseObject(Description.read(repo, v), RepoLayout.versionFile(v.id(), v.dataset().path()));
+        try {
+            VersionInfo v = Description.base(repo, wc).orElse(null);
+            return v == null ? null : JsonRead.parseObject(Description.read(repo, v), RepoLayout.versionFile(v.id(), v.dataset().path()));
+        } catch (FdlException e) {
+            return null;
+        }
     }
 }

@@ -34,4 +34,19 @@ class NameCaseCliTest {
         Cli.ok(wc, "commit", "-m", "one");
         assertThat(Cli.ok(wc, "query", "select count(*) AS n from T").out()).contains("2");
     }
+
+    @Test
+    void aSchemaNamedLikeOneOfDuckDbsOwnIsRefusedAndTheCatalogStaysReadable() throws Exception {
+        Path wc = Cli.newWorkingCopy(dir);
+        Path s = Files.writeString(dir.resolve("s.csv"), "x\n1\n");
+        Cli.ok(wc, "import", s.toString(), "--table", "t");
+        for (String schema : new String[] {"pg_catalog", "information_schema", "Temp", "system", "memory"}) {
+            Cli.Result r = Cli.in(wc, "import", s.toString(), "--table", schema + ".t");
+            assertThat(r.exit()).as(schema).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).as(schema).contains("cannot create schema '" + schema + "'").contains("choose another schema name");
+        }
+        Cli.ok(wc, "import", s.toString(), "--table", "temps.t"); // a name merely like one is fine
+        Cli.ok(wc, "commit", "-m", "one");
+        assertThat(Cli.ok(wc, "query", "select count(*) AS n from t").out()).contains("1");
+    }
 }

@@ -143,4 +143,16 @@ class RmCliTest {
         Files.writeString(wc.resolve("dataset.json"), "{\"title\": \"T\"}");
         Cli.ok(wc, "commit", "-m", "v2");
     }
+
+    @Test
+    void aBaseDescriptionThatCannotBeReadDoesNotStopRm() throws Exception {
+        twoTables();
+        Files.writeString(wc.resolve("dataset.json"), "{\"resources\": [{\"name\": \"cities\", \"description\": \"towns\"}]}");
+        String v2 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "described", "--json").out()).get("id").asText();
+        Files.delete(root.resolve("versions/" + v2 + "/dataset.json"));
+
+        Cli.Result rm = Cli.ok(wc, "rm", "cities");
+        assertThat(rm.err()).contains("dataset.json still describes 'cities' with words no version has, so they were kept");
+        assertThat(Cli.ok(wc, "status").out()).contains("dropped table main.cities");
+    }
 }
