@@ -7,6 +7,7 @@ import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.ImportFormat;
 import dev.fdl.ducklake.ImportResult;
 import dev.fdl.ducklake.SyncResult;
+import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.Syncer;
 import dev.fdl.ducklake.Importer;
 import dev.fdl.util.Json;
@@ -59,7 +60,12 @@ final class ImportCommand implements Runnable {
     @Option(names = "--schema", paramLabel = "\"col TYPE, …\"",
             description = "DuckDB types for some columns instead of the detected ones, e.g. \"geonameid VARCHAR, price DECIMAL(10,2)\" (for CSV the reader itself uses them, so 01234 stays text).") String schema;
     @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Recorded as the snapshot's commit message.") String message;
-    @Option(names = "--json", description = "Print the result as JSON (table, snapshot, rows, data_file, bytes, created_table, columns).") boolean json;
+    @Option(names = "--json", description = "Print the result as one JSON object with the same keys in every mode: "
+            + "table; mode; snapshot (null: sync found nothing to change); rows (the file's rows; after create, replace and sync also the table's); "
+            + "added, removed, changed (sync's comparison of file and table; null in the other modes); data_file (the new data file's key, null: none) "
+            + "and data_bytes (its size; bytes: the same, its older name); delete_files, delete_bytes (0 outside sync); "
+            + "ended_files (data files sync ended whole; null outside sync); created_table; columns (the table's, [{name, type}]); "
+            + "schema_changes (sync's, in words; [] otherwise); key (the columns sync matched rows on; [] otherwise); key_recorded.") boolean json;
 
     @Override
     public void run() {
@@ -77,16 +83,8 @@ final class ImportCommand implements Runnable {
                     Cwd.resolve(file), format(), table, m, schema, noKey, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
-                ObjectNode o = Json.MAPPER.createObjectNode();
-                o.put("table", r.table().toString());
-                o.put("snapshot", r.snapshot());
-                o.put("rows", r.rows());
-                o.put("data_file", r.dataFileKey());
-                o.put("bytes", r.fileSizeBytes());
-                o.put("created_table", r.createdTable());
-                ArrayNode cols = o.putArray("columns");
-                r.columns().forEach(cols::add);
-                Out.json(out, o);
+                Out.json(out, summary(r.table(), m.name(), r.snapshot(), r.rows(), null, null, null, r.dataFileKey(), r.fileSizeBytes(),
+                        0, 0, null, r.createdTable(), r.columns(), List.of(), List.of(), false));
                 return;
             }
             out.println("Imported " + r.rows() + " rows into " + r.table() + " (snapshot " + r.snapshot() + ", "
@@ -103,27 +101,9 @@ final class ImportCommand implements Runnable {
                     noKey ? List.of() : keys, schema, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
-                ObjectNode o = Json.MAPPER.createObjectNode();
-                o.put("table", r.table().toString());
-                if (r.snapshot() == null) o.putNull("snapshot");
-                else o.put("snapshot", r.snapshot());
-                o.put("rows", r.rows());
-                o.put("added", r.added());
-                o.put("removed", r.removed());
-                o.put("changed", r.changed());
-                if (r.dataFileKey() == null) o.putNull("data_file");
-                else o.put("data_file", r.dataFileKey());
-                o.put("data_bytes", r.dataBytes());
-                o.put("delete_files", r.deleteFiles());
-                o.put("delete_bytes", r.deleteBytes());
-                o.put("ended_files", r.endedFiles());
-                o.put("created_table", r.createdTable());
-                ArrayNode changes = o.putArray("schema_changes");
-                r.schemaChanges().forEach(changes::add);
-                ArrayNode key = o.putArray("key");
-                r.key().forEach(key::add);
-                o.put("key_recorded", r.keyRecorded());
-                Out.json(out, o);
+                Out.json(out, summary(r.table(), "sync", r.snapshot(), r.rows(), r.added(), r.removed(), r.changed(), r.dataFileKey(),
+                        r.dataBytes(), r.deleteFiles(), r.deleteBytes(), r.endedFiles(), r.createdTable(), r.columns(),
+                        r.schemaChanges(), r.key(), r.keyRecorded()));
                 return;
             }
             if (r.unchanged()) {
@@ -140,6 +120,42 @@ final class ImportCommand implements Runnable {
             }
             out.flush();
         }
+    }
+
+    /**
+     * The one JSON shape of {@code import --json}, every mode alike (tester finding G2: sync printed
+     * other keys than create, so a script reading one mode's keys got null on another's days). A
+     * value a mode does not compute is null; what a mode never writes (delete files outside sync) is
+     * 0. {@code bytes} stays beside {@code data_bytes}, its older name in create, replace and append,
+     * so scripts reading it keep working.
+     */
+    private static ObjectNode summary(TableName table, String mode, Long snapshot, long rows, Long added, Long removed, Long changed,
+                                      String dataFile, long dataBytes, long deleteFiles, long deleteBytes, Integer endedFiles,
+                                      boolean createdTable, List<ImportResult.Column> columns, List<String> schemaChanges,
+                                      List<String> key, boolean keyRecorded) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("table", table.toString());
+        o.put("mode", mode.toLowerCase(java.util.Locale.ROOT));
+        o.put("snapshot", snapshot);
+        o.put("rows", rows);
+        o.put("added", added);
+        o.put("removed", removed);
+        o.put("changed", changed);
+        o.put("data_file", dataFile);
+        o.put("data_bytes", dataBytes);
+        o.put("bytes", dataBytes);
+        o.put("delete_files", deleteFiles);
+        o.put("delete_bytes", deleteBytes);
+        o.put("ended_files", endedFiles);
+        o.put("created_table", createdTable);
+        ArrayNode cols = o.putArray("columns");
+        for (ImportResult.Column c : columns) cols.addObject().put("name", c.name()).put("type", c.type());
+        ArrayNode changes = o.putArray("schema_changes");
+        schemaChanges.forEach(changes::add);
+        ArrayNode keyNode = o.putArray("key");
+        key.forEach(keyNode::add);
+        o.put("key_recorded", keyRecorded);
+        return o;
     }
 
     /** The format {@code --format} names, or null: the importer decides by the file's name. */

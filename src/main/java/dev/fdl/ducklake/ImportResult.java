@@ -12,14 +12,37 @@ import java.util.Objects;
  * @param dataFileKey   the store key of the new Parquet data file
  * @param fileSizeBytes its size in bytes
  * @param createdTable  true when the import created the table (mode create, or replace of a missing table)
- * @param columns       the table's columns after the import, as {@code name DuckDB-type}
+ * @param columns       the table's columns after the import, in table order
  */
 public record ImportResult(TableName table, long snapshot, long rows, String dataFileKey, long fileSizeBytes,
-                           boolean createdTable, List<String> columns) {
+                           boolean createdTable, List<Column> columns) {
     public ImportResult {
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(dataFileKey, "dataFileKey");
         if (rows < 0 || fileSizeBytes < 0) throw new IllegalArgumentException("negative rows or size");
         columns = List.copyOf(columns);
+    }
+
+    /**
+     * A column of the table after an import (or sync).
+     *
+     * @param name the column's name
+     * @param type its DuckDB type, e.g. {@code BIGINT}, {@code DECIMAL(10,2)}, {@code STRUCT(a INTEGER)}
+     */
+    public record Column(String name, String type) {
+        public Column {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(type, "type");
+        }
+
+        /** {@code name TYPE}, as people read it (ambiguous when the name holds a space: scripts use the parts). */
+        public String text() {
+            return name + " " + type;
+        }
+    }
+
+    /** The columns a plan writes, in table order. */
+    static List<Column> of(List<ImportPlan.Column> planned) {
+        return planned.stream().map(c -> new Column(c.name(), c.duckType())).toList();
     }
 }

@@ -147,10 +147,8 @@ public final class Importer {
 
             long snapshot = catalog.commit(state, plan, fileName, stats, author, message, duck, rowKey);
             committed = true;
-            List<String> columns = new ArrayList<>();
-            for (ImportPlan.Column c : plan.columns()) columns.add(c.name() + " " + c.duckType());
             return new ImportResult(name, snapshot, stats.recordCount(), key, stats.fileSizeBytes(),
-                    plan.createsTable(), columns);
+                    plan.createsTable(), ImportResult.of(plan.columns()));
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + duckError(e), e);
         } catch (IOException e) {

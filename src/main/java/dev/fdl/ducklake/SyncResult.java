@@ -24,14 +24,17 @@ import java.util.Objects;
  * @param key            the key columns the rows were matched on (empty: the whole row)
  * @param keyRecorded    true when {@code key} is the one an earlier {@code sync --key} recorded,
  *                       used because no key was given
+ * @param columns        the table's columns after the sync, in table order
  */
 public record SyncResult(TableName table, Long snapshot, long rows, long added, long removed, long changed,
                          String dataFileKey, long dataBytes, int deleteFiles, long deleteBytes, int endedFiles,
-                         List<String> schemaChanges, boolean createdTable, List<String> key, boolean keyRecorded) {
+                         List<String> schemaChanges, boolean createdTable, List<String> key, boolean keyRecorded,
+                         List<ImportResult.Column> columns) {
     public SyncResult {
         Objects.requireNonNull(table, "table");
         schemaChanges = List.copyOf(schemaChanges);
         key = List.copyOf(key);
+        columns = List.copyOf(columns);
     }
 
     /** True when the file held exactly the table's rows and columns: no snapshot was made. */

@@ -136,7 +136,7 @@ public final class Syncer {
         ImportResult r = Importer.importFile(sqliteCatalog, store, dataDirKey, source, format, table, Importer.Mode.CREATE,
                 schemaOverride, author, message, newTableKey, false, null);
         return new SyncResult(r.table(), r.snapshot(), r.rows(), r.rows(), 0, 0, r.dataFileKey(), r.fileSizeBytes(), 0, 0, 0,
-                List.of(), true, newTableKey, false);
+                List.of(), true, newTableKey, false, r.columns());
     }
 
     private static SyncResult syncExisting(WorkingCatalog catalog, WorkingCatalog.State state, Connection duck, ObjectStore store,
@@ -160,7 +160,8 @@ public final class Syncer {
         long[] counts = difference(duck, plan);
         long added = counts[0], changed = counts[1], removed = counts[2];
         if (added + changed + removed == 0 && !plan.altersTable()) {
-            return new SyncResult(name, null, rows, 0, 0, 0, null, 0, 0, 0, 0, List.of(), false, keyNames(plan), keyRecorded);
+            return new SyncResult(name, null, rows, 0, 0, 0, null, 0, 0, 0, 0, List.of(), false, keyNames(plan), keyRecorded,
+                    ImportResult.of(plan.columns()));
         }
 
         String folder = dataDir + ImportPlan.tableFolderKey(state, name, location);
@@ -202,7 +203,7 @@ public final class Syncer {
         long snapshot = SyncCommit.commit(catalog, state, name, plan, insert, deletes, ended, inlinedDeletes, author, message, duck);
         return new SyncResult(name, snapshot, rows, added, removed, changed, dataKey,
                 insert == null ? 0 : insert.stats().fileSizeBytes(), deletes.size(), deleteBytes, ended.size(), plan.changes(), false,
-                keyNames(plan), keyRecorded);
+                keyNames(plan), keyRecorded, ImportResult.of(plan.columns()));
     }
 
     private static List<String> keyNames(SyncPlan plan) {

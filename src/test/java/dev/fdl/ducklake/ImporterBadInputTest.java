@@ -164,7 +164,7 @@ class ImporterBadInputTest {
     void schemaOverrideSetsTheColumnType() {
         ImportResult r = Importer.importFile(wc.catalog, wc.store, "data/", month, "typed", Importer.Mode.CREATE,
                 "geonameid VARCHAR", "tester", null);
-        assertThat(r.columns()).containsExactly("name VARCHAR", "country VARCHAR", "subcountry VARCHAR", "geonameid VARCHAR");
+        assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("name VARCHAR", "country VARCHAR", "subcountry VARCHAR", "geonameid VARCHAR");
         try (CatalogReader reader = wc.read(null)) {
             QueryResult q = reader.query("SELECT typeof(geonameid) FROM typed LIMIT 1");
             assertThat(q.rows().get(0).get(0)).isEqualTo("VARCHAR");

@@ -97,7 +97,7 @@ class ImporterOnExtensionCatalogTest {
     void replaceHidesInlinedRowsParquetRowsAndOldColumnsFromTheNewSnapshotOn() throws Exception {
         Path other = csv("other.csv", "city,inhabitants\nBergen,285000\n");
         ImportResult r = Importer.importFile(sqlite, store, "data/", other, "towns", Importer.Mode.REPLACE, null, null, null);
-        assertThat(r.columns()).containsExactly("city VARCHAR", "inhabitants BIGINT");
+        assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("city VARCHAR", "inhabitants BIGINT");
         try (CatalogReader reader = read(null)) {
             assertThat(reader.query("SELECT * FROM towns").rows()).containsExactly(List.of("Bergen", 285000L));
             assertThat(reader.query("SELECT count(*) FROM geo.rivers").rows().get(0).get(0)).isEqualTo(2L);

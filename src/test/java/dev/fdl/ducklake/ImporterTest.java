@@ -109,7 +109,7 @@ class ImporterTest {
                 .isInstanceOf(dev.fdl.FdlException.class).hasMessageContaining("mouth").hasMessageContaining("--schema");
         ImportResult r = Importer.importFile(wc.catalog, wc.store, "data/", json, "geo.rivers", Importer.Mode.CREATE,
                 "mouth JSON", null, null);
-        assertThat(r.columns()).containsExactly("name VARCHAR", "length_km DOUBLE", "mouth JSON");
+        assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("name VARCHAR", "length_km DOUBLE", "mouth JSON");
         try (CatalogReader reader = wc.read(null)) {
             assertThat(reader.query("SELECT name, length_km, mouth FROM geo.rivers ORDER BY name").rows()).containsExactly(
                     java.util.Arrays.asList("Nile", null, null),
