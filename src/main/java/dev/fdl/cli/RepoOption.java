@@ -58,8 +58,8 @@ public final class RepoOption {
         Optional<String> wc = WorkingCopyRoot.find(Cwd.get());
         if (wc.isEmpty() || warned || stripSlash(wc.get()).equals(stripSlash(envRoot))) return;
         warned = true;
-        System.err.println("fdl: using FDL_REPO=" + envRoot + ", not the repository of the working copy here (" + wc.get()
-                + "); unset FDL_REPO to use the working copy's");
+        System.err.println("fdl: using FDL_REPO=" + dev.fdl.util.Redacted.location(envRoot) + ", not the repository of the working copy here ("
+                + dev.fdl.util.Redacted.location(wc.get()) + "); unset FDL_REPO to use the working copy's");
         System.err.flush();
     }
 

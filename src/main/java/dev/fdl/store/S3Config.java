@@ -113,9 +113,7 @@ public record S3Config(URI endpoint, String region, boolean pathStyle, long mult
     }
 
     private static String redacted(URI u) {
-        String host = u.getHost() == null ? "?" : u.getHost();
-        return (u.getScheme() == null ? "" : u.getScheme() + "://") + host + (u.getPort() >= 0 ? ":" + u.getPort() : "")
-                + (u.getRawPath() == null ? "" : u.getRawPath());
+        return u.getScheme() == null ? (u.getHost() == null ? "?" : u.getHost()) : dev.fdl.util.Redacted.location(u.toString());
     }
 
     private static String firstNonBlank(String... values) {

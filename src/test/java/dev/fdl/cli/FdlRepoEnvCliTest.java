@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FdlRepoEnvCliTest {
     @TempDir Path dir;
 
-    private static ChildJvm.Result fdl(Path root, String... args) throws Exception {
+    private static ChildJvm.Result fdl(Object root, String... args) throws Exception {
         Process p = ChildJvm.start(System.getProperty("java.class.path"), Main.class.getName(), "-Xmx256m",
                 Map.of("FDL_REPO", root.toString()), args);
         return ChildJvm.await(p, 120);
@@ -33,6 +33,10 @@ class FdlRepoEnvCliTest {
         assertThat(r.output()).contains("fdl: using FDL_REPO=" + other + ", not the repository of the working copy here ("
                 + dir.resolve("repo")).contains("unset FDL_REPO");
         assertThat(r.output().split("using FDL_REPO", -1)).hasSize(2); // once
+
+        // a URL's credentials never reach the line
+        ChildJvm.Result secret = fdl("https://reader:s3cret@127.0.0.1:9/lake/", "-C", wc.toString(), "log", "--oneline");
+        assertThat(secret.output()).contains("using FDL_REPO=https://127.0.0.1:9/lake/").doesNotContain("s3cret");
 
         ChildJvm.Result same = fdl(dir.resolve("repo"), "-C", wc.toString(), "log", "--oneline");
         assertThat(same.output()).doesNotContain("FDL_REPO");

@@ -51,10 +51,7 @@ class HttpReadRoundTripsTest {
 
     @Test
     void namingABranchCostsOnlyItsOwnReadsOverHttp() throws Exception {
-        Path root = tmp.resolve("repo");
-        Path wc = Files.createDirectories(tmp.resolve("wc"));
-        Cli.ok(tmp, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path wc = Cli.newWorkingCopy(tmp), root = tmp.resolve("repo");
         Cli.ok(wc, "import", Files.writeString(tmp.resolve("t.csv"), "id\n1\n").toString(), "--table", "t");
         Cli.ok(wc, "commit", "-m", "one");
         try (FolderHttpServer server = new FolderHttpServer(root, "/mirror/")) {
@@ -72,10 +69,7 @@ class HttpReadRoundTripsTest {
 
     @Test
     void aQueryOverHttpFetchesOnlyTheDataFilesOfTheTablesItNames() throws Exception {
-        Path root = tmp.resolve("repo");
-        Path wc = Files.createDirectories(tmp.resolve("wc"));
-        Cli.ok(tmp, "init", root.toString());
-        Cli.ok(wc, "checkout", "--repo", root.toString());
+        Path wc = Cli.newWorkingCopy(tmp), root = tmp.resolve("repo");
         Cli.ok(wc, "import", Files.writeString(tmp.resolve("small.csv"), "id\n1\n2\n").toString(), "--table", "small");
         Cli.ok(wc, "import", Files.writeString(tmp.resolve("big.csv"), "id,v\n1,a\n2,b\n3,c\n").toString(), "--table", "big");
         Cli.ok(wc, "commit", "-m", "two tables");
