@@ -27,6 +27,7 @@ final class NativeLoadFailure {
         String cause = root == e ? String.valueOf(e.getMessage()) : root.toString();
         return "cannot load " + library + " (" + cause + "); the driver copies it into the temporary folder "
                 + System.getProperty("java.io.tmpdir") + " at start unless it lies beside the driver's jar, as ./fdl places it:"
-                + " free space there, or name another folder with FDL_JAVA_OPTS=-Djava.io.tmpdir=<folder>";
+                + " free space there, or name another folder with FDL_JAVA_OPTS=-Djava.io.tmpdir=<folder>"
+                + " (when ./fdl placed it, rebuild: mvn clean package)";
     }
 }

@@ -33,6 +33,7 @@ final class RunCommand implements Callable<Integer> {
             Repository repo = Repository.open(store);
             Map<String, String> env = pb.environment();
             env.putAll(variables(wc, repo));
+            userLocale(env);
         }
         try {
             return pb.start().waitFor();
@@ -44,6 +45,18 @@ final class RunCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
             return 130;
         }
+    }
+
+    /**
+     * Gives the command the locale the user had: the launcher runs fdl with {@code LC_ALL=C.UTF-8}
+     * when the user's locale names no UTF-8, and passes the user's own {@code LC_ALL} (empty: none)
+     * as {@code FDL_USER_LC_ALL}.
+     */
+    static void userLocale(Map<String, String> env) {
+        String user = env.remove("FDL_USER_LC_ALL");
+        if (user == null) return;
+        if (user.isEmpty()) env.remove("LC_ALL");
+        else env.put("LC_ALL", user);
     }
 
     /** The variables injected for {@code wc}. */

@@ -78,8 +78,9 @@ public final class DuckDbNativeLibrary {
 
     /**
      * Copies this platform's library out of {@code driverJar} into the jar's folder (under the entry's
-     * own name) and replaces the jar with a copy without any library entry, keeping the original as
-     * {@code driverJar + ".orig"}. Each file is written beside its target and moved into place.
+     * own name) and replaces the jar with a copy without that entry (other platforms' stay), keeping
+     * the original as {@code driverJar + ".orig"} (a hard link where the file system has them). Each
+     * file is written beside its target and moved into place; the jar is replaced in one rename.
      *
      * @return false, changing nothing, when the jar holds no library for this platform
      * @throws IOException when the jar cannot be read or the folder written
@@ -97,7 +98,8 @@ public final class DuckDbNativeLibrary {
             }
             try (OutputStream file = Files.newOutputStream(lean); JarOutputStream out = new JarOutputStream(file)) {
                 for (JarEntry e : java.util.Collections.list(jar.entries())) {
-                    if (e.getName().startsWith(PREFIX)) continue;
+                    // other platforms' libraries stay: a target/ shared with another machine still works there
+                    if (e.getName().equals(name)) continue;
                     ZipEntry copy = new ZipEntry(e.getName());
                     copy.setTime(e.getTime());
                     out.putNextEntry(copy);
@@ -108,8 +110,16 @@ public final class DuckDbNativeLibrary {
                 }
             }
             Files.move(library, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            Files.move(driverJar, dir.resolve(driverJar.getFileName() + ".orig"), StandardCopyOption.REPLACE_EXISTING);
-            Files.move(lean, driverJar, StandardCopyOption.ATOMIC_MOVE);
+            // the original is kept under a second name before the jar is replaced in one step, so that
+            // a process killed at any moment leaves a driver jar in place
+            Path orig = dir.resolve(driverJar.getFileName() + ".orig");
+            Files.deleteIfExists(orig);
+            try {
+                Files.createLink(orig, driverJar);
+            } catch (IOException | UnsupportedOperationException e) {
+                Files.copy(driverJar, orig);
+            }
+            Files.move(lean, driverJar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return true;
         } finally {
             Files.deleteIfExists(lean);

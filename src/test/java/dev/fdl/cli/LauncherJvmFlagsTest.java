@@ -46,7 +46,7 @@ class LauncherJvmFlagsTest {
         }
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Path java = Files.writeString(bin.resolve("java"),
-                "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\nprintf 'LC_ALL=%s\\n' \"$LC_ALL\"\n");
+                "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\nprintf 'LC_ALL=%s\\n' \"$LC_ALL\"\nprintf 'FDL_USER_LC_ALL=%s\\n' \"${FDL_USER_LC_ALL-unset}\"\n");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
         ProcessBuilder pb = new ProcessBuilder(concat("bash", home.resolve("fdl").toString(), args)).redirectErrorStream(true);
         pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
@@ -74,7 +74,7 @@ class LauncherJvmFlagsTest {
                 new String[] {"restore", "v1"}, new String[] {"import", "a.csv", "-t", "a"})) {
             List<String> args = javaArguments(command);
             assertThat(args).as(String.join(" ", command)).contains("-XX:+UseSerialGC").doesNotContain("-XX:TieredStopAtLevel=1");
-            assertThat(args.subList(args.indexOf("-jar") + 2, args.size() - 1)).containsExactly(command);
+            assertThat(args.subList(args.indexOf("-jar") + 2, args.size() - 2)).containsExactly(command);
         }
     }
 
@@ -90,9 +90,11 @@ class LauncherJvmFlagsTest {
         assertThat(javaArguments(Map.of(), "log")).contains("-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8",
                 "-Dsun.stderr.encoding=UTF-8", "LC_ALL=C.UTF-8");
         assertThat(javaArguments(Map.of("LANG", "C"), "log")).contains("LC_ALL=C.UTF-8");
-        assertThat(javaArguments(Map.of("LANG", "de_DE.UTF-8", "LC_ALL", "POSIX"), "log")).contains("LC_ALL=C.UTF-8");
+        assertThat(javaArguments(Map.of("LANG", "de_DE.UTF-8", "LC_ALL", "POSIX"), "log")).contains("LC_ALL=C.UTF-8",
+                "FDL_USER_LC_ALL=POSIX"); // for fdl run's command
         // a UTF-8 locale of the user's stays
-        assertThat(javaArguments(Map.of("LANG", "de_DE.UTF-8"), "log")).contains("LC_ALL=").doesNotContain("LC_ALL=C.UTF-8");
+        assertThat(javaArguments(Map.of("LANG", "de_DE.UTF-8"), "log")).contains("LC_ALL=", "FDL_USER_LC_ALL=unset")
+                .doesNotContain("LC_ALL=C.UTF-8");
         assertThat(javaArguments(Map.of("LC_ALL", "en_US.utf8"), "log")).contains("LC_ALL=en_US.utf8");
     }
 
@@ -105,5 +107,18 @@ class LauncherJvmFlagsTest {
         assertThat(Out.interactive(true, "true", true, false)).isFalse();
         assertThat(Out.interactive(false, "true", true, true)).isFalse();
         assertThat(Out.interactive(false, null, true, false)).isTrue(); // java -jar without the launcher
+    }
+
+    @Test
+    void fdlRunGivesItsCommandTheUsersOwnLocale() {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("LC_ALL", "C.UTF-8", "FDL_USER_LC_ALL", "POSIX"));
+        RunCommand.userLocale(env);
+        assertThat(env).isEqualTo(Map.of("LC_ALL", "POSIX"));
+        env = new java.util.HashMap<>(Map.of("LC_ALL", "C.UTF-8", "FDL_USER_LC_ALL", ""));
+        RunCommand.userLocale(env);
+        assertThat(env).isEmpty();
+        env = new java.util.HashMap<>(Map.of("LC_ALL", "de_DE.UTF-8"));
+        RunCommand.userLocale(env);
+        assertThat(env).isEqualTo(Map.of("LC_ALL", "de_DE.UTF-8"));
     }
 }

@@ -59,8 +59,7 @@ class DuckDbNativeLibraryTest {
         assertThat(DuckDbNativeLibrary.place(jar)).isTrue();
 
         Map<String, String> kept = new LinkedHashMap<>(entries);
-        kept.remove(HERE);
-        kept.remove("libduckdb_java.so_plan9_mips");
+        kept.remove(HERE); // another platform's library stays: a target/ shared with that machine still works there
         assertThat(read(jar)).isEqualTo(kept);
         assertThat(Files.readString(dir.resolve(HERE))).isEqualTo("this platform's library");
         assertThat(read(dir.resolve(jar.getFileName() + ".orig"))).isEqualTo(entries);
