@@ -184,11 +184,13 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             String message = ex.getCause() instanceof CommandLine.TypeConversionException t && t.getMessage() != null
                     ? t.getMessage() : ex.getMessage();
             err.println("fdl: " + message);
+            String command = ex.getCommandLine().getCommandName();
             for (String a : args) {
                 // SQL read from a file often starts with a comment, which picocli takes for an option
-                if (a.startsWith("--") && a.chars().anyMatch(Character::isWhitespace)) {
+                boolean sql = command.equals("query") || command.equals("sql");
+                if (sql && a.startsWith("--") && !a.contains("=") && a.chars().anyMatch(Character::isWhitespace)) {
                     err.println("fdl: '" + a.lines().findFirst().orElse(a) + "…' starts with --, so it was read as an option;"
-                            + " put -- before it to pass it as it is (fdl query -- \"$sql\")");
+                            + " put -- before it to pass it as it is (fdl " + command + " -- \"$sql\")");
                     break;
                 }
             }

@@ -159,20 +159,21 @@ public final class CatalogReader implements AutoCloseable {
 
     /**
      * The tables a reader opens: those {@code named} (lower-case {@code schema.table}) when each is
-     * one of {@code tables} (DuckDB compares names ignoring ASCII case), else all.
+     * one of {@code tables} (DuckDB compares names ignoring ASCII case), else all; a name marked
+     * {@link QueryTables#OPTIONAL} (also a CTE's) is opened when it is a table and else ignored.
      */
     private static List<SnapshotCatalog.TableEntry> tablesRead(List<SnapshotCatalog.TableEntry> tables, java.util.Set<String> named) {
         if (named == null) return tables;
-        List<SnapshotCatalog.TableEntry> read = new ArrayList<>();
-        java.util.Set<String> found = new java.util.HashSet<>();
-        for (SnapshotCatalog.TableEntry t : tables) {
-            String key = (t.schema() + "." + t.name()).toLowerCase(java.util.Locale.ROOT);
-            if (named.contains(key)) {
-                read.add(t);
-                found.add(key);
-            }
+        java.util.Map<String, SnapshotCatalog.TableEntry> byName = new java.util.HashMap<>();
+        for (SnapshotCatalog.TableEntry t : tables) byName.put((t.schema() + "." + t.name()).toLowerCase(java.util.Locale.ROOT), t);
+        java.util.Set<SnapshotCatalog.TableEntry> read = new java.util.LinkedHashSet<>();
+        for (String name : named) {
+            boolean optional = name.startsWith(QueryTables.OPTIONAL);
+            SnapshotCatalog.TableEntry t = byName.get(optional ? name.substring(QueryTables.OPTIONAL.length()) : name);
+            if (t != null) read.add(t);
+            else if (!optional) return tables; // a view, or no table at all: read everything, as without a list
         }
-        return found.size() == named.size() ? read : tables;
+        return tables.stream().filter(read::contains).toList();
     }
 
     /** The snapshot the views show. */

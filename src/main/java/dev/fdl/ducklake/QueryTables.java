@@ -15,17 +15,22 @@ import java.util.Set;
 /**
  * The tables a read-only query names, so that a reader of a remote repository fetches only their
  * data files. DuckDB's own parser decides ({@code json_serialize_sql}, as {@link ReadOnlySql}):
- * every base table the statement names, anywhere (joins, subqueries, CTEs), less the names of its
- * CTEs. When that cannot be known the answer is "every table" (null): a table function
+ * every base table the statement names, anywhere (joins, subqueries, CTEs); a name that is also
+ * one of its CTEs is read only when a table has it (the parse does not say which one a reference
+ * means). When that cannot be known the answer is "every table" (null): a table function
  * ({@code query_table}, {@code read_parquet}), {@code SHOW}/{@code DESCRIBE}/{@code SUMMARIZE}, a
  * name with a database part, or a statement the parser does not serialize.
  */
 final class QueryTables {
     private QueryTables() {}
 
+    /** Marks a name the statement also defines as a CTE: read when a table has that name, else ignored. */
+    static final String OPTIONAL = "?";
+
     /**
      * The tables {@code sql} names, as lower-case {@code schema.table} ({@code main} for a name
-     * without a schema, which is where the reader puts unqualified names); null when it may read
+     * without a schema, which is where the reader puts unqualified names), a name the statement
+     * also defines as a CTE marked {@link #OPTIONAL} ({@code ?main.x}); null when it may read
      * others, or cannot be told.
      */
     static Set<String> named(Connection duck, String sql) {
@@ -67,8 +72,9 @@ final class QueryTables {
                 if (!node.path("catalog_name").asText("").isEmpty()) return false;
                 String schema = node.path("schema_name").asText("");
                 String table = fold(node.path("table_name").asText(""));
-                if (schema.isEmpty() && ctes.contains(table)) return true;
-                tables.add((schema.isEmpty() ? "main" : fold(schema)) + "." + table);
+                // a CTE's name may still be a table elsewhere in the statement (WITH t AS (FROM t) …)
+                if (schema.isEmpty() && ctes.contains(table)) tables.add(OPTIONAL + "main." + table);
+                else tables.add((schema.isEmpty() ? "main" : fold(schema)) + "." + table);
             }
         }
         for (JsonNode child : node) {

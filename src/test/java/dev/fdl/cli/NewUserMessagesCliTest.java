@@ -146,5 +146,6 @@ class NewUserMessagesCliTest {
         assertThat(r.err()).contains("'-- monthly report…' starts with --, so it was read as an option; put -- before it");
         assertThat(Cli.ok(wc, "query", "--", sql).out()).contains("1");
         assertThat(Cli.in(wc, "query", "--bogus").err()).doesNotContain("put -- before it");
+        assertThat(Cli.in(wc, "commit", "--mesage=fix the typo").err()).doesNotContain("put -- before it");
     }
 }

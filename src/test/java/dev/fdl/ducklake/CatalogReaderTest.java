@@ -145,6 +145,9 @@ class CatalogReaderTest {
         // big_towns is a DuckLake view over towns: a name that is not a table gives every table
         assertThat(CatalogReader.requiredFiles(towns.catalog(), 8L, java.util.Set.of("main.scratch", "main.big_towns")))
                 .isEqualTo(CatalogReader.requiredFiles(towns.catalog(), 8L));
+        // a CTE's name is read when it is a table too (WITH towns AS (FROM towns …)), else ignored
+        assertThat(CatalogReader.requiredFiles(towns.catalog(), 8L, java.util.Set.of("?main.scratch", "?main.recent")))
+                .containsExactly("main/scratch/ducklake-01a22959-f56a-75a4-bba7-f17cd90449ff.parquet");
         try (CatalogReader reader = CatalogReader.open(towns.catalog(), towns.dataPath(), 15L, java.util.Set.of("main.big_towns"))) {
             assertThat(reader.query("SELECT count(*) FROM big_towns").rows().get(0).get(0)).isEqualTo(2L);
         }
