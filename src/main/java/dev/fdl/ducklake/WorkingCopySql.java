@@ -41,12 +41,16 @@ public final class WorkingCopySql {
                         + ". Install them in a DuckDB that can reach the extension repository (INSTALL ducklake; INSTALL sqlite;), "
                         + "or load data without them: fdl import <file> --table <name>");
             try (Statement st = duck.createStatement()) {
-                st.execute("SET TimeZone = 'UTC'"); // TIMESTAMPTZ in UTC, as fdl query shows it
                 st.execute("ATTACH " + SqlQuote.literal("ducklake:sqlite:" + sqliteCatalog.toAbsolutePath()) + " AS lake (DATA_PATH "
                         + SqlQuote.literal(dataPath) + ")");
                 st.execute("USE lake");
                 // one query: its values as fdl query reads them (DuckDB's text); a script's last result through the driver
-                if (ReadOnlySql.isOne(duck, sql)) return CatalogReader.execute(duck, sql);
+                // (TIMESTAMPTZ in UTC for it only: a script's writes keep the session's time zone, in which
+                // a literal without an offset is read)
+                if (ReadOnlySql.isOne(duck, sql)) {
+                    st.execute("SET TimeZone = 'UTC'");
+                    return CatalogReader.execute(duck, sql);
+                }
                 QueryResult last = null;
                 boolean hasResult = st.execute(sql);
                 if (hasResult) try (ResultSet rs = st.getResultSet()) {
