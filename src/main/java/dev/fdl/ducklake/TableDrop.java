@@ -85,10 +85,15 @@ public final class TableDrop {
             Map<TableName, Long> visible = catalog.tables(newest[0]);
             List<String> missing = new ArrayList<>();
             List<Dropped> dropped = new ArrayList<>();
-            for (TableName n : names) {
+            for (TableName given : names) {
+                // DuckDB names compare ignoring ASCII case (import keeps them apart so): the stored spelling is dropped
+                TableName n = visible.containsKey(given) ? given : visible.keySet().stream()
+                        .filter(t -> t.schema().toLowerCase(java.util.Locale.ROOT).equals(given.schema().toLowerCase(java.util.Locale.ROOT))
+                                && t.name().toLowerCase(java.util.Locale.ROOT).equals(given.name().toLowerCase(java.util.Locale.ROOT)))
+                        .findFirst().orElse(given);
                 Long id = visible.get(n);
-                if (id == null) missing.add(n.toString());
-                else dropped.add(new Dropped(n, id));
+                if (id == null) missing.add(given.toString());
+                else if (dropped.stream().noneMatch(d -> d.tableId() == id)) dropped.add(new Dropped(n, id));
             }
             if (!missing.isEmpty()) {
                 java.util.TreeSet<String> shown = new java.util.TreeSet<>();
