@@ -109,12 +109,12 @@ final class CsvSource {
                 // span lines), never past the bound
                 long[] longest = longestLine(source);
                 if (longest != null && longest[1] + 2 > lineLimit) throw lineTooLong(source, e, lineLimit);
-                long size = DEFAULT_MAX_LINE_SIZE;
+                long size = DuckDbTableLoad.DEFAULT_MAX_LINE;
                 SQLException last = e;
                 while (size < lineLimit) {
                     size = Math.min(lineLimit, Math.max(2 * size, longest == null ? 0 : longest[1] + 2));
                     try {
-                        return sniff(duck, source, ", max_line_size = " + size + ", buffer_size = " + 2 * size);
+                        return sniff(duck, source, lineSizeOptions(size));
                     } catch (SQLException again) {
                         if (!MAX_LINE_SIZE.matcher(String.valueOf(again.getMessage())).find()) throw again;
                         last = again;
@@ -133,8 +133,10 @@ final class CsvSource {
         }
     }
 
-    /** read_csv's default {@code max_line_size} in bytes (DuckDB's CSV reader documentation). */
-    private static final long DEFAULT_MAX_LINE_SIZE = 2_000_000;
+    /** read_csv's options for lines up to {@code size} bytes: its buffers must hold two of them. */
+    static String lineSizeOptions(long size) {
+        return ", max_line_size = " + size + ", buffer_size = " + 2 * size;
+    }
 
     /** One sniff of the whole file with {@code lineSize} (empty, or read_csv's size options) added to every read. */
     private static CsvSource sniff(Connection duck, Path source, String lineSize) throws SQLException, IOException {

@@ -375,7 +375,7 @@ final class DuckDbTableLoad {
         String lineSize = "";
         if (longest + 2 > DEFAULT_MAX_LINE) {
             long size = longest + 1024L;
-            lineSize = ", max_line_size = " + size + ", buffer_size = " + 2 * size;
+            lineSize = CsvSource.lineSizeOptions(size);
         }
         try (Statement s = duck.createStatement()) {
             return s.executeLargeUpdate("INSERT INTO cat.main." + SqlQuote.ident(table) + " SELECT " + casts + " FROM read_csv("
