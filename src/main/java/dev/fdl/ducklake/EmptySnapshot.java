@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * A DuckLake snapshot that changes no table, view, schema or data: what {@code fdl commit} adds to
@@ -23,44 +24,25 @@ public final class EmptySnapshot {
     private EmptySnapshot() {}
 
     /**
-     * Adds an empty snapshot to the SQLite catalog {@code catalog}, in one SQLite transaction
-     * (taken for writing first, so a concurrent import cannot take the same id).
+     * Adds an empty snapshot to the SQLite catalog {@code catalog}, in one SQLite transaction, through
+     * {@link WorkingCatalog}'s snapshot rows (a writer that added a snapshot meanwhile makes it a
+     * conflict, exit 3, nothing written).
      *
      * @return the new snapshot's id (the newest before + 1)
      * @throws FdlException (exit 1) naming the file when it has no snapshot or cannot be written
      */
     public static long add(Path catalog, String author, String message) {
-        return inWriteTransaction(catalog, "adding a snapshot to working catalog", c -> {
-            long s;
-            long schemaVersion;
-            long nextCatalogId;
-            long nextFileId;
-            try (PreparedStatement ps = c.prepareStatement("SELECT snapshot_id, schema_version, next_catalog_id, next_file_id "
-                    + "FROM ducklake_snapshot ORDER BY snapshot_id DESC LIMIT 1"); ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) throw new FdlException("working catalog " + catalog + " has no snapshot; it looks corrupt");
-                s = rs.getLong(1) + 1;
-                schemaVersion = rs.getLong(2);
-                nextCatalogId = rs.getLong(3);
-                nextFileId = rs.getLong(4);
-            }
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, "
-                    + "next_catalog_id, next_file_id) VALUES (?, ?, ?, ?, ?)")) {
-                ps.setLong(1, s);
-                ps.setString(2, WorkingCatalog.snapshotTime());
-                ps.setLong(3, schemaVersion);
-                ps.setLong(4, nextCatalogId);
-                ps.setLong(5, nextFileId);
-                ps.executeUpdate();
-            }
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made, author, "
-                    + "commit_message, commit_extra_info) VALUES (?, NULL, ?, ?, NULL)")) {
-                ps.setLong(1, s);
-                ps.setString(2, author);
-                ps.setString(3, message);
-                ps.executeUpdate();
-            }
-            return s;
-        });
+        try (WorkingCatalog working = WorkingCatalog.open(catalog)) {
+            long[] newest = working.newestSnapshot(); // id, schema_version, next_catalog_id, next_file_id
+            long s = newest[0] + 1;
+            // refused as a conflict if another writer adds a snapshot meanwhile
+            return working.inTransaction(newest[0], "commit", () -> {
+                working.insertSnapshot(s, newest[1], newest[2], newest[3], List.of(), author, message);
+                return s;
+            });
+        } catch (SQLException e) {
+            throw Sql.failure("adding a snapshot to working catalog", catalog, e);
+        }
     }
 
     /**

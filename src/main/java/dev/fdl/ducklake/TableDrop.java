@@ -88,8 +88,8 @@ public final class TableDrop {
             for (TableName given : names) {
                 // DuckDB names compare ignoring ASCII case (import keeps them apart so): the stored spelling is dropped
                 TableName n = visible.containsKey(given) ? given : visible.keySet().stream()
-                        .filter(t -> t.schema().toLowerCase(java.util.Locale.ROOT).equals(given.schema().toLowerCase(java.util.Locale.ROOT))
-                                && t.name().toLowerCase(java.util.Locale.ROOT).equals(given.name().toLowerCase(java.util.Locale.ROOT)))
+                        .filter(t -> WorkingCatalog.sameButAsciiCase(t.schema(), given.schema())
+                                && WorkingCatalog.sameButAsciiCase(t.name(), given.name()))
                         .findFirst().orElse(given);
                 Long id = visible.get(n);
                 if (id == null) missing.add(given.toString());

@@ -92,8 +92,8 @@ final class WorkingCatalog implements AutoCloseable {
     static final List<String> RESERVED_SCHEMAS = List.of("information_schema", "pg_catalog", "temp", "system", "memory",
             CatalogReader.CATALOG_ALIAS);
 
-    /** DuckDB's comparison of identifiers: equal but for the case of ASCII letters ('É' and 'é' differ). */
-    private static boolean sameButAsciiCase(String a, String b) {
+    /** DuckDB's comparison of identifiers: equal, or equal but for the case of ASCII letters ('É' and 'é' differ). */
+    static boolean sameButAsciiCase(String a, String b) {
         if (a.length() != b.length()) return false;
         for (int i = 0; i < a.length(); i++) {
             char x = a.charAt(i), y = b.charAt(i);
@@ -151,7 +151,7 @@ final class WorkingCatalog implements AutoCloseable {
         // but for case would make every reader's views of the catalog fail ("already exists")
         if (schema == null) {
             for (String reserved : RESERVED_SCHEMAS) {
-                if (sameButAsciiCase(reserved, name.schema()) || reserved.equals(name.schema()))
+                if (sameButAsciiCase(reserved, name.schema()))
                     throw FdlException.usage("cannot create schema '" + name.schema() + "': DuckDB keeps the name '" + reserved
                             + "' for its own catalogs and schemas, so no reader could query the version; choose another schema name");
             }
@@ -314,14 +314,17 @@ final class WorkingCatalog implements AutoCloseable {
         }
     }
 
-    /** The {@code ducklake_snapshot} and {@code ducklake_snapshot_changes} rows of new snapshot {@code s}. */
+    /**
+     * The {@code ducklake_snapshot} and {@code ducklake_snapshot_changes} rows of new snapshot
+     * {@code s}; no {@code changes} is {@code changes_made} NULL, as the extension writes an empty list.
+     */
     void insertSnapshot(long s, long schemaVersion, long nextCatalogId, long nextFileId, List<String> changes, String author,
                         String message) throws SQLException {
         update("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, next_catalog_id, next_file_id) "
                 + "VALUES (?, ?, ?, ?, ?)",
                 s, snapshotTime(), schemaVersion, nextCatalogId, nextFileId);
         update("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made, author, commit_message, commit_extra_info) "
-                + "VALUES (?, ?, ?, ?, NULL)", s, String.join(",", changes), author, message);
+                + "VALUES (?, ?, ?, ?, NULL)", s, changes.isEmpty() ? null : String.join(",", changes), author, message);
     }
 
     /**
