@@ -110,8 +110,9 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         } catch (LinkageError e) {
             // picocli passes Errors through; a native library that cannot be loaded is one
             System.err.println("fdl: " + NativeLoadFailure.message(e));
-            if (System.getenv("FDL_DEBUG") != null) e.printStackTrace();
-            System.err.flush();
+            PrintWriter err = new PrintWriter(System.err, true);
+            debugTrace(e, err);
+            err.flush();
             return ExitCodes.FAILURE;
         }
     }
@@ -236,11 +237,22 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
                 return ExitCodes.FAILURE;
             }
             err.println("fdl: internal error: " + ex);
-            if (System.getenv("FDL_DEBUG") != null) ex.printStackTrace(err);
-            else err.println("(set FDL_DEBUG=1 to see where it happened)");
+            if (!debugTrace(ex, err)) err.println("(set FDL_DEBUG=1 to see where it happened)");
             err.flush();
             return ExitCodes.FAILURE;
         }
+    }
+
+    /**
+     * Prints where {@code t} happened, only when the user asked for it ({@code FDL_DEBUG} set):
+     * otherwise fdl's one-line messages say what happened and what to do.
+     *
+     * @return whether the trace was printed
+     */
+    static boolean debugTrace(Throwable t, PrintWriter err) {
+        if (System.getenv("FDL_DEBUG") == null) return false;
+        t.printStackTrace(err);
+        return true;
     }
 
     /** Messages can quote input (a CSV line, a DuckDB error); keep each line readable. */
