@@ -1,7 +1,7 @@
 package dev.fdl.cache;
+import dev.fdl.ducklake.catalog.CatalogFiles;
+import dev.fdl.ducklake.catalog.NamedFile;
 
-import dev.fdl.ducklake.CatalogFiles;
-import dev.fdl.ducklake.NamedFile;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.CatalogSource;
 import dev.fdl.repo.Repository;
@@ -85,7 +85,7 @@ public final class CatalogCache implements CatalogSource {
         return downloads;
     }
 
-    /** Catalogs (or their file lists) served from the local cache without a GET. */
+    /** EmptyCatalog (or their file lists) served from the local cache without a GET. */
     public long hits() {
         return hits;
     }

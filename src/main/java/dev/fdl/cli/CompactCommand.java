@@ -1,7 +1,7 @@
 package dev.fdl.cli;
 
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.Compactor;
+import dev.fdl.ducklake.load.Compactor;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;

@@ -4,10 +4,10 @@ import dev.fdl.util.ShellQuote;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.ProgressListener;
-import dev.fdl.ducklake.SyncResult;
-import dev.fdl.ducklake.Syncer;
-import dev.fdl.ducklake.QueryResult;
-import dev.fdl.ducklake.VersionQuery;
+import dev.fdl.ducklake.load.sync.SyncResult;
+import dev.fdl.ducklake.load.sync.Syncer;
+import dev.fdl.ducklake.read.QueryResult;
+import dev.fdl.ducklake.read.CatalogQuery;
 import dev.fdl.repo.AttachStatements;
 import dev.fdl.repo.Checkout;
 import dev.fdl.repo.Commit;
@@ -185,8 +185,8 @@ final class DemoCommand implements Runnable {
         String sql = "SELECT country, count(*) AS cities FROM cities GROUP BY country";
         CatalogCache cache = CatalogCache.fromEnvironment();
         Path c1 = cache.versionCatalog(repo, first), c2 = cache.versionCatalog(repo, last), mirror = cache.dataFolder(repo);
-        Map<String, Long> a = counts(VersionQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, sql).result());
-        Map<String, Long> b = counts(VersionQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, sql).result());
+        Map<String, Long> a = counts(CatalogQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, sql).result());
+        Map<String, Long> b = counts(CatalogQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, sql).result());
         out.println("== fdl query <version> \"" + sql + "\", two versions side by side (top 10 by growth)");
         out.printf("%-28s %12s %12s %8s%n", "country", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1), "change");
         Set<String> countries = new HashSet<>(a.keySet());
@@ -197,8 +197,8 @@ final class DemoCommand implements Runnable {
                 .forEach(c -> out.printf("%-28s %,12d %,12d %+8d%n", c, a.getOrDefault(c, 0L), b.getOrDefault(c, 0L),
                         b.getOrDefault(c, 0L) - a.getOrDefault(c, 0L)));
         String ids = "SELECT geonameid FROM cities";
-        Set<Object> x = ids(VersionQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, ids).result());
-        Set<Object> y = ids(VersionQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, ids).result());
+        Set<Object> x = ids(CatalogQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, ids).result());
+        Set<Object> y = ids(CatalogQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, ids).result());
         long added = y.stream().filter(id -> !x.contains(id)).count();
         long removed = x.stream().filter(id -> !y.contains(id)).count();
         out.printf("Between %s and %s: %,d cities → %,d (%,d added, %,d removed).%n", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1),

@@ -50,12 +50,12 @@ final class RestoreCommand implements Runnable {
                 Out.json(out, o);
                 return;
             }
-            dev.fdl.ducklake.SnapshotChanges.Names names;
-            try (dev.fdl.ducklake.Catalog c = dev.fdl.ducklake.Catalog.open(wc.catalog())) {
+            dev.fdl.ducklake.format.SnapshotChanges.Names names;
+            try (dev.fdl.ducklake.catalog.CatalogInspector c = dev.fdl.ducklake.catalog.CatalogInspector.open(wc.catalog())) {
                 names = c.names();
             }
             out.println("Restored version " + r.version().id() + " (" + r.version().createdAt() + ") into the working catalog as snapshot "
-                    + r.snapshot() + ": " + dev.fdl.ducklake.SnapshotChanges.describe(String.join(",", r.changes()), names));
+                    + r.snapshot() + ": " + dev.fdl.ducklake.format.SnapshotChanges.describe(String.join(",", r.changes()), names));
             out.println("No data file was copied. Publish it with: fdl commit (message: \"" + RefsCommand.firstLine(r.message()) + "\")");
             out.flush();
         }

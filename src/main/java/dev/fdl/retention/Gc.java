@@ -1,7 +1,7 @@
 package dev.fdl.retention;
 
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.ducklake.catalog.CatalogFiles;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.UnreachableMark;
 import dev.fdl.repo.RefValue;
