@@ -39,8 +39,6 @@ public final class RowKeyTag {
         }
     }
 
-
-
     public static String json(List<String> key) {
         try {
             return Json.MAPPER.writeValueAsString(key);
@@ -48,7 +46,6 @@ public final class RowKeyTag {
             throw new IllegalStateException(e);
         }
     }
-
 
     /** A tag value that is not a JSON array of strings (written by someone else) counts as no key. */
     public static List<String> parse(String value) {
