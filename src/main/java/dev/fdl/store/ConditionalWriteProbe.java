@@ -14,7 +14,7 @@ import java.util.UUID;
  */
 public final class ConditionalWriteProbe {
     /** The folder of probe objects; names beginning with {@code .fdl-} are never listed. */
-    static final String PREFIX = ".fdl-probe/";
+    static final String PREFIX = ObjectStore.INTERNAL_PREFIX + "probe/";
 
     private ConditionalWriteProbe() {}
 

@@ -62,7 +62,6 @@ import java.util.stream.StreamSupport;
  * </ul>
  */
 public final class LocalStore implements ObjectStore {
-    static final String INTERNAL_PREFIX = ".fdl-";
     /** Objects up to this size get a content ETag (MD5); larger ones one from their metadata. */
     static final long CONTENT_ETAG_LIMIT = 1 << 20;
     private static final ReentrantLock JVM_LOCK = new ReentrantLock();
