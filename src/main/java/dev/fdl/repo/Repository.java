@@ -68,7 +68,7 @@ public final class Repository {
      * (SPEC.md section 4, init). No branch exists afterwards.
      *
      * @throws FdlException exit 3 when a repository already exists there (nothing is changed)
-     * @throws dev.fdl.store.StoreException when a non-local store ignores conditional writes (ConditionalWriteProbe)
+     * @throws dev.fdl.store.StoreException when a store that needs the probe ignores conditional writes (ConditionalWriteProbe)
      */
     public static Repository init(ObjectStore store, RefName branch) {
         return init(store, branch, RepoConfig.fresh());
@@ -77,7 +77,7 @@ public final class Repository {
     /** {@link #init(ObjectStore, RefName)} writing {@code config} (a fresh identity, e.g. with a catalog storage) as fdl.json. */
     public static Repository init(ObjectStore store, RefName branch, RepoConfig config) {
         // A store that ignores If-None-Match would let two writers both win (issue #6): refuse it first.
-        if (!(store instanceof dev.fdl.store.LocalStore)) dev.fdl.store.ConditionalWriteProbe.check(store);
+        if (store.conditionalWritesNeedProbe()) dev.fdl.store.ConditionalWriteProbe.check(store);
         WriteResult r = store.putIfAbsent(RepoLayout.CONFIG, config.toBytes());
         if (!r.isWritten())
             throw FdlException.conflict("a repository already exists at " + store.root()

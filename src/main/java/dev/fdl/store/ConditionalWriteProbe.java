@@ -9,7 +9,7 @@ import java.util.UUID;
  * The probe writes a fresh object {@code .fdl-probe/<uuid>} twice with create-only writes,
  * expects the second to be refused, and deletes the object.
  *
- * <p>Run by {@code Repository.init} for every store that is not a local folder, and by
+ * <p>Run by {@code Repository.init} for every store whose {@link ObjectStore#conditionalWritesNeedProbe()} says so, and by
  * {@link S3Store} once per process (per endpoint and bucket) before its first conditional write.
  */
 public final class ConditionalWriteProbe {

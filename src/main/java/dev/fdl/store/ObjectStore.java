@@ -132,6 +132,25 @@ public interface ObjectStore extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * The store's objects as files on this machine ({@link LocalFiles}), for a caller that can
+     * do better with a file than with a stream (fdl serve); empty for stores that have none. A
+     * caller asks this, never the store's class.
+     */
+    default Optional<LocalFiles> localFiles() {
+        return Optional.empty();
+    }
+
+    /**
+     * Whether the store's conditional writes must be checked by {@link ConditionalWriteProbe}
+     * before a repository relies on them (SPEC.md section 2): true for a remote store, which may
+     * ignore {@code If-None-Match}; false where this process enforces them itself (a local folder,
+     * under its lock).
+     */
+    default boolean conditionalWritesNeedProbe() {
+        return true;
+    }
+
     /** True for stores that only read (HTTP(S) roots). */
     default boolean readOnly() {
         return false;
