@@ -132,10 +132,10 @@ final class DiffCommand implements Runnable {
         return "the working copy (" + (branch == null ? "detached" : "branch '" + branch + "'") + ")";
     }
 
-    private VersionDiff.Side version(Repository repo, String spec, List<Path> scratch) {
-        Resolved r = repo.resolve(spec);
-        Path catalog = CatalogCache.fromEnvironment().versionCatalog(repo, r.version());
-        return new VersionDiff.Side(spec.equals(r.version().id()) ? spec : spec + " (" + r.version().id() + ")", catalog,
+    private VersionDiff.Side version(Repository repo, String rev, List<Path> scratch) {
+        Resolved r = repo.resolve(rev);
+        Path catalog = CommandContext.of(spec).cache().versionCatalog(repo, r.version());
+        return new VersionDiff.Side(rev.equals(r.version().id()) ? rev : rev + " (" + r.version().id() + ")", catalog,
                 dataPath(repo, catalog));
     }
 
@@ -160,10 +160,10 @@ final class DiffCommand implements Runnable {
     }
 
     /** Where the built-in reader finds the data files: the repository's data folder, or for a remote one a local mirror. */
-    private static String dataPath(Repository repo, Path catalog) {
+    private String dataPath(Repository repo, Path catalog) {
         String location = repo.dataLocation();
         if (!location.contains("://")) return location;
-        return DataFileMirror.fetch(catalog, null, repo.store(), repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo));
+        return DataFileMirror.fetch(catalog, null, repo.store(), repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo));
     }
 
     /** A sink that also prints the summary. */
