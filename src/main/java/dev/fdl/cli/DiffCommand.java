@@ -10,6 +10,7 @@ import dev.fdl.ducklake.Catalogs;
 import dev.fdl.ducklake.DataFileMirror;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.VersionDiff;
+import dev.fdl.repo.RevisionRange;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
 import dev.fdl.repo.WorkingCopy;
