@@ -3,6 +3,7 @@ package dev.fdl.repo;
 import dev.fdl.FdlException;
 import dev.fdl.util.VersionIds;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -125,6 +126,36 @@ public final class HistoryWalk {
             if (take().id().equals(target.id())) return true;
         }
         return false;
+    }
+
+    /**
+     * The versions {@code startId} reaches and {@code hiddenId} does not (git's {@code log hidden..start}),
+     * newest first, with each one's expiry and missing parents ({@link Repository#log(String, String, int)}).
+     * Both walks go by descending seq, so the hidden side is read only down to the oldest version listed.
+     *
+     * @param hiddenId null: nothing hidden
+     * @param limit    at most this many entries (negative: all)
+     */
+    static List<Repository.LogEntry> log(VersionDatabase versions, String startId, String hiddenId, int limit) {
+        List<Repository.LogEntry> out = new ArrayList<>();
+        HistoryWalk walk = HistoryWalk.over(versions, HistoryWalk.Parents.ALL);
+        walk.start(startId);
+        HistoryWalk hiddenWalk = HistoryWalk.over(versions, HistoryWalk.Parents.ALL);
+        if (hiddenId != null) hiddenWalk.start(hiddenId);
+        Set<String> hidden = new HashSet<>();
+        while (walk.peek() != null && (limit < 0 || out.size() < limit)) {
+            VersionInfo v = walk.peek();
+            // every version the hidden side reaches with a seq >= v's is known once its walk is past v's seq
+            while (hiddenWalk.peek() != null && hiddenWalk.peek().seq() >= v.seq()) hidden.add(hiddenWalk.take().id());
+            if (hidden.contains(v.id())) {
+                walk.skip(); // and so are all its ancestors
+                continue;
+            }
+            List<String> missing = new ArrayList<>();
+            walk.take(missing);
+            out.add(new Repository.LogEntry(v, versions.readExpired(v.id()).orElse(null), missing));
+        }
+        return out;
     }
 
     private void visit(String id, List<String> missing) {

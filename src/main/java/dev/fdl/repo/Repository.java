@@ -7,12 +7,9 @@ import dev.fdl.store.ObjectBytes;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.WriteResult;
 
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -351,24 +348,6 @@ public final class Repository {
      * @param hiddenId null: nothing hidden
      */
     public List<LogEntry> log(String startId, String hiddenId, int limit) {
-        List<LogEntry> out = new ArrayList<>();
-        HistoryWalk walk = HistoryWalk.over(versions, HistoryWalk.Parents.ALL);
-        walk.start(startId);
-        HistoryWalk hiddenWalk = HistoryWalk.over(versions, HistoryWalk.Parents.ALL);
-        if (hiddenId != null) hiddenWalk.start(hiddenId);
-        Set<String> hidden = new HashSet<>();
-        while (walk.peek() != null && (limit < 0 || out.size() < limit)) {
-            VersionInfo v = walk.peek();
-            // every version the hidden side reaches with a seq >= v's is known once its walk is past v's seq
-            while (hiddenWalk.peek() != null && hiddenWalk.peek().seq() >= v.seq()) hidden.add(hiddenWalk.take().id());
-            if (hidden.contains(v.id())) {
-                walk.skip(); // and so are all its ancestors
-                continue;
-            }
-            List<String> missing = new ArrayList<>();
-            walk.take(missing);
-            out.add(new LogEntry(v, versions.readExpired(v.id()).orElse(null), missing));
-        }
-        return out;
+        return HistoryWalk.log(versions, startId, hiddenId, limit);
     }
 }
