@@ -54,7 +54,7 @@ record Revision(String spec, String base, Instant until, String date, List<Step>
             date = rest.substring(2, close);
             until = until(spec, date);
             rest = rest.substring(close + 1);
-            if (base.isEmpty() || base.equals("@")) base = "HEAD";
+            if (RevisionResolver.isHead(base)) base = RepoLayout.HEAD;
         }
         if (base.isEmpty()) throw bad(spec, "nothing before '" + rest.charAt(0) + "'");
         List<Step> steps = new ArrayList<>();

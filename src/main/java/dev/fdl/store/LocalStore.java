@@ -1,5 +1,6 @@
 package dev.fdl.store;
 
+import dev.fdl.util.AtomicFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -139,7 +140,7 @@ public final class LocalStore implements ObjectStore, LocalFiles {
     public Optional<ObjectMeta> download(String key, Path target) {
         Path f = fileToRead(key);
         if (f == null) return Optional.empty();
-        Path tmp = target.resolveSibling(INTERNAL_PREFIX + "dl-" + UUID.randomUUID());
+        Path tmp = AtomicFile.tempBeside(target, INTERNAL_PREFIX + "dl-");
         try {
             return readConsistently(key, f, "downloaded", "cannot download " + f + " to " + target, before -> {
                 Files.createDirectories(target.toAbsolutePath().getParent());
@@ -149,7 +150,7 @@ public final class LocalStore implements ObjectStore, LocalFiles {
                 }
                 BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
                 if (!sameFile(before, after) || Files.size(tmp) != after.size()) return null;
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                AtomicFile.moveCopy(tmp, target);
                 String etag = after.size() <= CONTENT_ETAG_LIMIT ? HexFormat.of().formatHex(md.digest()) : metaEtag(after);
                 return new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant());
             });
