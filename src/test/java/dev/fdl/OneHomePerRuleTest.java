@@ -23,6 +23,8 @@ class OneHomePerRuleTest {
     /** Text blocks, strings, character literals and comments (as PackageCyclesTest reads them), blanked keeping line breaks. */
     private static final Pattern NOT_CODE = Pattern.compile(
             "\"\"\"(?s:.*?)\"\"\"|\"(?:\\\\.|[^\"\\\\\\n])*\"|'(?:\\\\.|[^'\\\\])'|/\\*(?s:.*?)\\*/|//[^\\n]*");
+    /** Comments only (strings kept, for rules about string literals); a string holding // or /* is rare enough here. */
+    private static final Pattern COMMENTS = Pattern.compile("/\\*(?s:.*?)\\*/|//[^\\n]*");
 
     @Test
     void onlyTheStorePackageKnowsWhichStoreClassItHas() throws IOException {
@@ -52,6 +54,16 @@ class OneHomePerRuleTest {
     }
 
     @Test
+    void headAndTheSuffixesAreReadByTheRevisionResolverAlone() throws IOException {
+        // "HEAD", git's "@" and where suffixes start: RevisionResolver (Revision holds the suffix grammar,
+        // RefName the ref-name rule that '@' alone is no name); the CLI asks it (DefaultRef)
+        Set<String> own = Set.of("repo/RevisionResolver.java", "repo/Revision.java", "repo/RefName.java");
+        assertThat(sites(Pattern.compile("(?:equals|startsWith)\\(\"(?:HEAD|@|@\\{)\"\\)|\"~\\^@\""), COMMENTS))
+                .as("HEAD or @ read outside RevisionResolver")
+                .allMatch(s -> own.contains(s.substring(0, s.indexOf(':'))));
+    }
+
+    @Test
     void theSiteFinderSeesCodeNotCommentsOrStrings() {
         String source = """
                 class X {
@@ -65,18 +77,27 @@ class OneHomePerRuleTest {
 
     /** {@code path:line} (path relative to dev/fdl) of every match of {@code code} in the code of src/main. */
     private static List<String> sites(Pattern code) throws IOException {
+        return sites(code, NOT_CODE);
+    }
+
+    /** {@link #sites(Pattern)} with {@code blanked} (comments, maybe strings) left out of the search. */
+    private static List<String> sites(Pattern code, Pattern blanked) throws IOException {
         List<String> out = new ArrayList<>();
         try (Stream<Path> files = Files.walk(MAIN)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
                 String rel = MAIN.relativize(f).toString().replace('\\', '/');
-                for (int line : lines(Files.readString(f), code)) out.add(rel + ":" + line);
+                for (int line : lines(Files.readString(f), code, blanked)) out.add(rel + ":" + line);
             }
         }
         return out;
     }
 
     private static List<Integer> lines(String source, Pattern code) {
-        Matcher m = NOT_CODE.matcher(source);
+        return lines(source, code, NOT_CODE);
+    }
+
+    private static List<Integer> lines(String source, Pattern code, Pattern blanked) {
+        Matcher m = blanked.matcher(source);
         StringBuilder sb = new StringBuilder();
         while (m.find()) m.appendReplacement(sb, Matcher.quoteReplacement(m.group().replaceAll("[^\\n]", " ")));
         m.appendTail(sb);

@@ -58,7 +58,7 @@ record DefaultRef(String spec, String description) {
             String rest = RevisionResolver.afterHead(given);
             if (rest == null) return new DefaultRef(given, null);
             DefaultRef d = of(repo);
-            if (d.spec().equals("HEAD")) return new DefaultRef(given, null);
+            if (RevisionResolver.isHead(d.spec())) return new DefaultRef(given, null);
             return new DefaultRef(d.spec() + rest, "HEAD" + rest + ": " + d.description() + rest);
         }
         DefaultRef d = of(repo);
