@@ -31,7 +31,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -78,7 +77,7 @@ final class DemoCommand implements Runnable {
             Repository repo = Repository.init(store, new RefName("main"));
             out.println("== fdl init " + ShellQuote.word(store.root()));
             WorkingCopy wc = WorkingCopy.create(base.resolve("work"));
-            Checkout.run(repo, CatalogCache.fromEnvironment(), wc, null, null, false, ProgressListener.NONE);
+            Checkout.run(repo, CommandContext.of(spec).cache(), wc, null, null, false, ProgressListener.NONE);
             out.println("== fdl checkout (working copy " + wc.dir() + ")");
             Files.write(wc.dir().resolve("dataset.json"), Json.bytes(datasetJson()));
             VersionInfo.Author author = new VersionInfo.Author("fdl demo", "demo@example.org");
@@ -86,10 +85,10 @@ final class DemoCommand implements Runnable {
             long bytes = 0;
             for (int i = 0; i < MONTHS.size(); i++) {
                 // sync writes only what changed since the previous month: versions share the data files
-                SyncResult imp = Syncer.sync(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), files.get(i), "cities",
+                SyncResult imp = Syncer.sync(wc.catalog(), store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), files.get(i), "cities",
                         List.of("geonameid"), null, author.name(), "import world-cities " + MONTHS.get(i));
                 Commit.Result c = Commit.run(repo, wc, "world-cities as published on " + MONTHS.get(i), author,
-                        Clock.systemUTC(), ProgressListener.NONE);
+                        CommandContext.of(spec).clock(), ProgressListener.NONE);
                 versions.add(c.version());
                 long added = imp.dataBytes() + imp.deleteBytes();
                 bytes += added;
@@ -113,7 +112,7 @@ final class DemoCommand implements Runnable {
             Main.commandLine().setOut(out).setErr(spec.commandLine().getErr())
                     .execute("diff", "--repo", repoRoot, "--stat", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1));
             out.println();
-            sideBySide(out, repo, versions.get(0), versions.get(versions.size() - 1));
+            sideBySide(out, repo, CommandContext.of(spec).cache(), versions.get(0), versions.get(versions.size() - 1));
             out.println();
             out.println("== fdl attach " + MONTHS.get(MONTHS.size() - 1) + "   (DuckDB with the DuckLake extension)");
             AttachStatements.of(repo, versions.get(versions.size() - 1), null, "cities").forEach(out::println);
@@ -181,9 +180,8 @@ final class DemoCommand implements Runnable {
     }
 
     /** The same question answered by two versions, side by side, and what changed between them. */
-    private static void sideBySide(PrintWriter out, Repository repo, VersionInfo first, VersionInfo last) {
+    private static void sideBySide(PrintWriter out, Repository repo, CatalogCache cache, VersionInfo first, VersionInfo last) {
         String sql = "SELECT country, count(*) AS cities FROM cities GROUP BY country";
-        CatalogCache cache = CatalogCache.fromEnvironment();
         Path c1 = cache.versionCatalog(repo, first), c2 = cache.versionCatalog(repo, last), mirror = cache.dataFolder(repo);
         Map<String, Long> a = counts(CatalogQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, sql).result());
         Map<String, Long> b = counts(CatalogQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, sql).result());

@@ -10,6 +10,7 @@ import dev.fdl.ducklake.catalog.EmptyCatalog;
 import dev.fdl.ducklake.read.DataFileMirror;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.read.CatalogDiff;
+import dev.fdl.repo.RevisionRange;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
 import dev.fdl.repo.WorkingCopy;
@@ -132,10 +133,10 @@ final class DiffCommand implements Runnable {
         return "the working copy (" + (branch == null ? "detached" : "branch '" + branch + "'") + ")";
     }
 
-    private CatalogDiff.Side version(Repository repo, String spec, List<Path> scratch) {
-        Resolved r = repo.resolve(spec);
-        Path catalog = CatalogCache.fromEnvironment().versionCatalog(repo, r.version());
-        return new CatalogDiff.Side(spec.equals(r.version().id()) ? spec : spec + " (" + r.version().id() + ")", catalog,
+    private CatalogDiff.Side version(Repository repo, String rev, List<Path> scratch) {
+        Resolved r = repo.resolve(rev);
+        Path catalog = CommandContext.of(spec).cache().versionCatalog(repo, r.version());
+        return new CatalogDiff.Side(rev.equals(r.version().id()) ? rev : rev + " (" + r.version().id() + ")", catalog,
                 dataPath(repo, catalog));
     }
 
@@ -160,10 +161,10 @@ final class DiffCommand implements Runnable {
     }
 
     /** Where the built-in reader finds the data files: the repository's data folder, or for a remote one a local mirror. */
-    private static String dataPath(Repository repo, Path catalog) {
+    private String dataPath(Repository repo, Path catalog) {
         String location = repo.dataLocation();
         if (!location.contains("://")) return location;
-        return DataFileMirror.fetch(catalog, null, repo.store(), repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo));
+        return DataFileMirror.fetch(catalog, null, repo.store(), repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo));
     }
 
     /** A sink that also prints the summary. */

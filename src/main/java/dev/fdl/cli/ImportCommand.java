@@ -80,7 +80,7 @@ final class ImportCommand implements Runnable {
         ImportMode m = Modes.parse(mode);
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            ImportResult r = Importer.importFile(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo),
+            ImportResult r = Importer.importFile(wc.catalog(), store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo),
                     Cwd.resolve(file), format(), table, m, schema, noKey, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
@@ -97,7 +97,7 @@ final class ImportCommand implements Runnable {
     private void sync(WorkingCopy wc) {
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            SyncResult r = Syncer.sync(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), Cwd.resolve(file),
+            SyncResult r = Syncer.sync(wc.catalog(), store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), Cwd.resolve(file),
                     format(), table,
                     noKey ? List.of() : keys, schema, null, message);
             PrintWriter out = spec.commandLine().getOut();

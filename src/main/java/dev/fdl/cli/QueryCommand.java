@@ -57,7 +57,7 @@ final class QueryCommand implements Runnable {
             try (ObjectStore store = Stores.open(wc.state().root())) {
                 Repository repo = Repository.open(store);
                 CatalogConverter.convert(wc.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);
-                answer = CatalogQuery.run(tmp, store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), snapshot, sql);
+                answer = CatalogQuery.run(tmp, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql);
             } catch (FdlException e) {
                 // the scratch copy is fdl's business: name what the user queried
                 String file = "\\S*" + java.util.regex.Pattern.quote(tmp.getFileName().toString());
@@ -77,9 +77,9 @@ final class QueryCommand implements Runnable {
                 if (which.description() != null) header = "# " + which.description() + ", version ";
                 Resolved r = repo.resolve(which.spec());
                 if (header != null) header += r.version().id();
-                Path catalog = CatalogCache.fromEnvironment().versionCatalog(repo, r.version());
+                Path catalog = CommandContext.of(spec).cache().versionCatalog(repo, r.version());
                 try {
-                    answer = CatalogQuery.run(catalog, store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), snapshot, sql);
+                    answer = CatalogQuery.run(catalog, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql);
                 } catch (FdlException e) {
                     throw aboutVersion(e, repo, r.version(), catalog);
                 }

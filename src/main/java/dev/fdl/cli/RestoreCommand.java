@@ -37,7 +37,7 @@ final class RestoreCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            Restore.Result r = Restore.run(repo, CatalogCache.fromEnvironment(), wc, DefaultRef.resolveHead(repo, version, spec.commandLine().getErr()), message, Authors.resolve(author),
+            Restore.Result r = Restore.run(repo, CommandContext.of(spec).cache(), wc, DefaultRef.resolveHead(repo, version, spec.commandLine().getErr()), message, Authors.resolve(author),
                     Progress.listener(quiet, spec.commandLine().getErr()));
             PrintWriter out = spec.commandLine().getOut();
             if (json) {

@@ -1,4 +1,4 @@
-package dev.fdl.cli;
+package dev.fdl.repo;
 
 import dev.fdl.FdlException;
 
@@ -7,19 +7,19 @@ import dev.fdl.FdlException;
  * {@code b} reaches and {@code a} does not, for {@code fdl diff} the same as {@code diff a b}, as in
  * git. An empty side is {@code HEAD} ({@code main..}, {@code ..main}). Ref names cannot hold
  * {@code ..} (SPEC.md section 3, ref names) and version ids and revision suffixes hold no dot, so
- * the split is unambiguous.
+ * the split is unambiguous. Each side is then resolved by {@link RevisionResolver}.
  *
  * @param from the side left of {@code ..}
  * @param to   the side right of it
  */
-record RevisionRange(String from, String to) {
+public record RevisionRange(String from, String to) {
     /**
      * The range {@code arg} names, or null when it holds no {@code ..}.
      *
      * @param command the command, for the error
      * @throws FdlException usage error for git's three-dot form {@code a...b}, which fdl does not take
      */
-    static RevisionRange parse(String arg, String command) {
+    public static RevisionRange parse(String arg, String command) {
         int at = arg.indexOf("..");
         if (at < 0) return null;
         if (arg.contains("..."))
@@ -27,6 +27,6 @@ record RevisionRange(String from, String to) {
                     + command + " <a>..<b>)");
         String from = arg.substring(0, at), to = arg.substring(at + 2);
         if (to.contains("..")) throw FdlException.usage(command + ": '" + arg + "' is not a range <a>..<b>");
-        return new RevisionRange(from.isEmpty() ? "HEAD" : from, to.isEmpty() ? "HEAD" : to);
+        return new RevisionRange(from.isEmpty() ? RepoLayout.HEAD : from, to.isEmpty() ? RepoLayout.HEAD : to);
     }
 }
