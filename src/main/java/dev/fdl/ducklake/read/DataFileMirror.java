@@ -1,6 +1,7 @@
 package dev.fdl.ducklake.read;
 
 import dev.fdl.FdlException;
+import dev.fdl.util.AtomicFile;
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
 
@@ -8,7 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Optional;
 
@@ -54,12 +54,16 @@ public final class DataFileMirror {
                     if (meta.isPresent() && meta.get().size() == Files.size(target)) continue;
                 }
                 Files.createDirectories(target.getParent());
-                Path part = target.resolveSibling(target.getFileName() + ".part");
-                if (store.download(key, part).isEmpty()) {
-                    throw new FdlException("data file " + key + " named by catalog " + catalog
-                            + " is missing from the repository " + store.root());
+                Path part = AtomicFile.tempBeside(target, "." + target.getFileName() + ".part-");
+                try {
+                    if (store.download(key, part).isEmpty()) {
+                        throw new FdlException("data file " + key + " named by catalog " + catalog
+                                + " is missing from the repository " + store.root());
+                    }
+                    AtomicFile.moveCopy(part, target);
+                } finally {
+                    AtomicFile.deleteQuietly(part);
                 }
-                Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the data file cache " + cacheDir, e);
