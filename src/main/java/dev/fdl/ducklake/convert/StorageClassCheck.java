@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.convert;
 
+import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.SqlQuote;
 
 import java.sql.Connection;
@@ -55,7 +56,7 @@ final class StorageClassCheck {
      */
     static String rowidAlias(List<CopyColumn> columns) {
         for (String alias : List.of("rowid", "_rowid_", "oid")) {
-            if (columns.stream().noneMatch(c -> c.name().equalsIgnoreCase(alias))) {
+            if (columns.stream().noneMatch(c -> Identifiers.same(c.name(), alias))) {
                 return alias;
             }
         }

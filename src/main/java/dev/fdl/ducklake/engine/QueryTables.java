@@ -50,9 +50,9 @@ public final class QueryTables {
         }
     }
 
-    /** DuckDB compares identifiers ignoring ASCII case. */
+    /** DuckDB compares identifiers ignoring ASCII case ({@link Identifiers#fold}). */
     private static String fold(String name) {
-        return name.toLowerCase(Locale.ROOT);
+        return Identifiers.fold(name);
     }
 
     private static void collectCtes(JsonNode node, Set<String> ctes) {

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.engine.Identifiers;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fdl.FdlException;
 import dev.fdl.util.Json;
@@ -72,7 +73,7 @@ public final class CsvSource {
         StringBuilder cols = new StringBuilder("{");
         for (Map.Entry<String, String> c : columns.entrySet()) {
             String type = c.getValue();
-            for (Map.Entry<String, String> t : types.entrySet()) if (t.getKey().equalsIgnoreCase(c.getKey())) type = t.getValue();
+            for (Map.Entry<String, String> t : types.entrySet()) if (Identifiers.same(t.getKey(), c.getKey())) type = t.getValue();
             if (cols.length() > 1) cols.append(", ");
             cols.append(SqlQuote.literal(c.getKey())).append(": ").append(SqlQuote.literal(type));
         }
@@ -182,7 +183,7 @@ public final class CsvSource {
             for (int i = 1; i <= n; i++) {
                 String name = rs.getString(i);
                 if (name == null) continue;
-                Integer first = seen.putIfAbsent(name.toLowerCase(java.util.Locale.ROOT), i);
+                Integer first = seen.putIfAbsent(Identifiers.fold(name), i);
                 if (first != null) {
                     throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": its header names column '" + name
                             + "' twice (fields " + first + " and " + i + "; names are compared ignoring case); "

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
 import dev.fdl.util.VersionIds;
@@ -241,9 +242,9 @@ public final class Importer {
             types = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(types));
         }
 
-        /** The source column named {@code name}, matched case-insensitively like DuckDB identifiers. */
+        /** The source column named {@code name}, matched as DuckDB matches identifiers ({@link Identifiers#same}). */
         public String column(String name) {
-            for (String c : types.keySet()) if (c.equalsIgnoreCase(name)) return c;
+            for (String c : types.keySet()) if (Identifiers.same(c, name)) return c;
             throw new IllegalStateException("no source column " + name);
         }
 
@@ -258,7 +259,7 @@ public final class Importer {
             };
             Map<String, String> types = csv != null ? csv.columns() : describe(duck, relation, source, format);
             for (String col : overrides.keySet()) {
-                boolean found = types.keySet().stream().anyMatch(c -> c.equalsIgnoreCase(col));
+                boolean found = types.keySet().stream().anyMatch(c -> Identifiers.same(c, col));
                 if (!found) {
                     throw FdlException.usage("--schema names column '" + col + "', which " + source
                             + " does not have (it has: " + String.join(", ", types.keySet()) + ")");
@@ -268,7 +269,7 @@ public final class Importer {
             for (Map.Entry<String, String> e : types.entrySet()) {
                 String override = null;
                 for (Map.Entry<String, String> o : overrides.entrySet()) {
-                    if (o.getKey().equalsIgnoreCase(e.getKey())) override = o.getValue();
+                    if (Identifiers.same(o.getKey(), e.getKey())) override = o.getValue();
                 }
                 effective.put(e.getKey(), override != null ? normalizeType(duck, override) : e.getValue());
             }

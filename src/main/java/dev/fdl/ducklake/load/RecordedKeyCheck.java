@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
 import dev.fdl.store.ObjectStore;
@@ -96,7 +97,7 @@ public final class RecordedKeyCheck {
         if (key.isEmpty()) return;
         List<ImportPlan.Column> columns = new ArrayList<>();
         for (String k : key) {
-            ImportPlan.Column c = plan.columns().stream().filter(p -> p.name().equalsIgnoreCase(k)).findFirst().orElse(null);
+            ImportPlan.Column c = plan.columns().stream().filter(p -> Identifiers.same(p.name(), k)).findFirst().orElse(null);
             if (c == null) return; // a replace without the key's columns: there is no key left to break
             columns.add(c);
         }

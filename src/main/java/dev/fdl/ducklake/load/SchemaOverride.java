@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
 
 import java.util.LinkedHashMap;
@@ -56,7 +57,7 @@ public final class SchemaOverride {
             type = item.substring(space + 1).trim();
         }
         if (name.isEmpty() || type.isEmpty() || !TYPE.matcher(type).matches()) throw bad(item, text);
-        if (result.keySet().stream().anyMatch(name::equalsIgnoreCase)) {
+        if (result.keySet().stream().anyMatch(n -> Identifiers.same(n, name))) {
             throw FdlException.usage("--schema names column '" + name + "' twice");
         }
         result.put(name, type);

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
 
@@ -160,14 +161,14 @@ public final class BuiltInReader implements AutoCloseable {
     }
 
     /**
-     * The tables a reader opens: those {@code named} (lower-case {@code schema.table}) when each is
+     * The tables a reader opens: those {@code named} ({@link Identifiers#fold folded} {@code schema.table}) when each is
      * one of {@code tables} (DuckDB compares names ignoring ASCII case), else all; a name marked
      * {@link QueryTables#OPTIONAL} (also a CTE's) is opened when it is a table and else ignored.
      */
     private static List<SnapshotView.TableEntry> tablesRead(List<SnapshotView.TableEntry> tables, java.util.Set<String> named) {
         if (named == null) return tables;
         java.util.Map<String, SnapshotView.TableEntry> byName = new java.util.HashMap<>();
-        for (SnapshotView.TableEntry t : tables) byName.put((t.schema() + "." + t.name()).toLowerCase(java.util.Locale.ROOT), t);
+        for (SnapshotView.TableEntry t : tables) byName.put(Identifiers.fold(t.schema() + "." + t.name()), t);
         java.util.Set<SnapshotView.TableEntry> read = new java.util.LinkedHashSet<>();
         for (String name : named) {
             boolean optional = name.startsWith(QueryTables.OPTIONAL);

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
 import dev.fdl.util.SqlQuote;
 
@@ -113,7 +114,7 @@ public final class CatalogDiff {
 
     private static boolean hasAll(SnapshotView.TableEntry t, List<String> keys) {
         for (String k : keys) {
-            if (t.columns().stream().noneMatch(c -> c.name().equalsIgnoreCase(k))) return false;
+            if (t.columns().stream().noneMatch(c -> Identifiers.same(c.name(), k))) return false;
         }
         return true;
     }
@@ -325,7 +326,7 @@ public final class CatalogDiff {
         }
 
         private static int indexOf(List<String> labels, String name) {
-            for (int i = 0; i < labels.size(); i++) if (labels.get(i).equalsIgnoreCase(name.trim())) return i;
+            for (int i = 0; i < labels.size(); i++) if (Identifiers.same(labels.get(i), name.trim())) return i;
             return -1;
         }
 

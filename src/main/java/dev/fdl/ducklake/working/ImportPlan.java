@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.working;
 
+import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
 
 import java.nio.file.Path;
@@ -144,12 +145,12 @@ public final class ImportPlan {
             List<String> extra = new ArrayList<>();
             List<Column> columns = new ArrayList<>();
             for (WorkingCatalog.ColumnRow c : current) {
-                Optional<String> s = sourceTypes.keySet().stream().filter(n -> n.equalsIgnoreCase(c.name())).findFirst();
+                Optional<String> s = sourceTypes.keySet().stream().filter(n -> Identifiers.same(n, c.name())).findFirst();
                 if (s.isEmpty()) missing.add(c.name());
                 else columns.add(new Column(c.id(), c.name(), s.get(), duckType(c, name), c.lakeType()));
             }
             for (String s : sourceTypes.keySet()) {
-                if (current.stream().noneMatch(c -> c.name().equalsIgnoreCase(s))) extra.add(s);
+                if (current.stream().noneMatch(c -> Identifiers.same(c.name(), s))) extra.add(s);
             }
             if (!missing.isEmpty() || !extra.isEmpty()) {
                 String hint = sourceTypes.size() == 1 && current.size() > 1

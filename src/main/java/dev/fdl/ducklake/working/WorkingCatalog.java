@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.working;
 
+import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
 import dev.fdl.util.VersionIds;
@@ -97,16 +98,9 @@ public final class WorkingCatalog implements AutoCloseable {
     static final List<String> RESERVED_SCHEMAS = List.of("information_schema", "pg_catalog", "temp", "system", "memory",
             MetadataQueries.CATALOG_ALIAS);
 
-    /** DuckDB's comparison of identifiers: equal, or equal but for the case of ASCII letters ('É' and 'é' differ). */
+    /** DuckDB's comparison of identifiers ({@link Identifiers#same}: 'É' and 'é' differ). */
     static boolean sameButAsciiCase(String a, String b) {
-        if (a.length() != b.length()) return false;
-        for (int i = 0; i < a.length(); i++) {
-            char x = a.charAt(i), y = b.charAt(i);
-            if (x == y) continue;
-            if (x < 128 && y < 128 && Character.toLowerCase(x) == Character.toLowerCase(y)) continue;
-            return false;
-        }
-        return true;
+        return Identifiers.same(a, b);
     }
 
     /** The newest {@code ducklake_snapshot} row: snapshot_id, schema_version, next_catalog_id, next_file_id. */

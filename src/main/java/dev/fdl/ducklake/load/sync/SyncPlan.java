@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load.sync;
 
+import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
 
 import java.nio.file.Path;
@@ -120,12 +121,12 @@ final class SyncPlan {
             }
         }
         Map<String, String> fileColumns = new HashMap<>();
-        for (String c : src.types().keySet()) fileColumns.put(c.toLowerCase(Locale.ROOT), c);
+        for (String c : src.types().keySet()) fileColumns.put(Identifiers.fold(c), c);
         List<Target> targets = new ArrayList<>();
         List<WorkingCatalog.ColumnRow> dropped = new ArrayList<>();
         List<String> changes = new ArrayList<>();
         for (WorkingCatalog.ColumnRow c : state.columns()) {
-            String fileName = fileColumns.remove(c.name().toLowerCase(Locale.ROOT));
+            String fileName = fileColumns.remove(Identifiers.fold(c.name()));
             if (fileName == null) {
                 dropped.add(c);
                 changes.add("dropped column " + c.name());
@@ -151,7 +152,7 @@ final class SyncPlan {
         }
         long id = state.maxColumnId() + 1;
         for (String fileName : src.types().keySet()) {
-            if (!fileColumns.containsKey(fileName.toLowerCase(Locale.ROOT))) continue;
+            if (!fileColumns.containsKey(Identifiers.fold(fileName))) continue;
             String duck = src.types().get(fileName);
             String lake = ImportPlan.lakeType(fileName, duck, source);
             targets.add(new Target(new ImportPlan.Column(id++, fileName, fileName, duckType(fileName, lake, name), lake), null));
@@ -160,7 +161,7 @@ final class SyncPlan {
         List<ImportPlan.Column> keys = new ArrayList<>();
         for (String k : keyNames) {
             Optional<ImportPlan.Column> col = targets.stream().map(Target::column)
-                    .filter(c -> c.name().equalsIgnoreCase(k.trim())).findFirst();
+                    .filter(c -> Identifiers.same(c.name(), k.trim())).findFirst();
             if (col.isEmpty()) {
                 throw FdlException.usage("--key names column '" + k.trim() + "', which " + source + " does not have (it has: "
                         + String.join(", ", src.types().keySet()) + ")");

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load.sync;
 
+import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Payload;
@@ -118,7 +119,7 @@ public final class Syncer {
                 } else {
                     List<String> recorded = keys == null ? RowKey.current(catalog, state.table().id()) : List.of();
                     for (String k : recorded) {
-                        if (src.types().keySet().stream().noneMatch(c -> c.equalsIgnoreCase(k)))
+                        if (src.types().keySet().stream().noneMatch(c -> Identifiers.same(c, k)))
                             throw FdlException.usage("cannot sync " + source + " into " + name + ": the key recorded by an earlier "
                                     + "sync --key (" + String.join(", ", recorded) + ") names column '" + k + "', which the file "
                                     + "does not have (it has: " + String.join(", ", src.types().keySet()) + "); name the key with "
@@ -252,7 +253,7 @@ public final class Syncer {
         List<String> select = new ArrayList<>();
         long id = 1;
         for (String k : keyNames) {
-            String column = src.types().keySet().stream().filter(c -> c.equalsIgnoreCase(k.trim())).findFirst()
+            String column = src.types().keySet().stream().filter(c -> Identifiers.same(c, k.trim())).findFirst()
                     .orElseThrow(() -> FdlException.usage("--key names column '" + k.trim() + "', which " + source
                             + " does not have (it has: " + String.join(", ", src.types().keySet()) + ")"));
             ImportPlan.Column c = new ImportPlan.Column(id++, column, column, src.types().get(column), null);
