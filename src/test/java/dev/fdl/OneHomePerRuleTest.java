@@ -63,6 +63,27 @@ class OneHomePerRuleTest {
     }
 
     @Test
+    void duckDbsErrorTextIsCleanedByDuckDbErrorsAlone() throws IOException {
+        // the driver's wrapper line and the quoted SQL ("LINE 1: ...") are removed in one place
+        assertThat(sites(Pattern.compile("pending query result|\"LINE |\"Error: \""), COMMENTS))
+                .as("DuckDB error text cleaned outside engine/DuckDbErrors")
+                .allMatch(s -> s.startsWith("ducklake/engine/DuckDbErrors.java:"));
+    }
+
+    @Test
+    void theDataFolderRulesLiveInDuckLakePaths() throws IOException {
+        // remote: DuckLakePaths.isRemote; one trailing '/': DuckLakePaths.dataPath
+        // (the comment blanking takes "://" for a comment from its "//" on: its "\":" is what is left)
+        assertThat(sites(Pattern.compile("\\.contains\\(\":[ \\t]*(?:\\n|$)"), COMMENTS))
+                .filteredOn(s -> s.startsWith("ducklake/") || s.startsWith("cli/"))
+                .as("contains(\"://\") on a data folder outside DuckLakePaths.isRemote")
+                .allMatch(s -> s.startsWith("ducklake/format/DuckLakePaths.java:"));
+        assertThat(sites(Pattern.compile("(?i)data\\w*\\.endsWith\\(\"/\"\\)|while\\s*\\(\\s*\\w+\\.endsWith\\(\"/\"\\)"), COMMENTS))
+                .as("a data folder's trailing slash handled outside DuckLakePaths.dataPath")
+                .isEmpty();
+    }
+
+    @Test
     void theSiteFinderSeesCodeNotCommentsOrStrings() {
         String source = """
                 class X {

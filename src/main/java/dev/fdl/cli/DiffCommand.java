@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.ducklake.format.DuckLakePaths;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
@@ -163,7 +164,7 @@ final class DiffCommand implements Runnable {
     /** Where the built-in reader finds the data files: the repository's data folder, or for a remote one a local mirror. */
     private String dataPath(Repository repo, Path catalog) {
         String location = repo.dataLocation();
-        if (!location.contains("://")) return location;
+        if (!DuckLakePaths.isRemote(location)) return location;
         return DataFileMirror.fetch(catalog, null, repo.store(), repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo));
     }
 

@@ -2,9 +2,10 @@ package dev.fdl.ducklake.engine;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
-/** DuckDB's error text, cleaned for fdl's messages. */
+/** DuckDB's error text, cleaned for fdl's messages: every message quoting a DuckDB error goes through here. */
 public final class DuckDbErrors {
     private DuckDbErrors() {}
 
@@ -23,5 +24,25 @@ public final class DuckDbErrors {
             if (keep.size() == 3) break;
         }
         return keep.isEmpty() ? m : String.join(" ", keep);
+    }
+
+    /**
+     * The first line of DuckDB's error, which names what failed (the lines after it quote the SQL);
+     * when the JDBC driver wrapped the error ("…closed pending query result"), the wrapped error's
+     * line without its {@code Error: } prefix.
+     */
+    public static String firstLine(SQLException e) {
+        String m = e.getMessage();
+        if (m == null) return e.toString();
+        List<String> lines = new ArrayList<>();
+        Collections.addAll(lines, m.split("\n"));
+        lines.removeIf(String::isBlank);
+        if (lines.isEmpty()) return m;
+        // DuckDB JDBC wraps the real error: "…closed pending query result" then "Error: <the error>".
+        if (lines.get(0).contains("unsuccessful or closed pending query result") && lines.size() > 1) {
+            String next = lines.get(1).trim();
+            return next.startsWith("Error: ") ? next.substring(7) : next;
+        }
+        return lines.get(0).trim();
     }
 }

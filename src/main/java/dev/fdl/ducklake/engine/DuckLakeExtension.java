@@ -25,9 +25,7 @@ public final class DuckLakeExtension {
             try (Statement st = duck.createStatement()) {
                 st.execute("LOAD " + ext);
             } catch (SQLException e) {
-                String m = e.getMessage() == null ? e.toString() : e.getMessage();
-                int nl = m.indexOf('\n');
-                return "the '" + ext + "' extension cannot be loaded (" + (nl < 0 ? m : m.substring(0, nl)) + ")";
+                return "the '" + ext + "' extension cannot be loaded (" + DuckDbErrors.firstLine(e) + ")";
             }
         }
         return null;

@@ -83,6 +83,15 @@ public final class DuckLakePaths {
         return path.substring(0, end) + "/";
     }
 
+    /**
+     * Whether a data folder's location (a store's {@code location(key)}, a {@code data_path}) is
+     * remote, a URL such as {@code s3://…} or {@code https://…}, whose files a DuckDB reader
+     * without the extension cannot open and fdl mirrors locally first; else a local path.
+     */
+    public static boolean isRemote(String location) {
+        return location.contains("://");
+    }
+
     /** The data path relative paths resolve against (the override when there is one), ending in {@code /}, or empty. */
     public String base() {
         return base;

@@ -1,5 +1,7 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.format.DuckLakePaths;
+import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.FdlException;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.util.SqlQuote;
@@ -47,8 +49,8 @@ public final class Compactor {
             tmp = Files.createTempDirectory("fdl-compact-");
             Path converted = tmp.resolve("catalog.duckdb");
             CatalogConverter.convert(sqliteCatalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
-            String location = store.location(dataDirKey.isEmpty() || dataDirKey.endsWith("/") ? dataDirKey : dataDirKey + "/");
-            String readBase = location.contains("://") ? DataFileMirror.fetch(converted, null, store, dataDirKey, cacheDir) : null;
+            String location = store.location(DuckLakePaths.dataPath(dataDirKey));
+            String readBase = DuckLakePaths.isRemote(location) ? DataFileMirror.fetch(converted, null, store, dataDirKey, cacheDir) : null;
             Path rows = tmp.resolve(name.name() + ".parquet");
             int files, deletes, inlined;
             try (BuiltInReader reader = BuiltInReader.open(converted, readBase, null)) {
@@ -70,7 +72,7 @@ public final class Compactor {
                     author, message == null ? "compact " + name : message, null, false, null);
             return new Result(name, files, deletes, inlined, written);
         } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot compact " + name + ": " + BuiltInReader.firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot compact " + name + ": " + DuckDbErrors.firstLine(e), e);
         } catch (IOException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot compact " + name + ": " + e.getMessage(), e);
         } finally {

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
@@ -113,7 +114,7 @@ public final class Importer {
         if (!Files.isRegularFile(sqliteCatalog)) {
             throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
         }
-        String dataDir = dataDirKey.isEmpty() || dataDirKey.endsWith("/") ? dataDirKey : dataDirKey + "/";
+        String dataDir = DuckLakePaths.dataPath(dataDirKey);
         checkSource(source);
         Map<String, String> overrides = SchemaOverride.parse(schemaOverride);
 
@@ -227,13 +228,7 @@ public final class Importer {
     }
 
     private static boolean sameFolder(String a, String b) {
-        return strip(a).equals(strip(b));
-    }
-
-    private static String strip(String p) {
-        String s = p;
-        while (s.endsWith("/")) s = s.substring(0, s.length() - 1);
-        return s;
+        return DuckLakePaths.dataPath(a).equals(DuckLakePaths.dataPath(b));
     }
 
     /** The columns of the source file as DuckDB reads it, and the relation to select them from. */

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
@@ -70,7 +71,7 @@ public final class RecordedKeyCheck {
             st.execute("ATTACH " + SqlQuote.literal(converted.toAbsolutePath().toString()) + " AS " + SqlQuote.ident(ALIAS)
                     + " (READ_ONLY)");
         }
-        String readBase = location.contains("://")
+        String readBase = DuckLakePaths.isRemote(location)
                 ? DataFileMirror.fetch(converted, state.snapshot(), store, dataDir, cacheDir) : null;
         SnapshotView view = SnapshotView.load(duck, ALIAS, sqliteCatalog.toString(), readBase, state.snapshot());
         SnapshotView.TableEntry entry = view.tables().stream().filter(t -> t.id() == state.table().id()).findFirst()

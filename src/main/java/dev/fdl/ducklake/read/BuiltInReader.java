@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
@@ -82,7 +83,7 @@ public final class BuiltInReader implements AutoCloseable {
                         + SqlQuote.ident(MetadataQueries.CATALOG_ALIAS) + " (READ_ONLY)");
             } catch (SQLException e) {
                 throw new FdlException(FdlException.Kind.FAILURE, "cannot open " + duckdbCatalog + " as a DuckDB database: "
-                        + firstLine(e), e);
+                        + DuckDbErrors.firstLine(e), e);
             }
             SnapshotView catalog = SnapshotView.load(conn, MetadataQueries.CATALOG_ALIAS, duckdbCatalog.toString(),
                     dataPathOverride, snapshot);
@@ -109,7 +110,7 @@ public final class BuiltInReader implements AutoCloseable {
             return reader;
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + duckdbCatalog + ": "
-                    + missingFileInFdlsWords(firstLine(e)), e);
+                    + missingFileInFdlsWords(DuckDbErrors.firstLine(e)), e);
         } finally {
             if (conn != null) {
                 try {
@@ -156,7 +157,7 @@ public final class BuiltInReader implements AutoCloseable {
             }
             return List.copyOf(files);
         } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + duckdbCatalog + ": " + firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + duckdbCatalog + ": " + DuckDbErrors.firstLine(e), e);
         }
     }
 
@@ -214,7 +215,7 @@ public final class BuiltInReader implements AutoCloseable {
         try {
             return execute(connection, sql);
         } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "query failed: " + inFdlsWords(firstLine(e)), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "query failed: " + inFdlsWords(DuckDbErrors.firstLine(e)), e);
         }
     }
 
@@ -380,7 +381,7 @@ public final class BuiltInReader implements AutoCloseable {
         try {
             connection.close();
         } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot close the reader's DuckDB connection: " + firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot close the reader's DuckDB connection: " + DuckDbErrors.firstLine(e), e);
         }
     }
 
@@ -459,21 +460,5 @@ public final class BuiltInReader implements AutoCloseable {
             rs.next();
             return rs.getString(1);
         }
-    }
-
-    /** DuckDB's messages carry the failing SQL after the first line; users need the first. */
-    public static String firstLine(SQLException e) {
-        String m = e.getMessage();
-        if (m == null) return e.toString();
-        List<String> lines = new ArrayList<>();
-        Collections.addAll(lines, m.split("\n"));
-        lines.removeIf(String::isBlank);
-        if (lines.isEmpty()) return m;
-        // DuckDB JDBC wraps the real error: "…closed pending query result" then "Error: <the error>".
-        if (lines.get(0).contains("unsuccessful or closed pending query result") && lines.size() > 1) {
-            String next = lines.get(1).trim();
-            return next.startsWith("Error: ") ? next.substring(7) : next;
-        }
-        return lines.get(0).trim();
     }
 }

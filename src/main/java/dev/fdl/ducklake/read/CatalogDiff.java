@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
 import dev.fdl.util.SqlQuote;
@@ -174,7 +175,7 @@ public final class CatalogDiff {
             return new Summary(added, dropped, changedTables, rowsAdded, rowsRemoved, rowsChanged);
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot compare " + a.label() + " with " + b.label() + ": "
-                    + BuiltInReader.firstLine(e), e);
+                    + DuckDbErrors.firstLine(e), e);
         }
     }
 

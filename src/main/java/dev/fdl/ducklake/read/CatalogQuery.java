@@ -1,5 +1,7 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.format.DuckLakePaths;
+import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
 import dev.fdl.store.ObjectStore;
@@ -38,7 +40,7 @@ public final class CatalogQuery {
      */
     public static Answer run(Path catalog, ObjectStore store, String dataDirKey, Path cacheDir, Long snapshot, String sql) {
         String location = store.location(dataDirKey);
-        if (!location.contains("://")) return run(catalog, location, snapshot, sql);
+        if (!DuckLakePaths.isRemote(location)) return run(catalog, location, snapshot, sql);
         java.util.Set<String> named;
         try (Connection duck = DuckDbPool.connect()) {
             ReadOnlySql.check(duck, sql);
@@ -72,7 +74,7 @@ public final class CatalogQuery {
                     st.execute("USE lake");
                     return new Answer(BuiltInReader.execute(duck, sql), Engine.DUCKLAKE_EXTENSION, snapshot == null ? -1 : snapshot);
                 } catch (SQLException e) {
-                    throw new FdlException("query failed: " + BuiltInReader.firstLine(e));
+                    throw new FdlException("query failed: " + DuckDbErrors.firstLine(e));
                 }
             }
         } catch (SQLException e) {

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.FdlException;
 import dev.fdl.util.SqlQuote;
 
@@ -49,7 +50,7 @@ public final class CatalogStat {
             }
             return result;
         } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + catalog + ": " + BuiltInReader.firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + catalog + ": " + DuckDbErrors.firstLine(e), e);
         }
     }
 }

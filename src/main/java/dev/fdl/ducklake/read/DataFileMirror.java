@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.FdlException;
 import dev.fdl.util.AtomicFile;
 import dev.fdl.store.ObjectMeta;
@@ -39,11 +40,11 @@ public final class DataFileMirror {
      * {@code schema.table}; null: every table), under {@link BuiltInReader#requiredFiles(Path, Long, java.util.Set)}'s rule.
      */
     static String fetch(Path catalog, Long snapshot, ObjectStore store, String dataDirKey, Path cacheDir, java.util.Set<String> named) {
-        String dataDir = dataDirKey.isEmpty() || dataDirKey.endsWith("/") ? dataDirKey : dataDirKey + "/";
+        String dataDir = DuckLakePaths.dataPath(dataDirKey);
         List<String> files = BuiltInReader.requiredFiles(catalog, snapshot, named);
         try {
             for (String rel : files) {
-                if (rel.startsWith("/") || rel.contains("://") || rel.contains("..")) {
+                if (rel.startsWith("/") || DuckLakePaths.isRemote(rel) || rel.contains("..")) {
                     throw new FdlException("catalog " + catalog + " names data file " + rel
                             + " outside its data path; the built-in reader reads only files of the repository's data folder");
                 }

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
 
@@ -244,7 +245,7 @@ public final class SnapshotView {
                 }
             } catch (SQLException e) {
                 throw new FdlException(FdlException.Kind.FAILURE, "table " + where + ": cannot read data file " + location + ": "
-                        + BuiltInReader.firstLine(e), e);
+                        + DuckDbErrors.firstLine(e), e);
             }
             for (Long id : partitionColumns) {
                 if (!fieldIds.contains(id)) {

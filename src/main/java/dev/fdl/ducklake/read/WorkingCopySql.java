@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
 
@@ -61,7 +62,7 @@ public final class WorkingCopySql {
                 }
                 return last;
             } catch (SQLException e) {
-                throw new FdlException("SQL failed: " + BuiltInReader.firstLine(e));
+                throw new FdlException("SQL failed: " + DuckDbErrors.firstLine(e));
             }
         } catch (SQLException e) {
             throw new FdlException("cannot start DuckDB: " + e.getMessage().toLowerCase(Locale.ROOT));

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load.sync;
 
+import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
 import dev.fdl.store.ObjectStore;
@@ -95,7 +96,7 @@ public final class Syncer {
         if (!Files.isRegularFile(sqliteCatalog)) {
             throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
         }
-        String dataDir = dataDirKey.isEmpty() || dataDirKey.endsWith("/") ? dataDirKey : dataDirKey + "/";
+        String dataDir = DuckLakePaths.dataPath(dataDirKey);
         Importer.checkSource(source);
         Map<String, String> overrides = SchemaOverride.parse(schemaOverride);
         Path tmp = null;
