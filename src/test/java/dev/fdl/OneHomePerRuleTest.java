@@ -84,6 +84,25 @@ class OneHomePerRuleTest {
     }
 
     @Test
+    void duckDbSessionsAreSetToUtcAndAttachedReadOnlyThroughSql() throws IOException {
+        assertThat(sites(Pattern.compile("(?i)SET\\s+TimeZone"), COMMENTS))
+                .as("SET TimeZone outside Sql.SET_UTC")
+                .allMatch(s -> s.startsWith("ducklake/engine/Sql.java:"));
+        // a reader's ATTACH 'ducklake:…' takes DuckLakeExtension.readerAttachOptions, which starts with READ_ONLY
+        Set<String> own = Set.of("ducklake/engine/Sql.java", "ducklake/engine/DuckLakeExtension.java");
+        assertThat(sites(Pattern.compile("\\(READ_ONLY\\)|\"READ_ONLY|OVERRIDE_DATA_PATH true"), COMMENTS))
+                .as("a read-only ATTACH or the reader's DuckLake options written outside Sql.attach / DuckLakeExtension")
+                .allMatch(s -> own.contains(s.substring(0, s.indexOf(':'))));
+    }
+
+    @Test
+    void aWorkingCatalogIsCopiedForReadingByCatalogConverterScratchCopy() throws IOException {
+        assertThat(sites(Pattern.compile("CatalogKind\\.DUCKDB\\s*,\\s*(?:[\\w.]+\\.)?ProgressListener\\.NONE")))
+                .as("a SQLite catalog converted to a DuckDB scratch file outside CatalogConverter.scratchCopy")
+                .allMatch(s -> s.startsWith("ducklake/convert/CatalogConverter.java:"));
+    }
+
+    @Test
     void theSiteFinderSeesCodeNotCommentsOrStrings() {
         String source = """
                 class X {

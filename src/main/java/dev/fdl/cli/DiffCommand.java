@@ -9,7 +9,6 @@ import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.catalog.EmptyCatalog;
 import dev.fdl.ducklake.read.DataFileMirror;
-import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.read.CatalogDiff;
 import dev.fdl.repo.RevisionRange;
 import dev.fdl.repo.Repository;
@@ -144,7 +143,7 @@ final class DiffCommand implements Runnable {
     private CatalogDiff.Side working(Repository repo, WorkingCopy w, List<Path> scratch) {
         Path tmp = w.tmp().resolve("diff-" + ProcessHandle.current().pid() + ".duckdb");
         scratch.add(tmp);
-        CatalogConverter.convert(w.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);
+        CatalogConverter.scratchCopy(w.catalog(), tmp);
         return new CatalogDiff.Side("working copy", tmp, dataPath(repo, tmp));
     }
 

@@ -3,8 +3,6 @@ package dev.fdl.cli;
 import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.convert.CatalogConverter;
-import dev.fdl.ducklake.CatalogKind;
-import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.read.CatalogQuery;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
@@ -56,7 +54,7 @@ final class QueryCommand implements Runnable {
             Path tmp = wc.tmp().resolve("query-" + ProcessHandle.current().pid() + ".duckdb");
             try (ObjectStore store = Stores.open(wc.state().root())) {
                 Repository repo = Repository.open(store);
-                CatalogConverter.convert(wc.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);
+                CatalogConverter.scratchCopy(wc.catalog(), tmp);
                 answer = CatalogQuery.run(tmp, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql);
             } catch (FdlException e) {
                 // the scratch copy is fdl's business: name what the user queried

@@ -1,5 +1,6 @@
 package dev.fdl.repo;
 
+import dev.fdl.ducklake.engine.DuckLakeExtension;
 import dev.fdl.store.S3ReaderEndpoint;
 import dev.fdl.util.SqlQuote;
 
@@ -47,7 +48,7 @@ public final class AttachStatements {
                 out.add("LOAD aws;");
                 out.add(s3Secret(e, repo.store().location(""), alias));
             });
-        String opts = "READ_ONLY, DATA_PATH " + SqlQuote.literal(dataUrl) + ", OVERRIDE_DATA_PATH true";
+        String opts = DuckLakeExtension.readerAttachOptions(dataUrl, null);
         out.add("ATTACH " + SqlQuote.literal("ducklake:" + catalogUrl) + " AS " + identifier(alias) + " (" + opts + ");");
         out.add("USE " + identifier(alias) + ";");
         return out;

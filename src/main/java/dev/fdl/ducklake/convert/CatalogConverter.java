@@ -52,6 +52,20 @@ public final class CatalogConverter {
     private CatalogConverter() {}
 
     /**
+     * A working catalog (SQLite) copied to the DuckDB file {@code scratch} for reading: DuckDB
+     * without the extension reads only DuckDB catalogs, so the built-in reader, the key check,
+     * compaction, {@code fdl diff} and {@code fdl query --working} read this copy. The caller owns
+     * and deletes {@code scratch}; the copy is checked as {@link #convert} checks.
+     *
+     * @return {@code scratch}
+     * @throws FdlException as {@link #convert}
+     */
+    public static Path scratchCopy(Path workingCatalog, Path scratch) {
+        convert(workingCatalog, scratch, CatalogKind.DUCKDB, ProgressListener.NONE);
+        return scratch;
+    }
+
+    /**
      * Converts {@code source} (kind detected) into a new catalog of {@code targetKind} at
      * {@code target}. The target is written to a temporary file beside it, checked against the
      * source ({@link ConversionCheck}), and moved over it only then; a DuckDB target is created

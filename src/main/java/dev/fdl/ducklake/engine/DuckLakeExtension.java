@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.engine;
 
+import dev.fdl.util.SqlQuote;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -29,6 +30,21 @@ public final class DuckLakeExtension {
             }
         }
         return null;
+    }
+
+    /**
+     * The options of a reader's {@code ATTACH 'ducklake:…' AS x (…)} on a version catalog, the same
+     * for fdl's own queries and for the statements users are told to run ({@code repo.AttachStatements}):
+     * {@code READ_ONLY}, then, with a data path, {@code DATA_PATH '…', OVERRIDE_DATA_PATH true} (the
+     * catalog's recorded data_path is where it was written, not where the repository is read), then,
+     * with a snapshot, {@code SNAPSHOT_VERSION n} (DuckDB docs, DuckLake extension: ATTACH options).
+     *
+     * @param dataPath the data folder's location, null to keep the catalog's own
+     * @param snapshot the snapshot id to read, null for the newest
+     */
+    public static String readerAttachOptions(String dataPath, Long snapshot) {
+        return "READ_ONLY" + (dataPath == null ? "" : ", DATA_PATH " + SqlQuote.literal(dataPath) + ", OVERRIDE_DATA_PATH true")
+                + (snapshot == null ? "" : ", SNAPSHOT_VERSION " + snapshot);
     }
 
     /** True when DuckDB knows {@code ext} (by name or alias) and says it is neither installed nor loaded. */

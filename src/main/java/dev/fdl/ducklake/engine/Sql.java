@@ -17,6 +17,14 @@ public final class Sql {
     private Sql() {}
 
     /**
+     * Sets a DuckDB session's time zone to UTC, so that TIMESTAMPTZ values render as
+     * {@code 2026-11-29 21:41:30.123456+00} whatever the machine's zone: the text a SQLite catalog
+     * holds and the text fdl prints. Every DuckDB connection that reads or writes catalog or table
+     * timestamps runs it.
+     */
+    public static final String SET_UTC = "SET TimeZone = 'UTC'";
+
+    /**
      * An in-memory DuckDB connection with TimeZone UTC (so TIMESTAMPTZ renders as
      * {@code 2026-11-29 21:41:30.123456+00}, the text a SQLite catalog holds) and no extension
      * auto-loading (extensions cannot be downloaded here and are not needed).
@@ -29,7 +37,7 @@ public final class Sql {
         props.setProperty("jdbc_stream_results", "true");
         Connection c = DuckDbPool.connect(props);
         try (Statement s = c.createStatement()) {
-            s.execute("SET TimeZone = 'UTC'");
+            s.execute(SET_UTC);
         } catch (SQLException e) {
             c.close();
             throw e;

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.FdlException;
@@ -11,9 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.Statement;
-import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.ImportMode;
-import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.engine.DuckDbPool;
@@ -48,7 +47,7 @@ public final class Compactor {
         try {
             tmp = Files.createTempDirectory("fdl-compact-");
             Path converted = tmp.resolve("catalog.duckdb");
-            CatalogConverter.convert(sqliteCatalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
+            CatalogConverter.scratchCopy(sqliteCatalog, converted);
             String location = store.location(DuckLakePaths.dataPath(dataDirKey));
             String readBase = DuckLakePaths.isRemote(location) ? DataFileMirror.fetch(converted, null, store, dataDirKey, cacheDir) : null;
             Path rows = tmp.resolve(name.name() + ".parquet");
@@ -83,9 +82,7 @@ public final class Compactor {
     /** {visible data files, visible delete files, inlined-data tables} of the table at the newest snapshot. */
     private static int[] counts(Path converted, TableName name) throws SQLException {
         try (java.sql.Connection duck = DuckDbPool.connect()) {
-            try (Statement st = duck.createStatement()) {
-                st.execute("ATTACH " + SqlQuote.literal(converted.toString()) + " AS c (READ_ONLY)");
-            }
+            Sql.attach(duck, converted, "c", true);
             SnapshotView c = SnapshotView.loadRelative(duck, "c", converted.toString(), null);
             for (SnapshotView.TableEntry t : c.tables()) {
                 if (t.schema().equals(name.schema()) && t.name().equals(name.name())) {

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.SqlQuote;
@@ -124,7 +125,7 @@ public final class Importer {
         try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
              Connection duck = DuckDbPool.connect()) {
             try (Statement st = duck.createStatement()) {
-                st.execute("SET TimeZone = 'UTC'");
+                st.execute(Sql.SET_UTC);
             }
             WorkingCatalog.State state = catalog.state(name);
             String location = store.location(dataDir);

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.ShellQuote;
@@ -16,9 +17,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.ImportMode;
-import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.read.DataFileMirror;
@@ -66,11 +65,8 @@ public final class RecordedKeyCheck {
     public static Visible visibleRows(Connection duck, Path sqliteCatalog, WorkingCatalog.State state, ObjectStore store, String dataDir,
                                String location, Path cacheDir, Path tmp, TableName name) throws SQLException {
         Path converted = tmp.resolve("catalog.duckdb");
-        CatalogConverter.convert(sqliteCatalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
-        try (Statement st = duck.createStatement()) {
-            st.execute("ATTACH " + SqlQuote.literal(converted.toAbsolutePath().toString()) + " AS " + SqlQuote.ident(ALIAS)
-                    + " (READ_ONLY)");
-        }
+        CatalogConverter.scratchCopy(sqliteCatalog, converted);
+        Sql.attach(duck, converted, ALIAS, true);
         String readBase = DuckLakePaths.isRemote(location)
                 ? DataFileMirror.fetch(converted, state.snapshot(), store, dataDir, cacheDir) : null;
         SnapshotView view = SnapshotView.load(duck, ALIAS, sqliteCatalog.toString(), readBase, state.snapshot());

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.SqlQuote;
@@ -16,7 +17,6 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import dev.fdl.ducklake.catalog.MetadataQueries;
@@ -77,10 +77,8 @@ public final class BuiltInReader implements AutoCloseable {
         try {
             conn = DuckDbPool.connect();
             try (Statement st = conn.createStatement()) {
-                // TIMESTAMPTZ values render in UTC, whatever the machine's TZ (as every fdl connection)
-                st.execute("SET TimeZone = 'UTC'");
-                st.execute("ATTACH " + SqlQuote.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
-                        + SqlQuote.ident(MetadataQueries.CATALOG_ALIAS) + " (READ_ONLY)");
+                st.execute(Sql.SET_UTC);
+                Sql.attach(conn, duckdbCatalog, MetadataQueries.CATALOG_ALIAS, true);
             } catch (SQLException e) {
                 throw new FdlException(FdlException.Kind.FAILURE, "cannot open " + duckdbCatalog + " as a DuckDB database: "
                         + DuckDbErrors.firstLine(e), e);
@@ -145,10 +143,7 @@ public final class BuiltInReader implements AutoCloseable {
             throw FdlException.notFound("catalog file " + duckdbCatalog + " does not exist");
         }
         try (Connection conn = DuckDbPool.connect()) {
-            try (Statement st = conn.createStatement()) {
-                st.execute("ATTACH " + SqlQuote.literal(duckdbCatalog.toAbsolutePath().toString()) + " AS "
-                        + SqlQuote.ident(MetadataQueries.CATALOG_ALIAS) + " (READ_ONLY)");
-            }
+            Sql.attach(conn, duckdbCatalog, MetadataQueries.CATALOG_ALIAS, true);
             SnapshotView catalog = SnapshotView.loadRelative(conn, MetadataQueries.CATALOG_ALIAS, duckdbCatalog.toString(), snapshot);
             java.util.LinkedHashSet<String> files = new java.util.LinkedHashSet<>();
             for (SnapshotView.TableEntry t : tablesRead(catalog.tables(), named)) {

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
@@ -139,10 +140,10 @@ public final class CatalogDiff {
         props.setProperty("jdbc_stream_results", "true");
         try (Connection duck = DuckDbPool.connect(props)) {
             try (Statement st = duck.createStatement()) {
-                st.execute("SET TimeZone = 'UTC'");
-                st.execute("ATTACH " + SqlQuote.literal(a.catalog().toAbsolutePath().toString()) + " AS " + SqlQuote.ident(A) + " (READ_ONLY)");
-                st.execute("ATTACH " + SqlQuote.literal(b.catalog().toAbsolutePath().toString()) + " AS " + SqlQuote.ident(B) + " (READ_ONLY)");
+                st.execute(Sql.SET_UTC);
             }
+            Sql.attach(duck, a.catalog(), A, true);
+            Sql.attach(duck, b.catalog(), B, true);
             SnapshotView ca = SnapshotView.load(duck, A, a.label(), a.dataPath(), null);
             SnapshotView cb = SnapshotView.load(duck, B, b.label(), b.dataPath(), null);
             Map<String, SnapshotView.TableEntry> ta = byName(ca);

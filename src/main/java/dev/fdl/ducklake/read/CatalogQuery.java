@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.util.SqlQuote;
@@ -67,9 +68,8 @@ public final class CatalogQuery {
             ReadOnlySql.check(duck, sql);
             if (DuckLakeExtension.load(duck, "ducklake") == null) {
                 try (Statement st = duck.createStatement()) {
-                    st.execute("SET TimeZone = 'UTC'");
-                    String opts = "READ_ONLY" + (dataPath == null ? "" : ", DATA_PATH " + SqlQuote.literal(dataPath) + ", OVERRIDE_DATA_PATH true")
-                            + (snapshot == null ? "" : ", SNAPSHOT_VERSION " + snapshot);
+                    st.execute(Sql.SET_UTC);
+                    String opts = DuckLakeExtension.readerAttachOptions(dataPath, snapshot);
                     st.execute("ATTACH " + SqlQuote.literal("ducklake:" + catalog.toAbsolutePath()) + " AS lake (" + opts + ")");
                     st.execute("USE lake");
                     return new Answer(BuiltInReader.execute(duck, sql), Engine.DUCKLAKE_EXTENSION, snapshot == null ? -1 : snapshot);

@@ -1,14 +1,13 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.FdlException;
-import dev.fdl.util.SqlQuote;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import dev.fdl.ducklake.catalog.MetadataQueries;
@@ -38,9 +37,7 @@ public final class CatalogStat {
     public static List<TableRows> of(Path catalog, long since) {
         if (!Files.isRegularFile(catalog)) throw FdlException.notFound("catalog file " + catalog + " does not exist");
         try (Connection duck = DuckDbPool.connect()) {
-            try (Statement st = duck.createStatement()) {
-                st.execute("ATTACH " + SqlQuote.literal(catalog.toAbsolutePath().toString()) + " AS " + ALIAS + " (READ_ONLY)");
-            }
+            Sql.attach(duck, catalog, ALIAS, true);
             MetadataQueries model = new MetadataQueries(duck, ALIAS, catalog.toString());
             long s = model.snapshotRange()[1];
             List<TableRows> result = new ArrayList<>();

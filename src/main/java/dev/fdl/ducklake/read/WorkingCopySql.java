@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
@@ -52,7 +53,7 @@ public final class WorkingCopySql {
                 // (TIMESTAMPTZ in UTC for it only: a script's writes keep the session's time zone, in which
                 // a literal without an offset is read)
                 if (ReadOnlySql.isOne(duck, sql)) {
-                    st.execute("SET TimeZone = 'UTC'");
+                    st.execute(Sql.SET_UTC);
                     return BuiltInReader.execute(duck, sql);
                 }
                 QueryResult last = null;

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load.sync;
 
+import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
@@ -108,7 +109,7 @@ public final class Syncer {
             try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
                  Connection duck = DuckDbPool.connect()) {
                 try (Statement st = duck.createStatement()) {
-                    st.execute("SET TimeZone = 'UTC'");
+                    st.execute(Sql.SET_UTC);
                     st.execute("SET temp_directory = " + SqlQuote.literal(tmp.resolve("spill").toString()));
                 }
                 WorkingCatalog.State state = catalog.state(name);
