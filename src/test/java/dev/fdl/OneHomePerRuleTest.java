@@ -103,6 +103,17 @@ class OneHomePerRuleTest {
     }
 
     @Test
+    void gzipAndTheIntegerTypesAreDecidedInOnePlace() throws IOException {
+        // an import source is gzipped when ImportFormat.gzipped says so (the demo only picks its own files)
+        assertThat(sites(Pattern.compile("endsWith\\(\"\\.gz\"\\)"), COMMENTS))
+                .as("a .gz test outside ImportFormat.gzipped")
+                .allMatch(s -> s.startsWith("ducklake/load/ImportFormat.java:") || s.startsWith("cli/DemoCommand.java:"));
+        assertThat(sites(Pattern.compile("\"UTINYINT\""), COMMENTS))
+                .as("a list of integer types outside DuckLakeTypes (INTEGER_TYPES, LONG_INTEGER_TYPES, isInteger)")
+                .allMatch(s -> s.startsWith("ducklake/format/DuckLakeTypes.java:"));
+    }
+
+    @Test
     void theSiteFinderSeesCodeNotCommentsOrStrings() {
         String source = """
                 class X {

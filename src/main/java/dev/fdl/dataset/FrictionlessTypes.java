@@ -1,5 +1,6 @@
 package dev.fdl.dataset;
 
+import dev.fdl.ducklake.format.DuckLakeTypes;
 import java.util.Locale;
 import java.util.Set;
 
@@ -20,12 +21,8 @@ public final class FrictionlessTypes {
         if (t.endsWith("]")) return "array";
         if (t.startsWith("STRUCT") || t.startsWith("MAP") || t.equals("JSON") || t.equals("VARIANT")) return "object";
         if (t.startsWith("DECIMAL") || t.startsWith("NUMERIC")) return "number";
+        if (DuckLakeTypes.isInteger(t)) return "integer";
         switch (t) {
-            case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
-                 "UBIGINT", "UHUGEINT", "INT8", "INT16", "INT32", "INT64", "INT128", "UINT8", "UINT16", "UINT32",
-                 "UINT64", "UINT128" -> {
-                return "integer";
-            }
             case "FLOAT", "DOUBLE", "REAL", "FLOAT4", "FLOAT8" -> {
                 return "number";
             }

@@ -283,9 +283,10 @@ public final class DuckLakeSchema {
      * {@code BIGINT}, {@code DOUBLE}, {@code BLOB} or {@code VARCHAR}.
      */
     public static String sqliteType(String duckType) {
-        switch (duckType.toUpperCase(Locale.ROOT)) {
-            case "BOOLEAN": case "TINYINT": case "SMALLINT": case "INTEGER": case "BIGINT":
-            case "UTINYINT": case "USMALLINT": case "UINTEGER":
+        String t = duckType.toUpperCase(Locale.ROOT);
+        if (DuckLakeTypes.LONG_INTEGER_TYPES.contains(t)) return "BIGINT";
+        switch (t) {
+            case "BOOLEAN":
                 return "BIGINT";
             case "FLOAT": case "DOUBLE":
                 return "DOUBLE";

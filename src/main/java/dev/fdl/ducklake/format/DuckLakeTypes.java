@@ -31,6 +31,30 @@ import dev.fdl.ducklake.engine.DuckDbPool;
 public final class DuckLakeTypes {
     private DuckLakeTypes() {}
 
+    /**
+     * DuckDB's integer types (DuckDB docs, "Numeric Types"), upper-case; DuckLake's {@code int8} …
+     * {@code uint128} are these one to one. The one list fdl keeps of them.
+     */
+    public static final Set<String> INTEGER_TYPES = Set.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
+            "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT");
+
+    /**
+     * The {@link #INTEGER_TYPES} whose every value fits a Java {@code long} and a SQLite
+     * {@code INTEGER}: all but HUGEINT, UBIGINT and UHUGEINT.
+     */
+    public static final Set<String> LONG_INTEGER_TYPES = Set.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT",
+            "UTINYINT", "USMALLINT", "UINTEGER");
+
+    /**
+     * Whether {@code type}, a DuckDB type ({@code INTEGER}) or a DuckLake one ({@code int32}), in
+     * any case and with surrounding blanks, is an integer type.
+     */
+    public static boolean isInteger(String type) {
+        String t = type.trim();
+        String duck = LAKE_TO_DUCK.get(t.toLowerCase(Locale.ROOT));
+        return INTEGER_TYPES.contains(duck != null ? duck : t.toUpperCase(Locale.ROOT));
+    }
+
     private static final Map<String, String> LAKE_TO_DUCK = Map.ofEntries(
             Map.entry("boolean", "BOOLEAN"),
             Map.entry("int8", "TINYINT"), Map.entry("int16", "SMALLINT"),

@@ -304,7 +304,7 @@ public final class CsvSource {
      */
     private static void refuseNotUtf8(Path source, SQLException e) {
         String name = source.getFileName().toString();
-        if (!name.toLowerCase(Locale.ROOT).endsWith(".gz") && startsWithGzipMagic(source))
+        if (!ImportFormat.gzipped(source) && startsWithGzipMagic(source))
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": it is gzip-compressed, and its name does "
                     + "not end in .gz (DuckDB takes the compression from the name); rename it to " + name + ".gz, or gunzip it, and "
                     + "import again; nothing was imported", e);
@@ -353,7 +353,7 @@ public final class CsvSource {
     /** The file's bytes, decompressed when its name ends in {@code .gz}. */
     private static InputStream openText(Path source) throws IOException {
         InputStream raw = Files.newInputStream(source);
-        if (!source.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz")) return raw;
+        if (!ImportFormat.gzipped(source)) return raw;
         try {
             return new GZIPInputStream(raw);
         } catch (IOException e) {

@@ -30,12 +30,21 @@ public enum ImportFormat {
             throw FdlException.usage("cannot import " + source + ": it is a folder; give one file (csv, parquet or json) per import");
         if (given != null) return given;
         String n = source.getFileName().toString().toLowerCase(Locale.ROOT);
-        if (n.endsWith(".gz")) n = n.substring(0, n.length() - 3);
+        if (gzipped(source)) n = n.substring(0, n.length() - 3);
         if (n.endsWith(".csv") || n.endsWith(".tsv") || n.endsWith(".txt")) return CSV;
         if (n.endsWith(".parquet") || n.endsWith(".parq")) return PARQUET;
         if (n.endsWith(".json") || n.endsWith(".jsonl") || n.endsWith(".ndjson")) return JSON;
         throw FdlException.usage("cannot import " + source + ": unknown format, its name says none fdl knows (.csv, .tsv, .txt, "
                 + ".parquet, .parq, .json, .jsonl, .ndjson, optionally gzipped); name it with --format csv|parquet|json");
+    }
+
+    /**
+     * Whether {@code source} is read as gzip-compressed: its name ends in {@code .gz}, in any case.
+     * DuckDB's readers take the compression from the name alone, so fdl's own checks do too (a
+     * gzip file named otherwise is refused with a hint, {@code CsvSource}).
+     */
+    public static boolean gzipped(Path source) {
+        return source.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz");
     }
 
     /**

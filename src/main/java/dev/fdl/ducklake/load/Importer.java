@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.format.DuckLakeTypes;
 import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.Identifiers;
@@ -181,7 +182,7 @@ public final class Importer {
     public static void checkSource(Path source) {
         try {
             if (Files.size(source) == 0) throw new FdlException("cannot import " + source + ": the file is empty");
-            if (!source.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz")) return;
+            if (!ImportFormat.gzipped(source)) return;
             long total = 0;
             byte[] buf = new byte[1 << 16];
             try (InputStream in = new GZIPInputStream(Files.newInputStream(source), 1 << 16)) {
@@ -274,8 +275,6 @@ public final class Importer {
             return new SourceColumns(relation, effective);
         }
 
-        private static final Set<String> INTEGER_TYPES = Set.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
-                "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT");
 
         /**
          * DuckDB's cast to an integer or DECIMAL type rounds what does not fit ('2.5' becomes 3 as
@@ -294,7 +293,7 @@ public final class Importer {
             List<String> columns = new ArrayList<>();
             for (Map.Entry<String, String> e : effective.entrySet()) {
                 String target = e.getValue();
-                if (!target.equals(fileTypes.get(e.getKey())) && (INTEGER_TYPES.contains(target) || target.startsWith("DECIMAL(")))
+                if (!target.equals(fileTypes.get(e.getKey())) && (DuckLakeTypes.INTEGER_TYPES.contains(target) || target.startsWith("DECIMAL(")))
                     columns.add(e.getKey());
             }
             if (columns.isEmpty()) return;

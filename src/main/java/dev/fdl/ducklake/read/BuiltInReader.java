@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.format.DuckLakeTypes;
 import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.Identifiers;
@@ -283,9 +284,8 @@ public final class BuiltInReader implements AutoCloseable {
     private static boolean readAsIs(String type) {
         String t = type.toUpperCase(Locale.ROOT);
         return switch (t) {
-            case "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
-                 "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "VARCHAR" -> true;
-            default -> t.startsWith("DECIMAL");
+            case "BOOLEAN", "FLOAT", "DOUBLE", "VARCHAR" -> true;
+            default -> DuckLakeTypes.INTEGER_TYPES.contains(t) || t.startsWith("DECIMAL");
         };
     }
 
@@ -401,15 +401,16 @@ public final class BuiltInReader implements AutoCloseable {
     private static Object value(ResultSet rs, int i, String type) throws SQLException {
         String t = type.toUpperCase(Locale.ROOT);
         Object o;
-        switch (t) {
-            case "BOOLEAN" -> o = rs.getObject(i);
-            case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER" -> o = rs.getObject(i);
+        // integers: the driver's Long (or Integer…) when it fits one, else the text as a BigInteger
+        String kind = DuckLakeTypes.LONG_INTEGER_TYPES.contains(t) ? "LONG" : DuckLakeTypes.INTEGER_TYPES.contains(t) ? "BIG" : t;
+        switch (kind) {
+            case "BOOLEAN", "LONG" -> o = rs.getObject(i);
             case "FLOAT", "DOUBLE" -> {
                 o = rs.getObject(i);
                 // NaN and infinities have no JSON number form: DuckDB's text for them
                 if (o instanceof Number d && !Double.isFinite(d.doubleValue())) o = nonFinite(d.doubleValue());
             }
-            case "HUGEINT", "UBIGINT", "UHUGEINT" -> {
+            case "BIG" -> {
                 String s = rs.getString(i);
                 o = s == null ? null : new BigInteger(s);
             }
