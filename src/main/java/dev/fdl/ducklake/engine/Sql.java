@@ -93,19 +93,18 @@ public final class Sql {
 
     private static <T> T transaction(Connection c, String begin, Work<T> work) throws SQLException {
         exec(c, begin);
-        T result;
         try {
-            result = work.run();
+            T result = work.run();
+            exec(c, "COMMIT");
+            return result;
         } catch (SQLException | RuntimeException e) {
             try {
-                exec(c, "ROLLBACK");
+                exec(c, "ROLLBACK"); // also after a failed COMMIT, which SQLite may leave open (SQLITE_BUSY)
             } catch (SQLException rollback) {
-                e.addSuppressed(rollback); // the failure may have ended the transaction already
+                e.addSuppressed(rollback); // the failure ended the transaction already
             }
             throw e;
         }
-        exec(c, "COMMIT");
-        return result;
     }
 
     public static void exec(Connection c, String sql) throws SQLException {
