@@ -105,14 +105,18 @@ public final class NewSnapshot {
      * @return the number of rows ended
      */
     public int endRows(String table, String where, Object... args) throws SQLException {
-        return endRows(table, "end_snapshot", where, args);
+        return endRowsOf(table, "end_snapshot", where, args);
     }
 
     /**
-     * As {@link #endRows(String, String, Object...)} for a table whose end column is
-     * {@code endColumn} (an SQL column reference: inlined-data tables spell it per DuckLake format).
+     * As {@link #endRows(String, String, Object...)} for an inlined-data table, whose end column is
+     * {@code endColumn} (an SQL column reference: DuckLake 1.0 and 1.1 spell it differently).
      */
-    public int endRows(String table, String endColumn, String where, Object... args) throws SQLException {
+    public int endInlinedRows(String table, String endColumn, String where, Object... args) throws SQLException {
+        return endRowsOf(table, endColumn, where, args);
+    }
+
+    private int endRowsOf(String table, String endColumn, String where, Object... args) throws SQLException {
         try (PreparedStatement ps = catalog.connection().prepareStatement("UPDATE " + table + " SET " + endColumn + " = ? WHERE"
                 + Visibility.live("", endColumn) + "AND (" + where + ")")) {
             ps.setLong(1, id());
@@ -127,7 +131,7 @@ public final class NewSnapshot {
      *
      * @return the number of row ids given
      */
-    public int endRowsById(String table, String endColumn, String rowIdColumn, List<Long> rowIds) throws SQLException {
+    public int endInlinedRowsById(String table, String endColumn, String rowIdColumn, List<Long> rowIds) throws SQLException {
         try (PreparedStatement ps = catalog.connection().prepareStatement("UPDATE " + table + " SET " + endColumn + " = ? WHERE"
                 + Visibility.live("", endColumn) + "AND " + rowIdColumn + " = ?")) {
             for (Long rowId : rowIds) {

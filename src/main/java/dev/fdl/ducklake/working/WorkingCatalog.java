@@ -287,7 +287,7 @@ public final class WorkingCatalog implements AutoCloseable {
             s.endRows("ducklake_data_file", "table_id = ?", tableId);
             s.endRows("ducklake_delete_file", "table_id = ?", tableId);
             for (MetadataQueries.Inlined inlined : model.inlinedTables(tableId, plan.table().toString())) {
-                s.endRows(SqlQuote.ident(inlined.tableName()), SqlQuote.ident(inlined.system().end()), "1 = 1");
+                s.endInlinedRows(SqlQuote.ident(inlined.tableName()), SqlQuote.ident(inlined.system().end()), "1 = 1");
             }
         }
         s.change("inserted_into_table:" + tableId);

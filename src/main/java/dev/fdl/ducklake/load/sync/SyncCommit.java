@@ -104,7 +104,7 @@ final class SyncCommit {
             DuckLakeSchema.InlinedColumns system = DuckLakeSchema.inlinedColumns(Sql.sqliteColumns(conn, e.getKey()));
             if (system == null) throw new FdlException("inlined-data table " + e.getKey()
                     + " does not start with DuckLake's system columns; the working catalog looks corrupt");
-            inlined += s.endRowsById(SqlQuote.ident(e.getKey()), SqlQuote.ident(system.end()), SqlQuote.ident(system.rowId()), e.getValue());
+            inlined += s.endInlinedRowsById(SqlQuote.ident(e.getKey()), SqlQuote.ident(system.end()), SqlQuote.ident(system.rowId()), e.getValue());
         }
         if (inlined > 0) s.change("inlined_delete:" + tableId);
         if (in.insert() != null) {
