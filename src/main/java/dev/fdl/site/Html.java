@@ -56,7 +56,9 @@ final class Html {
             .expired{color:#9a2b2b;font-weight:600}.muted{color:#5b6573}.id{font-family:ui-monospace,Menlo,Consolas,monospace}
             button.copy{font-size:.8em;margin:.2em 0 .6em;cursor:pointer}
             .pager a{margin-right:1em}
-            figure.chart{margin:.8em 0 1.2em}figcaption{color:#5b6573;font-size:.9em}
+            h4{margin:1em 0 .3em}.scroll{overflow-x:auto}table.preview td,table.stats td{font-size:.9em;white-space:nowrap}
+            .null{color:#8c959f;font-style:italic}.cut{color:#5b6573}details.get{margin:.8em 0}details.get summary{cursor:pointer;font-weight:600}
+                        figure.chart{margin:.8em 0 1.2em}figcaption{color:#5b6573;font-size:.9em}
             .legend .key{margin-right:1em;white-space:nowrap}.swatch{display:inline-block;width:.8em;height:.8em;margin-right:.3em;border-radius:2px}
             """;
 

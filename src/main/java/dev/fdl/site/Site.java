@@ -156,11 +156,14 @@ public final class Site {
     private final Options options;
     /** Each version's change over its parent, from the catalogs; null: version pages show none. */
     private final ParentStat stats;
+    /** Where the versions' catalogs come from for the previews; null: no catalog is read. */
+    private final CatalogSource catalogs;
 
     private Site(Repository repo, Options options, CatalogSource catalogs) {
         this.repo = repo;
         this.options = options;
         this.stats = catalogs == null ? null : new ParentStat(repo, catalogs);
+        this.catalogs = catalogs;
         this.commonInputs = RENDERER + '\n' + repo.store().location("") + '\n'
                 + repo.store().customS3Endpoint().map(Object::toString).orElse("") + '\n' + repo.dataDir() + '\n' + options.prefix() + '\n'
                 + options.indexKey() + '\n' + (stats != null) + '\n';
@@ -425,7 +428,7 @@ public final class Site {
 
     private static String rendererDigest() {
         java.io.ByteArrayOutputStream code = new java.io.ByteArrayOutputStream();
-        for (Class<?> c : List.of(Site.class, Html.class, HistoryChart.class, AttachStatements.class, ParentStat.class)) {
+        for (Class<?> c : List.of(Site.class, Html.class, HistoryChart.class, TablePreview.class, AttachStatements.class, ParentStat.class)) {
             try (java.io.InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
                 if (in == null) return java.util.UUID.randomUUID().toString(); // unknown code: nothing is reused
                 in.transferTo(code);
@@ -676,9 +679,10 @@ public final class Site {
             }
         }
         if (e.expired() == null) b.append(statSection(v));
+        Map<String, TablePreview.Table> preview = preview(e);
         if (ds != null && ds.path("resources").isArray()) {
             b.append("<h2>Tables</h2>\n");
-            for (JsonNode r : ds.path("resources")) b.append(tableSection(r, e, key));
+            for (JsonNode r : ds.path("resources")) b.append(tableSection(r, e, key, preview));
         }
         return Html.page(Html.esc(title(ds, "fdl repository")) + " &middot; " + v.id().substring(0, 13), rootRel(key), siteRel, b.toString());
     }
@@ -721,8 +725,26 @@ public final class Site {
         return b.append("</table>\n").toString();
     }
 
-    /** A table's section on a version page: rows, columns and, for a live version, how to get its data. */
-    private String tableSection(JsonNode r, Entry e, String pageKey) {
+    /**
+     * The first rows and column statistics of a live version's tables ({@link TablePreview}), when
+     * the site reads catalogs (not {@code --no-stat}) and the data files are in a folder (the
+     * built-in reader reads local files); empty otherwise. A failure leaves the preview out and
+     * marks the page to be rendered again next time.
+     */
+    private Map<String, TablePreview.Table> preview(Entry e) {
+        if (catalogs == null || e.expired() != null) return Map.of();
+        String data = repo.store().location(repo.dataDir());
+        if (data.contains("://")) return Map.of();
+        try {
+            return TablePreview.read(catalogs.versionCatalog(repo, e.version()), data);
+        } catch (FdlException ex) {
+            statFailed = true;
+            return Map.of();
+        }
+    }
+
+    /** A table's section on a version page: rows, columns, its first rows and statistics, and, for a live version, how to get its data. */
+    private String tableSection(JsonNode r, Entry e, String pageKey, Map<String, TablePreview.Table> preview) {
         String name = r.path("name").asText();
         StringBuilder b = new StringBuilder();
         b.append("<section class=\"table\" data-table=\"").append(Html.esc(name)).append("\"><h3>").append(Html.esc(name)).append("</h3>\n");
@@ -736,6 +758,8 @@ public final class Site {
                     .append("</td><td><code>").append(Html.esc(f.path("ducklake_type").asText(""))).append("</code></td><td>")
                     .append(Html.esc(f.path("description").asText(""))).append("</td></tr>\n");
         b.append("</table>\n");
+        TablePreview.Table t = preview.get(name.indexOf('.') < 0 ? "main." + name : name);
+        if (t != null) b.append(TablePreview.html(t, name));
         if (e.expired() == null) b.append(getTheData(e.version(), name, pageKey));
         return b.append("</section>\n").toString();
     }

@@ -53,13 +53,18 @@ class SiteInBrowserTest {
 
     /** Runs Chromium on {@code url}: the DOM after scripts ran, and a screenshot named {@code shot} unless null. */
     private static String render(String url, String shot) throws Exception {
+        return render(url, shot, 1000);
+    }
+
+    /** {@link #render(String, String)} in a window {@code height} pixels high (a whole page in the screenshot). */
+    private static String render(String url, String shot, int height) throws Exception {
         Path profile = Files.createTempDirectory(shared, "chromium");
         Path shots = Files.createDirectories(Path.of("target", "site-screenshots"));
         List<String> base = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--disable-dev-shm-usage", "--user-data-dir=" + profile,
                 // nothing may leave the page's origin: any other host resolves to nothing
-                "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1", "--window-size=1200,1000"));
+                "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1", "--window-size=1200," + height));
         List<String> dump = new ArrayList<>(base);
         dump.add("--dump-dom");
         dump.add(url);
@@ -142,6 +147,20 @@ class SiteInBrowserTest {
         return out;
     }
 
+    /** The text of each {@code <td>} of each {@code <tr>} in {@code html}, entities decoded ({@code <th>} rows give an empty list). */
+    static List<List<String>> cells(String html) {
+        List<List<String>> out = new ArrayList<>();
+        Matcher tr = Pattern.compile("<tr[^>]*>([\\s\\S]*?)</tr>").matcher(html);
+        while (tr.find()) {
+            List<String> row = new ArrayList<>();
+            Matcher td = Pattern.compile("<td[^>]*>([\\s\\S]*?)</td>").matcher(tr.group(1));
+            while (td.find()) row.add(td.group(1).replaceAll("<[^>]*>", "").replace("&#39;", "'").replace("&quot;", "\"")
+                    .replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"));
+            out.add(row);
+        }
+        return out;
+    }
+
     /**
      * Issue 31: what readers see, in a site written by {@code fdl site} (with the change over each
      * parent) and served by fdl serve: the dataset page's history chart holds {@code fdl log --stat}'s
@@ -157,7 +176,7 @@ class SiteInBrowserTest {
         try (LocalStore store = new LocalStore(repo.root);
              RepoServer server = RepoServer.start(store, Site.Options.defaults(), "127.0.0.1", 0)) {
             String base = server.url().toString();
-            String index = render(base + "index.html", "dataset-page-history.png");
+            String index = render(base + "index.html", "dataset-page-history.png", 1900);
             assertThat(fetchedUrls(index)).isEmpty();
             List<java.util.Map<String, String>> points = elements(index, "circle", "point");
             List<java.util.Map<String, String>> bars = elements(index, "g", "bar");
@@ -189,12 +208,31 @@ class SiteInBrowserTest {
             assertThat(compared).as("points compared with fdl log --stat").isPositive();
             assertThat(elements(index, "g", "tag")).anyMatch(t -> t.get("data-tag").equals("first") && t.get("data-version").equals(repo.first));
 
-            String version = render(base + "site/versions/" + repo.third + ".html", "version-page-data.png");
+            String version = render(base + "site/versions/" + repo.third + ".html", "version-page-data.png", 2200);
             assertThat(fetchedUrls(version)).isEmpty();
             String alias = "v_" + repo.third.substring(0, 8);
             assertThat(pre(version, "copy-towns")).contains("ATTACH 'ducklake:" + base + "versions/" + repo.third + "/ducklake.duckdb' AS " + alias)
                     .contains("COPY (FROM \"" + alias + "\".\"main\".\"towns\") TO 'towns.parquet' (FORMAT parquet);")
                     .contains("COPY (FROM \"" + alias + "\".\"main\".\"towns\") TO 'towns.csv' (FORMAT csv, HEADER);");
+            // the preview's first row is the table's first row as fdl query returns it
+            Matcher preview = Pattern.compile("<table class=\"preview\" data-table=\"towns\">([\\s\\S]*?)</table>").matcher(version);
+            assertThat(preview.find()).as(version).isTrue();
+            List<String> firstRow = cells(preview.group(1)).get(1); // after the header
+            String[] queried = Cli.ok(shared, "query", "--repo", repo.root.toString(), repo.third, "--csv", "SELECT * FROM towns").out().split("\n");
+            assertThat(String.join(",", firstRow)).isEqualTo(queried[1]);
+            assertThat(cells(preview.group(1))).hasSize(queried.length); // 4 rows (fewer than 20) and the header
+            // the statistics equal a DuckDB query over the same version
+            for (String column : List.of("name", "population")) {
+                String col = "\"" + column + "\"";
+                String[] expected = Cli.ok(shared, "query", "--repo", repo.root.toString(), repo.third, "--csv",
+                        "SELECT count(*) - count(" + col + "), approx_count_distinct(" + col + "), CAST(min(" + col + ") AS VARCHAR), CAST(max("
+                                + col + ") AS VARCHAR) FROM towns").out().split("\n")[1].split(",");
+                Matcher row = Pattern.compile("<tr data-column=\"" + column + "\" data-nulls=\"(\\d+)\" data-distinct=\"(\\d+)\">([\\s\\S]*?)</tr>")
+                        .matcher(version);
+                assertThat(row.find()).as(column + " statistics in " + version).isTrue();
+                List<String> text = cells("<tr>" + row.group(3) + "</tr>").get(0);
+                assertThat(List.of(row.group(1), row.group(2), text.get(3), text.get(4))).as(column).containsExactly(expected);
+            }
             String command = pre(version, "fdl-towns");
             assertThat(command).isEqualTo("fdl query --repo '" + base + "' " + repo.third + " --csv 'SELECT * FROM \"main\".\"towns\"' > towns.csv");
             // the command does what it says
