@@ -24,7 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * No package cycles among {@code dev.fdl.*} (issue #13): the dependencies of each package of
  * src/main/java are read from its sources (imports and fully qualified names, comments
  * excluded) and must form a graph without cycles, so each package can be read, tested and
- * changed from its dependencies up. README.md's development section maps the packages.
+ * changed from its dependencies up. Every folder is a package of its own, sub-packages included
+ * (dev.fdl.ducklake.read and dev.fdl.ducklake.catalog are two nodes). README.md's development
+ * section maps the packages.
  */
 class PackageCyclesTest {
     private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.fdl\\.((?:[a-z][a-z0-9_]*\\.)*)[A-Z]");
@@ -38,6 +40,32 @@ class PackageCyclesTest {
 
         assertThat(graph).as("packages found").containsKeys("dev.fdl.repo", "dev.fdl.store", "dev.fdl.cli");
         assertThat(cycle(graph)).as("a package cycle; dependencies: " + graph).isEmpty();
+    }
+
+    /** Sub-packages count as packages of their own: dev.fdl.ducklake.load and dev.fdl.ducklake.load.sync are two nodes. */
+    @Test
+    void subPackagesAreNodesOfTheirOwn() throws IOException {
+        Map<String, Set<String>> graph = dependencies(Path.of("src", "main", "java"));
+
+        assertThat(graph).containsKeys("dev.fdl.ducklake", "dev.fdl.ducklake.format", "dev.fdl.ducklake.engine",
+                "dev.fdl.ducklake.catalog", "dev.fdl.ducklake.read", "dev.fdl.ducklake.working", "dev.fdl.ducklake.load",
+                "dev.fdl.ducklake.load.sync");
+    }
+
+    /** No folder of dev.fdl.ducklake grows back into a flat package: at most 20 sources each. */
+    @Test
+    void noDucklakeFolderHoldsMoreThanTwentySources() throws IOException {
+        Path root = Path.of("src", "main", "java", "dev", "fdl", "ducklake");
+        Map<String, Long> tooMany = new TreeMap<>();
+        try (Stream<Path> dirs = Files.walk(root)) {
+            for (Path d : dirs.filter(Files::isDirectory).toList()) {
+                try (Stream<Path> files = Files.list(d)) {
+                    long n = files.filter(p -> p.toString().endsWith(".java")).count();
+                    if (n > 20) tooMany.put(root.relativize(d).toString(), n);
+                }
+            }
+        }
+        assertThat(tooMany).as("folders of dev.fdl.ducklake with more than 20 .java files").isEmpty();
     }
 
     @Test
@@ -64,11 +92,11 @@ class PackageCyclesTest {
                     String s = "s3://x/" + dev.fdl.repo.RepoLayout.HEAD + "dev.fdl.cache.CatalogCache";
                     String t = \"""
                         dev.fdl.cli.Main \"""; char c = '"';
-                    Object o = dev.fdl.ducklake.Catalog.class;
+                    Object o = dev.fdl.ducklake.catalog.CatalogInspector.class;
                     Object e = dev.fdl.FdlException.class;
                 }
                 """;
-        assertThat(references(source)).containsExactlyInAnyOrder("dev.fdl.store", "dev.fdl.util", "dev.fdl.repo", "dev.fdl.ducklake", "dev.fdl");
+        assertThat(references(source)).containsExactlyInAnyOrder("dev.fdl.store", "dev.fdl.util", "dev.fdl.repo", "dev.fdl.ducklake.catalog", "dev.fdl");
     }
 
     /** Package to the packages its sources refer to (itself excluded). */

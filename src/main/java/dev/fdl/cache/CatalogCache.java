@@ -1,7 +1,8 @@
 package dev.fdl.cache;
+import dev.fdl.ducklake.catalog.CatalogFiles;
+import dev.fdl.ducklake.catalog.NamedFile;
 
-import dev.fdl.ducklake.CatalogFiles;
-import dev.fdl.ducklake.NamedFile;
+import dev.fdl.util.AtomicFile;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.CatalogSource;
 import dev.fdl.repo.Repository;
@@ -25,13 +26,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.LinkOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -53,6 +52,8 @@ public final class CatalogCache implements CatalogSource {
     /** File lists are named by their layout (v1) and by the path rule that made them: {@code files-v1-rule<N>}. */
     private static final String FILES = "files-v1-rule";
     private static final int FILES_MAGIC = 0x46444c31; // "FDL1"
+    /** Temporary files of entries being written start with this ({@link AtomicFile#tempBeside(Path, String)}). */
+    private static final String TEMP = ".tmp-";
 
     private final Path dir;
     private long downloads;
@@ -85,7 +86,7 @@ public final class CatalogCache implements CatalogSource {
         return downloads;
     }
 
-    /** Catalogs (or their file lists) served from the local cache without a GET. */
+    /** EmptyCatalog (or their file lists) served from the local cache without a GET. */
     public long hits() {
         return hits;
     }
@@ -193,7 +194,7 @@ public final class CatalogCache implements CatalogSource {
     private static boolean looksLikeRepositoryFolder(Path repoDir) {
         for (Path child : children(repoDir)) {
             String name = child.getFileName().toString();
-            boolean ours = name.equals(DATA) || name.startsWith(".tmp-")
+            boolean ours = name.equals(DATA) || name.startsWith(TEMP)
                     || (VersionIds.isValid(name) && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS));
             if (!ours) return false;
         }
@@ -272,7 +273,7 @@ public final class CatalogCache implements CatalogSource {
             return Optional.of(f);
         }
         String key = catalogKey(v);
-        Path tmp = f.resolveSibling(".tmp-" + UUID.randomUUID());
+        Path tmp = AtomicFile.tempBeside(f, TEMP);
         try {
             Files.createDirectories(f.getParent());
             downloads++;
@@ -283,7 +284,7 @@ public final class CatalogCache implements CatalogSource {
                 throw FdlException.corrupt(key, "the catalog does not match its version.json, so it was not used: it has " + size + " bytes and sha256 " + sha + " but "
                         + RepoLayout.versionJson(v.id()) + " records " + v.catalog().bytes() + " bytes and sha256 "
                         + v.catalog().sha256() + "; the repository is damaged (run fdl verify)");
-            Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFile.moveCopy(tmp, f);
             return Optional.of(f);
         } catch (IOException e) {
             throw new FdlException("cannot write the catalog cache " + f + ": " + e.getMessage()
@@ -333,7 +334,7 @@ public final class CatalogCache implements CatalogSource {
         }
         Optional<Path> cat = catalog(repo, v, fresh);
         if (cat.isEmpty()) return false;
-        Path tmp = list.resolveSibling(".tmp-" + UUID.randomUUID());
+        Path tmp = AtomicFile.tempBeside(list, TEMP);
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16))) {
             out.writeInt(FILES_MAGIC);
             out.writeUTF(v.catalog().sha256().toLowerCase());
@@ -357,7 +358,7 @@ public final class CatalogCache implements CatalogSource {
             if (dataPath[0] == null) out.writeUTF("");
             out.writeByte(0);
             out.close();
-            Files.move(tmp, list, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFile.moveCopy(tmp, list);
         } catch (IOException | UncheckedIOException e) {
             throw new FdlException("cannot write the catalog cache " + list + ": " + e.getMessage()
                     + " (set FDL_CACHE_DIR to a writable folder)");
@@ -399,11 +400,11 @@ public final class CatalogCache implements CatalogSource {
     }
 
     private static void writeAtomically(Path f, byte[] bytes) {
-        Path tmp = f.resolveSibling(".tmp-" + UUID.randomUUID());
+        Path tmp = AtomicFile.tempBeside(f, TEMP);
         try {
             Files.createDirectories(f.getParent());
             Files.write(tmp, bytes);
-            Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFile.moveCopy(tmp, f);
         } catch (IOException e) {
             throw new FdlException("cannot write the catalog cache " + f + ": " + e.getMessage()
                     + " (set FDL_CACHE_DIR to a writable folder)");

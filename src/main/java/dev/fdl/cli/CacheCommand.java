@@ -32,14 +32,10 @@ final class CacheCommand implements Runnable {
     Path cacheDir;
     @Option(names = "--json", description = "Print as JSON.") boolean json;
 
-    static CatalogCache cache(Path cacheDir) {
-        return cacheDir != null ? new CatalogCache(cacheDir) : CatalogCache.fromEnvironment();
-    }
-
     @Override
     public void run() {
         PrintWriter out = spec.commandLine().getOut();
-        CatalogCache cache = cache(cacheDir);
+        CatalogCache cache = CommandContext.of(spec).cache(cacheDir);
         List<CatalogCache.Usage> usage = cache.usage();
         long total = usage.stream().mapToLong(CatalogCache.Usage::totalBytes).sum();
         if (json) {
@@ -83,7 +79,7 @@ final class CacheCommand implements Runnable {
         @Override
         public void run() {
             PrintWriter out = spec.commandLine().getOut();
-            CatalogCache cache = cache(cacheDir);
+            CatalogCache cache = CommandContext.of(spec).cache(cacheDir);
             long freed;
             String what;
             if (all) {

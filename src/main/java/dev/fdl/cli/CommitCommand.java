@@ -18,7 +18,6 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Clock;
 
 /** {@code fdl commit}: the nine steps of SPEC.md section 4. */
 @Command(name = "commit", mixinStandardHelpOptions = true,
@@ -51,11 +50,11 @@ final class CommitCommand implements Runnable {
             RetentionPolicy policy = !expire ? null : RetentionPolicy.saved(repo.config()).orElseThrow(() -> FdlException.usage(
                     "--expire applies the repository's saved retention policy, but " + repo.root() + " has none; "
                             + "save one with fdl expire --save-policy <rules>; nothing was committed"));
-            Commit.Result r = Commit.run(repo, wc, message, Authors.resolve(author), Clock.systemUTC(),
+            Commit.Result r = Commit.run(repo, wc, message, Authors.resolve(author), CommandContext.of(spec).clock(),
                     Progress.listener(quiet, spec.commandLine().getErr()), new Commit.Options(allowDescriptionLoss, allowEmpty));
             PrintWriter out = spec.commandLine().getOut();
-            Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, policy, false);
-            Site.Result siteResult = SiteUpkeep.afterChange(repo, site, "version " + r.version().id() + " was committed",
+            Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, CommandContext.of(spec), policy, false);
+            Site.Result siteResult = SiteUpkeep.afterChange(repo, CommandContext.of(spec), site, "version " + r.version().id() + " was committed",
                     spec.commandLine().getErr());
             if (json) {
                 ObjectNode o = r.version().toJson();

@@ -1,7 +1,7 @@
 package dev.fdl.cli;
 
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.Compactor;
+import dev.fdl.ducklake.load.Compactor;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;
@@ -30,7 +30,7 @@ final class CompactCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            Compactor.Result r = Compactor.compact(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), table, null, message);
+            Compactor.Result r = Compactor.compact(wc.catalog(), store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), table, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (r.written() == null) {
                 out.println(r.table() + " is in " + r.dataFiles() + " data file(s) without deletes or inlined rows: nothing to compact");

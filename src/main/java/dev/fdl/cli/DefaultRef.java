@@ -5,6 +5,7 @@ import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;
+import dev.fdl.repo.RevisionResolver;
 import dev.fdl.repo.WorkingCopy;
 
 import java.io.PrintWriter;
@@ -16,6 +17,7 @@ import java.util.Optional;
  * its branch (its base version while the branch has no commit yet, or when detached); outside
  * one, HEAD. {@code @{<date>}} alone is applied to the same default, and inside a working copy a
  * ref starting with {@code HEAD} means what is checked out ({@code HEAD~1}: its branch's parent).
+ * Which specs name HEAD, and where their suffixes start, is {@link RevisionResolver}'s rule.
  *
  * @param spec        what to resolve (a ref, {@code HEAD} or a version id)
  * @param description what that is, for the first line of human output
@@ -51,30 +53,17 @@ record DefaultRef(String spec, String description) {
      * @return the spec, and the line to print first (null when the user named the ref)
      */
     static DefaultRef forArgument(Repository repo, String given, PrintWriter err) {
-        if (given != null && !given.startsWith("@{")) {
+        if (given != null && !RevisionResolver.isDateAlone(given)) {
             warnIfAmbiguous(repo, given, err);
-            String rest = headSuffix(given);
+            String rest = RevisionResolver.afterHead(given);
             if (rest == null) return new DefaultRef(given, null);
             DefaultRef d = of(repo);
-            if (d.spec().equals("HEAD")) return new DefaultRef(given, null);
+            if (RevisionResolver.isHead(d.spec())) return new DefaultRef(given, null);
             return new DefaultRef(d.spec() + rest, "HEAD" + rest + ": " + d.description() + rest);
         }
         DefaultRef d = of(repo);
         if (given == null) return d;
         return new DefaultRef(d.spec() + given, d.description() + " " + given);
-    }
-
-    /**
-     * What follows a leading {@code HEAD} (or git's {@code @}) in {@code spec}: "" for {@code HEAD}
-     * alone, {@code ~2} for {@code HEAD~2}; null when {@code spec} does not start with HEAD.
-     */
-    private static String headSuffix(String spec) {
-        for (String head : new String[] {"HEAD", "@"}) {
-            if (spec.equals(head)) return "";
-            if (spec.startsWith(head) && spec.length() > head.length() && "~^@".indexOf(spec.charAt(head.length())) >= 0)
-                return spec.substring(head.length());
-        }
-        return null;
     }
 
     /**
@@ -95,9 +84,8 @@ record DefaultRef(String spec, String description) {
     static void warnIfAmbiguous(Repository repo, String spec, PrintWriter err) {
         // only a name of hex characters can also start a version id: any other name costs no ref read
         // here (this runs for every ref argument, before the resolution reads the ref itself)
-        int end = 0;
-        while (end < spec.length() && "~^@".indexOf(spec.charAt(end)) < 0) end++;
-        if (!dev.fdl.util.VersionIds.isPrefix(spec.substring(0, end))) return;
+        String base = RevisionResolver.baseName(spec);
+        if (base == null || !dev.fdl.util.VersionIds.isPrefix(base)) return;
         Optional<RefValue> ref = repo.bareRef(spec);
         if (ref.isPresent()) warnIfAmbiguous(repo, ref.get().name(), ref.get().versionId(), err);
     }

@@ -4,10 +4,10 @@ import dev.fdl.util.ShellQuote;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.ProgressListener;
-import dev.fdl.ducklake.SyncResult;
-import dev.fdl.ducklake.Syncer;
-import dev.fdl.ducklake.QueryResult;
-import dev.fdl.ducklake.VersionQuery;
+import dev.fdl.ducklake.load.sync.SyncResult;
+import dev.fdl.ducklake.load.sync.Syncer;
+import dev.fdl.ducklake.read.QueryResult;
+import dev.fdl.ducklake.read.CatalogQuery;
 import dev.fdl.repo.AttachStatements;
 import dev.fdl.repo.Checkout;
 import dev.fdl.repo.Commit;
@@ -31,7 +31,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -78,7 +77,7 @@ final class DemoCommand implements Runnable {
             Repository repo = Repository.init(store, new RefName("main"));
             out.println("== fdl init " + ShellQuote.word(store.root()));
             WorkingCopy wc = WorkingCopy.create(base.resolve("work"));
-            Checkout.run(repo, CatalogCache.fromEnvironment(), wc, null, null, false, ProgressListener.NONE);
+            Checkout.run(repo, CommandContext.of(spec).cache(), wc, null, null, false, ProgressListener.NONE);
             out.println("== fdl checkout (working copy " + wc.dir() + ")");
             Files.write(wc.dir().resolve("dataset.json"), Json.bytes(datasetJson()));
             VersionInfo.Author author = new VersionInfo.Author("fdl demo", "demo@example.org");
@@ -86,10 +85,10 @@ final class DemoCommand implements Runnable {
             long bytes = 0;
             for (int i = 0; i < MONTHS.size(); i++) {
                 // sync writes only what changed since the previous month: versions share the data files
-                SyncResult imp = Syncer.sync(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), files.get(i), "cities",
+                SyncResult imp = Syncer.sync(wc.catalog(), store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), files.get(i), "cities",
                         List.of("geonameid"), null, author.name(), "import world-cities " + MONTHS.get(i));
                 Commit.Result c = Commit.run(repo, wc, "world-cities as published on " + MONTHS.get(i), author,
-                        Clock.systemUTC(), ProgressListener.NONE);
+                        CommandContext.of(spec).clock(), ProgressListener.NONE);
                 versions.add(c.version());
                 long added = imp.dataBytes() + imp.deleteBytes();
                 bytes += added;
@@ -113,7 +112,7 @@ final class DemoCommand implements Runnable {
             Main.commandLine().setOut(out).setErr(spec.commandLine().getErr())
                     .execute("diff", "--repo", repoRoot, "--stat", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1));
             out.println();
-            sideBySide(out, repo, versions.get(0), versions.get(versions.size() - 1));
+            sideBySide(out, repo, CommandContext.of(spec).cache(), versions.get(0), versions.get(versions.size() - 1));
             out.println();
             out.println("== fdl attach " + MONTHS.get(MONTHS.size() - 1) + "   (DuckDB with the DuckLake extension)");
             AttachStatements.of(repo, versions.get(versions.size() - 1), null, "cities").forEach(out::println);
@@ -181,12 +180,11 @@ final class DemoCommand implements Runnable {
     }
 
     /** The same question answered by two versions, side by side, and what changed between them. */
-    private static void sideBySide(PrintWriter out, Repository repo, VersionInfo first, VersionInfo last) {
+    private static void sideBySide(PrintWriter out, Repository repo, CatalogCache cache, VersionInfo first, VersionInfo last) {
         String sql = "SELECT country, count(*) AS cities FROM cities GROUP BY country";
-        CatalogCache cache = CatalogCache.fromEnvironment();
         Path c1 = cache.versionCatalog(repo, first), c2 = cache.versionCatalog(repo, last), mirror = cache.dataFolder(repo);
-        Map<String, Long> a = counts(VersionQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, sql).result());
-        Map<String, Long> b = counts(VersionQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, sql).result());
+        Map<String, Long> a = counts(CatalogQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, sql).result());
+        Map<String, Long> b = counts(CatalogQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, sql).result());
         out.println("== fdl query <version> \"" + sql + "\", two versions side by side (top 10 by growth)");
         out.printf("%-28s %12s %12s %8s%n", "country", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1), "change");
         Set<String> countries = new HashSet<>(a.keySet());
@@ -197,8 +195,8 @@ final class DemoCommand implements Runnable {
                 .forEach(c -> out.printf("%-28s %,12d %,12d %+8d%n", c, a.getOrDefault(c, 0L), b.getOrDefault(c, 0L),
                         b.getOrDefault(c, 0L) - a.getOrDefault(c, 0L)));
         String ids = "SELECT geonameid FROM cities";
-        Set<Object> x = ids(VersionQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, ids).result());
-        Set<Object> y = ids(VersionQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, ids).result());
+        Set<Object> x = ids(CatalogQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, ids).result());
+        Set<Object> y = ids(CatalogQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, ids).result());
         long added = y.stream().filter(id -> !x.contains(id)).count();
         long removed = x.stream().filter(id -> !y.contains(id)).count();
         out.printf("Between %s and %s: %,d cities → %,d (%,d added, %,d removed).%n", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1),

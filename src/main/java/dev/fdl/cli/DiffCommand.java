@@ -4,12 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
-import dev.fdl.ducklake.Catalogs;
-import dev.fdl.ducklake.DataFileMirror;
+import dev.fdl.ducklake.catalog.EmptyCatalog;
+import dev.fdl.ducklake.read.DataFileMirror;
 import dev.fdl.ducklake.ProgressListener;
-import dev.fdl.ducklake.VersionDiff;
+import dev.fdl.ducklake.read.CatalogDiff;
+import dev.fdl.repo.RevisionRange;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
 import dev.fdl.repo.WorkingCopy;
@@ -75,7 +76,7 @@ final class DiffCommand implements Runnable {
             Repository repo = Repository.open(store);
             // the working copy counts only for the repository it was checked out from (as DefaultRef decides)
             Optional<WorkingCopy> wc = WorkingCopy.find(Cwd.get()).filter(w -> w.state().repositoryId().equals(repo.config().id()));
-            VersionDiff.Side a, b;
+            CatalogDiff.Side a, b;
             String which; // what a default chose, for the first line of human output (null: the user named both)
             if (refs.isEmpty()) {
                 WorkingCopy w = wc.orElseThrow(() -> FdlException.usage("fdl diff without arguments compares the working copy with its "
@@ -109,7 +110,7 @@ final class DiffCommand implements Runnable {
                     : new TextPrinter(out, stat, spec.commandLine().getErr(), which, "diff " + a.label() + " " + b.label());
             // null: each table's key recorded by import --mode sync --key (none: whole rows)
             List<String> rowKey = noKey ? List.of() : keys;
-            VersionDiff.Summary s = VersionDiff.run(a, b, table, rowKey, !stat, printer);
+            CatalogDiff.Summary s = CatalogDiff.run(a, b, table, rowKey, !stat, printer);
             printer.summary(s);
             out.flush();
         } finally {
@@ -129,22 +130,22 @@ final class DiffCommand implements Runnable {
         return "the working copy (" + (branch == null ? "detached" : "branch '" + branch + "'") + ")";
     }
 
-    private VersionDiff.Side version(Repository repo, String spec, List<Path> scratch) {
-        Resolved r = repo.resolve(spec);
-        Path catalog = CatalogCache.fromEnvironment().versionCatalog(repo, r.version());
-        return new VersionDiff.Side(spec.equals(r.version().id()) ? spec : spec + " (" + r.version().id() + ")", catalog,
+    private CatalogDiff.Side version(Repository repo, String rev, List<Path> scratch) {
+        Resolved r = repo.resolve(rev);
+        Path catalog = CommandContext.of(spec).cache().versionCatalog(repo, r.version());
+        return new CatalogDiff.Side(rev.equals(r.version().id()) ? rev : rev + " (" + r.version().id() + ")", catalog,
                 dataPath(repo, catalog));
     }
 
-    private VersionDiff.Side working(Repository repo, WorkingCopy w, List<Path> scratch) {
+    private CatalogDiff.Side working(Repository repo, WorkingCopy w, List<Path> scratch) {
         Path tmp = w.tmp().resolve("diff-" + ProcessHandle.current().pid() + ".duckdb");
         scratch.add(tmp);
         CatalogConverter.convert(w.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);
-        return new VersionDiff.Side("working copy", tmp, dataPath(repo, tmp));
+        return new CatalogDiff.Side("working copy", tmp, dataPath(repo, tmp));
     }
 
     /** The side of a branch without a version yet: an empty catalog. */
-    private VersionDiff.Side empty(Repository repo, WorkingCopy w, List<Path> scratch) {
+    private CatalogDiff.Side empty(Repository repo, WorkingCopy w, List<Path> scratch) {
         Path tmp = w.tmp().resolve("diff-empty-" + ProcessHandle.current().pid() + ".duckdb");
         scratch.add(tmp);
         try {
@@ -152,20 +153,20 @@ final class DiffCommand implements Runnable {
         } catch (IOException e) {
             throw new FdlException("cannot write " + tmp + ": " + e.getMessage());
         }
-        Catalogs.create(tmp, CatalogKind.DUCKDB, repo.dataLocation());
-        return new VersionDiff.Side("(no version)", tmp, repo.dataLocation());
+        EmptyCatalog.create(tmp, CatalogKind.DUCKDB, repo.dataLocation());
+        return new CatalogDiff.Side("(no version)", tmp, repo.dataLocation());
     }
 
     /** Where the built-in reader finds the data files: the repository's data folder, or for a remote one a local mirror. */
-    private static String dataPath(Repository repo, Path catalog) {
+    private String dataPath(Repository repo, Path catalog) {
         String location = repo.dataLocation();
         if (!location.contains("://")) return location;
-        return DataFileMirror.fetch(catalog, null, repo.store(), repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo));
+        return DataFileMirror.fetch(catalog, null, repo.store(), repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo));
     }
 
     /** A sink that also prints the summary. */
-    private interface Printer extends VersionDiff.Sink {
-        void summary(VersionDiff.Summary s);
+    private interface Printer extends CatalogDiff.Sink {
+        void summary(CatalogDiff.Summary s);
     }
 
     private static final class TextPrinter implements Printer {
@@ -222,10 +223,10 @@ final class DiffCommand implements Runnable {
         }
 
         @Override
-        public void changed(String table, List<String> key, String keyJson, List<VersionDiff.ValueChange> changes, List<String> values) {
+        public void changed(String table, List<String> key, String keyJson, List<CatalogDiff.ValueChange> changes, List<String> values) {
             header(table);
             List<String> parts = new ArrayList<>();
-            for (VersionDiff.ValueChange c : changes) parts.add(c.column() + ": " + text(c.oldText()) + " -> " + text(c.newText()));
+            for (CatalogDiff.ValueChange c : changes) parts.add(c.column() + ": " + text(c.oldText()) + " -> " + text(c.newText()));
             out().println("~ " + String.join(" | ", key) + ": " + String.join(", ", parts));
         }
 
@@ -234,7 +235,7 @@ final class DiffCommand implements Runnable {
         }
 
         @Override
-        public void stat(VersionDiff.TableStat s) {
+        public void stat(CatalogDiff.TableStat s) {
             if (!s.differs()) return;
             statLines.add(s.table(), "+" + s.added(), "-" + s.removed(), "~" + s.changed());
             if (stat) return; // --stat: aligned together before the summary, as git's
@@ -243,7 +244,7 @@ final class DiffCommand implements Runnable {
         }
 
         @Override
-        public void summary(VersionDiff.Summary s) {
+        public void summary(CatalogDiff.Summary s) {
             statLines.print(out());
             out().printf("%d table(s) added, %d dropped, %d changed; %d row(s) added, %d removed, %d changed%n",
                     s.tablesAdded(), s.tablesDropped(), s.tablesChanged(), s.added(), s.removed(), s.changed());
@@ -296,11 +297,11 @@ final class DiffCommand implements Runnable {
         }
 
         @Override
-        public void changed(String table, List<String> key, String keyJson, List<VersionDiff.ValueChange> changes, List<String> values) {
+        public void changed(String table, List<String> key, String keyJson, List<CatalogDiff.ValueChange> changes, List<String> values) {
             ObjectNode o = node(table, "changed");
             o.set("key", parse(keyJson));
             ObjectNode cols = o.putObject("columns");
-            for (VersionDiff.ValueChange c : changes) {
+            for (CatalogDiff.ValueChange c : changes) {
                 ObjectNode v = cols.putObject(c.column());
                 v.set("old", parse(c.oldJson()));
                 v.set("new", parse(c.newJson()));
@@ -309,7 +310,7 @@ final class DiffCommand implements Runnable {
         }
 
         @Override
-        public void stat(VersionDiff.TableStat s) {
+        public void stat(CatalogDiff.TableStat s) {
             if (!s.differs()) return;
             ObjectNode o = node(s.table(), "stat");
             o.put("added", s.added());
@@ -320,7 +321,7 @@ final class DiffCommand implements Runnable {
         }
 
         @Override
-        public void summary(VersionDiff.Summary s) {
+        public void summary(CatalogDiff.Summary s) {
             ObjectNode o = Json.MAPPER.createObjectNode();
             ObjectNode sum = o.putObject("summary");
             sum.put("tables_added", s.tablesAdded());
@@ -386,15 +387,15 @@ final class DiffCommand implements Runnable {
 
         /** A changed row as two lines: its old values, then its new ones. */
         @Override
-        public void changed(String table, List<String> key, String keyJson, List<VersionDiff.ValueChange> changes, List<String> values) {
+        public void changed(String table, List<String> key, String keyJson, List<CatalogDiff.ValueChange> changes, List<String> values) {
             List<String> old = new ArrayList<>(values);
-            for (VersionDiff.ValueChange c : changes) old.set(labels.indexOf(c.column()), c.oldText());
+            for (CatalogDiff.ValueChange c : changes) old.set(labels.indexOf(c.column()), c.oldText());
             row("changed_from", old);
             row("changed_to", values);
         }
 
         @Override
-        public void stat(VersionDiff.TableStat s) {
+        public void stat(CatalogDiff.TableStat s) {
             if (stat && s.differs()) {
                 if (!statHeader) out.print("table,added,removed,changed" + eol);
                 statHeader = true;
@@ -404,7 +405,7 @@ final class DiffCommand implements Runnable {
         }
 
         @Override
-        public void summary(VersionDiff.Summary s) {
+        public void summary(CatalogDiff.Summary s) {
             out.flush();
         }
     }

@@ -18,7 +18,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,10 +99,10 @@ final class ExpireCommand implements Runnable {
                     "no retention policy: give rules (--keep-last, --keep-within, --keep-daily, --keep-weekly, --keep-monthly, "
                             + "--keep-yearly, or --keep N), or save a policy first with fdl expire --save-policy <rules>"));
             if (given != null) given.requireARuleToApply();
-            Expire.Report r = run(repo, policy, dryRun);
+            Expire.Report r = run(repo, CommandContext.of(spec), policy, dryRun);
             // expired versions' pages must stop offering attach statements that now fail
             Site.Result site = dryRun || r.expired().isEmpty() ? null
-                    : SiteUpkeep.afterChange(repo, false, r.expired().size() + " version(s) expired", spec.commandLine().getErr());
+                    : SiteUpkeep.afterChange(repo, CommandContext.of(spec), false, r.expired().size() + " version(s) expired", spec.commandLine().getErr());
             if (json) {
                 ObjectNode o = toJson(r, policy);
                 if (site != null) o.put("site_pages_written", site.written());
@@ -116,9 +115,9 @@ final class ExpireCommand implements Runnable {
         }
     }
 
-    /** Applies {@code policy} to {@code repo}. */
-    static Expire.Report run(Repository repo, RetentionPolicy policy, boolean dryRun) {
-        return new Expire(repo, Clock.systemUTC(), CatalogCache.fromEnvironment()).run(new Expire.Options(policy, dryRun));
+    /** Applies {@code policy} to {@code repo}, reading catalogs through the run's cache. */
+    static Expire.Report run(Repository repo, CommandContext context, RetentionPolicy policy, boolean dryRun) {
+        return new Expire(repo, context.clock(), context.cache()).run(new Expire.Options(policy, dryRun));
     }
 
     /** Prints a report as {@code fdl expire} does ({@code --dry-run} adds every decision and its rules, as restic's forget does). */

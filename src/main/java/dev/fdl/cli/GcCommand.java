@@ -2,7 +2,7 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.ducklake.catalog.CatalogFiles;
 import dev.fdl.retention.Gc;
 import dev.fdl.site.Site;
 import dev.fdl.util.Json;
@@ -15,7 +15,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Consumer;
 
@@ -61,13 +60,13 @@ final class GcCommand implements Runnable {
         }
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
-            Gc gc = new Gc(repo, (cacheDir != null ? new CatalogCache(cacheDir) : CatalogCache.fromEnvironment()), CatalogFiles.duckLake(), Clock.systemUTC());
+            Gc gc = new Gc(repo, CommandContext.of(spec).cache(cacheDir), CatalogFiles.duckLake(), CommandContext.of(spec).clock());
             Consumer<Gc.Progress> p = progress ? this::showProgress : x -> {};
             Gc.Report r = gc.run(new Gc.Options(grace, dryRun, Math.max(1, threads)), p);
             if (progress) System.err.print("\r\033[K");
             // pages of deleted versions (and their links) must go
             Site.Result site = r.dryRun() || r.unreachableVersions().count() == 0 ? null
-                    : SiteUpkeep.afterChange(repo, false, r.unreachableVersions().count() + " unreachable version(s) were deleted",
+                    : SiteUpkeep.afterChange(repo, CommandContext.of(spec), false, r.unreachableVersions().count() + " unreachable version(s) were deleted",
                             spec.commandLine().getErr());
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();

@@ -4,12 +4,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.ImportFormat;
-import dev.fdl.ducklake.ImportResult;
-import dev.fdl.ducklake.SyncResult;
+import dev.fdl.ducklake.load.ImportFormat;
+import dev.fdl.ducklake.load.ImportResult;
+import dev.fdl.ducklake.load.sync.SyncResult;
 import dev.fdl.ducklake.TableName;
-import dev.fdl.ducklake.Syncer;
-import dev.fdl.ducklake.Importer;
+import dev.fdl.ducklake.load.sync.Syncer;
+import dev.fdl.ducklake.load.Importer;
+import dev.fdl.ducklake.ImportMode;
 import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
@@ -76,10 +77,10 @@ final class ImportCommand implements Runnable {
             return;
         }
         if (keys != null) throw FdlException.usage("--key is for --mode sync");
-        Importer.Mode m = Modes.parse(mode);
+        ImportMode m = Modes.parse(mode);
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            ImportResult r = Importer.importFile(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo),
+            ImportResult r = Importer.importFile(wc.catalog(), store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo),
                     Cwd.resolve(file), format(), table, m, schema, noKey, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
@@ -96,7 +97,7 @@ final class ImportCommand implements Runnable {
     private void sync(WorkingCopy wc) {
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            SyncResult r = Syncer.sync(wc.catalog(), store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), Cwd.resolve(file),
+            SyncResult r = Syncer.sync(wc.catalog(), store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), Cwd.resolve(file),
                     format(), table,
                     noKey ? List.of() : keys, schema, null, message);
             PrintWriter out = spec.commandLine().getOut();
@@ -165,9 +166,9 @@ final class ImportCommand implements Runnable {
 
     /** Import modes by name. */
     static final class Modes {
-        static Importer.Mode parse(String s) {
+        static ImportMode parse(String s) {
             try {
-                return Importer.Mode.valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));
+                return ImportMode.valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw dev.fdl.FdlException.usage("invalid --mode '" + s + "': use create, replace, append or sync");
             }

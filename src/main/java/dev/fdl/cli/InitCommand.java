@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.util.Json;
 import dev.fdl.repo.RepoLayout;
-import dev.fdl.ducklake.DuckDbStorage;
+import dev.fdl.ducklake.engine.DuckDbStorage;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RepoConfig;
 import dev.fdl.repo.Repository;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.util.Json;
+import dev.fdl.repo.RevisionRange;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.ParentStat;
@@ -163,7 +164,7 @@ final class LogCommand implements Runnable {
     /** What {@code v} changed over its parent, per table ({@link ParentStat}: one catalog read per version). */
     private List<ParentStat.TableStat> stats(Repository repo, VersionInfo v, List<Repository.LogEntry> entries) {
         if (parentStat == null) {
-            parentStat = new ParentStat(repo, CatalogCache.fromEnvironment());
+            parentStat = new ParentStat(repo, CommandContext.of(spec).cache());
             for (Repository.LogEntry e : entries) parentStat.known(e.version(), e.expired()); // already read by log
         }
         return parentStat.of(v);

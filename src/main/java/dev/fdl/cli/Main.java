@@ -73,6 +73,13 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         Subcommand.annotated(CommandLine.HelpCommand.class));
 
     private CommandSpec spec;
+    /** What the commands of this run share (the catalog cache, ...); made here, once per command line. */
+    private final CommandContext context = new CommandContext();
+
+    /** The shared services of this run, for the commands below ({@link CommandContext#of}). */
+    CommandContext context() {
+        return context;
+    }
 
     /** The picocli model of {@code fdl} itself, built in code ({@link Specs}: no reflection at start). */
     static CommandSpec spec() {

@@ -1,6 +1,6 @@
 package dev.fdl.cli;
-
 import dev.fdl.ducklake.ProgressListener;
+
 
 import java.io.PrintWriter;
 

@@ -2,10 +2,10 @@ package dev.fdl.cli;
 
 import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.ProgressListener;
-import dev.fdl.ducklake.VersionQuery;
+import dev.fdl.ducklake.read.CatalogQuery;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
 import dev.fdl.cache.CatalogCache;
@@ -49,7 +49,7 @@ final class QueryCommand implements Runnable {
         String ref = args.size() == 2 ? args.get(0) : null;
         String sql = args.get(args.size() - 1);
         if (working && ref != null) throw FdlException.usage("give either --working or a ref, not both");
-        VersionQuery.Answer answer;
+        CatalogQuery.Answer answer;
         String header = null;
         if (working) {
             WorkingCopy wc = WorkingCopy.require(Cwd.get());
@@ -57,7 +57,7 @@ final class QueryCommand implements Runnable {
             try (ObjectStore store = Stores.open(wc.state().root())) {
                 Repository repo = Repository.open(store);
                 CatalogConverter.convert(wc.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);
-                answer = VersionQuery.run(tmp, store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), snapshot, sql);
+                answer = CatalogQuery.run(tmp, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql);
             } catch (FdlException e) {
                 // the scratch copy is fdl's business: name what the user queried
                 String file = "\\S*" + java.util.regex.Pattern.quote(tmp.getFileName().toString());
@@ -77,9 +77,9 @@ final class QueryCommand implements Runnable {
                 if (which.description() != null) header = which.description() + ", version ";
                 Resolved r = repo.resolve(which.spec());
                 if (header != null) header += r.version().id();
-                Path catalog = CatalogCache.fromEnvironment().versionCatalog(repo, r.version());
+                Path catalog = CommandContext.of(spec).cache().versionCatalog(repo, r.version());
                 try {
-                    answer = VersionQuery.run(catalog, store, repo.dataDir(), CatalogCache.fromEnvironment().dataFolder(repo), snapshot, sql);
+                    answer = CatalogQuery.run(catalog, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql);
                 } catch (FdlException e) {
                     throw aboutVersion(e, repo, r.version(), catalog);
                 }

@@ -20,6 +20,10 @@ public final class RepoOption {
     @Option(names = "--repo", paramLabel = "<root>", description = DESCRIPTION)
     String repo;
 
+    /** The command this option belongs to, for the run's {@link CommandContext}; null when made by hand. */
+    @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)
+    picocli.CommandLine.Model.CommandSpec command;
+
     /** {@code --repo} for a model built in code ({@link Specs}), as the annotation above declares it. */
     static picocli.CommandLine.Model.OptionSpec spec() {
         return Specs.option(String.class, "<root>", DESCRIPTION, "--repo");
@@ -29,6 +33,7 @@ public final class RepoOption {
     static RepoOption of(picocli.CommandLine.ParseResult parsed) {
         RepoOption o = new RepoOption();
         o.repo = parsed.matchedOptionValue("--repo", null);
+        o.command = parsed.commandSpec();
         return o;
     }
 
@@ -46,18 +51,15 @@ public final class RepoOption {
         throw FdlException.usage("no repository given: use --repo <root>, set FDL_REPO, or run inside a working copy");
     }
 
-    /** Whether the FDL_REPO warning was printed (once per process: a command may ask for its root several times). */
-    private static boolean warned;
-
     /**
      * FDL_REPO comes before the working copy around the current folder (a cron job's default), so
      * inside a working copy of another repository a command silently answers about FDL_REPO's:
      * one line on stderr says which repository is used and how to use the other.
      */
-    private static void warnIfInsideAnotherRepository(String envRoot) {
+    private void warnIfInsideAnotherRepository(String envRoot) {
         Optional<String> wc = WorkingCopyRoot.find(Cwd.get());
-        if (wc.isEmpty() || warned || stripSlash(wc.get()).equals(stripSlash(envRoot))) return;
-        warned = true;
+        if (wc.isEmpty() || stripSlash(wc.get()).equals(stripSlash(envRoot))) return;
+        if (!CommandContext.of(command).firstRepoWarning()) return; // once per run: a command may ask for its root several times
         System.err.println("fdl: using FDL_REPO=" + dev.fdl.util.Redacted.location(envRoot) + ", not the repository of the working copy here ("
                 + dev.fdl.util.Redacted.location(wc.get()) + "); unset FDL_REPO to use the working copy's");
         System.err.flush();

@@ -37,7 +37,7 @@ final class RestoreCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            Restore.Result r = Restore.run(repo, CatalogCache.fromEnvironment(), wc, DefaultRef.resolveHead(repo, version, spec.commandLine().getErr()), message, Authors.resolve(author),
+            Restore.Result r = Restore.run(repo, CommandContext.of(spec).cache(), wc, DefaultRef.resolveHead(repo, version, spec.commandLine().getErr()), message, Authors.resolve(author),
                     Progress.listener(quiet, spec.commandLine().getErr()));
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
@@ -50,12 +50,12 @@ final class RestoreCommand implements Runnable {
                 Out.json(out, o);
                 return;
             }
-            dev.fdl.ducklake.SnapshotChanges.Names names;
-            try (dev.fdl.ducklake.Catalog c = dev.fdl.ducklake.Catalog.open(wc.catalog())) {
+            dev.fdl.ducklake.format.SnapshotChanges.Names names;
+            try (dev.fdl.ducklake.catalog.CatalogInspector c = dev.fdl.ducklake.catalog.CatalogInspector.open(wc.catalog())) {
                 names = c.names();
             }
             out.println("Restored version " + r.version().id() + " (" + r.version().createdAt() + ") into the working catalog as snapshot "
-                    + r.snapshot() + ": " + dev.fdl.ducklake.SnapshotChanges.describe(String.join(",", r.changes()), names));
+                    + r.snapshot() + ": " + dev.fdl.ducklake.format.SnapshotChanges.describe(String.join(",", r.changes()), names));
             out.println("No data file was copied. Publish it with: fdl commit (message: \"" + RefsCommand.firstLine(r.message()) + "\")");
             out.flush();
         }

@@ -1,8 +1,8 @@
 package dev.fdl.cli;
+import dev.fdl.ducklake.read.BuiltInReader;
+import dev.fdl.ducklake.read.NestedValue;
+import dev.fdl.ducklake.read.QueryResult;
 
-import dev.fdl.ducklake.CatalogReader;
-import dev.fdl.ducklake.NestedValue;
-import dev.fdl.ducklake.QueryResult;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -129,7 +129,7 @@ public final class ResultPrinter {
 
     private static JsonNode finite(JsonNode node) {
         if (node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue())) {
-            return TextNode.valueOf(CatalogReader.nonFinite(node.doubleValue()));
+            return TextNode.valueOf(BuiltInReader.nonFinite(node.doubleValue()));
         }
         if (node instanceof ArrayNode a) {
             for (int i = 0; i < a.size(); i++) a.set(i, finite(a.get(i)));

@@ -2,7 +2,7 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.ducklake.TableDrop;
+import dev.fdl.ducklake.working.TableDrop;
 import dev.fdl.repo.Remove;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;

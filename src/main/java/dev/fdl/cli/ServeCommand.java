@@ -39,7 +39,7 @@ final class ServeCommand implements Runnable {
             if (store.readOnly()) throw FdlException.usage(store.root() + " is an HTTP(S) root: it is already served; fdl serve serves a folder or s3://");
             Repository repo = Repository.open(store);
             CountDownLatch stop = new CountDownLatch(1);
-            try (RepoServer server = RepoServer.start(store, Site.Options.of(repo.config()), dev.fdl.cache.CatalogCache.fromEnvironment(), bind, port)) {
+            try (RepoServer server = RepoServer.start(store, Site.Options.of(repo.config()), CommandContext.of(spec).cache(), bind, port)) {
                 PrintWriter out = spec.commandLine().getOut();
                 out.println("Serving " + store.root() + " read-only at " + server.url() + " (Ctrl-C to stop)");
                 out.println("Attach a version: fdl attach <ref> --root-url " + ShellQuote.word(server.url()));

@@ -45,7 +45,7 @@ final class SiteCommand implements Runnable {
             Site.Options options = new Site.Options(out == null ? configured.prefix() : out,
                     index == null ? configured.indexKey() : index, pageSize);
             if (auto != null) repo = Site.saveSetting(repo, auto, options);
-            Site.Result r = Site.write(repo, options, noStat ? null : dev.fdl.cache.CatalogCache.fromEnvironment());
+            Site.Result r = Site.write(repo, options, noStat ? null : CommandContext.of(spec).cache());
             PrintWriter pw = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();

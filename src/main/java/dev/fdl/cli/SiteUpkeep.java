@@ -1,6 +1,5 @@
 package dev.fdl.cli;
 
-import dev.fdl.cache.CatalogCache;
 import dev.fdl.repo.Repository;
 import dev.fdl.site.Site;
 
@@ -22,14 +21,15 @@ final class SiteUpkeep {
      * {@code err} (what was done stands, only the derived site is behind). Without either, prints
      * {@link #STALE} on {@code err} when the repository has a site.
      *
+     * @param context the run's context, whose catalog cache the site's change figures read
      * @param done what the command did, for the warning ({@code version X was committed})
      * @return what the site write did, or null when it did not run or failed
      */
-    static Site.Result afterChange(Repository repo, boolean asked, String done, PrintWriter err) {
+    static Site.Result afterChange(Repository repo, CommandContext context, boolean asked, String done, PrintWriter err) {
         Site.Options options = Site.Options.of(repo.config());
         if (asked || Site.autoUpdate(repo.config())) {
             try {
-                return Site.write(repo, options, CatalogCache.fromEnvironment());
+                return Site.write(repo, options, context.cache());
             } catch (RuntimeException e) {
                 err.println("fdl: warning: " + done + ", but the site could not be written (" + e.getMessage() + "); run fdl site");
                 err.flush();

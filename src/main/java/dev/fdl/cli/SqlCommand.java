@@ -1,7 +1,7 @@
 package dev.fdl.cli;
+import dev.fdl.ducklake.read.QueryResult;
+import dev.fdl.ducklake.read.WorkingCopySql;
 
-import dev.fdl.ducklake.QueryResult;
-import dev.fdl.ducklake.WorkingCopySql;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;

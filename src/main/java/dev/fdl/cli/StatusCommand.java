@@ -3,7 +3,7 @@ package dev.fdl.cli;
 import dev.fdl.util.ShellQuote;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.ducklake.Catalog;
+import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.ducklake.SnapshotInfo;
 import dev.fdl.util.Json;
 import dev.fdl.repo.Commit;
@@ -42,8 +42,8 @@ final class StatusCommand implements Runnable {
         }
         WorkingCopy.State st = wc.state();
         List<SnapshotInfo> pending;
-        dev.fdl.ducklake.SnapshotChanges.Names names;
-        try (Catalog c = Catalog.open(wc.catalog())) {
+        dev.fdl.ducklake.format.SnapshotChanges.Names names;
+        try (CatalogInspector c = CatalogInspector.open(wc.catalog())) {
             pending = c.snapshots().stream().filter(s -> s.id() > st.baseSnapshot()).toList();
             names = pending.isEmpty() ? null : c.names();
         }
@@ -123,8 +123,8 @@ final class StatusCommand implements Runnable {
     }
 
     /** A snapshot's changes in words; one that changes nothing (a commit's for a description, left by a crash) says so. */
-    private static String describe(String changes, dev.fdl.ducklake.SnapshotChanges.Names names) {
-        String words = dev.fdl.ducklake.SnapshotChanges.describe(changes, names);
+    private static String describe(String changes, dev.fdl.ducklake.format.SnapshotChanges.Names names) {
+        String words = dev.fdl.ducklake.format.SnapshotChanges.describe(changes, names);
         return words.isEmpty() ? "(no data change)" : words;
     }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.ducklake.catalog.CatalogFiles;
 import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
 import dev.fdl.retention.Verify;
@@ -39,7 +39,7 @@ final class VerifyCommand implements Runnable {
         Verify.Report r;
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
-            r = new Verify(repo, (cacheDir != null ? new CatalogCache(cacheDir) : CatalogCache.fromEnvironment()), CatalogFiles.duckLake()).run(step -> {
+            r = new Verify(repo, CommandContext.of(spec).cache(cacheDir), CatalogFiles.duckLake()).run(step -> {
                 if (progress) {
                     System.err.print("\r\033[Kverify: " + step);
                     System.err.flush();

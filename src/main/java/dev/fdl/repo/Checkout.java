@@ -2,12 +2,12 @@ package dev.fdl.repo;
 
 import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.Catalog;
-import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.catalog.CatalogInspector;
+import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
-import dev.fdl.ducklake.Catalogs;
-import dev.fdl.ducklake.DataPath;
-import dev.fdl.ducklake.FormatUpgrade;
+import dev.fdl.ducklake.catalog.EmptyCatalog;
+import dev.fdl.ducklake.rewrite.DataPath;
+import dev.fdl.ducklake.rewrite.FormatUpgrade;
 import dev.fdl.ducklake.ProgressListener;
 
 import dev.fdl.util.AtomicFile;
@@ -160,7 +160,7 @@ public final class Checkout {
         try {
             Files.createDirectories(catalog.getParent());
             if (base == null) {
-                Catalogs.create(catalog, CatalogKind.SQLITE, repo.dataLocation());
+                EmptyCatalog.create(catalog, CatalogKind.SQLITE, repo.dataLocation());
                 steps.reached("catalog-written");
                 baseSnapshot = 0;
             } else {
@@ -169,7 +169,7 @@ public final class Checkout {
                 steps.reached("catalog-written");
                 DataPath.set(catalog, repo.dataLocation());
                 steps.reached("data-path-set");
-                try (Catalog c = Catalog.open(catalog)) {
+                try (CatalogInspector c = CatalogInspector.open(catalog)) {
                     baseSnapshot = c.lastSnapshotId();
                 }
             }
@@ -212,7 +212,7 @@ public final class Checkout {
 
     /** Snapshots in the working catalog newer than its base. */
     public static long pendingSnapshots(WorkingCopy wc) {
-        try (Catalog c = Catalog.open(wc.catalog())) {
+        try (CatalogInspector c = CatalogInspector.open(wc.catalog())) {
             return Math.max(0, c.lastSnapshotId() - wc.state().baseSnapshot());
         }
     }

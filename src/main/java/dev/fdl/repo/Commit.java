@@ -1,7 +1,15 @@
 package dev.fdl.repo;
 
 import dev.fdl.util.ShellQuote;
-import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.ducklake.catalog.CatalogFiles;
+import dev.fdl.ducklake.catalog.CatalogInspector;
+import dev.fdl.ducklake.convert.CatalogConverter;
+import dev.fdl.ducklake.rewrite.DataPath;
+import dev.fdl.ducklake.engine.DuckDbStorage;
+import dev.fdl.ducklake.catalog.EmptyCatalog;
+import dev.fdl.ducklake.working.EmptySnapshot;
+import dev.fdl.ducklake.rewrite.HistoryTruncation;
+import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.util.Json;
 import dev.fdl.util.JsonRead;
 import dev.fdl.util.Sha256;
@@ -9,14 +17,6 @@ import dev.fdl.util.VersionIds;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.Catalog;
-import dev.fdl.ducklake.CatalogConverter;
-import dev.fdl.ducklake.DataPath;
-import dev.fdl.ducklake.DuckDbStorage;
-import dev.fdl.ducklake.Catalogs;
-import dev.fdl.ducklake.EmptySnapshot;
-import dev.fdl.ducklake.HistoryTruncation;
-import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.dataset.DatasetDescriptor;
 import dev.fdl.dataset.TableFacts;
 import dev.fdl.store.ObjectMeta;
@@ -141,13 +141,13 @@ public final class Commit {
     public static Pending pending(Repository repo, WorkingCopy wc) {
         long last;
         String format;
-        try (Catalog c = Catalog.open(wc.catalog())) {
+        try (CatalogInspector c = CatalogInspector.open(wc.catalog())) {
             last = c.lastSnapshotId();
             format = c.formatVersion();
         }
         VersionInfo base = Description.base(repo, wc).orElse(null);
         return new Pending(Math.max(0, last - wc.state().baseSnapshot()), Description.change(wc, base),
-                base == null ? Catalogs.NEW_FORMAT : base.ducklake().format(), format);
+                base == null ? EmptyCatalog.NEW_FORMAT : base.ducklake().format(), format);
     }
 
     private Result run() {
@@ -303,7 +303,7 @@ public final class Commit {
         Path copy = work.resolve("commit-work.sqlite");
         try {
             deleteQuietly(copy);
-            Catalogs.copySqlite(wc.catalog(), copy);
+            EmptyCatalog.copySqlite(wc.catalog(), copy);
             if (first > 0) HistoryTruncation.truncateBefore(copy, first);
             setDataPath(copy);
             CatalogConverter.toDuckDb(copy, catalog, storage, progress);
@@ -326,7 +326,7 @@ public final class Commit {
     /** Step 3: check and fill dataset.json against the newest snapshot (SPEC.md section 3). */
     private CatalogFacts fillDataset(Path catalog, Path out) {
         CatalogFacts facts;
-        try (Catalog c = Catalog.open(catalog)) {
+        try (CatalogInspector c = CatalogInspector.open(catalog)) {
             long last = c.lastSnapshotId();
             List<TableFacts> tables = new ArrayList<>();
             for (var t : c.tables(last)) {

@@ -11,7 +11,6 @@ import dev.fdl.util.Sha256;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Optional;
 
@@ -95,13 +94,7 @@ public final class Description {
     }
 
     private static void write(Path target, byte[] bytes) {
-        try {
-            Path tmp = target.resolveSibling("." + target.getFileName() + ".fdl-tmp");
-            Files.write(tmp, bytes);
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new FdlException("cannot write " + target + ": " + e.getMessage());
-        }
+        dev.fdl.util.AtomicFile.write(target, bytes, () -> {});
     }
 
     /**

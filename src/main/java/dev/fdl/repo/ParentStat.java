@@ -1,6 +1,6 @@
 package dev.fdl.repo;
+import dev.fdl.ducklake.read.CatalogStat;
 
-import dev.fdl.ducklake.VersionStat;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,7 +26,7 @@ public final class ParentStat {
     private final Repository repo;
     private final CatalogSource catalogs;
     /** Version id → its tables' rows, and rows added by its own snapshots. */
-    private final Map<String, List<VersionStat.TableRows>> rows = new HashMap<>();
+    private final Map<String, List<CatalogStat.TableRows>> rows = new HashMap<>();
     /** Versions the caller already read (log, site), with whether each is expired: their parents' lookups cost no read. */
     private final Map<String, Boolean> knownExpired = new HashMap<>();
     private final Map<String, VersionInfo> known = new HashMap<>();
@@ -61,10 +61,10 @@ public final class ParentStat {
             boolean expired = parent.isPresent() && (knownExpired.containsKey(parentId) ? knownExpired.get(parentId)
                     : repo.readExpired(parentId).isPresent());
             if (parent.isEmpty() || expired) known = false;
-            else for (VersionStat.TableRows t : rows(parent.get())) before.put(t.table(), t.rows());
+            else for (CatalogStat.TableRows t : rows(parent.get())) before.put(t.table(), t.rows());
         }
         List<TableStat> result = new ArrayList<>();
-        for (VersionStat.TableRows t : rows(v)) {
+        for (CatalogStat.TableRows t : rows(v)) {
             Long removed = known ? before.getOrDefault(t.table(), 0L) + t.added() - t.rows() : null;
             before.remove(t.table());
             if (t.added() != 0 || removed == null || removed != 0) result.add(new TableStat(t.table(), t.rows(), t.added(), removed, false));
@@ -74,7 +74,7 @@ public final class ParentStat {
     }
 
     /** A version's rows per table (the same whatever snapshot "added" counts from) and the rows its own snapshots added. */
-    private List<VersionStat.TableRows> rows(VersionInfo v) {
-        return rows.computeIfAbsent(v.id(), k -> VersionStat.of(catalogs.versionCatalog(repo, v), v.ducklake().firstSnapshot()));
+    private List<CatalogStat.TableRows> rows(VersionInfo v) {
+        return rows.computeIfAbsent(v.id(), k -> CatalogStat.of(catalogs.versionCatalog(repo, v), v.ducklake().firstSnapshot()));
     }
 }

@@ -55,12 +55,12 @@ public final class RefUpdate {
      */
     public record Outcome(Result result, RefValue ref, RefValue current, String message) {}
 
-    private final Repository repo;
+    private final RefDatabase refs;
     private final RefValue.Kind kind;
     private final RefName name;
 
-    RefUpdate(Repository repo, RefValue.Kind kind, RefName name) {
-        this.repo = repo;
+    RefUpdate(RefDatabase refs, RefValue.Kind kind, RefName name) {
+        this.refs = refs;
         this.kind = kind;
         this.name = name;
     }
@@ -75,7 +75,7 @@ public final class RefUpdate {
     }
 
     private ObjectStore store() {
-        return repo.store();
+        return refs.store();
     }
 
     /**
@@ -88,9 +88,9 @@ public final class RefUpdate {
     public Outcome create(String versionId) {
         String blocked = folderConflict();
         if (blocked != null) return refused(Result.CONFLICT, null, blocked);
-        WriteResult w = store().putIfAbsent(key(), Repository.refBytes(versionId));
+        WriteResult w = store().putIfAbsent(key(), RefDatabase.bytes(versionId));
         if (w.isWritten()) return new Outcome(Result.CREATED, new RefValue(kind, name, versionId, w.etag()), null, null);
-        Optional<RefValue> now = repo.readRef(kind, name);
+        Optional<RefValue> now = refs.read(kind, name);
         return refused(Result.CONFLICT, now.orElse(null), what() + " already exists (" + key()
                 + now.map(r -> " at version " + r.versionId()).orElse("") + "); "
                 + (kind == RefValue.Kind.TAG ? "tags are never moved: choose another name or delete it with fdl tag -d " + ShellQuote.word(name)
@@ -106,7 +106,7 @@ public final class RefUpdate {
     public Outcome move(String expectedEtag, String versionId) {
         if (kind == RefValue.Kind.TAG)
             return refused(Result.REJECTED, null, what() + " cannot be moved: tags are never moved (SPEC.md section 1)");
-        WriteResult w = store().putIfMatch(key(), Repository.refBytes(versionId), expectedEtag);
+        WriteResult w = store().putIfMatch(key(), RefDatabase.bytes(versionId), expectedEtag);
         if (w.isWritten()) return new Outcome(Result.MOVED, new RefValue(kind, name, versionId, w.etag()), null, null);
         return changedMeanwhile("moved");
     }
@@ -132,13 +132,13 @@ public final class RefUpdate {
      */
     public Outcome delete() {
         if (headNamesIt()) return headRefusal(null);
-        Optional<RefValue> now = repo.readRef(kind, name);
+        Optional<RefValue> now = refs.read(kind, name);
         if (now.isEmpty()) return refused(Result.NOT_FOUND, null, what() + " not found (" + key() + ")");
         return delete(now.get());
     }
 
     private boolean headNamesIt() {
-        return kind == RefValue.Kind.BRANCH && name.equals(repo.headBranch());
+        return kind == RefValue.Kind.BRANCH && name.equals(refs.head());
     }
 
     private Outcome headRefusal(RefValue current) {
@@ -147,7 +147,7 @@ public final class RefUpdate {
 
     /** After a refused move or delete: re-read to tell a moved ref from a vanished one. */
     private Outcome changedMeanwhile(String verb) {
-        Optional<RefValue> now = repo.readRef(kind, name);
+        Optional<RefValue> now = refs.read(kind, name);
         if (now.isEmpty()) return refused(Result.NOT_FOUND, null, what() + " not found (" + key() + "); nothing was " + verb);
         return refused(Result.CONFLICT, now.get(), what() + " changed since it was read: it now points at version "
                 + now.get().versionId() + "; nothing was " + verb);

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.dataset.DatasetDescriptor;
 import dev.fdl.dataset.TableFacts;
-import dev.fdl.ducklake.TableDrop;
+import dev.fdl.ducklake.working.TableDrop;
 import dev.fdl.util.Json;
 import dev.fdl.util.JsonRead;
 

@@ -1,33 +1,31 @@
 package dev.fdl.repo;
 
 import dev.fdl.util.ShellQuote;
-import dev.fdl.util.VersionIds;
 
 import dev.fdl.FdlException;
 import dev.fdl.store.ObjectBytes;
-import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.WriteResult;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Stream;
+import java.util.function.Consumer;
 
 /**
- * An fdl repository on an {@link ObjectStore}: identity, HEAD, refs and versions, read and
- * written as SPEC.md sections 1, 3 and 4 say. Normal outcomes of conditional writes come back as
+ * An fdl repository on an {@link ObjectStore}: its identity (fdl.json) and the parts that read and
+ * write it as SPEC.md sections 1, 3 and 4 say, in the manner of JGit's {@code Repository}: the
+ * refs ({@link RefDatabase}), the versions ({@link VersionDatabase}), revision parsing
+ * ({@link RevisionResolver}) and the one walk of history ({@link HistoryWalk}). The methods below
+ * that only hand a call on keep callers short. Normal outcomes of conditional writes come back as
  * results or {@link FdlException}s with SPEC.md section 6 exit codes; store I/O failures stay
  * {@link dev.fdl.store.StoreException}s.
  */
 public final class Repository {
     private final ObjectStore store;
+    private final RefDatabase refs;
+    private final VersionDatabase versions;
+    private final RevisionResolver revisions;
     private final RepoConfig config;
     /** The ETag fdl.json was read or written at; asked only when the configuration is saved. */
     private final java.util.function.Supplier<String> configEtag;
@@ -38,6 +36,9 @@ public final class Repository {
 
     private Repository(ObjectStore store, RepoConfig config, java.util.function.Supplier<String> configEtag) {
         this.store = store;
+        this.refs = new RefDatabase(store);
+        this.versions = new VersionDatabase(store);
+        this.revisions = new RevisionResolver(store, refs, versions);
         this.config = config;
         this.configEtag = configEtag;
     }
@@ -68,7 +69,7 @@ public final class Repository {
      * (SPEC.md section 4, init). No branch exists afterwards.
      *
      * @throws FdlException exit 3 when a repository already exists there (nothing is changed)
-     * @throws dev.fdl.store.StoreException when a non-local store ignores conditional writes (ConditionalWriteProbe)
+     * @throws dev.fdl.store.StoreException when a store that needs the probe ignores conditional writes (ConditionalWriteProbe)
      */
     public static Repository init(ObjectStore store, RefName branch) {
         return init(store, branch, RepoConfig.fresh());
@@ -77,7 +78,7 @@ public final class Repository {
     /** {@link #init(ObjectStore, RefName)} writing {@code config} (a fresh identity, e.g. with a catalog storage) as fdl.json. */
     public static Repository init(ObjectStore store, RefName branch, RepoConfig config) {
         // A store that ignores If-None-Match would let two writers both win (issue #6): refuse it first.
-        if (!(store instanceof dev.fdl.store.LocalStore)) dev.fdl.store.ConditionalWriteProbe.check(store);
+        if (store.conditionalWritesNeedProbe()) dev.fdl.store.ConditionalWriteProbe.check(store);
         WriteResult r = store.putIfAbsent(RepoLayout.CONFIG, config.toBytes());
         if (!r.isWritten())
             throw FdlException.conflict("a repository already exists at " + store.root()
@@ -143,62 +144,109 @@ public final class Repository {
         return store.location(config.dataDir());
     }
 
-    /**
-     * The branch HEAD names (SPEC.md section 3).
-     *
-     * @throws FdlException exit 1 when HEAD is missing or not {@code ref: refs/heads/<valid name>\n}
-     */
+    /** HEAD, branches and tags ({@link RefDatabase}). */
+    public RefDatabase refs() {
+        return refs;
+    }
+
+    /** version.json, expired.json and gc's marks by id ({@link VersionDatabase}). */
+    public VersionDatabase versions() {
+        return versions;
+    }
+
+    /** What a ref-or-version argument names ({@link RevisionResolver}). */
+    public RevisionResolver revisions() {
+        return revisions;
+    }
+
+    /** The branch HEAD names ({@link RefDatabase#head}). */
     public RefName headBranch() {
-        ObjectBytes head = store.get(RepoLayout.HEAD).orElseThrow(() -> FdlException.corrupt(RepoLayout.HEAD,
-                "missing in " + store.root() + " (init writes it)"));
-        String text = new String(head.bytes(), StandardCharsets.UTF_8);
-        String prefix = RepoLayout.HEAD_REF;
-        if (!text.startsWith(prefix) || !text.endsWith("\n") || text.indexOf('\n') != text.length() - 1)
-            throw FdlException.corrupt(RepoLayout.HEAD, "expected '" + prefix + "<branch>' and a newline, found \"" + abbreviate(text) + "\"");
-        String name = text.substring(prefix.length(), text.length() - 1);
-        String why = RefName.problem(name);
-        if (why != null) throw FdlException.corrupt(RepoLayout.HEAD, "invalid branch name '" + name + "': " + why);
-        return new RefName(name);
+        return refs.head();
     }
 
-    /** Reads {@code refs/heads/<name>}, or empty when the branch does not exist. Throws exit 1 on a corrupt ref. */
+    /** {@code refs/heads/<name>}, or empty ({@link RefDatabase#read}). */
     public Optional<RefValue> readBranch(RefName name) {
-        return readRef(RefValue.Kind.BRANCH, name);
+        return refs.read(RefValue.Kind.BRANCH, name);
     }
 
-    /** Reads {@code refs/tags/<name>}, or empty when the tag does not exist. Throws exit 1 on a corrupt ref. */
+    /** {@code refs/tags/<name>}, or empty ({@link RefDatabase#read}). */
     public Optional<RefValue> readTag(RefName name) {
-        return readRef(RefValue.Kind.TAG, name);
+        return refs.read(RefValue.Kind.TAG, name);
     }
 
-    /** Reads a ref of either kind, or empty when it does not exist. Throws exit 1 on a corrupt ref. */
+    /** A ref of either kind, or empty ({@link RefDatabase#read}). */
     public Optional<RefValue> readRef(RefValue.Kind kind, RefName name) {
-        String key = RepoLayout.refKey(kind, name);
-        return store.get(key).map(b -> new RefValue(kind, name, parseRef(key, b.bytes()), b::etag));
+        return refs.read(kind, name);
     }
 
-    /** The version id a ref file holds: one lower-case UUID and a newline, else a corrupt ref (exit 1). */
+    /** The version id a ref file holds ({@link RefDatabase#parse}). */
     public static String parseRef(String key, byte[] bytes) {
-        String text = new String(bytes, StandardCharsets.UTF_8);
-        if (!text.endsWith("\n") || !VersionIds.isValid(text.substring(0, text.length() - 1)))
-            throw FdlException.corrupt(key, "corrupt ref: expected one version id and a newline, found \"" + abbreviate(text) + "\"");
-        return text.substring(0, text.length() - 1);
+        return RefDatabase.parse(key, bytes);
     }
 
-    /** The content of a ref file pointing at {@code versionId}. */
+    /** The content of a ref file pointing at {@code versionId} ({@link RefDatabase#bytes}). */
     public static byte[] refBytes(String versionId) {
-        return (versionId + "\n").getBytes(StandardCharsets.UTF_8);
+        return RefDatabase.bytes(versionId);
     }
 
-    /** Reads version.json of {@code id}, or empty when the version is absent or unfinished. */
+    /** Every branch and tag; a corrupt ref throws ({@link RefDatabase#list()}). */
+    public List<RefValue> listRefs() {
+        return refs.list();
+    }
+
+    /** Every readable branch and tag; broken ones go to {@code broken} ({@link RefDatabase#list(Consumer)}). */
+    public List<RefValue> listRefs(Consumer<FdlException> broken) {
+        return refs.list(broken);
+    }
+
+    /** Version id to the refs pointing at it ({@link RefDatabase#byVersion}). */
+    public Map<String, List<RefValue>> refsByVersion(Consumer<FdlException> broken) {
+        return refs.byVersion(broken);
+    }
+
+    /** A change of one ref ({@link RefDatabase#newUpdate}). */
+    public RefUpdate updateRef(RefValue.Kind kind, RefName name) {
+        return refs.newUpdate(kind, name);
+    }
+
+    /** Refuses a name the other kind of ref has ({@link RefDatabase#refuseAmbiguous}). */
+    public void refuseAmbiguous(RefValue.Kind kind, RefName name) {
+        refs.refuseAmbiguous(kind, name);
+    }
+
+    /** version.json of {@code id}, or empty ({@link VersionDatabase#read}). */
     public Optional<VersionInfo> readVersion(String id) {
-        if (!VersionIds.isValid(id)) return Optional.empty();
-        String key = RepoLayout.versionJson(id);
-        return store.get(key).map(b -> {
-            VersionInfo v = VersionInfo.parse(b.bytes(), key);
-            if (!v.id().equals(id)) throw FdlException.corrupt(key, "key 'id' is " + v.id() + " but the folder is " + id);
-            return v;
-        });
+        return versions.read(id);
+    }
+
+    /** expired.json of {@code id}, or empty ({@link VersionDatabase#readExpired}). */
+    public Optional<ExpiredInfo> readExpired(String id) {
+        return versions.readExpired(id);
+    }
+
+    /** gc's mark on {@code id}, or empty ({@link VersionDatabase#readUnreachableMark}). */
+    public Optional<UnreachableMark> readUnreachableMark(String id) {
+        return versions.readUnreachableMark(id);
+    }
+
+    /** Another version a ref name hides ({@link VersionDatabase#hiddenBy}). */
+    public Optional<String> versionHiddenBy(RefName name, String versionId) {
+        return versions.hiddenBy(name, versionId);
+    }
+
+    /** A version for a reader, refusing an expired one ({@link RevisionResolver#resolve}). */
+    public Resolved resolve(String spec) {
+        return revisions.resolve(spec);
+    }
+
+    /** A version, expired ones included ({@link RevisionResolver#resolveAllowingExpired}). */
+    public Resolved resolveAllowingExpired(String spec) {
+        return revisions.resolveAllowingExpired(spec);
+    }
+
+    /** The ref a bare name at the start of {@code spec} means ({@link RevisionResolver#bareRef}). */
+    public Optional<RefValue> bareRef(String spec) {
+        return revisions.bareRef(spec);
     }
 
     /**
@@ -208,213 +256,14 @@ public final class Repository {
      * when the history ends (or a parent is missing) before it.
      */
     public Optional<VersionInfo> versionKeepingSnapshot(VersionInfo from, long snapshot) {
-        VersionInfo v = from;
-        while (v != null) {
+        HistoryWalk walk = HistoryWalk.over(versions, HistoryWalk.Parents.FIRST);
+        walk.start(from);
+        while (walk.peek() != null) {
+            VersionInfo v = walk.take();
             if (v.ducklake().firstSnapshot() <= snapshot && snapshot <= v.ducklake().lastSnapshot()) return Optional.of(v);
-            if (snapshot > v.ducklake().lastSnapshot() || v.parents().isEmpty()) return Optional.empty();
-            v = readVersion(v.parents().get(0)).orElse(null);
+            if (snapshot > v.ducklake().lastSnapshot()) return Optional.empty();
         }
         return Optional.empty();
-    }
-
-    /** Reads expired.json of {@code id}, or empty when the version is in retention. */
-    public Optional<ExpiredInfo> readExpired(String id) {
-        String key = RepoLayout.expiredJson(id);
-        return store.get(key).map(b -> ExpiredInfo.parse(b.bytes(), key));
-    }
-
-    /** Reads gc's mark unreachable.json of {@code id} (SPEC.md section 5), or empty when there is none. */
-    public Optional<UnreachableMark> readUnreachableMark(String id) {
-        String key = RepoLayout.unreachableJson(id);
-        return store.get(key).map(b -> UnreachableMark.parse(b.bytes(), key));
-    }
-
-    /**
-     * Resolves what a reader asked for and refuses an expired version (SPEC.md section 4, Reading).
-     *
-     * @throws FdlException exit 4 for: no repository, no version yet, no such ref or version,
-     *                      unfinished version, expired version (naming its date); exit 1 for corrupt files
-     */
-    public Resolved resolve(String spec) {
-        Resolved r = resolveAllowingExpired(spec);
-        if (r.isExpired())
-            throw FdlException.notFound("version " + r.version().id() + " expired on "
-                    + r.expired().expiredAt() + " (" + r.expired().reason() + "): its catalog is gone; "
-                    + "use a version that is still in retention (see fdl log)");
-        return r;
-    }
-
-    /**
-     * Resolves {@code spec} like {@link #resolve} but returns expired versions (for log and show).
-     * Order, as git's: {@code HEAD}, {@code refs/...} full names, a tag, a branch, a version id or
-     * unique prefix of 4+ characters; any of them followed by {@link Revision} suffixes
-     * ({@code ~N}, {@code ^N}, {@code @{date}}).
-     */
-    public Resolved resolveAllowingExpired(String spec) {
-        Revision rev = Revision.parse(spec);
-        if (rev != null) {
-            VersionInfo v = rev.resolve(this, resolveAllowingExpired(rev.base()).version());
-            return new Resolved(spec, null, v, readExpired(v.id()).orElse(null));
-        }
-        if (spec == null || spec.isEmpty() || spec.equals("HEAD") || spec.equals("@")) {
-            RefName head = headBranch();
-            RefValue ref = readBranch(head).orElseThrow(() -> FdlException.notFound(
-                    "the repository at " + store.root() + " has no version yet: branch '" + head
-                            + "' (HEAD) has no commit; make one with fdl checkout and fdl commit"));
-            return followRef(spec == null || spec.isEmpty() ? "HEAD" : spec, ref);
-        }
-        Optional<RefValue> ref = Optional.empty();
-        if (spec.startsWith(RepoLayout.BRANCHES)) {
-            ref = readBranch(nameOf(spec.substring(RepoLayout.BRANCHES.length())));
-        } else if (spec.startsWith(RepoLayout.TAGS)) {
-            ref = readTag(nameOf(spec.substring(RepoLayout.TAGS.length())));
-        } else if (RefName.problem(spec) == null) {
-            RefName n = new RefName(spec);
-            ref = readTag(n);
-            if (ref.isEmpty()) ref = readBranch(n);
-        }
-        if (ref.isPresent()) return followRef(spec, ref.get());
-        if (VersionIds.isPrefix(spec)) {
-            String id = expandVersionId(spec);
-            if (id != null) {
-                VersionInfo v = readVersion(id).orElseThrow();
-                return new Resolved(spec, null, v, readExpired(id).orElse(null));
-            }
-            if (VersionIds.isValid(spec) && hasFolder(spec))
-                throw FdlException.notFound("version " + spec + " is unfinished (its folder has no version.json): "
-                        + "it was never committed and is not a version");
-        }
-        throw FdlException.notFound("no ref or version named '" + spec + "' in " + store.root()
-                + (store.canList() ? "; list refs with: fdl refs" : " (an HTTP(S) root cannot be listed: name a tag, a branch or a full version id)"));
-    }
-
-    private static RefName nameOf(String s) {
-        String why = RefName.problem(s);
-        if (why != null) throw FdlException.notFound("no such ref 'refs/.../" + s + "' (" + why + ")");
-        return new RefName(s);
-    }
-
-    private Resolved followRef(String spec, RefValue ref) {
-        VersionInfo v = readVersion(ref.versionId()).orElseThrow(() -> FdlException.notFound(
-                "ref " + ref.key() + " points at version " + ref.versionId()
-                        + ", which is not a finished version (no version.json); run fdl verify"));
-        return new Resolved(spec, ref, v, readExpired(ref.versionId()).orElse(null));
-    }
-
-    private boolean hasFolder(String id) {
-        if (!store.canList()) return false;
-        try (Stream<ObjectMeta> s = store.list(RepoLayout.versionFolder(id))) {
-            return s.findAny().isPresent();
-        }
-    }
-
-    /** The full id of the finished version whose id starts with {@code prefix}, or null; a usage error (exit 2, naming the candidates) when ambiguous, as git's. */
-    private String expandVersionId(String prefix) {
-        Set<String> ids = finishedVersionsStartingWith(prefix);
-        if (ids.size() > 1)
-            throw new FdlException(FdlException.Kind.USAGE, "version prefix '" + prefix + "' is ambiguous: "
-                    + String.join(", ", ids) + "; give more characters");
-        return ids.isEmpty() ? null : ids.iterator().next();
-    }
-
-    /**
-     * The ids of the finished versions starting with {@code prefix} (a version id or a prefix of one),
-     * sorted; a store that cannot list (an HTTP mirror) answers only for a full id.
-     */
-    private Set<String> finishedVersionsStartingWith(String prefix) {
-        Set<String> ids = new TreeSet<>();
-        if (VersionIds.isValid(prefix)) {
-            if (readVersion(prefix).isPresent()) ids.add(prefix);
-            return ids;
-        }
-        if (!store.canList()) return ids;
-        try (Stream<ObjectMeta> s = store.list(RepoLayout.VERSIONS + prefix)) {
-            s.forEach(m -> {
-                String id = RepoLayout.versionIdOf(m.key());
-                if (id != null && m.key().equals(RepoLayout.versionJson(id))) ids.add(id);
-            });
-        }
-        return ids;
-    }
-
-    /**
-     * The ref a bare name at the start of {@code spec} (before any {@link Revision} suffix) resolves
-     * to, read as {@link #resolveAllowingExpired} reads it: the tag, else the branch. Empty for
-     * {@code HEAD}, a {@code refs/...} path, a name no ref has, or anything that is not a ref name.
-     */
-    public Optional<RefValue> bareRef(String spec) {
-        Revision rev = Revision.parse(spec);
-        String name = rev != null ? rev.base() : spec;
-        if (name == null || name.equals("HEAD") || RefName.problem(name) != null) return Optional.empty();
-        RefName n = new RefName(name);
-        Optional<RefValue> ref = readTag(n);
-        return ref.isPresent() ? ref : readBranch(n);
-    }
-
-    /**
-     * A finished version, other than {@code versionId} (the one the ref points at; may be null),
-     * whose id starts with {@code name} (a name of 4+ hex characters is a version-id prefix). A bare
-     * name means the ref first, as in git, so that version is then named only by a longer prefix:
-     * commands warn, as git's "refname is ambiguous". Empty when there is none (or only a full id
-     * could be checked: an HTTP mirror).
-     */
-    public Optional<String> versionHiddenBy(RefName name, String versionId) {
-        if (!VersionIds.isPrefix(name.name())) return Optional.empty();
-        for (String id : finishedVersionsStartingWith(name.name())) if (!id.equals(versionId)) return Optional.of(id);
-        return Optional.empty();
-    }
-
-    /**
-     * Every branch and tag, branches first, each sorted by name. Corrupt refs throw (exit 1): what
-     * decides what is live (gc, expire) must not go on without one. On a store that cannot list (an
-     * HTTP mirror) only HEAD's branch can be known.
-     */
-    public List<RefValue> listRefs() {
-        return listRefs(e -> {
-            throw e;
-        });
-    }
-
-    /**
-     * Like {@link #listRefs()}, but a ref file that cannot be read (corrupt, or naming no valid
-     * version id) is handed to {@code broken} and left out, as git lists the other refs and warns
-     * of a broken one: for commands that only show refs ({@code fdl refs}, log's decorations).
-     */
-    public List<RefValue> listRefs(java.util.function.Consumer<FdlException> broken) {
-        List<RefValue> out = new ArrayList<>();
-        if (!store.canList()) {
-            readBranch(headBranch()).ifPresent(out::add);
-            return out;
-        }
-        for (RefValue.Kind kind : RefValue.Kind.values()) {
-            String prefix = RepoLayout.refPrefix(kind);
-            TreeSet<String> names = new TreeSet<>();
-            try (Stream<ObjectMeta> s = store.list(prefix)) {
-                s.forEach(m -> names.add(m.key().substring(prefix.length())));
-            }
-            for (String n : names) {
-                if (RefName.problem(n) != null) continue; // not a ref fdl wrote; verify reports it
-                try {
-                    readRef(kind, new RefName(n)).ifPresent(out::add);
-                } catch (FdlException e) {
-                    if (e.kind() != FdlException.Kind.FAILURE) throw e;
-                    broken.accept(e);
-                }
-            }
-        }
-        return out;
-    }
-
-    /** Version id to the refs pointing at it, for decorations; broken refs are handed to {@code broken} and left out. */
-    public Map<String, List<RefValue>> refsByVersion(java.util.function.Consumer<FdlException> broken) {
-        Map<String, List<RefValue>> m = new LinkedHashMap<>();
-        for (RefValue r : listRefs(broken)) m.computeIfAbsent(r.versionId(), k -> new ArrayList<>()).add(r);
-        return m;
-    }
-
-    /** A change of the ref {@code name} of {@code kind}: every create, move and delete of a ref goes through one. */
-    public RefUpdate updateRef(RefValue.Kind kind, RefName name) {
-        return new RefUpdate(this, kind, name);
     }
 
     /**
@@ -441,41 +290,11 @@ public final class Repository {
         if (name.name().equals(RepoLayout.HEAD))
             throw FdlException.usage("'HEAD' cannot be a " + (kind == RefValue.Kind.BRANCH ? "branch" : "tag")
                     + " name: it always means the branch HEAD names");
-        refuseAmbiguous(kind, name);
-        String id = resolve(target).version().id();
-        RefUpdate.Outcome o = updateRef(kind, name).create(id);
-        if (o.result().changed()) forgetUnreachableMark(id);
+        refs.refuseAmbiguous(kind, name);
+        String id = revisions.resolve(target).version().id();
+        RefUpdate.Outcome o = refs.newUpdate(kind, name).create(id);
+        if (o.result().changed()) versions.forgetUnreachableMark(id);
         return o;
-    }
-
-    /**
-     * A ref now reaches version {@code id}: gc's mark on it (SPEC.md section 5) goes at once, so that
-     * deleting the ref again before gc runs starts a fresh grace period instead of inheriting the
-     * old mark. Best effort: a mark left behind is removed by the next gc, which sees the ref.
-     */
-    private void forgetUnreachableMark(String id) {
-        try {
-            store.delete(RepoLayout.unreachableJson(id));
-        } catch (RuntimeException e) {
-            // the next gc removes it
-        }
-    }
-
-    /**
-     * Refuses a new branch or tag whose name the other kind already has: a bare name resolves to
-     * the tag first (SPEC.md section 4, as git does), so a tag {@code main} would silently hide
-     * branch {@code main} from every read.
-     *
-     * @throws FdlException exit 3 (conflict) naming the ref in the way
-     */
-    public void refuseAmbiguous(RefValue.Kind kind, RefName name) {
-        RefValue.Kind other = kind == RefValue.Kind.BRANCH ? RefValue.Kind.TAG : RefValue.Kind.BRANCH;
-        if (readRef(other, name).isPresent()) {
-            String word = kind == RefValue.Kind.BRANCH ? "branch" : "tag";
-            String otherWord = other == RefValue.Kind.BRANCH ? "branch" : "tag";
-            throw FdlException.conflict("a " + otherWord + " named '" + name + "' exists; a " + word + " of the same name would make '"
-                    + name + "' ambiguous (a bare name means the tag); choose another name");
-        }
     }
 
     /**
@@ -485,28 +304,26 @@ public final class Repository {
      * @return DELETED (with the ref as it was), NOT_FOUND, CONFLICT (moved meanwhile), or REJECTED for HEAD's branch
      */
     public RefUpdate.Outcome deleteRef(RefValue.Kind kind, RefName name) {
-        return updateRef(kind, name).delete();
+        return refs.newUpdate(kind, name).delete();
     }
 
     /**
      * Whether version {@code id} is in the history of a ref other than {@code except} (its own
      * version or an ancestor of it): deleting {@code except} then leaves the version reachable, and
-     * gc keeps it (SPEC.md section 6). Walks parents newest first (by seq) and stops below the
-     * version's seq, since an ancestor's seq is always smaller (SPEC.md section 4).
+     * gc keeps it (SPEC.md section 6). The walk is gc's ({@link HistoryWalk}), with its rule for a
+     * version whose version.json cannot be read.
      *
      * @param except the ref not counted (the one about to be deleted)
-     * @throws FdlException exit 4 when {@code id} names no version
+     * @throws FdlException exit 4 when {@code id} names no version; exit 1 when a version on the
+     *                      way is listed but cannot be read (gc would stop there too)
      */
     public boolean reachableFromOtherRefs(String id, RefValue except) {
-        VersionInfo target = readVersion(id).orElseThrow(() -> FdlException.notFound("no version " + id + " in " + store.root()));
-        HistoryWalk walk = new HistoryWalk(this);
-        for (RefValue r : listRefs()) {
+        VersionInfo target = versions.read(id).orElseThrow(() -> FdlException.notFound("no version " + id + " in " + store.root()));
+        HistoryWalk walk = HistoryWalk.over(versions, HistoryWalk.Parents.ALL);
+        for (RefValue r : refs.list()) {
             if (r.kind() != except.kind() || !r.name().equals(except.name())) walk.start(r.versionId());
         }
-        while (walk.peek() != null && walk.peek().seq() >= target.seq()) {
-            if (walk.take().id().equals(id)) return true;
-        }
-        return false;
+        return walk.reaches(target);
     }
 
     /** One entry of {@link #log}: a version, whether it is expired, and parents that are missing (history is cut there). */
@@ -531,29 +348,6 @@ public final class Repository {
      * @param hiddenId null: nothing hidden
      */
     public List<LogEntry> log(String startId, String hiddenId, int limit) {
-        List<LogEntry> out = new ArrayList<>();
-        HistoryWalk walk = new HistoryWalk(this);
-        walk.start(startId);
-        HistoryWalk hiddenWalk = new HistoryWalk(this);
-        if (hiddenId != null) hiddenWalk.start(hiddenId);
-        Set<String> hidden = new HashSet<>();
-        while (walk.peek() != null && (limit < 0 || out.size() < limit)) {
-            VersionInfo v = walk.peek();
-            // every version the hidden side reaches with a seq >= v's is known once its walk is past v's seq
-            while (hiddenWalk.peek() != null && hiddenWalk.peek().seq() >= v.seq()) hidden.add(hiddenWalk.take().id());
-            if (hidden.contains(v.id())) {
-                walk.skip(); // and so are all its ancestors
-                continue;
-            }
-            List<String> missing = new ArrayList<>();
-            walk.take(missing);
-            out.add(new LogEntry(v, readExpired(v.id()).orElse(null), missing));
-        }
-        return out;
-    }
-
-    private static String abbreviate(String s) {
-        String t = s.replace("\r", "\\r").replace("\n", "\\n");
-        return t.length() > 80 ? t.substring(0, 80) + "…" : t;
+        return HistoryWalk.log(versions, startId, hiddenId, limit);
     }
 }

@@ -1,9 +1,9 @@
 package dev.fdl.repo;
 
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
-import dev.fdl.ducklake.CatalogRestore;
+import dev.fdl.ducklake.working.RestoreSnapshot;
 import dev.fdl.ducklake.ProgressListener;
 
 import java.io.IOException;
@@ -13,7 +13,7 @@ import java.nio.file.Path;
 /**
  * {@code fdl restore <version>} (issue 18; docs/retention.md, "Restoring an old version"): one new
  * snapshot in the working catalog at which its tables are those of an old version
- * ({@link CatalogRestore}: no data file is copied, the snapshot names the old files), so that the
+ * ({@link RestoreSnapshot}: no data file is copied, the snapshot names the old files), so that the
  * next commit publishes the old content as a new version of the branch. The working copy's state
  * remembers the restored version; commit's message names it.
  */
@@ -49,7 +49,7 @@ public final class Restore {
         try {
             Files.deleteIfExists(source);
             CatalogConverter.convert(catalogs.versionCatalog(repo, v), source, CatalogKind.SQLITE, progress); // size and sha256 checked
-            CatalogRestore.Result r = CatalogRestore.restore(wc.catalog(), source, v.ducklake().snapshotId(), author.toString(), msg);
+            RestoreSnapshot.Result r = RestoreSnapshot.restore(wc.catalog(), source, v.ducklake().snapshotId(), author.toString(), msg);
             wc.save(state.withRestored(v.id(), msg));
             return new Result(v, r.snapshot(), r.changes(), msg);
         } catch (IOException e) {

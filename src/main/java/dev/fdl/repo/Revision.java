@@ -54,7 +54,7 @@ record Revision(String spec, String base, Instant until, String date, List<Step>
             date = rest.substring(2, close);
             until = until(spec, date);
             rest = rest.substring(close + 1);
-            if (base.isEmpty() || base.equals("@")) base = "HEAD";
+            if (RevisionResolver.isHead(base)) base = RepoLayout.HEAD;
         }
         if (base.isEmpty()) throw bad(spec, "nothing before '" + rest.charAt(0) + "'");
         List<Step> steps = new ArrayList<>();
@@ -69,6 +69,11 @@ record Revision(String spec, String base, Instant until, String date, List<Step>
             steps.add(new Step(k, n));
         }
         return new Revision(spec, base, until, date, steps);
+    }
+
+    /** How many characters of {@code spec} are suffixes (from the first {@code ~}, {@code ^} or {@code @{}). */
+    int suffixLength() {
+        return spec.length() - firstSuffix(spec);
     }
 
     private static int firstSuffix(String spec) {
@@ -109,7 +114,7 @@ record Revision(String spec, String base, Instant until, String date, List<Step>
      * @throws FdlException exit 4 naming what was not found: the base, a parent beyond the start of
      *                      history, a missing parent, no version by the date
      */
-    VersionInfo resolve(Repository repo, VersionInfo start) {
+    VersionInfo resolve(VersionDatabase repo, VersionInfo start) {
         VersionInfo v = start;
         String at = base;
         if (until != null) {
@@ -147,9 +152,9 @@ record Revision(String spec, String base, Instant until, String date, List<Step>
         return v;
     }
 
-    private static VersionInfo parent(Repository repo, VersionInfo v, int n, String at) {
+    private static VersionInfo parent(VersionDatabase repo, VersionInfo v, int n, String at) {
         String id = v.parents().get(n - 1);
-        return repo.readVersion(id).orElseThrow(() -> FdlException.notFound("parent " + id + " of version " + v.id()
+        return repo.read(id).orElseThrow(() -> FdlException.notFound("parent " + id + " of version " + v.id()
                 + " (" + at + ") is missing (no version.json), so history stops there; run fdl verify"));
     }
 }

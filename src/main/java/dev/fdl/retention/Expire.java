@@ -1,6 +1,7 @@
 package dev.fdl.retention;
 
 import dev.fdl.cache.CatalogCache;
+import dev.fdl.repo.HistoryWalk;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.ExpiredInfo;
 import dev.fdl.repo.RefValue;
@@ -28,7 +29,7 @@ import java.util.Set;
  * Takes versions out of retention (SPEC.md section 5, expire).
  *
  * <p><b>Which versions.</b> Only <em>reachable</em> versions are candidates: those a ref points
- * at or leads to through {@code parents} ({@link Reachable}). An unreachable version (a commit
+ * at or leads to through {@code parents} ({@link HistoryWalk}). An unreachable version (a commit
  * that lost the race for its branch, the history of a deleted branch) is gc's business: it
  * neither uses up a count of the policy nor is expired here. Which reachable versions stay is
  * {@link RetentionPlan}'s decision on the {@link RetentionPolicy} (fdl's original {@code --keep N
@@ -131,11 +132,11 @@ public final class Expire {
         VersionFolder.Listing listing = VersionFolder.list(repo.store());
 
         Map<String, VersionInfo> infos = new HashMap<>();
-        Reachable.from(pointed, listing, id -> {
+        HistoryWalk.reachable(pointed, id -> {
             java.util.Optional<VersionInfo> v = version(id);
             v.ifPresent(i -> infos.put(id, i));
             return v;
-        });
+        }, id -> listing.get(id) != null && listing.get(id).finished());
         List<RetentionPlan.Version> graph = new ArrayList<>();
         for (VersionInfo v : infos.values()) {
             VersionFolder f = listing.get(v.id());

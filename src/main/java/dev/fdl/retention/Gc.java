@@ -1,7 +1,8 @@
 package dev.fdl.retention;
 
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.ducklake.catalog.CatalogFiles;
+import dev.fdl.repo.HistoryWalk;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.UnreachableMark;
 import dev.fdl.repo.RefValue;
@@ -38,7 +39,7 @@ import java.util.stream.Stream;
  *   <li>Read every ref, then list {@code versions/} once. Every ref must point at a finished
  *       version of that listing (a commit writes version.json before its ref, so a ref read first
  *       always names a version the later listing shows); otherwise gc stops and deletes nothing.</li>
- *   <li>Reachability ({@link Reachable}): a finished version (expired or not) that no ref reaches
+ *   <li>Reachability ({@link HistoryWalk}): a finished version (expired or not) that no ref reaches
  *       through parents is <em>unreachable</em>: a commit that lost the race for its branch
  *       (SPEC.md section 4: "gc removes it"), the history of a deleted or reset branch. Its grace
  *       period runs from gc's mark {@code versions/<id>/unreachable.json} (SPEC.md section 5), not
@@ -368,11 +369,11 @@ public final class Gc {
         return out;
     }
 
-    /** The versions the refs and {@code more} reach through parents ({@link Reachable}). */
+    /** The versions the refs and {@code more} reach through parents ({@link HistoryWalk}). */
     private Set<String> reachedFrom(List<RefValue> refs, List<String> more, VersionFolder.Listing listing) {
         List<String> roots = new ArrayList<>(more);
         for (RefValue r : refs) roots.add(r.versionId());
-        return Reachable.from(roots, listing, id -> cache.version(repo, id));
+        return HistoryWalk.reachable(roots, id -> cache.version(repo, id), id -> listing.get(id) != null && listing.get(id).finished());
     }
 
     /** What is live: names of files live catalogs name, and which versions were read. */

@@ -1,7 +1,8 @@
 package dev.fdl.retention;
 
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.ducklake.catalog.CatalogFiles;
+import dev.fdl.repo.HistoryWalk;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.ExpiredInfo;
 import dev.fdl.repo.RefName;
@@ -74,7 +75,7 @@ public final class Verify {
      * @param refs       refs checked
      * @param dataFiles  objects listed under data_dir
      * @param namesChecked file names read from live catalogs
-     * @param unreachable finished versions (expired or not) that no ref reaches ({@link Reachable})
+     * @param unreachable finished versions (expired or not) that no ref reaches ({@link HistoryWalk})
      * @param marked     finished versions carrying gc's mark unreachable.json (SPEC.md section 5;
      *                   a marked version a ref reaches again is normal until the next gc)
      */
@@ -204,7 +205,8 @@ public final class Verify {
         }
         List<String> roots = new ArrayList<>();
         for (RefRead r : refs) roots.add(r.versionId());
-        java.util.Set<String> reached = Reachable.from(roots, null, id -> Optional.ofNullable(infos.get(id)));
+        // unreadable versions are problems listed above: here they only end a line of history
+        java.util.Set<String> reached = HistoryWalk.reachable(roots, id -> Optional.ofNullable(infos.get(id)), id -> false);
         int unreachable = 0;
         for (String id : infos.keySet()) if (!reached.contains(id)) unreachable++;
         return new Report(problems, versions, live, unfinished, refCount, dataFiles, names, unreachable, marked);

@@ -1,6 +1,6 @@
 package dev.fdl.serve;
 
-import dev.fdl.store.LocalStore;
+import dev.fdl.store.LocalFiles;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.FileRegion;
 import io.netty.util.AbstractReferenceCounted;
@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * Large files of a folder kept open between requests, so that a range request for one costs a
- * single read of the file's metadata ({@link LocalStore#unchanged}) instead of a path
+ * single read of the file's metadata ({@link LocalFiles#unchanged}) instead of a path
  * resolution, an open and a close (a reader of a catalog or data file asks for many ranges of
  * it). A file replaced or deleted since it was opened is dropped and the key opened again, with
  * every check a first request makes (docs/site.md). At most {@link #MAX} files stay open, the
@@ -21,18 +21,18 @@ import java.util.Map;
  */
 final class OpenFiles implements AutoCloseable {
     static final int MAX = 64;
-    private final LocalStore store;
+    private final LocalFiles store;
     private final LinkedHashMap<String, Shared> files = new LinkedHashMap<>(16, 0.75f, true);
 
-    OpenFiles(LocalStore store) {
+    OpenFiles(LocalFiles store) {
         this.store = store;
     }
 
     /** An open file, shared by this cache and the responses sending from it; closed when the last lets go. */
     static final class Shared extends AbstractReferenceCounted {
-        final LocalStore.OpenFile file;
+        final LocalFiles.OpenFile file;
 
-        private Shared(LocalStore.OpenFile file) {
+        private Shared(LocalFiles.OpenFile file) {
             this.file = file;
         }
 
@@ -79,7 +79,7 @@ final class OpenFiles implements AutoCloseable {
     }
 
     /** Keeps {@code file} open under its key, replacing an older one; the result is retained for the caller. */
-    Shared put(LocalStore.OpenFile file) {
+    Shared put(LocalFiles.OpenFile file) {
         Shared s = new Shared(file); // the caller's reference
         s.retain(); // the cache's
         synchronized (files) {

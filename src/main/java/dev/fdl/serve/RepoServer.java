@@ -5,7 +5,7 @@ import dev.fdl.repo.CatalogSource;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.site.Site;
-import dev.fdl.store.LocalStore;
+import dev.fdl.store.LocalFiles;
 import dev.fdl.store.ObjectBytes;
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
@@ -101,7 +101,7 @@ public final class RepoServer implements AutoCloseable {
 
     private final ObjectStore store;
     /** The store when it is a folder: answered on the event loop, large objects sent from the file. */
-    private final LocalStore local;
+    private final LocalFiles local;
     /** A folder's large files kept open between requests; null for other stores. */
     private final OpenFiles openFiles;
     private final Site.Options siteOptions;
@@ -120,7 +120,7 @@ public final class RepoServer implements AutoCloseable {
 
     private RepoServer(ObjectStore store, Site.Options siteOptions, CatalogSource catalogs) {
         this.store = store;
-        this.local = store instanceof LocalStore ls ? ls : null;
+        this.local = store.localFiles().orElse(null);
         this.openFiles = local == null ? null : new OpenFiles(local);
         this.siteOptions = siteOptions;
         this.catalogs = catalogs;
@@ -395,7 +395,7 @@ public final class RepoServer implements AutoCloseable {
                 sendFile(open);
                 return;
             }
-            Optional<LocalStore.OpenFile> opened = local.open(key);
+            Optional<LocalFiles.OpenFile> opened = local.open(key);
             if (opened.isEmpty()) {
                 if (blocks()) sitePageOrNotFound(); // a site key: rendered on the pool
                 else error(HttpResponseStatus.NOT_FOUND, "not found");

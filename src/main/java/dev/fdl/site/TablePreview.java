@@ -1,8 +1,8 @@
 package dev.fdl.site;
 
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.CatalogReader;
-import dev.fdl.ducklake.QueryResult;
+import dev.fdl.ducklake.read.BuiltInReader;
+import dev.fdl.ducklake.read.QueryResult;
 import dev.fdl.util.SqlQuote;
 
 import java.math.BigDecimal;
@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * What a version page shows of each table's data, read by fdl's built-in reader
- * ({@link CatalogReader}: DuckDB core, no extension) when the page is rendered: the first
+ * ({@link BuiltInReader}: DuckDB core, no extension) when the page is rendered: the first
  * {@value #ROWS} rows, as {@code fdl query "SELECT * FROM t"} returns them, and per column the
  * null count, an approximate distinct count (DuckDB's {@code approx_count_distinct}, HyperLogLog),
  * the minimum and the maximum over the table's rows at the version. A version page is rendered
@@ -43,7 +43,7 @@ final class TablePreview {
      */
     static Map<String, Table> read(Path catalog, String dataPath) {
         Map<String, Table> out = new LinkedHashMap<>();
-        try (CatalogReader reader = CatalogReader.open(catalog, dataPath, null)) {
+        try (BuiltInReader reader = BuiltInReader.open(catalog, dataPath, null)) {
             for (String t : reader.tables()) {
                 int dot = t.indexOf('.');
                 String relation = SqlQuote.qualified(t.substring(0, dot), t.substring(dot + 1));
@@ -66,7 +66,7 @@ final class TablePreview {
      * Fills {@code out} with each column's statistics in one scan of the table; leaves it empty
      * when DuckDB cannot aggregate a column's type. Returns the table's row count (-1: unknown).
      */
-    private static long statistics(CatalogReader reader, String relation, QueryResult shape, List<ColumnStats> out) {
+    private static long statistics(BuiltInReader reader, String relation, QueryResult shape, List<ColumnStats> out) {
         StringBuilder sql = new StringBuilder("SELECT count(*)");
         for (String c : shape.columns()) {
             String col = SqlQuote.ident(c);

@@ -9,12 +9,12 @@ import java.util.UUID;
  * The probe writes a fresh object {@code .fdl-probe/<uuid>} twice with create-only writes,
  * expects the second to be refused, and deletes the object.
  *
- * <p>Run by {@code Repository.init} for every store that is not a local folder, and by
+ * <p>Run by {@code Repository.init} for every store whose {@link ObjectStore#conditionalWritesNeedProbe()} says so, and by
  * {@link S3Store} once per process (per endpoint and bucket) before its first conditional write.
  */
 public final class ConditionalWriteProbe {
     /** The folder of probe objects; names beginning with {@code .fdl-} are never listed. */
-    static final String PREFIX = ".fdl-probe/";
+    static final String PREFIX = ObjectStore.INTERNAL_PREFIX + "probe/";
 
     private ConditionalWriteProbe() {}
 

@@ -1,5 +1,6 @@
 package dev.fdl.store;
 
+import dev.fdl.util.AtomicFile;
 import dev.fdl.FdlException;
 
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -22,7 +22,6 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
@@ -109,7 +108,7 @@ public final class HttpStore implements ObjectStore {
     @Override
     public Optional<ObjectMeta> download(String key, Path target) {
         Path abs = target.toAbsolutePath();
-        Path tmp = abs.resolveSibling(LocalStore.INTERNAL_PREFIX + "dl-" + UUID.randomUUID());
+        Path tmp = AtomicFile.tempBeside(abs, ObjectStore.INTERNAL_PREFIX + "dl-");
         try {
             Files.createDirectories(abs.getParent());
             HttpResponse<Path> r = send(key, "GET", info -> info.statusCode() == 200
@@ -117,7 +116,7 @@ public final class HttpStore implements ObjectStore {
                     : HttpResponse.BodySubscribers.replacing(null));
             if (missing(r.statusCode())) return Optional.empty();
             check(key, r);
-            Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFile.moveCopy(tmp, abs);
             return Optional.of(new ObjectMeta(key, Files.size(abs), etag(r.headers()), lastModified(r.headers())));
         } catch (IOException e) {
             throw new StoreException(key, "cannot download " + location(key) + " to " + target + ": " + e.getMessage(), e);

@@ -1,5 +1,6 @@
 package dev.fdl.store;
 
+import dev.fdl.util.AtomicFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -61,8 +62,7 @@ import java.util.stream.StreamSupport;
  *       never listed.</li>
  * </ul>
  */
-public final class LocalStore implements ObjectStore {
-    static final String INTERNAL_PREFIX = ".fdl-";
+public final class LocalStore implements ObjectStore, LocalFiles {
     /** Objects up to this size get a content ETag (MD5); larger ones one from their metadata. */
     static final long CONTENT_ETAG_LIMIT = 1 << 20;
     private static final ReentrantLock JVM_LOCK = new ReentrantLock();
@@ -140,7 +140,7 @@ public final class LocalStore implements ObjectStore {
     public Optional<ObjectMeta> download(String key, Path target) {
         Path f = fileToRead(key);
         if (f == null) return Optional.empty();
-        Path tmp = target.resolveSibling(INTERNAL_PREFIX + "dl-" + UUID.randomUUID());
+        Path tmp = AtomicFile.tempBeside(target, INTERNAL_PREFIX + "dl-");
         try {
             return readConsistently(key, f, "downloaded", "cannot download " + f + " to " + target, before -> {
                 Files.createDirectories(target.toAbsolutePath().getParent());
@@ -150,7 +150,7 @@ public final class LocalStore implements ObjectStore {
                 }
                 BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
                 if (!sameFile(before, after) || Files.size(tmp) != after.size()) return null;
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                AtomicFile.moveCopy(tmp, target);
                 String etag = after.size() <= CONTENT_ETAG_LIMIT ? HexFormat.of().formatHex(md.digest()) : metaEtag(after);
                 return new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant());
             });
@@ -638,29 +638,23 @@ public final class LocalStore implements ObjectStore {
     }
 
     /**
-     * A file of this store opened for reading, with the metadata of exactly the file opened: its
-     * size, last-modified time and ETag as {@link #head} gives them. The metadata is read before
-     * and after the file is opened and must describe the same file (a file replaced by a rename in
-     * between is opened again), so a server that sends from the channel sends the bytes the ETag
-     * names (fdl serve sends large objects from it without copying them: docs/site.md).
-     *
-     * @param meta    the opened file's metadata
-     * @param channel the open file, positioned at 0; the caller closes it
-     * @param fileKey the file system's identity of the file (its inode), for {@link #unchanged}
-     * @param path    the path the key names, for {@link #unchanged}
-     */
-    public record OpenFile(ObjectMeta meta, FileChannel channel, Object fileKey, Path path) implements java.io.Closeable {
-        @Override
-        public void close() throws IOException {
-            channel.close();
-        }
-    }
-
-    /**
      * Opens {@code key} for reading; empty when it is absent or not a regular file.
      *
      * @throws StoreException on I/O failure, or when the file kept changing while it was opened
      */
+    /** A folder's objects are files here: this store itself. */
+    @Override
+    public Optional<LocalFiles> localFiles() {
+        return Optional.of(this);
+    }
+
+    /** A folder's conditional writes hold under its own lock: nothing to probe. */
+    @Override
+    public boolean conditionalWritesNeedProbe() {
+        return false;
+    }
+
+    @Override
     public Optional<OpenFile> open(String key) {
         Path f = fileToRead(key);
         if (f == null) return Optional.empty();
@@ -685,6 +679,7 @@ public final class LocalStore implements ObjectStore {
      * A server keeping files open answers from {@code f} only while this holds; a key replaced by
      * a rename or deleted (gc) is opened again or not found.
      */
+    @Override
     public boolean unchanged(OpenFile f) {
         try {
             BasicFileAttributes a = Files.readAttributes(f.path(), BasicFileAttributes.class);
@@ -713,6 +708,7 @@ public final class LocalStore implements ObjectStore {
      * the root's real path. A server over this store refuses the others: a link must not make a
      * file outside the repository readable.
      */
+    @Override
     public boolean isInsideRoot(String key) {
         try {
             Path r = realRoot;

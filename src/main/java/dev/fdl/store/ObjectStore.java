@@ -15,6 +15,12 @@ import java.util.stream.Stream;
  * writes to a read-only store throw {@link ReadOnlyStoreException}.
  */
 public interface ObjectStore extends AutoCloseable {
+    /**
+     * Keys and file names starting with this are the stores' own (a folder's lock and temporary
+     * files, the conditional-write probe's objects, downloads in progress): never listed, never
+     * served, never an object of a repository.
+     */
+    String INTERNAL_PREFIX = ".fdl-";
 
     /** The root as users write it ({@code /abs/path/}, {@code s3://bucket/prefix/}); never with credentials. */
     String root();
@@ -51,13 +57,10 @@ public interface ObjectStore extends AutoCloseable {
      * A plain write of derived data: an object its writer can make again from other objects and
      * checks when it runs again (the site's pages, docs/site.md), so it need not survive a crash.
      * Readers still never see a partial object, but backends may skip what makes a write durable
-     * at once: a local folder does not flush the file to disk (fsync) before the rename, which was
-     * 1,200 ms of the 1,400 ms {@code fdl site} took for 1,000 versions (ServeBench); after a
-     * power loss such an object may be empty or missing. The default is {@link #put}. It reports
-     * no ETag: the writer checks its objects by the content hashes it records itself (the site's
-     * manifest), and a local folder would otherwise hash each page a second time (MD5 of 1,021
-     * pages of 8 KB, alone: 36-173 ms of CPU at the JIT's first tier, as {@code fdl site} runs; in
-     * whole first runs at load 17 the difference was within the noise).
+     * at once (a local folder does not flush the file to disk before the rename); after a power
+     * loss such an object may be empty or missing. The default is {@link #put}. It reports no
+     * ETag: the writer checks its objects by the content hashes it records itself (the site's
+     * manifest). Why and what it saves: docs/stores.md, "Derived objects".
      *
      * @throws StoreException on I/O failure
      */
@@ -127,6 +130,25 @@ public interface ObjectStore extends AutoCloseable {
      */
     default Optional<S3ReaderEndpoint> customS3Endpoint() {
         return Optional.empty();
+    }
+
+    /**
+     * The store's objects as files on this machine ({@link LocalFiles}), for a caller that can
+     * do better with a file than with a stream (fdl serve); empty for stores that have none. A
+     * caller asks this, never the store's class.
+     */
+    default Optional<LocalFiles> localFiles() {
+        return Optional.empty();
+    }
+
+    /**
+     * Whether the store's conditional writes must be checked by {@link ConditionalWriteProbe}
+     * before a repository relies on them (SPEC.md section 2): true for a remote store, which may
+     * ignore {@code If-None-Match}; false where this process enforces them itself (a local folder,
+     * under its lock).
+     */
+    default boolean conditionalWritesNeedProbe() {
+        return true;
     }
 
     /** True for stores that only read (HTTP(S) roots). */

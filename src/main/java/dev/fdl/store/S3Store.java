@@ -1,5 +1,6 @@
 package dev.fdl.store;
 
+import dev.fdl.util.AtomicFile;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
@@ -33,7 +34,6 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
@@ -222,11 +222,11 @@ public final class S3Store implements ObjectStore {
     public Optional<ObjectMeta> download(String key, Path target) {
         String k = objectKey(key);
         Path abs = target.toAbsolutePath();
-        Path tmp = abs.resolveSibling(LocalStore.INTERNAL_PREFIX + "dl-" + UUID.randomUUID());
+        Path tmp = AtomicFile.tempBeside(abs, ObjectStore.INTERNAL_PREFIX + "dl-");
         try {
             Files.createDirectories(abs.getParent());
             GetObjectResponse r = client.getObject(b -> b.bucket(location.bucket()).key(k), ResponseTransformer.toFile(tmp));
-            Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFile.moveCopy(tmp, abs);
             return Optional.of(new ObjectMeta(key, r.contentLength(), r.eTag(), r.lastModified()));
         } catch (SdkException e) {
             deleteQuietly(tmp);
@@ -253,7 +253,7 @@ public final class S3Store implements ObjectStore {
                     while (next == null && pages.hasNext()) {
                         S3Object o = pages.next();
                         String key = o.key().substring(location.prefix().length());
-                        if (key.isEmpty() || key.endsWith("/") || key.startsWith(LocalStore.INTERNAL_PREFIX)) continue;
+                        if (key.isEmpty() || key.endsWith("/") || key.startsWith(ObjectStore.INTERNAL_PREFIX)) continue;
                         next = new ObjectMeta(key, o.size() == null ? 0 : o.size(), o.eTag(), o.lastModified());
                     }
                     return next != null;

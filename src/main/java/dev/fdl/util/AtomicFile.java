@@ -29,15 +29,36 @@ public final class AtomicFile {
         return dir.resolve("." + abs.getFileName() + ".tmp-" + UUID.randomUUID());
     }
 
+    /**
+     * A fresh, not yet existing path in the target's directory named {@code prefix} and a random
+     * UUID, for a folder whose owner recognises its leftovers by that prefix (a store's
+     * {@code .fdl-dl-}, the catalog cache's {@code .tmp-}). The directory is not created.
+     */
+    public static Path tempBeside(Path target, String prefix) {
+        return target.toAbsolutePath().resolveSibling(prefix + UUID.randomUUID());
+    }
+
+    /**
+     * Moves a complete temporary file over the target, atomically where the file system can,
+     * without forcing either to disk: for copies of data kept elsewhere (a download, a cache
+     * entry), which their reader checks or fetches again. A reader never sees a partial file;
+     * after a power loss the target may hold the old content, the new one, or be empty.
+     *
+     * @throws IOException when the move fails (the temporary file is left to the caller)
+     */
+    public static void moveCopy(Path temp, Path target) throws IOException {
+        try {
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
     /** Moves a complete temporary file over the target (atomically where the file system can), forced to disk. */
     public static void moveInto(Path temp, Path target) {
         try {
             sync(temp);
-            try {
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            moveCopy(temp, target);
         } catch (IOException e) {
             deleteQuietly(temp);
             throw new FdlException(FdlException.Kind.FAILURE, "cannot move " + target.getFileName() + " into place at " + target + ": " + e.getMessage(), e);

@@ -1,10 +1,10 @@
 package dev.fdl.bench;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
-import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
-import dev.fdl.ducklake.Catalogs;
-import dev.fdl.ducklake.ConversionResult;
+import dev.fdl.ducklake.catalog.EmptyCatalog;
+import dev.fdl.ducklake.convert.ConversionResult;
 import dev.fdl.ducklake.ProgressListener;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
@@ -232,7 +232,7 @@ public final class CatalogConversionBench {
 
     /** A catalog shaped like a long-lived DuckLake: many snapshots, files, stats and inlined rows. */
     static void generate(Path file, long snapshots) throws SQLException {
-        Catalogs.create(file, CatalogKind.DUCKDB, "s3://bench/repo/data/");
+        EmptyCatalog.create(file, CatalogKind.DUCKDB, "s3://bench/repo/data/");
         long files = snapshots * 10;
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
             s.execute("ATTACH '" + file + "' AS cat");

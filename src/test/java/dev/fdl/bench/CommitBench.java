@@ -1,10 +1,10 @@
 package dev.fdl.bench;
 
 import dev.fdl.repo.RepoLayout;
-import dev.fdl.ducklake.Catalog;
-import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.catalog.CatalogInspector;
+import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
-import dev.fdl.ducklake.DataPath;
+import dev.fdl.ducklake.rewrite.DataPath;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.repo.Commit;
 import dev.fdl.repo.FormatVersion;
@@ -63,7 +63,7 @@ public final class CommitBench {
 
         // every file the catalog names, as the listing of the data folder will show them
         List<String> keys = new ArrayList<>();
-        try (Catalog c = Catalog.open(working)) {
+        try (CatalogInspector c = CatalogInspector.open(working)) {
             c.forEachFile(f -> keys.add(repo.dataDir() + f.location().substring(repo.dataLocation().length())));
         }
         // a parent version holding every snapshot but the newest: the commit is of a one-table

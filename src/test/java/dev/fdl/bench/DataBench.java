@@ -1,12 +1,13 @@
 package dev.fdl.bench;
-
-import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
-import dev.fdl.ducklake.Catalogs;
+import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.ProgressListener;
-import dev.fdl.ducklake.CatalogReader;
-import dev.fdl.ducklake.ImportResult;
-import dev.fdl.ducklake.Importer;
+import dev.fdl.ducklake.catalog.EmptyCatalog;
+import dev.fdl.ducklake.load.ImportResult;
+import dev.fdl.ducklake.load.Importer;
+import dev.fdl.ducklake.read.BuiltInReader;
+
 import dev.fdl.store.LocalStore;
 
 import java.nio.file.Files;
@@ -32,7 +33,7 @@ public final class DataBench {
         LocalStore store = new LocalStore(tmp.resolve("repo"));
         Files.createDirectories(tmp.resolve("repo"));
         Path sqlite = tmp.resolve("catalog.sqlite");
-        Catalogs.create(sqlite, CatalogKind.SQLITE, store.location("data/"));
+        EmptyCatalog.create(sqlite, CatalogKind.SQLITE, store.location("data/"));
 
         String csv = "read_csv('" + month.toAbsolutePath() + "', header = true)";
         long[] copy = new long[RUNS];
@@ -46,7 +47,7 @@ public final class DataBench {
             }
             copy[i] = System.nanoTime() - t0;
             t0 = System.nanoTime();
-            last = Importer.importFile(sqlite, store, "data/", month, "cities", i == 0 ? Importer.Mode.CREATE : Importer.Mode.REPLACE,
+            last = Importer.importFile(sqlite, store, "data/", month, "cities", i == 0 ? ImportMode.CREATE : ImportMode.REPLACE,
                     null, "bench", null);
             imp[i] = System.nanoTime() - t0;
         }
@@ -63,7 +64,7 @@ public final class DataBench {
             }
             direct[i] = System.nanoTime() - t0;
             t0 = System.nanoTime();
-            try (CatalogReader r = CatalogReader.open(duck, null, null)) {
+            try (BuiltInReader r = BuiltInReader.open(duck, null, null)) {
                 r.query(checksum.formatted("SELECT * FROM cities"));
             }
             viaReader[i] = System.nanoTime() - t0;

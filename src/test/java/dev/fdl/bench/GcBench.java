@@ -1,7 +1,7 @@
 package dev.fdl.bench;
 
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.ducklake.catalog.CatalogFiles;
 import dev.fdl.retention.Gc;
 import dev.fdl.repo.RepoFixture;
 import dev.fdl.repo.Repository;

@@ -1,7 +1,7 @@
 package dev.fdl.bench;
-
 import dev.fdl.ducklake.CatalogKind;
-import dev.fdl.ducklake.Catalogs;
+import dev.fdl.ducklake.catalog.EmptyCatalog;
+
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.TestVersions;
@@ -92,7 +92,7 @@ public final class StartupBench {
         WorkingCopy wc = WorkingCopy.create(wcDir);
         Path catalog = wcDir.resolve(WorkingCopy.DIR).resolve("catalog.sqlite");
         Files.createDirectories(catalog.getParent());
-        Catalogs.create(catalog, CatalogKind.SQLITE, repo.dataLocation());
+        EmptyCatalog.create(catalog, CatalogKind.SQLITE, repo.dataLocation());
         wc.save(new WorkingCopy.State(store.root(), repo.config().id(), "main", last, etag, 0, "catalog.sqlite", Map.of()));
         return wcDir;
     }

@@ -1,15 +1,16 @@
 package dev.fdl.bench;
-
-import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
-import dev.fdl.ducklake.CatalogReader;
-import dev.fdl.ducklake.Catalogs;
-import dev.fdl.ducklake.ImportResult;
-import dev.fdl.ducklake.Importer;
+import dev.fdl.ducklake.ImportMode;
+import dev.fdl.ducklake.catalog.EmptyCatalog;
+import dev.fdl.ducklake.load.ImportResult;
+import dev.fdl.ducklake.load.Importer;
 import dev.fdl.ducklake.ProgressListener;
-import dev.fdl.ducklake.SyncResult;
-import dev.fdl.ducklake.Syncer;
-import dev.fdl.ducklake.VersionDiff;
+import dev.fdl.ducklake.load.sync.SyncResult;
+import dev.fdl.ducklake.load.sync.Syncer;
+import dev.fdl.ducklake.read.BuiltInReader;
+import dev.fdl.ducklake.read.CatalogDiff;
+
 import dev.fdl.store.LocalStore;
 
 import java.nio.file.Files;
@@ -29,7 +30,7 @@ import java.util.List;
  *       file + delete files) against a Parquet file holding only the rows that are new or changed
  *       (DuckDB {@code COPY} of {@code new EXCEPT ALL old}; target ≤ 3x), and against replace;</li>
  *   <li>on a generated table of N rows changed by 0.1 % per version, the time of
- *       {@code VersionDiff} counts ({@code fdl diff --stat}) against DuckDB computing the same counts
+ *       {@code CatalogDiff} counts ({@code fdl diff --stat}) against DuckDB computing the same counts
  *       with {@code EXCEPT ALL} over the two versions' full tables (built-in reader views of both;
  *       medians of 3 runs; target ≤ 0.5x), and the Java heap the diff used at N and 4N (flat).</li>
  * </ol>
@@ -58,15 +59,15 @@ public final class SyncBench {
         Files.createDirectories(dir.resolve("repo"));
         LocalStore store = new LocalStore(dir.resolve("repo"));
         Path synced = dir.resolve("sync.sqlite"), replaced = dir.resolve("replace.sqlite");
-        Catalogs.create(synced, CatalogKind.SQLITE, store.location("data/"));
-        Catalogs.create(replaced, CatalogKind.SQLITE, store.location("data/"));
+        EmptyCatalog.create(synced, CatalogKind.SQLITE, store.location("data/"));
+        EmptyCatalog.create(replaced, CatalogKind.SQLITE, store.location("data/"));
         System.out.println("month                      sync bytes  replace bytes  changed-rows Parquet  sync/changed  sync/replace");
         double worst = 0;
         for (int i = 0; i < files.size(); i++) {
             Path f = files.get(i);
             SyncResult s = Syncer.sync(synced, store, "data/", dir.resolve("cache"), f, "cities", List.of("geonameid"), null, "bench", null);
             ImportResult r = Importer.importFile(replaced, store, "data/", f, "cities",
-                    i == 0 ? Importer.Mode.CREATE : Importer.Mode.REPLACE, null, "bench", null);
+                    i == 0 ? ImportMode.CREATE : ImportMode.REPLACE, null, "bench", null);
             if (i == 0) continue;
             long syncBytes = s.dataBytes() + s.deleteBytes();
             Path changed = dir.resolve("changed-" + i + ".parquet");
@@ -91,7 +92,7 @@ public final class SyncBench {
         Files.createDirectories(dir.resolve("repo"));
         LocalStore store = new LocalStore(dir.resolve("repo"));
         Path sqlite = dir.resolve("catalog.sqlite");
-        Catalogs.create(sqlite, CatalogKind.SQLITE, store.location("data/"));
+        EmptyCatalog.create(sqlite, CatalogKind.SQLITE, store.location("data/"));
         Path v1 = dir.resolve("v1.parquet"), v2 = dir.resolve("v2.parquet"), v3 = dir.resolve("v3.parquet");
         long step = 1000;
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
@@ -115,12 +116,12 @@ public final class SyncBench {
         CatalogConverter.convert(sqlite, b, CatalogKind.DUCKDB, ProgressListener.NONE);
 
         long[] diff = new long[RUNS], ref = new long[RUNS];
-        VersionDiff.Summary summary = null;
+        CatalogDiff.Summary summary = null;
         long[] refCounts = null;
         for (int r = 0; r < RUNS; r++) {
             long t0 = System.nanoTime();
-            summary = VersionDiff.run(new VersionDiff.Side("a", a, null), new VersionDiff.Side("b", b, null), null, List.of(), false,
-                    new VersionDiff.Sink() {});
+            summary = CatalogDiff.run(new CatalogDiff.Side("a", a, null), new CatalogDiff.Side("b", b, null), null, List.of(), false,
+                    new CatalogDiff.Sink() {});
             diff[r] = System.nanoTime() - t0;
             t0 = System.nanoTime();
             refCounts = exceptAll(a, b);
@@ -155,8 +156,8 @@ public final class SyncBench {
         sampler.setDaemon(true);
         sampler.start();
         try {
-            VersionDiff.run(new VersionDiff.Side("a", a, null), new VersionDiff.Side("b", b, null), null, List.of("id"), true,
-                    new VersionDiff.Sink() {});
+            CatalogDiff.run(new CatalogDiff.Side("a", a, null), new CatalogDiff.Side("b", b, null), null, List.of("id"), true,
+                    new CatalogDiff.Sink() {});
         } finally {
             done.set(true);
             sampler.join();
@@ -169,7 +170,7 @@ public final class SyncBench {
      * a's DuckDB), counted with EXCEPT ALL both ways.
      */
     private static long[] exceptAll(Path a, Path b) throws Exception {
-        try (CatalogReader ra = CatalogReader.open(a, null, null); CatalogReader rb = CatalogReader.open(b, null, null);
+        try (BuiltInReader ra = BuiltInReader.open(a, null, null); BuiltInReader rb = BuiltInReader.open(b, null, null);
              Statement sa = ra.connection().createStatement(); Statement sb = rb.connection().createStatement()) {
             String view;
             try (ResultSet rs = sb.executeQuery("SELECT sql FROM duckdb_views() WHERE view_name = 't' AND NOT internal")) {

@@ -1,7 +1,7 @@
 package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fdl.ducklake.Catalog;
+import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.util.Json;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,7 +62,7 @@ class DescriptionOnlyCommitCliTest {
     }
 
     long workingLastSnapshot() {
-        try (Catalog c = Catalog.open(WorkingCopy.find(wc).orElseThrow().catalog())) {
+        try (CatalogInspector c = CatalogInspector.open(WorkingCopy.find(wc).orElseThrow().catalog())) {
             return c.lastSnapshotId();
         }
     }

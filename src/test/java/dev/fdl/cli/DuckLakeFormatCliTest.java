@@ -1,8 +1,8 @@
 package dev.fdl.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.fdl.ducklake.catalog.CatalogInspector;
 
-import dev.fdl.ducklake.Catalog;
 import dev.fdl.repo.WorkingCopy;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,7 +33,7 @@ class DuckLakeFormatCliTest {
     }
 
     private static String format(Path workingCopy) {
-        try (Catalog c = Catalog.open(WorkingCopy.find(workingCopy).orElseThrow().catalog())) {
+        try (CatalogInspector c = CatalogInspector.open(WorkingCopy.find(workingCopy).orElseThrow().catalog())) {
             return c.formatVersion();
         }
     }

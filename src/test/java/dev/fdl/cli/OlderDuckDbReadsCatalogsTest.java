@@ -1,10 +1,10 @@
 package dev.fdl.cli;
-
-import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
-import dev.fdl.ducklake.Catalogs;
-import dev.fdl.ducklake.DuckDbStorage;
+import dev.fdl.ducklake.catalog.EmptyCatalog;
+import dev.fdl.ducklake.engine.DuckDbStorage;
 import dev.fdl.ducklake.ProgressListener;
+
 import dev.fdl.store.ChildJvm;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,7 +56,7 @@ class OlderDuckDbReadsCatalogsTest {
         }
 
         List<String> expected = new ArrayList<>();
-        try (Connection duck = dev.fdl.ducklake.DuckDbPool.connect()) {
+        try (Connection duck = dev.fdl.ducklake.engine.DuckDbPool.connect()) {
             for (Path c : catalogs) expected.addAll(CatalogTableDump.dump(duck, c.toString()));
         }
         assertThat(expected).anyMatch(l -> l.contains(" ducklake_data_file 2 ")).anyMatch(l -> l.contains(" ducklake_snapshot "));
@@ -72,7 +72,7 @@ class OlderDuckDbReadsCatalogsTest {
     @Test
     void duckDb15ReadsALargeCatalogWrittenWithLargerBlocks() throws Exception {
         Path sqlite = dir.resolve("large.sqlite");
-        Catalogs.create(sqlite, CatalogKind.SQLITE, "/data/");
+        EmptyCatalog.create(sqlite, CatalogKind.SQLITE, "/data/");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqlite); Statement s = c.createStatement()) {
             s.execute("INSERT INTO ducklake_file_column_stats (data_file_id, table_id, column_id, value_count, min_value, max_value)"
                     + " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + DuckDbStorage.LARGE_TABLE_ROWS + ")"
@@ -82,7 +82,7 @@ class OlderDuckDbReadsCatalogsTest {
         CatalogConverter.convert(sqlite, large, CatalogKind.DUCKDB, ProgressListener.NONE);
 
         List<String> expected;
-        try (Connection duck = dev.fdl.ducklake.DuckDbPool.connect(); Statement s = duck.createStatement()) {
+        try (Connection duck = dev.fdl.ducklake.engine.DuckDbPool.connect(); Statement s = duck.createStatement()) {
             s.execute("ATTACH '" + large + "' AS big (READ_ONLY)");
             try (ResultSet r = s.executeQuery("SELECT block_size FROM pragma_database_size() WHERE database_name = 'big'")) {
                 assertThat(r.next()).isTrue();

@@ -1,6 +1,6 @@
 package dev.fdl.cli;
+import dev.fdl.ducklake.read.QueryResult;
 
-import dev.fdl.ducklake.QueryResult;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

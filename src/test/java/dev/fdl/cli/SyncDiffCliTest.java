@@ -30,7 +30,7 @@ class SyncDiffCliTest {
 
     /** {added, removed} as DuckDB's EXCEPT ALL counts them over the two files. */
     private static long[] exceptAll(Path a, Path b) throws Exception {
-        try (Connection c = dev.fdl.ducklake.DuckDbPool.connect(); Statement st = c.createStatement();
+        try (Connection c = dev.fdl.ducklake.engine.DuckDbPool.connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT (SELECT count(*) FROM (" + csv(b) + " EXCEPT ALL " + csv(a) + ")), (SELECT count(*) FROM ("
                      + csv(a) + " EXCEPT ALL " + csv(b) + "))")) {
             rs.next();
@@ -39,7 +39,7 @@ class SyncDiffCliTest {
     }
 
     private static String fileChecksum(Path file) throws Exception {
-        try (Connection c = dev.fdl.ducklake.DuckDbPool.connect(); Statement st = c.createStatement();
+        try (Connection c = dev.fdl.ducklake.engine.DuckDbPool.connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(CHECKSUM.replace("FROM cities", "FROM (" + csv(file) + ")"))) {
             rs.next();
             return "n,md5\n" + rs.getLong(1) + "," + rs.getString(2) + "\n";

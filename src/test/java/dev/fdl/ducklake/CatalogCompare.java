@@ -11,13 +11,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import dev.fdl.ducklake.engine.Sql;
 
 /** Compares two DuckDB catalog files table by table (schema and rows), and reads them, for tests. */
-final class CatalogCompare {
+public final class CatalogCompare {
     private CatalogCompare() {}
 
     /** The first column of every row {@code sql} returns on the DuckDB catalog file (attached read-only, in use), as text. */
-    static List<String> rows(Path duckdb, String sql) throws SQLException {
+    public static List<String> rows(Path duckdb, String sql) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (Connection c = Sql.duckDbMemory()) {
             Sql.attach(c, duckdb, "cat", true);
@@ -32,21 +33,21 @@ final class CatalogCompare {
     }
 
     /** The names of the files in {@code dir}, sorted (to see that no temporary file is left). */
-    static List<String> fileNames(Path dir) throws java.io.IOException {
+    public static List<String> fileNames(Path dir) throws java.io.IOException {
         try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
         }
     }
 
     /** Per table: its column list (name + type), in order. */
-    static Map<String, List<String>> schema(Path duckdbFile) throws SQLException {
+    public static Map<String, List<String>> schema(Path duckdbFile) throws SQLException {
         try (Connection c = Sql.duckDbMemory()) {
             Sql.attach(c, duckdbFile, "a", true);
             return schema(c, "a");
         }
     }
 
-    static Map<String, List<String>> schema(Connection c, String alias) throws SQLException {
+    public static Map<String, List<String>> schema(Connection c, String alias) throws SQLException {
         Map<String, List<String>> result = new LinkedHashMap<>();
         try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
                 "SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_catalog = '" + alias
@@ -64,7 +65,7 @@ final class CatalogCompare {
      * columns, and for each table the rows of one not in the other (EXCEPT ALL both ways).
      * Empty when every table is equal.
      */
-    static List<String> differences(Path a, Path b) throws SQLException {
+    public static List<String> differences(Path a, Path b) throws SQLException {
         List<String> diffs = new ArrayList<>();
         try (Connection c = Sql.duckDbMemory()) {
             Sql.attach(c, a, "a", true);

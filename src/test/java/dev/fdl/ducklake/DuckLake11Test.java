@@ -15,6 +15,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import dev.fdl.ducklake.catalog.CatalogFile;
+import dev.fdl.ducklake.catalog.CatalogFiles;
+import dev.fdl.ducklake.catalog.CatalogInspector;
+import dev.fdl.ducklake.convert.CatalogConverter;
+import dev.fdl.ducklake.engine.Sql;
+import dev.fdl.ducklake.load.sync.SyncResult;
+import dev.fdl.ducklake.load.sync.Syncer;
+import dev.fdl.ducklake.read.BuiltInReader;
+import dev.fdl.ducklake.read.BuiltInReaderFixtureTest;
+import dev.fdl.ducklake.read.CatalogStat;
+import dev.fdl.ducklake.rewrite.DataPath;
+import dev.fdl.ducklake.rewrite.FormatUpgrade;
+import dev.fdl.ducklake.rewrite.HistoryTruncation;
 
 /**
  * DuckLake 1.1 catalogs without the extension: the released 1.1 shape (made from the real
@@ -41,10 +54,10 @@ class DuckLake11Test {
     private static void assertEverySnapshotAsExpected(Path catalog, String dataPath, JsonNode expected) throws Exception {
         for (JsonNode snap : expected.get("snapshots")) {
             long id = snap.get("id").asLong();
-            try (CatalogReader reader = CatalogReader.open(catalog, dataPath, id)) {
-                CatalogReaderFixtureTest.assertReadsAsExpected(reader, snap, "@" + id);
+            try (BuiltInReader reader = BuiltInReader.open(catalog, dataPath, id)) {
+                BuiltInReaderFixtureTest.assertReadsAsExpected(reader, snap, "@" + id);
             }
-            try (Catalog inspected = Catalog.open(catalog)) {
+            try (CatalogInspector inspected = CatalogInspector.open(catalog)) {
                 for (TableInfo t : inspected.tables(id)) {
                     assertThat(inspected.rowCount(t.tableId(), id)).as(t.qualifiedName() + " @" + id)
                             .isEqualTo(snap.get("tables").get(t.qualifiedName()).get("rows").asLong());
@@ -60,7 +73,7 @@ class DuckLake11Test {
         String before = FormatUpgrade.upgrade(copy.catalog(), "1.1");
 
         assertThat(before).isEqualTo(fixture.startsWith(DEV) ? "1.1-dev1" : "1.0");
-        try (Catalog c = Catalog.open(copy.catalog())) {
+        try (CatalogInspector c = CatalogInspector.open(copy.catalog())) {
             assertThat(c.formatVersion()).isEqualTo("1.1");
             assertThat(c.columns("ducklake_schema")).contains("parent_schema_id");
             assertThat(c.columns("ducklake_data_file")).contains("row_group_count");
@@ -121,8 +134,8 @@ class DuckLake11Test {
         for (JsonNode snap : expected.get("snapshots")) {
             long id = snap.get("id").asLong();
             if (id < 9) continue;
-            try (CatalogReader reader = CatalogReader.open(copy.catalog(), copy.dataPath(), id)) {
-                CatalogReaderFixtureTest.assertReadsAsExpected(reader, snap, "@" + id);
+            try (BuiltInReader reader = BuiltInReader.open(copy.catalog(), copy.dataPath(), id)) {
+                BuiltInReaderFixtureTest.assertReadsAsExpected(reader, snap, "@" + id);
             }
         }
         assertThat(CatalogCompare.schema(copy.catalog())).doesNotContainKey("ducklake_inlined_data_2_4");
@@ -133,9 +146,9 @@ class DuckLake11Test {
     void aFormatFdlDoesNotKnowIsRefusedByTheInspectorAndTheReader(String format) throws Exception {
         FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
         sql(copy.catalog(), "UPDATE ducklake_metadata SET value = '" + format + "' WHERE key = 'version'");
-        assertThatThrownBy(() -> Catalog.open(copy.catalog())).isInstanceOf(FdlException.class)
+        assertThatThrownBy(() -> CatalogInspector.open(copy.catalog())).isInstanceOf(FdlException.class)
                 .hasMessageContaining("format version " + format).hasMessageContaining("does not know");
-        assertThatThrownBy(() -> CatalogReader.open(copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
+        assertThatThrownBy(() -> BuiltInReader.open(copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
                 .hasMessageContaining("format version " + format);
         assertThatThrownBy(() -> CatalogFiles.duckLake().forEach(copy.catalog(), f -> {})).isInstanceOf(FdlException.class);
     }
@@ -144,15 +157,15 @@ class DuckLake11Test {
     void aColumnTheFormatDoesNotDefineInATableThatDecidesFilesOrRowsIsRefusedNamingIt() throws Exception {
         FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
         sql(copy.catalog(), "ALTER TABLE ducklake_delete_file ADD COLUMN deletion_vector_offset BIGINT");
-        assertThatThrownBy(() -> Catalog.open(copy.catalog())).isInstanceOf(FdlException.class)
+        assertThatThrownBy(() -> CatalogInspector.open(copy.catalog())).isInstanceOf(FdlException.class)
                 .hasMessageContaining("ducklake_delete_file.deletion_vector_offset");
-        assertThatThrownBy(() -> CatalogReader.open(copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
+        assertThatThrownBy(() -> BuiltInReader.open(copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
                 .hasMessageContaining("ducklake_delete_file.deletion_vector_offset");
 
         // 1.1's columns in a catalog that says it is 1.0
         FixtureCopies.Copy v10 = FixtureCopies.copy(DEV + "towns", tmp.resolve("v10"));
         sql(v10.catalog(), "UPDATE ducklake_metadata SET value = '1.0' WHERE key = 'version'");
-        assertThatThrownBy(() -> Catalog.open(v10.catalog())).isInstanceOf(FdlException.class)
+        assertThatThrownBy(() -> CatalogInspector.open(v10.catalog())).isInstanceOf(FdlException.class)
                 .hasMessageContaining("ducklake_data_file.row_group_count");
     }
 
@@ -172,20 +185,20 @@ class DuckLake11Test {
                 + " WHERE data_file_id = 1 AND end_snapshot IS NULL",
                 deleteFileRow("ducklake-01a2306a-dv.puffin", format.isEmpty() ? null : format));
         long last;
-        try (Catalog c = Catalog.open(copy.catalog())) {
+        try (CatalogInspector c = CatalogInspector.open(copy.catalog())) {
             last = c.lastSnapshotId();
             List<CatalogFile> files = new ArrayList<>();
             c.forEachFile(files::add);
             assertThat(files).filteredOn(CatalogFile::deleteFile).extracting(CatalogFile::location)
                     .contains("/fixture/towns/data/main/towns/ducklake-01a2306a-dv.puffin");
         }
-        assertThatThrownBy(() -> CatalogReader.open(copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
+        assertThatThrownBy(() -> BuiltInReader.open(copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
                 .hasMessageContaining("table main.towns").hasMessageContaining("deletion vector")
                 .hasMessageContaining("ducklake-01a2306a-dv.puffin");
         // the snapshot before it still reads exactly
         JsonNode snap = Fixtures.expected(DEV + "towns").get("snapshots").get((int) last - 1);
-        try (CatalogReader reader = CatalogReader.open(copy.catalog(), copy.dataPath(), last - 1)) {
-            CatalogReaderFixtureTest.assertReadsAsExpected(reader, snap, "@" + (last - 1));
+        try (BuiltInReader reader = BuiltInReader.open(copy.catalog(), copy.dataPath(), last - 1)) {
+            BuiltInReaderFixtureTest.assertReadsAsExpected(reader, snap, "@" + (last - 1));
         }
     }
 
@@ -209,7 +222,7 @@ class DuckLake11Test {
         Files.move(from, to);
 
         List<String> locations = new ArrayList<>();
-        try (Catalog c = Catalog.open(copy.catalog())) {
+        try (CatalogInspector c = CatalogInspector.open(copy.catalog())) {
             c.forEachFile(f -> locations.add(f.location()));
             assertThat(c.tables(c.lastSnapshotId())).extracting(TableInfo::qualifiedName).contains("main.europe.towns");
         }
@@ -217,7 +230,7 @@ class DuckLake11Test {
                 .filteredOn(l -> l.startsWith("/fixture/towns/data/europe/towns/")).hasSize(2);
 
         JsonNode snap = Fixtures.expected(DEV + "towns").get("snapshots").get(15);
-        try (CatalogReader reader = CatalogReader.open(copy.catalog(), copy.dataPath(), 15L);
+        try (BuiltInReader reader = BuiltInReader.open(copy.catalog(), copy.dataPath(), 15L);
              java.sql.Statement st = reader.connection().createStatement()) {
             assertThat(reader.tables()).contains("main.europe.towns").doesNotContain("main.towns");
             FixtureChecksum.Result sum = FixtureChecksum.of(st, "\"main.europe\".towns");
@@ -236,11 +249,11 @@ class DuckLake11Test {
         FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
         FormatUpgrade.upgrade(copy.catalog(), "1.1");
         List<String> before = new ArrayList<>();
-        try (Catalog c = Catalog.open(copy.catalog())) {
+        try (CatalogInspector c = CatalogInspector.open(copy.catalog())) {
             c.forEachFile(f -> before.add(f.location()));
         }
         sql(copy.catalog(), "UPDATE ducklake_schema SET parent_schema_id = 77 WHERE schema_name = 'geo'");
-        try (Catalog c = Catalog.open(copy.catalog())) {
+        try (CatalogInspector c = CatalogInspector.open(copy.catalog())) {
             assertThatThrownBy(() -> c.tables(c.lastSnapshotId())).isInstanceOf(FdlException.class)
                     .hasMessageContaining("not visible");
             List<String> after = new ArrayList<>();
@@ -249,7 +262,7 @@ class DuckLake11Test {
         }
         sql(copy.catalog(), "UPDATE ducklake_schema SET parent_schema_id = 4 WHERE schema_name = 'main'",
                 "UPDATE ducklake_schema SET parent_schema_id = 0 WHERE schema_name = 'geo'");
-        try (Catalog c = Catalog.open(copy.catalog())) {
+        try (CatalogInspector c = CatalogInspector.open(copy.catalog())) {
             assertThatThrownBy(() -> c.tables(c.lastSnapshotId())).isInstanceOf(FdlException.class).hasMessageContaining("cycle");
         }
     }
@@ -257,9 +270,9 @@ class DuckLake11Test {
     @Test
     void logStatisticsCountInlinedRowsUnderEitherSpelling() throws Exception {
         FixtureCopies.Copy copy = FixtureCopies.copy(DEV + "towns", tmp);
-        List<VersionStat.TableRows> before = VersionStat.of(copy.catalog(), 5);
+        List<CatalogStat.TableRows> before = CatalogStat.of(copy.catalog(), 5);
         FormatUpgrade.upgrade(copy.catalog(), "1.1");
-        assertThat(VersionStat.of(copy.catalog(), 5)).isEqualTo(before)
+        assertThat(CatalogStat.of(copy.catalog(), 5)).isEqualTo(before)
                 .anySatisfy(t -> assertThat(t.rows()).isPositive());
     }
 
@@ -286,7 +299,7 @@ class DuckLake11Test {
         FormatUpgrade.upgrade(working, "1.1");
         Path csv = tmp.resolve("towns.csv");
         long rows;
-        try (CatalogReader reader = CatalogReader.open(copy.catalog(), copy.dataPath(), null);
+        try (BuiltInReader reader = BuiltInReader.open(copy.catalog(), copy.dataPath(), null);
              java.sql.Statement st = reader.connection().createStatement()) {
             st.execute("COPY (SELECT * FROM main.towns WHERE name <> 'Oslo') TO '" + csv + "' (HEADER)");
             try (java.sql.ResultSet r = st.executeQuery("SELECT count(*) FROM main.towns WHERE name <> 'Oslo'")) {
@@ -297,7 +310,7 @@ class DuckLake11Test {
         SyncResult result = Syncer.sync(working, store, "data/", tmp.resolve("cache"), csv, "main.towns", List.of("name", "pop"),
                 null, "tester", "drop Oslo");
         assertThat(result.removed()).isEqualTo(1);
-        try (Catalog c = Catalog.open(working); java.sql.Statement st = c.connection().createStatement();
+        try (CatalogInspector c = CatalogInspector.open(working); java.sql.Statement st = c.connection().createStatement();
              java.sql.ResultSet r = st.executeQuery("SELECT count(*) FROM ducklake_inlined_data_1_9 WHERE _ducklake_end_snapshot IS NOT NULL")) {
             r.next();
             assertThat(r.getLong(1)).isEqualTo(1);

@@ -22,13 +22,13 @@ import java.util.List;
  * here, so the recorded checksums stay the oracle; the rows are then sorted as DuckDB sorts
  * VARCHAR (by UTF-8 bytes).
  */
-final class FixtureChecksum {
+public final class FixtureChecksum {
     private FixtureChecksum() {}
 
     /** Count and checksum of {@code relation}'s rows. */
-    record Result(long rows, String md5) {}
+    public record Result(long rows, String md5) {}
 
-    static Result of(Statement st, String relation) throws SQLException {
+    public static Result of(Statement st, String relation) throws SQLException {
         List<byte[]> rows = new ArrayList<>();
         try (ResultSet rs = st.executeQuery("SELECT CAST(x AS VARCHAR) FROM (SELECT * FROM " + relation + ") AS x")) {
             while (rs.next()) rows.add(fixtureRendering(rs.getString(1)).getBytes(StandardCharsets.UTF_8));
@@ -51,7 +51,7 @@ final class FixtureChecksum {
      * but nothing else DuckDB quotes for ({@code , : { } [ ] ( ) = " '}, a space at either end,
      * empty, {@code NULL}) is written unquoted with its backslashes single.
      */
-    static String fixtureRendering(String rendered) {
+    public static String fixtureRendering(String rendered) {
         StringBuilder out = new StringBuilder(rendered.length());
         int i = 0;
         int n = rendered.length();

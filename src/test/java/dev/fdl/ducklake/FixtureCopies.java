@@ -12,17 +12,17 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
 /** The DuckLake fixtures of src/test/resources/fixtures, copied to a temporary folder with the catalog unzipped. */
-final class FixtureCopies {
+public final class FixtureCopies {
     private FixtureCopies() {}
 
     /** A copied fixture: its folder, the unzipped catalog and the data folder (the data path override). */
-    record Copy(Path dir, Path catalog, Path data) {
-        String dataPath() {
+    public record Copy(Path dir, Path catalog, Path data) {
+        public String dataPath() {
             return data.toAbsolutePath() + "/";
         }
     }
 
-    static Path resource(String relative) {
+    public static Path resource(String relative) {
         URL url = FixtureCopies.class.getClassLoader().getResource("fixtures/" + relative);
         if (url == null) throw new IllegalStateException("missing test resource fixtures/" + relative);
         try {
@@ -32,7 +32,7 @@ final class FixtureCopies {
         }
     }
 
-    static Copy copy(String name, Path tmp) {
+    public static Copy copy(String name, Path tmp) {
         Path source = resource(name);
         Path target = tmp.resolve(name);
         try (Stream<Path> walk = Files.walk(source)) {

@@ -12,12 +12,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
+import dev.fdl.ducklake.convert.CatalogConverter;
 
 /** The DuckLake fixtures of src/test/resources/fixtures (written by the real DuckLake extension). */
-final class Fixtures {
+public final class Fixtures {
     private Fixtures() {}
 
-    static Path folder(String name) {
+    public static Path folder(String name) {
         URL url = Fixtures.class.getResource("/fixtures/" + name + "/expected.json");
         if (url == null) {
             throw new IllegalStateException("fixture " + name + " missing from the test classpath");
@@ -30,7 +31,7 @@ final class Fixtures {
     }
 
     /** The fixture's catalog unpacked into {@code dir}, as a DuckDB file ("duckdb") or converted to SQLite ("sqlite"). */
-    static Path catalogAs(String fixture, String kind, Path dir) {
+    public static Path catalogAs(String fixture, String kind, Path dir) {
         Path duck = catalog(fixture, dir);
         if (kind.equals("duckdb")) return duck;
         Path sqlite = dir.resolve(fixture + ".sqlite"); // beside the DuckDB file, in the fixture's folder under dir
@@ -39,7 +40,7 @@ final class Fixtures {
     }
 
     /** Gunzips the fixture's catalog into {@code dir} and returns the DuckDB file. */
-    static Path catalog(String name, Path dir) {
+    public static Path catalog(String name, Path dir) {
         Path target = dir.resolve(name + ".duckdb");
         try {
             Files.createDirectories(target.getParent());
@@ -55,7 +56,7 @@ final class Fixtures {
     }
 
     /** Copies the fixture's data folder into {@code dir}/data and returns that folder. */
-    static Path copyData(String name, Path dir) {
+    public static Path copyData(String name, Path dir) {
         Path source = folder(name).resolve("data");
         Path target = dir.resolve("data");
         try (Stream<Path> walk = Files.walk(source)) {
@@ -73,7 +74,7 @@ final class Fixtures {
         return target;
     }
 
-    static JsonNode expected(String name) {
+    public static JsonNode expected(String name) {
         try {
             return new ObjectMapper().readTree(folder(name).resolve("expected.json").toFile());
         } catch (IOException e) {

@@ -10,6 +10,10 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
+import dev.fdl.ducklake.convert.CatalogConverter;
+import dev.fdl.ducklake.engine.DuckDbStorage;
+import dev.fdl.ducklake.engine.Sql;
+import dev.fdl.ducklake.format.DuckLakeSchema;
 
 /**
  * A seeded generator of DuckLake-shaped catalogs in DuckDB files, for differential tests of
@@ -18,7 +22,7 @@ import java.util.UUID;
  * an inlined-data table with a column of every type DuckLake can inline (NaN, ±inf, -0.0,
  * extremes, nested values) whose types {@code ducklake_column} records.
  */
-final class RandomCatalog {
+public final class RandomCatalog {
     /** DuckLake column type names and the DuckDB types they stand for, one inlined column each. */
     private static final String[][] INLINED = {
         {"boolean", "BOOLEAN"}, {"int8", "TINYINT"}, {"int16", "SMALLINT"}, {"int32", "INTEGER"}, {"int64", "BIGINT"},
@@ -46,7 +50,7 @@ final class RandomCatalog {
      * Writes a new random catalog of {@code seed} into the DuckDB file {@code file} (which must
      * not exist); at most one table gets more than 511 rows.
      */
-    static void generate(Path file, long seed) throws SQLException {
+    public static void generate(Path file, long seed) throws SQLException {
         new RandomCatalog(seed).write(file);
     }
 
@@ -70,7 +74,7 @@ final class RandomCatalog {
                 insert(duck, def.name(), tuples);
                 t++;
             }
-            // what Catalog.open checks, and the inlined-data table's types (table 1, schema version 1 at snapshot 1)
+            // what CatalogInspector.open checks, and the inlined-data table's types (table 1, schema version 1 at snapshot 1)
             Sql.exec(duck, "INSERT INTO cat.main.ducklake_metadata VALUES ('version', '1.0', NULL, NULL)");
             Sql.exec(duck, "INSERT INTO cat.main.ducklake_schema_versions VALUES (1, 1, 1)");
             StringBuilder ddl = new StringBuilder("CREATE TABLE cat.main.ducklake_inlined_data_1_1(row_id BIGINT, begin_snapshot BIGINT,"

@@ -2,13 +2,15 @@ package dev.fdl.ducklake;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import dev.fdl.ducklake.catalog.EmptyCatalog;
+import dev.fdl.ducklake.engine.Sql;
 
 /** SQLite catalogs made by tests. */
-final class SqliteFiles {
+public final class SqliteFiles {
     private SqliteFiles() {}
 
     /** Runs {@code statements} on the SQLite file {@code file} (created if missing); returns it. */
-    static Path create(Path file, String... statements) throws java.sql.SQLException {
+    public static Path create(Path file, String... statements) throws java.sql.SQLException {
         try (Connection c = Sql.sqlite(file, false)) {
             for (String sql : statements) {
                 Sql.exec(c, sql);
@@ -18,8 +20,8 @@ final class SqliteFiles {
     }
 
     /** A new empty DuckLake catalog in SQLite at {@code file} (data path {@code /data/}), then {@code statements} run on it. */
-    static Path catalog(Path file, String... statements) throws java.sql.SQLException {
-        Catalogs.create(file, CatalogKind.SQLITE, "/data/");
+    public static Path catalog(Path file, String... statements) throws java.sql.SQLException {
+        EmptyCatalog.create(file, CatalogKind.SQLITE, "/data/");
         return create(file, statements);
     }
 }

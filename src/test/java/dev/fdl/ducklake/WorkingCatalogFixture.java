@@ -14,15 +14,24 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import dev.fdl.ducklake.catalog.EmptyCatalog;
+import dev.fdl.ducklake.convert.CatalogConverter;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.engine.DuckLakeExtension;
+import dev.fdl.ducklake.load.ImportResult;
+import dev.fdl.ducklake.load.Importer;
+import dev.fdl.ducklake.load.sync.SyncResult;
+import dev.fdl.ducklake.load.sync.Syncer;
+import dev.fdl.ducklake.read.BuiltInReader;
 
 /** A repository on a local store plus a new, empty SQLite working catalog whose data_path is its data folder. */
-final class WorkingCatalogFixture {
-    final Path dir;
-    final LocalStore store;
-    final Path catalog;
+public final class WorkingCatalogFixture {
+    public final Path dir;
+    public final LocalStore store;
+    public final Path catalog;
     private int reads;
 
-    WorkingCatalogFixture(Path dir) {
+    public WorkingCatalogFixture(Path dir) {
         this.dir = dir;
         try {
             Files.createDirectories(dir.resolve("repo"));
@@ -32,30 +41,30 @@ final class WorkingCatalogFixture {
         }
         this.store = new LocalStore(dir.resolve("repo"));
         this.catalog = dir.resolve("wc/catalog.sqlite");
-        Catalogs.create(catalog, CatalogKind.SQLITE, store.location("data/"));
+        EmptyCatalog.create(catalog, CatalogKind.SQLITE, store.location("data/"));
     }
 
-    ImportResult importFile(Path source, String table, Importer.Mode mode) {
+    public ImportResult importFile(Path source, String table, ImportMode mode) {
         return Importer.importFile(catalog, store, "data/", source, table, mode, null, "tester", "import " + source.getFileName());
     }
 
-    SyncResult sync(Path source, String table, String... keys) {
+    public SyncResult sync(Path source, String table, String... keys) {
         return Syncer.sync(catalog, store, "data/", dir.resolve("cache"), source, table, List.of(keys), null, "tester",
                 "sync " + source.getFileName());
     }
 
     /** The working catalog converted to a DuckDB file and opened with the built-in reader. */
-    CatalogReader read(Long snapshot) {
+    public BuiltInReader read(Long snapshot) {
         Path duck = dir.resolve("read-" + (reads++) + ".duckdb");
         CatalogConverter.convert(catalog, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        return CatalogReader.open(duck, null, snapshot);
+        return BuiltInReader.open(duck, null, snapshot);
     }
 
     /**
      * Skips the calling test where DuckDB's ducklake extension cannot be loaded (fdl never downloads
      * it), saying what the test reads through it.
      */
-    static void assumeDuckLakeExtension(String reads) throws SQLException {
+    public static void assumeDuckLakeExtension(String reads) throws SQLException {
         try (Connection probe = DuckDbPool.connect()) {
             String why = DuckLakeExtension.load(probe, "ducklake");
             org.junit.jupiter.api.Assumptions.assumeTrue(why == null, () -> "skipped: " + why + "; this test reads " + reads
@@ -68,7 +77,7 @@ final class WorkingCatalogFixture {
      * A DuckDB connection on which the extension attaches the working catalog (converted to a
      * DuckDB file) read-only as {@code lake}, its data path this repository's data folder.
      */
-    Connection attachedByExtension() throws SQLException {
+    public Connection attachedByExtension() throws SQLException {
         Path converted = dir.resolve("read-" + (reads++) + ".duckdb");
         CatalogConverter.convert(catalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
         Connection duck = DuckDbPool.connect();
@@ -85,12 +94,12 @@ final class WorkingCatalogFixture {
     }
 
     /** Every row of every table of the SQLite catalog, as text: equal before and after means unchanged. */
-    String dump() {
+    public String dump() {
         return dump(catalog);
     }
 
     /** Every row of every table of the SQLite catalog {@code catalog}, as text. */
-    static String dump(Path catalog) {
+    public static String dump(Path catalog) {
         StringBuilder sb = new StringBuilder();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + catalog); Statement st = c.createStatement()) {
             List<String> tables = new ArrayList<>();
@@ -114,7 +123,7 @@ final class WorkingCatalogFixture {
     }
 
     /** The shipped world-cities months (src/main/resources/demo/world-cities), oldest first. */
-    static List<Path> months() {
+    public static List<Path> months() {
         try {
             Path dir = Path.of(WorkingCatalogFixture.class.getClassLoader().getResource("demo/world-cities/README.md").toURI()).getParent();
             try (var s = Files.list(dir)) {
@@ -126,17 +135,17 @@ final class WorkingCatalogFixture {
     }
 
     /** A CSV file as DuckDB reads it. */
-    static String csvSource(Path file) {
+    public static String csvSource(Path file) {
         return "SELECT * FROM read_csv(" + dev.fdl.util.SqlQuote.literal(file.toAbsolutePath().toString()) + ", header = true)";
     }
 
-    static String md5Sql(String relation) {
+    public static String md5Sql(String relation) {
         return "SELECT count(*), md5(coalesce(string_agg(CAST(x AS VARCHAR), chr(10) ORDER BY CAST(x AS VARCHAR)), '')) FROM ("
                 + relation + ") AS x";
     }
 
     /** Row count and checksum of a relation, in the reader's DuckDB. */
-    static String checksum(Connection c, String relation) {
+    public static String checksum(Connection c, String relation) {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(md5Sql(relation))) {
             rs.next();
             return rs.getLong(1) + ":" + rs.getString(2);

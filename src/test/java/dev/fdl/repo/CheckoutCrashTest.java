@@ -1,7 +1,7 @@
 package dev.fdl.repo;
 
 import dev.fdl.cli.Main;
-import dev.fdl.ducklake.Catalog;
+import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.TableInfo;
 import dev.fdl.store.LocalStore;
@@ -205,7 +205,7 @@ class CheckoutCrashTest {
 
     /** The table names visible at {@code snapshot} (null: the newest). */
     private static Set<String> tables(Path catalog, Long snapshot) {
-        try (Catalog c = Catalog.open(catalog)) {
+        try (CatalogInspector c = CatalogInspector.open(catalog)) {
             return c.tables(snapshot == null ? c.lastSnapshotId() : snapshot).stream().map(TableInfo::name)
                     .collect(Collectors.toCollection(TreeSet::new));
         }

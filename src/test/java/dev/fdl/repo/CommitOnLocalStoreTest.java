@@ -1,8 +1,8 @@
 package dev.fdl.repo;
-
-import dev.fdl.ducklake.CatalogConverter;
+import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.ProgressListener;
+
 import dev.fdl.store.LocalStore;
 import dev.fdl.store.ObjectStore;
 import org.junit.jupiter.api.Test;
@@ -43,13 +43,13 @@ class CommitOnLocalStoreTest extends CommitProtocolContract {
         assertThat(v.ducklake().firstSnapshot()).isPositive(); // the parent's snapshots were truncated away
         Path committed = dir.resolve("committed.duckdb");
         store.download("versions/" + v.id() + "/ducklake.duckdb", committed);
-        try (dev.fdl.ducklake.Catalog cat = dev.fdl.ducklake.Catalog.open(committed)) {
+        try (dev.fdl.ducklake.catalog.CatalogInspector cat = dev.fdl.ducklake.catalog.CatalogInspector.open(committed)) {
             // the catalog itself holds only this version's snapshots (commit truncates before it converts)
             assertThat(cat.firstSnapshotId()).as("first snapshot in the catalog").isEqualTo(v.ducklake().firstSnapshot());
             assertThat(cat.lastSnapshotId()).isEqualTo(v.ducklake().lastSnapshot());
         }
 
-        try (Connection c = dev.fdl.ducklake.DuckDbPool.connect(); Statement s = c.createStatement()) {
+        try (Connection c = dev.fdl.ducklake.engine.DuckDbPool.connect(); Statement s = c.createStatement()) {
             s.execute("ATTACH '" + committed + "' AS cat (READ_ONLY)");
             try (ResultSet r = s.executeQuery("SELECT free_blocks, block_size FROM pragma_database_size() WHERE database_name = 'cat'")) {
                 assertThat(r.next()).isTrue();

@@ -1,7 +1,7 @@
 package dev.fdl.repo;
 
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.Catalog;
+import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.store.FaultyStore;
 import dev.fdl.store.ForwardingStore;
@@ -59,7 +59,7 @@ class DescriptionOnlyCommitTest {
     }
 
     static long lastSnapshot(WorkingCopy wc) {
-        try (Catalog c = Catalog.open(wc.catalog())) {
+        try (CatalogInspector c = CatalogInspector.open(wc.catalog())) {
             return c.lastSnapshotId();
         }
     }

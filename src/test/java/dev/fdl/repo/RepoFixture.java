@@ -1,7 +1,7 @@
 package dev.fdl.repo;
+import dev.fdl.ducklake.catalog.CatalogFiles;
+import dev.fdl.ducklake.catalog.NamedFile;
 
-import dev.fdl.ducklake.CatalogFiles;
-import dev.fdl.ducklake.NamedFile;
 import dev.fdl.util.Sha256;
 import dev.fdl.util.VersionIds;
 

@@ -26,7 +26,7 @@ public final class WorkingCatalogEdits {
         String fileName = "ducklake-" + VersionIds.next() + ".parquet";
         String key = dataDir + "main/" + name + "/" + fileName;
         Path parquet = Files.createTempFile("fdl-test", ".parquet");
-        try (Connection duck = dev.fdl.ducklake.DuckDbPool.connect(); Statement st = duck.createStatement()) {
+        try (Connection duck = dev.fdl.ducklake.engine.DuckDbPool.connect(); Statement st = duck.createStatement()) {
             st.execute("COPY (SELECT range::BIGINT AS id FROM range(" + rows + ")) TO '" + parquet + "' (FORMAT parquet, FIELD_IDS {id: 1})");
         }
         long size = Files.size(parquet);

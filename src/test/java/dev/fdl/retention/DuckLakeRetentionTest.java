@@ -1,7 +1,7 @@
 package dev.fdl.retention;
 
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.ducklake.CatalogFiles;
+import dev.fdl.ducklake.catalog.CatalogFiles;
 import dev.fdl.repo.RepoFixture;
 import dev.fdl.repo.Repository;
 
@@ -79,7 +79,7 @@ class DuckLakeRetentionTest {
     @Test
     void gcKeepsALivePuffinDeleteFileAndTheFilesOfATableInANestedSchema() throws Exception {
         java.nio.file.Path catalog = fx.fixtureCatalog("duckdb2-ducklake1.1-dev/towns");
-        dev.fdl.ducklake.FormatUpgrade.upgrade(catalog, "1.1");
+        dev.fdl.ducklake.rewrite.FormatUpgrade.upgrade(catalog, "1.1");
         try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + catalog.toAbsolutePath());
              java.sql.Statement st = c.createStatement()) {
             st.execute("INSERT INTO ducklake_schema (schema_id, schema_uuid, begin_snapshot, end_snapshot, schema_name, path,"

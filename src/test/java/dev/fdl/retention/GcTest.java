@@ -334,12 +334,12 @@ class GcTest {
         twoVersions();
         gc(fx.repo).run(Gc.Options.defaults()); // caches the file list of the live version
         fx.dataFile("main/t/named-by-the-new-rule.parquet", RepoFixture.OLD);
-        dev.fdl.ducklake.CatalogFiles newRule = new dev.fdl.ducklake.CatalogFiles() {
+        dev.fdl.ducklake.catalog.CatalogFiles newRule = new dev.fdl.ducklake.catalog.CatalogFiles() {
             @Override
-            public void forEach(Path catalogFile, java.util.function.Consumer<dev.fdl.ducklake.NamedFile> sink) {
+            public void forEach(Path catalogFile, java.util.function.Consumer<dev.fdl.ducklake.catalog.NamedFile> sink) {
                 RepoFixture.TEXT_CATALOGS.forEach(catalogFile, nf -> {
                     sink.accept(nf);
-                    sink.accept(new dev.fdl.ducklake.NamedFile(nf.dataPath(), nf.dataPath() + "main/t/named-by-the-new-rule.parquet", false, 1));
+                    sink.accept(new dev.fdl.ducklake.catalog.NamedFile(nf.dataPath(), nf.dataPath() + "main/t/named-by-the-new-rule.parquet", false, 1));
                 });
             }
 

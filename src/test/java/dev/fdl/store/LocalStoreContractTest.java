@@ -60,7 +60,7 @@ class LocalStoreContractTest extends ObjectStoreContract {
         store.put("small", new byte[] {1, 2, 3});
         store.put("big", new byte[large]);
         for (String key : java.util.List.of("small", "big")) {
-            try (LocalStore.OpenFile f = local.open(key).orElseThrow()) {
+            try (LocalFiles.OpenFile f = local.open(key).orElseThrow()) {
                 assertThat(f.meta()).isEqualTo(store.head(key).orElseThrow());
                 assertThat(f.channel().size()).isEqualTo(f.meta().size());
                 assertThat(local.unchanged(f)).isTrue();
@@ -68,7 +68,7 @@ class LocalStoreContractTest extends ObjectStoreContract {
                 assertThat(local.unchanged(f)).as(key).isFalse();
             }
         }
-        try (LocalStore.OpenFile f = local.open("big").orElseThrow()) {
+        try (LocalFiles.OpenFile f = local.open("big").orElseThrow()) {
             store.delete("big");
             assertThat(local.unchanged(f)).isFalse();
         }

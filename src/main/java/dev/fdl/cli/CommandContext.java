@@ -1,0 +1,51 @@
+package dev.fdl.cli;
+
+import dev.fdl.cache.CatalogCache;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.nio.file.Path;
+
+/**
+ * What the commands of one run of fdl share, made once by {@link Main} and handed down the
+ * command tree (a command reaches it from its picocli model, {@link #of}): the catalog cache,
+ * made from the environment on first use (the one place fdl reads {@code FDL_CACHE_DIR}), the
+ * clock, and
+ * whether the {@code FDL_REPO} warning was printed. Nothing below the CLI reads the environment
+ * for these; they are passed in.
+ */
+final class CommandContext {
+    private CatalogCache cache;
+    private boolean repoWarningPrinted;
+
+    /**
+     * The context of the run {@code spec} belongs to: the one {@link Main} made, or a fresh one
+     * for a command run on its own (a test building one command line).
+     */
+    static CommandContext of(CommandSpec spec) {
+        Object root = spec == null ? null : spec.root().userObject();
+        return root instanceof Main m ? m.context() : new CommandContext();
+    }
+
+    /** The clock versions, expiry and gc read the time from (UTC). */
+    java.time.Clock clock() {
+        return java.time.Clock.systemUTC();
+    }
+
+    /** The cache folder fdl uses ({@link CatalogCache#fromEnvironment}), made on first use. */
+    CatalogCache cache() {
+        if (cache == null) cache = CatalogCache.fromEnvironment();
+        return cache;
+    }
+
+    /** A cache rooted at {@code dir} when a command's {@code --cache-dir} names one, else {@link #cache()}. */
+    CatalogCache cache(Path dir) {
+        return dir != null ? new CatalogCache(dir) : cache();
+    }
+
+    /** True the first time it is asked: the FDL_REPO warning is printed once per run, however often a root is read. */
+    boolean firstRepoWarning() {
+        if (repoWarningPrinted) return false;
+        repoWarningPrinted = true;
+        return true;
+    }
+}

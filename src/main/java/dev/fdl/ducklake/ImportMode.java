@@ -1,0 +1,11 @@
+package dev.fdl.ducklake;
+
+/** What happens to an existing table. */
+public enum ImportMode {
+    /** Create the table; refused when it exists. */
+    CREATE,
+    /** Replace the table's rows (and columns) with the file's; creates the table when missing. */
+    REPLACE,
+    /** Add the file's rows to the existing table; the file's columns must be the table's. */
+    APPEND
+}

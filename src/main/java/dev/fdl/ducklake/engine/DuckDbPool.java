@@ -1,0 +1,326 @@
+package dev.fdl.ducklake.engine;
+
+import dev.fdl.util.SqlQuote;
+import org.duckdb.DuckDBConnection;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+
+/**
+ * A process-wide pool of exclusive in-memory DuckDB instances (issue 17: opening one costs about
+ * 45 ms of CPU, DuckDB registering its whole function catalog, and a commit opens several).
+ * {@link #connect} lends one instance, as a fresh connection of it, to one user at a time; closing
+ * that connection gives the instance back. Before an instance is lent again it is made to look
+ * exactly like a new one: everything the user attached is detached, what it created in the
+ * in-memory database dropped, global settings it changed reset; an instance whose user saw any
+ * {@link SQLException}, loaded an extension, created a secret or macro, or that cannot be verified
+ * clean is closed, never lent again. Exclusive lending keeps every user's ATTACH aliases free.
+ * Instances are created lazily: a command that needs no DuckDB never loads it.
+ */
+public final class DuckDbPool {
+    /**
+     * Eight idle instances: an idle one holds about 1.5 MB; with four, the parallel test suite
+     * (up to eight users at once, a reader open while a conversion runs) discarded every sixth.
+     */
+    private static final DuckDbPool SHARED = new DuckDbPool(8);
+
+    static {
+        // idle instances hold native threads; close them before the process ends
+        Runtime.getRuntime().addShutdownHook(new Thread(SHARED::closeIdle, "fdl-duckdb-pool-close"));
+    }
+
+    /**
+     * SQL that may create a macro: the one object the checks cannot see cheaply ({@code
+     * duckdb_functions()} costs as much CPU as a new instance), so its instance is not reused.
+     */
+    private static final Pattern UNCHECKED = Pattern.compile("(?is)\\bcreate\\b.*\\b(macro|function)\\b");
+
+    private final int maxIdle;
+    private final Map<String, ArrayDeque<Instance>> idle = new HashMap<>();
+    private int idleCount; // guarded by idle
+    private final AtomicLong created = new AtomicLong();
+    private final AtomicLong lent = new AtomicLong();
+    private final AtomicLong discarded = new AtomicLong();
+    private final AtomicLong inDoubt = new AtomicLong();
+    private final AtomicLong unclean = new AtomicLong();
+
+    /** A pool keeping at most {@code maxIdle} idle instances, all configurations together (0: never reuse). */
+    DuckDbPool(int maxIdle) {
+        this.maxIdle = maxIdle;
+    }
+
+    /**
+     * A connection to an in-memory DuckDB of its own, as {@code DriverManager.getConnection("jdbc:duckdb:")}
+     * would give. Close it when done (try-with-resources); it must not be used after.
+     *
+     * @throws SQLException when DuckDB cannot start
+     */
+    public static Connection connect() throws SQLException {
+        return SHARED.lend(new Properties());
+    }
+
+    /**
+     * As {@link #connect()}, with DuckDB configuration options given at startup (for example
+     * {@code jdbc_stream_results}, {@code autoload_known_extensions}); instances are pooled per
+     * distinct configuration.
+     *
+     * @throws SQLException when DuckDB cannot start with {@code config}
+     */
+    public static Connection connect(Properties config) throws SQLException {
+        return SHARED.lend(config);
+    }
+
+    /** Instances created so far. */
+    long created() {
+        return created.get();
+    }
+
+    /** Connections lent so far. */
+    long lent() {
+        return lent.get();
+    }
+
+    /** Instances closed so far because they could not be given to another user as new. */
+    long discarded() {
+        return discarded.get();
+    }
+
+    /** Closes every idle instance (lent ones are closed when given back). */
+    void closeIdle() {
+        List<Instance> all = new ArrayList<>();
+        synchronized (idle) {
+            for (ArrayDeque<Instance> q : idle.values()) {
+                all.addAll(q);
+                q.clear();
+            }
+            idleCount = 0;
+        }
+        for (Instance in : all) in.close();
+    }
+
+    Connection lend(Properties config) throws SQLException {
+        String key = new TreeMap<>(config).toString();
+        Instance in = null;
+        synchronized (idle) {
+            ArrayDeque<Instance> q = idle.get(key);
+            if (q != null) in = q.pollLast();
+            if (in != null) idleCount--;
+        }
+        if (in == null) {
+            in = Instance.open(config);
+            created.incrementAndGet();
+        }
+        DuckDBConnection c;
+        try {
+            c = in.root.duplicate();
+        } catch (SQLException e) {
+            in.close();
+            discarded.incrementAndGet();
+            throw e;
+        }
+        lent.incrementAndGet();
+        Lease lease = new Lease(this, key, in, c);
+        lease.proxy = (Connection) Proxy.newProxyInstance(DuckDbPool.class.getClassLoader(), new Class<?>[]{Connection.class},
+                new Tracked(lease, c));
+        return lease.proxy;
+    }
+
+    private void giveBack(Lease lease) {
+        boolean clean = !lease.doubt;
+        try {
+            lease.connection.close();
+        } catch (SQLException e) {
+            clean = false;
+        }
+        if (!clean) inDoubt.incrementAndGet();
+        if (clean && maxIdle > 0 && !lease.instance.reset()) {
+            clean = false;
+            unclean.incrementAndGet();
+        }
+        if (clean) {
+            synchronized (idle) {
+                if (idleCount < maxIdle) {
+                    idle.computeIfAbsent(lease.key, k -> new ArrayDeque<>()).addLast(lease.instance);
+                    idleCount++;
+                    return;
+                }
+            }
+        }
+        lease.instance.close();
+        discarded.incrementAndGet();
+    }
+
+    /** One DuckDB instance, kept alive by a root connection that runs only the pool's own checks. */
+    private static final class Instance {
+        final DuckDBConnection root;
+        final Map<String, String> settings;
+        final Set<String> extensions;
+
+        private Instance(DuckDBConnection root) throws SQLException {
+            this.root = root;
+            this.settings = settings(root);
+            this.extensions = new HashSet<>(Sql.strings(root, "SELECT extension_name FROM duckdb_extensions() WHERE loaded"));
+        }
+
+        static Instance open(Properties config) throws SQLException {
+            Properties copy = new Properties();
+            copy.putAll(config); // the driver removes the options it consumes
+            DuckDBConnection root = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", copy);
+            try {
+                return new Instance(root);
+            } catch (SQLException | RuntimeException e) {
+                root.close();
+                throw e;
+            }
+        }
+
+        /** Undoes what a user left behind; false when the instance cannot be shown to be as new. */
+        boolean reset() {
+            try {
+                for (String db : Sql.strings(root, "SELECT database_name FROM duckdb_databases() WHERE NOT internal AND database_name <> 'memory'")) {
+                    exec("DETACH " + SqlQuote.ident(db));
+                }
+                for (String s : Sql.strings(root, "SELECT schema_name FROM duckdb_schemas() WHERE database_name = 'memory' AND NOT internal")) {
+                    exec("DROP SCHEMA memory." + SqlQuote.ident(s) + " CASCADE");
+                }
+                for (String v : Sql.strings(root, "SELECT view_name FROM duckdb_views() WHERE database_name = 'memory' AND NOT internal")) {
+                    exec("DROP VIEW memory.main." + SqlQuote.ident(v));
+                }
+                for (String t : Sql.strings(root, "SELECT table_name FROM duckdb_tables() WHERE database_name = 'memory'")) {
+                    exec("DROP TABLE memory.main." + SqlQuote.ident(t) + " CASCADE");
+                }
+                Map<String, String> now = settings(root);
+                if (!now.equals(settings)) {
+                    for (Map.Entry<String, String> e : now.entrySet()) {
+                        if (!java.util.Objects.equals(e.getValue(), settings.get(e.getKey()))) exec("RESET GLOBAL " + SqlQuote.ident(e.getKey()));
+                    }
+                    if (!settings(root).equals(settings)) return false;
+                }
+                List<String> left = Sql.strings(root, "SELECT 'database ' || database_name FROM duckdb_databases() WHERE NOT internal AND database_name <> 'memory' "
+                        + "UNION ALL SELECT 'object ' || schema_name FROM duckdb_schemas() WHERE database_name = 'memory' AND NOT internal "
+                        + "UNION ALL SELECT 'table ' || table_name FROM duckdb_tables() WHERE database_name = 'memory' "
+                        + "UNION ALL SELECT 'view ' || view_name FROM duckdb_views() WHERE database_name = 'memory' AND NOT internal "
+                        + "UNION ALL SELECT 'sequence ' || sequence_name FROM duckdb_sequences() "
+                        + "UNION ALL SELECT 'type ' || type_name FROM duckdb_types() WHERE NOT internal "
+                        + "UNION ALL SELECT 'index ' || index_name FROM duckdb_indexes() "
+                        + "UNION ALL SELECT 'secret ' || name FROM duckdb_secrets() "
+                        + "UNION ALL SELECT 'cached ' || path FROM duckdb_external_file_cache()");
+                return left.isEmpty()
+                        && new HashSet<>(Sql.strings(root, "SELECT extension_name FROM duckdb_extensions() WHERE loaded")).equals(extensions);
+            } catch (SQLException | RuntimeException e) {
+                return false;
+            }
+        }
+
+        private void exec(String sql) throws SQLException {
+            Sql.exec(root, sql);
+        }
+
+        void close() {
+            try {
+                root.close();
+            } catch (SQLException ignored) {
+                // an instance being thrown away; nothing of the user's depends on it
+            }
+        }
+
+        private static Map<String, String> settings(Connection c) throws SQLException {
+            Map<String, String> m = new HashMap<>();
+            try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT name, value FROM duckdb_settings()")) {
+                while (r.next()) m.put(r.getString(1), r.getString(2));
+            }
+            return m;
+        }
+    }
+
+    /** One lending: the instance, its lent connection, and whether anything cast doubt on it. */
+    private static final class Lease {
+        final DuckDbPool pool;
+        final String key;
+        final Instance instance;
+        final DuckDBConnection connection;
+        Connection proxy;
+        volatile boolean doubt;
+        private boolean returned;
+
+        Lease(DuckDbPool pool, String key, Instance instance, DuckDBConnection connection) {
+            this.pool = pool;
+            this.key = key;
+            this.instance = instance;
+            this.connection = connection;
+        }
+
+        synchronized void giveBack() {
+            if (returned) return;
+            returned = true;
+            pool.giveBack(this);
+        }
+
+        void sql(Object arg) {
+            if (arg instanceof String s && UNCHECKED.matcher(s).find()) doubt = true;
+        }
+    }
+
+    /**
+     * Forwards calls to the lent connection and the statements and results it makes, noting
+     * failures and unchecked SQL; {@code close} of the connection gives the instance back.
+     */
+    private record Tracked(Lease lease, Object target) implements InvocationHandler {
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+            String name = method.getName();
+            if (target instanceof Connection) {
+                if (name.equals("close") && method.getParameterCount() == 0) {
+                    lease.giveBack();
+                    return null;
+                }
+                if (name.equals("unwrap") || name.equals("abort")) lease.doubt = true; // used outside our sight
+            }
+            if (args != null && args.length > 0 && !(target instanceof ResultSet)) lease.sql(args[0]);
+            Object result;
+            try {
+                result = method.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                lease.doubt = true;
+                throw e.getCause();
+            }
+            Class<?> type = method.getReturnType();
+            if (result == null || !type.isInterface()) return result;
+            if (type == Connection.class) return lease.proxy; // Statement.getConnection: closing it gives the instance back
+            // Results are not wrapped: catalogs are read value by value (a million rows of file column
+            // stats on checkout), and a proxied getter cost 1.4-1.8x the reading CPU. A failure while
+            // reading leaves nothing in the instance: the connection is closed at give-back and the
+            // instance must still show itself clean before it is lent again.
+            if (type == Statement.class || type == PreparedStatement.class) {
+                return Proxy.newProxyInstance(DuckDbPool.class.getClassLoader(), new Class<?>[]{type}, new Tracked(lease, result));
+            }
+            return result;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "DuckDbPool[created=%d, lent=%d, discarded=%d (in doubt %d, not shown clean %d)]",
+                created(), lent(), discarded(), inDoubt.get(), unclean.get());
+    }
+}

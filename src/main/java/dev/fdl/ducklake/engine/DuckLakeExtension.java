@@ -1,0 +1,49 @@
+package dev.fdl.ducklake.engine;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * Whether DuckDB's DuckLake extension (and, for SQLite catalogs, the sqlite extension) can be
+ * loaded here. fdl never installs extensions itself (INSTALL downloads); a user's DuckDB that
+ * has them installed makes them loadable. {@code FDL_NO_EXTENSION=1} forces the built-in paths.
+ */
+public final class DuckLakeExtension {
+    private DuckLakeExtension() {}
+
+    /**
+     * Tries {@code LOAD} of each extension on {@code duck}.
+     *
+     * @return null when all loaded, else the first failure's one-line reason
+     */
+    public static String load(Connection duck, String... extensions) {
+        if ("1".equals(System.getenv("FDL_NO_EXTENSION"))) return "disabled by FDL_NO_EXTENSION=1";
+        for (String ext : extensions) {
+            // asked first rather than seen failing: a failed LOAD costs the instance its place in DuckDbPool
+            if (notInstalled(duck, ext)) return "the '" + ext + "' extension cannot be loaded (it is not installed)";
+            try (Statement st = duck.createStatement()) {
+                st.execute("LOAD " + ext);
+            } catch (SQLException e) {
+                String m = e.getMessage() == null ? e.toString() : e.getMessage();
+                int nl = m.indexOf('\n');
+                return "the '" + ext + "' extension cannot be loaded (" + (nl < 0 ? m : m.substring(0, nl)) + ")";
+            }
+        }
+        return null;
+    }
+
+    /** True when DuckDB knows {@code ext} (by name or alias) and says it is neither installed nor loaded. */
+    private static boolean notInstalled(Connection duck, String ext) {
+        try (java.sql.PreparedStatement ps = duck.prepareStatement("SELECT bool_or(installed OR loaded) FROM duckdb_extensions() "
+                + "WHERE extension_name = ? OR list_contains(aliases, ?)")) {
+            ps.setString(1, ext);
+            ps.setString(2, ext);
+            try (java.sql.ResultSet r = ps.executeQuery()) {
+                return r.next() && r.getObject(1) != null && !r.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            return false; // unknown here: LOAD says why
+        }
+    }
+}

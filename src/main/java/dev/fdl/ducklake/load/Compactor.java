@@ -1,0 +1,96 @@
+package dev.fdl.ducklake.load;
+
+import dev.fdl.FdlException;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.util.SqlQuote;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.sql.Statement;
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.ImportMode;
+import dev.fdl.ducklake.ProgressListener;
+import dev.fdl.ducklake.TableName;
+import dev.fdl.ducklake.convert.CatalogConverter;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.read.BuiltInReader;
+import dev.fdl.ducklake.read.DataFileMirror;
+import dev.fdl.ducklake.read.SnapshotView;
+
+/**
+ * {@code fdl compact <table>}: after many {@code import --mode sync}s a table is spread over many
+ * small data files with delete files; compaction rewrites its visible rows into one new data file
+ * in a new snapshot, as DuckLake's rewrite does: the old data files, delete files and inlined rows
+ * stop being visible at that snapshot and <b>no file is deleted</b> (earlier snapshots and
+ * versions still name them; {@code fdl gc} removes them once no live version does). The table keeps
+ * its columns and column ids. It is explicit, never done by sync: a compacted version no longer
+ * shares the table's files with its parent, so it stores the table once more until the older
+ * versions expire.
+ */
+public final class Compactor {
+    private Compactor() {}
+
+    /** What compaction did: files read before, and the import that wrote the new file (null when there was nothing to do). */
+    public record Result(TableName table, int dataFiles, int deleteFiles, int inlinedTables, ImportResult written) {}
+
+    /**
+     * @param cacheDir where a remote repository's data files are mirrored to be read
+     * @throws FdlException not found for a missing table; failure as {@link Importer#importFile} fails
+     */
+    public static Result compact(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, String table,
+                                 String author, String message) {
+        TableName name = TableName.parse(table);
+        Path tmp = null;
+        try {
+            tmp = Files.createTempDirectory("fdl-compact-");
+            Path converted = tmp.resolve("catalog.duckdb");
+            CatalogConverter.convert(sqliteCatalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
+            String location = store.location(dataDirKey.isEmpty() || dataDirKey.endsWith("/") ? dataDirKey : dataDirKey + "/");
+            String readBase = location.contains("://") ? DataFileMirror.fetch(converted, null, store, dataDirKey, cacheDir) : null;
+            Path rows = tmp.resolve(name.name() + ".parquet");
+            int files, deletes, inlined;
+            try (BuiltInReader reader = BuiltInReader.open(converted, readBase, null)) {
+                if (!reader.tables().contains(name.toString())) {
+                    throw FdlException.notFound("table " + name + " does not exist in the working catalog");
+                }
+                int[] counts = counts(converted, name);
+                files = counts[0];
+                deletes = counts[1];
+                inlined = counts[2];
+                if (files <= 1 && deletes == 0 && inlined == 0) return new Result(name, files, deletes, inlined, null);
+                try (Statement st = reader.connection().createStatement()) {
+                    st.execute("COPY (SELECT * FROM " + SqlQuote.qualified(name.schema(), name.name()) + ") TO "
+                            + SqlQuote.literal(rows.toString()) + " (FORMAT parquet)");
+                }
+            }
+            // The same rows again: a recorded key stays as true (or as broken) as it was, so it is not checked.
+            ImportResult written = Importer.importFile(sqliteCatalog, store, dataDirKey, rows, ImportFormat.PARQUET, table, ImportMode.REPLACE, null,
+                    author, message == null ? "compact " + name : message, null, false, null);
+            return new Result(name, files, deletes, inlined, written);
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot compact " + name + ": " + BuiltInReader.firstLine(e), e);
+        } catch (IOException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot compact " + name + ": " + e.getMessage(), e);
+        } finally {
+            Importer.deleteTree(tmp);
+        }
+    }
+
+    /** {visible data files, visible delete files, inlined-data tables} of the table at the newest snapshot. */
+    private static int[] counts(Path converted, TableName name) throws SQLException {
+        try (java.sql.Connection duck = DuckDbPool.connect()) {
+            try (Statement st = duck.createStatement()) {
+                st.execute("ATTACH " + SqlQuote.literal(converted.toString()) + " AS c (READ_ONLY)");
+            }
+            SnapshotView c = SnapshotView.loadRelative(duck, "c", converted.toString(), null);
+            for (SnapshotView.TableEntry t : c.tables()) {
+                if (t.schema().equals(name.schema()) && t.name().equals(name.name())) {
+                    return new int[]{t.dataFiles().size(), t.deleteFiles().size(), t.inlined().size()};
+                }
+            }
+            throw FdlException.notFound("table " + name + " does not exist in the working catalog");
+        }
+    }
+}

@@ -1,0 +1,377 @@
+package dev.fdl.ducklake.load;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fdl.FdlException;
+import dev.fdl.util.Json;
+import dev.fdl.util.SqlQuote;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
+import dev.fdl.ducklake.convert.DuckDbTableLoad;
+import dev.fdl.ducklake.engine.CsvOptions;
+import dev.fdl.ducklake.engine.DuckDbErrors;
+
+/**
+ * A CSV file as {@code fdl import} reads it: DuckDB's sniffer detects the dialect and column types
+ * over the <em>whole</em> file ({@code sample_size = -1}), and the file is then read with that
+ * dialect spelled out ({@code auto_detect = false}), so the read cannot guess differently.
+ *
+ * <p>Why the whole file: DuckDB samples 20,480 rows by default. A quote that first appears after
+ * the sample (a {@code "late, quoted"} field at line 25,000) is then either a parse error or, when
+ * the field holds no delimiter, silently kept as part of the value. Sniffing everything costs about
+ * one more read of the file and never imports wrongly.
+ *
+ * <p>A ragged file (a row with more or fewer fields than the header) defeats the sniffer: it
+ * reads as one text column, not at all, or with lines skipped so that a wider row becomes the
+ * header. Then the header is split on each usual delimiter and
+ * the file read strictly with it, and DuckDB's own complaint names the first bad line, which the
+ * refusal quotes.
+ */
+public final class CsvSource {
+    /** The delimiters DuckDB's sniffer tries (its documented candidates). */
+    private static final String[] DELIMITERS = {",", ";", "\t", "|"};
+    private static final Pattern BAD_LINE = Pattern.compile(
+            "CSV Error on Line: (\\d+)\\s*\\n\\s*Original Line: ([^\\n]*)\\n\\s*Expected Number of Columns: (\\d+) Found: (\\d+)");
+
+    private final Path source;
+    private final Map<String, String> columns;
+    private final String options;
+
+    private CsvSource(Path source, Map<String, String> columns, String options) {
+        this.source = source;
+        this.columns = columns;
+        this.options = options;
+    }
+
+    /** The file's columns and DuckDB types, in file order, as the whole-file sniff found them. */
+    Map<String, String> columns() {
+        return columns;
+    }
+
+    /**
+     * The relation that reads the file with the detected dialect; {@code types} replace the
+     * detected type of the columns they name (the reader itself uses them, so {@code 01234} read
+     * as VARCHAR stays text).
+     */
+    String relation(Map<String, String> types) {
+        StringBuilder cols = new StringBuilder("{");
+        for (Map.Entry<String, String> c : columns.entrySet()) {
+            String type = c.getValue();
+            for (Map.Entry<String, String> t : types.entrySet()) if (t.getKey().equalsIgnoreCase(c.getKey())) type = t.getValue();
+            if (cols.length() > 1) cols.append(", ");
+            cols.append(SqlQuote.literal(c.getKey())).append(": ").append(SqlQuote.literal(type));
+        }
+        return "read_csv(" + SqlQuote.literal(source.toAbsolutePath().toString()) + ", auto_detect = false" + options
+                + ", columns = " + cols.append('}') + ")";
+    }
+
+    /**
+     * The longest CSV line fdl reads, in bytes (64 MiB). DuckDB's reader refuses lines over its
+     * {@code max_line_size} (2,000,000 bytes by default) and sizes its buffers by it (fdl gives it
+     * twice as much), so a file with a longer line is read with a limit raised to fit, up to this
+     * bound, beyond which memory would grow with whatever the file holds (e.g. a binary file).
+     */
+    static final long LINE_LIMIT = 64L << 20;
+
+    /**
+     * Sniffs {@code source} over its whole length; a file with a line longer than DuckDB's default
+     * {@code max_line_size} is sniffed and read again with a limit that fits its longest line, up
+     * to {@link #LINE_LIMIT}.
+     *
+     * @throws FdlException naming the file (and for a ragged file the first bad line, quoted) when
+     *                      DuckDB cannot read it as CSV with a header, or the line over the limit
+     */
+    static CsvSource sniff(Connection duck, Path source) {
+        return sniff(duck, source, LINE_LIMIT);
+    }
+
+    /** {@link #sniff(Connection, Path)} with another line limit in bytes (for tests). */
+    static CsvSource sniff(Connection duck, Path source, long lineLimit) {
+        try {
+            try {
+                return sniff(duck, source, "");
+            } catch (SQLException e) {
+                if (!MAX_LINE_SIZE.matcher(String.valueOf(e.getMessage())).find()) throw e;
+                // raised to fit the longest line (DuckDB counts its break too, two bytes in a CRLF
+                // file), doubled again while DuckDB still finds a longer one (a quoted field may
+                // span lines), never past the bound
+                long[] longest = longestLine(source);
+                if (longest != null && longest[1] + 2 > lineLimit) throw lineTooLong(source, e, lineLimit);
+                long size = DuckDbTableLoad.DEFAULT_MAX_LINE;
+                SQLException last = e;
+                while (size < lineLimit) {
+                    size = Math.min(lineLimit, Math.max(2 * size, longest == null ? 0 : longest[1] + 2));
+                    try {
+                        return sniff(duck, source, CsvOptions.lineSizeOptions(size));
+                    } catch (SQLException again) {
+                        if (!MAX_LINE_SIZE.matcher(String.valueOf(again.getMessage())).find()) throw again;
+                        last = again;
+                    }
+                }
+                throw lineTooLong(source, last, lineLimit);
+            }
+        } catch (SQLException e) {
+            FdlException tooLong = lineTooLong(source, e, lineLimit);
+            if (tooLong != null) throw tooLong;
+            refuseIfRagged(duck, source);
+            if (String.valueOf(e.getMessage()).contains("Invalid unicode")) refuseNotUtf8(source, e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + " as CSV: " + DuckDbErrors.duckError(e), e);
+        } catch (IOException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** One sniff of the whole file with {@code lineSize} (empty, or read_csv's size options) added to every read. */
+    private static CsvSource sniff(Connection duck, Path source, String lineSize) throws SQLException, IOException {
+        String path = SqlQuote.literal(source.toAbsolutePath().toString());
+        String sql = "SELECT Delimiter, Quote, Escape, NewLineDelimiter, Comment, SkipRows, HasHeader, DateFormat, "
+                + "TimestampFormat, to_json(Columns) FROM sniff_csv(" + path + ", header = true, sample_size = -1" + lineSize + ")";
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            StringBuilder o = new StringBuilder(lineSize);
+            o.append(", delim = ").append(SqlQuote.literal(option(rs.getString(1))));
+            o.append(", quote = ").append(SqlQuote.literal(option(rs.getString(2))));
+            o.append(", escape = ").append(SqlQuote.literal(option(rs.getString(3))));
+            String newLine = option(rs.getString(4));
+            if (!newLine.isEmpty()) o.append(", new_line = ").append(SqlQuote.literal(newLine));
+            o.append(", comment = ").append(SqlQuote.literal(option(rs.getString(5))));
+            o.append(", skip = ").append(rs.getLong(6));
+            o.append(", header = ").append(rs.getBoolean(7));
+            String date = rs.getString(8);
+            if (date != null && !date.isEmpty()) o.append(", dateformat = ").append(SqlQuote.literal(date));
+            String ts = rs.getString(9);
+            if (ts != null && !ts.isEmpty()) o.append(", timestampformat = ").append(SqlQuote.literal(ts));
+            Map<String, String> columns = new LinkedHashMap<>();
+            for (JsonNode c : Json.MAPPER.readTree(rs.getString(10))) columns.put(c.get("name").asText(), c.get("type").asText());
+            // one column, or lines skipped before the header: a ragged row may have fooled the sniffer
+            // (a wider last line is taken as the header after skipping the real one)
+            if (columns.size() == 1 || rs.getLong(6) > 0) refuseIfRagged(duck, source, lineSize);
+            if (rs.getBoolean(7)) refuseDuplicateHeader(duck, source, o.toString());
+            return new CsvSource(source, columns, o.toString());
+        }
+    }
+
+    /**
+     * Refuses a header that names a column twice (names compare as DuckDB's identifiers do,
+     * ignoring case): DuckDB's reader would rename the second ({@code id_1}) and the table would get
+     * a column nobody named. The header is read by DuckDB itself, with the sniffed dialect, as a row.
+     */
+    private static void refuseDuplicateHeader(Connection duck, Path source, String dialect) throws SQLException {
+        String noHeader = dialect.replace(", header = true", ", header = false");
+        String sql = "SELECT * FROM read_csv(" + SqlQuote.literal(source.toAbsolutePath().toString()) + noHeader
+                + ", all_varchar = true) LIMIT 1";
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            if (!rs.next()) return;
+            Map<String, Integer> seen = new java.util.HashMap<>();
+            int n = rs.getMetaData().getColumnCount();
+            for (int i = 1; i <= n; i++) {
+                String name = rs.getString(i);
+                if (name == null) continue;
+                Integer first = seen.putIfAbsent(name.toLowerCase(java.util.Locale.ROOT), i);
+                if (first != null) {
+                    throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": its header names column '" + name
+                            + "' twice (fields " + first + " and " + i + "; names are compared ignoring case); "
+                            + "rename one in the header line and import again");
+                }
+            }
+        }
+    }
+
+    /** sniff_csv spells "none" as {@code (empty)}; read_csv takes an empty string. */
+    private static String option(String sniffed) {
+        return sniffed == null || sniffed.equals("(empty)") ? "" : sniffed;
+    }
+
+    /**
+     * DuckDB's complaint about a row with the wrong number of fields, reworded to name the file,
+     * the line (as DuckDB counts it: the header is line 1) and to quote it; null for other errors.
+     */
+    static FdlException badLine(Path source, SQLException e, String delimiter) {
+        Matcher m = BAD_LINE.matcher(String.valueOf(e.getMessage()));
+        if (!m.find()) return null;
+        String line = m.group(2).length() > 200 ? m.group(2).substring(0, 200) + "…" : m.group(2);
+        return new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": line " + m.group(1) + " has "
+                + m.group(4) + " fields but the header has " + m.group(3)
+                + (delimiter == null ? "" : " (delimiter " + describe(delimiter) + ")") + ":\n  " + line
+                + "\nfix that line (quote a field that holds the delimiter) and import again; nothing was imported", e);
+    }
+
+    private static final Pattern MAX_LINE_SIZE = Pattern.compile("Maximum line size of (\\d+) bytes exceeded");
+
+    /**
+     * DuckDB's refusal of a line longer than its {@code max_line_size}, once fdl's own bound
+     * {@code limit} (bytes) is reached, reworded: the longest line of the file (counted here:
+     * DuckDB's sniffer reports "Line: 1" whichever line it is), its size, the bound, and a way to
+     * load the file; null for other errors.
+     */
+    static FdlException lineTooLong(Path source, SQLException e, long limit) {
+        if (!MAX_LINE_SIZE.matcher(String.valueOf(e.getMessage())).find()) return null;
+        long[] longest = longestLine(source);
+        boolean found = longest != null && longest[1] + 2 > limit;
+        String where = found ? String.format("line %,d (%,d bytes)", longest[0], longest[1]) : "a record";
+        String path = SqlQuote.literal(source.toAbsolutePath().toString());
+        return new FdlException(FdlException.Kind.FAILURE, String.format("cannot import %s: %s is longer than the %,d bytes fdl "
+                + "reads in one CSV line (DuckDB's reader takes memory by it); nothing was imported. To load it, convert the file "
+                + "to Parquet with DuckDB, raising the limit:%n  COPY (FROM read_csv(%s, max_line_size = %d)) TO 'out.parquet';%n"
+                + "then import out.parquet", source, where, limit, path,
+                2 * (found ? longest[1] : limit)), e); // headroom: a quoted field may span lines
+    }
+
+    /**
+     * The longest line of {@code source} (1 = the header) in bytes without its line break, as
+     * {line number, bytes}; null when the file cannot be read.
+     */
+    private static long[] longestLine(Path source) {
+        try (InputStream in = new java.io.BufferedInputStream(openText(source), 1 << 16)) {
+            long line = 1, length = 0;
+            long[] longest = {1, 0};
+            for (int b = in.read(); ; b = in.read()) {
+                if (b == '\n' || b < 0) {
+                    if (length > longest[1]) longest = new long[] {line, length};
+                    if (b < 0) return longest;
+                    line++;
+                    length = 0;
+                } else if (b != '\r') {
+                    length++;
+                }
+            }
+        } catch (IOException io) {
+            return null;
+        }
+    }
+
+    /**
+     * The sniffer found no dialect, or only one column: when the header splits into several fields
+     * on a usual delimiter, read the file strictly with it; a row with another number of fields
+     * is then refused, naming and quoting the line. Returns quietly when no such row shows up.
+     */
+    private static void refuseIfRagged(Connection duck, Path source) {
+        refuseIfRagged(duck, source, "");
+    }
+
+    private static void refuseIfRagged(Connection duck, Path source, String lineSize) {
+        String header = firstLine(source);
+        if (header == null) return;
+        for (String d : DELIMITERS) {
+            int n = fieldCount(header, d.charAt(0));
+            if (n < 2) continue;
+            StringBuilder cols = new StringBuilder("{");
+            for (int i = 1; i <= n; i++) cols.append(i > 1 ? ", " : "").append("'c").append(i).append("': 'VARCHAR'");
+            String sql = "SELECT count(*) FROM read_csv(" + SqlQuote.literal(source.toAbsolutePath().toString())
+                    + ", auto_detect = false, header = true" + lineSize + ", delim = " + SqlQuote.literal(d)
+                    + ", quote = '\"', escape = '\"', columns = " + cols.append('}') + ")";
+            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                rs.next();
+            } catch (SQLException e) {
+                FdlException bad = badLine(source, e, d);
+                if (bad != null) throw bad;
+            }
+        }
+    }
+
+    /** Fields of {@code line} split on {@code delimiter}, delimiters inside double quotes not counted. */
+    static int fieldCount(String line, char delimiter) {
+        int n = 1;
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '"') quoted = !quoted;
+            else if (c == delimiter && !quoted) n++;
+        }
+        return n;
+    }
+
+    /**
+     * Refuses a file that is not UTF-8, naming the first line holding a byte sequence that is not
+     * UTF-8 (found by Java's own decoder; DuckDB's message may name another line and quote the
+     * header), and what to do.
+     */
+    private static void refuseNotUtf8(Path source, SQLException e) {
+        String name = source.getFileName().toString();
+        if (!name.toLowerCase(Locale.ROOT).endsWith(".gz") && startsWithGzipMagic(source))
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": it is gzip-compressed, and its name does "
+                    + "not end in .gz (DuckDB takes the compression from the name); rename it to " + name + ".gz, or gunzip it, and "
+                    + "import again; nothing was imported", e);
+        String where = "";
+        try (InputStream in = openText(source)) {
+            java.nio.charset.CharsetDecoder dec = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+            java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(1 << 16);
+            java.nio.CharBuffer chars = java.nio.CharBuffer.allocate(1 << 16);
+            long line = 1;
+            boolean end = false;
+            while (where.isEmpty()) {
+                int n = end ? -1 : in.read(bytes.array(), bytes.position(), bytes.remaining());
+                if (n < 0) end = true;
+                else bytes.position(bytes.position() + n);
+                bytes.flip();
+                int start = bytes.position();
+                java.nio.charset.CoderResult r = dec.decode(bytes, chars, end);
+                for (int i = start; i < bytes.position(); i++) if (bytes.get(i) == '\n') line++;
+                if (r.isError()) {
+                    where = ": line " + line + " holds a byte sequence that is not UTF-8 (starting with the byte 0x"
+                            + String.format("%02X", bytes.get(bytes.position()) & 0xff) + ")";
+                }
+                chars.clear();
+                bytes.compact();
+                if (end && !r.isError()) break;
+            }
+        } catch (IOException io) {
+            // the message below still says what to do
+        }
+        throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": it is not UTF-8 text" + where
+                + "; convert it to UTF-8 (for a Latin-1 file: iconv -f latin1 -t utf-8 < in.csv > out.csv) and import again; "
+                + "nothing was imported", e);
+    }
+
+    /** True when the file begins with gzip's magic bytes 1f 8b (RFC 1952, section 2.3.1). */
+    private static boolean startsWithGzipMagic(Path source) {
+        try (InputStream in = Files.newInputStream(source)) {
+            return in.read() == 0x1f && in.read() == 0x8b;
+        } catch (IOException io) {
+            return false;
+        }
+    }
+
+    /** The file's bytes, decompressed when its name ends in {@code .gz}. */
+    private static InputStream openText(Path source) throws IOException {
+        InputStream raw = Files.newInputStream(source);
+        if (!source.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz")) return raw;
+        try {
+            return new GZIPInputStream(raw);
+        } catch (IOException e) {
+            raw.close();
+            throw e;
+        }
+    }
+
+    /** The file's first line (decompressed when gzipped), or null when it cannot be read as text. */
+    private static String firstLine(Path source) {
+        try (InputStream in = openText(source);
+             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            return r.readLine();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static String describe(String d) {
+        return d.equals("\t") ? "tab" : "'" + d + "'";
+    }
+}

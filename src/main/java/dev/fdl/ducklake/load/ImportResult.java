@@ -1,0 +1,50 @@
+package dev.fdl.ducklake.load;
+
+import java.util.List;
+import java.util.Objects;
+import dev.fdl.ducklake.TableName;
+import dev.fdl.ducklake.working.ImportPlan;
+
+/**
+ * What one {@code fdl import} recorded in the working catalog.
+ *
+ * @param table         the table written
+ * @param snapshot      the DuckLake snapshot the import created
+ * @param rows          rows written (the data file's record count)
+ * @param dataFileKey   the store key of the new Parquet data file
+ * @param fileSizeBytes its size in bytes
+ * @param createdTable  true when the import created the table (mode create, or replace of a missing table)
+ * @param columns       the table's columns after the import, in table order
+ */
+public record ImportResult(TableName table, long snapshot, long rows, String dataFileKey, long fileSizeBytes,
+                           boolean createdTable, List<Column> columns) {
+    public ImportResult {
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(dataFileKey, "dataFileKey");
+        if (rows < 0 || fileSizeBytes < 0) throw new IllegalArgumentException("negative rows or size");
+        columns = List.copyOf(columns);
+    }
+
+    /**
+     * A column of the table after an import (or sync).
+     *
+     * @param name the column's name
+     * @param type its DuckDB type, e.g. {@code BIGINT}, {@code DECIMAL(10,2)}, {@code STRUCT(a INTEGER)}
+     */
+    public record Column(String name, String type) {
+        public Column {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(type, "type");
+        }
+
+        /** {@code name TYPE}, as people read it (ambiguous when the name holds a space: scripts use the parts). */
+        public String text() {
+            return name + " " + type;
+        }
+    }
+
+    /** The columns a plan writes, in table order. */
+    public static List<Column> of(List<ImportPlan.Column> planned) {
+        return planned.stream().map(c -> new Column(c.name(), c.duckType())).toList();
+    }
+}

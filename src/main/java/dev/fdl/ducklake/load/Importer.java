@@ -1,0 +1,362 @@
+package dev.fdl.ducklake.load;
+
+import dev.fdl.util.SqlQuote;
+import dev.fdl.FdlException;
+import dev.fdl.util.VersionIds;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Payload;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import dev.fdl.ducklake.ImportMode;
+import dev.fdl.ducklake.TableName;
+import dev.fdl.ducklake.engine.DuckDbErrors;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.working.FileStats;
+import dev.fdl.ducklake.working.ImportPlan;
+import dev.fdl.ducklake.working.WorkingCatalog;
+
+/**
+ * {@code fdl import}: loads a CSV (plain or gzipped), Parquet or JSON file into a table of the
+ * working catalog (a SQLite DuckLake catalog) with DuckDB core alone, as one DuckLake transaction
+ * recorded exactly as the DuckLake extension records a {@code CREATE TABLE … AS} or an
+ * {@code INSERT}: one Parquet data file {@code ducklake-<uuidv7>.parquet} under
+ * {@code data_path/schema/table/} whose field ids are the column ids, and the catalog rows of
+ * DUCKLAKE.md (snapshot, snapshot changes, schema version on DDL, table, columns, data file with
+ * record count, size and footer size, per-file column stats, table stats).
+ *
+ * <p>Order of effects: the source is read and written to a local temporary Parquet file, the file
+ * is uploaded with {@link ObjectStore#put}, and only then the catalog is changed in one SQLite
+ * transaction. Any failure before that commit leaves the catalog unchanged (an uploaded file
+ * nothing names is removed again, or by gc). Replacing a table ends the visibility of its
+ * previous data files, delete files and inlined rows at the new snapshot; no file is deleted.
+ */
+public final class Importer {
+    private Importer() {}
+
+
+    /**
+     * Imports {@code source} into {@code table} of the working catalog.
+     *
+     * @param sqliteCatalog  the working catalog (SQLite DuckLake catalog)
+     * @param store          the repository store the data file is uploaded to
+     * @param dataDirKey     the store key prefix of the data folder ({@code data/}); the catalog's
+     *                       {@code data_path} must be {@code store.location(dataDirKey)}
+     * @param source         a file whose name says its format ({@link ImportFormat#of}: {@code .csv[.gz]},
+     *                       {@code .parquet}, {@code .json}, …)
+     * @param table          {@code [schema.]name}
+     * @param schemaOverride null, or {@code "col TYPE, …"}: DuckDB types for some columns instead of
+     *                       the inferred ones
+     * @param author         recorded as the snapshot's author (may be null)
+     * @param message        recorded as the snapshot's commit message (may be null)
+     * @throws FdlException usage error for a bad table name, mode or override; failure naming the
+     *                      file for unreadable, empty or mismatching input; conflict when the
+     *                      working catalog changed during the import. The catalog is then unchanged.
+     */
+    public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path source,
+                                          String table, ImportMode mode, String schemaOverride, String author,
+                                          String message) {
+        return importFile(sqliteCatalog, store, dataDirKey, null, source, null, table, mode, schemaOverride, false, author, message);
+    }
+
+    /**
+     * {@link #importFile(Path, ObjectStore, String, Path, String, ImportMode, String, String, String)} as
+     * {@code fdl import} runs it. An append or replace into a table whose row key is recorded
+     * ({@link dev.fdl.ducklake.working.RowKey}) is refused (a failure, nothing imported) when it would leave the key NULL or
+     * repeated ({@link RecordedKeyCheck}), unless {@code dropKey}, which ends the recorded key in the
+     * import's snapshot instead.
+     *
+     * @param cacheDir where a remote repository's data files are mirrored to be read for that check
+     *                 (null: a scratch folder)
+     * @param dropKey  end the table's recorded key (only with append or replace here, sync has its own;
+     *                 usage error otherwise)
+     * @param format   the source's format (null: by its extension, {@link ImportFormat#of})
+     */
+    public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, Path source,
+                                          ImportFormat format, String table, ImportMode mode, String schemaOverride, boolean dropKey,
+                                          String author, String message) {
+        if (dropKey && mode != ImportMode.APPEND && mode != ImportMode.REPLACE)
+            throw FdlException.usage("--no-key is for --mode append, replace or sync");
+        return importFile(sqliteCatalog, store, dataDirKey, source, format, table, mode, schemaOverride, author, message,
+                dropKey ? List.of() : null, !dropKey, cacheDir);
+    }
+
+    /**
+     * {@link #importFile}, also recording the table's {@link dev.fdl.ducklake.working.RowKey} (null: left as it is) in the same
+     * snapshot; with {@code checkKey} a recorded key the import would break refuses it.
+     */
+    public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path source, ImportFormat given,
+                                   String table, ImportMode mode,
+                                   String schemaOverride, String author, String message, List<String> rowKey, boolean checkKey,
+                                   Path cacheDir) {
+        TableName name = TableName.parse(table);
+        if (mode == null) throw FdlException.usage("an import mode is required: create, replace or append");
+        ImportFormat format = ImportFormat.of(source, given);
+        if (!Files.isRegularFile(source)) throw new FdlException("cannot import " + source + ": no such file");
+        if (!Files.isRegularFile(sqliteCatalog)) {
+            throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
+        }
+        String dataDir = dataDirKey.isEmpty() || dataDirKey.endsWith("/") ? dataDirKey : dataDirKey + "/";
+        checkSource(source);
+        Map<String, String> overrides = SchemaOverride.parse(schemaOverride);
+
+        Path tmp = null;
+        String uploadedKey = null;
+        boolean committed = false;
+        try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
+             Connection duck = DuckDbPool.connect()) {
+            try (Statement st = duck.createStatement()) {
+                st.execute("SET TimeZone = 'UTC'");
+            }
+            WorkingCatalog.State state = catalog.state(name);
+            String location = store.location(dataDir);
+            checkDataFolder(location, state.dataPath());
+            SourceColumns src = SourceColumns.describe(duck, source, format, overrides);
+            ImportPlan plan = ImportPlan.make(name, mode, state, src.types(), source);
+
+            tmp = Files.createTempFile("fdl-import-", ".parquet");
+            long written = writeParquet(duck, src, plan, tmp, source);
+            if (written == 0) {
+                throw new FdlException("cannot import " + source + ": it holds no data rows"
+                        + (format == ImportFormat.CSV ? " (only a header, or nothing at all)" : "") + "; nothing was imported");
+            }
+            if (checkKey)
+                RecordedKeyCheck.check(duck, catalog, state, mode, plan, tmp, source, sqliteCatalog, store, dataDir, location, cacheDir);
+            FileStats stats = FileStats.of(duck, tmp, plan.columns());
+
+            String fileName = "ducklake-" + VersionIds.next() + ".parquet";
+            String key = dataDir + plan.tableFolderKey(location) + fileName;
+            store.put(key, Payload.of(tmp));
+            uploadedKey = key;
+
+            long snapshot = catalog.commit(state, plan, fileName, stats, author, message, duck, rowKey);
+            committed = true;
+            return new ImportResult(name, snapshot, stats.recordCount(), key, stats.fileSizeBytes(),
+                    plan.createsTable(), ImportResult.of(plan.columns()));
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
+        } catch (IOException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // a temporary file left behind is harmless
+                }
+            }
+            if (uploadedKey != null && !committed) {
+                try {
+                    store.delete(uploadedKey);
+                } catch (RuntimeException ignored) {
+                    // nothing names the file: gc removes it later
+                }
+            }
+        }
+    }
+
+    /**
+     * Refuses an empty file and a gzip stream that does not end properly: DuckDB's CSV reader
+     * returns the rows before the break of a truncated gzip file without an error.
+     */
+    public static void checkSource(Path source) {
+        try {
+            if (Files.size(source) == 0) throw new FdlException("cannot import " + source + ": the file is empty");
+            if (!source.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz")) return;
+            long total = 0;
+            byte[] buf = new byte[1 << 16];
+            try (InputStream in = new GZIPInputStream(Files.newInputStream(source), 1 << 16)) {
+                for (int r; (r = in.read(buf)) >= 0; ) total += r;
+            } catch (IOException e) {
+                throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source
+                        + ": it is not a complete gzip file (" + e.getMessage() + "); the file may be truncated", e);
+            }
+            if (total == 0) throw new FdlException("cannot import " + source + ": the file is empty once decompressed");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + source, e);
+        }
+    }
+
+    private static long writeParquet(Connection duck, SourceColumns src, ImportPlan plan, Path tmp, Path source)
+            throws SQLException {
+        List<String> select = new ArrayList<>();
+        StringBuilder fieldIds = new StringBuilder("{");
+        for (ImportPlan.Column c : plan.columns()) {
+            String from = src.column(c.sourceName());
+            select.add("CAST(src." + SqlQuote.ident(from) + " AS " + c.duckType() + ") AS " + SqlQuote.ident(c.name()));
+            if (fieldIds.length() > 1) fieldIds.append(", ");
+            fieldIds.append(SqlQuote.literal(c.name())).append(": ").append(c.id());
+        }
+        fieldIds.append('}');
+        String sql = "COPY (SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src) TO "
+                + SqlQuote.literal(tmp.toAbsolutePath().toString()) + " (FORMAT parquet, FIELD_IDS " + fieldIds + ")";
+        try (Statement st = duck.createStatement()) {
+            st.execute(sql);
+            return st.getUpdateCount();
+        } catch (SQLException e) {
+            FdlException bad = CsvSource.badLine(source, e, null);
+            if (bad == null) bad = CsvSource.lineTooLong(source, e, CsvSource.LINE_LIMIT);
+            if (bad != null) throw bad;
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
+        }
+    }
+
+    /** Refuses a working catalog whose data_path is not the repository's data folder {@code location}. */
+    public static void checkDataFolder(String location, String dataPath) {
+        if (!sameFolder(location, dataPath)) {
+            throw new FdlException("the working catalog's data_path is " + dataPath + " but the repository's data folder is "
+                    + location + "; the working copy does not belong to this repository");
+        }
+    }
+
+    private static boolean sameFolder(String a, String b) {
+        return strip(a).equals(strip(b));
+    }
+
+    private static String strip(String p) {
+        String s = p;
+        while (s.endsWith("/")) s = s.substring(0, s.length() - 1);
+        return s;
+    }
+
+    /** The columns of the source file as DuckDB reads it, and the relation to select them from. */
+    public record SourceColumns(String relation, Map<String, String> types) {
+        public SourceColumns {
+            types = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(types));
+        }
+
+        /** The source column named {@code name}, matched case-insensitively like DuckDB identifiers. */
+        public String column(String name) {
+            for (String c : types.keySet()) if (c.equalsIgnoreCase(name)) return c;
+            throw new IllegalStateException("no source column " + name);
+        }
+
+        public static SourceColumns describe(Connection duck, Path source, ImportFormat format, Map<String, String> overrides)
+                throws SQLException {
+            String path = SqlQuote.literal(source.toAbsolutePath().toString());
+            CsvSource csv = format == ImportFormat.CSV ? CsvSource.sniff(duck, source) : null;
+            String relation = switch (format) {
+                case CSV -> csv.relation(Map.of());
+                case PARQUET -> "read_parquet(" + path + ")";
+                case JSON -> "read_json(" + path + ")";
+            };
+            Map<String, String> types = csv != null ? csv.columns() : describe(duck, relation, source, format);
+            for (String col : overrides.keySet()) {
+                boolean found = types.keySet().stream().anyMatch(c -> c.equalsIgnoreCase(col));
+                if (!found) {
+                    throw FdlException.usage("--schema names column '" + col + "', which " + source
+                            + " does not have (it has: " + String.join(", ", types.keySet()) + ")");
+                }
+            }
+            Map<String, String> effective = new LinkedHashMap<>();
+            for (Map.Entry<String, String> e : types.entrySet()) {
+                String override = null;
+                for (Map.Entry<String, String> o : overrides.entrySet()) {
+                    if (o.getKey().equalsIgnoreCase(e.getKey())) override = o.getValue();
+                }
+                effective.put(e.getKey(), override != null ? normalizeType(duck, override) : e.getValue());
+            }
+            refuseRounding(duck, relation, source, types, effective);
+            if (csv != null && !overrides.isEmpty()) relation = csv.relation(effective);
+            return new SourceColumns(relation, effective);
+        }
+
+        private static final Set<String> INTEGER_TYPES = Set.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
+                "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT");
+
+        /**
+         * DuckDB's cast to an integer or DECIMAL type rounds what does not fit ('2.5' becomes 3 as
+         * BIGINT, 2.25 becomes 2.3 as DECIMAL(5,1)) where it refuses 'abc' or an overflow: a
+         * {@code --schema} type must not change values silently, so the first value the cast would
+         * change is refused, naming file, column, value and what it would become. One scan of the
+         * source for all such columns; values are compared as doubles, so a difference beyond a
+         * double's 15-17 digits is not seen.
+         *
+         * @param fileTypes the columns' types as the file reads (sniffed, or the file's own)
+         * @param effective the types after {@code --schema}
+         * @throws FdlException failure (exit 1) naming the first value the cast would change
+         */
+        private static void refuseRounding(Connection duck, String relation, Path source, Map<String, String> fileTypes,
+                                           Map<String, String> effective) {
+            List<String> columns = new ArrayList<>();
+            for (Map.Entry<String, String> e : effective.entrySet()) {
+                String target = e.getValue();
+                if (!target.equals(fileTypes.get(e.getKey())) && (INTEGER_TYPES.contains(target) || target.startsWith("DECIMAL(")))
+                    columns.add(e.getKey());
+            }
+            if (columns.isEmpty()) return;
+            StringBuilder which = new StringBuilder("CASE");
+            List<String> shown = new ArrayList<>();
+            for (int i = 0; i < columns.size(); i++) {
+                String c = SqlQuote.ident(columns.get(i));
+                String cast = "TRY_CAST(" + c + " AS " + effective.get(columns.get(i)) + ")";
+                which.append(" WHEN CAST(").append(cast).append(" AS DOUBLE) <> TRY_CAST(").append(c).append(" AS DOUBLE) THEN ").append(i);
+                shown.add("CAST(" + c + " AS VARCHAR)");
+                shown.add("CAST(" + cast + " AS VARCHAR)");
+            }
+            String sql = "SELECT * FROM (SELECT " + which + " END AS __fdl_bad, " + String.join(", ", shown) + " FROM " + relation
+                    + " AS src) WHERE __fdl_bad IS NOT NULL LIMIT 1";
+            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                if (rs.next()) {
+                    int i = rs.getInt(1);
+                    String column = columns.get(i);
+                    throw new FdlException("cannot read column '" + column + "' of " + source + " as " + effective.get(column)
+                            + " (--schema): value " + rs.getString(2 + 2 * i) + " would be stored as " + rs.getString(3 + 2 * i)
+                            + ". Keep the values with a type that holds them (DOUBLE, or a wider DECIMAL; --mode replace replaces "
+                            + "the table's columns), or round them in the file first");
+                }
+            } catch (SQLException e) {
+                throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + ": " + DuckDbErrors.duckError(e), e);
+            }
+        }
+
+        private static Map<String, String> describe(Connection duck, String relation, Path source, ImportFormat format) {
+            Map<String, String> types = new LinkedHashMap<>();
+            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM " + relation)) {
+                while (rs.next()) types.put(rs.getString(1), rs.getString(2));
+            } catch (SQLException e) {
+                throw new FdlException(FdlException.Kind.FAILURE, "cannot read " + source + " as " + format.name() + ": "
+                        + DuckDbErrors.duckError(e), e);
+            }
+            return types;
+        }
+
+        /** DuckDB's canonical spelling of a user-written type ({@code int} → {@code INTEGER}); usage error if unknown. */
+        private static String normalizeType(Connection duck, String type) {
+            try (Statement st = duck.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT typeof(CAST(NULL AS " + type + "))")) {
+                rs.next();
+                return rs.getString(1);
+            } catch (SQLException e) {
+                throw FdlException.usage("--schema: '" + type + "' is not a DuckDB type (" + DuckDbErrors.duckError(e) + ")");
+            }
+        }
+    }
+
+    /** Deletes a scratch folder and everything in it; errors are ignored (temporary files left behind are harmless). */
+    public static void deleteTree(Path dir) {
+        if (dir == null) return;
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a temporary folder left behind is harmless
+        }
+    }
+
+}

@@ -1,0 +1,146 @@
+package dev.fdl.ducklake.load;
+
+import dev.fdl.util.ShellQuote;
+import dev.fdl.FdlException;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.util.SqlQuote;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.ImportMode;
+import dev.fdl.ducklake.ProgressListener;
+import dev.fdl.ducklake.TableName;
+import dev.fdl.ducklake.convert.CatalogConverter;
+import dev.fdl.ducklake.read.DataFileMirror;
+import dev.fdl.ducklake.read.SnapshotView;
+import dev.fdl.ducklake.read.TableViewSql;
+import dev.fdl.ducklake.working.ImportPlan;
+import dev.fdl.ducklake.working.RowKey;
+import dev.fdl.ducklake.working.WorkingCatalog;
+
+/**
+ * Keeps a table's recorded row key ({@link RowKey}) true through {@code import --mode append} and
+ * {@code --mode replace}: the key {@code fdl diff} pairs rows by must stay unique and never NULL
+ * (docs/data.md "The recorded key"). Without this an append of a row whose key the table already
+ * holds is accepted and every later diff of the table fails.
+ *
+ * <p>An append is checked over the table's visible rows (as the built-in reader shows them) plus
+ * the file's; a replace over the file's rows alone. Only the key columns are read.
+ */
+public final class RecordedKeyCheck {
+    /** The alias the converted working catalog is attached as. */
+    public static final String ALIAS = "__fdl_sync_catalog";
+
+    /**
+     * The visible rows of an existing table of the working catalog, as the built-in reader shows them.
+     *
+     * @param view     the working catalog at its newest snapshot, converted and attached as {@link #ALIAS}
+     * @param entry    the table in {@code view}
+     * @param readBase where the data files are read from: a local mirror of a remote repository's, or null
+     */
+    public record Visible(SnapshotView view, SnapshotView.TableEntry entry, String readBase) {
+        /** {@link TableViewSql#selectWithRowIds()}: columns named by column id, each row with its data file and position. */
+        public String selectWithRowIds() {
+            return new TableViewSql(view, entry).selectWithRowIds();
+        }
+    }
+
+
+    /**
+     * Converts the working catalog into {@code tmp}, attaches it to {@code duck} and, for a remote
+     * repository, mirrors the visible data files into {@code cacheDir}: the table's visible rows
+     * are then {@link Visible#selectWithRowIds()}.
+     *
+     * @throws FdlException when the table is not visible in the copy (the working catalog changed meanwhile)
+     */
+    public static Visible visibleRows(Connection duck, Path sqliteCatalog, WorkingCatalog.State state, ObjectStore store, String dataDir,
+                               String location, Path cacheDir, Path tmp, TableName name) throws SQLException {
+        Path converted = tmp.resolve("catalog.duckdb");
+        CatalogConverter.convert(sqliteCatalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
+        try (Statement st = duck.createStatement()) {
+            st.execute("ATTACH " + SqlQuote.literal(converted.toAbsolutePath().toString()) + " AS " + SqlQuote.ident(ALIAS)
+                    + " (READ_ONLY)");
+        }
+        String readBase = location.contains("://")
+                ? DataFileMirror.fetch(converted, state.snapshot(), store, dataDir, cacheDir) : null;
+        SnapshotView view = SnapshotView.load(duck, ALIAS, sqliteCatalog.toString(), readBase, state.snapshot());
+        SnapshotView.TableEntry entry = view.tables().stream().filter(t -> t.id() == state.table().id()).findFirst()
+                .orElseThrow(() -> new FdlException("table " + name + " is not visible in the converted working catalog; "
+                        + "the working catalog changed during the import: run the import again"));
+        return new Visible(view, entry, readBase);
+    }
+
+    private RecordedKeyCheck() {}
+
+    /**
+     * Refuses the import when it would leave the table's recorded key NULL or repeated.
+     *
+     * @param written  the file's rows as written for the import (Parquet, columns named as {@code plan}'s)
+     * @param cacheDir where a remote repository's data files are mirrored to be read (null: a scratch folder)
+     * @throws FdlException (a failure) naming the table, the key, a repeated (or NULL) value and the
+     *                      ways out: sync instead, or import with {@code --no-key}
+     */
+    static void check(Connection duck, WorkingCatalog catalog, WorkingCatalog.State state, ImportMode mode, ImportPlan plan,
+                      Path written, Path source, Path sqliteCatalog, ObjectStore store, String dataDir, String location,
+                      Path cacheDir) throws SQLException, IOException {
+        if (state.table() == null || mode == ImportMode.CREATE) return;
+        List<String> key = RowKey.current(catalog, state.table().id());
+        if (key.isEmpty()) return;
+        List<ImportPlan.Column> columns = new ArrayList<>();
+        for (String k : key) {
+            ImportPlan.Column c = plan.columns().stream().filter(p -> p.name().equalsIgnoreCase(k)).findFirst().orElse(null);
+            if (c == null) return; // a replace without the key's columns: there is no key left to break
+            columns.add(c);
+        }
+        String keyNames = String.join(", ", key);
+        String refusal = "cannot import " + source + " into " + plan.table() + " (--mode " + mode.name().toLowerCase(java.util.Locale.ROOT)
+                + "): the table's key (" + keyNames + "), recorded by import --mode sync --key, ";
+        String remedies = ". Nothing was imported. Either sync instead (fdl import <file> --table " + ShellQuote.word(plan.table())
+                + " --mode sync --key " + ShellQuote.word(String.join(",", key)) + ": the table then holds exactly the file's rows, updated by key), "
+                + "or import with --no-key to drop the recorded key (fdl diff then compares whole rows)";
+        String newRows = "read_parquet(" + SqlQuote.literal(written.toAbsolutePath().toString()) + ", file_row_number = true)";
+        List<String> names = columns.stream().map(c -> SqlQuote.ident(c.name())).toList();
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT file_row_number FROM " + newRows + " WHERE "
+                     + String.join(" OR ", names.stream().map(n -> n + " IS NULL").toList()) + " ORDER BY 1 LIMIT 1")) {
+            if (rs.next()) throw new FdlException(refusal + "would be NULL in data row " + (rs.getLong(1) + 1) + " of the file" + remedies);
+        }
+
+        StringBuilder rows = new StringBuilder("SELECT " + String.join(", ", names) + ", file_row_number AS __fdl_row FROM " + newRows);
+        Path tmp = null;
+        try {
+            if (mode == ImportMode.APPEND) {
+                tmp = Files.createTempDirectory("fdl-key-");
+                Visible visible = visibleRows(duck, sqliteCatalog, state, store, dataDir, location,
+                        cacheDir != null ? cacheDir : tmp.resolve("mirror"), tmp, plan.table());
+                List<String> old = new ArrayList<>();
+                for (int i = 0; i < columns.size(); i++)
+                    old.add(SqlQuote.ident(TableViewSql.idColumn(columns.get(i).id())) + " AS " + names.get(i));
+                rows.append(" UNION ALL SELECT ").append(String.join(", ", old)).append(", NULL FROM (")
+                        .append(visible.selectWithRowIds()).append(") AS v");
+            }
+            String text = String.join(" || ', ' || ", columns.stream().map(c -> SqlQuote.literal(c.name() + " = ")
+                    + " || CAST(" + SqlQuote.ident(c.name()) + " AS VARCHAR)").toList());
+            try (Statement st = duck.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT " + text + ", count(*), min(__fdl_row) FROM (" + rows + ") AS r GROUP BY "
+                         + String.join(", ", names) + " HAVING count(*) > 1 ORDER BY 3 NULLS LAST LIMIT 1")) {
+                if (rs.next()) {
+                    long firstRow = rs.getLong(3);
+                    String where = rs.wasNull() ? "already, in the table" : "first in data row " + (firstRow + 1) + " of the file";
+                    throw new FdlException(refusal + "would no longer be unique: " + rs.getString(1) + " would be held by "
+                            + rs.getLong(2) + " rows (" + where + ")" + remedies);
+                }
+            }
+        } finally {
+            Importer.deleteTree(tmp);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package dev.fdl.ducklake.load.sync;
+
+import dev.fdl.FdlException;
+import dev.fdl.util.SqlQuote;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import dev.fdl.ducklake.TableName;
+import dev.fdl.ducklake.engine.Sql;
+import dev.fdl.ducklake.format.DuckLakeSchema;
+import dev.fdl.ducklake.working.FileStats;
+import dev.fdl.ducklake.working.ImportPlan;
+import dev.fdl.ducklake.working.RowKey;
+import dev.fdl.ducklake.working.WorkingCatalog;
+
+/**
+ * Records one {@code fdl import --mode sync} in the working catalog as one DuckLake snapshot, in
+ * one SQLite transaction, as the DuckLake extension records an {@code ALTER TABLE} plus
+ * {@code DELETE} plus {@code INSERT} committed together (DUCKLAKE.md "Snapshots and visibility",
+ * "Data"):
+ * <ul>
+ *   <li>schema changes: column rows end ({@code end_snapshot}), renamed/retyped columns get a new
+ *       row under the same column id, added columns a new id; a new schema version
+ *       ({@code ducklake_schema_versions}), {@code altered_table};</li>
+ *   <li>deletes from a data file: its previous delete file ends and a new one holding every
+ *       deleted position begins (one visible delete file per data file, as the extension keeps
+ *       it); a data file whose every row is deleted ends instead; {@code deleted_from_table};</li>
+ *   <li>deletes of inlined rows: their {@code end_snapshot} is set; {@code inlined_delete};</li>
+ *   <li>new and changed rows: one new data file, appended as {@link WorkingCatalog} records an
+ *       {@code INSERT}; {@code inserted_into_table};</li>
+ *   <li>the row identity ({@code --key}, none without it) as the table's {@link RowKey} tag.</li>
+ * </ul>
+ */
+final class SyncCommit {
+    /** A new positional delete file for data file {@code dataFileId}, holding {@code deleteCount} positions. */
+    record DeleteFile(long dataFileId, String fileName, long deleteCount, long fileSizeBytes, long footerSize) {}
+
+    /** A data file whose every row the sync deletes: it ends instead of getting a delete file. */
+    record EndedFile(long dataFileId, long recordCount, long fileSizeBytes) {}
+
+    /** The new rows' data file, or null when the sync adds no row. */
+    record Insert(String fileName, FileStats stats) {}
+
+    private SyncCommit() {}
+
+    /**
+     * @param inlinedDeletes inlined-data table name → row ids whose rows end
+     * @return the new snapshot id
+     * @throws FdlException conflict when another writer added a snapshot since {@code state} was read
+     */
+    static long commit(WorkingCatalog catalog, WorkingCatalog.State state, TableName name, SyncPlan plan, Insert insert,
+                       List<DeleteFile> deletes, List<EndedFile> ended, Map<String, List<Long>> inlinedDeletes,
+                       String author, String message, Connection duck) throws SQLException {
+        Connection conn = catalog.connection();
+        return catalog.inTransaction(state, () -> {
+        long s = state.snapshot() + 1;
+        long tableId = state.table().id();
+        List<String> changes = new ArrayList<>();
+        long schemaVersion = state.schemaVersion();
+        if (plan.altersTable()) {
+            schemaVersion++;
+            alter(catalog, plan, tableId, s);
+            catalog.update("INSERT INTO ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)",
+                    s, schemaVersion, tableId);
+            changes.add("altered_table:" + tableId);
+        }
+        long nextFileId = state.nextFileId();
+        for (EndedFile f : ended) {
+            catalog.update("UPDATE ducklake_data_file SET end_snapshot = ? WHERE data_file_id = ? AND end_snapshot IS NULL",
+                    s, f.dataFileId());
+            catalog.update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE data_file_id = ? AND end_snapshot IS NULL",
+                    s, f.dataFileId());
+            catalog.update("UPDATE ducklake_table_stats SET record_count = max(record_count - ?, 0), "
+                    + "file_size_bytes = max(file_size_bytes - ?, 0) WHERE table_id = ?", f.recordCount(), f.fileSizeBytes(), tableId);
+        }
+        for (DeleteFile d : deletes) {
+            catalog.update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE data_file_id = ? AND end_snapshot IS NULL",
+                    s, d.dataFileId());
+            catalog.update("INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, "
+                    + "path, path_is_relative, format, delete_count, file_size_bytes, footer_size, encryption_key, partial_max) "
+                    + "VALUES (?, ?, ?, NULL, ?, ?, 1, 'parquet', ?, ?, ?, NULL, NULL)",
+                    nextFileId++, tableId, s, d.dataFileId(), d.fileName(), d.deleteCount(), d.fileSizeBytes(), d.footerSize());
+        }
+        if (!deletes.isEmpty() || !ended.isEmpty()) changes.add("deleted_from_table:" + tableId);
+        int inlined = 0;
+        for (Map.Entry<String, List<Long>> e : inlinedDeletes.entrySet()) {
+            // DuckLake 1.0 and 1.1 spell the system columns differently (DUCKLAKE.md "DuckLake 1.1")
+            DuckLakeSchema.InlinedColumns system = DuckLakeSchema.inlinedColumns(Sql.sqliteColumns(conn, e.getKey()));
+            if (system == null) throw new FdlException("inlined-data table " + e.getKey()
+                    + " does not start with DuckLake's system columns; the working catalog looks corrupt");
+            String end = SqlQuote.ident(system.end());
+            try (PreparedStatement ps = conn.prepareStatement("UPDATE " + SqlQuote.ident(e.getKey())
+                    + " SET " + end + " = ? WHERE " + SqlQuote.ident(system.rowId()) + " = ? AND " + end + " IS NULL")) {
+                for (Long rowId : e.getValue()) {
+                    ps.setLong(1, s);
+                    ps.setLong(2, rowId);
+                    ps.addBatch();
+                    inlined++;
+                }
+                ps.executeBatch();
+            }
+        }
+        if (inlined > 0) changes.add("inlined_delete:" + tableId);
+        if (insert != null) {
+            catalog.insertDataFile(s, tableId, nextFileId++, ImportPlan.append(name, state, plan.columns()),
+                    insert.fileName(), insert.stats(), duck);
+            changes.add("inserted_into_table:" + tableId);
+        }
+            RowKey.record(catalog, tableId, s, plan.keys().stream().map(ImportPlan.Column::name).toList());
+            catalog.insertSnapshot(s, schemaVersion, state.nextCatalogId(), nextFileId, changes, author, message);
+            return s;
+        });
+    }
+
+    /** The column rows of an {@code ALTER TABLE}: drops end, renames/retypes continue the id in a new row, adds begin. */
+    private static void alter(WorkingCatalog catalog, SyncPlan plan, long tableId, long s) throws SQLException {
+        for (WorkingCatalog.ColumnRow c : plan.dropped()) {
+            catalog.update("UPDATE ducklake_column SET end_snapshot = ? WHERE table_id = ? AND column_id = ? AND end_snapshot IS NULL",
+                    s, tableId, c.id());
+            catalog.update("DELETE FROM ducklake_table_column_stats WHERE table_id = ? AND column_id = ?", tableId, c.id());
+        }
+        for (ImportPlan.Column c : plan.redefined()) {
+            catalog.update("UPDATE ducklake_column SET end_snapshot = ? WHERE table_id = ? AND column_id = ? AND end_snapshot IS NULL",
+                    s, tableId, c.id());
+            catalog.update("INSERT INTO ducklake_column (column_id, begin_snapshot, end_snapshot, table_id, column_order, column_name, "
+                    + "column_type, initial_default, default_value, nulls_allowed, parent_column, default_value_type, "
+                    + "default_value_dialect) SELECT column_id, ?, NULL, table_id, column_order, ?, ?, initial_default, default_value, "
+                    + "nulls_allowed, parent_column, default_value_type, default_value_dialect FROM ducklake_column "
+                    + "WHERE table_id = ? AND column_id = ? AND end_snapshot = ? AND parent_column IS NULL",
+                    s, c.name(), c.lakeType(), tableId, c.id(), s);
+        }
+        long order;
+        try (PreparedStatement ps = catalog.connection().prepareStatement(
+                "SELECT coalesce(max(column_order), 0) FROM ducklake_column WHERE table_id = ?")) {
+            ps.setLong(1, tableId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                order = rs.getLong(1);
+            }
+        }
+        for (ImportPlan.Column c : plan.added()) {
+            catalog.update("INSERT INTO ducklake_column (column_id, begin_snapshot, end_snapshot, table_id, column_order, column_name, "
+                    + "column_type, initial_default, default_value, nulls_allowed, parent_column, default_value_type, "
+                    + "default_value_dialect) VALUES (?, ?, NULL, ?, ?, ?, ?, NULL, 'NULL', 1, NULL, 'literal', 'duckdb')",
+                    c.id(), s, tableId, ++order, c.name(), c.lakeType());
+        }
+    }
+}

@@ -1,0 +1,435 @@
+package dev.fdl.ducklake.load.sync;
+
+import dev.fdl.FdlException;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Payload;
+import dev.fdl.util.SqlQuote;
+import dev.fdl.util.VersionIds;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import dev.fdl.ducklake.ImportMode;
+import dev.fdl.ducklake.TableName;
+import dev.fdl.ducklake.engine.DuckDbErrors;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.load.ImportFormat;
+import dev.fdl.ducklake.load.ImportResult;
+import dev.fdl.ducklake.load.Importer;
+import dev.fdl.ducklake.load.RecordedKeyCheck;
+import dev.fdl.ducklake.load.SchemaOverride;
+import dev.fdl.ducklake.read.SnapshotView;
+import dev.fdl.ducklake.read.TableViewSql;
+import dev.fdl.ducklake.working.FileStats;
+import dev.fdl.ducklake.working.ImportPlan;
+import dev.fdl.ducklake.working.RowKey;
+import dev.fdl.ducklake.working.WorkingCatalog;
+
+/**
+ * {@code fdl import <file> --table T --mode sync [--key cols]}: afterwards the table holds exactly
+ * the file's rows, and only the difference is written, as the DuckLake extension writes a
+ * {@code DELETE} plus {@code INSERT} in one transaction: rows new or changed go into one new
+ * Parquet data file, rows gone or changed are deleted from their data files with positional
+ * delete files (inlined rows by ending them), in one snapshot ({@link SyncCommit}). Schema
+ * changes are applied as DuckLake {@code ALTER TABLE}s where DuckLake allows them ({@link SyncPlan}).
+ *
+ * <p>The difference is computed by DuckDB core over the table's visible rows as the built-in
+ * reader shows them ({@link TableViewSql#selectWithRowIds()}: each row with its data file and
+ * position) joined with the file's rows: with a key, on the key (a changed row is a key whose other
+ * values differ); without, on the whole row, duplicates counted.
+ *
+ * <p>Order of effects as for {@link Importer}: files are written locally, uploaded, and only then
+ * the working catalog changes, in one SQLite transaction; on any error it is unchanged and the
+ * uploaded files are removed again (or by gc).
+ */
+public final class Syncer {
+    /** Field ids of a DuckLake positional delete file (Iceberg's reserved ids, as the extension writes them). */
+    static final long DELETE_FILE_PATH_FIELD_ID = 2147483646L;
+    static final long DELETE_POS_FIELD_ID = 2147483645L;
+    private static final String FILE = TableViewSql.FILE_ID;
+    private static final String POS = TableViewSql.POS;
+    private static final String INLINED = TableViewSql.INLINED;
+
+    private Syncer() {}
+
+    /**
+     * Syncs {@code table} of the working catalog to the rows of {@code source}.
+     *
+     * @param cacheDir   where data files of a remote repository are mirrored to be read (DuckDB core
+     *                   reads local files only); unused for a local repository
+     * @param keys       the row identity columns; empty: the whole row (a key recorded by an earlier
+     *                   sync ends); null: the key an earlier {@code sync --key} recorded for the table,
+     *                   else the whole row (docs/data.md "The recorded key")
+     * @throws FdlException usage error for a bad table, key or override; failure naming the file for
+     *                      unreadable or empty input, NULL or duplicate keys (naming the first), or a
+     *                      type change DuckLake cannot apply; conflict when the working catalog changed
+     *                      meanwhile. The catalog is then unchanged.
+     */
+    public static SyncResult sync(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, Path source,
+                                  String table, List<String> keys, String schemaOverride, String author, String message) {
+        return sync(sqliteCatalog, store, dataDirKey, cacheDir, source, null, table, keys, schemaOverride, author, message);
+    }
+
+    /**
+     * {@link #sync(Path, ObjectStore, String, Path, Path, String, List, String, String, String)} of a
+     * source in {@code given} format (null: by its extension, {@link ImportFormat#of}), as
+     * {@code fdl import --format} runs it.
+     */
+    public static SyncResult sync(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, Path source, ImportFormat given,
+                                  String table, List<String> keys, String schemaOverride, String author, String message) {
+        TableName name = TableName.parse(table);
+        ImportFormat format = ImportFormat.of(source, given);
+        if (!Files.isRegularFile(source)) throw new FdlException("cannot import " + source + ": no such file");
+        if (!Files.isRegularFile(sqliteCatalog)) {
+            throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
+        }
+        String dataDir = dataDirKey.isEmpty() || dataDirKey.endsWith("/") ? dataDirKey : dataDirKey + "/";
+        Importer.checkSource(source);
+        Map<String, String> overrides = SchemaOverride.parse(schemaOverride);
+        Path tmp = null;
+        List<String> uploaded = new ArrayList<>();
+        boolean committed = false;
+        List<String> newTableKey = List.of();
+        try {
+            tmp = Files.createTempDirectory("fdl-sync-");
+            try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
+                 Connection duck = DuckDbPool.connect()) {
+                try (Statement st = duck.createStatement()) {
+                    st.execute("SET TimeZone = 'UTC'");
+                    st.execute("SET temp_directory = " + SqlQuote.literal(tmp.resolve("spill").toString()));
+                }
+                WorkingCatalog.State state = catalog.state(name);
+                String location = store.location(dataDir);
+                Importer.checkDataFolder(location, state.dataPath());
+                Importer.SourceColumns src = Importer.SourceColumns.describe(duck, source, format, overrides);
+                if (state.table() == null) {
+                    newTableKey = checkKeysOfNewTable(duck, src, source, name, keys == null ? List.of() : keys);
+                } else {
+                    List<String> recorded = keys == null ? RowKey.current(catalog, state.table().id()) : List.of();
+                    for (String k : recorded) {
+                        if (src.types().keySet().stream().noneMatch(c -> c.equalsIgnoreCase(k)))
+                            throw FdlException.usage("cannot sync " + source + " into " + name + ": the key recorded by an earlier "
+                                    + "sync --key (" + String.join(", ", recorded) + ") names column '" + k + "', which the file "
+                                    + "does not have (it has: " + String.join(", ", src.types().keySet()) + "); name the key with "
+                                    + "--key, or compare whole rows and end the recorded key with --no-key");
+                    }
+                    SyncResult r = syncExisting(catalog, state, duck, store, dataDir, location, cacheDir, source, name, src,
+                            keys == null ? recorded : keys, !recorded.isEmpty(), sqliteCatalog, tmp, uploaded, author, message);
+                    committed = true;
+                    return r;
+                }
+            }
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
+        } catch (IOException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
+        } finally {
+            Importer.deleteTree(tmp);
+            if (!committed) {
+                for (String key : uploaded) {
+                    try {
+                        store.delete(key);
+                    } catch (RuntimeException ignored) {
+                        // nothing names the file: gc removes it later
+                    }
+                }
+            }
+        }
+        // A table that does not exist yet is created from the file, as --mode create does.
+        ImportResult r = Importer.importFile(sqliteCatalog, store, dataDirKey, source, format, table, ImportMode.CREATE,
+                schemaOverride, author, message, newTableKey, false, null);
+        return new SyncResult(r.table(), r.snapshot(), r.rows(), r.rows(), 0, 0, r.dataFileKey(), r.fileSizeBytes(), 0, 0, 0,
+                List.of(), true, newTableKey, false, r.columns());
+    }
+
+    private static SyncResult syncExisting(WorkingCatalog catalog, WorkingCatalog.State state, Connection duck, ObjectStore store,
+                                           String dataDir, String location, Path cacheDir, Path source, TableName name,
+                                           Importer.SourceColumns src, List<String> keyNames, boolean keyRecorded,
+                                           Path sqliteCatalog, Path tmp,
+                                           List<String> uploaded, String author, String message) throws SQLException, IOException {
+        SyncPlan plan = SyncPlan.make(name, state, src, source, keyNames);
+        long rows = loadSource(duck, src, plan, source);
+        checkKeys(duck, "__fdl_src", plan.keys(), source, name, keyRecorded);
+
+        RecordedKeyCheck.Visible current = RecordedKeyCheck.visibleRows(duck, sqliteCatalog, state, store, dataDir, location, cacheDir, tmp, name);
+        SnapshotView.TableEntry entry = current.entry();
+        Map<Long, String> written = new HashMap<>();
+        SnapshotView original = current.readBase() == null ? current.view()
+                : SnapshotView.load(duck, RecordedKeyCheck.ALIAS, sqliteCatalog.toString(), null, state.snapshot());
+        for (SnapshotView.TableEntry t : original.tables()) {
+            if (t.id() == entry.id()) t.dataFiles().forEach(f -> written.put(f.id(), f.location()));
+        }
+        loadCurrent(duck, plan, current.selectWithRowIds());
+        long[] counts = difference(duck, plan);
+        long added = counts[0], changed = counts[1], removed = counts[2];
+        if (added + changed + removed == 0 && !plan.altersTable()) {
+            return new SyncResult(name, null, rows, 0, 0, 0, null, 0, 0, 0, 0, List.of(), false, keyNames(plan), keyRecorded,
+                    ImportResult.of(plan.columns()));
+        }
+
+        String folder = dataDir + ImportPlan.tableFolderKey(state, name, location);
+        SyncCommit.Insert insert = null;
+        String dataKey = null;
+        if (added + changed > 0) {
+            Path file = tmp.resolve("data.parquet");
+            writeInserts(duck, plan, file);
+            FileStats stats = FileStats.of(duck, file, plan.columns());
+            String fileName = "ducklake-" + VersionIds.next() + ".parquet";
+            dataKey = folder + fileName;
+            store.put(dataKey, Payload.of(file));
+            uploaded.add(dataKey);
+            insert = new SyncCommit.Insert(fileName, stats);
+        }
+        List<SyncCommit.DeleteFile> deletes = new ArrayList<>();
+        List<SyncCommit.EndedFile> ended = new ArrayList<>();
+        long deleteBytes = 0;
+        for (long[] f : deletesPerFile(duck)) {
+            long dataFileId = f[0], deleteCount = f[1], visible = f[2];
+            if (deleteCount == visible) {
+                SnapshotView.DataFileEntry meta = entry.dataFiles().stream().filter(d -> d.id() == dataFileId).findFirst()
+                        .orElseThrow(() -> new IllegalStateException("data file " + dataFileId + " is not visible in " + name));
+                ended.add(new SyncCommit.EndedFile(dataFileId, meta.recordCount(), Math.max(0, meta.bytes())));
+                continue;
+            }
+            List<String> previous = entry.deleteFiles().stream().filter(d -> d.dataFileId() == dataFileId)
+                    .map(SnapshotView.DeleteFileEntry::location).toList();
+            Path file = tmp.resolve("delete-" + dataFileId + ".parquet");
+            long count = writeDeleteFile(duck, dataFileId, written.get(dataFileId), previous, file);
+            long[] meta = parquetSizes(duck, file);
+            String fileName = "ducklake-" + VersionIds.next() + "-delete.parquet";
+            store.put(folder + fileName, Payload.of(file));
+            uploaded.add(folder + fileName);
+            deletes.add(new SyncCommit.DeleteFile(dataFileId, fileName, count, meta[0], meta[1]));
+            deleteBytes += meta[0];
+        }
+        Map<String, List<Long>> inlinedDeletes = inlinedDeletes(duck, entry);
+        long snapshot = SyncCommit.commit(catalog, state, name, plan, insert, deletes, ended, inlinedDeletes, author, message, duck);
+        return new SyncResult(name, snapshot, rows, added, removed, changed, dataKey,
+                insert == null ? 0 : insert.stats().fileSizeBytes(), deletes.size(), deleteBytes, ended.size(), plan.changes(), false,
+                keyNames(plan), keyRecorded, ImportResult.of(plan.columns()));
+    }
+
+    private static List<String> keyNames(SyncPlan plan) {
+        return plan.keys().stream().map(ImportPlan.Column::name).toList();
+    }
+
+    /** The file's rows as {@code __fdl_src}, columns named by column id and cast to the table's types after the sync. */
+    private static long loadSource(Connection duck, Importer.SourceColumns src, SyncPlan plan, Path source) throws SQLException {
+        List<String> select = new ArrayList<>();
+        for (ImportPlan.Column c : plan.columns()) {
+            select.add("CAST(src." + SqlQuote.ident(src.column(c.sourceName())) + " AS " + c.duckType() + ") AS "
+                    + SqlQuote.ident(TableViewSql.idColumn(c.id())));
+        }
+        try (Statement st = duck.createStatement()) {
+            st.execute("CREATE TEMP TABLE __fdl_src AS SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src");
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
+        }
+        long rows = single(duck, "SELECT count(*) FROM __fdl_src");
+        if (rows == 0) {
+            throw new FdlException("cannot import " + source + ": it holds no data rows; nothing was imported");
+        }
+        return rows;
+    }
+
+    /** Keys of a table about to be created: the same refusals as for an existing table, on the file's own columns. */
+    /** @return the key columns as the file names them (empty without a key) */
+    private static List<String> checkKeysOfNewTable(Connection duck, Importer.SourceColumns src, Path source, TableName name,
+                                                    List<String> keyNames) throws SQLException {
+        if (keyNames.isEmpty()) return List.of();
+        List<ImportPlan.Column> keys = new ArrayList<>();
+        List<String> select = new ArrayList<>();
+        long id = 1;
+        for (String k : keyNames) {
+            String column = src.types().keySet().stream().filter(c -> c.equalsIgnoreCase(k.trim())).findFirst()
+                    .orElseThrow(() -> FdlException.usage("--key names column '" + k.trim() + "', which " + source
+                            + " does not have (it has: " + String.join(", ", src.types().keySet()) + ")"));
+            ImportPlan.Column c = new ImportPlan.Column(id++, column, column, src.types().get(column), null);
+            keys.add(c);
+            select.add("src." + SqlQuote.ident(column) + " AS " + SqlQuote.ident(TableViewSql.idColumn(c.id())));
+        }
+        try (Statement st = duck.createStatement()) {
+            st.execute("CREATE TEMP TABLE __fdl_keys AS SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src");
+        }
+        checkKeys(duck, "__fdl_keys", keys, source, name, false);
+        return keys.stream().map(ImportPlan.Column::name).toList();
+    }
+
+    /** Refuses a NULL or repeated key, naming the first one in file order. */
+    private static void checkKeys(Connection duck, String relation, List<ImportPlan.Column> keys, Path source, TableName name,
+                                  boolean keyRecorded) throws SQLException {
+        String recorded = keyRecorded ? " It is the key an earlier sync --key recorded: name another with --key, or compare whole "
+                + "rows and end it with --no-key." : "";
+        if (keys.isEmpty()) return;
+        List<String> cols = keys.stream().map(k -> SqlQuote.ident(TableViewSql.idColumn(k.id()))).toList();
+        String anyNull = String.join(" OR ", cols.stream().map(c -> c + " IS NULL").toList());
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT rowid FROM " + relation + " WHERE " + anyNull + " ORDER BY rowid LIMIT 1")) {
+            if (rs.next()) {
+                throw new FdlException("cannot sync " + source + " into " + name + ": data row " + (rs.getLong(1) + 1)
+                        + " has a NULL key (" + keyNames(keys) + "); every row needs a key." + recorded + " Nothing was imported");
+            }
+        }
+        String list = String.join(", ", cols);
+        String text = String.join(" || ', ' || ", keys.stream().map(k -> SqlQuote.literal(k.name() + " = ") + " || CAST("
+                + SqlQuote.ident(TableViewSql.idColumn(k.id())) + " AS VARCHAR)").toList());
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT " + text + ", rowid FROM " + relation + " SEMI JOIN (SELECT " + list + " FROM "
+                     + relation + " GROUP BY ALL HAVING count(*) > 1) AS d USING (" + list + ") ORDER BY rowid LIMIT 1")) {
+            if (rs.next()) {
+                throw new FdlException("cannot sync " + source + " into " + name + ": key " + rs.getString(1)
+                        + " (data row " + (rs.getLong(2) + 1) + ") appears more than once; the key (" + keyNames(keys)
+                        + ") must be unique." + recorded + " Nothing was imported");
+            }
+        }
+    }
+
+    private static String keyNames(List<ImportPlan.Column> keys) {
+        return String.join(", ", keys.stream().map(ImportPlan.Column::name).toList());
+    }
+
+    /** The table's visible rows as {@code __fdl_cur}: the sync's columns (cast to their new types; NULL for added ones) and the row identity. */
+    private static void loadCurrent(Connection duck, SyncPlan plan, String view) throws SQLException {
+        List<String> select = new ArrayList<>();
+        for (SyncPlan.Target t : plan.targets()) {
+            String col = SqlQuote.ident(TableViewSql.idColumn(t.column().id()));
+            select.add((t.old() == null ? "NULL" : "v." + col) + "::" + t.column().duckType() + " AS " + col);
+        }
+        select.add("v." + FILE);
+        select.add("v." + POS);
+        select.add("v." + INLINED);
+        try (Statement st = duck.createStatement()) {
+            st.execute("CREATE TEMP TABLE __fdl_cur AS SELECT " + String.join(", ", select) + " FROM (" + view + ") AS v");
+        }
+    }
+
+    /**
+     * Fills {@code __fdl_ins} (rows to write, in file order, with {@code __fdl_changed}) and
+     * {@code __fdl_del} (row identities to delete); returns {added, changed, removed}.
+     */
+    private static long[] difference(Connection duck, SyncPlan plan) throws SQLException {
+        List<String> all = plan.columns().stream().map(c -> SqlQuote.ident(TableViewSql.idColumn(c.id()))).toList();
+        String cols = String.join(", ", all);
+        try (Statement st = duck.createStatement()) {
+            if (!plan.keys().isEmpty()) {
+                List<String> keys = plan.keys().stream().map(c -> SqlQuote.ident(TableViewSql.idColumn(c.id()))).toList();
+                List<String> others = new ArrayList<>(all);
+                others.removeAll(keys);
+                String on = String.join(" AND ", keys.stream().map(k -> "s." + k + " = c." + k).toList()) + " AND c.__fdl_n = 1";
+                String differs = others.isEmpty() ? "false"
+                        : String.join(" OR ", others.stream().map(o -> "s." + o + " IS DISTINCT FROM c." + o).toList());
+                // A table may hold a key more than once (e.g. loaded by replace): its first copy is the one matched.
+                st.execute("CREATE TEMP TABLE __fdl_curk AS SELECT *, row_number() OVER (PARTITION BY " + String.join(", ", keys)
+                        + " ORDER BY " + FILE + " NULLS FIRST, " + POS + ") AS __fdl_n FROM __fdl_cur");
+                st.execute("CREATE TEMP TABLE __fdl_ins AS SELECT s.*, c." + POS + " IS NOT NULL AS __fdl_changed FROM __fdl_src s "
+                        + "LEFT JOIN __fdl_curk c ON " + on + " WHERE c." + POS + " IS NULL OR " + differs + " ORDER BY s.rowid");
+                st.execute("CREATE TEMP TABLE __fdl_del AS SELECT c." + FILE + ", c." + POS + ", c." + INLINED + ", s."
+                        + keys.get(0) + " IS NULL AS __fdl_gone FROM __fdl_curk c LEFT JOIN __fdl_src s ON " + on
+                        + " WHERE s." + keys.get(0) + " IS NULL OR " + differs);
+            } else {
+                String on = String.join(" AND ", all.stream().map(k -> "s." + k + " IS NOT DISTINCT FROM c." + k).toList())
+                        + " AND s.__fdl_n = c.__fdl_n";
+                st.execute("CREATE TEMP TABLE __fdl_srcn AS SELECT *, rowid AS __fdl_row, row_number() OVER (PARTITION BY " + cols
+                        + ") AS __fdl_n FROM __fdl_src");
+                st.execute("CREATE TEMP TABLE __fdl_curn AS SELECT *, row_number() OVER (PARTITION BY " + cols
+                        + ") AS __fdl_n FROM __fdl_cur");
+                st.execute("CREATE TEMP TABLE __fdl_ins AS SELECT " + String.join(", ", all.stream().map(c -> "s." + c).toList())
+                        + ", false AS __fdl_changed FROM __fdl_srcn s ANTI JOIN __fdl_curn c ON " + on + " ORDER BY s.__fdl_row");
+                st.execute("CREATE TEMP TABLE __fdl_del AS SELECT c." + FILE + ", c." + POS + ", c." + INLINED
+                        + ", true AS __fdl_gone FROM __fdl_curn c ANTI JOIN __fdl_srcn s ON " + on);
+            }
+        }
+        long added = single(duck, "SELECT count(*) FROM __fdl_ins WHERE NOT __fdl_changed");
+        long changed = single(duck, "SELECT count(*) FROM __fdl_ins WHERE __fdl_changed");
+        long removed = single(duck, "SELECT count(*) FROM __fdl_del WHERE __fdl_gone");
+        return new long[]{added, changed, removed};
+    }
+
+    private static void writeInserts(Connection duck, SyncPlan plan, Path file) throws SQLException {
+        List<String> select = new ArrayList<>();
+        StringBuilder fieldIds = new StringBuilder("{");
+        for (ImportPlan.Column c : plan.columns()) {
+            select.add(SqlQuote.ident(TableViewSql.idColumn(c.id())) + " AS " + SqlQuote.ident(c.name()));
+            if (fieldIds.length() > 1) fieldIds.append(", ");
+            fieldIds.append(SqlQuote.literal(c.name())).append(": ").append(c.id());
+        }
+        fieldIds.append('}');
+        try (Statement st = duck.createStatement()) {
+            st.execute("COPY (SELECT " + String.join(", ", select) + " FROM __fdl_ins ORDER BY rowid) TO "
+                    + SqlQuote.literal(file.toAbsolutePath().toString()) + " (FORMAT parquet, FIELD_IDS " + fieldIds + ")");
+        }
+    }
+
+    /** Per data file with deletes: {data file id, rows deleted now, rows visible before}. */
+    private static List<long[]> deletesPerFile(Connection duck) throws SQLException {
+        List<long[]> result = new ArrayList<>();
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT d." + FILE + ", d.n, v.n FROM (SELECT " + FILE + ", count(*) AS n FROM __fdl_del "
+                     + "WHERE " + FILE + " IS NOT NULL GROUP BY ALL) d JOIN (SELECT " + FILE + ", count(*) AS n FROM __fdl_cur WHERE "
+                     + FILE + " IS NOT NULL GROUP BY ALL) v USING (" + FILE + ") ORDER BY 1")) {
+            while (rs.next()) result.add(new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3)});
+        }
+        return result;
+    }
+
+    /**
+     * Writes the data file's new positional delete file: every position its previous delete files
+     * held plus the ones deleted now, sorted, with the data file's path as written
+     * ({@code file_path}, {@code pos}; DUCKLAKE.md "Paths"). Returns the number of positions.
+     */
+    private static long writeDeleteFile(Connection duck, long dataFileId, String dataFilePath, List<String> previous, Path file)
+            throws SQLException {
+        StringBuilder positions = new StringBuilder("SELECT " + POS + " AS pos FROM __fdl_del WHERE " + FILE + " = " + dataFileId);
+        for (String p : previous) {
+            positions.append(" UNION SELECT pos FROM read_parquet(").append(SqlQuote.literal(p)).append(')');
+        }
+        try (Statement st = duck.createStatement()) {
+            st.execute("COPY (SELECT CAST(" + SqlQuote.literal(dataFilePath) + " AS VARCHAR) AS file_path, CAST(pos AS BIGINT) AS pos "
+                    + "FROM (" + positions + ") ORDER BY pos) TO " + SqlQuote.literal(file.toAbsolutePath().toString())
+                    + " (FORMAT parquet, FIELD_IDS {file_path: " + DELETE_FILE_PATH_FIELD_ID + ", pos: " + DELETE_POS_FIELD_ID + "})");
+            return st.getUpdateCount();
+        }
+    }
+
+    /** {file_size_bytes, footer_size} of a written Parquet file. */
+    private static long[] parquetSizes(Connection duck, Path file) throws SQLException {
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT file_size_bytes, footer_size FROM parquet_file_metadata("
+                     + SqlQuote.literal(file.toAbsolutePath().toString()) + ")")) {
+            rs.next();
+            return new long[]{rs.getLong(1), rs.getLong(2)};
+        }
+    }
+
+    /** Inlined rows to end: inlined-data table name → row ids. */
+    private static Map<String, List<Long>> inlinedDeletes(Connection duck, SnapshotView.TableEntry entry) throws SQLException {
+        Map<String, List<Long>> result = new LinkedHashMap<>();
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT " + INLINED + ", " + POS + " FROM __fdl_del WHERE " + INLINED
+                     + " IS NOT NULL ORDER BY 1, 2")) {
+            while (rs.next()) {
+                String table = entry.inlined().get(rs.getInt(1)).tableName();
+                result.computeIfAbsent(table, k -> new ArrayList<>()).add(rs.getLong(2));
+            }
+        }
+        return result;
+    }
+
+    private static long single(Connection duck, String sql) throws SQLException {
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.fdl.ducklake.read;
+
+import dev.fdl.util.SqlQuote;
+import dev.fdl.FdlException;
+import dev.fdl.store.ObjectStore;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.engine.DuckLakeExtension;
+import dev.fdl.ducklake.engine.QueryTables;
+import dev.fdl.ducklake.engine.ReadOnlySql;
+
+/**
+ * Runs a read-only query over a DuckDB-file catalog at a snapshot: with DuckDB's DuckLake
+ * extension when it can be loaded (ATTACH 'ducklake:…' READ_ONLY), otherwise with fdl's built-in
+ * {@link BuiltInReader} (DuckDB core only).
+ */
+public final class CatalogQuery {
+    private CatalogQuery() {}
+
+    /** Which reader answered. */
+    public enum Engine { DUCKLAKE_EXTENSION, BUILT_IN }
+
+    /** A result and the engine that produced it. */
+    public record Answer(QueryResult result, Engine engine, long snapshot) {}
+
+    /**
+     * Like {@link #run(Path, String, Long, String)} for a catalog whose data files are in
+     * {@code store} under {@code dataDirKey}. For a remote store (S3, HTTPS) without loadable
+     * {@code ducklake} and {@code httpfs} extensions, the files the snapshot needs are first
+     * fetched into {@code cacheDir} ({@link DataFileMirror}) and read from there, since DuckDB core
+     * reads local files only; only the files of the tables the query names are fetched
+     * ({@link QueryTables}), all when that cannot be told.
+     */
+    public static Answer run(Path catalog, ObjectStore store, String dataDirKey, Path cacheDir, Long snapshot, String sql) {
+        String location = store.location(dataDirKey);
+        if (!location.contains("://")) return run(catalog, location, snapshot, sql);
+        java.util.Set<String> named;
+        try (Connection duck = DuckDbPool.connect()) {
+            ReadOnlySql.check(duck, sql);
+            if (DuckLakeExtension.load(duck, "ducklake", "httpfs") == null) return run(catalog, location, snapshot, sql);
+            named = QueryTables.named(duck, sql);
+        } catch (SQLException e) {
+            throw new FdlException("cannot start DuckDB: " + e.getMessage());
+        }
+        // only the files of the tables the query names (a whole dataset is often many times one table)
+        String local = DataFileMirror.fetch(catalog, snapshot, store, dataDirKey, cacheDir, named);
+        try (BuiltInReader r = BuiltInReader.open(catalog, local, snapshot, named)) {
+            return new Answer(r.query(sql), Engine.BUILT_IN, r.snapshot());
+        }
+    }
+
+    /**
+     * @param catalog  a local DuckDB-file catalog
+     * @param dataPath where its data files are (null: its own data_path)
+     * @param snapshot null for the newest
+     * @throws FdlException exit 2 for non-read-only SQL, exit 1 for SQL errors, exit 4 for an unknown snapshot
+     */
+    public static Answer run(Path catalog, String dataPath, Long snapshot, String sql) {
+        try (Connection duck = DuckDbPool.connect()) {
+            ReadOnlySql.check(duck, sql);
+            if (DuckLakeExtension.load(duck, "ducklake") == null) {
+                try (Statement st = duck.createStatement()) {
+                    st.execute("SET TimeZone = 'UTC'");
+                    String opts = "READ_ONLY" + (dataPath == null ? "" : ", DATA_PATH " + SqlQuote.literal(dataPath) + ", OVERRIDE_DATA_PATH true")
+                            + (snapshot == null ? "" : ", SNAPSHOT_VERSION " + snapshot);
+                    st.execute("ATTACH " + SqlQuote.literal("ducklake:" + catalog.toAbsolutePath()) + " AS lake (" + opts + ")");
+                    st.execute("USE lake");
+                    return new Answer(BuiltInReader.execute(duck, sql), Engine.DUCKLAKE_EXTENSION, snapshot == null ? -1 : snapshot);
+                } catch (SQLException e) {
+                    throw new FdlException("query failed: " + BuiltInReader.firstLine(e));
+                }
+            }
+        } catch (SQLException e) {
+            throw new FdlException("cannot start DuckDB: " + e.getMessage());
+        }
+        try (BuiltInReader r = BuiltInReader.open(catalog, dataPath, snapshot)) {
+            return new Answer(r.query(sql), Engine.BUILT_IN, r.snapshot());
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.fdl.ducklake.read;
+
+import dev.fdl.FdlException;
+import dev.fdl.util.AtomicFile;
+import dev.fdl.store.ObjectMeta;
+import dev.fdl.store.ObjectStore;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A local copy of the data files a snapshot needs, for the built-in reader on a remote
+ * repository (S3, HTTPS): DuckDB core reads local files only, and its S3/HTTP support is an
+ * extension. Files are fetched once into a cache folder laid out like the data folder; DuckLake
+ * data and delete files never change once written (each has a new UUIDv7 name), so a cached file
+ * of the right size is reused.
+ */
+public final class DataFileMirror {
+    private DataFileMirror() {}
+
+    /**
+     * Fetches every data and delete file {@code catalog} needs at {@code snapshot} (null: newest)
+     * from {@code store} under {@code dataDirKey} into {@code cacheDir}.
+     *
+     * @return the data path override for {@link BuiltInReader#open}: {@code cacheDir} as an absolute path ending in {@code /}
+     * @throws FdlException failure naming the key when a file is missing from the repository, or when
+     *                      the catalog names a file outside its data path
+     */
+    public static String fetch(Path catalog, Long snapshot, ObjectStore store, String dataDirKey, Path cacheDir) {
+        return fetch(catalog, snapshot, store, dataDirKey, cacheDir, null);
+    }
+
+    /**
+     * {@link #fetch(Path, Long, ObjectStore, String, Path)} for the tables {@code named} only (lower-case
+     * {@code schema.table}; null: every table), under {@link BuiltInReader#requiredFiles(Path, Long, java.util.Set)}'s rule.
+     */
+    static String fetch(Path catalog, Long snapshot, ObjectStore store, String dataDirKey, Path cacheDir, java.util.Set<String> named) {
+        String dataDir = dataDirKey.isEmpty() || dataDirKey.endsWith("/") ? dataDirKey : dataDirKey + "/";
+        List<String> files = BuiltInReader.requiredFiles(catalog, snapshot, named);
+        try {
+            for (String rel : files) {
+                if (rel.startsWith("/") || rel.contains("://") || rel.contains("..")) {
+                    throw new FdlException("catalog " + catalog + " names data file " + rel
+                            + " outside its data path; the built-in reader reads only files of the repository's data folder");
+                }
+                Path target = cacheDir.resolve(rel);
+                String key = dataDir + rel;
+                if (Files.isRegularFile(target)) {
+                    Optional<ObjectMeta> meta = store.stat(key);
+                    if (meta.isPresent() && meta.get().size() == Files.size(target)) continue;
+                }
+                Files.createDirectories(target.getParent());
+                Path part = AtomicFile.tempBeside(target, "." + target.getFileName() + ".part-");
+                try {
+                    if (store.download(key, part).isEmpty()) {
+                        throw new FdlException("data file " + key + " named by catalog " + catalog
+                                + " is missing from the repository " + store.root());
+                    }
+                    AtomicFile.moveCopy(part, target);
+                } finally {
+                    AtomicFile.deleteQuietly(part);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the data file cache " + cacheDir, e);
+        }
+        return cacheDir.toAbsolutePath() + "/";
+    }
+}

@@ -1,0 +1,184 @@
+package dev.fdl.ducklake.read;
+
+import dev.fdl.util.SqlQuote;
+import java.util.ArrayList;
+import java.util.List;
+import dev.fdl.ducklake.format.DuckLakeSchema;
+import dev.fdl.ducklake.format.Visibility;
+
+/**
+ * The SELECT that shows one DuckLake table at a snapshot with DuckDB core alone:
+ * <pre>
+ *   SELECT … FROM read_parquet([visible data files], schema = MAP {field id: {name, type, default_value}},
+ *                              filename = true, file_row_number = true)
+ *     ANTI JOIN (positional deletes ∪ inlined deletes) ON file and row position
+ *   UNION ALL SELECT … FROM each inlined-data table WHERE the row is visible at the snapshot
+ * </pre>
+ * Data files are read by Parquet field id (= DuckLake column id), so renamed, added and dropped
+ * columns read right; a column a file lacks reads as its {@code initial_default}. Delete files
+ * are matched to data files through {@code ducklake_delete_file.data_file_id}, never through the
+ * paths written inside them (they are stale once a repository moves).
+ */
+public final class TableViewSql {
+    private final SnapshotView catalog;
+    private final SnapshotView.TableEntry table;
+
+    public TableViewSql(SnapshotView catalog, SnapshotView.TableEntry table) {
+        this.catalog = catalog;
+        this.table = table;
+    }
+
+    /** Row identity columns of {@link #selectWithRowIds()}: data file id (NULL for inlined rows). */
+    public static final String FILE_ID = "__fdl_file";
+    /** Row identity: 0-based position in the data file, or the inlined row's {@code row_id}. */
+    public static final String POS = "__fdl_pos";
+    /** Row identity: index of the inlined-data table in {@code table.inlined()}, NULL for rows of data files. */
+    public static final String INLINED = "__fdl_inlined";
+
+    /** The name {@link #selectWithRowIds()} gives the column with DuckLake column id {@code id}. */
+    public static String idColumn(long id) {
+        return "c" + id;
+    }
+
+    /**
+     * The table's rows as {@link #select()} shows them, but with each row's identity, for writers
+     * that delete rows as DuckLake does (by position in a data file, or by inlined {@code row_id}):
+     * the columns are named {@code c<column id>} ({@link #idColumn}), followed by {@link #FILE_ID},
+     * {@link #POS} and {@link #INLINED}.
+     */
+    public String selectWithRowIds() {
+        List<String> parts = new ArrayList<>();
+        if (!table.dataFiles().isEmpty()) parts.add(parquetPart(true));
+        for (int i = 0; i < table.inlined().size(); i++) parts.add(inlinedPart(table.inlined().get(i), i));
+        if (parts.isEmpty()) parts.add(emptyPart(true));
+        return String.join("\nUNION ALL\n", parts);
+    }
+
+    /** The SELECT; its columns are the table's visible columns, in order, with their DuckDB types. */
+    String select() {
+        List<String> parts = new ArrayList<>();
+        if (!table.dataFiles().isEmpty()) parts.add(parquetPart());
+        for (SnapshotView.InlinedTable inlined : table.inlined()) parts.add(inlinedPart(inlined));
+        if (parts.isEmpty()) parts.add(emptyPart());
+        return String.join("\nUNION ALL\n", parts);
+    }
+
+    private String parquetPart() {
+        return parquetPart(false);
+    }
+
+    /**
+     * The rows of the visible data files with their deletes applied; with {@code rowIds} the
+     * columns are named {@code c<column id>} and each row carries its data file id and position.
+     */
+    private String parquetPart(boolean rowIds) {
+        StringBuilder files = new StringBuilder("[");
+        for (int i = 0; i < table.dataFiles().size(); i++) {
+            if (i > 0) files.append(", ");
+            files.append(SqlQuote.literal(table.dataFiles().get(i).location()));
+        }
+        files.append(']');
+        StringBuilder schema = new StringBuilder("MAP {");
+        List<String> select = new ArrayList<>();
+        for (int i = 0; i < table.columns().size(); i++) {
+            SnapshotView.ColumnEntry c = table.columns().get(i);
+            if (i > 0) schema.append(", ");
+            // Internal names c<id> keep user columns apart from the filename/file_row_number columns.
+            schema.append(c.id()).append(": {name: ").append(SqlQuote.literal("c" + c.id()))
+                    .append(", type: ").append(SqlQuote.literal(c.duckType()))
+                    // Every default as VARCHAR text: MAP values need one type, and the reader casts it to the column's.
+                    .append(", default_value: CAST(").append(SqlQuote.literal(c.initialDefault())).append(" AS VARCHAR)}");
+            select.add("p." + SqlQuote.ident("c" + c.id()) + " AS " + SqlQuote.ident(rowIds ? idColumn(c.id()) : c.name()));
+        }
+        schema.append('}');
+        String deletes = deletes();
+        StringBuilder sb = new StringBuilder("SELECT ");
+        sb.append(select.isEmpty() ? "NULL AS __fdl_no_columns" : String.join(", ", select));
+        if (rowIds) sb.append(", files.id AS " + FILE_ID + ", p.file_row_number AS " + POS + ", CAST(NULL AS INTEGER) AS " + INLINED);
+        sb.append(" FROM read_parquet(").append(files);
+        if (!table.columns().isEmpty()) sb.append(", schema = ").append(schema);
+        if (deletes != null || rowIds) sb.append(", filename = true, file_row_number = true");
+        sb.append(") AS p");
+        if (rowIds) sb.append(" JOIN (VALUES ").append(fileIds()).append(") AS files(id, f) ON p.filename = files.f");
+        if (deletes != null) {
+            sb.append(" ANTI JOIN (").append(deletes).append(") AS d ON p.filename = d.f AND p.file_row_number = d.pos");
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The rows deleted at the snapshot as {@code (f, pos)}: data file location and 0-based position,
+     * from the visible delete files and inlined deletes of the table's visible data files; null if
+     * none can be.
+     */
+    String deletes() {
+        List<String> parts = new ArrayList<>();
+        for (SnapshotView.DeleteFileEntry d : table.deleteFiles()) {
+            parts.add("SELECT " + SqlQuote.literal(location(d.dataFileId())) + " AS f, pos FROM read_parquet("
+                    + SqlQuote.literal(d.location()) + ")");
+        }
+        if (table.inlinedDeleteTable() != null && !table.dataFiles().isEmpty()) {
+            parts.add("SELECT files.f, i.row_id AS pos FROM " + catalog.catalogTable(table.inlinedDeleteTable())
+                    + " AS i JOIN (VALUES " + fileIds() + ") AS files(id, f) ON i.file_id = files.id WHERE i.begin_snapshot <= "
+                    + catalog.snapshot());
+        }
+        return parts.isEmpty() ? null : String.join(" UNION ALL ", parts);
+    }
+
+    /** {@code (id, 'location'), …} for every visible data file. */
+    private String fileIds() {
+        StringBuilder values = new StringBuilder();
+        for (SnapshotView.DataFileEntry f : table.dataFiles()) {
+            if (!values.isEmpty()) values.append(", ");
+            values.append('(').append(f.id()).append(", ").append(SqlQuote.literal(f.location())).append(')');
+        }
+        return values.toString();
+    }
+
+    private String location(long dataFileId) {
+        for (SnapshotView.DataFileEntry f : table.dataFiles()) {
+            if (f.id() == dataFileId) return f.location();
+        }
+        throw new IllegalStateException("delete file of an invisible data file " + dataFileId);
+    }
+
+    private String inlinedPart(SnapshotView.InlinedTable inlined) {
+        return inlinedPart(inlined, -1);
+    }
+
+    /** The visible rows of one inlined-data table; with {@code index >= 0} as {@link #selectWithRowIds()} shows them. */
+    private String inlinedPart(SnapshotView.InlinedTable inlined, int index) {
+        List<String> select = new ArrayList<>();
+        for (SnapshotView.ColumnEntry c : table.columns()) {
+            String source = inlined.columnsById().get(c.id());
+            String expr = source != null ? "CAST(" + SqlQuote.ident(source) + " AS " + c.duckType() + ")" : defaultValue(c);
+            select.add(expr + " AS " + SqlQuote.ident(index >= 0 ? idColumn(c.id()) : c.name()));
+        }
+        DuckLakeSchema.InlinedColumns system = inlined.system();
+        if (index >= 0) {
+            select.add("CAST(NULL AS BIGINT) AS " + FILE_ID + ", " + SqlQuote.ident(system.rowId()) + " AS " + POS + ", "
+                    + index + " AS " + INLINED);
+        }
+        long s = catalog.snapshot();
+        return "SELECT " + (select.isEmpty() ? "NULL AS __fdl_no_columns" : String.join(", ", select))
+                + " FROM " + catalog.catalogTable(inlined.tableName())
+                + " WHERE" + Visibility.at("", SqlQuote.ident(system.begin()), SqlQuote.ident(system.end()), Long.toString(s));
+    }
+
+    private String emptyPart() {
+        return emptyPart(false);
+    }
+
+    private String emptyPart(boolean rowIds) {
+        List<String> select = new ArrayList<>();
+        for (SnapshotView.ColumnEntry c : table.columns()) {
+            select.add("CAST(NULL AS " + c.duckType() + ") AS " + SqlQuote.ident(rowIds ? idColumn(c.id()) : c.name()));
+        }
+        if (rowIds) select.add("CAST(NULL AS BIGINT) AS " + FILE_ID + ", CAST(NULL AS BIGINT) AS " + POS + ", CAST(NULL AS INTEGER) AS " + INLINED);
+        return "SELECT " + (select.isEmpty() ? "NULL AS __fdl_no_columns" : String.join(", ", select)) + " WHERE false";
+    }
+
+    private static String defaultValue(SnapshotView.ColumnEntry c) {
+        return "CAST(" + SqlQuote.literal(c.initialDefault()) + " AS " + c.duckType() + ")";
+    }
+}

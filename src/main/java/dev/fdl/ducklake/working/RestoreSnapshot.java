@@ -1,0 +1,630 @@
+package dev.fdl.ducklake.working;
+
+import dev.fdl.FdlException;
+import dev.fdl.util.SqlQuote;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import dev.fdl.ducklake.format.DuckLakeSchema;
+
+/**
+ * Restores an old state into the working catalog (issue 18, {@code fdl restore}): one new DuckLake
+ * snapshot at which the working catalog's schemas, tables, views, columns, comments, data and
+ * delete files, inlined rows and inlined deletes are those another catalog (the old version's,
+ * converted to SQLite) shows at its newest snapshot. No data file is copied or written: the new
+ * snapshot names the old files, so an fdl commit afterwards publishes the old content as a new
+ * version, and every earlier snapshot of the working catalog reads as before (time travel).
+ *
+ * <p>The rule, applied to each versioned catalog table (DUCKLAKE.md, "Snapshots and visibility"):
+ * a row the old catalog shows that the working catalog also shows unchanged stays as it is; every
+ * other row the working catalog shows gets {@code end_snapshot} = the new snapshot; every other
+ * row the old catalog shows is inserted with {@code begin_snapshot} = the new snapshot. Ids are
+ * kept where they mean the same thing, so unchanged tables stay the same tables: a schema, table
+ * or view keeps its id unless the working catalog used that id for another object (another uuid:
+ * a version from a diverged branch), when it gets a new one from {@code next_catalog_id}; a data
+ * or delete file the working catalog does not show with the same id, path and deletes gets a new
+ * id from {@code next_file_id} (a file's row cannot be visible again once ended, and its inlined
+ * deletes have no end). Column ids are per table and kept, so Parquet field ids still match.
+ * Statistics of restored tables are the old catalog's, except {@code next_row_id}, which never goes
+ * back (row ids must not repeat).
+ *
+ * <p>Partitioned or sorted tables, macros and column-mapped files are refused (naming the table),
+ * never restored half: fdl's importer writes none of them. Both catalogs must be of the same
+ * DuckLake format. Everything happens in one SQLite transaction: on any error the working catalog
+ * is unchanged.
+ */
+public final class RestoreSnapshot {
+    /**
+     * The new snapshot.
+     *
+     * @param snapshot the new snapshot's id
+     * @param changes  its {@code changes_made} entries (empty: the working catalog already showed that state)
+     */
+    public record Result(long snapshot, List<String> changes) {
+        public Result {
+            changes = List.copyOf(changes);
+        }
+    }
+
+    private static final String V = "restore_source";
+    private static final List<String> REFUSED = List.of("ducklake_partition_info", "ducklake_sort_info", "ducklake_macro");
+
+    private final Connection conn;
+    private long vs;      // the source's newest snapshot
+    private long s;       // the new snapshot
+    private long nextCatalogId;
+    private long nextFileId;
+    private boolean ddl;
+    private long schemaVersion; // the new snapshot's
+    private final Set<Long> newSchema = new HashSet<>(); // tables whose inlined rows moved to the new schema version
+    private final Map<Long, Set<String>> tableChanges = new LinkedHashMap<>();
+    private final List<String> changes = new ArrayList<>();
+    private final Map<Long, Long> catalogIds = new HashMap<>();
+
+    private RestoreSnapshot(Connection conn) {
+        this.conn = conn;
+    }
+
+    /**
+     * Adds one snapshot to {@code working} whose state equals {@code source}'s at {@code sourceSnapshot}.
+     *
+     * @param working        the SQLite working catalog (changed in one transaction)
+     * @param source         the old version's catalog as SQLite (read only)
+     * @param sourceSnapshot the snapshot of {@code source} to restore (a version's newest: its {@code ducklake.snapshot_id})
+     * @param author  recorded in {@code ducklake_snapshot_changes}
+     * @param message recorded in {@code ducklake_snapshot_changes}
+     * @throws FdlException exit 1 when the catalogs differ in DuckLake format, or either uses a
+     *                      feature restore does not handle (partitions, sort orders, macros,
+     *                      column mappings), naming it, or when the working catalog already shows
+     *                      that state (nothing to restore); the working catalog is then unchanged
+     */
+    public static Result restore(Path working, Path source, long sourceSnapshot, String author, String message) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + working.toAbsolutePath())) {
+            try (Statement st = c.createStatement()) {
+                st.execute("PRAGMA busy_timeout = 10000");
+                st.execute("ATTACH DATABASE " + SqlQuote.literal(source.toAbsolutePath().toString()) + " AS " + V);
+            }
+            c.setAutoCommit(false);
+            try {
+                Result r = new RestoreSnapshot(c).run(sourceSnapshot, author, message);
+                c.commit();
+                return r;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot restore into the working catalog " + working + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Result run(long sourceSnapshot, String author, String message) throws SQLException {
+        String wFormat = one("SELECT value FROM main.ducklake_metadata WHERE key = 'version' AND scope IS NULL");
+        String vFormat = one("SELECT value FROM " + V + ".ducklake_metadata WHERE key = 'version' AND scope IS NULL");
+        if (!Objects.equals(wFormat, vFormat))
+            throw new FdlException("cannot restore a DuckLake " + vFormat + " catalog into a DuckLake " + wFormat
+                    + " working catalog: the formats differ");
+        long[] w = snapshotRow("main");
+        long[] v = snapshotRow(V);
+        vs = sourceSnapshot;
+        if (one("SELECT count(*) FROM " + V + ".ducklake_snapshot WHERE snapshot_id = " + vs).equals("0"))
+            throw new FdlException("cannot restore: the version's catalog has no snapshot " + vs + " (newest: " + v[0] + ")");
+        s = w[0] + 1;
+        nextCatalogId = Math.max(w[2], v[2]);
+        nextFileId = Math.max(w[3], v[3]);
+        refuseUnsupported();
+
+        Sync schemas = sync("ducklake_schema", "schema_id", "schema_uuid", Map.of(), Set.of());
+        for (Row r : schemas.inserted) changes.add("created_schema:" + SqlQuote.ident(r.text("schema_name")));
+        for (Row r : schemas.ended) if (!schemas.ids.containsValue(r.num("schema_id"))) changes.add("dropped_schema:" + r.num("schema_id"));
+        Sync tables = sync("ducklake_table", "table_id", "table_uuid", Map.of("schema_id", schemas.ids), Set.of());
+        Map<Long, String> schemaNames = new HashMap<>();
+        for (Row r : rows("main", "ducklake_schema", "end_snapshot IS NULL OR end_snapshot = " + s)) schemaNames.put(r.num("schema_id"), r.text("schema_name"));
+        for (Row r : tables.inserted)
+            if (!tables.endedIds().contains(r.num("table_id")))
+                changes.add("created_table:" + SqlQuote.qualified(schemaNames.getOrDefault(r.num("schema_id"), "main"), r.text("table_name")));
+            else mark(r.num("table_id"), "altered_table");
+        for (Row r : tables.ended) if (!tables.ids.containsValue(r.num("table_id"))) changes.add("dropped_table:" + r.num("table_id"));
+        Sync views = sync("ducklake_view", "view_id", "view_uuid", Map.of("schema_id", schemas.ids), Set.of());
+        for (Row r : views.inserted)
+            changes.add((views.endedIds().contains(r.num("view_id")) ? "altered_view:" + r.num("view_id")
+                    : "created_view:" + SqlQuote.qualified(schemaNames.getOrDefault(r.num("schema_id"), "main"), r.text("view_name"))));
+        for (Row r : views.ended) if (!views.ids.containsValue(r.num("view_id"))) changes.add("dropped_view:" + r.num("view_id"));
+        catalogIds.putAll(schemas.ids);
+        catalogIds.putAll(tables.ids);
+        catalogIds.putAll(views.ids);
+
+        Sync columns = sync("ducklake_column", null, null, Map.of("table_id", tables.ids), Set.of());
+        for (Row r : columns.inserted) mark(r.num("table_id"), "altered_table");
+        for (Row r : columns.ended) if (tables.ids.containsValue(r.num("table_id"))) mark(r.num("table_id"), "altered_table");
+        ddl = !schemas.isEmpty() || !tables.isEmpty() || !views.isEmpty() || !columns.isEmpty();
+        schemaVersion = snapshotRow("main")[1] + (ddl ? 1 : 0);
+        sync("ducklake_tag", null, null, Map.of("object_id", catalogIds), Set.of());
+        sync("ducklake_column_tag", null, null, Map.of("table_id", tables.ids), Set.of());
+
+        Sync files = sync("ducklake_data_file", "data_file_id", null, Map.of("table_id", tables.ids), filesWithOtherDeletes(tables.ids));
+        for (Row r : files.inserted) mark(r.num("table_id"), "inserted_into_table");
+        for (Row r : files.ended) mark(r.num("table_id"), "deleted_from_table");
+        for (Map.Entry<Long, Long> e : files.fresh.entrySet()) {
+            for (String t : List.of("ducklake_file_column_stats", "ducklake_file_variant_stats", "ducklake_file_partition_value"))
+                copyDependent(t, e.getKey(), e.getValue(), tables.ids);
+        }
+        Sync deletes = sync("ducklake_delete_file", "delete_file_id", null,
+                Map.of("table_id", tables.ids, "data_file_id", files.ids), Set.of());
+        for (Row r : deletes.inserted) mark(r.num("table_id"), "deleted_from_table");
+        copyInlinedDeletes(files, tables.ids);
+        inlinedData(tables.ids);
+        tableStats(tables.ids);
+
+        if (ddl) {
+            Set<Long> changed = new TreeSet<>();
+            for (Row r : tables.inserted) changed.add(r.num("table_id"));
+            for (Row r : columns.inserted) changed.add(r.num("table_id"));
+            changed.addAll(newSchema);
+            for (Long t : changed)
+                update("INSERT INTO main.ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)", s, schemaVersion, t);
+        }
+        tableChanges.forEach((t, kinds) -> kinds.forEach(k -> changes.add(k + ":" + t)));
+        if (changes.isEmpty())
+            throw new FdlException("the working catalog already shows exactly these tables; nothing to restore (nothing was changed)");
+        update("INSERT INTO main.ducklake_snapshot (snapshot_id, snapshot_time, schema_version, next_catalog_id, next_file_id) "
+                + "VALUES (?, ?, ?, ?, ?)", s, WorkingCatalog.snapshotTime(), schemaVersion, nextCatalogId, nextFileId);
+        update("INSERT INTO main.ducklake_snapshot_changes (snapshot_id, changes_made, author, commit_message, commit_extra_info) "
+                + "VALUES (?, ?, ?, ?, NULL)", s, String.join(",", changes), author, message);
+        return new Result(s, changes);
+    }
+
+    private void mark(long table, String kind) {
+        tableChanges.computeIfAbsent(table, k -> new LinkedHashSet<>()).add(kind);
+    }
+
+    /** id, schema_version, next_catalog_id, next_file_id of the newest snapshot of {@code db}. */
+    private long[] snapshotRow(String db) throws SQLException {
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT snapshot_id, schema_version, next_catalog_id, "
+                + "next_file_id FROM " + db + ".ducklake_snapshot ORDER BY snapshot_id DESC LIMIT 1")) {
+            if (!rs.next()) throw new FdlException((db.equals(V) ? "the catalog to restore" : "the working catalog") + " has no snapshot");
+            return new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)};
+        }
+    }
+
+    private String visibleIn(String db) {
+        return visibleIn(db, "");
+    }
+
+    /** Rows of {@code db} visible at the state restore starts from: the source's snapshot, the working catalog's newest. */
+    private String visibleIn(String db, String alias) {
+        return db.equals(V) ? alias + "begin_snapshot <= " + vs + " AND (" + alias + "end_snapshot IS NULL OR " + alias + "end_snapshot > " + vs + ")"
+                : alias + "end_snapshot IS NULL";
+    }
+
+    private void refuseUnsupported() throws SQLException {
+        for (String db : List.of("main", V)) {
+            String which = db.equals(V) ? "the version to restore" : "the working catalog";
+            for (String t : REFUSED) {
+                if (!exists(db, t)) continue;
+                if (one("SELECT count(*) FROM " + db + "." + t + " WHERE " + visibleIn(db)).equals("0")) continue;
+                throw new FdlException("cannot restore: " + which + " uses " + t.substring("ducklake_".length()).replace('_', ' ')
+                        + " (" + t + "), which fdl restore does not handle yet; nothing was changed");
+            }
+            // DuckLake 1.1 renamed the inlined-data system columns and added nested schemas; restore
+            // copies rows by the 1.0 names and would not remap parent_schema_id, so it refuses both
+            if (DuckLakeSchema.FORMAT_1_1.equals(one("SELECT value FROM " + db + ".ducklake_metadata WHERE key = 'version' AND scope IS NULL"))) {
+                if (!one("SELECT count(*) FROM " + db + ".ducklake_inlined_data_tables").equals("0"))
+                    throw new FdlException("cannot restore: " + which + " is a DuckLake 1.1 catalog with inlined rows, which fdl restore "
+                            + "does not handle yet; nothing was changed");
+                if (!one("SELECT count(*) FROM " + db + ".ducklake_schema WHERE parent_schema_id IS NOT NULL AND " + visibleIn(db)).equals("0"))
+                    throw new FdlException("cannot restore: " + which + " has nested schemas (DuckLake 1.1), which fdl restore "
+                            + "does not handle yet; nothing was changed");
+            }
+            if (!one("SELECT count(*) FROM " + db + ".ducklake_data_file WHERE " + visibleIn(db)
+                    + " AND (partition_id IS NOT NULL OR mapping_id IS NOT NULL)").equals("0"))
+                throw new FdlException("cannot restore: " + which + " has partitioned or column-mapped data files, which fdl restore "
+                        + "does not handle yet; nothing was changed");
+        }
+    }
+
+    /** One catalog table brought to the source's state; see the class comment. */
+    private final class Sync {
+        final Map<Long, Long> ids = new HashMap<>();   // source id -> id in the working catalog (visible at s)
+        final Map<Long, Long> fresh = new HashMap<>(); // source id -> new id, for rows inserted under a new id
+        final List<Row> inserted = new ArrayList<>();
+        final List<Row> ended = new ArrayList<>();
+        String idColumn;
+
+        boolean isEmpty() {
+            return inserted.isEmpty() && ended.isEmpty();
+        }
+
+        Set<Long> endedIds() {
+            Set<Long> out = new HashSet<>();
+            for (Row r : ended) out.add(r.num(idColumn));
+            return out;
+        }
+    }
+
+    /**
+     * @param idColumn  the row's own id (null: none, rows are matched on every column)
+     * @param uuidColumn for catalog objects: the id is kept unless the working catalog used it for another uuid;
+     *                   null: the id is kept only when the row is unchanged, else a new file id
+     * @param maps      columns holding ids of other objects, with their source-to-working mapping
+     * @param forceNew  source ids never matched (a data file whose deletes differ)
+     */
+    private Sync sync(String table, String idColumn, String uuidColumn, Map<String, Map<Long, Long>> maps, Set<Long> forceNew)
+            throws SQLException {
+        Sync out = new Sync();
+        out.idColumn = idColumn;
+        if (!exists("main", table) || !exists(V, table)) return out;
+        List<String> cols = columns(table);
+        Set<Long> keptRowids = new HashSet<>();
+        List<Row> toInsert = new ArrayList<>();
+        source:
+        for (Row r : rows(V, table, visibleIn(V))) {
+            for (Map.Entry<String, Map<Long, Long>> m : maps.entrySet()) {
+                Object ref = r.values.get(m.getKey());
+                if (ref == null) continue;
+                Long to = m.getValue().get(((Number) ref).longValue());
+                if (to == null) continue source; // it belongs to an object the source does not show
+                r.values.put(m.getKey(), to);
+            }
+            Long id = idColumn == null ? null : r.num(idColumn);
+            if (id == null || !forceNew.contains(id)) {
+                Long rowid = match(table, cols, r);
+                if (rowid != null) {
+                    keptRowids.add(rowid);
+                    if (id != null) out.ids.put(id, id);
+                    continue;
+                }
+            }
+            if (id != null) {
+                long to = uuidColumn != null && !catalogIdTaken(id, r.values.get(uuidColumn)) ? id
+                        : uuidColumn != null ? nextCatalogId++ : nextFileId++;
+                if (to != id) out.fresh.put(id, to);
+                out.ids.put(id, to);
+                r.values.put(idColumn, to);
+            }
+            toInsert.add(r);
+        }
+        for (Row w : rows("main", table, visibleIn("main"))) {
+            if (keptRowids.contains(w.rowid)) continue;
+            update("UPDATE main." + table + " SET end_snapshot = ? WHERE rowid = ?", s, w.rowid);
+            out.ended.add(w);
+        }
+        for (Row r : toInsert) {
+            r.values.put("begin_snapshot", s);
+            r.values.put("end_snapshot", null);
+            insert("main." + table, cols, r.values);
+            out.inserted.add(r);
+        }
+        return out;
+    }
+
+    /** True when the working catalog used {@code id} for a schema, table or view with another uuid. */
+    private boolean catalogIdTaken(long id, Object uuid) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT count(*) FROM (SELECT schema_uuid AS u FROM main.ducklake_schema WHERE schema_id = ?1 "
+                + "UNION ALL SELECT table_uuid FROM main.ducklake_table WHERE table_id = ?1 "
+                + "UNION ALL SELECT view_uuid FROM main.ducklake_view WHERE view_id = ?1) WHERE u IS NOT ?2")) {
+            ps.setLong(1, id);
+            ps.setObject(2, uuid);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1) > 0;
+            }
+        }
+    }
+
+    /** The rowid of a row the working catalog shows with the same values in every column but the snapshot range, or null. */
+    private Long match(String table, List<String> cols, Row r) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT rowid FROM main." + table + " WHERE end_snapshot IS NULL");
+        List<Object> args = new ArrayList<>();
+        for (String c : cols) {
+            if (c.equals("begin_snapshot") || c.equals("end_snapshot")) continue;
+            sql.append(" AND ").append(SqlQuote.ident(c)).append(" IS ?");
+            args.add(r.values.get(c));
+        }
+        try (PreparedStatement ps = conn.prepareStatement(sql + " LIMIT 1")) {
+            for (int i = 0; i < args.size(); i++) ps.setObject(i + 1, args.get(i));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        }
+    }
+
+    /**
+     * Source data files whose deletes (delete files, inlined deletes) differ from those the working
+     * catalog shows for the file of the same id: they must come back under a new id.
+     */
+    private Set<Long> filesWithOtherDeletes(Map<Long, Long> tableIds) throws SQLException {
+        Set<Long> out = new HashSet<>();
+        Map<Long, Set<String>> src = deletesOf(V, tableIds.keySet());
+        Map<Long, Set<String>> dst = deletesOf("main", new HashSet<>(tableIds.values()));
+        for (Row f : rows(V, "ducklake_data_file", visibleIn(V))) {
+            long id = f.num("data_file_id");
+            if (!src.getOrDefault(id, Set.of()).equals(dst.getOrDefault(id, Set.of()))) out.add(id);
+        }
+        return out;
+    }
+
+    /** Per data file id: the visible delete files (id and path) and inlined deletes (row ids) of {@code db}. */
+    private Map<Long, Set<String>> deletesOf(String db, Set<Long> tables) throws SQLException {
+        Map<Long, Set<String>> out = new HashMap<>();
+        for (Row d : rows(db, "ducklake_delete_file", visibleIn(db)))
+            out.computeIfAbsent(d.num("data_file_id"), k -> new HashSet<>()).add("file " + d.num("delete_file_id") + " " + d.values.get("path"));
+        for (long t : tables) {
+            String name = "ducklake_inlined_delete_" + t;
+            if (!exists(db, name)) continue;
+            String where = db.equals(V) ? " WHERE begin_snapshot <= " + vs : "";
+            try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT file_id, row_id FROM " + db + "." + name + where)) {
+                while (rs.next()) out.computeIfAbsent(rs.getLong(1), k -> new HashSet<>()).add("row " + rs.getLong(2));
+            }
+        }
+        return out;
+    }
+
+    /** Inlined deletes of the source's data files that came back under a new id, recorded at the new snapshot. */
+    private void copyInlinedDeletes(Sync files, Map<Long, Long> tableIds) throws SQLException {
+        for (Map.Entry<Long, Long> t : tableIds.entrySet()) {
+            String from = "ducklake_inlined_delete_" + t.getKey();
+            if (!exists(V, from)) continue;
+            String to = "ducklake_inlined_delete_" + t.getValue();
+            boolean created = false;
+            try (PreparedStatement ps = conn.prepareStatement("SELECT file_id, row_id FROM " + V + "." + from + " WHERE begin_snapshot <= ?")) {
+                ps.setLong(1, vs);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        Long file = files.fresh.get(rs.getLong(1));
+                        if (file == null) continue; // unchanged file: its inlined deletes are already there
+                        if (!created) created = createLike(from, to);
+                        update("INSERT INTO main." + SqlQuote.ident(to) + " (file_id, row_id, begin_snapshot) VALUES (?, ?, ?)", file, rs.getLong(2), s);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Inlined rows: for each source inlined-data table of a restored table, the working catalog's
+     * table of the same table id and schema version (created like the source's if missing) ends
+     * the rows the source does not show and gets those it lacks; inlined rows of every other
+     * inlined-data table end. When the working catalog does not know that schema version of the
+     * table (a table from another line of history, or one its history no longer holds), rows
+     * written with the table's current columns go to the new snapshot's schema version; rows
+     * written under an older schema are refused (naming the table): reading them needs that
+     * schema, which the working catalog cannot state.
+     */
+    private void inlinedData(Map<Long, Long> tableIds) throws SQLException {
+        Set<String> targets = new HashSet<>();
+        if (exists(V, "ducklake_inlined_data_tables")) {
+            for (Row r : rows(V, "ducklake_inlined_data_tables", "1 = 1")) {
+                Long to = tableIds.get(r.num("table_id"));
+                String from = r.text("table_name");
+                if (to == null || !exists(V, from)) continue;
+                long sv = r.num("schema_version");
+                String target = "ducklake_inlined_data_" + to + "_" + sv;
+                if (!exists("main", target) && one("SELECT count(*) FROM main.ducklake_schema_versions WHERE table_id = " + to
+                        + " AND schema_version = " + sv + " AND begin_snapshot < " + s).equals("0")) {
+                    if (one("SELECT count(*) FROM " + V + "." + SqlQuote.ident(from) + " WHERE " + visibleIn(V)).equals("0")) continue;
+                    if (!inlinedColumns(from).equals(currentColumns(r.num("table_id"))))
+                        throw new FdlException("cannot restore table " + to + ": some of its inlined rows were written under an older "
+                                + "schema (" + from + ") that the working catalog does not know (the version comes from another line "
+                                + "of history); nothing was changed");
+                    if (!ddl) { // not reached today: such a table is always inserted, which is DDL already
+                        ddl = true;
+                        schemaVersion++;
+                    }
+                    sv = schemaVersion;
+                    target = "ducklake_inlined_data_" + to + "_" + sv;
+                    if (targets.contains(target))
+                        throw new FdlException("cannot restore table " + to + ": its inlined rows are spread over several schema "
+                                + "versions the working catalog does not know; nothing was changed");
+                    newSchema.add(to);
+                }
+                if (!exists("main", target)) createLike(from, target);
+                else if (!columnDecl("main", target).equals(columnDecl(V, from)))
+                    throw new FdlException("cannot restore: inlined rows of table " + to + " at schema version " + r.num("schema_version")
+                            + " have other columns in the working catalog (" + target + ") than in the version; nothing was changed");
+                if (one("SELECT count(*) FROM main.ducklake_inlined_data_tables WHERE table_name = " + SqlQuote.literal(target)).equals("0"))
+                    update("INSERT INTO main.ducklake_inlined_data_tables (table_id, table_name, schema_version) VALUES (?, ?, ?)",
+                            to, target, sv);
+                targets.add(target);
+                List<String> data = new ArrayList<>();
+                for (String c : columns(V, from)) if (!c.equals("begin_snapshot") && !c.equals("end_snapshot")) data.add(SqlQuote.ident(c));
+                String t = "main." + SqlQuote.ident(target), f = V + "." + SqlQuote.ident(from);
+                StringBuilder same = new StringBuilder();
+                for (String c : data) same.append(" AND x.").append(c).append(" IS w.").append(c);
+                int ended = updateCount("UPDATE " + t + " AS w SET end_snapshot = " + s + " WHERE end_snapshot IS NULL AND NOT EXISTS (SELECT 1 FROM "
+                        + f + " AS x WHERE " + visibleIn(V, "x.")
+                        + same + ")");
+                int added = updateCount("INSERT INTO " + t + " (" + String.join(", ", data) + ", begin_snapshot, end_snapshot) SELECT "
+                        + prefixed("x.", data) + ", " + s + ", NULL FROM " + f + " AS x WHERE "
+                        + visibleIn(V, "x.")
+                        + " AND NOT EXISTS (SELECT 1 FROM " + t + " AS w WHERE w.end_snapshot IS NULL AND w.begin_snapshot < " + s + same + ")");
+                if (ended > 0) mark(to, "inlined_delete");
+                if (added > 0) mark(to, "inlined_insert");
+            }
+        }
+        if (!exists("main", "ducklake_inlined_data_tables")) return;
+        for (Row r : rows("main", "ducklake_inlined_data_tables", "1 = 1")) {
+            String name = r.text("table_name");
+            if (targets.contains(name) || !exists("main", name)) continue;
+            if (updateCount("UPDATE main." + SqlQuote.ident(name) + " SET end_snapshot = " + s + " WHERE end_snapshot IS NULL") > 0)
+                mark(r.num("table_id"), "inlined_delete");
+        }
+    }
+
+    /** The data columns of a source inlined-data table, in order. */
+    private List<String> inlinedColumns(String table) throws SQLException {
+        List<String> out = new ArrayList<>(columns(V, table));
+        out.removeAll(List.of("row_id", "begin_snapshot", "end_snapshot"));
+        return out;
+    }
+
+    /** The top-level columns a source table shows at the restored snapshot, in order. */
+    private List<String> currentColumns(long table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT column_name FROM " + V + ".ducklake_column WHERE table_id = "
+                + table + " AND parent_column IS NULL AND " + visibleIn(V) + " ORDER BY column_order, column_id")) {
+            while (rs.next()) out.add(rs.getString(1));
+        }
+        return out;
+    }
+
+    private static String prefixed(String p, List<String> cols) {
+        List<String> out = new ArrayList<>();
+        for (String c : cols) out.add(p + c);
+        return String.join(", ", out);
+    }
+
+    /** Restored tables take the source's statistics; next_row_id never goes back. */
+    private void tableStats(Map<Long, Long> tableIds) throws SQLException {
+        for (Map.Entry<Long, Long> t : tableIds.entrySet()) {
+            List<Row> src = rows(V, "ducklake_table_stats", "table_id = " + t.getKey());
+            if (src.isEmpty()) continue;
+            List<Row> dst = rows("main", "ducklake_table_stats", "table_id = " + t.getValue());
+            long nextRowId = src.get(0).num("next_row_id");
+            for (Row d : dst) nextRowId = Math.max(nextRowId, d.num("next_row_id"));
+            update("DELETE FROM main.ducklake_table_stats WHERE table_id = ?", t.getValue());
+            Row r = src.get(0);
+            r.values.put("table_id", t.getValue());
+            r.values.put("next_row_id", nextRowId);
+            insert("main.ducklake_table_stats", columns("ducklake_table_stats"), r.values);
+            update("DELETE FROM main.ducklake_table_column_stats WHERE table_id = ?", t.getValue());
+            for (Row c : rows(V, "ducklake_table_column_stats", "table_id = " + t.getKey())) {
+                c.values.put("table_id", t.getValue());
+                insert("main.ducklake_table_column_stats", columns("ducklake_table_column_stats"), c.values);
+            }
+        }
+    }
+
+    /** Rows keyed by data_file_id (statistics, partition values) copied for a file that came back under a new id. */
+    private void copyDependent(String table, long from, long to, Map<Long, Long> tableIds) throws SQLException {
+        if (!exists("main", table) || !exists(V, table)) return;
+        for (Row r : rows(V, table, "data_file_id = " + from)) {
+            r.values.put("data_file_id", to);
+            Object t = r.values.get("table_id");
+            if (t != null) r.values.put("table_id", tableIds.get(((Number) t).longValue()));
+            insert("main." + table, columns(table), r.values);
+        }
+    }
+
+    private boolean createLike(String sourceTable, String target) throws SQLException {
+        String sql = one("SELECT sql FROM " + V + ".sqlite_master WHERE type = 'table' AND name = " + SqlQuote.literal(sourceTable));
+        int open = sql.indexOf('(');
+        update("CREATE TABLE main." + SqlQuote.ident(target) + " " + sql.substring(open));
+        return true;
+    }
+
+    private String columnDecl(String db, String table) throws SQLException {
+        StringBuilder sb = new StringBuilder();
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("PRAGMA " + db + ".table_info(" + SqlQuote.ident(table) + ")")) {
+            while (rs.next()) sb.append(rs.getString("name")).append(' ').append(rs.getString("type")).append(',');
+        }
+        return sb.toString();
+    }
+
+    private final Map<String, List<String>> columnCache = new HashMap<>();
+
+    /** The columns of catalog table {@code table}, which both catalogs must declare alike (same DuckLake format). */
+    private List<String> columns(String table) throws SQLException {
+        List<String> c = columnCache.get(table);
+        if (c != null) return c;
+        List<String> w = columns("main", table), v = columns(V, table);
+        if (!w.equals(v))
+            throw new FdlException("cannot restore: the catalogs' " + table + " tables have different columns (" + w + " here, " + v
+                    + " in the version); nothing was changed");
+        columnCache.put(table, w);
+        return w;
+    }
+
+    private List<String> columns(String db, String table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("PRAGMA " + db + ".table_info(" + SqlQuote.ident(table) + ")")) {
+            while (rs.next()) out.add(rs.getString("name"));
+        }
+        return out;
+    }
+
+    private boolean exists(String db, String table) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT count(*) FROM " + db + ".sqlite_master WHERE type = 'table' AND name = ?")) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1) > 0;
+            }
+        }
+    }
+
+    /** A catalog row: its values by column name, and its rowid (for rows of the working catalog). */
+    private static final class Row {
+        final Map<String, Object> values = new LinkedHashMap<>();
+        long rowid;
+
+        Long num(String c) {
+            Object o = values.get(c);
+            return o == null ? null : ((Number) o).longValue();
+        }
+
+        String text(String c) {
+            Object o = values.get(c);
+            return o == null ? null : o.toString();
+        }
+    }
+
+    private List<Row> rows(String db, String table, String where) throws SQLException {
+        List<Row> out = new ArrayList<>();
+        try (Statement st = conn.createStatement();
+             ResultSet rs = st.executeQuery("SELECT rowid AS \"__rowid\", * FROM " + db + "." + SqlQuote.ident(table) + " WHERE " + where)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                Row r = new Row();
+                r.rowid = rs.getLong(1);
+                for (int i = 2; i <= n; i++) r.values.put(rs.getMetaData().getColumnName(i), rs.getObject(i));
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    private void insert(String table, List<String> cols, Map<String, Object> values) throws SQLException {
+        List<String> q = new ArrayList<>();
+        for (String c : cols) q.add(SqlQuote.ident(c));
+        String marks = String.join(", ", java.util.Collections.nCopies(cols.size(), "?"));
+        try (PreparedStatement ps = conn.prepareStatement("INSERT INTO " + table + " (" + String.join(", ", q) + ") VALUES (" + marks + ")")) {
+            for (int i = 0; i < cols.size(); i++) ps.setObject(i + 1, values.get(cols.get(i)));
+            ps.executeUpdate();
+        }
+    }
+
+    private void update(String sql, Object... args) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
+            ps.executeUpdate();
+        }
+    }
+
+    private int updateCount(String sql) throws SQLException {
+        try (Statement st = conn.createStatement()) {
+            return st.executeUpdate(sql);
+        }
+    }
+
+    private String one(String sql) throws SQLException {
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.fdl;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Rules that have one home in src/main (issue 27), read from the sources with comments and
+ * strings left out: a new bypass fails here, naming the file and line.
+ */
+class OneHomePerRuleTest {
+    private static final Path MAIN = Path.of("src", "main", "java", "dev", "fdl");
+    /** Text blocks, strings, character literals and comments (as PackageCyclesTest reads them), blanked keeping line breaks. */
+    private static final Pattern NOT_CODE = Pattern.compile(
+            "\"\"\"(?s:.*?)\"\"\"|\"(?:\\\\.|[^\"\\\\\\n])*\"|'(?:\\\\.|[^'\\\\])'|/\\*(?s:.*?)\\*/|//[^\\n]*");
+    /** Comments only (strings kept, for rules about string literals); a string holding // or /* is rare enough here. */
+    private static final Pattern COMMENTS = Pattern.compile("/\\*(?s:.*?)\\*/|//[^\\n]*");
+
+    @Test
+    void onlyTheStorePackageKnowsWhichStoreClassItHas() throws IOException {
+        // a caller asks a store for a capability (ObjectStore.localFiles(), conditionalWritesNeedProbe())
+        assertThat(sites(Pattern.compile("instanceof\\s+(?:dev\\.fdl\\.store\\.)?(?:LocalStore|S3Store|HttpStore)\\b")))
+                .as("instanceof a store class outside dev.fdl.store")
+                .allMatch(s -> s.startsWith("store/"));
+    }
+
+    @Test
+    void theCatalogCacheIsMadeFromTheEnvironmentInOnePlace() throws IOException {
+        assertThat(sites(Pattern.compile("CatalogCache\\s*\\.\\s*fromEnvironment\\s*\\(")))
+                .as("calls of CatalogCache.fromEnvironment (the CLI makes the cache once and passes it)")
+                .hasSize(1)
+                .allMatch(s -> s.startsWith("cli/CommandContext.java:"));
+    }
+
+    @Test
+    void temporaryFileAndRenameAreWrittenOnlyByAtomicFile() throws IOException {
+        // LocalStore's writes are the store's commit protocol (its lock, its last-modified rule);
+        // DuckDbNativeLibrary runs before fdl starts proper
+        Set<String> own = Set.of("util/AtomicFile.java", "store/LocalStore.java", "util/DuckDbNativeLibrary.java");
+        assertThat(sites(Pattern.compile("\\bATOMIC_MOVE\\b")))
+                .as("ATOMIC_MOVE outside AtomicFile: write through util.AtomicFile")
+                .allMatch(s -> own.contains(s.substring(0, s.indexOf(':'))));
+    }
+
+    @Test
+    void headAndTheSuffixesAreReadByTheRevisionResolverAlone() throws IOException {
+        // "HEAD", git's "@" and where suffixes start: RevisionResolver (Revision holds the suffix grammar,
+        // RefName the ref-name rule that '@' alone is no name); the CLI asks it (DefaultRef)
+        Set<String> own = Set.of("repo/RevisionResolver.java", "repo/Revision.java", "repo/RefName.java");
+        assertThat(sites(Pattern.compile("(?:equals|startsWith)\\(\"(?:HEAD|@|@\\{)\"\\)|\"~\\^@\""), COMMENTS))
+                .as("HEAD or @ read outside RevisionResolver")
+                .allMatch(s -> own.contains(s.substring(0, s.indexOf(':'))));
+    }
+
+    @Test
+    void theSiteFinderSeesCodeNotCommentsOrStrings() {
+        String source = """
+                class X {
+                    // x instanceof LocalStore
+                    String s = "instanceof LocalStore";
+                    boolean b = store instanceof LocalStore;
+                }
+                """;
+        assertThat(lines(source, Pattern.compile("instanceof\\s+LocalStore"))).containsExactly(4);
+    }
+
+    /** {@code path:line} (path relative to dev/fdl) of every match of {@code code} in the code of src/main. */
+    private static List<String> sites(Pattern code) throws IOException {
+        return sites(code, NOT_CODE);
+    }
+
+    /** {@link #sites(Pattern)} with {@code blanked} (comments, maybe strings) left out of the search. */
+    private static List<String> sites(Pattern code, Pattern blanked) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                String rel = MAIN.relativize(f).toString().replace('\\', '/');
+                for (int line : lines(Files.readString(f), code, blanked)) out.add(rel + ":" + line);
+            }
+        }
+        return out;
+    }
+
+    private static List<Integer> lines(String source, Pattern code) {
+        return lines(source, code, NOT_CODE);
+    }
+
+    private static List<Integer> lines(String source, Pattern code, Pattern blanked) {
+        Matcher m = blanked.matcher(source);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) m.appendReplacement(sb, Matcher.quoteReplacement(m.group().replaceAll("[^\\n]", " ")));
+        m.appendTail(sb);
+        String blank = sb.toString();
+        List<Integer> out = new ArrayList<>();
+        Matcher c = code.matcher(blank);
+        while (c.find()) out.add((int) blank.substring(0, c.start()).chars().filter(ch -> ch == '\n').count() + 1);
+        return out;
+    }
+}

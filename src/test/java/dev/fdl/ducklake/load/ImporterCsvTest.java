@@ -1,0 +1,171 @@
+package dev.fdl.ducklake.load;
+
+import dev.fdl.FdlException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPOutputStream;
+import dev.fdl.ducklake.ImportMode;
+import dev.fdl.ducklake.WorkingCatalogFixture;
+import dev.fdl.ducklake.read.BuiltInReader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Issue 17: CSV import as DuckDB users expect it. DuckDB's sniffer samples 20,480 rows; a quote
+ * that first appears after the sample must still be read as a quote, and a ragged file must be
+ * refused naming and quoting its first bad line, never imported as one text column.
+ */
+class ImporterCsvTest {
+    /** Beyond DuckDB's default sample of 20,480 rows. */
+    static final int LATE = 25_000;
+
+    @TempDir Path tmp;
+    WorkingCatalogFixture wc;
+
+    @BeforeEach
+    void setUp() {
+        wc = new WorkingCatalogFixture(tmp.resolve("wc"));
+    }
+
+    /** A CSV of {@code rows} rows {@code id,name,score}; row {@code special} is {@code line} instead. */
+    Path csv(String name, int rows, int special, String line) throws IOException {
+        Path p = tmp.resolve(name);
+        try (OutputStream raw = Files.newOutputStream(p);
+             OutputStream out = name.endsWith(".gz") ? new GZIPOutputStream(raw) : raw) {
+            StringBuilder sb = new StringBuilder("id,name,score\n");
+            for (int i = 1; i <= rows; i++) {
+                sb.append(i == special ? line : i + ",n" + i + "," + i).append('\n');
+                if (sb.length() > 1 << 16) {
+                    out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+                    sb.setLength(0);
+                }
+            }
+            out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        return p;
+    }
+
+    String value(String sql) {
+        try (BuiltInReader r = wc.read(null)) {
+            return String.valueOf(r.query(sql).rows().get(0).get(0));
+        }
+    }
+
+    @Test
+    void aQuotedFieldFirstSeenAfterTheSampleIsReadAsQuoted() throws IOException {
+        Path p = csv("late.csv", 30_000, LATE, LATE + ",\"late, quoted\"," + LATE);
+        ImportResult r = wc.importFile(p, "t", ImportMode.CREATE);
+        assertThat(r.rows()).isEqualTo(30_000);
+        assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("id BIGINT", "name VARCHAR", "score BIGINT");
+        assertThat(value("SELECT name FROM t WHERE id = " + LATE)).isEqualTo("late, quoted");
+    }
+
+    @Test
+    void aLateQuotedFieldWithoutDelimiterDoesNotKeepItsQuotes() throws IOException {
+        // DuckDB's default sniff would import this silently as "late" with its quotes.
+        Path p = csv("silent.csv.gz", 30_000, LATE, LATE + ",\"late\"," + LATE);
+        wc.importFile(p, "t", ImportMode.CREATE);
+        assertThat(value("SELECT name FROM t WHERE id = " + LATE)).isEqualTo("late");
+    }
+
+    private void refusedNaming(Path p, String lineNumber, String quoted) {
+        String before = wc.dump();
+        assertThatThrownBy(() -> wc.importFile(p, "t", ImportMode.CREATE))
+                .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.FAILURE))
+                .hasMessageContaining(p.toString())
+                .hasMessageContaining("line " + lineNumber + " has ")
+                .hasMessageContaining(quoted)
+                .hasMessageContaining("nothing was imported");
+        assertThat(wc.dump()).isEqualTo(before);
+    }
+
+    @Test
+    void aRowWithAnExtraFieldInsideTheSampleIsRefusedNotReadAsOneColumn() throws IOException {
+        refusedNaming(csv("extra.csv", 99, 50, "50,x,50,extra"), "51", "50,x,50,extra");
+    }
+
+    @Test
+    void aLastRowWithAnExtraFieldIsRefusedNotTakenAsTheHeader() throws IOException {
+        // DuckDB's sniffer answers skip = 2 here: the wide last line would become the header and no row would remain
+        Path p = tmp.resolve("last.csv");
+        Files.writeString(p, "id,name,pop\n1,A,1\n2,B,2,x\n");
+        refusedNaming(p, "3", "2,B,2,x");
+    }
+
+    @Test
+    void aRowWithAMissingFieldAfterTheSampleIsRefused() throws IOException {
+        refusedNaming(csv("short.csv.gz", 30_000, LATE, LATE + ",x"), String.valueOf(LATE + 1), LATE + ",x");
+    }
+
+    @Test
+    void aRaggedSemicolonFileNamesItsDelimiter() throws IOException {
+        Path p = tmp.resolve("semi.csv");
+        Files.writeString(p, "id;name;score\n1;a;1\n2;b\n3;c;3\n");
+        refusedNaming(p, "3", "2;b");
+        assertThatThrownBy(() -> wc.importFile(p, "t", ImportMode.CREATE)).hasMessageContaining("delimiter ';'");
+    }
+
+    @Test
+    void aHeaderNamingAColumnTwiceIsRefusedNotRenamed() throws IOException {
+        // DuckDB's reader would import the second as "Id_1"
+        Path p = tmp.resolve("twice.csv");
+        Files.writeString(p, "id,name,Id\n1,a,2\n3,b,4\n");
+        String before = wc.dump();
+        assertThatThrownBy(() -> wc.importFile(p, "t", ImportMode.CREATE))
+                .isInstanceOf(FdlException.class)
+                .hasMessageContaining(p.toString())
+                .hasMessageContaining("names column 'Id' twice (fields 1 and 3");
+        assertThat(wc.dump()).isEqualTo(before);
+        // the same names, distinct, import as they are
+        Files.writeString(p, "id,name,id2\n1,a,2\n");
+        assertThat(wc.importFile(p, "t", ImportMode.CREATE).columns()).extracting(ImportResult.Column::text).containsExactly("id BIGINT", "name VARCHAR", "id2 BIGINT");
+    }
+
+    @Test
+    void aFileThatIsNotUtf8IsRefusedNamingTheFirstBadLine() throws IOException {
+        for (String name : new String[]{"latin1.csv", "latin1.csv.gz"}) {
+            // row LATE is Latin-1 ("café" with é as the single byte 0xE9): line LATE + 1, far past the first buffer
+            Path p = csv(name, 30_000, LATE, LATE + ",caf\u00e9," + LATE);
+            byte[] b = name.endsWith(".gz") ? new java.util.zip.GZIPInputStream(Files.newInputStream(p)).readAllBytes() : Files.readAllBytes(p);
+            String text = new String(b, StandardCharsets.UTF_8).replace("caf\u00e9", "caf\u0000");
+            byte[] latin = text.getBytes(StandardCharsets.UTF_8);
+            for (int i = 0; i < latin.length; i++) if (latin[i] == 0) latin[i] = (byte) 0xE9;
+            try (OutputStream out = name.endsWith(".gz") ? new GZIPOutputStream(Files.newOutputStream(p)) : Files.newOutputStream(p)) {
+                out.write(latin);
+            }
+            String before = wc.dump();
+            assertThatThrownBy(() -> wc.importFile(p, "t", ImportMode.CREATE))
+                    .isInstanceOf(FdlException.class)
+                    .hasMessageContaining(p + ": it is not UTF-8 text: line " + (LATE + 1) + " holds a byte sequence that is not UTF-8 (starting with the byte 0xE9)")
+                    .hasMessageContaining("iconv").hasMessageContaining("nothing was imported");
+            assertThat(wc.dump()).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void aSingleColumnFileIsStillOneColumn() throws IOException {
+        Path p = tmp.resolve("one.csv");
+        Files.writeString(p, "\"city, country\"\nLyon\nParis\n");
+        ImportResult r = wc.importFile(p, "t", ImportMode.CREATE);
+        assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("city, country VARCHAR");
+        assertThat(r.rows()).isEqualTo(2);
+    }
+
+    @Test
+    void schemaOverrideStillReachesTheReader() throws IOException {
+        Path p = tmp.resolve("zip.csv");
+        Files.writeString(p, "zip,name\n01234,a\n99999,b\n");
+        ImportResult r = Importer.importFile(wc.catalog, wc.store, "data/", p, "t", ImportMode.CREATE,
+                "zip VARCHAR", null, null);
+        assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("zip VARCHAR", "name VARCHAR");
+        assertThat(value("SELECT min(zip) FROM t")).isEqualTo("01234");
+    }
+}
