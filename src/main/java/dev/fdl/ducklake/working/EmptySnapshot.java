@@ -26,7 +26,7 @@ public final class EmptySnapshot {
 
     /**
      * Adds an empty snapshot to the SQLite catalog {@code catalog}, in one SQLite transaction, through
-     * {@link WorkingCatalog}'s snapshot rows (a writer that added a snapshot meanwhile makes it a
+     * {@link SnapshotWriter}, with an operation that changes nothing (a writer that added a snapshot meanwhile makes it a
      * conflict, exit 3, nothing written).
      *
      * @return the new snapshot's id (the newest before + 1)
