@@ -269,22 +269,19 @@ public final class CatalogConverter {
         }
         DuckLakeSchema.TableDef known = DuckLakeSchema.table(table);
         List<CopyColumn> columns = new ArrayList<>();
-        try (Statement s = lite.createStatement();
-             ResultSet r = s.executeQuery("PRAGMA table_info(" + SqlQuote.ident(table) + ")")) {
-            while (r.next()) {
-                String name = r.getString("name");
-                String declared = r.getString("type");
-                String storage = DuckLakeSchema.duckTypeOfSqlite(declared);
-                String duckType = inlinedTypes.get(name);
-                if (duckType == null && known != null) {
-                    duckType = known.columns().stream().filter(c -> c.name().equals(name))
-                            .map(DuckLakeSchema.ColumnDef::duckType).findFirst().orElse(null);
-                }
-                if (duckType == null) {
-                    duckType = storage;
-                }
-                columns.add(new CopyColumn(name, duckType, storage, r.getInt("notnull") != 0, r.getInt("pk") > 0));
+        for (Sql.SqliteColumn col : Sql.sqliteTableInfo(lite, table)) {
+            String name = col.name();
+            String declared = col.declaredType();
+            String storage = DuckLakeSchema.duckTypeOfSqlite(declared);
+            String duckType = inlinedTypes.get(name);
+            if (duckType == null && known != null) {
+                duckType = known.columns().stream().filter(c -> c.name().equals(name))
+                        .map(DuckLakeSchema.ColumnDef::duckType).findFirst().orElse(null);
             }
+            if (duckType == null) {
+                duckType = storage;
+            }
+            columns.add(new CopyColumn(name, duckType, storage, col.notNull(), col.primaryKey()));
         }
         return columns;
     }

@@ -144,13 +144,26 @@ public final class Sql {
     /** The columns of a SQLite table in declaration order ({@code PRAGMA table_info}). */
     public static List<String> sqliteColumns(Connection sqlite, String table) throws SQLException {
         List<String> names = new ArrayList<>();
+        for (SqliteColumn c : sqliteTableInfo(sqlite, table)) names.add(c.name());
+        return names;
+    }
+
+    /** One row of SQLite's {@code PRAGMA table_info}: the name, the declared type, NOT NULL, part of the primary key. */
+    public record SqliteColumn(String name, String declaredType, boolean notNull, boolean primaryKey) {}
+
+    /**
+     * The columns of a SQLite table in declaration order, as {@code PRAGMA table_info} gives them
+     * (https://www.sqlite.org/pragma.html#pragma_table_info); the one place fdl runs it.
+     */
+    public static List<SqliteColumn> sqliteTableInfo(Connection sqlite, String table) throws SQLException {
+        List<SqliteColumn> out = new ArrayList<>();
         try (Statement s = sqlite.createStatement();
              ResultSet r = s.executeQuery("PRAGMA table_info(" + SqlQuote.ident(table) + ")")) {
             while (r.next()) {
-                names.add(r.getString("name"));
+                out.add(new SqliteColumn(r.getString("name"), r.getString("type"), r.getInt("notnull") != 0, r.getInt("pk") > 0));
             }
         }
-        return names;
+        return out;
     }
 
     /** The columns of a table of an attached DuckDB database in declaration order. */
