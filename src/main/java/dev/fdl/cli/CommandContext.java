@@ -1,6 +1,7 @@
 package dev.fdl.cli;
 
 import dev.fdl.cache.CatalogCache;
+import dev.fdl.ducklake.engine.DuckDbPool;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.nio.file.Path;
@@ -9,7 +10,7 @@ import java.nio.file.Path;
  * What the commands of one run of fdl share, made once by {@link Main} and handed down the
  * command tree (a command reaches it from its picocli model, {@link #of}): the catalog cache,
  * made from the environment on first use (the one place fdl reads {@code FDL_CACHE_DIR}), the
- * clock, and
+ * pool of DuckDB instances, the clock, and
  * whether the {@code FDL_REPO} warning was printed. Nothing below the CLI reads the environment
  * for these; they are passed in.
  */
@@ -29,6 +30,15 @@ final class CommandContext {
     /** The clock versions, expiry and gc read the time from (UTC). */
     java.time.Clock clock() {
         return java.time.Clock.systemUTC();
+    }
+
+    /**
+     * The pool of in-memory DuckDB instances the data commands borrow from: the process-wide one
+     * ({@link DuckDbPool#shared()}), asked for only when a command needs DuckDB, so the light
+     * commands never load it.
+     */
+    DuckDbPool duckDb() {
+        return DuckDbPool.shared();
     }
 
     /** The cache folder fdl uses ({@link CatalogCache#fromEnvironment}), made on first use. */

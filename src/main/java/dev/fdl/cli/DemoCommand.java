@@ -6,6 +6,8 @@ import dev.fdl.FdlException;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.load.sync.SyncResult;
 import dev.fdl.ducklake.load.sync.Syncer;
+import dev.fdl.ducklake.load.ImportRequest;
+import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.read.QueryResult;
 import dev.fdl.ducklake.read.CatalogQuery;
 import dev.fdl.repo.AttachStatements;
@@ -85,8 +87,10 @@ final class DemoCommand implements Runnable {
             long bytes = 0;
             for (int i = 0; i < MONTHS.size(); i++) {
                 // sync writes only what changed since the previous month: versions share the data files
-                SyncResult imp = Syncer.sync(wc.catalog(), store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), files.get(i), "cities",
-                        List.of("geonameid"), null, author.name(), "import world-cities " + MONTHS.get(i));
+                SyncResult imp = new Syncer(CommandContext.of(spec).duckDb()).sync(
+                        ImportRequest.of(wc.catalog(), store, repo.dataDir(), files.get(i), "cities", ImportMode.SYNC)
+                                .withCacheDir(CommandContext.of(spec).cache().dataFolder(repo)).withKeys(List.of("geonameid"))
+                                .withAuthor(author.name()).withMessage("import world-cities " + MONTHS.get(i)));
                 Commit.Result c = Commit.run(repo, wc, "world-cities as published on " + MONTHS.get(i), author,
                         CommandContext.of(spec).clock(), ProgressListener.NONE);
                 versions.add(c.version());

@@ -1,5 +1,7 @@
 package dev.fdl.ducklake;
 
+import dev.fdl.ducklake.load.ImportRequest;
+import dev.fdl.ducklake.engine.DuckDbPool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -307,8 +309,9 @@ class DuckLake11Test {
                 rows = r.getLong(1);
             }
         }
-        SyncResult result = Syncer.sync(working, store, "data/", tmp.resolve("cache"), csv, "main.towns", List.of("name", "pop"),
-                null, "tester", "drop Oslo");
+        SyncResult result = new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(working, store, "data/", csv, "main.towns", ImportMode.SYNC)
+                .withCacheDir(tmp.resolve("cache")).withKeys(List.of("name", "pop")).withAuthor("tester")
+                .withMessage("drop Oslo"));
         assertThat(result.removed()).isEqualTo(1);
         try (CatalogInspector c = CatalogInspector.open(working); java.sql.Statement st = c.connection().createStatement();
              java.sql.ResultSet r = st.executeQuery("SELECT count(*) FROM ducklake_inlined_data_1_9 WHERE _ducklake_end_snapshot IS NOT NULL")) {

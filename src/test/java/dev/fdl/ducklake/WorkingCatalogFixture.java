@@ -1,5 +1,6 @@
 package dev.fdl.ducklake;
 
+import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.store.LocalStore;
 
 import java.io.IOException;
@@ -45,12 +46,14 @@ public final class WorkingCatalogFixture {
     }
 
     public ImportResult importFile(Path source, String table, ImportMode mode) {
-        return Importer.importFile(catalog, store, "data/", source, table, mode, null, "tester", "import " + source.getFileName());
+        return new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(catalog, store, "data/", source, table, mode)
+                .withAuthor("tester").withMessage("import " + source.getFileName()));
     }
 
     public SyncResult sync(Path source, String table, String... keys) {
-        return Syncer.sync(catalog, store, "data/", dir.resolve("cache"), source, table, List.of(keys), null, "tester",
-                "sync " + source.getFileName());
+        return new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(catalog, store, "data/", source, table, ImportMode.SYNC)
+                .withCacheDir(dir.resolve("cache")).withKeys(List.of(keys)).withAuthor("tester")
+                .withMessage("sync " + source.getFileName()));
     }
 
     /** The working catalog converted to a DuckDB file and opened with the built-in reader. */

@@ -90,6 +90,34 @@ public final class DuckDbPool {
         return SHARED.lend(config);
     }
 
+    /**
+     * The process-wide pool, for the one place that makes the services of a run (the CLI's command
+     * context) and for tests; everything below the CLI is handed a pool instead of reaching for it.
+     */
+    public static DuckDbPool shared() {
+        return SHARED;
+    }
+
+    /**
+     * A connection to an in-memory DuckDB instance lent by this pool, as {@link #connect()}
+     * describes. Close it when done.
+     *
+     * @throws SQLException when DuckDB cannot start
+     */
+    public Connection connection() throws SQLException {
+        return lend(new Properties());
+    }
+
+    /**
+     * As {@link #connection()}, with DuckDB configuration options given at startup; instances are
+     * pooled per distinct configuration.
+     *
+     * @throws SQLException when DuckDB cannot start with {@code config}
+     */
+    public Connection connection(Properties config) throws SQLException {
+        return lend(config);
+    }
+
     /** Instances created so far. */
     long created() {
         return created.get();

@@ -30,7 +30,12 @@ import dev.fdl.ducklake.read.SnapshotView;
  * versions expire.
  */
 public final class Compactor {
-    private Compactor() {}
+    private final DuckDbPool pool;
+
+    /** A compactor borrowing its DuckDB instances from {@code pool}. */
+    public Compactor(DuckDbPool pool) {
+        this.pool = java.util.Objects.requireNonNull(pool, "pool");
+    }
 
     /** What compaction did: files read before, and the import that wrote the new file (null when there was nothing to do). */
     public record Result(TableName table, int dataFiles, int deleteFiles, int inlinedTables, ImportResult written) {}
@@ -39,7 +44,7 @@ public final class Compactor {
      * @param cacheDir where a remote repository's data files are mirrored to be read
      * @throws FdlException not found for a missing table; failure as {@link Importer#importFile} fails
      */
-    public static Result compact(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, String table,
+    public Result compact(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, String table,
                                  String author, String message) {
         TableName name = TableName.parse(table);
         Path tmp = null;
@@ -66,8 +71,9 @@ public final class Compactor {
                 }
             }
             // The same rows again: a recorded key stays as true (or as broken) as it was, so it is not checked.
-            ImportResult written = Importer.importFile(sqliteCatalog, store, dataDirKey, rows, ImportFormat.PARQUET, table, ImportMode.REPLACE, null,
-                    author, message == null ? "compact " + name : message, null, false, null);
+            ImportResult written = new Importer(pool).importRecordingKey(
+                    ImportRequest.of(sqliteCatalog, store, dataDirKey, rows, table, ImportMode.REPLACE).withFormat(ImportFormat.PARQUET)
+                            .withAuthor(author).withMessage(message == null ? "compact " + name : message), null);
             return new Result(name, files, deletes, inlined, written);
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot compact " + name + ": " + BuiltInReader.firstLine(e), e);
@@ -79,8 +85,8 @@ public final class Compactor {
     }
 
     /** {visible data files, visible delete files, inlined-data tables} of the table at the newest snapshot. */
-    private static int[] counts(Path converted, TableName name) throws SQLException {
-        try (java.sql.Connection duck = DuckDbPool.connect()) {
+    private int[] counts(Path converted, TableName name) throws SQLException {
+        try (java.sql.Connection duck = pool.connection()) {
             try (Statement st = duck.createStatement()) {
                 st.execute("ATTACH " + SqlQuote.literal(converted.toString()) + " AS c (READ_ONLY)");
             }

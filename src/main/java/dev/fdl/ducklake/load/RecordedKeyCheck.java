@@ -61,8 +61,10 @@ public final class RecordedKeyCheck {
      *
      * @throws FdlException when the table is not visible in the copy (the working catalog changed meanwhile)
      */
-    public static Visible visibleRows(Connection duck, Path sqliteCatalog, WorkingCatalog.State state, ObjectStore store, String dataDir,
-                               String location, Path cacheDir, Path tmp, TableName name) throws SQLException {
+    public static Visible visibleRows(Connection duck, ImportRequest request, WorkingCatalog.State state, String location,
+                                      Path cacheDir, Path tmp) throws SQLException {
+        Path sqliteCatalog = request.catalog();
+        TableName name = TableName.parse(request.table());
         Path converted = tmp.resolve("catalog.duckdb");
         CatalogConverter.convert(sqliteCatalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
         try (Statement st = duck.createStatement()) {
@@ -70,7 +72,7 @@ public final class RecordedKeyCheck {
                     + " (READ_ONLY)");
         }
         String readBase = location.contains("://")
-                ? DataFileMirror.fetch(converted, state.snapshot(), store, dataDir, cacheDir) : null;
+                ? DataFileMirror.fetch(converted, state.snapshot(), request.store(), request.dataDir(), cacheDir) : null;
         SnapshotView view = SnapshotView.load(duck, ALIAS, sqliteCatalog.toString(), readBase, state.snapshot());
         SnapshotView.TableEntry entry = view.tables().stream().filter(t -> t.id() == state.table().id()).findFirst()
                 .orElseThrow(() -> new FdlException("table " + name + " is not visible in the converted working catalog; "
@@ -84,13 +86,17 @@ public final class RecordedKeyCheck {
      * Refuses the import when it would leave the table's recorded key NULL or repeated.
      *
      * @param written  the file's rows as written for the import (Parquet, columns named as {@code plan}'s)
-     * @param cacheDir where a remote repository's data files are mirrored to be read (null: a scratch folder)
+     * @param request  the import (its mode, source, catalog, store and cache folder: where a remote
+     *                 repository's data files are mirrored to be read, null: a scratch folder)
+     * @param location the data folder's location ({@code store.location(request.dataDir())})
      * @throws FdlException (a failure) naming the table, the key, a repeated (or NULL) value and the
      *                      ways out: sync instead, or import with {@code --no-key}
      */
-    static void check(Connection duck, WorkingCatalog catalog, WorkingCatalog.State state, ImportMode mode, ImportPlan plan,
-                      Path written, Path source, Path sqliteCatalog, ObjectStore store, String dataDir, String location,
-                      Path cacheDir) throws SQLException, IOException {
+    static void check(Connection duck, WorkingCatalog catalog, WorkingCatalog.State state, ImportPlan plan, Path written,
+                      ImportRequest request, String location) throws SQLException, IOException {
+        ImportMode mode = request.mode();
+        Path source = request.source();
+        Path cacheDir = request.cacheDir();
         if (state.table() == null || mode == ImportMode.CREATE) return;
         List<String> key = RowKey.current(catalog, state.table().id());
         if (key.isEmpty()) return;
@@ -119,8 +125,8 @@ public final class RecordedKeyCheck {
         try {
             if (mode == ImportMode.APPEND) {
                 tmp = Files.createTempDirectory("fdl-key-");
-                Visible visible = visibleRows(duck, sqliteCatalog, state, store, dataDir, location,
-                        cacheDir != null ? cacheDir : tmp.resolve("mirror"), tmp, plan.table());
+                Visible visible = visibleRows(duck, request, state, location,
+                        cacheDir != null ? cacheDir : tmp.resolve("mirror"), tmp);
                 List<String> old = new ArrayList<>();
                 for (int i = 0; i < columns.size(); i++)
                     old.add(SqlQuote.ident(TableViewSql.idColumn(columns.get(i).id())) + " AS " + names.get(i));

@@ -162,7 +162,7 @@ public final class CatalogDiff {
                 if (x == null) added++;
                 else if (y == null) dropped++;
                 List<String> tableKeys = keys != null ? keys : recordedKey(duck, ca, x, cb, y);
-                TableDiff diff = new TableDiff(duck, name, ca, x, cb, y, tableKeys, rows, sink);
+                TableDiff diff = new TableDiff(duck, name, new TableSide(ca, x), new TableSide(cb, y), tableKeys, rows, sink);
                 diff.sides(a.label(), b.label(), keys == null);
                 TableStat stat = diff.run();
                 if (x != null && y != null && stat.differs()) changedTables++;
@@ -194,6 +194,9 @@ public final class CatalogDiff {
         return m;
     }
 
+    /** One side of a table's diff: the catalog as of its snapshot, and the table in it (null: not there). */
+    private record TableSide(SnapshotView view, SnapshotView.TableEntry table) {}
+
     /** The diff of one table; either side may be null (the table is added or dropped). */
     private static final class TableDiff {
         private final Connection duck;
@@ -206,14 +209,13 @@ public final class CatalogDiff {
         /** Compared columns: the column on each side (null when that side lacks the table). */
         private final List<SnapshotView.ColumnEntry[]> common = new ArrayList<>();
 
-        TableDiff(Connection duck, String name, SnapshotView ca, SnapshotView.TableEntry a, SnapshotView cb,
-                  SnapshotView.TableEntry b, List<String> keyNames, boolean rows, Sink sink) {
+        TableDiff(Connection duck, String name, TableSide oldSide, TableSide newSide, List<String> keyNames, boolean rows, Sink sink) {
             this.duck = duck;
             this.name = name;
-            this.ca = ca;
-            this.cb = cb;
-            this.a = a;
-            this.b = b;
+            this.ca = oldSide.view();
+            this.cb = newSide.view();
+            this.a = oldSide.table();
+            this.b = newSide.table();
             this.keyNames = keyNames;
             this.rows = rows;
             this.sink = sink;
