@@ -113,7 +113,7 @@ final class DiffCommand implements Runnable {
                     : new TextPrinter(out, stat, preamble);
             // null: each table's key recorded by import --mode sync --key (none: whole rows)
             List<String> rowKey = noKey ? List.of() : keys;
-            CatalogDiff.Summary s = CatalogDiff.run(a, b, table, rowKey, !stat, printer);
+            CatalogDiff.Summary s = new CatalogDiff(CommandContext.of(spec).duckDb()).run(new CatalogDiff.Request(a, b, table, rowKey, !stat), printer);
             printer.summary(s);
             out.flush();
         } finally {

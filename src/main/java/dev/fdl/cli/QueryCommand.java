@@ -57,7 +57,7 @@ final class QueryCommand implements Runnable {
             try (ObjectStore store = Stores.open(wc.state().root())) {
                 Repository repo = Repository.open(store);
                 CatalogConverter.convert(wc.catalog(), tmp, CatalogKind.DUCKDB, ProgressListener.NONE);
-                answer = CatalogQuery.run(tmp, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql);
+                answer = query().run(new CatalogQuery.Request(tmp, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql));
             } catch (FdlException e) {
                 // the scratch copy is fdl's business: name what the user queried
                 String file = "\\S*" + java.util.regex.Pattern.quote(tmp.getFileName().toString());
@@ -79,7 +79,8 @@ final class QueryCommand implements Runnable {
                 if (header != null) header += r.version().id();
                 Path catalog = CommandContext.of(spec).cache().versionCatalog(repo, r.version());
                 try {
-                    answer = CatalogQuery.run(catalog, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql);
+                    answer = query().run(new CatalogQuery.Request(catalog, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot,
+                            sql));
                 } catch (FdlException e) {
                     throw aboutVersion(e, repo, r.version(), catalog);
                 }
@@ -96,6 +97,12 @@ final class QueryCommand implements Runnable {
     }
 
     /** The reader's error, worded for the version the user named rather than the cached file. */
+    /** The query runner of this run's DuckDB pool and extension setting. */
+    private CatalogQuery query() {
+        CommandContext context = CommandContext.of(spec);
+        return new CatalogQuery(context.duckDb(), context.extensions());
+    }
+
     private FdlException aboutVersion(FdlException e, Repository repo, dev.fdl.repo.VersionInfo v, Path catalog) {
         String msg = e.getMessage().replace("catalog " + catalog, "version " + v.id())
                 .replace(catalog.toString(), "the catalog of version " + v.id());

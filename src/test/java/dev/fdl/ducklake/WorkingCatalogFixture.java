@@ -27,6 +27,10 @@ import dev.fdl.ducklake.read.BuiltInReader;
 
 /** A repository on a local store plus a new, empty SQLite working catalog whose data_path is its data folder. */
 public final class WorkingCatalogFixture {
+    /** Extensions as the CLI would allow them: not with {@code FDL_NO_EXTENSION=1}. */
+    private static final DuckLakeExtension FIXTURE_EXTENSIONS = "1".equals(System.getenv("FDL_NO_EXTENSION"))
+            ? DuckLakeExtension.disabled("disabled by FDL_NO_EXTENSION=1") : DuckLakeExtension.ALLOWED;
+
     public final Path dir;
     public final LocalStore store;
     public final Path catalog;
@@ -69,7 +73,7 @@ public final class WorkingCatalogFixture {
      */
     public static void assumeDuckLakeExtension(String reads) throws SQLException {
         try (Connection probe = DuckDbPool.connect()) {
-            String why = DuckLakeExtension.load(probe, "ducklake");
+            String why = FIXTURE_EXTENSIONS.load(probe, "ducklake");
             org.junit.jupiter.api.Assumptions.assumeTrue(why == null, () -> "skipped: " + why + "; this test reads " + reads
                     + " through DuckDB's ducklake extension, which fdl never downloads (INSTALL ducklake in a DuckDB of the same "
                     + "version to run it)");
@@ -85,7 +89,7 @@ public final class WorkingCatalogFixture {
         CatalogConverter.convert(catalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
         Connection duck = DuckDbPool.connect();
         try (Statement st = duck.createStatement()) {
-            String failed = DuckLakeExtension.load(duck, "ducklake");
+            String failed = FIXTURE_EXTENSIONS.load(duck, "ducklake");
             if (failed != null) throw new IllegalStateException(failed);
             st.execute("ATTACH " + dev.fdl.util.SqlQuote.literal("ducklake:" + converted) + " AS lake (READ_ONLY, DATA_PATH "
                     + dev.fdl.util.SqlQuote.literal(store.location("data/")) + ", OVERRIDE_DATA_PATH true)");

@@ -89,8 +89,6 @@ public final class CatalogDiff {
         default void stat(TableStat stat) {}
     }
 
-    private CatalogDiff() {}
-
     /**
      * Refuses key columns (given with {@code --key}) that no compared table has on both sides:
      * a key is used only by tables that have all its columns, so a misspelt key would silently
@@ -118,24 +116,41 @@ public final class CatalogDiff {
         return true;
     }
 
+    private final DuckDbPool pool;
+
+    /** Compares catalogs on DuckDB instances of {@code pool}. */
+    public CatalogDiff(DuckDbPool pool) {
+        this.pool = java.util.Objects.requireNonNull(pool, "pool");
+    }
+
     /**
-     * Compares {@code a} (old) with {@code b} (new).
+     * One {@code fdl diff}: {@code a} (old) against {@code b} (new).
      *
      * @param onlyTable null, or {@code [schema.]table}: only that table
      * @param keys      key columns (empty: rows are compared whole); used for every table that has them all;
      *                  null: per table the key {@code import --mode sync --key} recorded on the new side
      *                  ({@link dev.fdl.ducklake.working.RowKey}), else whole rows
      * @param rows      false: counts only ({@code --stat}), no row is sent to the sink
+     */
+    public record Request(Side a, Side b, String onlyTable, List<String> keys, boolean rows) {}
+
+    /**
+     * Compares {@code request.a()} (old) with {@code request.b()} (new), sending rows to {@code sink}.
+     *
      * @throws FdlException not found for a missing catalog or table; failure for a catalog the
      *                      built-in reader refuses
      */
-    public static Summary run(Side a, Side b, String onlyTable, List<String> keys, boolean rows, Sink sink) {
+    public Summary run(Request request, Sink sink) {
+        Side a = request.a(), b = request.b();
+        String onlyTable = request.onlyTable();
+        List<String> keys = request.keys();
+        boolean rows = request.rows();
         for (Side s : List.of(a, b)) {
             if (!Files.isRegularFile(s.catalog())) throw FdlException.notFound("catalog file " + s.catalog() + " does not exist");
         }
         Properties props = new Properties();
         props.setProperty("jdbc_stream_results", "true");
-        try (Connection duck = DuckDbPool.connect(props)) {
+        try (Connection duck = pool.connection(props)) {
             try (Statement st = duck.createStatement()) {
                 st.execute("SET TimeZone = 'UTC'");
                 st.execute("ATTACH " + SqlQuote.literal(a.catalog().toAbsolutePath().toString()) + " AS " + SqlQuote.ident(A) + " (READ_ONLY)");
