@@ -164,7 +164,8 @@ final class DiffCommand implements Runnable {
     private String dataPath(Repository repo, Path catalog) {
         String location = repo.dataLocation();
         if (!location.contains("://")) return location;
-        return DataFileMirror.fetch(catalog, null, repo.store(), repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo));
+        return DataFileMirror.fetch(CommandContext.of(spec).duckDb(), catalog, null, repo.store(), repo.dataDir(),
+                CommandContext.of(spec).cache().dataFolder(repo));
     }
 
     /** A sink that also prints the summary. */

@@ -66,7 +66,7 @@ public final class DataBench {
             }
             direct[i] = System.nanoTime() - t0;
             t0 = System.nanoTime();
-            try (BuiltInReader r = BuiltInReader.open(duck, null, null)) {
+            try (BuiltInReader r = BuiltInReader.open(DuckDbPool.shared(), duck, null, null)) {
                 r.query(checksum.formatted("SELECT * FROM cities"));
             }
             viaReader[i] = System.nanoTime() - t0;

@@ -174,7 +174,7 @@ public final class SyncBench {
      * a's DuckDB), counted with EXCEPT ALL both ways.
      */
     private static long[] exceptAll(Path a, Path b) throws Exception {
-        try (BuiltInReader ra = BuiltInReader.open(a, null, null); BuiltInReader rb = BuiltInReader.open(b, null, null);
+        try (BuiltInReader ra = BuiltInReader.open(DuckDbPool.shared(), a, null, null); BuiltInReader rb = BuiltInReader.open(DuckDbPool.shared(), b, null, null);
              Statement sa = ra.connection().createStatement(); Statement sb = rb.connection().createStatement()) {
             String view;
             try (ResultSet rs = sb.executeQuery("SELECT sql FROM duckdb_views() WHERE view_name = 't' AND NOT internal")) {

@@ -64,7 +64,7 @@ public final class WorkingCatalogFixture {
     public BuiltInReader read(Long snapshot) {
         Path duck = dir.resolve("read-" + (reads++) + ".duckdb");
         CatalogConverter.convert(catalog, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        return BuiltInReader.open(duck, null, snapshot);
+        return BuiltInReader.open(DuckDbPool.shared(), duck, null, snapshot);
     }
 
     /**

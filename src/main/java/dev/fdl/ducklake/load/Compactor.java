@@ -53,10 +53,10 @@ public final class Compactor {
             Path converted = tmp.resolve("catalog.duckdb");
             CatalogConverter.convert(sqliteCatalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
             String location = store.location(dataDirKey.isEmpty() || dataDirKey.endsWith("/") ? dataDirKey : dataDirKey + "/");
-            String readBase = location.contains("://") ? DataFileMirror.fetch(converted, null, store, dataDirKey, cacheDir) : null;
+            String readBase = location.contains("://") ? DataFileMirror.fetch(pool, converted, null, store, dataDirKey, cacheDir) : null;
             Path rows = tmp.resolve(name.name() + ".parquet");
             int files, deletes, inlined;
-            try (BuiltInReader reader = BuiltInReader.open(converted, readBase, null)) {
+            try (BuiltInReader reader = BuiltInReader.open(pool, converted, readBase, null)) {
                 if (!reader.tables().contains(name.toString())) {
                     throw FdlException.notFound("table " + name + " does not exist in the working catalog");
                 }

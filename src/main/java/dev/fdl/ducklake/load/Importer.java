@@ -128,7 +128,7 @@ public final class Importer {
                         + (format == ImportFormat.CSV ? " (only a header, or nothing at all)" : "") + "; nothing was imported");
             }
             if (checkKey)
-                RecordedKeyCheck.check(duck, catalog, state, plan, tmp, request, location);
+                RecordedKeyCheck.check(duck, catalog, state, plan, tmp, request, pool);
             FileStats stats = FileStats.of(duck, tmp, plan.columns());
 
             String fileName = "ducklake-" + VersionIds.next() + ".parquet";

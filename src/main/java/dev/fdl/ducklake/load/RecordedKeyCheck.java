@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.ImportMode;
+import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.convert.CatalogConverter;
@@ -61,8 +62,9 @@ public final class RecordedKeyCheck {
      *
      * @throws FdlException when the table is not visible in the copy (the working catalog changed meanwhile)
      */
-    public static Visible visibleRows(Connection duck, ImportRequest request, WorkingCatalog.State state, String location,
+    public static Visible visibleRows(DuckDbPool pool, Connection duck, ImportRequest request, WorkingCatalog.State state,
                                       Path cacheDir, Path tmp) throws SQLException {
+        String location = request.store().location(request.dataDir());
         Path sqliteCatalog = request.catalog();
         TableName name = TableName.parse(request.table());
         Path converted = tmp.resolve("catalog.duckdb");
@@ -72,7 +74,7 @@ public final class RecordedKeyCheck {
                     + " (READ_ONLY)");
         }
         String readBase = location.contains("://")
-                ? DataFileMirror.fetch(converted, state.snapshot(), request.store(), request.dataDir(), cacheDir) : null;
+                ? DataFileMirror.fetch(pool, converted, state.snapshot(), request.store(), request.dataDir(), cacheDir) : null;
         SnapshotView view = SnapshotView.load(duck, ALIAS, sqliteCatalog.toString(), readBase, state.snapshot());
         SnapshotView.TableEntry entry = view.tables().stream().filter(t -> t.id() == state.table().id()).findFirst()
                 .orElseThrow(() -> new FdlException("table " + name + " is not visible in the converted working catalog; "
@@ -88,12 +90,12 @@ public final class RecordedKeyCheck {
      * @param written  the file's rows as written for the import (Parquet, columns named as {@code plan}'s)
      * @param request  the import (its mode, source, catalog, store and cache folder: where a remote
      *                 repository's data files are mirrored to be read, null: a scratch folder)
-     * @param location the data folder's location ({@code store.location(request.dataDir())})
+     * @param pool     where DuckDB instances come from to read the catalog for the mirror
      * @throws FdlException (a failure) naming the table, the key, a repeated (or NULL) value and the
      *                      ways out: sync instead, or import with {@code --no-key}
      */
     static void check(Connection duck, WorkingCatalog catalog, WorkingCatalog.State state, ImportPlan plan, Path written,
-                      ImportRequest request, String location) throws SQLException, IOException {
+                      ImportRequest request, DuckDbPool pool) throws SQLException, IOException {
         ImportMode mode = request.mode();
         Path source = request.source();
         Path cacheDir = request.cacheDir();
@@ -125,7 +127,7 @@ public final class RecordedKeyCheck {
         try {
             if (mode == ImportMode.APPEND) {
                 tmp = Files.createTempDirectory("fdl-key-");
-                Visible visible = visibleRows(duck, request, state, location,
+                Visible visible = visibleRows(pool, duck, request, state,
                         cacheDir != null ? cacheDir : tmp.resolve("mirror"), tmp);
                 List<String> old = new ArrayList<>();
                 for (int i = 0; i < columns.size(); i++)

@@ -73,8 +73,8 @@ public final class CatalogQuery {
             throw new FdlException("cannot start DuckDB: " + e.getMessage());
         }
         // only the files of the tables the query names (a whole dataset is often many times one table)
-        String local = DataFileMirror.fetch(catalog, snapshot, store, dataDirKey, cacheDir, named);
-        try (BuiltInReader r = BuiltInReader.open(catalog, local, snapshot, named)) {
+        String local = DataFileMirror.fetch(pool, catalog, snapshot, store, dataDirKey, cacheDir, named);
+        try (BuiltInReader r = BuiltInReader.open(pool, catalog, local, snapshot, named)) {
             return new Answer(r.query(sql), Engine.BUILT_IN, r.snapshot());
         }
     }
@@ -103,7 +103,7 @@ public final class CatalogQuery {
         } catch (SQLException e) {
             throw new FdlException("cannot start DuckDB: " + e.getMessage());
         }
-        try (BuiltInReader r = BuiltInReader.open(catalog, dataPath, snapshot)) {
+        try (BuiltInReader r = BuiltInReader.open(pool, catalog, dataPath, snapshot)) {
             return new Answer(r.query(sql), Engine.BUILT_IN, r.snapshot());
         }
     }

@@ -71,7 +71,7 @@ class ImporterOnExtensionCatalogTest {
     private BuiltInReader read(Long snapshot) {
         Path duck = tmp.resolve("read-" + (reads++) + ".duckdb");
         CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        return BuiltInReader.open(duck, null, snapshot);
+        return BuiltInReader.open(DuckDbPool.shared(), duck, null, snapshot);
     }
 
     private Path csv(String name, String content) throws Exception {

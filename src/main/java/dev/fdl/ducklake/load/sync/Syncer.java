@@ -128,7 +128,7 @@ public final class Syncer {
                                     + "does not have (it has: " + String.join(", ", src.types().keySet()) + "); name the key with "
                                     + "--key, or compare whole rows and end the recorded key with --no-key");
                     }
-                    SyncResult r = syncExisting(new Run(request, catalog, state, duck, location, tmp, uploaded), name, src,
+                    SyncResult r = syncExisting(new Run(pool, request, catalog, state, duck, location, tmp, uploaded), name, src,
                             keys == null ? recorded : keys, !recorded.isEmpty());
                     committed = true;
                     return r;
@@ -158,11 +158,11 @@ public final class Syncer {
     }
 
     /**
-     * One sync of an existing table under way: its request, the open working catalog and its state,
+     * One sync of an existing table under way: the DuckDB pool, its request, the open working catalog and its state,
      * the DuckDB connection, the data folder's location, the scratch folder and the keys uploaded so
      * far (removed again when the sync fails).
      */
-    private record Run(ImportRequest request, WorkingCatalog catalog, WorkingCatalog.State state, Connection duck, String location,
+    private record Run(DuckDbPool pool, ImportRequest request, WorkingCatalog catalog, WorkingCatalog.State state, Connection duck, String location,
                        Path tmp, List<String> uploaded) {}
 
     private static SyncResult syncExisting(Run run, TableName name, Importer.SourceColumns src, List<String> keyNames,
@@ -183,7 +183,7 @@ public final class Syncer {
         long rows = loadSource(duck, src, plan, source);
         checkKeys(duck, "__fdl_src", plan.keys(), source, name, keyRecorded);
 
-        RecordedKeyCheck.Visible current = RecordedKeyCheck.visibleRows(duck, run.request(), state, location, run.request().cacheDir(), tmp);
+        RecordedKeyCheck.Visible current = RecordedKeyCheck.visibleRows(run.pool(), duck, run.request(), state, run.request().cacheDir(), tmp);
         SnapshotView.TableEntry entry = current.entry();
         Map<Long, String> written = new HashMap<>();
         SnapshotView original = current.readBase() == null ? current.view()

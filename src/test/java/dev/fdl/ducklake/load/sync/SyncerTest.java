@@ -49,7 +49,7 @@ class SyncerTest {
             Path converted = wc.dir.resolve("read.duckdb");
             CatalogConverter.convert(wc.catalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
             for (int i = 0; i < n; i++) {
-                try (BuiltInReader reader = BuiltInReader.open(converted, null, snapshots.get(i))) {
+                try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), converted, null, snapshots.get(i))) {
                     assertThat(checksum(reader.connection(), "SELECT * FROM cities")).as("month " + i)
                             .isEqualTo(checksum(reader.connection(), WorkingCatalogFixture.csvSource(months.get(i))));
                 }
