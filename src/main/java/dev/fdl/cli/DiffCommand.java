@@ -106,11 +106,8 @@ final class DiffCommand implements Runnable {
                         : (from.description() != null ? from.description() : refs.get(0)) + " against "
                         + (to.description() != null ? to.description() : refs.get(1));
             }
-            List<String> preamble = new ArrayList<>();
-            if (which != null) preamble.add("# " + which);
-            preamble.add("diff " + a.label() + " " + b.label());
             Printer printer = json ? new JsonPrinter(out) : csv ? new CsvPrinter(out, stat, crlf ? "\r\n" : "\n")
-                    : new TextPrinter(out, stat, preamble);
+                    : new TextPrinter(out, stat, spec.commandLine().getErr(), which, "diff " + a.label() + " " + b.label());
             // null: each table's key recorded by import --mode sync --key (none: whole rows)
             List<String> rowKey = noKey ? List.of() : keys;
             CatalogDiff.Summary s = new CatalogDiff(CommandContext.of(spec).duckDb()).run(new CatalogDiff.Request(a, b, table, rowKey, !stat), printer);
@@ -177,19 +174,28 @@ final class DiffCommand implements Runnable {
         private final PrintWriter writer;
         private final boolean stat;
         private String header;
-        /** The lines saying what is compared, printed before the first output: a diff that fails before it prints nothing. */
-        private List<String> preamble;
+        private final PrintWriter err;
+        /**
+         * What is compared, printed before the first output (a diff that fails before it prints
+         * nothing): the context line a default chose ({@code # …}, on stderr; null when none), then
+         * {@code diff a b} on stdout.
+         */
+        private String context, preamble;
 
         private final StatColumns statLines = new StatColumns();
 
-        TextPrinter(PrintWriter out, boolean stat, List<String> preamble) {
+        TextPrinter(PrintWriter out, boolean stat, PrintWriter err, String context, String preamble) {
             this.writer = out;
             this.stat = stat;
+            this.err = err;
+            this.context = context;
             this.preamble = preamble;
         }
 
         private PrintWriter out() {
-            if (preamble != null) preamble.forEach(writer::println);
+            if (context != null) Out.context(err, context);
+            if (preamble != null) writer.println(preamble);
+            context = null;
             preamble = null;
             return writer;
         }

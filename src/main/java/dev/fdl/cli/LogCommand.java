@@ -108,7 +108,7 @@ final class LogCommand implements Runnable {
                 Out.json(out, a);
                 return;
             }
-            if (target.description() != null && !entries.isEmpty()) out.println("# " + target.description());
+            if (target.description() != null && !entries.isEmpty()) Out.context(spec.commandLine().getErr(), target.description());
             boolean first = true;
             for (Repository.LogEntry e : entries) {
                 VersionInfo v = e.version();

@@ -17,6 +17,17 @@ final class Out {
     }
 
     /**
+     * Prints a context line ({@code # branch 'main' (…)}: which version a default chose), which is
+     * not a result, on {@code err} and flushes it, so that stdout carries results alone (as git's
+     * does) and {@code fdl log --oneline | wc -l} counts versions; on a terminal it still comes
+     * first, before the results the command prints afterwards.
+     */
+    static void context(PrintWriter err, String line) {
+        err.println("# " + line);
+        err.flush();
+    }
+
+    /**
      * True when stderr is a terminal and progress may be shown. The launcher tells
      * ({@code -Dfdl.stderr.terminal}, from the shell's {@code [ -t 2 ]}: Java 17 cannot ask about
      * stderr); without it, a console (stdin and stdout terminals) is taken as the sign.

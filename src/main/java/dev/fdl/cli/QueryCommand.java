@@ -74,7 +74,7 @@ final class QueryCommand implements Runnable {
             try (ObjectStore store = repoOption.openStore()) {
                 Repository repo = Repository.open(store);
                 DefaultRef which = DefaultRef.forArgument(repo, ref, spec.commandLine().getErr());
-                if (which.description() != null) header = "# " + which.description() + ", version ";
+                if (which.description() != null) header = which.description() + ", version ";
                 Resolved r = repo.resolve(which.spec());
                 if (header != null) header += r.version().id();
                 Path catalog = CommandContext.of(spec).cache().versionCatalog(repo, r.version());
@@ -90,7 +90,7 @@ final class QueryCommand implements Runnable {
         if (json) ResultPrinter.json(out, answer.result());
         else if (csv) ResultPrinter.csv(out, answer.result(), crlf ? "\r\n" : "\n");
         else {
-            if (header != null) out.println(header);
+            if (header != null) Out.context(spec.commandLine().getErr(), header);
             ResultPrinter.table(out, answer.result());
         }
         out.flush();

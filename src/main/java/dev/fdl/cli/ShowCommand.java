@@ -46,7 +46,7 @@ final class ShowCommand implements Runnable {
                 Out.json(out, o);
                 return;
             }
-            if (which.description() != null) out.println("# " + which.description());
+            if (which.description() != null) Out.context(spec.commandLine().getErr(), which.description());
             String deco = LogCommand.decoration(LogCommand.decorations(repo, r, spec.commandLine().getErr()).getOrDefault(v.id(), List.of()), repo.headBranch());
             out.println("version " + v.id() + deco + (r.isExpired() ? " [expired " + r.expired().expiredAt() + "]" : ""));
             out.println("Author:    " + v.author());

@@ -85,7 +85,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a time, so responses keep the requests' order.
  */
 public final class RepoServer implements AutoCloseable {
-    /** Objects up to this size are read whole with their ETag in one call, so body and ETag always match (refs change). */
+    /** Objects of a store other than a folder up to this size are read whole with their ETag in one call, so body and ETag always match (refs change). */
     static final int WHOLE_READ_LIMIT = 1 << 20;
     /** Prefix of the server's thread names (event loops {@code fdl-serve-loop-*}, blocking work {@code fdl-serve-io-*}). */
     public static final String THREAD_PREFIX = "fdl-serve";
@@ -359,22 +359,12 @@ public final class RepoServer implements AutoCloseable {
                 return;
             }
             if (local != null) {
-                OpenFiles.Shared open = openFiles.get(key);
-                if (open != null) {
-                    sendFile(open);
-                    return;
-                }
-            }
-            // a folder: the file system's metadata alone (a HEAD would read small files for their MD5)
-            Optional<ObjectMeta> meta = local != null ? store.stat(key) : store.head(key);
-            if (meta.isPresent() && local != null && !local.isInsideRoot(key)) {
-                error(HttpResponseStatus.NOT_FOUND, "not found");
+                serveFile();
                 return;
             }
+            Optional<ObjectMeta> meta = store.head(key);
             if (meta.isEmpty()) {
-                byte[] page = sitePage(key);
-                if (page == null) error(HttpResponseStatus.NOT_FOUND, "not found");
-                else sendBytes(page, "site-" + dev.fdl.util.Sha256.of(page).substring(0, 32), null);
+                sitePageOrNotFound();
                 return;
             }
             if (meta.get().size() <= WHOLE_READ_LIMIT) {
@@ -383,13 +373,32 @@ public final class RepoServer implements AutoCloseable {
                 else sendBytes(b.get().bytes(), b.get().etag(), meta.get().lastModified());
                 return;
             }
-            if (local == null) {
-                sendStream(meta.get());
+            sendStream(meta.get());
+        }
+
+        private void sitePageOrNotFound() {
+            byte[] page = sitePage(key);
+            if (page == null) error(HttpResponseStatus.NOT_FOUND, "not found");
+            else sendBytes(page, "site-" + dev.fdl.util.Sha256.of(page).substring(0, 32), null);
+        }
+
+        /**
+         * A folder's file, of any size, sent from the open file without copying it. The file is
+         * kept open (OpenFiles) with the ETag computed when it was opened (a small file's MD5:
+         * once, not at every request), and a later request checks with one metadata read that the
+         * key still names it unchanged. A file replaced by a rename (a ref moved, a page
+         * rewritten) is a new file, opened again: body and ETag always describe one content.
+         */
+        private void serveFile() throws IOException {
+            OpenFiles.Shared open = openFiles.get(key);
+            if (open != null) {
+                sendFile(open);
                 return;
             }
             Optional<LocalFiles.OpenFile> opened = local.open(key);
             if (opened.isEmpty()) {
-                error(HttpResponseStatus.NOT_FOUND, "not found");
+                if (blocks()) sitePageOrNotFound(); // a site key: rendered on the pool
+                else error(HttpResponseStatus.NOT_FOUND, "not found");
                 return;
             }
             // the file kept open is the one the key names now, inside the root: later requests
@@ -409,7 +418,7 @@ public final class RepoServer implements AutoCloseable {
         }
 
         /**
-         * A large object of a folder, sent from the open file without copying it: the ETag is that
+         * An object of a folder, sent from the open file without copying it: the ETag is that
          * of the file the bytes come from. Releases {@code open}.
          */
         private void sendFile(OpenFiles.Shared open) {

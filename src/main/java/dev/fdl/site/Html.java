@@ -56,6 +56,10 @@ final class Html {
             .expired{color:#9a2b2b;font-weight:600}.muted{color:#5b6573}.id{font-family:ui-monospace,Menlo,Consolas,monospace}
             button.copy{font-size:.8em;margin:.2em 0 .6em;cursor:pointer}
             .pager a{margin-right:1em}
+            h4{margin:1em 0 .3em}.scroll{overflow-x:auto}table.preview td,table.stats td{font-size:.9em;white-space:nowrap}
+            .null{color:#8c959f;font-style:italic}.cut{color:#5b6573}details.get{margin:.8em 0}details.get summary{cursor:pointer;font-weight:600}
+                        figure.chart{margin:.8em 0 1.2em}figcaption{color:#5b6573;font-size:.9em}
+            .legend .key{margin-right:1em;white-space:nowrap}.swatch{display:inline-block;width:.8em;height:.8em;margin-right:.3em;border-radius:2px}
             """;
 
     /**
@@ -89,7 +93,9 @@ final class Html {
      * path for {@code file://}, where DuckDB needs no httpfs). Every placeholder sits inside a SQL
      * string literal ({@link dev.fdl.repo.AttachStatements}), so a {@code '} in the root (a folder
      * {@code it's}, a URL path: browsers leave {@code '} unencoded) is doubled, as {@code fdl attach}
-     * quotes it ({@link dev.fdl.util.SqlQuote#literal}). Copy buttons copy the block.
+     * quotes it ({@link dev.fdl.util.SqlQuote#literal}); in a block marked {@code data-quote="shell"}
+     * (an fdl command) the placeholder sits inside a shell's single quotes, and a {@code '} is
+     * written {@code '\''} ({@link dev.fdl.util.ShellQuote}). Copy buttons copy the block.
      */
     private static final String SCRIPT = """
             <script>
@@ -103,7 +109,7 @@ final class Html {
                   text=text.split('\\n').filter(function(l){return l.indexOf('httpfs')<0;}).join('\\n');
                   at=decodeURIComponent(root.pathname);
                 }
-                text=text.split(PH).join(at.replace(/'/g,"''"));
+                text=text.split(PH).join(pre.getAttribute('data-quote')==='shell'?at.replace(/'/g,"'\\\\''"):at.replace(/'/g,"''"));
                 pre.textContent=text;
               });
               document.querySelectorAll('button.copy').forEach(function(b){

@@ -18,6 +18,8 @@ import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.util.Json;
 import dev.fdl.util.Sha256;
+import dev.fdl.util.ShellQuote;
+import dev.fdl.util.SqlQuote;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -154,11 +156,14 @@ public final class Site {
     private final Options options;
     /** Each version's change over its parent, from the catalogs; null: version pages show none. */
     private final ParentStat stats;
+    /** Where the versions' catalogs come from for the previews; null: no catalog is read. */
+    private final CatalogSource catalogs;
 
     private Site(Repository repo, Options options, CatalogSource catalogs) {
         this.repo = repo;
         this.options = options;
         this.stats = catalogs == null ? null : new ParentStat(repo, catalogs);
+        this.catalogs = catalogs;
         this.commonInputs = RENDERER + '\n' + repo.store().location("") + '\n'
                 + repo.store().customS3Endpoint().map(Object::toString).orElse("") + '\n' + repo.dataDir() + '\n' + options.prefix() + '\n'
                 + options.indexKey() + '\n' + (stats != null) + '\n';
@@ -229,7 +234,7 @@ public final class Site {
                 after.put(e.getKey(), reusable.get(e.getKey()));
                 continue;
             }
-            Recorded r = new Recorded(Sha256.of(bytes), bytes.length, e.getValue().inputs());
+            Recorded r = new Recorded(Sha256.of(bytes), bytes.length, e.getValue().inputs(), e.getValue().stat());
             after.put(e.getKey(), r);
             Recorded was = before.get(e.getKey());
             Long size = present.get(e.getKey());
@@ -247,17 +252,40 @@ public final class Site {
             o.put("sha256", r.sha256());
             o.put("bytes", r.bytes());
             if (r.inputs() != null) o.put("inputs", r.inputs());
+            if (r.stat() != null) {
+                com.fasterxml.jackson.databind.node.ArrayNode a = o.putArray("stat");
+                for (ParentStat.TableStat t : r.stat()) {
+                    ObjectNode so = a.addObject();
+                    so.put("table", t.table());
+                    so.put("rows", t.rows());
+                    so.put("added", t.added());
+                    if (t.removed() == null) so.putNull("removed");
+                    else so.put("removed", t.removed());
+                    if (t.dropped()) so.put("dropped", true);
+                }
+            }
         });
         byte[] manifest = Json.bytes(m);
         store.putDerived(manifestKey, manifest);
         return new Result(toWrite.size(), pages.size() - toWrite.size(), stale.size());
     }
 
-    /** A page as the manifest records it: SHA-256 and size of what was written, and its inputs (null: none recorded). */
-    private record Recorded(String sha256, long bytes, String inputs) {}
+    /**
+     * A page as the manifest records it: SHA-256 and size of what was written, its inputs (null:
+     * none recorded) and, for a version page, the version's change over its parent (null: not
+     * shown), which the dataset page's history chart takes for the versions not rendered again.
+     */
+    private record Recorded(String sha256, long bytes, String inputs, List<ParentStat.TableStat> stat) {}
 
-    /** A page as rendered: its bytes (null: not rendered, unchanged since the manifest) and its inputs (null: render it every time). */
-    private record Page(byte[] bytes, String inputs) {}
+    /**
+     * A page as rendered: its bytes (null: not rendered, unchanged since the manifest), its inputs
+     * (null: render it every time) and a version page's change over its parent (null: none shown).
+     */
+    private record Page(byte[] bytes, String inputs, List<ParentStat.TableStat> stat) {
+        Page(byte[] bytes, String inputs) {
+            this(bytes, inputs, null);
+        }
+    }
 
     /** The manifest's pages; a manifest of fdl 0.x before inputs were recorded maps each key to its SHA-256 alone. */
     private static Map<String, Recorded> readManifest(ObjectStore store, String key) {
@@ -267,11 +295,22 @@ public final class Site {
         try {
             JsonNode pages = Json.MAPPER.readTree(b.get().bytes()).path("pages");
             pages.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().isTextual()
-                    ? new Recorded(e.getValue().asText(), -1, null)
-                    : new Recorded(e.getValue().path("sha256").asText(), e.getValue().path("bytes").asLong(-1), e.getValue().path("inputs").asText(null))));
+                    ? new Recorded(e.getValue().asText(), -1, null, null)
+                    : new Recorded(e.getValue().path("sha256").asText(), e.getValue().path("bytes").asLong(-1), e.getValue().path("inputs").asText(null),
+                    stat(e.getValue().get("stat")))));
         } catch (java.io.IOException | RuntimeException e) {
             // a damaged manifest only costs a full rewrite: every page is written again
         }
+        return out;
+    }
+
+    /** A change over the parent as the manifest records it; null when it records none. */
+    private static List<ParentStat.TableStat> stat(JsonNode a) {
+        if (a == null || !a.isArray()) return null;
+        List<ParentStat.TableStat> out = new ArrayList<>();
+        for (JsonNode t : a)
+            out.add(new ParentStat.TableStat(t.path("table").asText(), t.path("rows").asLong(), t.path("added").asLong(),
+                    t.path("removed").isNumber() ? t.path("removed").asLong() : null, t.path("dropped").asBoolean(false)));
         return out;
     }
 
@@ -336,7 +375,7 @@ public final class Site {
                 : Stream.concat(toRender.stream(), Stream.of(newest)).toList());
         Map<String, Page> pages = new LinkedHashMap<>();
         int pageCount = Math.max(1, (entries.size() + options.pageSize() - 1) / options.pageSize());
-        pages.put(options.indexKey(), new Page(bytes(indexPage(newest, datasetOf(newest, datasets), refs, refsByVersion, entries, head, pageCount)), null));
+        pages.put(options.indexKey(), null); // rendered last, from the version pages' changes (the history chart); first in order
         for (int i = 0; i < pageCount; i++) {
             int from = i * options.pageSize();
             List<Entry> slice = entries.subList(Math.min(from, entries.size()), Math.min(from + options.pageSize(), entries.size()));
@@ -348,28 +387,48 @@ public final class Site {
         for (Entry e : entries) {
             String key = versionKey(e.version().id());
             if (!rendered.contains(e.version().id())) {
-                pages.put(key, new Page(null, inputs.get(key)));
+                pages.put(key, new Page(null, inputs.get(key), reusable.get(key).stat()));
                 continue;
             }
             JsonNode ds = datasetOf(e, datasets);
             statFailed = false;
+            lastStat = null;
             byte[] html = bytes(versionPage(e, ds, refsByVersion.getOrDefault(e.version().id(), List.of()), head, byId));
             // a page that left out what it could not read now is rendered again next time
             boolean complete = !statFailed && (e.version().dataset() == null || ds != null);
-            pages.put(key, new Page(html, complete ? inputs.get(key) : null));
+            pages.put(key, new Page(html, complete ? inputs.get(key) : null, lastStat));
         }
+        String chart = stats == null ? "" : HistoryChart.render(history(newest, byId, refsByVersion, pages));
+        pages.put(options.indexKey(), new Page(bytes(indexPage(newest, datasetOf(newest, datasets), refs, refsByVersion, entries, head, pageCount, chart)), null));
         return pages;
+    }
+
+    /** The first-parent history of {@code newest} (HEAD's branch tip), oldest first, with each version's change as its page recorded it. */
+    private List<HistoryChart.Point> history(Entry newest, Map<String, Entry> byId, Map<String, List<RefValue>> refsByVersion, Map<String, Page> pages) {
+        List<HistoryChart.Point> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Entry e = newest; e != null && seen.add(e.version().id()); e = e.version().parents().isEmpty() ? null : byId.get(e.version().parents().get(0))) {
+            Page p = pages.get(versionKey(e.version().id()));
+            List<String> tags = new ArrayList<>();
+            for (RefValue r : refsByVersion.getOrDefault(e.version().id(), List.of())) if (r.kind() == RefValue.Kind.TAG) tags.add(r.name().name());
+            out.add(new HistoryChart.Point(e.version().id(), e.version().createdAt().toString().substring(0, 10),
+                    e.expired() != null || p == null ? null : p.stat(), tags));
+        }
+        java.util.Collections.reverse(out);
+        return out;
     }
 
     /** Set by {@link #statSection} when the change over the parent could not be read (renderPages is single-threaded). */
     private boolean statFailed;
+    /** Set by {@link #statSection} to the change it showed; null when none. */
+    private List<ParentStat.TableStat> lastStat;
 
     /** SHA-256 of the renderer's code (its class files): pages another build of fdl made are rendered again. */
     private static final String RENDERER = rendererDigest();
 
     private static String rendererDigest() {
         java.io.ByteArrayOutputStream code = new java.io.ByteArrayOutputStream();
-        for (Class<?> c : List.of(Site.class, Html.class, AttachStatements.class, ParentStat.class)) {
+        for (Class<?> c : List.of(Site.class, Html.class, HistoryChart.class, TablePreview.class, AttachStatements.class, ParentStat.class)) {
             try (java.io.InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
                 if (in == null) return java.util.UUID.randomUUID().toString(); // unknown code: nothing is reused
                 in.transferTo(code);
@@ -502,7 +561,7 @@ public final class Site {
 
     /** @param ds the newest version's dataset.json, null when it has none or it cannot be read */
     private String indexPage(Entry newest, JsonNode ds, List<RefValue> refs, Map<String, List<RefValue>> refsByVersion,
-                             List<Entry> entries, RefName head, int pageCount) {
+                             List<Entry> entries, RefName head, int pageCount, String chart) {
         String key = options.indexKey();
         String siteRel = siteRel(key);
         StringBuilder b = new StringBuilder(PAGE_CAPACITY);
@@ -539,6 +598,7 @@ public final class Site {
                     .append(Html.esc(v.createdAt().toString())).append(" &middot; ").append(Html.esc(firstLine(v.message()))).append("</p>\n");
             if (newest.expired() == null) b.append(attachBlock(key, v, "attach-latest"));
         }
+        b.append(chart);
         b.append("<h2>Refs</h2>\n<table id=\"refs\"><tr><th>ref</th><th>version</th><th>date</th><th>message</th></tr>\n");
         Map<String, Entry> byId = new HashMap<>();
         for (Entry e : entries) byId.put(e.version().id(), e);
@@ -619,9 +679,10 @@ public final class Site {
             }
         }
         if (e.expired() == null) b.append(statSection(v));
+        Map<String, TablePreview.Table> preview = preview(e);
         if (ds != null && ds.path("resources").isArray()) {
             b.append("<h2>Tables</h2>\n");
-            for (JsonNode r : ds.path("resources")) b.append(tableSection(r));
+            for (JsonNode r : ds.path("resources")) b.append(tableSection(r, e, key, preview));
         }
         return Html.page(Html.esc(title(ds, "fdl repository")) + " &middot; " + v.id().substring(0, 13), rootRel(key), siteRel, b.toString());
     }
@@ -636,6 +697,7 @@ public final class Site {
             statFailed = true;
             return ""; // the site describes what it can; fdl verify reports damaged catalogs
         }
+        lastStat = changed;
         StringBuilder b = new StringBuilder("<h2>Changes over ").append(v.parents().isEmpty() ? "an empty catalog" : "its parent").append("</h2>\n");
         if (changed.isEmpty()) return b.append("<p class=\"muted\" id=\"stat\">No rows added or removed.</p>\n").toString();
         b.append("<table id=\"stat\"><tr><th>table</th><th class=\"num\">added</th><th class=\"num\">removed</th><th class=\"num\">rows</th></tr>\n");
@@ -663,7 +725,26 @@ public final class Site {
         return b.append("</table>\n").toString();
     }
 
-    private static String tableSection(JsonNode r) {
+    /**
+     * The first rows and column statistics of a live version's tables ({@link TablePreview}), when
+     * the site reads catalogs (not {@code --no-stat}) and the data files are in a folder (the
+     * built-in reader reads local files); empty otherwise. A failure leaves the preview out and
+     * marks the page to be rendered again next time.
+     */
+    private Map<String, TablePreview.Table> preview(Entry e) {
+        if (catalogs == null || e.expired() != null) return Map.of();
+        String data = repo.store().location(repo.dataDir());
+        if (data.contains("://")) return Map.of();
+        try {
+            return TablePreview.read(catalogs.versionCatalog(repo, e.version()), data);
+        } catch (FdlException ex) {
+            statFailed = true;
+            return Map.of();
+        }
+    }
+
+    /** A table's section on a version page: rows, columns, its first rows and statistics, and, for a live version, how to get its data. */
+    private String tableSection(JsonNode r, Entry e, String pageKey, Map<String, TablePreview.Table> preview) {
         String name = r.path("name").asText();
         StringBuilder b = new StringBuilder();
         b.append("<section class=\"table\" data-table=\"").append(Html.esc(name)).append("\"><h3>").append(Html.esc(name)).append("</h3>\n");
@@ -676,7 +757,52 @@ public final class Site {
             b.append("<tr><td>").append(Html.esc(f.path("name").asText())).append("</td><td>").append(Html.esc(f.path("type").asText("")))
                     .append("</td><td><code>").append(Html.esc(f.path("ducklake_type").asText(""))).append("</code></td><td>")
                     .append(Html.esc(f.path("description").asText(""))).append("</td></tr>\n");
-        return b.append("</table></section>\n").toString();
+        b.append("</table>\n");
+        TablePreview.Table t = preview.get(name.indexOf('.') < 0 ? "main." + name : name);
+        if (t != null) b.append(TablePreview.html(t, name));
+        if (e.expired() == null) b.append(getTheData(e.version(), name, pageKey));
+        return b.append("</section>\n").toString();
+    }
+
+    /**
+     * How to get a table's data out: the DuckDB statements that attach the version from the URL the
+     * page was loaded from (as the attach block) and copy the table to Parquet and CSV, and the
+     * {@code fdl query} command doing the same for CSV (the root shell-quoted by the page's script).
+     *
+     * @param table the resource name: {@code table} for schema {@code main}, else {@code schema.table}
+     */
+    private String getTheData(VersionInfo v, String table, String pageKey) {
+        int dot = table.indexOf('.');
+        String schema = dot < 0 ? "main" : table.substring(0, dot), name = dot < 0 ? table : table.substring(dot + 1);
+        String alias = alias(v);
+        String file = fileName(table);
+        String relation = SqlQuote.ident(alias) + "." + SqlQuote.qualified(schema, name);
+        String copy = "COPY (FROM " + relation + ") TO " + SqlQuote.literal(file + ".parquet") + " (FORMAT parquet);\n"
+                + "COPY (FROM " + relation + ") TO " + SqlQuote.literal(file + ".csv") + " (FORMAT csv, HEADER);";
+        String template = String.join("\n", AttachStatements.of(repo, v, ROOT_PLACEHOLDER, alias)) + "\n" + copy;
+        String own = publicRoot() ? String.join("\n", AttachStatements.of(repo, v, null, alias)) + "\n" + copy
+                : template.replace(ROOT_PLACEHOLDER, "https://<where this site is served>/");
+        String id = "copy-" + file;
+        String query = "SELECT * FROM " + SqlQuote.qualified(schema, name);
+        String fdlTemplate = "fdl query --repo '" + ROOT_PLACEHOLDER + "' " + v.id() + " --csv " + ShellQuote.word(query) + " > "
+                + ShellQuote.word(file + ".csv");
+        String fdlOwn = publicRoot() ? fdlTemplate.replace("'" + ROOT_PLACEHOLDER + "'", ShellQuote.word(repo.store().location("")))
+                : fdlTemplate.replace(ROOT_PLACEHOLDER, "https://<where this site is served>/");
+        return "<details class=\"get\"><summary>Get the data</summary>\n<p class=\"muted\">With DuckDB (the DuckLake extension):</p>\n"
+                + preBlock(id, own, template, rootRel(pageKey))
+                + "<p class=\"muted\">With fdl:</p>\n"
+                + preBlock("fdl-" + file, fdlOwn, fdlTemplate, rootRel(pageKey)).replace("<pre class=\"attach\"", "<pre class=\"attach\" data-quote=\"shell\"")
+                + "</details>\n";
+    }
+
+    /** A file name for a table's data: the resource name with anything but letters, digits, {@code .}, {@code _} and {@code -} as {@code _}. */
+    static String fileName(String table) {
+        StringBuilder b = new StringBuilder(table.length());
+        for (int i = 0; i < table.length(); i++) {
+            char c = table.charAt(i);
+            b.append(c < 128 && (Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-') ? c : '_');
+        }
+        return b.toString();
     }
 
     /**

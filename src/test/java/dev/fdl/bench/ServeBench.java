@@ -68,12 +68,30 @@ import java.util.concurrent.Executors;
  * mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.fdl.bench.ServeBench -Dexec.args="1000"
  * </pre>
  * Arguments: range requests (1,000; 0: skip). Medians of 3 serve rounds after the warm-up.
+ *
+ * <p>Issue 31's target, {@code nginx [requests] [warm-up] [rounds]} (5,000, 2,000, 3): fdl serve
+ * against nginx serving the same folder, as a reader's DuckDB uses a server: one kept-alive
+ * connection, Range GETs of 64 KiB at random offsets of a 300 KB catalog, after a warm-up. The
+ * client is a plain socket writing the request and reading the response (status line, headers,
+ * Content-Length bytes), as DuckDB's HTTP client does, so that its own cost does not hide the
+ * servers'. Server CPU: fdl serve's threads (ThreadMXBean), nginx's process
+ * ({@code /proc/<pid>/schedstat}: one process, {@code master_process off}). Targets: at most 5x
+ * nginx's server CPU per request and 2x its wall time. nginx is Debian's ({@code apt-get install
+ * -y nginx} when missing); the comparison is skipped, saying so, where it cannot be installed.
+ * <pre>
+ * mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.fdl.bench.ServeBench -Dexec.args="nginx"
+ * </pre>
  */
 public final class ServeBench {
     public static void main(String[] args) throws Exception {
-        int requests = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         Path dir = Files.createTempDirectory("fdl-serve-bench");
         try {
+            if (args.length > 0 && args[0].equals("nginx")) {
+                againstNginx(dir.resolve("nginx"), args.length > 1 ? Integer.parseInt(args[1]) : 5000,
+                        args.length > 2 ? Integer.parseInt(args[2]) : 2000, args.length > 3 ? Integer.parseInt(args[3]) : 3);
+                return;
+            }
+            int requests = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
             if (requests > 0) serve(dir.resolve("serve"), requests);
         } finally {
             try (var walk = Files.walk(dir)) {
@@ -187,6 +205,182 @@ public final class ServeBench {
             jdk.stop(0);
             jdkPool.shutdownNow();
             tcp.close();
+        }
+    }
+
+    /** Issue 31: fdl serve against nginx on the same folder (see the class comment). */
+    static void againstNginx(Path dir, int requests, int warmup, int rounds) throws Exception {
+        String nginx = findNginx();
+        if (nginx == null) {
+            System.out.println("serve vs nginx: skipped: nginx is not installed and apt-get install -y nginx failed");
+            return;
+        }
+        RepoFixture fx = RepoFixture.create(dir.resolve("repo"));
+        String key = "versions/0000/ducklake.duckdb";
+        Path file = fx.root.resolve(key);
+        Files.createDirectories(file.getParent());
+        byte[] catalog = new byte[300_000];
+        new Random(1).nextBytes(catalog);
+        Files.write(file, catalog);
+        Random rnd = new Random(7);
+        long[] offsets = new long[requests], warm = new long[warmup];
+        for (int i = 0; i < requests; i++) offsets[i] = rnd.nextInt(catalog.length - 65536);
+        for (int i = 0; i < warmup; i++) warm[i] = rnd.nextInt(catalog.length - 65536);
+        try (Nginx ng = Nginx.start(nginx, dir.resolve("nginx"), fx.root);
+             LocalStore store = new LocalStore(fx.root);
+             RepoServer server = RepoServer.start(store, Site.Options.defaults(), "127.0.0.1", 0)) {
+            Server serveThreads = new Server(Set.of(), RepoServer.THREAD_PREFIX);
+            List<Double> cpuRatio = new ArrayList<>(), wallRatio = new ArrayList<>();
+            try (RawClient fdl = new RawClient(server.port(), "/" + key); RawClient ngc = new RawClient(ng.port, "/" + key)) {
+                fdl.run(warm, catalog);
+                ngc.run(warm, catalog);
+                for (int round = 1; round <= rounds; round++) {
+                    // alternate which goes first: the machine's load moves
+                    long[] f = new long[2], n = new long[2];
+                    for (int order = 0; order < 2; order++) {
+                        if ((order == 0) == (round % 2 == 1)) {
+                            long c0 = cpu(serveThreads), t0 = System.nanoTime();
+                            fdl.run(offsets, catalog);
+                            f[0] = System.nanoTime() - t0;
+                            f[1] = cpu(serveThreads) - c0;
+                        } else {
+                            long c0 = ng.cpu(), t0 = System.nanoTime();
+                            ngc.run(offsets, catalog);
+                            n[0] = System.nanoTime() - t0;
+                            n[1] = ng.cpu() - c0;
+                        }
+                    }
+                    cpuRatio.add((double) f[1] / n[1]);
+                    wallRatio.add((double) f[0] / n[0]);
+                    System.out.printf("serve vs nginx round %d: %,d Range GETs of 64 KiB from a 300 KB file, one kept-alive connection:"
+                                    + " fdl serve wall %.2f s, server CPU %.3f s (%.1f us a request); nginx wall %.2f s, server CPU %.3f s (%.1f us a request);"
+                                    + " ratios: server CPU %.2fx (target <= 5), wall %.2fx (target <= 2)%n",
+                            round, requests, f[0] / 1e9, f[1] / 1e9, us(f[1], requests), n[0] / 1e9, n[1] / 1e9, us(n[1], requests),
+                            (double) f[1] / n[1], (double) f[0] / n[0]);
+                }
+            }
+            System.out.printf("serve vs nginx: median ratios: server CPU per request %.2fx (target <= 5), wall %.2fx (target <= 2); load %s%n",
+                    median(cpuRatio), median(wallRatio), load());
+        }
+    }
+
+    /** nginx's path, installing Debian's package when it is missing; null when that fails. */
+    static String findNginx() throws InterruptedException {
+        for (String p : List.of("/usr/sbin/nginx", "/usr/bin/nginx")) if (Files.isExecutable(Path.of(p))) return p;
+        try {
+            Process p = new ProcessBuilder("sh", "-c", "(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx) >/dev/null 2>&1")
+                    .inheritIO().start();
+            if (p.waitFor() != 0) return null;
+        } catch (IOException e) {
+            return null;
+        }
+        for (String p : List.of("/usr/sbin/nginx", "/usr/bin/nginx")) if (Files.isExecutable(Path.of(p))) return p;
+        return null;
+    }
+
+    /**
+     * nginx serving {@code root} on 127.0.0.1 as one process ({@code master_process off}, so its
+     * CPU is one process's). Started as a daemon: the command exits once the socket listens (nginx
+     * binds before it forks), so no waiting is needed; the daemon is then found by its
+     * configuration file's path in its command line.
+     */
+    private static final class Nginx implements AutoCloseable {
+        final int port;
+        final ProcessHandle process;
+
+        private Nginx(int port, ProcessHandle process) {
+            this.port = port;
+            this.process = process;
+        }
+
+        static Nginx start(String nginx, Path dir, Path root) throws IOException, InterruptedException {
+            Files.createDirectories(dir.resolve("logs"));
+            int port;
+            try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                port = probe.getLocalPort();
+            }
+            Path conf = dir.resolve("nginx.conf");
+            Files.writeString(conf, String.join("\n",
+                    "daemon on;", "master_process off;", "worker_processes 1;", "pid " + dir.resolve("nginx.pid") + ";",
+                    "error_log " + dir.resolve("logs/error.log") + " warn;",
+                    "events { worker_connections 64; }",
+                    "http {", "  access_log off;", "  sendfile on;", "  tcp_nodelay on;", "  keepalive_requests 1000000;",
+                    "  default_type application/octet-stream;",
+                    "  client_body_temp_path " + dir.resolve("tmp-body") + ";", "  proxy_temp_path " + dir.resolve("tmp-proxy") + ";",
+                    "  fastcgi_temp_path " + dir.resolve("tmp-fcgi") + ";", "  uwsgi_temp_path " + dir.resolve("tmp-uwsgi") + ";",
+                    "  scgi_temp_path " + dir.resolve("tmp-scgi") + ";",
+                    "  server { listen 127.0.0.1:" + port + "; root " + root + "; }", "}", ""));
+            Process p = new ProcessBuilder(nginx, "-p", dir.toString(), "-c", conf.toString(), "-e", dir.resolve("logs/error.log").toString())
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("logs/start.log").toFile()).start();
+            if (p.waitFor() != 0) throw new IOException("nginx did not start: " + Files.readString(dir.resolve("logs/start.log")));
+            ProcessHandle daemon = ProcessHandle.allProcesses()
+                    .filter(h -> h.info().commandLine().map(c -> c.contains(conf.toString())).orElse(false))
+                    .findFirst().orElseThrow(() -> new IOException("nginx's process was not found"));
+            return new Nginx(port, daemon);
+        }
+
+        /** The process's CPU time, nanoseconds (schedstat's time on a CPU: nanosecond resolution, unlike stat's ticks). */
+        long cpu() throws IOException {
+            String s = Files.readString(Path.of("/proc/" + process.pid() + "/schedstat")).trim();
+            return Long.parseLong(s.substring(0, s.indexOf(' ')));
+        }
+
+        @Override
+        public void close() {
+            process.destroy(); // SIGTERM to the one process this bench started
+        }
+    }
+
+    /**
+     * An HTTP/1.1 client on one kept-alive socket, doing no more than a reader's needs: writes a
+     * Range GET, reads the status line and headers up to the blank line, then Content-Length bytes.
+     */
+    private static final class RawClient implements AutoCloseable {
+        private final java.net.Socket socket;
+        private final java.io.BufferedInputStream in;
+        private final OutputStream out;
+        private final String path;
+        private final byte[] body = new byte[65536];
+
+        RawClient(int port, String path) throws IOException {
+            socket = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), port);
+            socket.setTcpNoDelay(true);
+            in = new java.io.BufferedInputStream(socket.getInputStream(), 1 << 17);
+            out = socket.getOutputStream();
+            this.path = path;
+        }
+
+        /** One Range GET per offset; checks each body against {@code content}. */
+        void run(long[] offsets, byte[] content) throws IOException {
+            for (long off : offsets) {
+                out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=" + off + "-" + (off + body.length - 1)
+                        + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                out.flush();
+                String status = line();
+                if (!status.startsWith("HTTP/1.1 206")) throw new IllegalStateException("bad response: " + status);
+                long length = -1;
+                for (String h; !(h = line()).isEmpty(); ) {
+                    if (h.regionMatches(true, 0, "content-length:", 0, 15)) length = Long.parseLong(h.substring(15).trim());
+                }
+                if (length != body.length) throw new IllegalStateException("bad length " + length);
+                if (in.readNBytes(body, 0, body.length) != body.length) throw new IllegalStateException("short body");
+                if (body[0] != content[(int) off] || body[body.length - 1] != content[(int) off + body.length - 1])
+                    throw new IllegalStateException("wrong bytes at " + off);
+            }
+        }
+
+        private String line() throws IOException {
+            StringBuilder sb = new StringBuilder();
+            for (int c; (c = in.read()) != '\n'; ) {
+                if (c < 0) throw new IOException("connection closed");
+                if (c != '\r') sb.append((char) c);
+            }
+            return sb.toString();
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
         }
     }
 

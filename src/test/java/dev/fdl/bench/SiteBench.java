@@ -40,6 +40,11 @@ public final class SiteBench {
     private SiteBench() {}
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("previews")) {
+            previews(args.length > 1 ? Integer.parseInt(args[1]) : 1000, args.length > 2 ? Integer.parseInt(args[2]) : 1,
+                    Path.of(args.length > 3 ? args[3] : "fdl").toAbsolutePath());
+            return;
+        }
         int versions = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
         int commandRounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
@@ -149,6 +154,84 @@ public final class SiteBench {
                 rounds, lw, lc, StartupBench.median(firstWall), StartupBench.median(firstCpu), StartupBench.median(firstWall) / lw,
                 StartupBench.median(firstCpu) / lc, StartupBench.median(againWall), StartupBench.median(againCpu),
                 StartupBench.median(againWall) / lw, StartupBench.median(againCpu) / lc, load());
+    }
+
+    /**
+     * Issue 31: {@code fdl site} with the change over the parent, previews and column statistics
+     * (every live version's catalog and data read) against {@code fdl log} and {@code fdl log --stat}
+     * over the same versions, as commands through the launcher, each with an empty catalog cache
+     * ({@code FDL_CACHE_DIR}). The repository: one real version (a 2,000-row table of 4 columns
+     * imported and committed through fdl), then {@code versions - 1} more whose catalog,
+     * dataset.json and data files are the first's (each version.json names its own id, parent and
+     * seq): every version page reads a real catalog and real Parquet files.
+     * <pre>
+     * SiteBench previews [versions] [rounds] [launcher]   (1,000, 1, ./fdl)
+     * </pre>
+     */
+    static void previews(int versions, int rounds, Path launcher) throws Exception {
+        Path dir = Files.createTempDirectory("fdl-site-previews");
+        try {
+            Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
+            StringBuilder csv = new StringBuilder("id,name,population,updated\n");
+            for (int i = 0; i < 2000; i++) csv.append(i).append(",town ").append(i).append(',').append(i * 37 % 100_000).append(",2026-01-").append(1 + i % 28).append('\n');
+            Path file = Files.writeString(dir.resolve("towns.csv"), csv);
+            dev.fdl.cli.Cli.ok(dir, "init", root.toString());
+            dev.fdl.cli.Cli.ok(wc, "checkout", "--repo", root.toString());
+            dev.fdl.cli.Cli.ok(wc, "import", file.toString(), "--table", "towns");
+            dev.fdl.cli.Cli.ok(wc, "commit", "-m", "version 0");
+            String first = Files.readString(root.resolve("refs/heads/main")).trim();
+            com.fasterxml.jackson.databind.node.ObjectNode v0 = (com.fasterxml.jackson.databind.node.ObjectNode)
+                    dev.fdl.util.Json.MAPPER.readTree(root.resolve("versions/" + first + "/version.json").toFile());
+            String parent = first;
+            for (int i = 1; i < versions; i++) {
+                String id = dev.fdl.util.VersionIds.next();
+                Path folder = Files.createDirectories(root.resolve("versions/" + id));
+                try (var files = Files.list(root.resolve("versions/" + first))) {
+                    for (Path f : files.toList()) if (!f.getFileName().toString().equals("version.json")) Files.copy(f, folder.resolve(f.getFileName()));
+                }
+                com.fasterxml.jackson.databind.node.ObjectNode v = v0.deepCopy();
+                v.put("id", id);
+                v.put("seq", v0.path("seq").asLong() + i);
+                v.putArray("parents").add(parent);
+                v.put("message", "version " + i);
+                Files.write(folder.resolve("version.json"), dev.fdl.util.Json.bytes(v));
+                parent = id;
+            }
+            Files.writeString(root.resolve("refs/heads/main"), parent + "\n");
+            Path cache = dir.resolve("cache");
+            Map<String, String> env = Map.of("FDL_CACHE_DIR", cache.toString());
+            List<String> log = List.of(launcher.toString(), "log", "--repo", root.toString());
+            List<String> logStat = List.of(launcher.toString(), "log", "--stat", "--repo", root.toString());
+            List<String> site = List.of(launcher.toString(), "site", "--repo", root.toString());
+            for (int round = -1; round < rounds; round++) {
+                StartupBench.Times l = StartupBench.run(log, dir, round < 0, env);
+                deleteFolder(cache);
+                StartupBench.Times ls = StartupBench.run(logStat, dir, round < 0, env);
+                deleteFolder(cache);
+                deleteSite(root);
+                StartupBench.Times f = StartupBench.run(site, dir, round < 0, env);
+                StartupBench.Times a = StartupBench.run(site, dir, round < 0, env);
+                System.out.printf(Locale.ROOT, "previews, %d versions, round %d: fdl log %.2f s (cpu %.2f s); fdl log --stat %.2f s (cpu %.2f s);"
+                                + " fdl site (previews, statistics, change over parent) first run %.2f s (cpu %.2f s): %.2fx / %.2fx log's wall / cpu,"
+                                + " %.2fx / %.2fx log --stat's; re-run %.2f s (cpu %.2f s): %.2fx / %.2fx log's; load %s%n",
+                        versions, round, l.wall(), l.cpu(), ls.wall(), ls.cpu(), f.wall(), f.cpu(), f.wall() / l.wall(), f.cpu() / l.cpu(),
+                        f.wall() / ls.wall(), f.cpu() / ls.cpu(), a.wall(), a.cpu(), a.wall() / l.wall(), a.cpu() / l.cpu(), load());
+                if (round < 0) {
+                    String page = Files.readString(root.resolve("site/versions/" + parent + ".html"));
+                    if (!page.contains("class=\"preview\"") || !page.contains("class=\"stats\""))
+                        throw new IllegalStateException("the version page has no preview or statistics");
+                }
+            }
+        } finally {
+            deleteFolder(dir);
+        }
+    }
+
+    private static void deleteFolder(Path p) throws IOException {
+        if (!Files.exists(p)) return;
+        try (var walk = Files.walk(p)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+        }
     }
 
     private static void deleteSite(Path root) throws IOException {

@@ -33,10 +33,10 @@ class DemoTest {
                 assertThat(Files.size(v.resolve("ducklake.duckdb"))).as(v + " catalog bytes").isLessThan(330_000);
         }
         assertThat(Cli.ok(dir.resolve("fdl-demo/work"), "query", "2024-10-04", "SELECT count(*) FROM cities").out()).contains("28500");
-        assertThat(Cli.ok(dir, "log", "--repo", repo.toString(), "--oneline").out().lines()).hasSize(7).first().isEqualTo("# HEAD (branch 'main')");
+        assertThat(Cli.ok(dir, "log", "--repo", repo.toString(), "--oneline").out().lines()).hasSize(6);
         // a second run replaces the previous demo
         Cli.ok(dir, "demo");
-        assertThat(Cli.ok(dir, "log", "--repo", repo.toString(), "--oneline").out().lines()).hasSize(7).first().isEqualTo("# HEAD (branch 'main')");
+        assertThat(Cli.ok(dir, "log", "--repo", repo.toString(), "--oneline").out().lines()).hasSize(6);
     }
 
     @Test

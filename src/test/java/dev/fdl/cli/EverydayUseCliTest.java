@@ -63,19 +63,21 @@ class EverydayUseCliTest {
         String[] md = mainThenDev();
         String m1 = md[0], d1 = md[1];
 
-        List<String> log = Cli.ok(wc, "log", "--oneline").out().lines().toList();
-        assertThat(log.get(0)).isEqualTo("# branch 'dev' (the working copy's branch)");
-        assertThat(log.get(1)).startsWith(d1.substring(0, 13));
-        List<String> outside = Cli.ok(dir, "log", "--repo", root.toString(), "--oneline").out().lines().toList();
-        assertThat(outside.get(0)).isEqualTo("# HEAD (branch 'main')");
-        assertThat(outside).hasSize(2);
-        assertThat(outside.get(1)).startsWith(m1.substring(0, 13));
-        assertThat(Cli.ok(wc, "log", "main", "--oneline").out()).as("a named ref: no header").doesNotStartWith("#");
+        // the context line ("# …": which version a default chose) is on stderr; stdout holds results alone
+        Cli.Result inside = Cli.ok(wc, "log", "--oneline");
+        assertThat(inside.err()).isEqualTo("# branch 'dev' (the working copy's branch)\n");
+        assertThat(inside.out()).startsWith(d1.substring(0, 13));
+        Cli.Result outside = Cli.ok(dir, "log", "--repo", root.toString(), "--oneline");
+        assertThat(outside.err()).isEqualTo("# HEAD (branch 'main')\n");
+        assertThat(outside.out().lines().toList()).hasSize(1).first().asString().startsWith(m1.substring(0, 13));
+        assertThat(Cli.ok(wc, "log", "main", "--oneline").err()).as("a named ref: no context line").isEmpty();
 
-        assertThat(Cli.ok(wc, "show").out()).startsWith("# branch 'dev' (the working copy's branch)\nversion " + d1);
-        String q = Cli.ok(wc, "query", "SELECT count(*) AS n FROM t").out();
-        assertThat(q.lines().findFirst().orElseThrow()).isEqualTo("# branch 'dev' (the working copy's branch), version " + d1);
-        assertThat(q).contains("\n2\n");
+        Cli.Result show = Cli.ok(wc, "show");
+        assertThat(show.err()).isEqualTo("# branch 'dev' (the working copy's branch)\n");
+        assertThat(show.out()).startsWith("version " + d1);
+        Cli.Result q = Cli.ok(wc, "query", "SELECT count(*) AS n FROM t");
+        assertThat(q.err()).isEqualTo("# branch 'dev' (the working copy's branch), version " + d1 + "\n");
+        assertThat(q.out()).doesNotContain("#").contains("\n2\n");
         assertThat(Cli.ok(wc, "query", "--csv", "SELECT count(*) AS n FROM t").out()).isEqualTo("n\n2\n");
         Cli.Result both = Cli.in(wc, "query", "--csv", "--json", "SELECT count(*) AS n FROM t");
         assertThat(both.exit()).isEqualTo(2);
@@ -83,7 +85,7 @@ class EverydayUseCliTest {
         assertThat(Cli.ok(wc, "attach").out()).startsWith("-- version " + d1 + " (branch 'dev' (the working copy's branch))");
         assertThat(Cli.ok(wc, "show", "@{2099-01-01}").out()).contains("version " + d1);
         // as in git, HEAD inside a working copy is what is checked out (dev), outside it the repository's HEAD (main)
-        assertThat(Cli.ok(wc, "show", "HEAD").out()).startsWith("# HEAD: branch 'dev' (the working copy's branch)\nversion " + d1);
+        assertThat(Cli.ok(wc, "show", "HEAD").err()).isEqualTo("# HEAD: branch 'dev' (the working copy's branch)\n");
         assertThat(Cli.ok(wc, "show", "HEAD~1", "--json").out()).contains(m1);
         assertThat(Cli.ok(wc, "show", "@", "--json").out()).contains(d1);
         assertThat(Cli.ok(dir, "show", "--repo", root.toString(), "HEAD", "--json").out()).contains(m1);
@@ -101,7 +103,7 @@ class EverydayUseCliTest {
         Cli.ok(wc, "checkout", "--force", "dev");
 
         Cli.ok(wc, "checkout", m1);
-        assertThat(Cli.ok(wc, "log", "--oneline").out()).startsWith("# version " + m1 + " (the working copy's base, detached)");
+        assertThat(Cli.ok(wc, "log", "--oneline").err()).startsWith("# version " + m1 + " (the working copy's base, detached)");
     }
 
     @Test

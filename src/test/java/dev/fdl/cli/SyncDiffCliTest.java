@@ -110,16 +110,19 @@ class SyncDiffCliTest {
         Cli.ok(wc, "import", next.toString(), "--table", "cities", "--mode", "sync", "--key", "geonameid");
         long[] working = exceptAll(files.get(2), next);
         String m2 = Json.MAPPER.readTree(Cli.ok(wc, "show", "--json", "m2").out()).get("id").asText();
-        assertThat(Cli.ok(wc, "diff", "--stat", "--no-key").out().lines().toList())
-                .startsWith("# the working copy (branch 'main') against its base, version " + m2)
+        Cli.Result wcDiff = Cli.ok(wc, "diff", "--stat", "--no-key");
+        assertThat(wcDiff.err()).isEqualTo("# the working copy (branch 'main') against its base, version " + m2 + "\n");
+        assertThat(wcDiff.out().lines().toList()).doesNotContain("# the working copy (branch 'main') against its base, version " + m2)
                 .contains(" main.cities | +" + working[0] + " -" + working[1] + " ~0");
         long[] fromFirst = exceptAll(files.get(0), next);
-        assertThat(Cli.ok(wc, "diff", "--stat", "--no-key", "m0").out().lines().toList())
-                .startsWith("# m0 against the working copy (branch 'main')")
+        Cli.Result m0Diff = Cli.ok(wc, "diff", "--stat", "--no-key", "m0");
+        assertThat(m0Diff.err()).isEqualTo("# m0 against the working copy (branch 'main')\n");
+        assertThat(m0Diff.out().lines().toList())
                 .contains(" main.cities | +" + fromFirst[0] + " -" + fromFirst[1] + " ~0");
         // outside a working copy, one version is compared with HEAD, and the first line says so
-        assertThat(Cli.ok(dir, "diff", "--repo", repo, "--stat", "--no-key", "m0").out().lines().toList())
-                .startsWith("# m0 against HEAD (branch 'main')")
+        Cli.Result headDiff = Cli.ok(dir, "diff", "--repo", repo, "--stat", "--no-key", "m0");
+        assertThat(headDiff.err()).isEqualTo("# m0 against HEAD (branch 'main')\n");
+        assertThat(headDiff.out().lines().toList())
                 .contains(" main.cities | +" + expected[0] + " -" + expected[1] + " ~0");
         Cli.ok(wc, "commit", "-m", "cities " + MONTHS[3]);
         files.add(next);
@@ -205,8 +208,9 @@ class SyncDiffCliTest {
         assertThat(Cli.ok(wcB, "diff", "--stat").out()).contains(" main.towns | +2 -2 ~0");
 
         // inside wcA, --repo b: wcA belongs to another repository, so one version is compared with b's HEAD
-        assertThat(Cli.ok(wcA, "diff", "--repo", b, "--stat", "HEAD").out().lines().toList())
-                .startsWith("# HEAD against HEAD (branch 'main')")
+        Cli.Result ab = Cli.ok(wcA, "diff", "--repo", b, "--stat", "HEAD");
+        assertThat(ab.err()).isEqualTo("# HEAD against HEAD (branch 'main')\n");
+        assertThat(ab.out().lines().toList())
                 .contains("0 table(s) added, 0 dropped, 0 changed; 0 row(s) added, 0 removed, 0 changed");
         assertThat(Cli.in(wcA, "diff", "--repo", b).err()).contains("run it inside a working copy of " + b);
     }

@@ -53,13 +53,18 @@ class SiteInBrowserTest {
 
     /** Runs Chromium on {@code url}: the DOM after scripts ran, and a screenshot named {@code shot} unless null. */
     private static String render(String url, String shot) throws Exception {
+        return render(url, shot, 1000);
+    }
+
+    /** {@link #render(String, String)} in a window {@code height} pixels high (a whole page in the screenshot). */
+    private static String render(String url, String shot, int height) throws Exception {
         Path profile = Files.createTempDirectory(shared, "chromium");
         Path shots = Files.createDirectories(Path.of("target", "site-screenshots"));
         List<String> base = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--disable-dev-shm-usage", "--user-data-dir=" + profile,
                 // nothing may leave the page's origin: any other host resolves to nothing
-                "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1", "--window-size=1200,1000"));
+                "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1", "--window-size=1200," + height));
         List<String> dump = new ArrayList<>(base);
         dump.add("--dump-dom");
         dump.add(url);
@@ -94,7 +99,7 @@ class SiteInBrowserTest {
     private static String pre(String dom, String id) {
         Matcher m = Pattern.compile("<pre[^>]*\\bid=\"" + id + "\"[^>]*>([\\s\\S]*?)</pre>").matcher(dom);
         assertThat(m.find()).as("pre#" + id + " in " + dom).isTrue();
-        return m.group(1).replace("&#39;", "'").replace("&amp;", "&");
+        return m.group(1).replace("&#39;", "'").replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
     }
 
     @Test
@@ -127,6 +132,113 @@ class SiteInBrowserTest {
         assertThat(pre(index, "attach-latest")).contains("ATTACH 'ducklake:" + rootPath + "versions/" + towns.third + "/ducklake.duckdb'")
                 .doesNotContain("LOAD httpfs;");
         assertThat(fetchedUrls(index)).isEmpty();
+    }
+
+    /** The attributes of each element {@code <tag class="cls" …>} in {@code dom}, in order. */
+    static List<java.util.Map<String, String>> elements(String dom, String tag, String cls) {
+        List<java.util.Map<String, String>> out = new ArrayList<>();
+        Matcher m = Pattern.compile("<" + tag + "\\b([^>]*\\bclass=\"" + cls + "\"[^>]*)>").matcher(dom);
+        while (m.find()) {
+            java.util.Map<String, String> attrs = new java.util.HashMap<>();
+            Matcher a = Pattern.compile("([\\w-]+)=\"([^\"]*)\"").matcher(m.group(1));
+            while (a.find()) attrs.put(a.group(1), a.group(2).replace("&quot;", "\"").replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"));
+            out.add(attrs);
+        }
+        return out;
+    }
+
+    /** The text of each {@code <td>} of each {@code <tr>} in {@code html}, entities decoded ({@code <th>} rows give an empty list). */
+    static List<List<String>> cells(String html) {
+        List<List<String>> out = new ArrayList<>();
+        Matcher tr = Pattern.compile("<tr[^>]*>([\\s\\S]*?)</tr>").matcher(html);
+        while (tr.find()) {
+            List<String> row = new ArrayList<>();
+            Matcher td = Pattern.compile("<td[^>]*>([\\s\\S]*?)</td>").matcher(tr.group(1));
+            while (td.find()) row.add(td.group(1).replaceAll("<[^>]*>", "").replace("&#39;", "'").replace("&quot;", "\"")
+                    .replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"));
+            out.add(row);
+        }
+        return out;
+    }
+
+    /**
+     * Issue 31: what readers see, in a site written by {@code fdl site} (with the change over each
+     * parent) and served by fdl serve: the dataset page's history chart holds {@code fdl log --stat}'s
+     * numbers in its data attributes and marks the tags; each table of a version page says how to
+     * get its data, with statements for the URL the page came from; nothing leaves the origin.
+     */
+    @Test
+    void readersSeeTheHistoryAndHowToGetTheData() throws Exception {
+        SiteRepo repo = SiteRepo.copy(Files.createDirectories(shared.resolve("readers")));
+        Cli.ok(shared, "site", "--repo", repo.root.toString());
+        com.fasterxml.jackson.databind.JsonNode log = dev.fdl.util.Json.MAPPER.readTree(
+                Cli.ok(shared, "log", "--repo", repo.root.toString(), "--stat", "--json").out());
+        try (LocalStore store = new LocalStore(repo.root);
+             RepoServer server = RepoServer.start(store, Site.Options.defaults(), "127.0.0.1", 0)) {
+            String base = server.url().toString();
+            String index = render(base + "index.html", "dataset-page-history.png", 1900);
+            assertThat(fetchedUrls(index)).isEmpty();
+            List<java.util.Map<String, String>> points = elements(index, "circle", "point");
+            List<java.util.Map<String, String>> bars = elements(index, "g", "bar");
+            int compared = 0;
+            for (com.fasterxml.jackson.databind.JsonNode v : log) {
+                String id = v.path("id").asText();
+                if (!v.has("stat")) { // expired: its change is unknown, and not charted
+                    assertThat(points).noneMatch(p -> p.get("data-version").equals(id));
+                    continue;
+                }
+                long added = 0, removed = 0;
+                boolean unknown = false;
+                for (com.fasterxml.jackson.databind.JsonNode t : v.path("stat")) {
+                    java.util.Map<String, String> p = points.stream()
+                            .filter(x -> x.get("data-version").equals(id) && x.get("data-table").equals(t.path("table").asText()))
+                            .findFirst().orElseThrow(() -> new AssertionError("no point for " + id + " " + t + " in " + points));
+                    assertThat(p.get("data-rows")).isEqualTo(t.path("rows").asText());
+                    assertThat(p.get("data-added")).isEqualTo(t.path("added").asText());
+                    assertThat(p.get("data-removed")).isEqualTo(t.path("removed").isNull() ? "" : t.path("removed").asText());
+                    added += t.path("added").asLong();
+                    if (t.path("removed").isNull()) unknown = true;
+                    else removed += t.path("removed").asLong();
+                    compared++;
+                }
+                java.util.Map<String, String> bar = bars.stream().filter(x -> x.get("data-version").equals(id)).findFirst().orElseThrow();
+                assertThat(bar.get("data-added")).isEqualTo(Long.toString(added));
+                assertThat(bar.get("data-removed")).isEqualTo(unknown ? "" : Long.toString(removed));
+            }
+            assertThat(compared).as("points compared with fdl log --stat").isPositive();
+            assertThat(elements(index, "g", "tag")).anyMatch(t -> t.get("data-tag").equals("first") && t.get("data-version").equals(repo.first));
+
+            String version = render(base + "site/versions/" + repo.third + ".html", "version-page-data.png", 2200);
+            assertThat(fetchedUrls(version)).isEmpty();
+            String alias = "v_" + repo.third.substring(0, 8);
+            assertThat(pre(version, "copy-towns")).contains("ATTACH 'ducklake:" + base + "versions/" + repo.third + "/ducklake.duckdb' AS " + alias)
+                    .contains("COPY (FROM \"" + alias + "\".\"main\".\"towns\") TO 'towns.parquet' (FORMAT parquet);")
+                    .contains("COPY (FROM \"" + alias + "\".\"main\".\"towns\") TO 'towns.csv' (FORMAT csv, HEADER);");
+            // the preview's first row is the table's first row as fdl query returns it
+            Matcher preview = Pattern.compile("<table class=\"preview\" data-table=\"towns\">([\\s\\S]*?)</table>").matcher(version);
+            assertThat(preview.find()).as(version).isTrue();
+            List<String> firstRow = cells(preview.group(1)).get(1); // after the header
+            String[] queried = Cli.ok(shared, "query", "--repo", repo.root.toString(), repo.third, "--csv", "SELECT * FROM towns").out().split("\n");
+            assertThat(String.join(",", firstRow)).isEqualTo(queried[1]);
+            assertThat(cells(preview.group(1))).hasSize(queried.length); // 4 rows (fewer than 20) and the header
+            // the statistics equal a DuckDB query over the same version
+            for (String column : List.of("name", "population")) {
+                String col = "\"" + column + "\"";
+                String[] expected = Cli.ok(shared, "query", "--repo", repo.root.toString(), repo.third, "--csv",
+                        "SELECT count(*) - count(" + col + "), approx_count_distinct(" + col + "), CAST(min(" + col + ") AS VARCHAR), CAST(max("
+                                + col + ") AS VARCHAR) FROM towns").out().split("\n")[1].split(",");
+                Matcher row = Pattern.compile("<tr data-column=\"" + column + "\" data-nulls=\"(\\d+)\" data-distinct=\"(\\d+)\">([\\s\\S]*?)</tr>")
+                        .matcher(version);
+                assertThat(row.find()).as(column + " statistics in " + version).isTrue();
+                List<String> text = cells("<tr>" + row.group(3) + "</tr>").get(0);
+                assertThat(List.of(row.group(1), row.group(2), text.get(3), text.get(4))).as(column).containsExactly(expected);
+            }
+            String command = pre(version, "fdl-towns");
+            assertThat(command).isEqualTo("fdl query --repo '" + base + "' " + repo.third + " --csv 'SELECT * FROM \"main\".\"towns\"' > towns.csv");
+            // the command does what it says
+            assertThat(Cli.ok(shared, "query", "--repo", base, repo.third, "--csv", "SELECT * FROM \"main\".\"towns\"").out())
+                    .startsWith("name,population\n");
+        }
     }
 
     /**

@@ -10,8 +10,8 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Messages a new user met, in fdl's words with what to do: init on a file, a missing repository over HTTP, a damaged state file. */
-class NewUserMessagesCliTest {
+/** Messages in fdl's words with what to do: init on a file, a missing repository over HTTP, a damaged state file. */
+class FdlWordsMessagesCliTest {
     @TempDir Path dir;
 
     /** A working copy of a new repository at {@code root} with one version: table t, one row. */

@@ -9,8 +9,8 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Messages and exit codes met in tryout 2 (F10): each says what happened in fdl's words and the way out. */
-class TryoutMessagesCliTest {
+/** Mistakes whose message and exit code say what happened in fdl's words and the way out: a folder imported, a negative snapshot, verify over HTTP, a moved branch, files gc deleted. */
+class WayOutMessagesCliTest {
     @TempDir Path dir;
 
     private Path repo() {
