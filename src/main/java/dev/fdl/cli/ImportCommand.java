@@ -72,7 +72,7 @@ final class ImportCommand implements Runnable {
     @Override
     public void run() {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
-        ImportMode m = mode.trim().equalsIgnoreCase("sync") ? ImportMode.SYNC : null;
+        ImportMode m = Modes.named(mode);
         if (m == ImportMode.SYNC) {
             if (noKey && keys != null) throw FdlException.usage("--key and --no-key exclude each other");
         } else {
@@ -139,7 +139,7 @@ final class ImportCommand implements Runnable {
         }
 
         static Summary of(SyncResult r) {
-            return new Summary(r.table(), "sync", r.snapshot(), r.rows(), r.added(), r.removed(), r.changed(), r.dataFileKey(),
+            return new Summary(r.table(), ImportMode.SYNC.name(), r.snapshot(), r.rows(), r.added(), r.removed(), r.changed(), r.dataFileKey(),
                     r.dataBytes(), r.deleteFiles(), r.deleteBytes(), r.endedFiles(), r.createdTable(), r.columns(),
                     r.schemaChanges(), r.key(), r.keyRecorded());
         }
@@ -178,12 +178,20 @@ final class ImportCommand implements Runnable {
 
     /** Import modes by name. */
     static final class Modes {
-        static ImportMode parse(String s) {
+        /** The mode named {@code s} (any case, surrounding blanks ignored), null for no mode's name. */
+        static ImportMode named(String s) {
             try {
                 return ImportMode.valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw dev.fdl.FdlException.usage("invalid --mode '" + s + "': use create, replace, append or sync");
+                return null;
             }
+        }
+
+        /** The mode named {@code s}; a usage error naming the modes for anything else. */
+        static ImportMode parse(String s) {
+            ImportMode m = named(s);
+            if (m == null) throw FdlException.usage("invalid --mode '" + s + "': use create, replace, append or sync");
+            return m;
         }
     }
 }

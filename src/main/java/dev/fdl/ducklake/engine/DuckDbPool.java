@@ -71,7 +71,10 @@ public final class DuckDbPool {
 
     /**
      * A connection to an in-memory DuckDB of its own, as {@code DriverManager.getConnection("jdbc:duckdb:")}
-     * would give. Close it when done (try-with-resources); it must not be used after.
+     * would give, lent by the process-wide pool. Close it when done (try-with-resources); it must
+     * not be used after. Only for the few static utilities not handed a pool yet (their list is
+     * OneHomePerRuleTest's); everything else borrows through {@link #connection()} of the pool it
+     * was given.
      *
      * @throws SQLException when DuckDB cannot start
      */
