@@ -12,7 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Large files of a folder kept open between requests, so that a range request for one costs a
+ * Files of a folder kept open between requests (of every size: a small one's ETag, its MD5, is
+ * computed once at the open), so that a range request for one costs a
  * single read of the file's metadata ({@link LocalFiles#unchanged}) instead of a path
  * resolution, an open and a close (a reader of a catalog or data file asks for many ranges of
  * it). A file replaced or deleted since it was opened is dropped and the key opened again, with

@@ -79,7 +79,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Built on Netty's HTTP/1.1 codec over NIO (docs/site.md, Numbers: the JDK's
  * {@code com.sun.net.httpserver} alone cost 20-45x a file read per range). A folder's requests
- * are answered on the event-loop threads, large objects sent from the opened file without
+ * are answered on the event-loop threads, its files sent from the opened file without
  * copying it ({@code FileChannel.transferTo}); requests that block on the network (an
  * {@code s3://} store) or render site pages run on a small pool, one request of a connection at
  * a time, so responses keep the requests' order.
@@ -100,9 +100,9 @@ public final class RepoServer implements AutoCloseable {
     private static final String ALLOWED = "GET, HEAD, OPTIONS";
 
     private final ObjectStore store;
-    /** The store when it is a folder: answered on the event loop, large objects sent from the file. */
+    /** The store when it is a folder: answered on the event loop, its files sent from the file. */
     private final LocalFiles local;
-    /** A folder's large files kept open between requests; null for other stores. */
+    /** A folder's files kept open between requests; null for other stores. */
     private final OpenFiles openFiles;
     private final Site.Options siteOptions;
     /** Catalogs for the version pages' change over the parent when the site is rendered on the fly; null: none shown. */

@@ -117,7 +117,7 @@ final class HistoryChart {
         axis(b, maxChange, true);
         tags(b, points);
         double slot = (double) (W - LEFT - RIGHT) / Math.max(1, n);
-        long barWidth = Math.max(1, Math.round(slot * 0.6));
+        long barWidth = Math.max(1, Math.min(24, Math.round(slot * 0.6)));
         int zero = TOP + (H - TOP - BOTTOM) / 2;
         for (int i = 0; i < n; i++) {
             Point p = points.get(i);
@@ -131,7 +131,8 @@ final class HistoryChart {
             }
             long up = maxChange == 0 ? 0 : Math.round((double) added / maxChange * (zero - TOP));
             long down = maxChange == 0 ? 0 : Math.round((double) removed / maxChange * (zero - TOP));
-            long left = x(i, n) - barWidth / 2;
+            // inside the plot: the first and last bars are not centred on their version's line
+            long left = Math.max(LEFT, Math.min(W - RIGHT - barWidth, x(i, n) - barWidth / 2));
             b.append("<g class=\"bar\" data-version=\"").append(p.id()).append("\" data-added=\"").append(added).append("\" data-removed=\"")
                     .append(unknown ? "" : Long.toString(removed)).append("\"><title>").append(p.id(), 0, 13).append(" (").append(p.date())
                     .append("): +").append(num(added)).append(" -").append(unknown ? "?" : num(removed)).append("</title>");

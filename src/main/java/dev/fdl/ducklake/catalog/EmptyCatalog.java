@@ -91,17 +91,18 @@ public final class EmptyCatalog {
     private static void createDuckDb(Path temp, String dataPath) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
             DuckDbStorage.DEFAULT.attachNew(duck, temp, "cat");
-            Sql.exec(duck, "BEGIN");
-            for (DuckLakeSchema.TableDef def : DuckLakeSchema.tables()) {
-                Sql.exec(duck, def.duckDbDdl("cat."));
-            }
-            Sql.exec(duck, "INSERT INTO cat.ducklake_snapshot VALUES (0, now(), 0, 1, 0)");
-            Sql.exec(duck, "INSERT INTO cat.ducklake_snapshot_changes VALUES (0, 'created_schema:\"main\"', NULL, NULL, NULL)");
-            try (PreparedStatement ps = duck.prepareStatement("INSERT INTO cat.ducklake_metadata (key, value) VALUES (?, ?)")) {
-                insertMetadata(ps, createdBy(duck), dataPath);
-            }
-            Sql.exec(duck, "INSERT INTO cat.ducklake_schema VALUES (0, uuid(), 0, NULL, 'main', 'main/', true)");
-            Sql.exec(duck, "COMMIT");
+            Sql.inTransaction(duck, () -> {
+                for (DuckLakeSchema.TableDef def : DuckLakeSchema.tables()) {
+                    Sql.exec(duck, def.duckDbDdl("cat."));
+                }
+                Sql.exec(duck, "INSERT INTO cat.ducklake_snapshot VALUES (0, now(), 0, 1, 0)");
+                Sql.exec(duck, "INSERT INTO cat.ducklake_snapshot_changes VALUES (0, 'created_schema:\"main\"', NULL, NULL, NULL)");
+                try (PreparedStatement ps = duck.prepareStatement("INSERT INTO cat.ducklake_metadata (key, value) VALUES (?, ?)")) {
+                    insertMetadata(ps, createdBy(duck), dataPath);
+                }
+                Sql.exec(duck, "INSERT INTO cat.ducklake_schema VALUES (0, uuid(), 0, NULL, 'main', 'main/', true)");
+                return null;
+            });
             Sql.exec(duck, "DETACH cat");
         }
     }
@@ -117,23 +118,24 @@ public final class EmptyCatalog {
             }
         }
         try (Connection db = Sql.sqlite(temp, false)) {
-            db.setAutoCommit(false);
-            for (DuckLakeSchema.TableDef def : DuckLakeSchema.tables()) {
-                Sql.exec(db, def.sqliteDdl(false));
-            }
-            try (PreparedStatement ps = db.prepareStatement("INSERT INTO ducklake_snapshot VALUES (0, ?, 0, 1, 0)")) {
-                ps.setString(1, now);
-                ps.executeUpdate();
-            }
-            Sql.exec(db, "INSERT INTO ducklake_snapshot_changes VALUES (0, 'created_schema:\"main\"', NULL, NULL, NULL)");
-            try (PreparedStatement ps = db.prepareStatement("INSERT INTO ducklake_metadata (key, value) VALUES (?, ?)")) {
-                insertMetadata(ps, createdBy, dataPath);
-            }
-            try (PreparedStatement ps = db.prepareStatement("INSERT INTO ducklake_schema VALUES (0, ?, 0, NULL, 'main', 'main/', 1)")) {
-                ps.setString(1, UUID.randomUUID().toString());
-                ps.executeUpdate();
-            }
-            db.commit();
+            Sql.inTransaction(db, () -> {
+                for (DuckLakeSchema.TableDef def : DuckLakeSchema.tables()) {
+                    Sql.exec(db, def.sqliteDdl(false));
+                }
+                try (PreparedStatement ps = db.prepareStatement("INSERT INTO ducklake_snapshot VALUES (0, ?, 0, 1, 0)")) {
+                    ps.setString(1, now);
+                    ps.executeUpdate();
+                }
+                Sql.exec(db, "INSERT INTO ducklake_snapshot_changes VALUES (0, 'created_schema:\"main\"', NULL, NULL, NULL)");
+                try (PreparedStatement ps = db.prepareStatement("INSERT INTO ducklake_metadata (key, value) VALUES (?, ?)")) {
+                    insertMetadata(ps, createdBy, dataPath);
+                }
+                try (PreparedStatement ps = db.prepareStatement("INSERT INTO ducklake_schema VALUES (0, ?, 0, NULL, 'main', 'main/', 1)")) {
+                    ps.setString(1, UUID.randomUUID().toString());
+                    ps.executeUpdate();
+                }
+                return null;
+            });
         }
     }
 

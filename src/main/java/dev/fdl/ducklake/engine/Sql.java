@@ -46,18 +46,65 @@ public final class Sql {
         }
     }
 
+    /** How long a writable SQLite connection waits for another connection's lock before failing, in milliseconds. */
+    static final int SQLITE_BUSY_TIMEOUT_MS = 10_000;
+
     /**
      * A connection to a SQLite file (created if missing). Opened through sqlite-jdbc's own entry
      * point rather than {@code DriverManager}, which loads and initialises every JDBC driver on the
      * class path, DuckDB's included: commands that only read the working catalog ({@code fdl
-     * status}) start without DuckDB (issue 17).
+     * status}) start without DuckDB (issue 17). A writable connection waits up to
+     * {@value #SQLITE_BUSY_TIMEOUT_MS} ms for another writer's lock (SQLite's {@code busy_timeout},
+     * set here only); a read-only one keeps sqlite-jdbc's default.
      */
     public static Connection sqlite(Path file, boolean readOnly) throws SQLException {
         Properties props = new Properties();
         if (readOnly) {
             props.setProperty("open_mode", "1"); // SQLITE_OPEN_READONLY
+        } else {
+            props.setProperty("busy_timeout", Integer.toString(SQLITE_BUSY_TIMEOUT_MS));
         }
         return org.sqlite.JDBC.createConnection("jdbc:sqlite:" + file.toAbsolutePath(), props);
+    }
+
+    /** Work done inside one transaction of {@link #inTransaction} or {@link #inWriteTransaction}. */
+    public interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} in one transaction of {@code c} (DuckDB or SQLite, {@code BEGIN}; the
+     * connection in auto-commit mode): committed when it returns, rolled back when it throws (the
+     * failure is rethrown; a failing rollback is added to it as suppressed). The one place fdl
+     * begins and ends transactions of catalog files.
+     */
+    public static <T> T inTransaction(Connection c, Work<T> work) throws SQLException {
+        return transaction(c, "BEGIN", work);
+    }
+
+    /**
+     * As {@link #inTransaction} on a SQLite connection, taking the write lock at once
+     * ({@code BEGIN IMMEDIATE}): what {@code work} reads stays true until it commits, since no
+     * other connection can write meanwhile (SQLite's locking: it waits up to the busy timeout).
+     */
+    public static <T> T inWriteTransaction(Connection c, Work<T> work) throws SQLException {
+        return transaction(c, "BEGIN IMMEDIATE", work);
+    }
+
+    private static <T> T transaction(Connection c, String begin, Work<T> work) throws SQLException {
+        exec(c, begin);
+        try {
+            T result = work.run();
+            exec(c, "COMMIT");
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                exec(c, "ROLLBACK"); // also after a failed COMMIT, which SQLite may leave open (SQLITE_BUSY)
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback); // the failure ended the transaction already
+            }
+            throw e;
+        }
     }
 
     public static void exec(Connection c, String sql) throws SQLException {

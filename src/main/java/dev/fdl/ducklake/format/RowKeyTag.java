@@ -28,7 +28,7 @@ public final class RowKeyTag {
      */
     public static List<String> read(Connection duck, String tagTable, long tableId, long snapshot) throws SQLException {
         try (PreparedStatement ps = duck.prepareStatement("SELECT value FROM " + tagTable + " WHERE object_id = ? AND key = ? "
-                + "AND begin_snapshot <= ? AND (end_snapshot IS NULL OR end_snapshot > ?) ORDER BY begin_snapshot DESC LIMIT 1")) {
+                + "AND" + Visibility.at("", "?") + "ORDER BY begin_snapshot DESC LIMIT 1")) {
             ps.setLong(1, tableId);
             ps.setString(2, TAG);
             ps.setLong(3, snapshot);

@@ -38,6 +38,25 @@ public final class Visibility {
                 + snapshot + " < " + a + endColumn + ") ";
     }
 
+    /**
+     * The SQL condition (with a space either side) that the row of {@code alias} (empty:
+     * unqualified) has not ended: it is visible at the newest snapshot if it began by then, and it
+     * is the kind of row a new snapshot may end (in a working catalog every row began at or before
+     * the newest snapshot, so this is visibility at the newest snapshot).
+     */
+    public static String live(String alias) {
+        return live(alias, "end_snapshot");
+    }
+
+    /**
+     * As {@link #live(String)} for a row whose end is held by {@code endColumn} (an SQL column
+     * reference, quoted where it must be: inlined-data tables of DuckLake 1.1 name it
+     * {@code _ducklake_end_snapshot}).
+     */
+    public static String live(String alias, String endColumn) {
+        return " " + (alias.isEmpty() ? "" : alias + ".") + endColumn + " IS NULL ";
+    }
+
     /** The same rule in Java, for rows already read ({@code end} null: not ended). */
     public static boolean visible(long begin, Long end, long snapshot) {
         return begin <= snapshot && (end == null || snapshot < end);

@@ -136,7 +136,7 @@ public final class Importer {
             store.put(key, Payload.of(tmp));
             uploadedKey = key;
 
-            long snapshot = catalog.commit(state, plan, fileName, stats, author, message, duck, rowKey);
+            long snapshot = catalog.commit(new WorkingCatalog.ImportCommit(state, plan, fileName, stats, rowKey), author, message, duck);
             committed = true;
             return new ImportResult(name, snapshot, stats.recordCount(), key, stats.fileSizeBytes(),
                     plan.createsTable(), ImportResult.of(plan.columns()));

@@ -54,17 +54,12 @@ public final class FormatUpgrade {
             }
             Connection c = catalog.connection();
             try {
-                Sql.exec(c, "BEGIN");
-                apply(catalog, c, target);
-                Sql.exec(c, "COMMIT");
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    Sql.exec(c, "ROLLBACK");
-                } catch (SQLException ignored) {
-                    // the failure ended the transaction; nothing was committed
-                }
-                if (e instanceof SQLException sql) throw Sql.failure("upgrading the DuckLake format of", catalogFile, sql);
-                throw (RuntimeException) e;
+                Sql.inTransaction(c, () -> {
+                    apply(catalog, c, target);
+                    return null;
+                });
+            } catch (SQLException e) {
+                throw Sql.failure("upgrading the DuckLake format of", catalogFile, e);
             }
             return from;
         }

@@ -70,20 +70,9 @@ public final class HistoryTruncation {
             }
             Connection c = catalog.connection();
             try {
-                Sql.exec(c, "BEGIN");
-                int removed = truncate(c, catalog, firstKeptSnapshot);
-                Sql.exec(c, "COMMIT");
-                return removed;
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    Sql.exec(c, "ROLLBACK");
-                } catch (SQLException ignored) {
-                    // the transaction is gone with the failure; nothing was committed
-                }
-                if (e instanceof SQLException sql) {
-                    throw Sql.failure("truncating the history of", catalogFile, sql);
-                }
-                throw (RuntimeException) e;
+                return Sql.inTransaction(c, () -> truncate(c, catalog, firstKeptSnapshot));
+            } catch (SQLException e) {
+                throw Sql.failure("truncating the history of", catalogFile, e);
             }
         }
     }

@@ -7,7 +7,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.List;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.engine.Sql;
 
@@ -27,7 +26,7 @@ public final class EmptySnapshot {
 
     /**
      * Adds an empty snapshot to the SQLite catalog {@code catalog}, in one SQLite transaction, through
-     * {@link WorkingCatalog}'s snapshot rows (a writer that added a snapshot meanwhile makes it a
+     * {@link SnapshotWriter}, with an operation that changes nothing (a writer that added a snapshot meanwhile makes it a
      * conflict, exit 3, nothing written).
      *
      * @return the new snapshot's id (the newest before + 1)
@@ -35,13 +34,8 @@ public final class EmptySnapshot {
      */
     public static long add(Path catalog, String author, String message) {
         try (WorkingCatalog working = WorkingCatalog.open(catalog)) {
-            long[] newest = working.newestSnapshot(); // id, schema_version, next_catalog_id, next_file_id
-            long s = newest[0] + 1;
             // refused as a conflict if another writer adds a snapshot meanwhile
-            return working.inTransaction(newest[0], "commit", () -> {
-                working.insertSnapshot(s, newest[1], newest[2], newest[3], List.of(), author, message);
-                return s;
-            });
+            return working.newSnapshot(working.newestSnapshot(), "commit", author, message).commit(NewSnapshot::id);
         } catch (SQLException e) {
             throw Sql.failure("adding a snapshot to working catalog", catalog, e);
         }
@@ -82,31 +76,14 @@ public final class EmptySnapshot {
         T run(Connection c) throws SQLException;
     }
 
-    /**
-     * Runs {@code work} in one SQLite transaction taken for writing at once ({@code BEGIN IMMEDIATE}:
-     * what it reads stays true until it commits), rolled back when it throws.
-     */
+    /** Runs {@code work} in one SQLite write transaction ({@link Sql#inWriteTransaction}: what it reads stays true until it commits). */
     private static <T> T inWriteTransaction(Path catalog, String what, Work<T> work) {
-        try (Connection c = open(catalog)) {
-            Sql.exec(c, "BEGIN IMMEDIATE");
-            try {
-                T result = work.run(c);
-                Sql.exec(c, "COMMIT");
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                Sql.exec(c, "ROLLBACK");
-                throw e;
-            }
+        if (CatalogKind.detect(catalog) != CatalogKind.SQLITE)
+            throw new FdlException(catalog + " is not a SQLite DuckLake catalog; fdl adds snapshots only to a working catalog");
+        try (Connection c = Sql.sqlite(catalog, false)) {
+            return Sql.inWriteTransaction(c, () -> work.run(c));
         } catch (SQLException e) {
             throw Sql.failure(what, catalog, e);
         }
-    }
-
-    private static Connection open(Path catalog) throws SQLException {
-        if (CatalogKind.detect(catalog) != CatalogKind.SQLITE)
-            throw new FdlException(catalog + " is not a SQLite DuckLake catalog; fdl adds snapshots only to a working catalog");
-        Connection c = Sql.sqlite(catalog, false);
-        Sql.exec(c, "PRAGMA busy_timeout = 10000");
-        return c;
     }
 }

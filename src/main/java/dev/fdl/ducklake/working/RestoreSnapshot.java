@@ -5,7 +5,6 @@ import dev.fdl.util.SqlQuote;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,7 +19,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.format.DuckLakeSchema;
+import dev.fdl.ducklake.format.Visibility;
 
 /**
  * Restores an old state into the working catalog (issue 18, {@code fdl restore}): one new DuckLake
@@ -65,19 +66,19 @@ public final class RestoreSnapshot {
     private static final List<String> REFUSED = List.of("ducklake_partition_info", "ducklake_sort_info", "ducklake_macro");
 
     private final Connection conn;
+    private final NewSnapshot snapshot;
+    private final long s;       // the new snapshot
     private long vs;      // the source's newest snapshot
-    private long s;       // the new snapshot
-    private long nextCatalogId;
-    private long nextFileId;
     private boolean ddl;
-    private long schemaVersion; // the new snapshot's
     private final Set<Long> newSchema = new HashSet<>(); // tables whose inlined rows moved to the new schema version
     private final Map<Long, Set<String>> tableChanges = new LinkedHashMap<>();
     private final List<String> changes = new ArrayList<>();
     private final Map<Long, Long> catalogIds = new HashMap<>();
 
-    private RestoreSnapshot(Connection conn) {
-        this.conn = conn;
+    private RestoreSnapshot(NewSnapshot snapshot) {
+        this.snapshot = snapshot;
+        this.conn = snapshot.catalog().connection();
+        this.s = snapshot.id();
     }
 
     /**
@@ -94,39 +95,29 @@ public final class RestoreSnapshot {
      *                      that state (nothing to restore); the working catalog is then unchanged
      */
     public static Result restore(Path working, Path source, long sourceSnapshot, String author, String message) {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + working.toAbsolutePath())) {
-            try (Statement st = c.createStatement()) {
-                st.execute("PRAGMA busy_timeout = 10000");
-                st.execute("ATTACH DATABASE " + SqlQuote.literal(source.toAbsolutePath().toString()) + " AS " + V);
-            }
-            c.setAutoCommit(false);
-            try {
-                Result r = new RestoreSnapshot(c).run(sourceSnapshot, author, message);
-                c.commit();
-                return r;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
+        try (WorkingCatalog catalog = WorkingCatalog.open(working)) {
+            // outside the transaction: SQLite attaches no database inside one
+            Sql.exec(catalog.connection(), "ATTACH DATABASE " + SqlQuote.literal(source.toAbsolutePath().toString()) + " AS " + V);
+            return catalog.newSnapshot(catalog.newestSnapshot(), "restore", author, message)
+                    .commit(ns -> new RestoreSnapshot(ns).run(sourceSnapshot));
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot restore into the working catalog " + working + ": " + e.getMessage(), e);
         }
     }
 
-    private Result run(long sourceSnapshot, String author, String message) throws SQLException {
+    private Result run(long sourceSnapshot) throws SQLException {
         String wFormat = one("SELECT value FROM main.ducklake_metadata WHERE key = 'version' AND scope IS NULL");
         String vFormat = one("SELECT value FROM " + V + ".ducklake_metadata WHERE key = 'version' AND scope IS NULL");
         if (!Objects.equals(wFormat, vFormat))
             throw new FdlException("cannot restore a DuckLake " + vFormat + " catalog into a DuckLake " + wFormat
                     + " working catalog: the formats differ");
-        long[] w = snapshotRow("main");
-        long[] v = snapshotRow(V);
+        SnapshotRow v = SnapshotRow.newest(conn, V);
+        if (v == null) throw new FdlException("the catalog to restore has no snapshot");
         vs = sourceSnapshot;
         if (one("SELECT count(*) FROM " + V + ".ducklake_snapshot WHERE snapshot_id = " + vs).equals("0"))
-            throw new FdlException("cannot restore: the version's catalog has no snapshot " + vs + " (newest: " + v[0] + ")");
-        s = w[0] + 1;
-        nextCatalogId = Math.max(w[2], v[2]);
-        nextFileId = Math.max(w[3], v[3]);
+            throw new FdlException("cannot restore: the version's catalog has no snapshot " + vs + " (newest: " + v.id() + ")");
+        // the source's ids stay taken: its rows keep their ids where they mean the same thing
+        snapshot.reserveIdsBelow(v.nextCatalogId(), v.nextFileId());
         refuseUnsupported();
 
         Sync schemas = sync("ducklake_schema", "schema_id", "schema_uuid", Map.of(), Set.of());
@@ -134,7 +125,9 @@ public final class RestoreSnapshot {
         for (Row r : schemas.ended) if (!schemas.ids.containsValue(r.num("schema_id"))) changes.add("dropped_schema:" + r.num("schema_id"));
         Sync tables = sync("ducklake_table", "table_id", "table_uuid", Map.of("schema_id", schemas.ids), Set.of());
         Map<Long, String> schemaNames = new HashMap<>();
-        for (Row r : rows("main", "ducklake_schema", "end_snapshot IS NULL OR end_snapshot = " + s)) schemaNames.put(r.num("schema_id"), r.text("schema_name"));
+        // the schemas visible before the new snapshot or at it (a restored table may be in either)
+        for (Row r : rows("main", "ducklake_schema", Visibility.live("") + "OR end_snapshot = " + s))
+            schemaNames.put(r.num("schema_id"), r.text("schema_name"));
         for (Row r : tables.inserted)
             if (!tables.endedIds().contains(r.num("table_id")))
                 changes.add("created_table:" + SqlQuote.qualified(schemaNames.getOrDefault(r.num("schema_id"), "main"), r.text("table_name")));
@@ -153,7 +146,7 @@ public final class RestoreSnapshot {
         for (Row r : columns.inserted) mark(r.num("table_id"), "altered_table");
         for (Row r : columns.ended) if (tables.ids.containsValue(r.num("table_id"))) mark(r.num("table_id"), "altered_table");
         ddl = !schemas.isEmpty() || !tables.isEmpty() || !views.isEmpty() || !columns.isEmpty();
-        schemaVersion = snapshotRow("main")[1] + (ddl ? 1 : 0);
+        if (ddl) snapshot.schemaChanged();
         sync("ducklake_tag", null, null, Map.of("object_id", catalogIds), Set.of());
         sync("ducklake_column_tag", null, null, Map.of("table_id", tables.ids), Set.of());
 
@@ -177,15 +170,13 @@ public final class RestoreSnapshot {
             for (Row r : columns.inserted) changed.add(r.num("table_id"));
             changed.addAll(newSchema);
             for (Long t : changed)
-                update("INSERT INTO main.ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)", s, schemaVersion, t);
+                update("INSERT INTO main.ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)", s,
+                        snapshot.schemaVersion(), t);
         }
         tableChanges.forEach((t, kinds) -> kinds.forEach(k -> changes.add(k + ":" + t)));
         if (changes.isEmpty())
             throw new FdlException("the working catalog already shows exactly these tables; nothing to restore (nothing was changed)");
-        update("INSERT INTO main.ducklake_snapshot (snapshot_id, snapshot_time, schema_version, next_catalog_id, next_file_id) "
-                + "VALUES (?, ?, ?, ?, ?)", s, WorkingCatalog.snapshotTime(), schemaVersion, nextCatalogId, nextFileId);
-        update("INSERT INTO main.ducklake_snapshot_changes (snapshot_id, changes_made, author, commit_message, commit_extra_info) "
-                + "VALUES (?, ?, ?, ?, NULL)", s, String.join(",", changes), author, message);
+        changes.forEach(snapshot::change);
         return new Result(s, changes);
     }
 
@@ -193,23 +184,16 @@ public final class RestoreSnapshot {
         tableChanges.computeIfAbsent(table, k -> new LinkedHashSet<>()).add(kind);
     }
 
-    /** id, schema_version, next_catalog_id, next_file_id of the newest snapshot of {@code db}. */
-    private long[] snapshotRow(String db) throws SQLException {
-        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT snapshot_id, schema_version, next_catalog_id, "
-                + "next_file_id FROM " + db + ".ducklake_snapshot ORDER BY snapshot_id DESC LIMIT 1")) {
-            if (!rs.next()) throw new FdlException((db.equals(V) ? "the catalog to restore" : "the working catalog") + " has no snapshot");
-            return new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)};
-        }
-    }
-
     private String visibleIn(String db) {
         return visibleIn(db, "");
     }
 
-    /** Rows of {@code db} visible at the state restore starts from: the source's snapshot, the working catalog's newest. */
+    /**
+     * Rows of {@code db} (alias {@code alias}, empty: unqualified) visible at the state restore
+     * starts from: the source's snapshot, the working catalog's newest.
+     */
     private String visibleIn(String db, String alias) {
-        return db.equals(V) ? alias + "begin_snapshot <= " + vs + " AND (" + alias + "end_snapshot IS NULL OR " + alias + "end_snapshot > " + vs + ")"
-                : alias + "end_snapshot IS NULL";
+        return db.equals(V) ? Visibility.at(alias, vs) : Visibility.live(alias);
     }
 
     private void refuseUnsupported() throws SQLException {
@@ -292,7 +276,7 @@ public final class RestoreSnapshot {
             }
             if (id != null) {
                 long to = uuidColumn != null && !catalogIdTaken(id, r.values.get(uuidColumn)) ? id
-                        : uuidColumn != null ? nextCatalogId++ : nextFileId++;
+                        : uuidColumn != null ? snapshot.newCatalogId() : snapshot.newFileId();
                 if (to != id) out.fresh.put(id, to);
                 out.ids.put(id, to);
                 r.values.put(idColumn, to);
@@ -301,7 +285,7 @@ public final class RestoreSnapshot {
         }
         for (Row w : rows("main", table, visibleIn("main"))) {
             if (keptRowids.contains(w.rowid)) continue;
-            update("UPDATE main." + table + " SET end_snapshot = ? WHERE rowid = ?", s, w.rowid);
+            snapshot.endRows("main." + table, "rowid = ?", w.rowid);
             out.ended.add(w);
         }
         for (Row r : toInsert) {
@@ -329,7 +313,7 @@ public final class RestoreSnapshot {
 
     /** The rowid of a row the working catalog shows with the same values in every column but the snapshot range, or null. */
     private Long match(String table, List<String> cols, Row r) throws SQLException {
-        StringBuilder sql = new StringBuilder("SELECT rowid FROM main." + table + " WHERE end_snapshot IS NULL");
+        StringBuilder sql = new StringBuilder("SELECT rowid FROM main." + table + " WHERE" + Visibility.live(""));
         List<Object> args = new ArrayList<>();
         for (String c : cols) {
             if (c.equals("begin_snapshot") || c.equals("end_snapshot")) continue;
@@ -422,11 +406,8 @@ public final class RestoreSnapshot {
                         throw new FdlException("cannot restore table " + to + ": some of its inlined rows were written under an older "
                                 + "schema (" + from + ") that the working catalog does not know (the version comes from another line "
                                 + "of history); nothing was changed");
-                    if (!ddl) { // not reached today: such a table is always inserted, which is DDL already
-                        ddl = true;
-                        schemaVersion++;
-                    }
-                    sv = schemaVersion;
+                    ddl = true; // not new today: such a table is always inserted, which is DDL already
+                    sv = snapshot.schemaChanged();
                     target = "ducklake_inlined_data_" + to + "_" + sv;
                     if (targets.contains(target))
                         throw new FdlException("cannot restore table " + to + ": its inlined rows are spread over several schema "
@@ -446,13 +427,11 @@ public final class RestoreSnapshot {
                 String t = "main." + SqlQuote.ident(target), f = V + "." + SqlQuote.ident(from);
                 StringBuilder same = new StringBuilder();
                 for (String c : data) same.append(" AND x.").append(c).append(" IS w.").append(c);
-                int ended = updateCount("UPDATE " + t + " AS w SET end_snapshot = " + s + " WHERE end_snapshot IS NULL AND NOT EXISTS (SELECT 1 FROM "
-                        + f + " AS x WHERE " + visibleIn(V, "x.")
-                        + same + ")");
+                int ended = snapshot.endRows(t + " AS w", "NOT EXISTS (SELECT 1 FROM " + f + " AS x WHERE " + visibleIn(V, "x") + same + ")");
                 int added = updateCount("INSERT INTO " + t + " (" + String.join(", ", data) + ", begin_snapshot, end_snapshot) SELECT "
                         + prefixed("x.", data) + ", " + s + ", NULL FROM " + f + " AS x WHERE "
-                        + visibleIn(V, "x.")
-                        + " AND NOT EXISTS (SELECT 1 FROM " + t + " AS w WHERE w.end_snapshot IS NULL AND w.begin_snapshot < " + s + same + ")");
+                        + visibleIn(V, "x")
+                        + " AND NOT EXISTS (SELECT 1 FROM " + t + " AS w WHERE" + Visibility.live("w") + "AND w.begin_snapshot < " + s + same + ")");
                 if (ended > 0) mark(to, "inlined_delete");
                 if (added > 0) mark(to, "inlined_insert");
             }
@@ -461,7 +440,7 @@ public final class RestoreSnapshot {
         for (Row r : rows("main", "ducklake_inlined_data_tables", "1 = 1")) {
             String name = r.text("table_name");
             if (targets.contains(name) || !exists("main", name)) continue;
-            if (updateCount("UPDATE main." + SqlQuote.ident(name) + " SET end_snapshot = " + s + " WHERE end_snapshot IS NULL") > 0)
+            if (snapshot.endRows("main." + SqlQuote.ident(name), "1 = 1") > 0)
                 mark(r.num("table_id"), "inlined_delete");
         }
     }

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import dev.fdl.ducklake.format.RowKeyTag;
+import dev.fdl.ducklake.format.Visibility;
 
 /**
  * The row identity of a table, as the last {@code fdl import --mode sync --key cols} named it,
@@ -24,23 +25,23 @@ public final class RowKey {
     private RowKey() {}
 
     /**
-     * Inside the working catalog's transaction of snapshot {@code snapshot}: records {@code key}
-     * (empty: none) for table {@code tableId}, unless the visible tag already says the same.
+     * At new snapshot {@code s}: records {@code key} (empty: none) for table {@code tableId},
+     * unless the visible tag already says the same.
      */
-    public static void record(WorkingCatalog catalog, long tableId, long snapshot, List<String> key) throws SQLException {
+    public static void record(NewSnapshot s, long tableId, List<String> key) throws SQLException {
+        WorkingCatalog catalog = s.catalog();
         if (current(catalog, tableId).equals(key)) return;
-        catalog.update("UPDATE ducklake_tag SET end_snapshot = ? WHERE object_id = ? AND key = ? AND end_snapshot IS NULL",
-                snapshot, tableId, RowKeyTag.TAG);
+        s.endRows("ducklake_tag", "object_id = ? AND key = ?", tableId, RowKeyTag.TAG);
         if (!key.isEmpty()) {
             catalog.update("INSERT INTO ducklake_tag (object_id, begin_snapshot, end_snapshot, key, value) VALUES (?, ?, NULL, ?, ?)",
-                    tableId, snapshot, RowKeyTag.TAG, RowKeyTag.json(key));
+                    tableId, s.id(), RowKeyTag.TAG, RowKeyTag.json(key));
         }
     }
 
     /** The key recorded for table {@code tableId} at the working catalog's newest snapshot; empty when none. */
     public static List<String> current(WorkingCatalog catalog, long tableId) throws SQLException {
         try (PreparedStatement ps = catalog.connection().prepareStatement(
-                "SELECT value FROM ducklake_tag WHERE object_id = ? AND key = ? AND end_snapshot IS NULL")) {
+                "SELECT value FROM ducklake_tag WHERE object_id = ? AND key = ? AND" + Visibility.live(""))) {
             ps.setLong(1, tableId);
             ps.setString(2, RowKeyTag.TAG);
             try (ResultSet rs = ps.executeQuery()) {

@@ -81,9 +81,8 @@ public final class TableDrop {
         }
         if (!Files.isRegularFile(sqliteCatalog)) throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
         try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog)) {
-            long[] newest = catalog.newestSnapshot();
-            long s = newest[0] + 1;
-            Map<TableName, Long> visible = catalog.tables(newest[0]);
+            SnapshotRow newest = catalog.newestSnapshot();
+            Map<TableName, Long> visible = catalog.tables(newest.id());
             List<String> missing = new ArrayList<>();
             List<Dropped> dropped = new ArrayList<>();
             for (TableName given : names) {
@@ -106,22 +105,18 @@ public final class TableDrop {
             Map<Long, Dropped> byId = new TreeMap<>();
             dropped.forEach(d -> byId.put(d.tableId(), d));
             StringJoiner ids = new StringJoiner(", ");
-            List<String> changes = new ArrayList<>();
-            for (Long id : byId.keySet()) {
-                ids.add(id.toString());
-                changes.add("dropped_table:" + id);
-            }
-            catalog.inTransaction(newest[0], "rm", () -> {
+            for (Long id : byId.keySet()) ids.add(id.toString());
+            long snapshot = catalog.newSnapshot(newest, "rm", author, message).commit(s -> {
+                for (Long id : byId.keySet()) s.change("dropped_table:" + id);
                 for (Map.Entry<String, String> e : ENDED.entrySet()) {
                     if (!catalog.hasTable(e.getKey())) continue; // a catalog table this catalog's format lacks has no rows to end
-                    catalog.update("UPDATE " + e.getKey() + " SET end_snapshot = ? WHERE end_snapshot IS NULL AND " + e.getValue()
-                            + " IN (" + ids + ")", s);
+                    s.endRows(e.getKey(), e.getValue() + " IN (" + ids + ")");
                 }
                 // DDL: one schema version more for the whole snapshot; ids and file ids are not used up
-                catalog.insertSnapshot(s, newest[1] + 1, newest[2], newest[3], changes, author, message);
-                return s;
+                s.schemaChanged();
+                return s.id();
             });
-            return new Result(s, dropped);
+            return new Result(snapshot, dropped);
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot remove " + names.get(0)
                     + (names.size() > 1 ? " and " + (names.size() - 1) + " more" : "") + " from the working catalog "

@@ -55,7 +55,21 @@ public final class WorkingCatalog implements AutoCloseable {
             schemas = List.copyOf(schemas);
             columns = List.copyOf(columns);
         }
+
+        /** The newest snapshot's row this state was read at: the base of the snapshot an import writes. */
+        public SnapshotRow base() {
+            return new SnapshotRow(snapshot, schemaVersion, nextCatalogId, nextFileId);
+        }
     }
+
+    /**
+     * One import's inputs to {@link #commit}.
+     *
+     * @param state    the catalog as the plan read it
+     * @param fileName the new data file's path, relative to the table's folder
+     * @param rowKey   the table's {@link RowKey} to record (empty: none), or null to leave it as it is
+     */
+    public record ImportCommit(State state, ImportPlan plan, String fileName, FileStats stats, List<String> rowKey) {}
 
     private final Path file;
     private final Connection conn;
@@ -70,7 +84,6 @@ public final class WorkingCatalog implements AutoCloseable {
     public static WorkingCatalog open(Path file) throws SQLException {
         Connection conn = Sql.sqlite(file, false);
         try (Statement st = conn.createStatement()) {
-            st.execute("PRAGMA busy_timeout = 10000");
             try (ResultSet rs = st.executeQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ducklake_snapshot'")) {
                 rs.next();
                 if (rs.getLong(1) == 0) {
@@ -109,14 +122,28 @@ public final class WorkingCatalog implements AutoCloseable {
         return true;
     }
 
-    /** The newest {@code ducklake_snapshot} row: snapshot_id, schema_version, next_catalog_id, next_file_id. */
-    long[] newestSnapshot() throws SQLException {
-        try (Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT snapshot_id, schema_version, next_catalog_id, next_file_id FROM ducklake_snapshot "
-                     + "ORDER BY snapshot_id DESC LIMIT 1")) {
-            if (!rs.next()) throw new FdlException("working catalog " + file + " has no snapshot; it looks corrupt");
-            return new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)};
-        }
+    /**
+     * The newest {@code ducklake_snapshot} row.
+     *
+     * @throws FdlException (exit 1) naming the file when it has no snapshot
+     */
+    public SnapshotRow newestSnapshot() throws SQLException {
+        SnapshotRow newest = SnapshotRow.newest(conn, "main");
+        if (newest == null) throw new FdlException("working catalog " + file + " has no snapshot; it looks corrupt");
+        return newest;
+    }
+
+    /**
+     * A writer of the snapshot after {@code base}, which an operation planned on (see
+     * {@link SnapshotWriter}); {@code what} names the operation in a conflict's message.
+     */
+    public SnapshotWriter newSnapshot(SnapshotRow base, String what, String author, String message) {
+        return new SnapshotWriter(this, base, what, author, message);
+    }
+
+    /** The catalog file. */
+    Path file() {
+        return file;
     }
 
     /** The tables visible at {@code snapshot} by name ({@code schema.table}, names as stored), to their table ids, by id. */
@@ -136,11 +163,11 @@ public final class WorkingCatalog implements AutoCloseable {
     }
 
     public State state(TableName name) throws SQLException {
-        long[] newest = newestSnapshot();
-        long s = newest[0];
-        long schemaVersion = newest[1];
-        long nextCatalogId = newest[2];
-        long nextFileId = newest[3];
+        SnapshotRow newest = newestSnapshot();
+        long s = newest.id();
+        long schemaVersion = newest.schemaVersion();
+        long nextCatalogId = newest.nextCatalogId();
+        long nextFileId = newest.nextFileId();
         String dataPath = model.metadata("data_path");
         if (dataPath == null) throw new FdlException("working catalog " + file + " has no data_path; it looks corrupt");
         if ("true".equalsIgnoreCase(model.metadata("encrypted"))) {
@@ -201,44 +228,45 @@ public final class WorkingCatalog implements AutoCloseable {
     }
 
     /**
-     * Records the import as snapshot {@code state.snapshot() + 1} in one SQLite transaction.
+     * Records the import as snapshot {@code in.state().snapshot() + 1} ({@link SnapshotWriter}).
      *
      * @param duck a DuckDB connection, used to compare statistics values by their type
-     * @param rowKey the table's {@link RowKey} to record (empty: none), or null to leave it as it is
      * @return the new snapshot id
-     * @throws FdlException conflict when another writer added a snapshot since {@code state} was read
+     * @throws FdlException conflict when another writer added a snapshot since {@code in.state()} was read
      */
-    public long commit(State state, ImportPlan plan, String fileName, FileStats stats, String author, String message,
-                Connection duck, List<String> rowKey) throws SQLException {
-        return inTransaction(state, () -> {
-        long s = state.snapshot() + 1;
-        long nextCatalogId = state.nextCatalogId();
-        List<String> changes = new ArrayList<>();
+    public long commit(ImportCommit in, String author, String message, Connection duck) throws SQLException {
+        return newSnapshot(in.state().base(), "import", author, message).commit(s -> {
+            writeImport(s, in, duck);
+            return s.id();
+        });
+    }
 
+    private void writeImport(NewSnapshot s, ImportCommit in, Connection duck) throws SQLException {
+        State state = in.state();
+        ImportPlan plan = in.plan();
         long schemaId;
         if (plan.createsSchema()) {
-            schemaId = nextCatalogId++;
+            schemaId = s.newCatalogId();
             update("INSERT INTO ducklake_schema (schema_id, schema_uuid, begin_snapshot, end_snapshot, schema_name, path, "
                     + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, 1)",
-                    schemaId, VersionIds.next(), s, plan.table().schema(), DuckLakePaths.newFolder(plan.table().schema()));
-            changes.add("created_schema:" + SqlQuote.ident(plan.table().schema()));
+                    schemaId, VersionIds.next(), s.id(), plan.table().schema(), DuckLakePaths.newFolder(plan.table().schema()));
+            s.change("created_schema:" + SqlQuote.ident(plan.table().schema()));
         } else {
             schemaId = state.schema().id();
         }
         long tableId;
         if (plan.createsTable()) {
-            tableId = nextCatalogId++;
+            tableId = s.newCatalogId();
             update("INSERT INTO ducklake_table (table_id, table_uuid, begin_snapshot, end_snapshot, schema_id, table_name, path, "
                     + "path_is_relative) VALUES (?, ?, ?, NULL, ?, ?, ?, 1)",
-                    tableId, VersionIds.next(), s, schemaId, plan.table().name(), DuckLakePaths.newFolder(plan.table().name()));
-            changes.add("created_table:" + SqlQuote.qualified(plan.table().schema(), plan.table().name()));
+                    tableId, VersionIds.next(), s.id(), schemaId, plan.table().name(), DuckLakePaths.newFolder(plan.table().name()));
+            s.change("created_table:" + SqlQuote.qualified(plan.table().schema(), plan.table().name()));
         } else {
             tableId = state.table().id();
         }
-        if (plan.altersTable()) changes.add("altered_table:" + tableId);
+        if (plan.altersTable()) s.change("altered_table:" + tableId);
         for (Long ended : plan.endedColumns()) {
-            update("UPDATE ducklake_column SET end_snapshot = ? WHERE table_id = ? AND column_id = ? AND end_snapshot IS NULL",
-                    s, tableId, ended);
+            s.endRows("ducklake_column", "table_id = ? AND column_id = ?", tableId, ended);
         }
         if (plan.createsTable() || plan.altersTable()) {
             long order = 1;
@@ -246,90 +274,26 @@ public final class WorkingCatalog implements AutoCloseable {
                 update("INSERT INTO ducklake_column (column_id, begin_snapshot, end_snapshot, table_id, column_order, column_name, "
                         + "column_type, initial_default, default_value, nulls_allowed, parent_column, default_value_type, "
                         + "default_value_dialect) VALUES (?, ?, NULL, ?, ?, ?, ?, NULL, 'NULL', 1, NULL, 'literal', 'duckdb')",
-                        c.id(), s, tableId, order++, c.name(), c.lakeType());
+                        c.id(), s.id(), tableId, order++, c.name(), c.lakeType());
             }
         }
-        long schemaVersion = state.schemaVersion() + (plan.isDdl() ? 1 : 0);
+        if (plan.isDdl()) s.schemaChanged();
         if (plan.createsTable() || plan.altersTable()) {
             update("INSERT INTO ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)",
-                    s, schemaVersion, tableId);
+                    s.id(), s.schemaVersion(), tableId);
         }
         if (plan.replacesRows()) {
-            changes.add("deleted_from_table:" + tableId);
-            update("UPDATE ducklake_data_file SET end_snapshot = ? WHERE table_id = ? AND end_snapshot IS NULL", s, tableId);
-            update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE table_id = ? AND end_snapshot IS NULL", s, tableId);
+            s.change("deleted_from_table:" + tableId);
+            s.endRows("ducklake_data_file", "table_id = ?", tableId);
+            s.endRows("ducklake_delete_file", "table_id = ?", tableId);
             for (MetadataQueries.Inlined inlined : model.inlinedTables(tableId, plan.table().toString())) {
-                String end = SqlQuote.ident(inlined.system().end());
-                update("UPDATE " + SqlQuote.ident(inlined.tableName()) + " SET " + end + " = ? WHERE " + end + " IS NULL", s);
+                s.endInlinedRows(SqlQuote.ident(inlined.tableName()), SqlQuote.ident(inlined.system().end()), "1 = 1");
             }
         }
-        changes.add("inserted_into_table:" + tableId);
+        s.change("inserted_into_table:" + tableId);
 
-        long fileId = state.nextFileId();
-        insertDataFile(s, tableId, fileId, plan, fileName, stats, duck);
-        if (rowKey != null) RowKey.record(this, tableId, s, rowKey);
-
-            insertSnapshot(s, schemaVersion, nextCatalogId, fileId + 1, changes, author, message);
-            return s;
-        });
-    }
-
-    /** Work done inside one SQLite transaction; returns the new snapshot id. */
-    public interface Work {
-        long run() throws SQLException;
-    }
-
-    /** {@link #inTransaction(long, String, Work)} for an import planned on {@code state}. */
-    public long inTransaction(State state, Work work) throws SQLException {
-        return inTransaction(state.snapshot(), "import", work);
-    }
-
-    /**
-     * Runs {@code work} in one SQLite transaction after checking that {@code snapshot} is still the
-     * newest (else a conflict naming {@code what}, nothing written): committed when it returns,
-     * rolled back (catalog unchanged) when it throws.
-     */
-    public long inTransaction(long snapshot, String what, Work work) throws SQLException {
-        conn.setAutoCommit(false);
-        try {
-            requireNewest(snapshot, what);
-            long s = work.run();
-            conn.commit();
-            return s;
-        } catch (SQLException | RuntimeException e) {
-            conn.rollback();
-            throw e;
-        } finally {
-            conn.setAutoCommit(true);
-        }
-    }
-
-    /**
-     * Inside a transaction: refuses (conflict) when another writer added a snapshot after
-     * {@code snapshot}, so that nothing is written on top of a catalog the plan did not see.
-     */
-    private void requireNewest(long snapshot, String what) throws SQLException {
-        try (Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT max(snapshot_id) FROM ducklake_snapshot")) {
-            rs.next();
-            if (rs.getLong(1) != snapshot) {
-                throw FdlException.conflict("the working catalog " + file + " changed during the " + what + " (snapshot "
-                        + rs.getLong(1) + " appeared); nothing was changed: run the " + what + " again");
-            }
-        }
-    }
-
-    /**
-     * The {@code ducklake_snapshot} and {@code ducklake_snapshot_changes} rows of new snapshot
-     * {@code s}; no {@code changes} is {@code changes_made} NULL, as the extension writes an empty list.
-     */
-    public void insertSnapshot(long s, long schemaVersion, long nextCatalogId, long nextFileId, List<String> changes, String author,
-                        String message) throws SQLException {
-        update("INSERT INTO ducklake_snapshot (snapshot_id, snapshot_time, schema_version, next_catalog_id, next_file_id) "
-                + "VALUES (?, ?, ?, ?, ?)",
-                s, snapshotTime(), schemaVersion, nextCatalogId, nextFileId);
-        update("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made, author, commit_message, commit_extra_info) "
-                + "VALUES (?, ?, ?, ?, NULL)", s, changes.isEmpty() ? null : String.join(",", changes), author, message);
+        insertDataFile(s.id(), tableId, s.newFileId(), plan, in.fileName(), in.stats(), duck);
+        if (in.rowKey() != null) RowKey.record(s, tableId, in.rowKey());
     }
 
     /**
@@ -442,7 +406,7 @@ public final class WorkingCatalog implements AutoCloseable {
         }
     }
 
-    /** The SQLite connection, for writers that add to an import's transaction ({@link dev.fdl.ducklake.load.sync.SyncCommit}). */
+    /** The SQLite connection, for operations that add to a snapshot's transaction ({@link dev.fdl.ducklake.load.sync.SyncCommit}). */
     public Connection connection() {
         return conn;
     }

@@ -7,7 +7,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import dev.fdl.ducklake.TableName;
@@ -15,6 +14,7 @@ import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.format.DuckLakeSchema;
 import dev.fdl.ducklake.working.FileStats;
 import dev.fdl.ducklake.working.ImportPlan;
+import dev.fdl.ducklake.working.NewSnapshot;
 import dev.fdl.ducklake.working.RowKey;
 import dev.fdl.ducklake.working.WorkingCatalog;
 
@@ -46,87 +46,85 @@ final class SyncCommit {
     /** The new rows' data file, or null when the sync adds no row. */
     record Insert(String fileName, FileStats stats) {}
 
+    /**
+     * One sync's inputs to {@link #commit}.
+     *
+     * @param state          the catalog as the plan read it
+     * @param insert         the new rows' data file, or null
+     * @param inlinedDeletes inlined-data table name → row ids whose rows end
+     */
+    record Input(WorkingCatalog.State state, TableName name, SyncPlan plan, Insert insert, List<DeleteFile> deletes,
+                 List<EndedFile> ended, Map<String, List<Long>> inlinedDeletes) {}
+
     private SyncCommit() {}
 
     /**
-     * @param inlinedDeletes inlined-data table name → row ids whose rows end
+     * Writes the sync as the snapshot after {@code in.state()}'s ({@link dev.fdl.ducklake.working.SnapshotWriter}).
+     *
+     * @param duck a DuckDB connection, used to compare statistics values by their type
      * @return the new snapshot id
-     * @throws FdlException conflict when another writer added a snapshot since {@code state} was read
+     * @throws FdlException conflict when another writer added a snapshot since {@code in.state()} was read
      */
-    static long commit(WorkingCatalog catalog, WorkingCatalog.State state, TableName name, SyncPlan plan, Insert insert,
-                       List<DeleteFile> deletes, List<EndedFile> ended, Map<String, List<Long>> inlinedDeletes,
-                       String author, String message, Connection duck) throws SQLException {
+    static long commit(WorkingCatalog catalog, Input in, String author, String message, Connection duck) throws SQLException {
+        return catalog.newSnapshot(in.state().base(), "import", author, message).commit(s -> {
+            write(s, in, duck);
+            return s.id();
+        });
+    }
+
+    private static void write(NewSnapshot s, Input in, Connection duck) throws SQLException {
+        WorkingCatalog catalog = s.catalog();
         Connection conn = catalog.connection();
-        return catalog.inTransaction(state, () -> {
-        long s = state.snapshot() + 1;
+        WorkingCatalog.State state = in.state();
+        SyncPlan plan = in.plan();
         long tableId = state.table().id();
-        List<String> changes = new ArrayList<>();
-        long schemaVersion = state.schemaVersion();
         if (plan.altersTable()) {
-            schemaVersion++;
-            alter(catalog, plan, tableId, s);
+            alter(s, plan, tableId);
             catalog.update("INSERT INTO ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)",
-                    s, schemaVersion, tableId);
-            changes.add("altered_table:" + tableId);
+                    s.id(), s.schemaChanged(), tableId);
+            s.change("altered_table:" + tableId);
         }
-        long nextFileId = state.nextFileId();
-        for (EndedFile f : ended) {
-            catalog.update("UPDATE ducklake_data_file SET end_snapshot = ? WHERE data_file_id = ? AND end_snapshot IS NULL",
-                    s, f.dataFileId());
-            catalog.update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE data_file_id = ? AND end_snapshot IS NULL",
-                    s, f.dataFileId());
+        for (EndedFile f : in.ended()) {
+            s.endRows("ducklake_data_file", "data_file_id = ?", f.dataFileId());
+            s.endRows("ducklake_delete_file", "data_file_id = ?", f.dataFileId());
             catalog.update("UPDATE ducklake_table_stats SET record_count = max(record_count - ?, 0), "
                     + "file_size_bytes = max(file_size_bytes - ?, 0) WHERE table_id = ?", f.recordCount(), f.fileSizeBytes(), tableId);
         }
-        for (DeleteFile d : deletes) {
-            catalog.update("UPDATE ducklake_delete_file SET end_snapshot = ? WHERE data_file_id = ? AND end_snapshot IS NULL",
-                    s, d.dataFileId());
+        for (DeleteFile d : in.deletes()) {
+            s.endRows("ducklake_delete_file", "data_file_id = ?", d.dataFileId());
             catalog.update("INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, "
                     + "path, path_is_relative, format, delete_count, file_size_bytes, footer_size, encryption_key, partial_max) "
                     + "VALUES (?, ?, ?, NULL, ?, ?, 1, 'parquet', ?, ?, ?, NULL, NULL)",
-                    nextFileId++, tableId, s, d.dataFileId(), d.fileName(), d.deleteCount(), d.fileSizeBytes(), d.footerSize());
+                    s.newFileId(), tableId, s.id(), d.dataFileId(), d.fileName(), d.deleteCount(), d.fileSizeBytes(), d.footerSize());
         }
-        if (!deletes.isEmpty() || !ended.isEmpty()) changes.add("deleted_from_table:" + tableId);
+        if (!in.deletes().isEmpty() || !in.ended().isEmpty()) s.change("deleted_from_table:" + tableId);
         int inlined = 0;
-        for (Map.Entry<String, List<Long>> e : inlinedDeletes.entrySet()) {
+        for (Map.Entry<String, List<Long>> e : in.inlinedDeletes().entrySet()) {
             // DuckLake 1.0 and 1.1 spell the system columns differently (DUCKLAKE.md "DuckLake 1.1")
             DuckLakeSchema.InlinedColumns system = DuckLakeSchema.inlinedColumns(Sql.sqliteColumns(conn, e.getKey()));
             if (system == null) throw new FdlException("inlined-data table " + e.getKey()
                     + " does not start with DuckLake's system columns; the working catalog looks corrupt");
-            String end = SqlQuote.ident(system.end());
-            try (PreparedStatement ps = conn.prepareStatement("UPDATE " + SqlQuote.ident(e.getKey())
-                    + " SET " + end + " = ? WHERE " + SqlQuote.ident(system.rowId()) + " = ? AND " + end + " IS NULL")) {
-                for (Long rowId : e.getValue()) {
-                    ps.setLong(1, s);
-                    ps.setLong(2, rowId);
-                    ps.addBatch();
-                    inlined++;
-                }
-                ps.executeBatch();
-            }
+            inlined += s.endInlinedRowsById(SqlQuote.ident(e.getKey()), SqlQuote.ident(system.end()), SqlQuote.ident(system.rowId()), e.getValue());
         }
-        if (inlined > 0) changes.add("inlined_delete:" + tableId);
-        if (insert != null) {
-            catalog.insertDataFile(s, tableId, nextFileId++, ImportPlan.append(name, state, plan.columns()),
-                    insert.fileName(), insert.stats(), duck);
-            changes.add("inserted_into_table:" + tableId);
+        if (inlined > 0) s.change("inlined_delete:" + tableId);
+        if (in.insert() != null) {
+            catalog.insertDataFile(s.id(), tableId, s.newFileId(), ImportPlan.append(in.name(), state, plan.columns()),
+                    in.insert().fileName(), in.insert().stats(), duck);
+            s.change("inserted_into_table:" + tableId);
         }
-            RowKey.record(catalog, tableId, s, plan.keys().stream().map(ImportPlan.Column::name).toList());
-            catalog.insertSnapshot(s, schemaVersion, state.nextCatalogId(), nextFileId, changes, author, message);
-            return s;
-        });
+        RowKey.record(s, tableId, plan.keys().stream().map(ImportPlan.Column::name).toList());
     }
 
     /** The column rows of an {@code ALTER TABLE}: drops end, renames/retypes continue the id in a new row, adds begin. */
-    private static void alter(WorkingCatalog catalog, SyncPlan plan, long tableId, long s) throws SQLException {
+    private static void alter(NewSnapshot ns, SyncPlan plan, long tableId) throws SQLException {
+        WorkingCatalog catalog = ns.catalog();
+        long s = ns.id();
         for (WorkingCatalog.ColumnRow c : plan.dropped()) {
-            catalog.update("UPDATE ducklake_column SET end_snapshot = ? WHERE table_id = ? AND column_id = ? AND end_snapshot IS NULL",
-                    s, tableId, c.id());
+            ns.endRows("ducklake_column", "table_id = ? AND column_id = ?", tableId, c.id());
             catalog.update("DELETE FROM ducklake_table_column_stats WHERE table_id = ? AND column_id = ?", tableId, c.id());
         }
         for (ImportPlan.Column c : plan.redefined()) {
-            catalog.update("UPDATE ducklake_column SET end_snapshot = ? WHERE table_id = ? AND column_id = ? AND end_snapshot IS NULL",
-                    s, tableId, c.id());
+            ns.endRows("ducklake_column", "table_id = ? AND column_id = ?", tableId, c.id());
             catalog.update("INSERT INTO ducklake_column (column_id, begin_snapshot, end_snapshot, table_id, column_order, column_name, "
                     + "column_type, initial_default, default_value, nulls_allowed, parent_column, default_value_type, "
                     + "default_value_dialect) SELECT column_id, ?, NULL, table_id, column_order, ?, ?, initial_default, default_value, "

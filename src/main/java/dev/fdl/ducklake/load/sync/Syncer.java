@@ -235,7 +235,8 @@ public final class Syncer {
             deleteBytes += meta[0];
         }
         Map<String, List<Long>> inlinedDeletes = inlinedDeletes(duck, entry);
-        long snapshot = SyncCommit.commit(catalog, state, name, plan, insert, deletes, ended, inlinedDeletes, author, message, duck);
+        long snapshot = SyncCommit.commit(catalog,
+                new SyncCommit.Input(state, name, plan, insert, deletes, ended, inlinedDeletes), author, message, duck);
         return new SyncResult(name, snapshot, rows, added, removed, changed, dataKey,
                 insert == null ? 0 : insert.stats().fileSizeBytes(), deletes.size(), deleteBytes, ended.size(), plan.changes(), false,
                 keyNames(plan), keyRecorded, ImportResult.of(plan.columns()));

@@ -1,0 +1,102 @@
+package dev.fdl.ducklake.working;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The rules of writing a snapshot have one home each (issue 27): read from src/main with comments
+ * left out (strings kept: the rules are SQL), a new bypass fails here, naming the file and line.
+ */
+class SnapshotRulesHomeTest {
+    private static final Path MAIN = Path.of("src", "main", "java", "dev", "fdl");
+    private static final Pattern COMMENTS = Pattern.compile("/\\*(?s:.*?)\\*/|//[^\\n]*");
+
+    @Test
+    void rowsEndOnlyThroughNewSnapshot() throws IOException {
+        // UPDATE … SET end_snapshot (or an inlined table's end column, built as "SET " + end)
+        assertThat(sites(Pattern.compile("(?i)\\bSET\\s+(?:\\w*end_snapshot\\b|\"\\s*\\+\\s*\\w*end)")))
+                .as("rows ended outside working.NewSnapshot.endRows")
+                .allMatch(s -> s.startsWith("ducklake/working/NewSnapshot.java:"));
+    }
+
+    @Test
+    void snapshotRowsAreInsertedOnlyBySnapshotWriter() throws IOException {
+        // EmptyCatalog writes snapshot 0 of a new catalog file, which no snapshot precedes
+        Set<String> own = Set.of("ducklake/working/SnapshotWriter.java", "ducklake/catalog/EmptyCatalog.java");
+        assertThat(sites(Pattern.compile("(?i)INSERT\\s+INTO\\s+(?:\\w+\\.)*ducklake_snapshot(?:_changes)?\\b")))
+                .as("ducklake_snapshot or ducklake_snapshot_changes rows inserted outside working.SnapshotWriter")
+                .isNotEmpty()
+                .allMatch(s -> own.contains(file(s)));
+    }
+
+    @Test
+    void theBusyTimeoutIsSetWhereSqliteConnectionsAreOpened() throws IOException {
+        assertThat(sites(Pattern.compile("(?i)busy_timeout")))
+                .as("busy_timeout set outside engine.Sql.sqlite")
+                .isNotEmpty()
+                .allMatch(s -> file(s).equals("ducklake/engine/Sql.java"));
+    }
+
+    @Test
+    void transactionsBeginAndEndInSqlAlone() throws IOException {
+        // CatalogConverter holds a read transaction on its source across a conversion (to see one
+        // state on two connections) and copies in one DuckDB transaction; it writes no snapshot
+        Set<String> own = Set.of("ducklake/engine/Sql.java", "ducklake/convert/CatalogConverter.java");
+        assertThat(sites(Pattern.compile("setAutoCommit\\s*\\(\\s*false\\s*\\)|\"\\s*(?:BEGIN|COMMIT|ROLLBACK)\\b")))
+                .as("transactions begun or ended outside engine.Sql.inTransaction/inWriteTransaction")
+                .allMatch(s -> own.contains(file(s)));
+    }
+
+    @Test
+    void theSiteFinderSeesCodeAndStringsNotComments() {
+        String source = """
+                class X {
+                    // UPDATE t SET end_snapshot = ?
+                    /* busy_timeout */
+                    String s = "UPDATE t SET end_snapshot = ?";
+                    String t = "UPDATE " + q + " SET " + end + " = ?";
+                }
+                """;
+        assertThat(lines(source, Pattern.compile("(?i)\\bSET\\s+(?:\\w*end_snapshot\\b|\"\\s*\\+\\s*\\w*end)"))).containsExactly(4, 5);
+        assertThat(lines(source, Pattern.compile("busy_timeout"))).isEmpty();
+    }
+
+    private static String file(String site) {
+        return site.substring(0, site.indexOf(':'));
+    }
+
+    /** {@code path:line} (path relative to dev/fdl) of every match of {@code code} in src/main, comments left out. */
+    private static List<String> sites(Pattern code) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                String rel = MAIN.relativize(f).toString().replace('\\', '/');
+                for (int line : lines(Files.readString(f), code)) out.add(rel + ":" + line);
+            }
+        }
+        return out;
+    }
+
+    private static List<Integer> lines(String source, Pattern code) {
+        Matcher m = COMMENTS.matcher(source);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) m.appendReplacement(sb, Matcher.quoteReplacement(m.group().replaceAll("[^\\n]", " ")));
+        m.appendTail(sb);
+        String blank = sb.toString();
+        List<Integer> out = new ArrayList<>();
+        Matcher c = code.matcher(blank);
+        while (c.find()) out.add((int) blank.substring(0, c.start()).chars().filter(ch -> ch == '\n').count() + 1);
+        return out;
+    }
+}
