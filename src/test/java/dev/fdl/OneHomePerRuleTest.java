@@ -114,6 +114,31 @@ class OneHomePerRuleTest {
     }
 
     @Test
+    void theDuckDbPoolIsPassedInNotReachedStatically() throws IOException {
+        // CommandContext holds the process-wide pool and hands it down; the rest are deep static
+        // utilities not yet given one (each listed once per call: a new call fails here too)
+        List<String> notYetPassed = List.of("ducklake/engine/DuckDbStorage.java", "ducklake/engine/DuckDbStorage.java",
+                "ducklake/engine/Sql.java", "ducklake/format/DuckLakeTypes.java", "ducklake/read/CatalogStat.java",
+                "site/Site.java");
+        List<String> files = sites(Pattern.compile("\\bDuckDbPool\\s*\\.\\s*(?:connect|shared)\\s*\\(|\\bSHARED\\b")).stream()
+                .map(s -> s.substring(0, s.indexOf(':')))
+                .filter(f -> !f.equals("ducklake/engine/DuckDbPool.java"))
+                .toList();
+        assertThat(files).as("DuckDbPool.connect/shared/SHARED outside CommandContext: take the pool as a constructor or request field")
+                .filteredOn(f -> !f.equals("cli/CommandContext.java"))
+                .containsExactlyInAnyOrderElementsOf(notYetPassed);
+        assertThat(files).filteredOn(f -> f.equals("cli/CommandContext.java")).hasSize(1);
+    }
+
+    @Test
+    void nothingUnderDucklakeReadsTheEnvironment() throws IOException {
+        // FDL_NO_EXTENSION and the like are read by the CLI (CommandContext) and passed in
+        assertThat(sites(Pattern.compile("\\bSystem\\s*\\.\\s*getenv\\b")))
+                .as("System.getenv under dev/fdl/ducklake")
+                .noneMatch(s -> s.startsWith("ducklake/"));
+    }
+
+    @Test
     void theSiteFinderSeesCodeNotCommentsOrStrings() {
         String source = """
                 class X {

@@ -6,13 +6,11 @@ import dev.fdl.util.AtomicFile;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.CatalogSource;
 import dev.fdl.repo.Repository;
-import dev.fdl.repo.VersionFolder;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.util.Sha256;
 import dev.fdl.util.VersionIds;
 
 import dev.fdl.FdlException;
-import dev.fdl.store.Keys;
 import dev.fdl.store.ObjectBytes;
 
 import java.io.BufferedInputStream;

@@ -4,7 +4,6 @@ import dev.fdl.util.ShellQuote;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.ProgressListener;
-import dev.fdl.cache.CatalogCache;
 import dev.fdl.repo.Checkout;
 import dev.fdl.util.Json;
 import dev.fdl.repo.RefName;
@@ -98,7 +97,8 @@ final class CheckoutCommand implements Runnable {
             ProgressListener progress = Progress.listener(quiet, err);
             if (existing.isEmpty() && ref != null) DefaultRef.warnIfAmbiguous(repo, ref, err); // resolveHead warns inside one
             Checkout.Result r = Checkout.run(repo, CommandContext.of(spec).cache(), wc,
-                    existing.isPresent() ? DefaultRef.resolveHead(repo, ref, err) : ref, newBranch, force, ducklakeFormat, progress);
+                    new Checkout.Request(existing.isPresent() ? DefaultRef.resolveHead(repo, ref, err) : ref, newBranch, force,
+                            ducklakeFormat), progress);
             if (newBranch != null) DefaultRef.warnIfAmbiguous(repo, new RefName(newBranch), r.version(), err);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {

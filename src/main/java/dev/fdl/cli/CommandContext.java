@@ -1,6 +1,8 @@
 package dev.fdl.cli;
 
 import dev.fdl.cache.CatalogCache;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.engine.DuckLakeExtension;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.nio.file.Path;
@@ -9,7 +11,7 @@ import java.nio.file.Path;
  * What the commands of one run of fdl share, made once by {@link Main} and handed down the
  * command tree (a command reaches it from its picocli model, {@link #of}): the catalog cache,
  * made from the environment on first use (the one place fdl reads {@code FDL_CACHE_DIR}), the
- * clock, and
+ * pool of DuckDB instances and whether extensions may load ({@code FDL_NO_EXTENSION}), the clock, and
  * whether the {@code FDL_REPO} warning was printed. Nothing below the CLI reads the environment
  * for these; they are passed in.
  */
@@ -29,6 +31,24 @@ final class CommandContext {
     /** The clock versions, expiry and gc read the time from (UTC). */
     java.time.Clock clock() {
         return java.time.Clock.systemUTC();
+    }
+
+    /**
+     * The pool of in-memory DuckDB instances the data commands borrow from: the process-wide one
+     * ({@link DuckDbPool#shared()}), asked for only when a command needs DuckDB, so the light
+     * commands never load it.
+     */
+    DuckDbPool duckDb() {
+        return DuckDbPool.shared();
+    }
+
+    /**
+     * Whether DuckDB's extensions may be loaded in this run: not when {@code FDL_NO_EXTENSION=1}
+     * (the one place fdl reads it), which forces the built-in paths.
+     */
+    DuckLakeExtension extensions() {
+        return "1".equals(System.getenv("FDL_NO_EXTENSION"))
+                ? DuckLakeExtension.disabled("disabled by FDL_NO_EXTENSION=1") : DuckLakeExtension.ALLOWED;
     }
 
     /** The cache folder fdl uses ({@link CatalogCache#fromEnvironment}), made on first use. */

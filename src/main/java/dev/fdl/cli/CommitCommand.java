@@ -17,7 +17,6 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 
 /** {@code fdl commit}: the nine steps of SPEC.md section 4. */
 @Command(name = "commit", mixinStandardHelpOptions = true,

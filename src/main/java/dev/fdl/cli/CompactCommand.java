@@ -1,6 +1,5 @@
 package dev.fdl.cli;
 
-import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.load.Compactor;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
@@ -30,7 +29,9 @@ final class CompactCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            Compactor.Result r = Compactor.compact(wc.catalog(), store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), table, null, message);
+            CommandContext context = CommandContext.of(spec);
+            Compactor.Result r = new Compactor(context.duckDb()).compact(wc.catalog(), store, repo.dataDir(),
+                    context.cache().dataFolder(repo), table, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (r.written() == null) {
                 out.println(r.table() + " is in " + r.dataFiles() + " data file(s) without deletes or inlined rows: nothing to compact");

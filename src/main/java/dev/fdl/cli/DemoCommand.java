@@ -6,6 +6,8 @@ import dev.fdl.FdlException;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.load.sync.SyncResult;
 import dev.fdl.ducklake.load.sync.Syncer;
+import dev.fdl.ducklake.load.ImportRequest;
+import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.read.QueryResult;
 import dev.fdl.ducklake.read.CatalogQuery;
 import dev.fdl.repo.AttachStatements;
@@ -85,8 +87,10 @@ final class DemoCommand implements Runnable {
             long bytes = 0;
             for (int i = 0; i < MONTHS.size(); i++) {
                 // sync writes only what changed since the previous month: versions share the data files
-                SyncResult imp = Syncer.sync(wc.catalog(), store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), files.get(i), "cities",
-                        List.of("geonameid"), null, author.name(), "import world-cities " + MONTHS.get(i));
+                SyncResult imp = new Syncer(CommandContext.of(spec).duckDb()).sync(
+                        ImportRequest.of(wc.catalog(), store, repo.dataDir(), files.get(i), "cities", ImportMode.SYNC)
+                                .withCacheDir(CommandContext.of(spec).cache().dataFolder(repo)).withKeys(List.of("geonameid"))
+                                .withAuthor(author.name()).withMessage("import world-cities " + MONTHS.get(i)));
                 Commit.Result c = Commit.run(repo, wc, "world-cities as published on " + MONTHS.get(i), author,
                         CommandContext.of(spec).clock(), ProgressListener.NONE);
                 versions.add(c.version());
@@ -112,7 +116,7 @@ final class DemoCommand implements Runnable {
             Main.commandLine().setOut(out).setErr(spec.commandLine().getErr())
                     .execute("diff", "--repo", repoRoot, "--stat", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1));
             out.println();
-            sideBySide(out, repo, CommandContext.of(spec).cache(), versions.get(0), versions.get(versions.size() - 1));
+            sideBySide(out, repo, CommandContext.of(spec), versions.get(0), versions.get(versions.size() - 1));
             out.println();
             out.println("== fdl attach " + MONTHS.get(MONTHS.size() - 1) + "   (DuckDB with the DuckLake extension)");
             AttachStatements.of(repo, versions.get(versions.size() - 1), null, "cities").forEach(out::println);
@@ -180,11 +184,13 @@ final class DemoCommand implements Runnable {
     }
 
     /** The same question answered by two versions, side by side, and what changed between them. */
-    private static void sideBySide(PrintWriter out, Repository repo, CatalogCache cache, VersionInfo first, VersionInfo last) {
+    private static void sideBySide(PrintWriter out, Repository repo, CommandContext context, VersionInfo first, VersionInfo last) {
+        CatalogCache cache = context.cache();
+        CatalogQuery query = new CatalogQuery(context.duckDb(), context.extensions());
         String sql = "SELECT country, count(*) AS cities FROM cities GROUP BY country";
         Path c1 = cache.versionCatalog(repo, first), c2 = cache.versionCatalog(repo, last), mirror = cache.dataFolder(repo);
-        Map<String, Long> a = counts(CatalogQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, sql).result());
-        Map<String, Long> b = counts(CatalogQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, sql).result());
+        Map<String, Long> a = counts(query.run(new CatalogQuery.Request(c1, repo.store(), repo.dataDir(), mirror, null, sql)).result());
+        Map<String, Long> b = counts(query.run(new CatalogQuery.Request(c2, repo.store(), repo.dataDir(), mirror, null, sql)).result());
         out.println("== fdl query <version> \"" + sql + "\", two versions side by side (top 10 by growth)");
         out.printf("%-28s %12s %12s %8s%n", "country", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1), "change");
         Set<String> countries = new HashSet<>(a.keySet());
@@ -195,8 +201,8 @@ final class DemoCommand implements Runnable {
                 .forEach(c -> out.printf("%-28s %,12d %,12d %+8d%n", c, a.getOrDefault(c, 0L), b.getOrDefault(c, 0L),
                         b.getOrDefault(c, 0L) - a.getOrDefault(c, 0L)));
         String ids = "SELECT geonameid FROM cities";
-        Set<Object> x = ids(CatalogQuery.run(c1, repo.store(), repo.dataDir(), mirror, null, ids).result());
-        Set<Object> y = ids(CatalogQuery.run(c2, repo.store(), repo.dataDir(), mirror, null, ids).result());
+        Set<Object> x = ids(query.run(new CatalogQuery.Request(c1, repo.store(), repo.dataDir(), mirror, null, ids)).result());
+        Set<Object> y = ids(query.run(new CatalogQuery.Request(c2, repo.store(), repo.dataDir(), mirror, null, ids)).result());
         long added = y.stream().filter(id -> !x.contains(id)).count();
         long removed = x.stream().filter(id -> !y.contains(id)).count();
         out.printf("Between %s and %s: %,d cities → %,d (%,d added, %,d removed).%n", MONTHS.get(0), MONTHS.get(MONTHS.size() - 1),

@@ -4,7 +4,6 @@ import dev.fdl.ducklake.format.DuckLakePaths;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
-import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.catalog.EmptyCatalog;
@@ -110,7 +109,7 @@ final class DiffCommand implements Runnable {
                     : new TextPrinter(out, stat, spec.commandLine().getErr(), which, "diff " + a.label() + " " + b.label());
             // null: each table's key recorded by import --mode sync --key (none: whole rows)
             List<String> rowKey = noKey ? List.of() : keys;
-            CatalogDiff.Summary s = CatalogDiff.run(a, b, table, rowKey, !stat, printer);
+            CatalogDiff.Summary s = new CatalogDiff(CommandContext.of(spec).duckDb()).run(new CatalogDiff.Request(a, b, table, rowKey, !stat), printer);
             printer.summary(s);
             out.flush();
         } finally {
@@ -161,7 +160,8 @@ final class DiffCommand implements Runnable {
     private String dataPath(Repository repo, Path catalog) {
         String location = repo.dataLocation();
         if (!DuckLakePaths.isRemote(location)) return location;
-        return DataFileMirror.fetch(catalog, null, repo.store(), repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo));
+        return DataFileMirror.fetch(CommandContext.of(spec).duckDb(), catalog, null, repo.store(), repo.dataDir(),
+                CommandContext.of(spec).cache().dataFolder(repo));
     }
 
     /** A sink that also prints the summary. */

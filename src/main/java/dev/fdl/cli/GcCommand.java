@@ -1,7 +1,6 @@
 package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.catalog.CatalogFiles;
 import dev.fdl.retention.Gc;
 import dev.fdl.site.Site;

@@ -3,8 +3,8 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
-import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.load.ImportFormat;
+import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.ducklake.load.ImportResult;
 import dev.fdl.ducklake.load.sync.SyncResult;
 import dev.fdl.ducklake.TableName;
@@ -71,21 +71,27 @@ final class ImportCommand implements Runnable {
     @Override
     public void run() {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
-        if (mode.trim().equalsIgnoreCase("sync")) {
+        ImportMode m = Modes.named(mode);
+        if (m == ImportMode.SYNC) {
             if (noKey && keys != null) throw FdlException.usage("--key and --no-key exclude each other");
-            sync(wc);
-            return;
+        } else {
+            if (keys != null) throw FdlException.usage("--key is for --mode sync");
+            m = Modes.parse(mode);
         }
-        if (keys != null) throw FdlException.usage("--key is for --mode sync");
-        ImportMode m = Modes.parse(mode);
+        CommandContext context = CommandContext.of(spec);
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            ImportResult r = Importer.importFile(wc.catalog(), store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo),
-                    Cwd.resolve(file), format(), table, m, schema, noKey, null, message);
+            ImportRequest request = ImportRequest.of(wc.catalog(), store, repo.dataDir(), Cwd.resolve(file), table, m)
+                    .withCacheDir(context.cache().dataFolder(repo)).withFormat(format()).withSchemaOverride(schema)
+                    .withMessage(message).withKeys(keys).withDropKey(noKey);
+            if (m == ImportMode.SYNC) {
+                sync(new Syncer(context.duckDb()).sync(request));
+                return;
+            }
+            ImportResult r = new Importer(context.duckDb()).importFile(request);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
-                Out.json(out, summary(r.table(), m.name(), r.snapshot(), r.rows(), null, null, null, r.dataFileKey(), r.fileSizeBytes(),
-                        0, 0, null, r.createdTable(), r.columns(), List.of(), List.of(), false));
+                Out.json(out, Summary.of(r, m).json());
                 return;
             }
             out.println("Imported " + r.rows() + " rows into " + r.table() + " (snapshot " + r.snapshot() + ", "
@@ -94,69 +100,74 @@ final class ImportCommand implements Runnable {
         }
     }
 
-    private void sync(WorkingCopy wc) {
-        try (ObjectStore store = Stores.open(wc.state().root())) {
-            Repository repo = Repository.open(store);
-            SyncResult r = Syncer.sync(wc.catalog(), store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), Cwd.resolve(file),
-                    format(), table,
-                    noKey ? List.of() : keys, schema, null, message);
-            PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                Out.json(out, summary(r.table(), "sync", r.snapshot(), r.rows(), r.added(), r.removed(), r.changed(), r.dataFileKey(),
-                        r.dataBytes(), r.deleteFiles(), r.deleteBytes(), r.endedFiles(), r.createdTable(), r.columns(),
-                        r.schemaChanges(), r.key(), r.keyRecorded()));
-                return;
-            }
-            if (r.unchanged()) {
-                out.println(file + " holds exactly the rows of " + r.table() + " (" + r.rows() + " rows): nothing to write, no snapshot made");
-            } else {
-                out.println("Synced " + r.table() + " to " + r.rows() + " rows (snapshot " + r.snapshot() + "): " + r.added() + " added, "
-                        + r.removed() + " removed" + (r.key().isEmpty() ? "" : ", " + r.changed() + " changed")
-                        + (r.createdTable() ? "; created the table" : "")
-                        + (r.keyRecorded() ? "; rows matched on the recorded key (" + String.join(", ", r.key()) + ")" : ""));
-                for (String c : r.schemaChanges()) out.println("  " + c);
-                out.println("  wrote " + r.dataBytes() + " bytes of data" + (r.dataFileKey() == null ? "" : " (" + r.dataFileKey() + ")")
-                        + ", " + r.deleteFiles() + " delete file(s) (" + r.deleteBytes() + " bytes)"
-                        + (r.endedFiles() == 0 ? "" : ", ended " + r.endedFiles() + " fully deleted data file(s)"));
-            }
-            out.flush();
+    private void sync(SyncResult r) {
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            Out.json(out, Summary.of(r).json());
+            return;
         }
+        if (r.unchanged()) {
+            out.println(file + " holds exactly the rows of " + r.table() + " (" + r.rows() + " rows): nothing to write, no snapshot made");
+        } else {
+            out.println("Synced " + r.table() + " to " + r.rows() + " rows (snapshot " + r.snapshot() + "): " + r.added() + " added, "
+                    + r.removed() + " removed" + (r.key().isEmpty() ? "" : ", " + r.changed() + " changed")
+                    + (r.createdTable() ? "; created the table" : "")
+                    + (r.keyRecorded() ? "; rows matched on the recorded key (" + String.join(", ", r.key()) + ")" : ""));
+            for (String c : r.schemaChanges()) out.println("  " + c);
+            out.println("  wrote " + r.dataBytes() + " bytes of data" + (r.dataFileKey() == null ? "" : " (" + r.dataFileKey() + ")")
+                    + ", " + r.deleteFiles() + " delete file(s) (" + r.deleteBytes() + " bytes)"
+                    + (r.endedFiles() == 0 ? "" : ", ended " + r.endedFiles() + " fully deleted data file(s)"));
+        }
+        out.flush();
     }
 
     /**
-     * The one JSON shape of {@code import --json}, every mode alike (tester finding G2: sync printed
-     * other keys than create, so a script reading one mode's keys got null on another's days). A
-     * value a mode does not compute is null; what a mode never writes (delete files outside sync) is
-     * 0. {@code bytes} stays beside {@code data_bytes}, its older name in create, replace and append,
+     * The one JSON shape of {@code import --json}, every mode alike (sync once printed other keys
+     * than create, so a script reading one mode's keys got null on another's days). A value a mode
+     * does not compute is null; what a mode never writes (delete files outside sync) is 0.
+     * {@code bytes} stays beside {@code data_bytes}, its older name in create, replace and append,
      * so scripts reading it keep working.
      */
-    private static ObjectNode summary(TableName table, String mode, Long snapshot, long rows, Long added, Long removed, Long changed,
-                                      String dataFile, long dataBytes, long deleteFiles, long deleteBytes, Integer endedFiles,
-                                      boolean createdTable, List<ImportResult.Column> columns, List<String> schemaChanges,
-                                      List<String> key, boolean keyRecorded) {
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        o.put("table", table.toString());
-        o.put("mode", mode.toLowerCase(java.util.Locale.ROOT));
-        o.put("snapshot", snapshot);
-        o.put("rows", rows);
-        o.put("added", added);
-        o.put("removed", removed);
-        o.put("changed", changed);
-        o.put("data_file", dataFile);
-        o.put("data_bytes", dataBytes);
-        o.put("bytes", dataBytes);
-        o.put("delete_files", deleteFiles);
-        o.put("delete_bytes", deleteBytes);
-        o.put("ended_files", endedFiles);
-        o.put("created_table", createdTable);
-        ArrayNode cols = o.putArray("columns");
-        for (ImportResult.Column c : columns) cols.addObject().put("name", c.name()).put("type", c.type());
-        ArrayNode changes = o.putArray("schema_changes");
-        schemaChanges.forEach(changes::add);
-        ArrayNode keyNode = o.putArray("key");
-        key.forEach(keyNode::add);
-        o.put("key_recorded", keyRecorded);
-        return o;
+    private record Summary(TableName table, String mode, Long snapshot, long rows, Long added, Long removed, Long changed,
+                           String dataFile, long dataBytes, long deleteFiles, long deleteBytes, Integer endedFiles,
+                           boolean createdTable, List<ImportResult.Column> columns, List<String> schemaChanges,
+                           List<String> key, boolean keyRecorded) {
+        static Summary of(ImportResult r, ImportMode m) {
+            return new Summary(r.table(), m.name(), r.snapshot(), r.rows(), null, null, null, r.dataFileKey(), r.fileSizeBytes(),
+                    0, 0, null, r.createdTable(), r.columns(), List.of(), List.of(), false);
+        }
+
+        static Summary of(SyncResult r) {
+            return new Summary(r.table(), ImportMode.SYNC.name(), r.snapshot(), r.rows(), r.added(), r.removed(), r.changed(), r.dataFileKey(),
+                    r.dataBytes(), r.deleteFiles(), r.deleteBytes(), r.endedFiles(), r.createdTable(), r.columns(),
+                    r.schemaChanges(), r.key(), r.keyRecorded());
+        }
+
+        ObjectNode json() {
+            ObjectNode o = Json.MAPPER.createObjectNode();
+            o.put("table", table.toString());
+            o.put("mode", mode.toLowerCase(java.util.Locale.ROOT));
+            o.put("snapshot", snapshot);
+            o.put("rows", rows);
+            o.put("added", added);
+            o.put("removed", removed);
+            o.put("changed", changed);
+            o.put("data_file", dataFile);
+            o.put("data_bytes", dataBytes);
+            o.put("bytes", dataBytes);
+            o.put("delete_files", deleteFiles);
+            o.put("delete_bytes", deleteBytes);
+            o.put("ended_files", endedFiles);
+            o.put("created_table", createdTable);
+            ArrayNode cols = o.putArray("columns");
+            for (ImportResult.Column c : columns) cols.addObject().put("name", c.name()).put("type", c.type());
+            ArrayNode changes = o.putArray("schema_changes");
+            schemaChanges.forEach(changes::add);
+            ArrayNode keyNode = o.putArray("key");
+            key.forEach(keyNode::add);
+            o.put("key_recorded", keyRecorded);
+            return o;
+        }
     }
 
     /** The format {@code --format} names, or null: the importer decides by the file's name. */
@@ -166,12 +177,20 @@ final class ImportCommand implements Runnable {
 
     /** Import modes by name. */
     static final class Modes {
-        static ImportMode parse(String s) {
+        /** The mode named {@code s} (any case, surrounding blanks ignored), null for no mode's name. */
+        static ImportMode named(String s) {
             try {
                 return ImportMode.valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw dev.fdl.FdlException.usage("invalid --mode '" + s + "': use create, replace, append or sync");
+                return null;
             }
+        }
+
+        /** The mode named {@code s}; a usage error naming the modes for anything else. */
+        static ImportMode parse(String s) {
+            ImportMode m = named(s);
+            if (m == null) throw FdlException.usage("invalid --mode '" + s + "': use create, replace, append or sync");
+            return m;
         }
     }
 }

@@ -3,7 +3,6 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
-import dev.fdl.cache.CatalogCache;
 import dev.fdl.util.Json;
 import dev.fdl.repo.RevisionRange;
 import dev.fdl.repo.RefName;

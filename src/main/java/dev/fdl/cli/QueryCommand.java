@@ -6,7 +6,6 @@ import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.read.CatalogQuery;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
-import dev.fdl.cache.CatalogCache;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
@@ -55,7 +54,7 @@ final class QueryCommand implements Runnable {
             try (ObjectStore store = Stores.open(wc.state().root())) {
                 Repository repo = Repository.open(store);
                 CatalogConverter.scratchCopy(wc.catalog(), tmp);
-                answer = CatalogQuery.run(tmp, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql);
+                answer = query().run(new CatalogQuery.Request(tmp, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql));
             } catch (FdlException e) {
                 // the scratch copy is fdl's business: name what the user queried
                 String file = "\\S*" + java.util.regex.Pattern.quote(tmp.getFileName().toString());
@@ -77,7 +76,8 @@ final class QueryCommand implements Runnable {
                 if (header != null) header += r.version().id();
                 Path catalog = CommandContext.of(spec).cache().versionCatalog(repo, r.version());
                 try {
-                    answer = CatalogQuery.run(catalog, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql);
+                    answer = query().run(new CatalogQuery.Request(catalog, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot,
+                            sql));
                 } catch (FdlException e) {
                     throw aboutVersion(e, repo, r.version(), catalog);
                 }
@@ -94,6 +94,12 @@ final class QueryCommand implements Runnable {
     }
 
     /** The reader's error, worded for the version the user named rather than the cached file. */
+    /** The query runner of this run's DuckDB pool and extension setting. */
+    private CatalogQuery query() {
+        CommandContext context = CommandContext.of(spec);
+        return new CatalogQuery(context.duckDb(), context.extensions());
+    }
+
     private FdlException aboutVersion(FdlException e, Repository repo, dev.fdl.repo.VersionInfo v, Path catalog) {
         String msg = e.getMessage().replace("catalog " + catalog, "version " + v.id())
                 .replace(catalog.toString(), "the catalog of version " + v.id());

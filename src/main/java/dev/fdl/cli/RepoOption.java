@@ -6,7 +6,6 @@ import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**

@@ -1,6 +1,5 @@
 package dev.fdl.cli;
 
-import dev.fdl.cache.CatalogCache;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.repo.Authors;
 import dev.fdl.repo.Repository;

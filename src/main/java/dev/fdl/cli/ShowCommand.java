@@ -1,7 +1,6 @@
 package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.util.Json;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;

@@ -13,7 +13,6 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 
 /** {@code fdl sql}: SQL on the working copy with DuckDB's DuckLake extension. */
 @Command(name = "sql", mixinStandardHelpOptions = true,
@@ -30,7 +29,8 @@ final class SqlCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            QueryResult r = WorkingCopySql.run(wc.catalog(), repo.dataLocation(), sql);
+            CommandContext context = CommandContext.of(spec);
+            QueryResult r = new WorkingCopySql(context.duckDb(), context.extensions()).run(wc.catalog(), repo.dataLocation(), sql);
             PrintWriter out = spec.commandLine().getOut();
             if (r == null) out.println("OK");
             else if (json) ResultPrinter.json(out, r);

@@ -7,5 +7,10 @@ public enum ImportMode {
     /** Replace the table's rows (and columns) with the file's; creates the table when missing. */
     REPLACE,
     /** Add the file's rows to the existing table; the file's columns must be the table's. */
-    APPEND
+    APPEND,
+    /**
+     * Make the table hold exactly the file's rows, writing only the difference (rows matched on a
+     * key or on whole rows); creates the table when missing. Run by {@code load.sync.Syncer}.
+     */
+    SYNC
 }

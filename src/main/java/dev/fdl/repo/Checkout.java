@@ -28,6 +28,16 @@ public final class Checkout {
     /** What was checked out. {@code version} is null for a fresh catalog; {@code branch} null when detached. */
     public record Result(WorkingCopy workingCopy, String branch, String version, boolean fresh, long baseSnapshot) {}
 
+    /**
+     * What to check out.
+     *
+     * @param spec           a branch, tag or version; null for HEAD's branch
+     * @param newBranch      with {@code -b}: create this branch (at commit) starting from {@code spec}
+     * @param force          discard snapshots not yet committed when switching
+     * @param ducklakeFormat the DuckLake format to move the working catalog to (null: keep the version's)
+     */
+    public record Request(String spec, String newBranch, boolean force, String ducklakeFormat) {}
+
     private Checkout() {}
 
     /**
@@ -43,12 +53,12 @@ public final class Checkout {
      */
     public static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
                              ProgressListener progress) {
-        return run(repo, catalogs, wc, spec, newBranch, force, null, progress, WorkingCopy.Steps.NONE);
+        return run(repo, catalogs, wc, new Request(spec, newBranch, force, null), progress, WorkingCopy.Steps.NONE);
     }
 
     /**
      * {@link #run(Repository, CatalogSource, WorkingCopy, String, String, boolean, ProgressListener)},
-     * then moving the working catalog to DuckLake format {@code ducklakeFormat} (null: keep the
+     * then moving the working catalog to DuckLake format {@code request.ducklakeFormat()} (null: keep the
      * version's format), the explicit switch of a branch's format (SPEC.md section 4, checkout;
      * {@link FormatUpgrade}). Without {@code spec} and {@code newBranch} inside a working copy, the
      * working catalog is upgraded in place, keeping its uncommitted snapshots. The next commit
@@ -56,19 +66,14 @@ public final class Checkout {
      *
      * @throws FdlException exit 2 for a format fdl cannot write or a downgrade, before anything changes
      */
-    public static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
-                             String ducklakeFormat, ProgressListener progress) {
-        return run(repo, catalogs, wc, spec, newBranch, force, ducklakeFormat, progress, WorkingCopy.Steps.NONE);
+    public static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, Request request, ProgressListener progress) {
+        return run(repo, catalogs, wc, request, progress, WorkingCopy.Steps.NONE);
     }
 
     /** {@link #run}, telling {@code steps} each step it reaches (crash tests stop at each). */
-    static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
-                      ProgressListener progress, WorkingCopy.Steps steps) {
-        return run(repo, catalogs, wc, spec, newBranch, force, null, progress, steps);
-    }
-
-    private static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
-                              String ducklakeFormat, ProgressListener progress, WorkingCopy.Steps steps) {
+    static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, Request request, ProgressListener progress,
+                      WorkingCopy.Steps steps) {
+        String spec = request.spec(), newBranch = request.newBranch(), ducklakeFormat = request.ducklakeFormat();
         if (ducklakeFormat != null && !FormatUpgrade.targets().contains(ducklakeFormat))
             throw FdlException.usage("unknown DuckLake format '" + ducklakeFormat + "' for --ducklake-format: fdl writes "
                     + String.join(" or ", FormatUpgrade.targets()));
@@ -78,11 +83,13 @@ public final class Checkout {
             WorkingCopy.State st = wc.state();
             return new Result(wc, st.branch(), st.baseVersion(), false, st.baseSnapshot());
         }
-        return runChecked(repo, catalogs, wc, spec, newBranch, force, ducklakeFormat, progress, steps);
+        return runChecked(repo, catalogs, wc, request, progress, steps);
     }
 
-    private static Result runChecked(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
-                                     String ducklakeFormat, ProgressListener progress, WorkingCopy.Steps steps) {
+    private static Result runChecked(Repository repo, CatalogSource catalogs, WorkingCopy wc, Request request, ProgressListener progress,
+                                     WorkingCopy.Steps steps) {
+        String spec = request.spec(), newBranch = request.newBranch(), ducklakeFormat = request.ducklakeFormat();
+        boolean force = request.force();
         if (repo.store().readOnly())
             throw new FdlException("cannot check out from " + repo.root() + ": an HTTP(S) root is read-only and a working copy "
                     + "commits to its repository; check out the repository's folder or s3:// root (read with fdl query --repo "
@@ -140,11 +147,14 @@ public final class Checkout {
 
         if (base != null && !force) Description.checkCanPlace(repo, wc, base.version());
         byte[] description = base == null ? null : Description.read(repo, base.version()); // checked before anything changes
-        return switchTo(repo, catalogs, wc, base, new Target(branch, etag), description, ducklakeFormat, progress, steps);
+        return switchTo(repo, catalogs, wc, new Target(branch, etag, base, description), ducklakeFormat, progress, steps);
     }
 
-    /** The branch a checkout switches to (null: detached) and the ETag its ref was read at (null: no ref yet). */
-    private record Target(String branch, String refEtag) {}
+    /**
+     * What a checkout switches to: the branch (null: detached) and the ETag its ref was read at
+     * (null: no ref yet), the version (null: a fresh catalog) and its description's bytes (null: none).
+     */
+    private record Target(String branch, String refEtag, Resolved base, byte[] description) {}
 
     /**
      * Writes the new working catalog under a new file name (it is not current yet), forces it to
@@ -152,8 +162,10 @@ public final class Checkout {
      * (WorkingCopy). Only then is the old catalog deleted. A failure or crash at any step leaves
      * the old working copy whole, or the new one.
      */
-    private static Result switchTo(Repository repo, CatalogSource catalogs, WorkingCopy wc, Resolved base, Target target,
-                                   byte[] description, String ducklakeFormat, ProgressListener progress, WorkingCopy.Steps steps) {
+    private static Result switchTo(Repository repo, CatalogSource catalogs, WorkingCopy wc, Target target, String ducklakeFormat,
+                                   ProgressListener progress, WorkingCopy.Steps steps) {
+        Resolved base = target.base();
+        byte[] description = target.description();
         String name = WorkingCopy.newCatalogName();
         Path catalog = wc.catalogFile(name);
         long baseSnapshot;

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.dataset.DatasetDescriptor;
 import dev.fdl.store.ObjectBytes;
-import dev.fdl.util.Json;
 import dev.fdl.util.JsonRead;
 import dev.fdl.util.Sha256;
 

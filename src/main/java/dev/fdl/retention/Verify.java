@@ -4,7 +4,6 @@ import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.catalog.CatalogFiles;
 import dev.fdl.repo.HistoryWalk;
 import dev.fdl.repo.RepoLayout;
-import dev.fdl.repo.ExpiredInfo;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionFolder;

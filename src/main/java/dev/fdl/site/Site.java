@@ -1,5 +1,6 @@
 package dev.fdl.site;
 
+import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.repo.RepoLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -399,7 +400,7 @@ public final class Site {
             pages.put(key, new Page(html, complete ? inputs.get(key) : null, lastStat));
         }
         String chart = stats == null ? "" : HistoryChart.render(history(newest, byId, refsByVersion, pages));
-        pages.put(options.indexKey(), new Page(bytes(indexPage(newest, datasetOf(newest, datasets), refs, refsByVersion, entries, head, pageCount, chart)), null));
+        pages.put(options.indexKey(), new Page(bytes(indexPage(newest, datasetOf(newest, datasets), new IndexRefs(refs, refsByVersion, head), entries, pageCount, chart)), null));
         return pages;
     }
 
@@ -560,8 +561,13 @@ public final class Site {
     }
 
     /** @param ds the newest version's dataset.json, null when it has none or it cannot be read */
-    private String indexPage(Entry newest, JsonNode ds, List<RefValue> refs, Map<String, List<RefValue>> refsByVersion,
-                             List<Entry> entries, RefName head, int pageCount, String chart) {
+    /** The refs the index page shows: all of them, by the version each names, and HEAD's branch. */
+    private record IndexRefs(List<RefValue> refs, Map<String, List<RefValue>> refsByVersion, RefName head) {}
+
+    private String indexPage(Entry newest, JsonNode ds, IndexRefs indexRefs, List<Entry> entries, int pageCount, String chart) {
+        List<RefValue> refs = indexRefs.refs();
+        Map<String, List<RefValue>> refsByVersion = indexRefs.refsByVersion();
+        RefName head = indexRefs.head();
         String key = options.indexKey();
         String siteRel = siteRel(key);
         StringBuilder b = new StringBuilder(PAGE_CAPACITY);
@@ -736,7 +742,8 @@ public final class Site {
         String data = repo.store().location(repo.dataDir());
         if (data.contains("://")) return Map.of();
         try {
-            return TablePreview.read(catalogs.versionCatalog(repo, e.version()), data);
+            // the process-wide pool: Site.write is not handed one yet
+            return TablePreview.read(DuckDbPool.shared(), catalogs.versionCatalog(repo, e.version()), data);
         } catch (FdlException ex) {
             statFailed = true;
             return Map.of();

@@ -1,6 +1,7 @@
 package dev.fdl.site;
 
 import dev.fdl.FdlException;
+import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.read.BuiltInReader;
 import dev.fdl.ducklake.read.QueryResult;
 import dev.fdl.util.SqlQuote;
@@ -38,12 +39,13 @@ final class TablePreview {
     /**
      * Reads every table of the newest snapshot of {@code catalog}, keyed {@code schema.table}.
      *
+     * @param pool     where the DuckDB instance reading it comes from
      * @param dataPath where the catalog's data files are (a local folder)
      * @throws FdlException when the catalog or a data file cannot be read (the page then shows no preview)
      */
-    static Map<String, Table> read(Path catalog, String dataPath) {
+    static Map<String, Table> read(DuckDbPool pool, Path catalog, String dataPath) {
         Map<String, Table> out = new LinkedHashMap<>();
-        try (BuiltInReader reader = BuiltInReader.open(catalog, dataPath, null)) {
+        try (BuiltInReader reader = BuiltInReader.open(pool, catalog, dataPath, null)) {
             for (String t : reader.tables()) {
                 int dot = t.indexOf('.');
                 String relation = SqlQuote.qualified(t.substring(0, dot), t.substring(dot + 1));

@@ -4,7 +4,6 @@ import com.sun.management.GarbageCollectionNotificationInfo;
 import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.catalog.EmptyCatalog;
-import dev.fdl.ducklake.convert.ConversionResult;
 import dev.fdl.ducklake.ProgressListener;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;

@@ -1,5 +1,7 @@
 package dev.fdl.bench;
-import dev.fdl.ducklake.convert.CatalogConverter;
+
+import dev.fdl.ducklake.load.ImportRequest;
+import dev.fdl.ducklake.engine.DuckDbPool;import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.ProgressListener;
@@ -47,8 +49,8 @@ public final class DataBench {
             }
             copy[i] = System.nanoTime() - t0;
             t0 = System.nanoTime();
-            last = Importer.importFile(sqlite, store, "data/", month, "cities", i == 0 ? ImportMode.CREATE : ImportMode.REPLACE,
-                    null, "bench", null);
+            last = new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(sqlite, store, "data/", month, "cities", i == 0 ? ImportMode.CREATE : ImportMode.REPLACE)
+                    .withAuthor("bench"));
             imp[i] = System.nanoTime() - t0;
         }
         Path duck = tmp.resolve("catalog.duckdb");
@@ -64,7 +66,7 @@ public final class DataBench {
             }
             direct[i] = System.nanoTime() - t0;
             t0 = System.nanoTime();
-            try (BuiltInReader r = BuiltInReader.open(duck, null, null)) {
+            try (BuiltInReader r = BuiltInReader.open(DuckDbPool.shared(), duck, null, null)) {
                 r.query(checksum.formatted("SELECT * FROM cities"));
             }
             viaReader[i] = System.nanoTime() - t0;

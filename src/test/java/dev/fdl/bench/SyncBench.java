@@ -1,5 +1,7 @@
 package dev.fdl.bench;
-import dev.fdl.ducklake.convert.CatalogConverter;
+
+import dev.fdl.ducklake.load.ImportRequest;
+import dev.fdl.ducklake.engine.DuckDbPool;import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.catalog.EmptyCatalog;
@@ -65,9 +67,10 @@ public final class SyncBench {
         double worst = 0;
         for (int i = 0; i < files.size(); i++) {
             Path f = files.get(i);
-            SyncResult s = Syncer.sync(synced, store, "data/", dir.resolve("cache"), f, "cities", List.of("geonameid"), null, "bench", null);
-            ImportResult r = Importer.importFile(replaced, store, "data/", f, "cities",
-                    i == 0 ? ImportMode.CREATE : ImportMode.REPLACE, null, "bench", null);
+            SyncResult s = new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(synced, store, "data/", f, "cities", ImportMode.SYNC)
+                    .withCacheDir(dir.resolve("cache")).withKeys(List.of("geonameid")).withAuthor("bench"));
+            ImportResult r = new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(replaced, store, "data/", f, "cities", i == 0 ? ImportMode.CREATE : ImportMode.REPLACE)
+                    .withAuthor("bench"));
             if (i == 0) continue;
             long syncBytes = s.dataBytes() + s.deleteBytes();
             Path changed = dir.resolve("changed-" + i + ".parquet");
@@ -109,10 +112,13 @@ public final class SyncBench {
             }
         }
         Path a = dir.resolve("a.duckdb"), b = dir.resolve("b.duckdb");
-        Syncer.sync(sqlite, store, "data/", dir.resolve("cache"), v1, "t", List.of("id"), null, "bench", null);
-        Syncer.sync(sqlite, store, "data/", dir.resolve("cache"), v2, "t", List.of("id"), null, "bench", null);
+        new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(sqlite, store, "data/", v1, "t", ImportMode.SYNC)
+                .withCacheDir(dir.resolve("cache")).withKeys(List.of("id")).withAuthor("bench"));
+        new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(sqlite, store, "data/", v2, "t", ImportMode.SYNC)
+                .withCacheDir(dir.resolve("cache")).withKeys(List.of("id")).withAuthor("bench"));
         CatalogConverter.convert(sqlite, a, CatalogKind.DUCKDB, ProgressListener.NONE);
-        Syncer.sync(sqlite, store, "data/", dir.resolve("cache"), v3, "t", List.of("id"), null, "bench", null);
+        new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(sqlite, store, "data/", v3, "t", ImportMode.SYNC)
+                .withCacheDir(dir.resolve("cache")).withKeys(List.of("id")).withAuthor("bench"));
         CatalogConverter.convert(sqlite, b, CatalogKind.DUCKDB, ProgressListener.NONE);
 
         long[] diff = new long[RUNS], ref = new long[RUNS];
@@ -120,8 +126,7 @@ public final class SyncBench {
         long[] refCounts = null;
         for (int r = 0; r < RUNS; r++) {
             long t0 = System.nanoTime();
-            summary = CatalogDiff.run(new CatalogDiff.Side("a", a, null), new CatalogDiff.Side("b", b, null), null, List.of(), false,
-                    new CatalogDiff.Sink() {});
+            summary = new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(new CatalogDiff.Side("a", a, null), new CatalogDiff.Side("b", b, null), null, List.of(), false), new CatalogDiff.Sink() {});
             diff[r] = System.nanoTime() - t0;
             t0 = System.nanoTime();
             refCounts = exceptAll(a, b);
@@ -156,8 +161,7 @@ public final class SyncBench {
         sampler.setDaemon(true);
         sampler.start();
         try {
-            CatalogDiff.run(new CatalogDiff.Side("a", a, null), new CatalogDiff.Side("b", b, null), null, List.of("id"), true,
-                    new CatalogDiff.Sink() {});
+            new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(new CatalogDiff.Side("a", a, null), new CatalogDiff.Side("b", b, null), null, List.of("id"), true), new CatalogDiff.Sink() {});
         } finally {
             done.set(true);
             sampler.join();
@@ -170,7 +174,7 @@ public final class SyncBench {
      * a's DuckDB), counted with EXCEPT ALL both ways.
      */
     private static long[] exceptAll(Path a, Path b) throws Exception {
-        try (BuiltInReader ra = BuiltInReader.open(a, null, null); BuiltInReader rb = BuiltInReader.open(b, null, null);
+        try (BuiltInReader ra = BuiltInReader.open(DuckDbPool.shared(), a, null, null); BuiltInReader rb = BuiltInReader.open(DuckDbPool.shared(), b, null, null);
              Statement sa = ra.connection().createStatement(); Statement sb = rb.connection().createStatement()) {
             String view;
             try (ResultSet rs = sb.executeQuery("SELECT sql FROM duckdb_views() WHERE view_name = 't' AND NOT internal")) {

@@ -1,7 +1,6 @@
 package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fdl.FdlException;
 import dev.fdl.util.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

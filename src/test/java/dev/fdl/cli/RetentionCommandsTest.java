@@ -2,7 +2,6 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fdl.FdlException;
-import dev.fdl.util.Json;
 import dev.fdl.util.JsonRead;
 import dev.fdl.repo.RepoFixture;
 import org.junit.jupiter.api.BeforeEach;

@@ -2,7 +2,6 @@ package dev.fdl.dataset;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
-import dev.fdl.util.Json;
 import dev.fdl.util.JsonRead;
 import org.junit.jupiter.api.Test;
 

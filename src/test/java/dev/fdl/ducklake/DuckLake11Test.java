@@ -1,5 +1,7 @@
 package dev.fdl.ducklake;
 
+import dev.fdl.ducklake.load.ImportRequest;
+import dev.fdl.ducklake.engine.DuckDbPool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -54,7 +56,7 @@ class DuckLake11Test {
     private static void assertEverySnapshotAsExpected(Path catalog, String dataPath, JsonNode expected) throws Exception {
         for (JsonNode snap : expected.get("snapshots")) {
             long id = snap.get("id").asLong();
-            try (BuiltInReader reader = BuiltInReader.open(catalog, dataPath, id)) {
+            try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), catalog, dataPath, id)) {
                 BuiltInReaderFixtureTest.assertReadsAsExpected(reader, snap, "@" + id);
             }
             try (CatalogInspector inspected = CatalogInspector.open(catalog)) {
@@ -134,7 +136,7 @@ class DuckLake11Test {
         for (JsonNode snap : expected.get("snapshots")) {
             long id = snap.get("id").asLong();
             if (id < 9) continue;
-            try (BuiltInReader reader = BuiltInReader.open(copy.catalog(), copy.dataPath(), id)) {
+            try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), id)) {
                 BuiltInReaderFixtureTest.assertReadsAsExpected(reader, snap, "@" + id);
             }
         }
@@ -148,7 +150,7 @@ class DuckLake11Test {
         sql(copy.catalog(), "UPDATE ducklake_metadata SET value = '" + format + "' WHERE key = 'version'");
         assertThatThrownBy(() -> CatalogInspector.open(copy.catalog())).isInstanceOf(FdlException.class)
                 .hasMessageContaining("format version " + format).hasMessageContaining("does not know");
-        assertThatThrownBy(() -> BuiltInReader.open(copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
+        assertThatThrownBy(() -> BuiltInReader.open(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
                 .hasMessageContaining("format version " + format);
         assertThatThrownBy(() -> CatalogFiles.duckLake().forEach(copy.catalog(), f -> {})).isInstanceOf(FdlException.class);
     }
@@ -159,7 +161,7 @@ class DuckLake11Test {
         sql(copy.catalog(), "ALTER TABLE ducklake_delete_file ADD COLUMN deletion_vector_offset BIGINT");
         assertThatThrownBy(() -> CatalogInspector.open(copy.catalog())).isInstanceOf(FdlException.class)
                 .hasMessageContaining("ducklake_delete_file.deletion_vector_offset");
-        assertThatThrownBy(() -> BuiltInReader.open(copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
+        assertThatThrownBy(() -> BuiltInReader.open(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
                 .hasMessageContaining("ducklake_delete_file.deletion_vector_offset");
 
         // 1.1's columns in a catalog that says it is 1.0
@@ -192,12 +194,12 @@ class DuckLake11Test {
             assertThat(files).filteredOn(CatalogFile::deleteFile).extracting(CatalogFile::location)
                     .contains("/fixture/towns/data/main/towns/ducklake-01a2306a-dv.puffin");
         }
-        assertThatThrownBy(() -> BuiltInReader.open(copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
+        assertThatThrownBy(() -> BuiltInReader.open(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)
                 .hasMessageContaining("table main.towns").hasMessageContaining("deletion vector")
                 .hasMessageContaining("ducklake-01a2306a-dv.puffin");
         // the snapshot before it still reads exactly
         JsonNode snap = Fixtures.expected(DEV + "towns").get("snapshots").get((int) last - 1);
-        try (BuiltInReader reader = BuiltInReader.open(copy.catalog(), copy.dataPath(), last - 1)) {
+        try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), last - 1)) {
             BuiltInReaderFixtureTest.assertReadsAsExpected(reader, snap, "@" + (last - 1));
         }
     }
@@ -230,7 +232,7 @@ class DuckLake11Test {
                 .filteredOn(l -> l.startsWith("/fixture/towns/data/europe/towns/")).hasSize(2);
 
         JsonNode snap = Fixtures.expected(DEV + "towns").get("snapshots").get(15);
-        try (BuiltInReader reader = BuiltInReader.open(copy.catalog(), copy.dataPath(), 15L);
+        try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), 15L);
              java.sql.Statement st = reader.connection().createStatement()) {
             assertThat(reader.tables()).contains("main.europe.towns").doesNotContain("main.towns");
             FixtureChecksum.Result sum = FixtureChecksum.of(st, "\"main.europe\".towns");
@@ -299,7 +301,7 @@ class DuckLake11Test {
         FormatUpgrade.upgrade(working, "1.1");
         Path csv = tmp.resolve("towns.csv");
         long rows;
-        try (BuiltInReader reader = BuiltInReader.open(copy.catalog(), copy.dataPath(), null);
+        try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null);
              java.sql.Statement st = reader.connection().createStatement()) {
             st.execute("COPY (SELECT * FROM main.towns WHERE name <> 'Oslo') TO '" + csv + "' (HEADER)");
             try (java.sql.ResultSet r = st.executeQuery("SELECT count(*) FROM main.towns WHERE name <> 'Oslo'")) {
@@ -307,8 +309,9 @@ class DuckLake11Test {
                 rows = r.getLong(1);
             }
         }
-        SyncResult result = Syncer.sync(working, store, "data/", tmp.resolve("cache"), csv, "main.towns", List.of("name", "pop"),
-                null, "tester", "drop Oslo");
+        SyncResult result = new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(working, store, "data/", csv, "main.towns", ImportMode.SYNC)
+                .withCacheDir(tmp.resolve("cache")).withKeys(List.of("name", "pop")).withAuthor("tester")
+                .withMessage("drop Oslo"));
         assertThat(result.removed()).isEqualTo(1);
         try (CatalogInspector c = CatalogInspector.open(working); java.sql.Statement st = c.connection().createStatement();
              java.sql.ResultSet r = st.executeQuery("SELECT count(*) FROM ducklake_inlined_data_1_9 WHERE _ducklake_end_snapshot IS NOT NULL")) {

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake;
 
+import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.store.LocalStore;
 
 import java.io.IOException;
@@ -26,6 +27,10 @@ import dev.fdl.ducklake.read.BuiltInReader;
 
 /** A repository on a local store plus a new, empty SQLite working catalog whose data_path is its data folder. */
 public final class WorkingCatalogFixture {
+    /** Extensions as the CLI would allow them: not with {@code FDL_NO_EXTENSION=1}. */
+    private static final DuckLakeExtension FIXTURE_EXTENSIONS = "1".equals(System.getenv("FDL_NO_EXTENSION"))
+            ? DuckLakeExtension.disabled("disabled by FDL_NO_EXTENSION=1") : DuckLakeExtension.ALLOWED;
+
     public final Path dir;
     public final LocalStore store;
     public final Path catalog;
@@ -45,19 +50,21 @@ public final class WorkingCatalogFixture {
     }
 
     public ImportResult importFile(Path source, String table, ImportMode mode) {
-        return Importer.importFile(catalog, store, "data/", source, table, mode, null, "tester", "import " + source.getFileName());
+        return new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(catalog, store, "data/", source, table, mode)
+                .withAuthor("tester").withMessage("import " + source.getFileName()));
     }
 
     public SyncResult sync(Path source, String table, String... keys) {
-        return Syncer.sync(catalog, store, "data/", dir.resolve("cache"), source, table, List.of(keys), null, "tester",
-                "sync " + source.getFileName());
+        return new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(catalog, store, "data/", source, table, ImportMode.SYNC)
+                .withCacheDir(dir.resolve("cache")).withKeys(List.of(keys)).withAuthor("tester")
+                .withMessage("sync " + source.getFileName()));
     }
 
     /** The working catalog converted to a DuckDB file and opened with the built-in reader. */
     public BuiltInReader read(Long snapshot) {
         Path duck = dir.resolve("read-" + (reads++) + ".duckdb");
         CatalogConverter.convert(catalog, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        return BuiltInReader.open(duck, null, snapshot);
+        return BuiltInReader.open(DuckDbPool.shared(), duck, null, snapshot);
     }
 
     /**
@@ -66,7 +73,7 @@ public final class WorkingCatalogFixture {
      */
     public static void assumeDuckLakeExtension(String reads) throws SQLException {
         try (Connection probe = DuckDbPool.connect()) {
-            String why = DuckLakeExtension.load(probe, "ducklake");
+            String why = FIXTURE_EXTENSIONS.load(probe, "ducklake");
             org.junit.jupiter.api.Assumptions.assumeTrue(why == null, () -> "skipped: " + why + "; this test reads " + reads
                     + " through DuckDB's ducklake extension, which fdl never downloads (INSTALL ducklake in a DuckDB of the same "
                     + "version to run it)");
@@ -82,7 +89,7 @@ public final class WorkingCatalogFixture {
         CatalogConverter.convert(catalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
         Connection duck = DuckDbPool.connect();
         try (Statement st = duck.createStatement()) {
-            String failed = DuckLakeExtension.load(duck, "ducklake");
+            String failed = FIXTURE_EXTENSIONS.load(duck, "ducklake");
             if (failed != null) throw new IllegalStateException(failed);
             st.execute("ATTACH " + dev.fdl.util.SqlQuote.literal("ducklake:" + converted) + " AS lake (READ_ONLY, DATA_PATH "
                     + dev.fdl.util.SqlQuote.literal(store.location("data/")) + ", OVERRIDE_DATA_PATH true)");

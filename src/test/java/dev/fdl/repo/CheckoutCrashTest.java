@@ -147,10 +147,10 @@ class CheckoutCrashTest {
                 WorkingCatalogEdits.addTable(wc.catalog(), store, repo.dataDir(), "not_committed", 2);
             try {
                 switch (scenario) {
-                    case SWITCH, FIRST -> Checkout.run(repo, CommitProtocolContract.CATALOGS, wc, "dev", null, false, ProgressListener.NONE, steps);
-                    case FORCE -> Checkout.run(repo, CommitProtocolContract.CATALOGS, wc, "dev", null, true, ProgressListener.NONE, steps);
-                    case NEW_BRANCH -> Checkout.run(repo, CommitProtocolContract.CATALOGS, wc, null, "feature", false, ProgressListener.NONE, steps);
-                    case NEW_BRANCH_AT -> Checkout.run(repo, CommitProtocolContract.CATALOGS, wc, "dev", "feature", false, ProgressListener.NONE, steps);
+                    case SWITCH, FIRST -> Checkout.run(repo, CommitProtocolContract.CATALOGS, wc, new Checkout.Request("dev", null, false, null), ProgressListener.NONE, steps);
+                    case FORCE -> Checkout.run(repo, CommitProtocolContract.CATALOGS, wc, new Checkout.Request("dev", null, true, null), ProgressListener.NONE, steps);
+                    case NEW_BRANCH -> Checkout.run(repo, CommitProtocolContract.CATALOGS, wc, new Checkout.Request(null, "feature", false, null), ProgressListener.NONE, steps);
+                    case NEW_BRANCH_AT -> Checkout.run(repo, CommitProtocolContract.CATALOGS, wc, new Checkout.Request("dev", "feature", false, null), ProgressListener.NONE, steps);
                 }
             } catch (Crash crash) {
                 // the process died here

@@ -6,7 +6,6 @@ import dev.fdl.FdlException;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.store.FaultyStore;
 import dev.fdl.store.ObjectStore;
-import dev.fdl.store.Payload;
 import dev.fdl.store.RecordingStore;
 import dev.fdl.store.StoreException;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,7 +1,6 @@
 package dev.fdl.retention;
 
 import dev.fdl.repo.RepoLayout;
-import dev.fdl.repo.ExpiredInfo;
 import dev.fdl.repo.RepoFixture;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionInfo;

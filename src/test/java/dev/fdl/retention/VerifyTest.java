@@ -4,7 +4,6 @@ import dev.fdl.repo.RepoLayout;
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.repo.ExpiredInfo;
 import dev.fdl.repo.RepoFixture;
-import dev.fdl.repo.VersionInfo;
 import dev.fdl.util.VersionIds;
 
 import org.junit.jupiter.api.BeforeEach;

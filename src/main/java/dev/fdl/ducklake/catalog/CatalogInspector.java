@@ -204,16 +204,23 @@ public final class CatalogInspector implements AutoCloseable {
         try {
             Map<Long, MetadataQueries.Table> tables = model.everyTable(paths);
             model.dataFiles(null, null, f -> action.accept(
-                    resolve(paths, tables, "data", f.id(), f.tableId(), f.path(), f.relative(), f.bytes(), false)));
+                    resolve(paths, tables, new FileRow(f.id(), f.tableId(), f.path(), f.relative(), f.bytes(), false))));
             model.deleteFiles(null, null, f -> action.accept(
-                    resolve(paths, tables, "delete", f.id(), f.tableId(), f.path(), f.relative(), f.bytes(), true)));
+                    resolve(paths, tables, new FileRow(f.id(), f.tableId(), f.path(), f.relative(), f.bytes(), true))));
         } catch (SQLException e) {
             throw Sql.failure("listing the files of", file, e);
         }
     }
 
-    private CatalogFile resolve(DuckLakePaths paths, Map<Long, MetadataQueries.Table> tables, String kind, long id, long tableId,
-                                String path, Boolean rel, long bytes, boolean deleteFile) {
+    /** A data or delete file row, as {@link #forEachFile} resolves it. */
+    private record FileRow(long id, long tableId, String path, Boolean relative, long bytes, boolean deleteFile) {}
+
+    private CatalogFile resolve(DuckLakePaths paths, Map<Long, MetadataQueries.Table> tables, FileRow f) {
+        long id = f.id(), tableId = f.tableId(), bytes = f.bytes();
+        String path = f.path();
+        Boolean rel = f.relative();
+        boolean deleteFile = f.deleteFile();
+        String kind = deleteFile ? "delete" : "data";
         MetadataQueries.Table table = tables.get(tableId);
         boolean isRelative = DuckLakePaths.isRelative(rel);
         if (isRelative && table == null) {

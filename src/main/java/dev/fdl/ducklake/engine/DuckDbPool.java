@@ -71,7 +71,10 @@ public final class DuckDbPool {
 
     /**
      * A connection to an in-memory DuckDB of its own, as {@code DriverManager.getConnection("jdbc:duckdb:")}
-     * would give. Close it when done (try-with-resources); it must not be used after.
+     * would give, lent by the process-wide pool. Close it when done (try-with-resources); it must
+     * not be used after. Only for the few static utilities not handed a pool yet (their list is
+     * OneHomePerRuleTest's); everything else borrows through {@link #connection()} of the pool it
+     * was given.
      *
      * @throws SQLException when DuckDB cannot start
      */
@@ -88,6 +91,34 @@ public final class DuckDbPool {
      */
     public static Connection connect(Properties config) throws SQLException {
         return SHARED.lend(config);
+    }
+
+    /**
+     * The process-wide pool, for the one place that makes the services of a run (the CLI's command
+     * context) and for tests; everything below the CLI is handed a pool instead of reaching for it.
+     */
+    public static DuckDbPool shared() {
+        return SHARED;
+    }
+
+    /**
+     * A connection to an in-memory DuckDB instance lent by this pool, as {@link #connect()}
+     * describes. Close it when done.
+     *
+     * @throws SQLException when DuckDB cannot start
+     */
+    public Connection connection() throws SQLException {
+        return lend(new Properties());
+    }
+
+    /**
+     * As {@link #connection()}, with DuckDB configuration options given at startup; instances are
+     * pooled per distinct configuration.
+     *
+     * @throws SQLException when DuckDB cannot start with {@code config}
+     */
+    public Connection connection(Properties config) throws SQLException {
+        return lend(config);
     }
 
     /** Instances created so far. */

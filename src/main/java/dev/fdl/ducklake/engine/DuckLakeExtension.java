@@ -8,18 +8,32 @@ import java.sql.Statement;
 /**
  * Whether DuckDB's DuckLake extension (and, for SQLite catalogs, the sqlite extension) can be
  * loaded here. fdl never installs extensions itself (INSTALL downloads); a user's DuckDB that
- * has them installed makes them loadable. {@code FDL_NO_EXTENSION=1} forces the built-in paths.
+ * has them installed makes them loadable. A run may forbid them ({@link #disabled}: the CLI does
+ * for {@code FDL_NO_EXTENSION=1}), forcing the built-in paths; this class reads no environment.
  */
 public final class DuckLakeExtension {
-    private DuckLakeExtension() {}
+    /** Extensions are loaded when installed. */
+    public static final DuckLakeExtension ALLOWED = new DuckLakeExtension(null);
+
+    /** Null: extensions may be loaded; else why they may not (the reason {@link #load} returns). */
+    private final String disabledBecause;
+
+    private DuckLakeExtension(String disabledBecause) {
+        this.disabledBecause = disabledBecause;
+    }
+
+    /** Extensions are never loaded; {@link #load} returns {@code why}. */
+    public static DuckLakeExtension disabled(String why) {
+        return new DuckLakeExtension(java.util.Objects.requireNonNull(why, "why"));
+    }
 
     /**
      * Tries {@code LOAD} of each extension on {@code duck}.
      *
      * @return null when all loaded, else the first failure's one-line reason
      */
-    public static String load(Connection duck, String... extensions) {
-        if ("1".equals(System.getenv("FDL_NO_EXTENSION"))) return "disabled by FDL_NO_EXTENSION=1";
+    public String load(Connection duck, String... extensions) {
+        if (disabledBecause != null) return disabledBecause;
         for (String ext : extensions) {
             // asked first rather than seen failing: a failed LOAD costs the instance its place in DuckDbPool
             if (notInstalled(duck, ext)) return "the '" + ext + "' extension cannot be loaded (it is not installed)";

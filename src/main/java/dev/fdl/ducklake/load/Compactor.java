@@ -31,7 +31,12 @@ import dev.fdl.ducklake.read.SnapshotView;
  * versions expire.
  */
 public final class Compactor {
-    private Compactor() {}
+    private final DuckDbPool pool;
+
+    /** A compactor borrowing its DuckDB instances from {@code pool}. */
+    public Compactor(DuckDbPool pool) {
+        this.pool = java.util.Objects.requireNonNull(pool, "pool");
+    }
 
     /** What compaction did: files read before, and the import that wrote the new file (null when there was nothing to do). */
     public record Result(TableName table, int dataFiles, int deleteFiles, int inlinedTables, ImportResult written) {}
@@ -40,7 +45,7 @@ public final class Compactor {
      * @param cacheDir where a remote repository's data files are mirrored to be read
      * @throws FdlException not found for a missing table; failure as {@link Importer#importFile} fails
      */
-    public static Result compact(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, String table,
+    public Result compact(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, String table,
                                  String author, String message) {
         TableName name = TableName.parse(table);
         Path tmp = null;
@@ -49,10 +54,10 @@ public final class Compactor {
             Path converted = tmp.resolve("catalog.duckdb");
             CatalogConverter.scratchCopy(sqliteCatalog, converted);
             String location = store.location(DuckLakePaths.dataPath(dataDirKey));
-            String readBase = DuckLakePaths.isRemote(location) ? DataFileMirror.fetch(converted, null, store, dataDirKey, cacheDir) : null;
+            String readBase = DuckLakePaths.isRemote(location) ? DataFileMirror.fetch(pool, converted, null, store, dataDirKey, cacheDir) : null;
             Path rows = tmp.resolve(name.name() + ".parquet");
             int files, deletes, inlined;
-            try (BuiltInReader reader = BuiltInReader.open(converted, readBase, null)) {
+            try (BuiltInReader reader = BuiltInReader.open(pool, converted, readBase, null)) {
                 if (!reader.tables().contains(name.toString())) {
                     throw FdlException.notFound("table " + name + " does not exist in the working catalog");
                 }
@@ -67,8 +72,9 @@ public final class Compactor {
                 }
             }
             // The same rows again: a recorded key stays as true (or as broken) as it was, so it is not checked.
-            ImportResult written = Importer.importFile(sqliteCatalog, store, dataDirKey, rows, ImportFormat.PARQUET, table, ImportMode.REPLACE, null,
-                    author, message == null ? "compact " + name : message, null, false, null);
+            ImportResult written = new Importer(pool).importRecordingKey(
+                    ImportRequest.of(sqliteCatalog, store, dataDirKey, rows, table, ImportMode.REPLACE).withFormat(ImportFormat.PARQUET)
+                            .withAuthor(author).withMessage(message == null ? "compact " + name : message), null);
             return new Result(name, files, deletes, inlined, written);
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot compact " + name + ": " + DuckDbErrors.firstLine(e), e);
@@ -80,8 +86,8 @@ public final class Compactor {
     }
 
     /** {visible data files, visible delete files, inlined-data tables} of the table at the newest snapshot. */
-    private static int[] counts(Path converted, TableName name) throws SQLException {
-        try (java.sql.Connection duck = DuckDbPool.connect()) {
+    private int[] counts(Path converted, TableName name) throws SQLException {
+        try (java.sql.Connection duck = pool.connection()) {
             Sql.attach(duck, converted, "c", true);
             SnapshotView c = SnapshotView.loadRelative(duck, "c", converted.toString(), null);
             for (SnapshotView.TableEntry t : c.tables()) {

@@ -22,9 +22,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
@@ -52,63 +50,54 @@ import dev.fdl.ducklake.working.WorkingCatalog;
  * previous data files, delete files and inlined rows at the new snapshot; no file is deleted.
  */
 public final class Importer {
-    private Importer() {}
+    private final DuckDbPool pool;
 
-
-    /**
-     * Imports {@code source} into {@code table} of the working catalog.
-     *
-     * @param sqliteCatalog  the working catalog (SQLite DuckLake catalog)
-     * @param store          the repository store the data file is uploaded to
-     * @param dataDirKey     the store key prefix of the data folder ({@code data/}); the catalog's
-     *                       {@code data_path} must be {@code store.location(dataDirKey)}
-     * @param source         a file whose name says its format ({@link ImportFormat#of}: {@code .csv[.gz]},
-     *                       {@code .parquet}, {@code .json}, …)
-     * @param table          {@code [schema.]name}
-     * @param schemaOverride null, or {@code "col TYPE, …"}: DuckDB types for some columns instead of
-     *                       the inferred ones
-     * @param author         recorded as the snapshot's author (may be null)
-     * @param message        recorded as the snapshot's commit message (may be null)
-     * @throws FdlException usage error for a bad table name, mode or override; failure naming the
-     *                      file for unreadable, empty or mismatching input; conflict when the
-     *                      working catalog changed during the import. The catalog is then unchanged.
-     */
-    public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path source,
-                                          String table, ImportMode mode, String schemaOverride, String author,
-                                          String message) {
-        return importFile(sqliteCatalog, store, dataDirKey, null, source, null, table, mode, schemaOverride, false, author, message);
+    /** An importer borrowing its DuckDB instances from {@code pool}. */
+    public Importer(DuckDbPool pool) {
+        this.pool = java.util.Objects.requireNonNull(pool, "pool");
     }
 
     /**
-     * {@link #importFile(Path, ObjectStore, String, Path, String, ImportMode, String, String, String)} as
-     * {@code fdl import} runs it. An append or replace into a table whose row key is recorded
-     * ({@link dev.fdl.ducklake.working.RowKey}) is refused (a failure, nothing imported) when it would leave the key NULL or
-     * repeated ({@link RecordedKeyCheck}), unless {@code dropKey}, which ends the recorded key in the
-     * import's snapshot instead.
+     * Imports {@code request.source()} into {@code request.table()} of the working catalog (modes
+     * create, replace, append; sync is {@code load.sync.Syncer}'s). An append or replace into a
+     * table whose row key is recorded ({@link dev.fdl.ducklake.working.RowKey}) is refused (a
+     * failure, nothing imported) when it would leave the key NULL or repeated
+     * ({@link RecordedKeyCheck}), unless {@link ImportRequest#dropKey()}, which ends the recorded key
+     * in the import's snapshot instead.
      *
-     * @param cacheDir where a remote repository's data files are mirrored to be read for that check
-     *                 (null: a scratch folder)
-     * @param dropKey  end the table's recorded key (only with append or replace here, sync has its own;
-     *                 usage error otherwise)
-     * @param format   the source's format (null: by its extension, {@link ImportFormat#of})
+     * @throws FdlException usage error for a bad table name, mode or override, or {@code dropKey}
+     *                      with create; failure naming the file for unreadable, empty or mismatching
+     *                      input or a broken recorded key; conflict when the working catalog changed
+     *                      during the import. The catalog is then unchanged.
      */
-    public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, Path source,
-                                          ImportFormat format, String table, ImportMode mode, String schemaOverride, boolean dropKey,
-                                          String author, String message) {
-        if (dropKey && mode != ImportMode.APPEND && mode != ImportMode.REPLACE)
+    public ImportResult importFile(ImportRequest request) {
+        ImportMode mode = request.mode();
+        if (mode == ImportMode.SYNC) throw FdlException.usage("--mode sync is run by the syncer, not the importer");
+        if (request.dropKey() && mode != ImportMode.APPEND && mode != ImportMode.REPLACE)
             throw FdlException.usage("--no-key is for --mode append, replace or sync");
-        return importFile(sqliteCatalog, store, dataDirKey, source, format, table, mode, schemaOverride, author, message,
-                dropKey ? List.of() : null, !dropKey, cacheDir);
+        return run(request, request.dropKey() ? List.of() : null, !request.dropKey());
     }
 
     /**
-     * {@link #importFile}, also recording the table's {@link dev.fdl.ducklake.working.RowKey} (null: left as it is) in the same
-     * snapshot; with {@code checkKey} a recorded key the import would break refuses it.
+     * {@link #importFile}, also recording the table's {@link dev.fdl.ducklake.working.RowKey}
+     * ({@code rowKey}; null: left as it is) in the same snapshot, without checking the rows against a
+     * recorded key: for sync creating a table and for compaction (the same rows again).
      */
-    public static ImportResult importFile(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path source, ImportFormat given,
-                                   String table, ImportMode mode,
-                                   String schemaOverride, String author, String message, List<String> rowKey, boolean checkKey,
-                                   Path cacheDir) {
+    public ImportResult importRecordingKey(ImportRequest request, List<String> rowKey) {
+        return run(request, rowKey, false);
+    }
+
+    private ImportResult run(ImportRequest request, List<String> rowKey, boolean checkKey) {
+        Path sqliteCatalog = request.catalog();
+        ObjectStore store = request.store();
+        Path source = request.source();
+        String table = request.table();
+        ImportMode mode = request.mode();
+        String author = request.author();
+        String message = request.message();
+        ImportFormat given = request.format();
+        String schemaOverride = request.schemaOverride();
+        Path cacheDir = request.cacheDir();
         TableName name = TableName.parse(table);
         if (mode == null) throw FdlException.usage("an import mode is required: create, replace or append");
         ImportFormat format = ImportFormat.of(source, given);
@@ -116,7 +105,7 @@ public final class Importer {
         if (!Files.isRegularFile(sqliteCatalog)) {
             throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
         }
-        String dataDir = DuckLakePaths.dataPath(dataDirKey);
+        String dataDir = request.dataDir();
         checkSource(source);
         Map<String, String> overrides = SchemaOverride.parse(schemaOverride);
 
@@ -124,7 +113,7 @@ public final class Importer {
         String uploadedKey = null;
         boolean committed = false;
         try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
-             Connection duck = DuckDbPool.connect()) {
+             Connection duck = pool.connection()) {
             try (Statement st = duck.createStatement()) {
                 st.execute(Sql.SET_UTC);
             }
@@ -141,7 +130,7 @@ public final class Importer {
                         + (format == ImportFormat.CSV ? " (only a header, or nothing at all)" : "") + "; nothing was imported");
             }
             if (checkKey)
-                RecordedKeyCheck.check(duck, catalog, state, mode, plan, tmp, source, sqliteCatalog, store, dataDir, location, cacheDir);
+                RecordedKeyCheck.check(duck, catalog, state, plan, tmp, request, pool);
             FileStats stats = FileStats.of(duck, tmp, plan.columns());
 
             String fileName = "ducklake-" + VersionIds.next() + ".parquet";

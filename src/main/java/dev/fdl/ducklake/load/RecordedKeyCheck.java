@@ -5,7 +5,6 @@ import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
-import dev.fdl.store.ObjectStore;
 import dev.fdl.util.SqlQuote;
 
 import java.io.IOException;
@@ -18,6 +17,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import dev.fdl.ducklake.ImportMode;
+import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.read.DataFileMirror;
@@ -62,13 +62,16 @@ public final class RecordedKeyCheck {
      *
      * @throws FdlException when the table is not visible in the copy (the working catalog changed meanwhile)
      */
-    public static Visible visibleRows(Connection duck, Path sqliteCatalog, WorkingCatalog.State state, ObjectStore store, String dataDir,
-                               String location, Path cacheDir, Path tmp, TableName name) throws SQLException {
+    public static Visible visibleRows(DuckDbPool pool, Connection duck, ImportRequest request, WorkingCatalog.State state,
+                                      Path cacheDir, Path tmp) throws SQLException {
+        String location = request.store().location(request.dataDir());
+        Path sqliteCatalog = request.catalog();
+        TableName name = TableName.parse(request.table());
         Path converted = tmp.resolve("catalog.duckdb");
         CatalogConverter.scratchCopy(sqliteCatalog, converted);
         Sql.attach(duck, converted, ALIAS, true);
         String readBase = DuckLakePaths.isRemote(location)
-                ? DataFileMirror.fetch(converted, state.snapshot(), store, dataDir, cacheDir) : null;
+                ? DataFileMirror.fetch(pool, converted, state.snapshot(), request.store(), request.dataDir(), cacheDir) : null;
         SnapshotView view = SnapshotView.load(duck, ALIAS, sqliteCatalog.toString(), readBase, state.snapshot());
         SnapshotView.TableEntry entry = view.tables().stream().filter(t -> t.id() == state.table().id()).findFirst()
                 .orElseThrow(() -> new FdlException("table " + name + " is not visible in the converted working catalog; "
@@ -82,13 +85,17 @@ public final class RecordedKeyCheck {
      * Refuses the import when it would leave the table's recorded key NULL or repeated.
      *
      * @param written  the file's rows as written for the import (Parquet, columns named as {@code plan}'s)
-     * @param cacheDir where a remote repository's data files are mirrored to be read (null: a scratch folder)
+     * @param request  the import (its mode, source, catalog, store and cache folder: where a remote
+     *                 repository's data files are mirrored to be read, null: a scratch folder)
+     * @param pool     where DuckDB instances come from to read the catalog for the mirror
      * @throws FdlException (a failure) naming the table, the key, a repeated (or NULL) value and the
      *                      ways out: sync instead, or import with {@code --no-key}
      */
-    static void check(Connection duck, WorkingCatalog catalog, WorkingCatalog.State state, ImportMode mode, ImportPlan plan,
-                      Path written, Path source, Path sqliteCatalog, ObjectStore store, String dataDir, String location,
-                      Path cacheDir) throws SQLException, IOException {
+    static void check(Connection duck, WorkingCatalog catalog, WorkingCatalog.State state, ImportPlan plan, Path written,
+                      ImportRequest request, DuckDbPool pool) throws SQLException, IOException {
+        ImportMode mode = request.mode();
+        Path source = request.source();
+        Path cacheDir = request.cacheDir();
         if (state.table() == null || mode == ImportMode.CREATE) return;
         List<String> key = RowKey.current(catalog, state.table().id());
         if (key.isEmpty()) return;
@@ -117,8 +124,8 @@ public final class RecordedKeyCheck {
         try {
             if (mode == ImportMode.APPEND) {
                 tmp = Files.createTempDirectory("fdl-key-");
-                Visible visible = visibleRows(duck, sqliteCatalog, state, store, dataDir, location,
-                        cacheDir != null ? cacheDir : tmp.resolve("mirror"), tmp, plan.table());
+                Visible visible = visibleRows(pool, duck, request, state,
+                        cacheDir != null ? cacheDir : tmp.resolve("mirror"), tmp);
                 List<String> old = new ArrayList<>();
                 for (int i = 0; i < columns.size(); i++)
                     old.add(SqlQuote.ident(TableViewSql.idColumn(columns.get(i).id())) + " AS " + names.get(i));

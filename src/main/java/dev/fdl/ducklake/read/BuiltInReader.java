@@ -59,24 +59,24 @@ public final class BuiltInReader implements AutoCloseable {
      *                      file that is not a DuckLake catalog of a format fdl knows or holds something the built-in
      *                      reader refuses
      */
-    public static BuiltInReader open(Path duckdbCatalog, String dataPathOverride, Long snapshot) {
-        return open(duckdbCatalog, dataPathOverride, snapshot, null);
+    public static BuiltInReader open(DuckDbPool pool, Path duckdbCatalog, String dataPathOverride, Long snapshot) {
+        return open(pool, duckdbCatalog, dataPathOverride, snapshot, null);
     }
 
     /**
-     * Like {@link #open(Path, String, Long)} with views for only the tables {@code named} (lower-case
+     * Like {@link #open(DuckDbPool, Path, String, Long)} with views for only the tables {@code named} (lower-case
      * {@code schema.table}, {@link QueryTables#named}) when each of them is a table of the snapshot,
      * and no catalog views: for a query that reads no other table, whose other tables' files were not
-     * fetched ({@link #requiredFiles(Path, Long, Set)}). Null, or a name that is not a table (it may
+     * fetched ({@link #requiredFiles(DuckDbPool, Path, Long, Set)}). Null, or a name that is not a table (it may
      * be a view over others), gives every table and view.
      */
-    static BuiltInReader open(Path duckdbCatalog, String dataPathOverride, Long snapshot, java.util.Set<String> named) {
+    static BuiltInReader open(DuckDbPool pool, Path duckdbCatalog, String dataPathOverride, Long snapshot, java.util.Set<String> named) {
         if (!Files.isRegularFile(duckdbCatalog)) {
             throw FdlException.notFound("catalog file " + duckdbCatalog + " does not exist");
         }
         Connection conn = null;
         try {
-            conn = DuckDbPool.connect();
+            conn = pool.connection();
             try (Statement st = conn.createStatement()) {
                 st.execute(Sql.SET_UTC);
                 Sql.attach(conn, duckdbCatalog, MetadataQueries.CATALOG_ALIAS, true);
@@ -131,19 +131,19 @@ public final class BuiltInReader implements AutoCloseable {
      *
      * @throws FdlException as {@link #open} does for a missing file or snapshot and for what the reader refuses
      */
-    public static List<String> requiredFiles(Path duckdbCatalog, Long snapshot) {
-        return requiredFiles(duckdbCatalog, snapshot, null);
+    public static List<String> requiredFiles(DuckDbPool pool, Path duckdbCatalog, Long snapshot) {
+        return requiredFiles(pool, duckdbCatalog, snapshot, null);
     }
 
     /**
-     * The files of {@link #requiredFiles(Path, Long)} for only the tables {@code named}, under the
-     * rule of {@link #open(Path, String, Long, java.util.Set)}.
+     * The files of {@link #requiredFiles(DuckDbPool, Path, Long)} for only the tables {@code named}, under the
+     * rule of {@link #open(DuckDbPool, Path, String, Long, java.util.Set)}.
      */
-    static List<String> requiredFiles(Path duckdbCatalog, Long snapshot, java.util.Set<String> named) {
+    static List<String> requiredFiles(DuckDbPool pool, Path duckdbCatalog, Long snapshot, java.util.Set<String> named) {
         if (!Files.isRegularFile(duckdbCatalog)) {
             throw FdlException.notFound("catalog file " + duckdbCatalog + " does not exist");
         }
-        try (Connection conn = DuckDbPool.connect()) {
+        try (Connection conn = pool.connection()) {
             Sql.attach(conn, duckdbCatalog, MetadataQueries.CATALOG_ALIAS, true);
             SnapshotView catalog = SnapshotView.loadRelative(conn, MetadataQueries.CATALOG_ALIAS, duckdbCatalog.toString(), snapshot);
             java.util.LinkedHashSet<String> files = new java.util.LinkedHashSet<>();

@@ -92,8 +92,6 @@ public final class CatalogDiff {
         default void stat(TableStat stat) {}
     }
 
-    private CatalogDiff() {}
-
     /**
      * Refuses key columns (given with {@code --key}) that no compared table has on both sides:
      * a key is used only by tables that have all its columns, so a misspelt key would silently
@@ -121,24 +119,41 @@ public final class CatalogDiff {
         return true;
     }
 
+    private final DuckDbPool pool;
+
+    /** Compares catalogs on DuckDB instances of {@code pool}. */
+    public CatalogDiff(DuckDbPool pool) {
+        this.pool = java.util.Objects.requireNonNull(pool, "pool");
+    }
+
     /**
-     * Compares {@code a} (old) with {@code b} (new).
+     * One {@code fdl diff}: {@code a} (old) against {@code b} (new).
      *
      * @param onlyTable null, or {@code [schema.]table}: only that table
      * @param keys      key columns (empty: rows are compared whole); used for every table that has them all;
      *                  null: per table the key {@code import --mode sync --key} recorded on the new side
      *                  ({@link dev.fdl.ducklake.working.RowKey}), else whole rows
      * @param rows      false: counts only ({@code --stat}), no row is sent to the sink
+     */
+    public record Request(Side a, Side b, String onlyTable, List<String> keys, boolean rows) {}
+
+    /**
+     * Compares {@code request.a()} (old) with {@code request.b()} (new), sending rows to {@code sink}.
+     *
      * @throws FdlException not found for a missing catalog or table; failure for a catalog the
      *                      built-in reader refuses
      */
-    public static Summary run(Side a, Side b, String onlyTable, List<String> keys, boolean rows, Sink sink) {
+    public Summary run(Request request, Sink sink) {
+        Side a = request.a(), b = request.b();
+        String onlyTable = request.onlyTable();
+        List<String> keys = request.keys();
+        boolean rows = request.rows();
         for (Side s : List.of(a, b)) {
             if (!Files.isRegularFile(s.catalog())) throw FdlException.notFound("catalog file " + s.catalog() + " does not exist");
         }
         Properties props = new Properties();
         props.setProperty("jdbc_stream_results", "true");
-        try (Connection duck = DuckDbPool.connect(props)) {
+        try (Connection duck = pool.connection(props)) {
             try (Statement st = duck.createStatement()) {
                 st.execute(Sql.SET_UTC);
             }
@@ -165,7 +180,7 @@ public final class CatalogDiff {
                 if (x == null) added++;
                 else if (y == null) dropped++;
                 List<String> tableKeys = keys != null ? keys : recordedKey(duck, ca, x, cb, y);
-                TableDiff diff = new TableDiff(duck, name, ca, x, cb, y, tableKeys, rows, sink);
+                TableDiff diff = new TableDiff(duck, name, new TableSide(ca, x), new TableSide(cb, y), tableKeys, rows, sink);
                 diff.sides(a.label(), b.label(), keys == null);
                 TableStat stat = diff.run();
                 if (x != null && y != null && stat.differs()) changedTables++;
@@ -197,6 +212,9 @@ public final class CatalogDiff {
         return m;
     }
 
+    /** One side of a table's diff: the catalog as of its snapshot, and the table in it (null: not there). */
+    private record TableSide(SnapshotView view, SnapshotView.TableEntry table) {}
+
     /** The diff of one table; either side may be null (the table is added or dropped). */
     private static final class TableDiff {
         private final Connection duck;
@@ -209,14 +227,13 @@ public final class CatalogDiff {
         /** Compared columns: the column on each side (null when that side lacks the table). */
         private final List<SnapshotView.ColumnEntry[]> common = new ArrayList<>();
 
-        TableDiff(Connection duck, String name, SnapshotView ca, SnapshotView.TableEntry a, SnapshotView cb,
-                  SnapshotView.TableEntry b, List<String> keyNames, boolean rows, Sink sink) {
+        TableDiff(Connection duck, String name, TableSide oldSide, TableSide newSide, List<String> keyNames, boolean rows, Sink sink) {
             this.duck = duck;
             this.name = name;
-            this.ca = ca;
-            this.cb = cb;
-            this.a = a;
-            this.b = b;
+            this.ca = oldSide.view();
+            this.cb = newSide.view();
+            this.a = oldSide.table();
+            this.b = newSide.table();
             this.keyNames = keyNames;
             this.rows = rows;
             this.sink = sink;

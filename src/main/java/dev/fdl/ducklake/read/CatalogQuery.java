@@ -9,7 +9,6 @@ import dev.fdl.store.ObjectStore;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import dev.fdl.ducklake.engine.DuckDbPool;
@@ -23,7 +22,26 @@ import dev.fdl.ducklake.engine.ReadOnlySql;
  * {@link BuiltInReader} (DuckDB core only).
  */
 public final class CatalogQuery {
-    private CatalogQuery() {}
+    private final DuckDbPool pool;
+    private final DuckLakeExtension extensions;
+
+    /** Queries on DuckDB instances of {@code pool}, with the extensions {@code extensions} lets it load. */
+    public CatalogQuery(DuckDbPool pool, DuckLakeExtension extensions) {
+        this.pool = java.util.Objects.requireNonNull(pool, "pool");
+        this.extensions = java.util.Objects.requireNonNull(extensions, "extensions");
+    }
+
+    /**
+     * One {@code fdl query}.
+     *
+     * @param catalog    a local DuckDB-file catalog
+     * @param store      the repository store its data files are in
+     * @param dataDirKey the store key prefix of the data folder
+     * @param cacheDir   where a remote store's data files are mirrored to be read
+     * @param snapshot   null for the newest
+     * @param sql        one read-only statement
+     */
+    public record Request(Path catalog, ObjectStore store, String dataDirKey, Path cacheDir, Long snapshot, String sql) {}
 
     /** Which reader answered. */
     public enum Engine { DUCKLAKE_EXTENSION, BUILT_IN }
@@ -33,26 +51,32 @@ public final class CatalogQuery {
 
     /**
      * Like {@link #run(Path, String, Long, String)} for a catalog whose data files are in
-     * {@code store} under {@code dataDirKey}. For a remote store (S3, HTTPS) without loadable
+     * {@code request.store()} under {@code request.dataDirKey()}. For a remote store (S3, HTTPS) without loadable
      * {@code ducklake} and {@code httpfs} extensions, the files the snapshot needs are first
      * fetched into {@code cacheDir} ({@link DataFileMirror}) and read from there, since DuckDB core
      * reads local files only; only the files of the tables the query names are fetched
      * ({@link QueryTables}), all when that cannot be told.
      */
-    public static Answer run(Path catalog, ObjectStore store, String dataDirKey, Path cacheDir, Long snapshot, String sql) {
+    public Answer run(Request request) {
+        Path catalog = request.catalog();
+        ObjectStore store = request.store();
+        String dataDirKey = request.dataDirKey();
+        Long snapshot = request.snapshot();
+        String sql = request.sql();
+        Path cacheDir = request.cacheDir();
         String location = store.location(dataDirKey);
         if (!DuckLakePaths.isRemote(location)) return run(catalog, location, snapshot, sql);
         java.util.Set<String> named;
-        try (Connection duck = DuckDbPool.connect()) {
+        try (Connection duck = pool.connection()) {
             ReadOnlySql.check(duck, sql);
-            if (DuckLakeExtension.load(duck, "ducklake", "httpfs") == null) return run(catalog, location, snapshot, sql);
+            if (extensions.load(duck, "ducklake", "httpfs") == null) return run(catalog, location, snapshot, sql);
             named = QueryTables.named(duck, sql);
         } catch (SQLException e) {
             throw new FdlException("cannot start DuckDB: " + e.getMessage());
         }
         // only the files of the tables the query names (a whole dataset is often many times one table)
-        String local = DataFileMirror.fetch(catalog, snapshot, store, dataDirKey, cacheDir, named);
-        try (BuiltInReader r = BuiltInReader.open(catalog, local, snapshot, named)) {
+        String local = DataFileMirror.fetch(pool, catalog, snapshot, store, dataDirKey, cacheDir, named);
+        try (BuiltInReader r = BuiltInReader.open(pool, catalog, local, snapshot, named)) {
             return new Answer(r.query(sql), Engine.BUILT_IN, r.snapshot());
         }
     }
@@ -63,10 +87,10 @@ public final class CatalogQuery {
      * @param snapshot null for the newest
      * @throws FdlException exit 2 for non-read-only SQL, exit 1 for SQL errors, exit 4 for an unknown snapshot
      */
-    public static Answer run(Path catalog, String dataPath, Long snapshot, String sql) {
-        try (Connection duck = DuckDbPool.connect()) {
+    public Answer run(Path catalog, String dataPath, Long snapshot, String sql) {
+        try (Connection duck = pool.connection()) {
             ReadOnlySql.check(duck, sql);
-            if (DuckLakeExtension.load(duck, "ducklake") == null) {
+            if (extensions.load(duck, "ducklake") == null) {
                 try (Statement st = duck.createStatement()) {
                     st.execute(Sql.SET_UTC);
                     String opts = DuckLakeExtension.readerAttachOptions(dataPath, snapshot);
@@ -80,7 +104,7 @@ public final class CatalogQuery {
         } catch (SQLException e) {
             throw new FdlException("cannot start DuckDB: " + e.getMessage());
         }
-        try (BuiltInReader r = BuiltInReader.open(catalog, dataPath, snapshot)) {
+        try (BuiltInReader r = BuiltInReader.open(pool, catalog, dataPath, snapshot)) {
             return new Answer(r.query(sql), Engine.BUILT_IN, r.snapshot());
         }
     }

@@ -2,6 +2,7 @@ package dev.fdl.ducklake.read;
 
 import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.FdlException;
+import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.util.AtomicFile;
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
@@ -31,17 +32,19 @@ public final class DataFileMirror {
      * @throws FdlException failure naming the key when a file is missing from the repository, or when
      *                      the catalog names a file outside its data path
      */
-    public static String fetch(Path catalog, Long snapshot, ObjectStore store, String dataDirKey, Path cacheDir) {
-        return fetch(catalog, snapshot, store, dataDirKey, cacheDir, null);
+    public static String fetch(DuckDbPool pool, Path catalog, Long snapshot, ObjectStore store, String dataDirKey, Path cacheDir) {
+        return fetch(pool, catalog, snapshot, store, dataDirKey, cacheDir, null);
     }
 
     /**
-     * {@link #fetch(Path, Long, ObjectStore, String, Path)} for the tables {@code named} only (lower-case
-     * {@code schema.table}; null: every table), under {@link BuiltInReader#requiredFiles(Path, Long, java.util.Set)}'s rule.
+     * {@link #fetch(DuckDbPool, Path, Long, ObjectStore, String, Path)} for the tables {@code named} only (lower-case
+     * {@code schema.table}; null: every table), under {@link BuiltInReader#requiredFiles(DuckDbPool, Path, Long, java.util.Set)}'s
+     * rule; the catalog is read on an instance of {@code pool}.
      */
-    static String fetch(Path catalog, Long snapshot, ObjectStore store, String dataDirKey, Path cacheDir, java.util.Set<String> named) {
+    static String fetch(DuckDbPool pool, Path catalog, Long snapshot, ObjectStore store, String dataDirKey, Path cacheDir,
+                        java.util.Set<String> named) {
         String dataDir = DuckLakePaths.dataPath(dataDirKey);
-        List<String> files = BuiltInReader.requiredFiles(catalog, snapshot, named);
+        List<String> files = BuiltInReader.requiredFiles(pool, catalog, snapshot, named);
         try {
             for (String rel : files) {
                 if (rel.startsWith("/") || DuckLakePaths.isRemote(rel) || rel.contains("..")) {

@@ -27,7 +27,14 @@ public final class WorkingCopySql {
             "ducklake_(cleanup_old_files|delete_orphaned_files|expire_snapshots|rewrite_data_files|merge_adjacent_files|flush_inlined_data)|\\bcheckpoint\\b",
             Pattern.CASE_INSENSITIVE);
 
-    private WorkingCopySql() {}
+    private final DuckDbPool pool;
+    private final DuckLakeExtension extensions;
+
+    /** Runs SQL on a DuckDB instance of {@code pool}, with the extensions {@code extensions} lets it load. */
+    public WorkingCopySql(DuckDbPool pool, DuckLakeExtension extensions) {
+        this.pool = java.util.Objects.requireNonNull(pool, "pool");
+        this.extensions = java.util.Objects.requireNonNull(extensions, "extensions");
+    }
 
     /**
      * Runs {@code sql} (one or more statements) on the working catalog; returns the last statement's result, or null.
@@ -35,12 +42,12 @@ public final class WorkingCopySql {
      * @throws FdlException exit 1 when the extensions cannot be loaded (pointing to fdl import), for refused
      *                      maintenance calls, and for SQL errors
      */
-    public static QueryResult run(Path sqliteCatalog, String dataPath, String sql) {
+    public QueryResult run(Path sqliteCatalog, String dataPath, String sql) {
         if (CLEANUP.matcher(sql).find())
             throw new FdlException("refused: DuckLake maintenance (cleanup, expiry, compaction, checkpoint) must not run on a working copy; "
                     + "other versions may still name those files. Retention is fdl expire and fdl gc.");
-        try (Connection duck = DuckDbPool.connect()) {
-            String why = DuckLakeExtension.load(duck, "ducklake", "sqlite");
+        try (Connection duck = pool.connection()) {
+            String why = extensions.load(duck, "ducklake", "sqlite");
             if (why != null)
                 throw new FdlException("fdl sql needs DuckDB's ducklake and sqlite extensions: " + why
                         + ". Install them in a DuckDB that can reach the extension repository (INSTALL ducklake; INSTALL sqlite;), "

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.format;
 
+import dev.fdl.ducklake.engine.DuckDbPool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -161,8 +162,8 @@ class DuckLakePathsTest {
         assertThat(gcNames).contains(folderKey + fileName);
         Path duck = dir.resolve("converted.duckdb");
         CatalogConverter.convert(wc.catalog, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        assertThat(BuiltInReader.requiredFiles(duck, null)).contains(folderKey + fileName);
-        try (BuiltInReader reader = BuiltInReader.open(duck, null, null);
+        assertThat(BuiltInReader.requiredFiles(DuckDbPool.shared(), duck, null)).contains(folderKey + fileName);
+        try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), duck, null, null);
              var st = reader.connection().createStatement();
              var rs = st.executeQuery("SELECT count(*) FROM t")) {
             rs.next();

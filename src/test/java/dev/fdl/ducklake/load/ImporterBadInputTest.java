@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.FdlException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -157,8 +158,8 @@ class ImporterBadInputTest {
     @Test
     void schemaOverrideNamingAMissingColumnIsAUsageError() {
         String before = wc.dump();
-        assertThatThrownBy(() -> Importer.importFile(wc.catalog, wc.store, "data/", month, "other", ImportMode.CREATE,
-                "population BIGINT", null, null))
+        assertThatThrownBy(() -> new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(wc.catalog, wc.store, "data/", month, "other", ImportMode.CREATE)
+                .withSchemaOverride("population BIGINT")))
                 .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.USAGE))
                 .hasMessageContaining("population");
         assertThat(wc.dump()).isEqualTo(before);
@@ -166,8 +167,8 @@ class ImporterBadInputTest {
 
     @Test
     void schemaOverrideSetsTheColumnType() {
-        ImportResult r = Importer.importFile(wc.catalog, wc.store, "data/", month, "typed", ImportMode.CREATE,
-                "geonameid VARCHAR", "tester", null);
+        ImportResult r = new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(wc.catalog, wc.store, "data/", month, "typed", ImportMode.CREATE)
+                .withSchemaOverride("geonameid VARCHAR").withAuthor("tester"));
         assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("name VARCHAR", "country VARCHAR", "subcountry VARCHAR", "geonameid VARCHAR");
         try (BuiltInReader reader = wc.read(null)) {
             QueryResult q = reader.query("SELECT typeof(geonameid) FROM typed LIMIT 1");

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.FdlException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -163,8 +164,8 @@ class ImporterCsvTest {
     void schemaOverrideStillReachesTheReader() throws IOException {
         Path p = tmp.resolve("zip.csv");
         Files.writeString(p, "zip,name\n01234,a\n99999,b\n");
-        ImportResult r = Importer.importFile(wc.catalog, wc.store, "data/", p, "t", ImportMode.CREATE,
-                "zip VARCHAR", null, null);
+        ImportResult r = new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(wc.catalog, wc.store, "data/", p, "t", ImportMode.CREATE)
+                .withSchemaOverride("zip VARCHAR"));
         assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("zip VARCHAR", "name VARCHAR");
         assertThat(value("SELECT min(zip) FROM t")).isEqualTo("01234");
     }

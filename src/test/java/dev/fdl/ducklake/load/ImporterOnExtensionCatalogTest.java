@@ -71,7 +71,7 @@ class ImporterOnExtensionCatalogTest {
     private BuiltInReader read(Long snapshot) {
         Path duck = tmp.resolve("read-" + (reads++) + ".duckdb");
         CatalogConverter.convert(sqlite, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        return BuiltInReader.open(duck, null, snapshot);
+        return BuiltInReader.open(DuckDbPool.shared(), duck, null, snapshot);
     }
 
     private Path csv(String name, String content) throws Exception {
@@ -85,7 +85,8 @@ class ImporterOnExtensionCatalogTest {
     @Test
     void appendKeepsInlinedAndParquetRowsAndContinuesRowIds() throws Exception {
         Path more = csv("more.csv", "name,pop,note\nBergen,285000,new\nTromso,77000,\n");
-        ImportResult r = Importer.importFile(sqlite, store, "data/", more, "towns", ImportMode.APPEND, null, "bob", "more towns");
+        ImportResult r = new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(sqlite, store, "data/", more, "towns", ImportMode.APPEND)
+                .withAuthor("bob").withMessage("more towns"));
         assertThat(r.snapshot()).isEqualTo(16);
         try (BuiltInReader reader = read(null)) {
             assertThat(checksum(reader.connection(), "SELECT * FROM towns WHERE name NOT IN ('Bergen', 'Tromso')")).isEqualTo(expected15());
@@ -107,7 +108,7 @@ class ImporterOnExtensionCatalogTest {
     @Test
     void replaceHidesInlinedRowsParquetRowsAndOldColumnsFromTheNewSnapshotOn() throws Exception {
         Path other = csv("other.csv", "city,inhabitants\nBergen,285000\n");
-        ImportResult r = Importer.importFile(sqlite, store, "data/", other, "towns", ImportMode.REPLACE, null, null, null);
+        ImportResult r = new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(sqlite, store, "data/", other, "towns", ImportMode.REPLACE));
         assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("city VARCHAR", "inhabitants BIGINT");
         try (BuiltInReader reader = read(null)) {
             assertThat(reader.query("SELECT * FROM towns").rows()).containsExactly(List.of("Bergen", 285000L));
@@ -138,7 +139,7 @@ class ImporterOnExtensionCatalogTest {
     void replaceEndsTheInlinedRowsOfADuckLake11CatalogByItsSystemColumnNames() throws Exception {
         FormatUpgrade.upgrade(sqlite, "1.1");
         Path other = csv("other.csv", "city,inhabitants\nBergen,285000\n");
-        Importer.importFile(sqlite, store, "data/", other, "towns", ImportMode.REPLACE, null, null, null);
+        new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(sqlite, store, "data/", other, "towns", ImportMode.REPLACE));
         try (BuiltInReader reader = read(null)) {
             assertThat(reader.query("SELECT * FROM towns").rows()).containsExactly(List.of("Bergen", 285000L));
         }
@@ -167,8 +168,9 @@ class ImporterOnExtensionCatalogTest {
         // Lyon is inlined (snapshot 2), town-500 and town-501 are in the Parquet file (which has 136 deletes), Tokyo changes.
         Path next = townsCsv("next.csv", "SELECT name, CASE WHEN name = 'Tokyo' THEN 14100000 ELSE pop END AS pop, note FROM t "
                 + "WHERE name NOT IN ('Lyon', 'town-500', 'town-501') UNION ALL SELECT 'Bergen', 285000, 'new'");
-        SyncResult r = Syncer.sync(sqlite, store, "data/", tmp.resolve("cache"), next, "towns", List.of("name"), "pop INTEGER",
-                "bob", "next build");
+        SyncResult r = new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(sqlite, store, "data/", next, "towns", ImportMode.SYNC)
+                .withCacheDir(tmp.resolve("cache")).withKeys(List.of("name")).withSchemaOverride("pop INTEGER")
+                .withAuthor("bob").withMessage("next build"));
         assertThat(r.snapshot()).isEqualTo(16);
         assertThat(List.of(r.added(), r.removed(), r.changed(), (long) r.deleteFiles(), (long) r.endedFiles()))
                 .containsExactly(1L, 3L, 1L, 1L, 0L);
@@ -220,7 +222,8 @@ class ImporterOnExtensionCatalogTest {
         Path same = townsCsv("same.csv", "SELECT * FROM t ORDER BY name DESC");
         String before = WorkingCatalogFixture.dump(sqlite);
         for (List<String> keys : List.of(List.of("name"), List.<String>of())) {
-            SyncResult r = Syncer.sync(sqlite, store, "data/", tmp.resolve("cache"), same, "towns", keys, "pop INTEGER", null, null);
+            SyncResult r = new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(sqlite, store, "data/", same, "towns", ImportMode.SYNC)
+                    .withCacheDir(tmp.resolve("cache")).withKeys(keys).withSchemaOverride("pop INTEGER"));
             assertThat(r.unchanged()).isTrue();
             assertThat(r.rows()).isEqualTo(at15.get("rows").asLong());
         }

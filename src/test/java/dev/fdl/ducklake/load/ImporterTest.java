@@ -1,6 +1,6 @@
 package dev.fdl.ducklake.load;
 
-import dev.fdl.util.SqlQuote;
+import dev.fdl.ducklake.engine.DuckDbPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -111,8 +111,8 @@ class ImporterTest {
                         + "{\"name\": \"Nile\", \"length_km\": null, \"mouth\": null}\n");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> wc.importFile(json, "geo.rivers", ImportMode.CREATE))
                 .isInstanceOf(dev.fdl.FdlException.class).hasMessageContaining("mouth").hasMessageContaining("--schema");
-        ImportResult r = Importer.importFile(wc.catalog, wc.store, "data/", json, "geo.rivers", ImportMode.CREATE,
-                "mouth JSON", null, null);
+        ImportResult r = new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(wc.catalog, wc.store, "data/", json, "geo.rivers", ImportMode.CREATE)
+                .withSchemaOverride("mouth JSON"));
         assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("name VARCHAR", "length_km DOUBLE", "mouth JSON");
         try (BuiltInReader reader = wc.read(null)) {
             assertThat(reader.query("SELECT name, length_km, mouth FROM geo.rivers ORDER BY name").rows()).containsExactly(

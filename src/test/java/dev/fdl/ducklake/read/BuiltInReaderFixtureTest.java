@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.util.SqlQuote;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -95,7 +96,7 @@ public class BuiltInReaderFixtureTest {
             catalog = copy.dir().resolve("back.duckdb");
             Files.copy(roundTripped(name), catalog);
         }
-        try (BuiltInReader reader = BuiltInReader.open(catalog, copy.dataPath(), id)) {
+        try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), catalog, copy.dataPath(), id)) {
             assertThat(reader.snapshot()).isEqualTo(id);
             assertReadsAsExpected(reader, snap, "@" + id);
         }

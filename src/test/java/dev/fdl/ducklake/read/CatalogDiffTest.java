@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.read;
 
+import dev.fdl.ducklake.engine.DuckDbPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -92,7 +93,7 @@ class CatalogDiffTest {
         Files.move(first, tmp.resolve("away.parquet"));
 
         Lines keyed = new Lines();
-        CatalogDiff.Summary s = CatalogDiff.run(a, b, null, List.of("id"), true, keyed);
+        CatalogDiff.Summary s = new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(a, b, null, List.of("id"), true), keyed);
         assertThat(keyed.lines).containsExactly(
                 "column renamed pop -> Pop",
                 "- {\"id\":5,\"name\":\"e\",\"Pop\":50}",
@@ -108,14 +109,14 @@ class CatalogDiffTest {
         assertThat(s).isEqualTo(new CatalogDiff.Summary(1, 1, 1, 2, 2, 1));
 
         Lines whole = new Lines();
-        CatalogDiff.run(a, b, "t", List.of(), false, whole);
+        new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(a, b, "t", List.of(), false), whole);
         assertThat(whole.lines).containsExactly("column renamed pop -> Pop", "stat main.t +2 -2 ~0");
         // and the diff of a side with itself reads nothing at all
         Lines same = new Lines();
-        assertThat(CatalogDiff.run(b, b, null, List.of(), true, same)).isEqualTo(new CatalogDiff.Summary(0, 0, 0, 0, 0, 0));
+        assertThat(new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(b, b, null, List.of(), true), same)).isEqualTo(new CatalogDiff.Summary(0, 0, 0, 0, 0, 0));
 
         // a key no compared table has is refused naming the columns there are, not used to compare whole rows
-        assertThatThrownBy(() -> CatalogDiff.run(a, b, null, List.of("nosuch"), false, new Lines()))
+        assertThatThrownBy(() -> new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(a, b, null, List.of("nosuch"), false), new Lines()))
                 .isInstanceOfSatisfying(dev.fdl.FdlException.class, e -> assertThat(e.kind()).isEqualTo(dev.fdl.FdlException.Kind.USAGE))
                 .hasMessageContaining("nosuch").hasMessageContaining("main.t: id, name, Pop");
     }
@@ -131,18 +132,18 @@ class CatalogDiffTest {
         CatalogDiff.Side c = side(wc, "c");
 
         // k = 'x' pairs 2 rows with 2: the join would count 4 changed rows where there are 2
-        assertThatThrownBy(() -> CatalogDiff.run(a, b, null, List.of("k"), false, new Lines()))
+        assertThatThrownBy(() -> new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(a, b, null, List.of("k"), false), new Lines()))
                 .isInstanceOf(dev.fdl.FdlException.class)
                 .hasMessageContaining("the key k is not unique in table main.t in a: x is held by 2 rows")
                 .hasMessageContaining("--no-key");
-        assertThatThrownBy(() -> CatalogDiff.run(b, c, null, List.of("k"), false, new Lines()))
+        assertThatThrownBy(() -> new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(b, c, null, List.of("k"), false), new Lines()))
                 .isInstanceOf(dev.fdl.FdlException.class)
                 .hasMessageContaining("the key k is");
-        assertThatThrownBy(() -> CatalogDiff.run(c, b, null, List.of("k", "name"), false, new Lines()))
+        assertThatThrownBy(() -> new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(c, b, null, List.of("k", "name"), false), new Lines()))
                 .isInstanceOf(dev.fdl.FdlException.class)
                 .hasMessageContaining("the key k, name is NULL in 1 row(s) of table main.t in c");
         // a unique key and whole rows still compare
-        assertThat(CatalogDiff.run(a, b, null, List.of("id"), false, new Lines())).isEqualTo(new CatalogDiff.Summary(0, 0, 1, 0, 0, 3));
-        assertThat(CatalogDiff.run(a, b, null, List.of(), false, new Lines())).isEqualTo(new CatalogDiff.Summary(0, 0, 1, 3, 3, 0));
+        assertThat(new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(a, b, null, List.of("id"), false), new Lines())).isEqualTo(new CatalogDiff.Summary(0, 0, 1, 0, 0, 3));
+        assertThat(new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(a, b, null, List.of(), false), new Lines())).isEqualTo(new CatalogDiff.Summary(0, 0, 1, 3, 3, 0));
     }
 }

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.working;
 
+import dev.fdl.ducklake.engine.DuckDbPool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fdl.FdlException;
@@ -65,10 +66,10 @@ class RestoreSnapshotTest {
             throws Exception {
         Path duck = tmp.resolve("read-" + System.nanoTime() + ".duckdb");
         CatalogConverter.convert(working, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        try (BuiltInReader reader = BuiltInReader.open(duck, dataPath, restored)) {
+        try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), duck, dataPath, restored)) {
             BuiltInReaderFixtureTest.assertReadsAsExpected(reader, expectedRestored, "at " + restored);
         }
-        try (BuiltInReader reader = BuiltInReader.open(duck, dataPath, older)) {
+        try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), duck, dataPath, older)) {
             BuiltInReaderFixtureTest.assertReadsAsExpected(reader, expectedOlder, "at " + older);
         }
     }

@@ -1,7 +1,6 @@
 package dev.fdl.ducklake.load.sync;
 
 import dev.fdl.ducklake.engine.Sql;
-import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
 import dev.fdl.store.ObjectStore;
@@ -17,17 +16,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.load.ImportFormat;
+import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.ducklake.load.ImportResult;
 import dev.fdl.ducklake.load.Importer;
 import dev.fdl.ducklake.load.RecordedKeyCheck;
@@ -64,40 +62,43 @@ public final class Syncer {
     private static final String POS = TableViewSql.POS;
     private static final String INLINED = TableViewSql.INLINED;
 
-    private Syncer() {}
+    private final DuckDbPool pool;
+
+    /** A syncer borrowing its DuckDB instances from {@code pool}. */
+    public Syncer(DuckDbPool pool) {
+        this.pool = java.util.Objects.requireNonNull(pool, "pool");
+    }
 
     /**
-     * Syncs {@code table} of the working catalog to the rows of {@code source}.
+     * Syncs {@code request.table()} of the working catalog to the rows of {@code request.source()}
+     * ({@code request.mode()} is not read: this is {@link ImportMode#SYNC}).
+     * {@link ImportRequest#cacheDir()} is where data files of a remote repository are mirrored to be
+     * read (DuckDB core reads local files only); unused for a local repository.
+     * {@link ImportRequest#keys()} are the row identity columns: empty, the whole row (a key recorded
+     * by an earlier sync ends); null, the key an earlier {@code sync --key} recorded for the table,
+     * else the whole row (docs/data.md "The recorded key"); {@link ImportRequest#dropKey()} is as
+     * empty keys.
      *
-     * @param cacheDir   where data files of a remote repository are mirrored to be read (DuckDB core
-     *                   reads local files only); unused for a local repository
-     * @param keys       the row identity columns; empty: the whole row (a key recorded by an earlier
-     *                   sync ends); null: the key an earlier {@code sync --key} recorded for the table,
-     *                   else the whole row (docs/data.md "The recorded key")
      * @throws FdlException usage error for a bad table, key or override; failure naming the file for
      *                      unreadable or empty input, NULL or duplicate keys (naming the first), or a
      *                      type change DuckLake cannot apply; conflict when the working catalog changed
      *                      meanwhile. The catalog is then unchanged.
      */
-    public static SyncResult sync(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, Path source,
-                                  String table, List<String> keys, String schemaOverride, String author, String message) {
-        return sync(sqliteCatalog, store, dataDirKey, cacheDir, source, null, table, keys, schemaOverride, author, message);
-    }
-
-    /**
-     * {@link #sync(Path, ObjectStore, String, Path, Path, String, List, String, String, String)} of a
-     * source in {@code given} format (null: by its extension, {@link ImportFormat#of}), as
-     * {@code fdl import --format} runs it.
-     */
-    public static SyncResult sync(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, Path source, ImportFormat given,
-                                  String table, List<String> keys, String schemaOverride, String author, String message) {
+    public SyncResult sync(ImportRequest request) {
+        Path sqliteCatalog = request.catalog();
+        ObjectStore store = request.store();
+        Path source = request.source();
+        String table = request.table();
+        List<String> keys = request.dropKey() ? List.of() : request.keys();
+        ImportFormat given = request.format();
+        String schemaOverride = request.schemaOverride();
         TableName name = TableName.parse(table);
         ImportFormat format = ImportFormat.of(source, given);
         if (!Files.isRegularFile(source)) throw new FdlException("cannot import " + source + ": no such file");
         if (!Files.isRegularFile(sqliteCatalog)) {
             throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
         }
-        String dataDir = DuckLakePaths.dataPath(dataDirKey);
+        String dataDir = request.dataDir();
         Importer.checkSource(source);
         Map<String, String> overrides = SchemaOverride.parse(schemaOverride);
         Path tmp = null;
@@ -107,7 +108,7 @@ public final class Syncer {
         try {
             tmp = Files.createTempDirectory("fdl-sync-");
             try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
-                 Connection duck = DuckDbPool.connect()) {
+                 Connection duck = pool.connection()) {
                 try (Statement st = duck.createStatement()) {
                     st.execute(Sql.SET_UTC);
                     st.execute("SET temp_directory = " + SqlQuote.literal(tmp.resolve("spill").toString()));
@@ -127,8 +128,8 @@ public final class Syncer {
                                     + "does not have (it has: " + String.join(", ", src.types().keySet()) + "); name the key with "
                                     + "--key, or compare whole rows and end the recorded key with --no-key");
                     }
-                    SyncResult r = syncExisting(catalog, state, duck, store, dataDir, location, cacheDir, source, name, src,
-                            keys == null ? recorded : keys, !recorded.isEmpty(), sqliteCatalog, tmp, uploaded, author, message);
+                    SyncResult r = syncExisting(new Run(pool, request, catalog, state, duck, location, tmp, uploaded), name, src,
+                            keys == null ? recorded : keys, !recorded.isEmpty());
                     committed = true;
                     return r;
                 }
@@ -150,22 +151,39 @@ public final class Syncer {
             }
         }
         // A table that does not exist yet is created from the file, as --mode create does.
-        ImportResult r = Importer.importFile(sqliteCatalog, store, dataDirKey, source, format, table, ImportMode.CREATE,
-                schemaOverride, author, message, newTableKey, false, null);
+        ImportResult r = new Importer(pool).importRecordingKey(
+                request.withMode(ImportMode.CREATE).withFormat(format).withCacheDir(null), newTableKey);
         return new SyncResult(r.table(), r.snapshot(), r.rows(), r.rows(), 0, 0, r.dataFileKey(), r.fileSizeBytes(), 0, 0, 0,
                 List.of(), true, newTableKey, false, r.columns());
     }
 
-    private static SyncResult syncExisting(WorkingCatalog catalog, WorkingCatalog.State state, Connection duck, ObjectStore store,
-                                           String dataDir, String location, Path cacheDir, Path source, TableName name,
-                                           Importer.SourceColumns src, List<String> keyNames, boolean keyRecorded,
-                                           Path sqliteCatalog, Path tmp,
-                                           List<String> uploaded, String author, String message) throws SQLException, IOException {
+    /**
+     * One sync of an existing table under way: the DuckDB pool, its request, the open working catalog and its state,
+     * the DuckDB connection, the data folder's location, the scratch folder and the keys uploaded so
+     * far (removed again when the sync fails).
+     */
+    private record Run(DuckDbPool pool, ImportRequest request, WorkingCatalog catalog, WorkingCatalog.State state, Connection duck, String location,
+                       Path tmp, List<String> uploaded) {}
+
+    private static SyncResult syncExisting(Run run, TableName name, Importer.SourceColumns src, List<String> keyNames,
+                                           boolean keyRecorded) throws SQLException, IOException {
+        WorkingCatalog catalog = run.catalog();
+        WorkingCatalog.State state = run.state();
+        Connection duck = run.duck();
+        ObjectStore store = run.request().store();
+        String dataDir = run.request().dataDir();
+        String location = run.location();
+        Path source = run.request().source();
+        Path sqliteCatalog = run.request().catalog();
+        Path tmp = run.tmp();
+        List<String> uploaded = run.uploaded();
+        String author = run.request().author();
+        String message = run.request().message();
         SyncPlan plan = SyncPlan.make(name, state, src, source, keyNames);
         long rows = loadSource(duck, src, plan, source);
         checkKeys(duck, "__fdl_src", plan.keys(), source, name, keyRecorded);
 
-        RecordedKeyCheck.Visible current = RecordedKeyCheck.visibleRows(duck, sqliteCatalog, state, store, dataDir, location, cacheDir, tmp, name);
+        RecordedKeyCheck.Visible current = RecordedKeyCheck.visibleRows(run.pool(), duck, run.request(), state, run.request().cacheDir(), tmp);
         SnapshotView.TableEntry entry = current.entry();
         Map<Long, String> written = new HashMap<>();
         SnapshotView original = current.readBase() == null ? current.view()

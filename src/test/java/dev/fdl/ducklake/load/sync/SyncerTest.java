@@ -1,5 +1,8 @@
 package dev.fdl.ducklake.load.sync;
 
+import dev.fdl.ducklake.ImportMode;
+import dev.fdl.ducklake.load.ImportRequest;
+import dev.fdl.ducklake.engine.DuckDbPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,7 +49,7 @@ class SyncerTest {
             Path converted = wc.dir.resolve("read.duckdb");
             CatalogConverter.convert(wc.catalog, converted, CatalogKind.DUCKDB, ProgressListener.NONE);
             for (int i = 0; i < n; i++) {
-                try (BuiltInReader reader = BuiltInReader.open(converted, null, snapshots.get(i))) {
+                try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), converted, null, snapshots.get(i))) {
                     assertThat(checksum(reader.connection(), "SELECT * FROM cities")).as("month " + i)
                             .isEqualTo(checksum(reader.connection(), WorkingCatalogFixture.csvSource(months.get(i))));
                 }
@@ -120,7 +123,8 @@ class SyncerTest {
     void columnsAddedDroppedRenamedAndWidenedAreDuckLakeSchemaChanges() throws Exception {
         WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("wc"));
         Path v1 = csv("v1.csv", "id,Name,pop,gone\n1,a,10,x\n2,b,20,y\n3,c,30,z\n");
-        Syncer.sync(wc.catalog, wc.store, "data/", tmp.resolve("cache"), v1, "t", List.of("id"), "pop INTEGER", null, null);
+        new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(wc.catalog, wc.store, "data/", v1, "t", ImportMode.SYNC)
+                .withCacheDir(tmp.resolve("cache")).withKeys(List.of("id")).withSchemaOverride("pop INTEGER"));
         // pop INTEGER -> BIGINT widens, Name -> name renames, gone is dropped, note is added; row 2 changes, 3 goes, 4 comes
         Path v2 = csv("v2.csv", "id,name,pop,note\n1,a,10,\n2,b,21,\n4,d,5000000000,new\n");
         SyncResult r = wc.sync(v2, "t", "id");
@@ -144,8 +148,8 @@ class SyncerTest {
         }
         // a narrower type in the file keeps the table's type; another type is refused naming the column
         Path small = csv("small.csv", "id,name,pop,note\n1,a,10,\n2,b,21,\n4,d,40,new\n");
-        SyncResult narrower = Syncer.sync(wc.catalog, wc.store, "data/", tmp.resolve("cache"), small, "t", List.of("id"),
-                "pop INTEGER", null, null);
+        SyncResult narrower = new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(wc.catalog, wc.store, "data/", small, "t", ImportMode.SYNC)
+                .withCacheDir(tmp.resolve("cache")).withKeys(List.of("id")).withSchemaOverride("pop INTEGER"));
         assertThat(narrower.schemaChanges()).isEmpty();
         assertThat(narrower.changed()).isEqualTo(1);
         try (BuiltInReader reader = wc.read(null)) {

@@ -1,0 +1,76 @@
+package dev.fdl.ducklake.load;
+
+import dev.fdl.ducklake.format.DuckLakePaths;
+import dev.fdl.ducklake.ImportMode;
+import dev.fdl.store.ObjectStore;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One {@code fdl import} as a value: what to load, where, how, and what the snapshot records. Made
+ * with {@link #of} and the {@code with…} methods; handed to {@link Importer#importFile} (create,
+ * replace, append) or {@code load.sync.Syncer#sync} ({@link ImportMode#SYNC}).
+ *
+ * @param catalog        the working catalog (SQLite DuckLake catalog)
+ * @param store          the repository store data files are uploaded to
+ * @param dataDirKey     the store key prefix of the data folder ({@code data/}); the catalog's
+ *                       {@code data_path} must be {@code store.location(dataDirKey)}
+ * @param source         the file to load
+ * @param table          {@code [schema.]name}
+ * @param mode           what happens to an existing table (null: refused as a usage error)
+ * @param format         the source's format (null: by its extension, {@link ImportFormat#of})
+ * @param schemaOverride null, or {@code "col TYPE, …"}: DuckDB types for some columns instead of the inferred ones
+ * @param author         recorded as the snapshot's author (may be null)
+ * @param message        recorded as the snapshot's commit message (may be null)
+ * @param keys           sync only: the row identity columns (null: the recorded key, else the whole row;
+ *                       empty: the whole row, ending a recorded key)
+ * @param dropKey        {@code --no-key}: end the table's recorded key (append, replace and sync)
+ * @param cacheDir       where a remote repository's data files are mirrored to be read (null: a scratch folder)
+ */
+public record ImportRequest(Path catalog, ObjectStore store, String dataDirKey, Path source, String table, ImportMode mode,
+                            ImportFormat format, String schemaOverride, String author, String message, List<String> keys,
+                            boolean dropKey, Path cacheDir) {
+
+    /** A request with no format, override, author, message, key or cache folder given. */
+    public static ImportRequest of(Path catalog, ObjectStore store, String dataDirKey, Path source, String table, ImportMode mode) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, null, null, null, null, null, false, null);
+    }
+
+    /** The data folder's key prefix ending in {@code /} (or empty). */
+    public String dataDir() {
+        return DuckLakePaths.dataPath(dataDirKey);
+    }
+
+    public ImportRequest withFormat(ImportFormat f) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, f, schemaOverride, author, message, keys, dropKey, cacheDir);
+    }
+
+    public ImportRequest withSchemaOverride(String s) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, s, author, message, keys, dropKey, cacheDir);
+    }
+
+    public ImportRequest withAuthor(String a) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, a, message, keys, dropKey, cacheDir);
+    }
+
+    public ImportRequest withMessage(String m) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, m, keys, dropKey, cacheDir);
+    }
+
+    public ImportRequest withKeys(List<String> k) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, k, dropKey, cacheDir);
+    }
+
+    public ImportRequest withDropKey(boolean d) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, d, cacheDir);
+    }
+
+    public ImportRequest withCacheDir(Path c) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey, c);
+    }
+
+    public ImportRequest withMode(ImportMode m) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, m, format, schemaOverride, author, message, keys, dropKey, cacheDir);
+    }
+}
