@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Rules that have one home in src/main (issue 27), read from the sources with comments and
+ * Rules that have one home in src/main, read from the sources with comments and
  * strings left out: a new bypass fails here, naming the file and line.
  */
 class OneHomePerRuleTest {
@@ -111,6 +111,13 @@ class OneHomePerRuleTest {
         assertThat(sites(Pattern.compile("\"UTINYINT\""), COMMENTS))
                 .as("a list of integer types outside DuckLakeTypes (INTEGER_TYPES, LONG_INTEGER_TYPES, isInteger)")
                 .allMatch(s -> s.startsWith("ducklake/format/DuckLakeTypes.java:"));
+    }
+
+    @Test
+    void sqliteTableInfoIsAskedThroughSqlAlone() throws IOException {
+        assertThat(sites(Pattern.compile("(?i)\\btable_info\\s*\\("), COMMENTS))
+                .as("PRAGMA table_info outside Sql.sqliteTableInfo")
+                .allMatch(s -> s.startsWith("ducklake/engine/Sql.java:"));
     }
 
     @Test

@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * No package cycles among {@code dev.fdl.*} (issue #13): the dependencies of each package of
+ * No package cycles among {@code dev.fdl.*}: the dependencies of each package of
  * src/main/java are read from its sources (imports and fully qualified names, comments
  * excluded) and must form a graph without cycles, so each package can be read, tested and
  * changed from its dependencies up. Every folder is a package of its own, sub-packages included

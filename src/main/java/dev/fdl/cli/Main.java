@@ -132,7 +132,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     /**
      * The command line {@link #run} executes {@code args} with: only the subcommand they name, or
      * every one when they name none. Picocli builds the model of each registered command when the
-     * command line is built, which was most of the time {@code fdl log} took to start (issue 17);
+     * command line is built, which was most of the time {@code fdl log} took to start;
      * a run needs one.
      */
     static CommandLine commandLineFor(String... args) {
@@ -181,7 +181,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
      * How failures become messages and exit codes. A class rather than lambdas: picocli's handler
      * interfaces are Java 5 class files, which the class-data archive keeps only while nothing links
      * them when it is made, as a lambda's class does; left out, they were loaded from the jars at
-     * every start, after opening jar after jar of the class path (issue 17).
+     * every start, after opening jar after jar of the class path.
      */
     private static final class Failures implements CommandLine.IExecutionExceptionHandler,
             CommandLine.IParameterExceptionHandler, CommandLine.IExitCodeExceptionMapper {

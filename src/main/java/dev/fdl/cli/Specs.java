@@ -7,7 +7,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
  * Picocli models built in code (picocli's programmatic API) for fdl itself and the everyday
- * commands: log, status, refs, show, branch and tag (issue 17: fast to start, like git). From
+ * commands: log, status, refs, show, branch and tag (fast to start, like git). From
  * annotations picocli builds a model by reflection and reads each annotation through a dynamic
  * proxy, which JDK 17's class-data archive cannot hold: that was about a third of the CPU
  * {@code fdl log} spent before reading its first file. A model built here prints the same help and
@@ -21,7 +21,7 @@ final class Specs {
      * The factory fdl's command lines are built with: picocli's default one, made only when a
      * command needs it (an annotated command, a converter named by class). Making it looks for
      * Groovy's {@code Closure} class, and that lookup, which fails, opens every jar on the class
-     * path: tens of milliseconds of every start (issue 17). An anonymous class, not a lambda, for
+     * path: tens of milliseconds of every start. An anonymous class, not a lambda, for
      * the reason {@code Main.Failures} gives.
      */
     static final CommandLine.IFactory FACTORY = new CommandLine.IFactory() {

@@ -21,7 +21,7 @@ public record RefName(String name) {
     /**
      * Written out rather than left to the record: the generated methods are linked at their first
      * call through {@code java.lang.runtime.ObjectMethods}, tens of milliseconds on the way of
-     * {@code fdl log}, whose decorations compare ref names (issue 17).
+     * {@code fdl log}, whose decorations compare ref names.
      */
     @Override
     public boolean equals(Object o) {

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
  * read at (for a later {@code If-Match} move, SPEC.md section 4). A value: equal when all four are.
  *
  * <p>The ETag may be computed on first use (a local folder's is the MD5 of the bytes read,
- * {@code dev.fdl.store.ObjectBytes}): listing refs for decorations never needs it (issue 17).
+ * {@code dev.fdl.store.ObjectBytes}): listing refs for decorations never needs it.
  */
 public final class RefValue {
     /** Branches move; tags never do. */

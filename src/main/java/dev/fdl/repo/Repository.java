@@ -77,7 +77,7 @@ public final class Repository {
 
     /** {@link #init(ObjectStore, RefName)} writing {@code config} (a fresh identity, e.g. with a catalog storage) as fdl.json. */
     public static Repository init(ObjectStore store, RefName branch, RepoConfig config) {
-        // A store that ignores If-None-Match would let two writers both win (issue #6): refuse it first.
+        // A store that ignores If-None-Match would let two writers both win: refuse it first.
         if (store.conditionalWritesNeedProbe()) dev.fdl.store.ConditionalWriteProbe.check(store);
         WriteResult r = store.putIfAbsent(RepoLayout.CONFIG, config.toBytes());
         if (!r.isWritten())

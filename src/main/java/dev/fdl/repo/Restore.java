@@ -11,7 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * {@code fdl restore <version>} (issue 18; docs/retention.md, "Restoring an old version"): one new
+ * {@code fdl restore <version>} (docs/retention.md, "Restoring an old version"): one new
  * snapshot in the working catalog at which its tables are those of an old version
  * ({@link RestoreSnapshot}: no data file is copied, the snapshot names the old files), so that the
  * next commit publishes the old content as a new version of the branch. The working copy's state

@@ -27,7 +27,7 @@ import java.util.Set;
  * <p>The state names its catalog file, so the two change together: checkout writes the new
  * catalog under a new name and then replaces state.json in one rename. A crash at any point
  * leaves the old state naming the old catalog, or the new state naming the new one, never one
- * branch's catalog with another branch's ETag (issue #13). Working copies made before this have
+ * branch's catalog with another branch's ETag. Working copies made before this have
  * no {@code catalog} key and use {@code catalog.sqlite}.
  */
 public final class WorkingCopy {

@@ -76,8 +76,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * own temporary files and, on a folder, files whose real path leaves the root (symbolic links)
  * are not found (404). When the repository has no site, its pages are rendered on the fly.
  *
- * <p>Built on Netty's HTTP/1.1 codec over NIO (docs/site.md, Numbers: the JDK's
- * {@code com.sun.net.httpserver} alone cost 20-45x a file read per range). A folder's requests
+ * <p>Built on Netty's HTTP/1.1 codec over NIO (docs/site.md, Numbers, says
+ * why not the JDK's {@code com.sun.net.httpserver}). A folder's requests
  * are answered on the event-loop threads, its files sent from the opened file without
  * copying it ({@code FileChannel.transferTo}); requests that block on the network (an
  * {@code s3://} store) or render site pages run on a small pool, one request of a connection at

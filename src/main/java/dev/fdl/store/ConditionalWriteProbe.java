@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 
 /**
- * Checks that a store honours conditional writes (issue #6): a store that silently ignores
+ * Checks that a store honours conditional writes: a store that silently ignores
  * {@code If-None-Match: *} would let two writers both create the same ref and both "win".
  * The probe writes a fresh object {@code .fdl-probe/<uuid>} twice with create-only writes,
  * expects the second to be refused, and deletes the object.

@@ -494,7 +494,7 @@ public final class LocalStore implements ObjectStore, LocalFiles {
     /**
      * MD5, looked up once, on first use: {@code MessageDigest.getInstance} finds the provider's
      * class and makes an instance by reflection at every call, and {@code fdl log} reads a file per
-     * version; a command that never needs an ETag never loads the security providers (issue 17).
+     * version; a command that never needs an ETag never loads the security providers.
      */
     private static final class Md5 {
         static final MessageDigest PROTOTYPE = newMd5();
@@ -625,7 +625,7 @@ public final class LocalStore implements ObjectStore, LocalFiles {
             long n = length < 0 ? size - start : Math.min(length, size - start);
             ch.position(start);
             // unbuffered: readers take large chunks (fdl serve 64 KiB), and a BufferedInputStream
-            // in between cost 0.3-0.9 ms per 64 KiB read against 0.06 ms without (ServeBench)
+            // in between costs several times the read itself (ServeBench)
             InputStream body = Channels.newInputStream(ch);
             ObjectMeta m = meta.get();
             return Optional.of(new RangeRead(new ObjectMeta(key, size, m.etag(), m.lastModified()), start, n, body));

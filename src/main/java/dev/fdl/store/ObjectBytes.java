@@ -8,7 +8,7 @@ import java.util.function.Supplier;
  *
  * <p>A store may compute the ETag only when asked ({@link #lazy}): a local folder's ETag is the
  * MD5 of the bytes already read, and commands that only read (fdl log over a hundred versions)
- * never ask, so they never load the JDK's security providers (issue 17). Either way the ETag is
+ * never ask, so they never load the JDK's security providers. Either way the ETag is
  * that of exactly these bytes.
  */
 public final class ObjectBytes {

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * How fdl reaches an S3-compatible store, configured the AWS way (issue #6, docs/stores.md).
+ * How fdl reaches an S3-compatible store, configured the AWS way (docs/stores.md).
  *
  * <ul>
  *   <li>endpoint: {@code AWS_ENDPOINT_URL_S3}, else {@code AWS_ENDPOINT_URL} (the AWS SDKs'

@@ -58,7 +58,7 @@ import java.util.stream.StreamSupport;
 
 /**
  * A repository root on AWS S3 or an S3-compatible store (Cloudflare R2, MinIO, GCS's S3 API),
- * on the AWS SDK for Java v2 (SPEC.md section 2, issue #6).
+ * on the AWS SDK for Java v2 (SPEC.md section 2).
  *
  * <p>Conditional writes use {@code If-None-Match: *} and {@code If-Match} on PutObject (on
  * CompleteMultipartUpload only above S3's 5 GiB single-request limit); plain writes of files above

@@ -9,7 +9,7 @@ import java.time.ZoneOffset;
  * {@link Instant#parse} with a quick path for the form fdl writes in version.json
  * ({@code created_at}, RFC 3339 in UTC: {@code 2026-12-01T18:17:04.123Z}). {@code fdl log} reads a
  * version.json per version, and in a fresh JVM {@code Instant.parse}'s general formatter took about
- * as long as reading and parsing the JSON around it (issue 17: fast to start). Any text that is not
+ * as long as reading and parsing the JSON around it (fast to start). Any text that is not
  * exactly {@code yyyy-MM-ddTHH:mm:ss[.fraction]Z} with a valid date and time goes to
  * {@code Instant.parse}, so what is accepted, the instant returned and the errors are its.
  */

@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * JSON writing: the shared mapper for output and repository files. Reading lives in
  * {@link JsonRead}, which needs no {@code ObjectMapper}: building one is a good part of a
- * command's start-up (issue 17), and commands that only read (log, status, refs) never need it.
+ * command's start-up, and commands that only read (log, status, refs) never need it.
  */
 public final class Json {
     /** The shared mapper: UTF-8, pretty output, exact decimals. */

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 public final class VersionIds {
     private static final Pattern UUID_TEXT = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
-    /** Made on first use: the generator's SecureRandom loads the JDK's security providers, which reading commands never need (issue 17). */
+    /** Made on first use: the generator's SecureRandom loads the JDK's security providers, which reading commands never need. */
     private static final class Gen {
         static final TimeBasedEpochGenerator INSTANCE = Generators.timeBasedEpochGenerator();
     }

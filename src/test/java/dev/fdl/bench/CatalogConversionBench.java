@@ -26,7 +26,7 @@ import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
 
 /**
- * Benchmark of catalog conversion (issue #3): generates a DuckLake catalog with S snapshots,
+ * Benchmark of catalog conversion: generates a DuckLake catalog with S snapshots,
  * 10·S data files, 100·S file column stats rows, S delete files and S inlined rows, then times
  * DuckDB → SQLite (checkout) and SQLite → DuckDB (commit) against a reference measured in the
  * same run: DuckDB copying the same tables between two DuckDB files. Prints ratios (target ≤ 2)

@@ -30,14 +30,14 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Benchmark of commit overhead (issue #4): on the large generated catalog of
+ * Benchmark of commit overhead: on the large generated catalog of
  * {@link CatalogConversionBench} (S snapshots, 10·S data files, 100·S file column stats rows,
  * inlined data), times a whole commit of a one-table change (the parent holds every snapshot but
  * the newest): conversion, history truncation of the parent's snapshots, the compacting copy, data
  * path, dataset.json, version.json, the existence check of every named file against a listing
  * (made up: the files were never written) and the uploads into the local folder; reports it as a
  * ratio to the SQLite → DuckDB conversion alone, wall and process CPU, measured in the same run
- * (median of 3 each; target under 1.5x at 1,000 snapshots, issue 12).
+ * (median of 3 each; target under 1.5x at 1,000 snapshots).
  *
  * <p>Run: {@code MAVEN_OPTS=-XX:+UseSerialGC mvn -q test-compile exec:java -Dexec.classpathScope=test
  * -Dexec.mainClass=dev.fdl.bench.CommitBench [-Dexec.args="1000"]} (argument: snapshots; the serial

@@ -21,7 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Benchmark of start-up (issue 17: fast to start, like git): {@code fdl log --oneline} on a
+ * Benchmark of start-up (fast to start, like git): {@code fdl log --oneline} on a
  * repository of 100 versions and {@code fdl status} in a working copy of it, each started through
  * the {@code ./fdl} launcher as a user does, against {@code java -version} measured in the same
  * run, interleaved round by round so that a loaded machine slows all three alike. Reports the

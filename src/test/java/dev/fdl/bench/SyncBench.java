@@ -26,7 +26,7 @@ import java.util.List;
 
 /**
  * {@code import --mode sync} and {@code fdl diff} against references measured in the same run
- * (issue 15). Prints ratios, not absolute times:
+ *. Prints ratios, not absolute times:
  * <ol>
  *   <li>on the shipped world-cities months, the data bytes each version adds with sync (new data
  *       file + delete files) against a Parquet file holding only the rows that are new or changed

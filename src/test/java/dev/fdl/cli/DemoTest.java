@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The main job (issue 5): fdl demo on the shipped months, on a folder and on S3. */
+/** The main job: fdl demo on the shipped months, on a folder and on S3. */
 @dev.fdl.store.UsesS3Mock
 class DemoTest {
     @TempDir Path dir;
@@ -25,7 +25,7 @@ class DemoTest {
                 .contains("ATTACH 'ducklake:" + dir.resolve("fdl-demo/repo")).contains("CC-BY-4.0");
         Path repo = dir.resolve("fdl-demo/repo");
         assertThat(Cli.ok(dir, "verify", "--repo", repo.toString()).exit()).isZero();
-        // compact catalogs (issue 14): 16 KiB blocks and a fresh file after history truncation: 307,200 and
+        // compact catalogs: 16 KiB blocks and a fresh file after history truncation: 307,200 and
         // 323,584 bytes (19 blocks: DuckDB's floor for these tables, docs/catalog.md); with DuckDB's default
         // 256 KiB blocks each was 3.4-4.5 MB, without the fresh file up to 405,504 bytes (before the recorded key)
         try (var versions = Files.list(repo.resolve("versions"))) {

@@ -14,7 +14,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tester finding G2: {@code fdl import --json} prints one shape in every mode, the keys its help
+ * {@code fdl import --json} prints one shape in every mode, the keys its help
  * lists, in that order (sync printed {@code data_bytes} where the others printed {@code bytes},
  * and {@code columns} only outside sync), and columns as {@code {name, type}} objects (a
  * {@code "name TYPE"} string cannot be split when the name holds a space).

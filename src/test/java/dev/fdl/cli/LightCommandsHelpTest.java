@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The picocli models of fdl itself and of the everyday commands are built in code (issue 17: no
+ * The picocli models of fdl itself and of the everyday commands are built in code (no
  * annotation reflection at start); their help and their parse errors must stay those the
  * annotations gave. The expected help texts in {@code cli-help/} were printed by the annotated
  * commands. Both command lines are checked: the one a run builds (only the named subcommand) and

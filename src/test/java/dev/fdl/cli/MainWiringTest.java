@@ -6,7 +6,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Main registers only the subcommand a run names (issue 17: quick start), every one otherwise. */
+/** Main registers only the subcommand a run names (quick start), every one otherwise. */
 class MainWiringTest {
     private static String named(String... args) {
         Main.Subcommand c = Main.subcommandNamed(args);

@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A repository that moves still reads (issue 14): catalogs record the data path of the root they
+ * A repository that moves still reads: catalogs record the data path of the root they
  * were committed under, yet attach, query, checkout, log, verify and commit resolve data files
  * against the root they are given. The original is deleted, so nothing can quietly read it.
  */

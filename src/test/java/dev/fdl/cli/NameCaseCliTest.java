@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A table or schema named like an existing one but for letter case is refused at import: DuckDB
  * compares names ignoring case, so the version's views could not be made and every query of the
- * version would fail (tryout 2, F4).
+ * version would fail.
  */
 class NameCaseCliTest {
     @TempDir Path dir;

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code --schema} with an integer type for a column the file holds with fractions is refused,
- * naming column and value, instead of DuckDB's cast rounding 2.5 to 3 (tryout 2, F8: following
+ * naming column and value, instead of DuckDB's cast rounding 2.5 to 3 (following
  * sync's own hint after a column went from whole numbers to decimals changed the data silently).
  */
 class NoSilentRoundingCliTest {

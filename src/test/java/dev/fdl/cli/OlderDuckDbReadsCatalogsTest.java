@@ -25,7 +25,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Committed catalogs stay readable by DuckDB 1.5 (issue 14): fdl runs on DuckDB 2.0, whose default
+ * Committed catalogs stay readable by DuckDB 1.5: fdl runs on DuckDB 2.0, whose default
  * storage version 1.5 cannot open, so catalogs are written as storage v1.5.0 with 16 KiB blocks (64 KiB for large ones).
  * DuckDB 1.5's JDBC driver (fetched by Maven into target/, never on fdl's classpath) opens every
  * committed catalog in a child JVM and reads every table with the same rows DuckDB 2.0 reads.
@@ -142,7 +142,7 @@ class OlderDuckDbReadsCatalogsTest {
     }
 
     /**
-     * A well-formed storage version DuckDB does not know (tester's finding) is refused at init by
+     * A well-formed storage version DuckDB does not know is refused at init by
      * asking DuckDB, as a usage error, before anything is written; one already in fdl.json fails
      * the commit with fdl's words, naming the key and how to mend the file, not DuckDB's text.
      */

@@ -16,7 +16,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tester findings G1 and G2 (NaN): {@code fdl query} prints every value as DuckDB renders it
+ * {@code fdl query} prints every value as DuckDB renders it
  * ({@code CAST(x AS VARCHAR)}, TIMESTAMPTZ in UTC), in the table, {@code --csv} and {@code --json}
  * alike, whatever the JVM's and the machine's time zone and locale: a TIMESTAMP in New York's DST
  * gap was shifted by an hour (java.sql.Timestamp through the JVM's zone), TIMESTAMP printed

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code fdl diff} across an import that replaced a table with other columns: {@code --mode
  * replace} ends every column and adds the file's under new column ids, so columns are paired by
  * name where their ids differ; the schema change is reported and the rows are compared on the
- * columns both sides have (tryout 2, F1: "SELECT clause without selection list").
+ * columns both sides have ("SELECT clause without selection list").
  */
 class SchemaChangeDiffCliTest {
     @TempDir Path dir;

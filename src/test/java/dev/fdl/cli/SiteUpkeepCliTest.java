@@ -12,7 +12,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** expire and gc keep the site in step (site.auto) or say it is stale (tryout 2, F7; docs/site.md). */
+/** expire and gc keep the site in step (site.auto) or say it is stale (docs/site.md). */
 class SiteUpkeepCliTest {
     @TempDir Path tmp;
     RepoFixture fx;

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A sync without {@code --key} into a table whose key an earlier {@code sync --key} recorded uses
  * that key (a daily job that forgets {@code --key} once does not lose it); {@code --no-key} compares
- * whole rows and ends it (tryout 2, F6: the key was dropped without a word).
+ * whole rows and ends it (the key was dropped without a word).
  */
 class SyncKeepsRecordedKeyCliTest {
     @TempDir Path dir;

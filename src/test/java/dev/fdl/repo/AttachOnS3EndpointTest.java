@@ -12,7 +12,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Attach statements for an s3:// root behind a custom endpoint name it in an S3 secret (tryout 2, F9; docs/stores.md). */
+/** Attach statements for an s3:// root behind a custom endpoint name it in an S3 secret (docs/stores.md). */
 @UsesS3Mock
 class AttachOnS3EndpointTest {
     @Test

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Checkout switches the working catalog and the state together (issue #13): a crash at every step
+ * Checkout switches the working catalog and the state together: a crash at every step
  * of checkout, {@code checkout --force}, {@code checkout -b} and a first checkout leaves the old
  * working copy or the new one, never one branch's catalog with another's state, and the
  * {@code status} and {@code commit} that follow publish only onto the branch the catalog came from.

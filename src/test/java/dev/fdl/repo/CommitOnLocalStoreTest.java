@@ -29,7 +29,7 @@ class CommitOnLocalStoreTest extends CommitProtocolContract {
     }
 
     /**
-     * Compact catalogs (issue 14): history truncation deletes rows and frees blocks inside the
+     * Compact catalogs: history truncation deletes rows and frees blocks inside the
      * DuckDB file; the committed catalog is a fresh copy, so it has no free block and copying it
      * again does not make it smaller.
      */

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code fdl serve} over an {@code s3://} root: its requests run on the server's pool (store calls
- * block) and large objects are streamed by range from S3 (issue 16).
+ * block) and large objects are streamed by range from S3.
  */
 @UsesS3Mock
 class RepoServerOnS3Test {

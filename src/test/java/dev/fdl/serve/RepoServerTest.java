@@ -127,8 +127,7 @@ class RepoServerTest {
     }
 
     /**
-     * A folder's files of every size are kept open between requests (OpenFiles; issue 31: a 300 KB
-     * catalog was read whole and hashed at every range request): a file replaced by a rename
+     * A folder's files of every size are kept open between requests (OpenFiles): a file replaced by a rename
      * (same size and time: a ref moved, a page rewritten) is served with its new bytes and ETag,
      * and a deleted one is not found.
      */

@@ -241,7 +241,7 @@ class SiteInBrowserTest {
     }
 
     /**
-     * Tester finding G5: a {@code '} in the repository's folder or in the URL path the site is
+     * A {@code '} in the repository's folder or in the URL path the site is
      * served under is doubled in the ATTACH statements the page's script fills in, as fdl attach
      * quotes it; a lone quote ends DuckDB's string literal.
      */

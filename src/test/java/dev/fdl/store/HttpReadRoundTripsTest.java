@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Round trips of a reader over HTTP (issue 14): compact catalogs (16 KiB DuckDB blocks) must not
+ * Round trips of a reader over HTTP: compact catalogs (16 KiB DuckDB blocks) must not
  * cost a reader more GETs than the 256 KiB-block catalogs of fdl on DuckDB 1.5 did. The bars are
  * the numbers measured with that version on this same scenario (see docs/stores.md).
  */

@@ -378,7 +378,7 @@ abstract class ObjectStoreContract {
     /**
      * More keys than a LIST page holds, many times over (S3 stores here list in pages of 100), and
      * a last page that is not full. 1,250 rather than 3,000 keys: the pages are what is tested, and
-     * each key is an HTTP PUT to S3Mock (issue 17: the suite's time).
+     * each key is an HTTP PUT to S3Mock (the suite's time).
      */
     @Test
     void listStreamsKeysOverManyPages() throws Exception {

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * How S3Store handles the ways S3-compatible stores (and networks) answer conditional writes
- * differently (issue #6), pinned with {@link FaultyS3Proxy} in front of S3Mock, and the one-line
+ * differently, pinned with {@link FaultyS3Proxy} in front of S3Mock, and the one-line
  * errors of an unusable store.
  */
 @UsesS3Mock

@@ -13,7 +13,7 @@ import java.util.Map;
 import dev.fdl.ducklake.engine.Sql;
 
 /**
- * The run-time check of every catalog conversion (issue #12), made before the converted catalog
+ * The run-time check of every catalog conversion, made before the converted catalog
  * replaces anything: each database is asked, in SQL, for every table's row count and for the
  * rows that name files ({@code ducklake_data_file}, {@code ducklake_delete_file}: ids, table,
  * snapshot range, path); the counts must be equal and the file rows must form the same multiset,

@@ -44,9 +44,8 @@ public final class DuckDbTableLoad {
     /**
      * Lines per temporary file: DuckDB loads one while SQLite renders the next. One DuckDB row
      * group (its default {@code row_group_size}, 122,880 rows): each INSERT then adds whole row
-     * groups; with 131,072 rows (a row group and a part) the COMMIT of the benchmark's
-     * 10,000-snapshot catalog cost 3-4x the CPU and the file was 16.6 MB instead of 11.8 MB; two
-     * row groups per file were no better (docs/catalog.md "Benchmark").
+     * groups; a row group and a part per file made the COMMIT cost several times the CPU and
+     * the file larger, and two row groups per file were no better (docs/catalog.md "Benchmark").
      */
     static final int CHUNK_ROWS = 122_880;
 

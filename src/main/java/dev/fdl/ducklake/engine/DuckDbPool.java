@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
- * A process-wide pool of exclusive in-memory DuckDB instances (issue 17: opening one costs about
- * 45 ms of CPU, DuckDB registering its whole function catalog, and a commit opens several).
+ * A process-wide pool of exclusive in-memory DuckDB instances (opening one is costly,
+ * DuckDB registering its whole function catalog, and a commit opens several: README, Development).
  * {@link #connect} lends one instance, as a fresh connection of it, to one user at a time; closing
  * that connection gives the instance back. Before an instance is lent again it is made to look
  * exactly like a new one: everything the user attached is detached, what it created in the
@@ -339,7 +339,7 @@ public final class DuckDbPool {
             if (result == null || !type.isInterface()) return result;
             if (type == Connection.class) return lease.proxy; // Statement.getConnection: closing it gives the instance back
             // Results are not wrapped: catalogs are read value by value (a million rows of file column
-            // stats on checkout), and a proxied getter cost 1.4-1.8x the reading CPU. A failure while
+            // stats on checkout), and a proxied getter would add a large share to the reading CPU. A failure while
             // reading leaves nothing in the instance: the connection is closed at give-back and the
             // instance must still show itself clean before it is lent again.
             if (type == Statement.class || type == PreparedStatement.class) {

@@ -61,7 +61,7 @@ public final class Sql {
      * A connection to a SQLite file (created if missing). Opened through sqlite-jdbc's own entry
      * point rather than {@code DriverManager}, which loads and initialises every JDBC driver on the
      * class path, DuckDB's included: commands that only read the working catalog ({@code fdl
-     * status}) start without DuckDB (issue 17). A writable connection waits up to
+     * status}) start without DuckDB. A writable connection waits up to
      * {@value #SQLITE_BUSY_TIMEOUT_MS} ms for another writer's lock (SQLite's {@code busy_timeout},
      * set here only); a read-only one keeps sqlite-jdbc's default.
      */
@@ -156,9 +156,18 @@ public final class Sql {
      * (https://www.sqlite.org/pragma.html#pragma_table_info); the one place fdl runs it.
      */
     public static List<SqliteColumn> sqliteTableInfo(Connection sqlite, String table) throws SQLException {
+        return sqliteTableInfo(sqlite, null, table);
+    }
+
+    /**
+     * {@link #sqliteTableInfo(Connection, String)} for the table of the attached database
+     * {@code database} ({@code main}, or an ATTACH alias; null: SQLite's own search order).
+     */
+    public static List<SqliteColumn> sqliteTableInfo(Connection sqlite, String database, String table) throws SQLException {
         List<SqliteColumn> out = new ArrayList<>();
+        String pragma = "PRAGMA " + (database == null ? "" : SqlQuote.ident(database) + ".") + "table_info(" + SqlQuote.ident(table) + ")";
         try (Statement s = sqlite.createStatement();
-             ResultSet r = s.executeQuery("PRAGMA table_info(" + SqlQuote.ident(table) + ")")) {
+             ResultSet r = s.executeQuery(pragma)) {
             while (r.next()) {
                 out.add(new SqliteColumn(r.getString("name"), r.getString("type"), r.getInt("notnull") != 0, r.getInt("pk") > 0));
             }

@@ -24,7 +24,7 @@ import dev.fdl.ducklake.format.DuckLakeSchema;
 import dev.fdl.ducklake.format.Visibility;
 
 /**
- * Restores an old state into the working catalog (issue 18, {@code fdl restore}): one new DuckLake
+ * Restores an old state into the working catalog ({@code fdl restore}): one new DuckLake
  * snapshot at which the working catalog's schemas, tables, views, columns, comments, data and
  * delete files, inlined rows and inlined deletes are those another catalog (the old version's,
  * converted to SQLite) shows at its newest snapshot. No data file is copied or written: the new
@@ -509,9 +509,7 @@ public final class RestoreSnapshot {
 
     private String columnDecl(String db, String table) throws SQLException {
         StringBuilder sb = new StringBuilder();
-        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("PRAGMA " + db + ".table_info(" + SqlQuote.ident(table) + ")")) {
-            while (rs.next()) sb.append(rs.getString("name")).append(' ').append(rs.getString("type")).append(',');
-        }
+        for (Sql.SqliteColumn c : Sql.sqliteTableInfo(conn, db, table)) sb.append(c.name()).append(' ').append(c.declaredType()).append(',');
         return sb.toString();
     }
 
@@ -531,9 +529,7 @@ public final class RestoreSnapshot {
 
     private List<String> columns(String db, String table) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("PRAGMA " + db + ".table_info(" + SqlQuote.ident(table) + ")")) {
-            while (rs.next()) out.add(rs.getString("name"));
-        }
+        for (Sql.SqliteColumn c : Sql.sqliteTableInfo(conn, db, table)) out.add(c.name());
         return out;
     }
 

@@ -26,7 +26,7 @@ import dev.fdl.ducklake.SqliteFiles;
 import dev.fdl.ducklake.engine.Sql;
 
 /**
- * Differential tests of conversion (issue #12): random DuckLake-shaped catalogs
+ * Differential tests of conversion: random DuckLake-shaped catalogs
  * ({@link RandomCatalog}) and the fixtures go DuckDB → SQLite → DuckDB → SQLite, as checkout,
  * commit and checkout again do, and every table must come back equal, in each database.
  */

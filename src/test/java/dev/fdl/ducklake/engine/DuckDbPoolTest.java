@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The DuckDB instance pool (issue 17): an instance lent again looks exactly like a new one, and
+ * The DuckDB instance pool: an instance lent again looks exactly like a new one, and
  * one that failed or cannot be shown clean is closed. Each test has a pool of its own, so the
  * counts are its own while the rest of the suite runs in parallel.
  */

@@ -56,7 +56,7 @@ public class BuiltInReaderFixtureTest {
 
     /**
      * The fixture's catalog converted to SQLite and back, once per fixture: the conversions are the
-     * same whichever snapshot is read after them (issue 17: the suite converted each fixture twice
+     * same whichever snapshot is read after them (the suite converted each fixture twice
      * per snapshot). Each test reads a copy of its own.
      */
     private static synchronized Path roundTripped(String name) {

@@ -80,7 +80,7 @@ class RestoreSnapshotTest {
     private static Path townsSqlite;
 
     /**
-     * The towns fixture converted to a working catalog once per class (issue 17: each restore test
+     * The towns fixture converted to a working catalog once per class (each restore test
      * converted it twice, to the same result); each test copies it.
      */
     private static synchronized Path townsSqlite() {

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The rules of writing a snapshot have one home each (issue 27): read from src/main with comments
+ * The rules of writing a snapshot have one home each: read from src/main with comments
  * left out (strings kept: the rules are SQL), a new bypass fails here, naming the file and line.
  */
 class SnapshotRulesHomeTest {
