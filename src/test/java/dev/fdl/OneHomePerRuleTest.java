@@ -3,14 +3,9 @@ package dev.fdl;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,12 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * strings left out: a new bypass fails here, naming the file and line.
  */
 class OneHomePerRuleTest {
-    private static final Path MAIN = Path.of("src", "main", "java", "dev", "fdl");
-    /** Text blocks, strings, character literals and comments (as PackageCyclesTest reads them), blanked keeping line breaks. */
-    private static final Pattern NOT_CODE = Pattern.compile(
-            "\"\"\"(?s:.*?)\"\"\"|\"(?:\\\\.|[^\"\\\\\\n])*\"|'(?:\\\\.|[^'\\\\])'|/\\*(?s:.*?)\\*/|//[^\\n]*");
-    /** Comments only (strings kept, for rules about string literals); a string holding // or /* is rare enough here. */
-    private static final Pattern COMMENTS = Pattern.compile("/\\*(?s:.*?)\\*/|//[^\\n]*");
+    private static final Pattern NOT_CODE = SourceSites.NOT_CODE;
+    private static final Pattern COMMENTS = SourceSites.COMMENTS;
 
     @Test
     void onlyTheStorePackageKnowsWhichStoreClassItHas() throws IOException {
@@ -157,36 +148,16 @@ class OneHomePerRuleTest {
         assertThat(lines(source, Pattern.compile("instanceof\\s+LocalStore"))).containsExactly(4);
     }
 
-    /** {@code path:line} (path relative to dev/fdl) of every match of {@code code} in the code of src/main. */
+    /** {@code path:line} of every match of {@code code} in the code of src/main (comments and strings left out). */
     private static List<String> sites(Pattern code) throws IOException {
-        return sites(code, NOT_CODE);
+        return SourceSites.sites(code, NOT_CODE);
     }
 
-    /** {@link #sites(Pattern)} with {@code blanked} (comments, maybe strings) left out of the search. */
     private static List<String> sites(Pattern code, Pattern blanked) throws IOException {
-        List<String> out = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(MAIN)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
-                String rel = MAIN.relativize(f).toString().replace('\\', '/');
-                for (int line : lines(Files.readString(f), code, blanked)) out.add(rel + ":" + line);
-            }
-        }
-        return out;
+        return SourceSites.sites(code, blanked);
     }
 
     private static List<Integer> lines(String source, Pattern code) {
-        return lines(source, code, NOT_CODE);
-    }
-
-    private static List<Integer> lines(String source, Pattern code, Pattern blanked) {
-        Matcher m = blanked.matcher(source);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) m.appendReplacement(sb, Matcher.quoteReplacement(m.group().replaceAll("[^\\n]", " ")));
-        m.appendTail(sb);
-        String blank = sb.toString();
-        List<Integer> out = new ArrayList<>();
-        Matcher c = code.matcher(blank);
-        while (c.find()) out.add((int) blank.substring(0, c.start()).chars().filter(ch -> ch == '\n').count() + 1);
-        return out;
+        return SourceSites.lines(source, code, NOT_CODE);
     }
 }

@@ -1,16 +1,12 @@
 package dev.fdl.ducklake.working;
 
+import dev.fdl.SourceSites;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,8 +15,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * left out (strings kept: the rules are SQL), a new bypass fails here, naming the file and line.
  */
 class SnapshotRulesHomeTest {
-    private static final Path MAIN = Path.of("src", "main", "java", "dev", "fdl");
-    private static final Pattern COMMENTS = Pattern.compile("/\\*(?s:.*?)\\*/|//[^\\n]*");
 
     @Test
     void rowsEndOnlyThroughNewSnapshot() throws IOException {
@@ -73,30 +67,15 @@ class SnapshotRulesHomeTest {
     }
 
     private static String file(String site) {
-        return site.substring(0, site.indexOf(':'));
+        return SourceSites.file(site);
     }
 
-    /** {@code path:line} (path relative to dev/fdl) of every match of {@code code} in src/main, comments left out. */
+    /** {@code path:line} of every match of {@code code} in src/main, comments left out (strings searched). */
     private static List<String> sites(Pattern code) throws IOException {
-        List<String> out = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(MAIN)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
-                String rel = MAIN.relativize(f).toString().replace('\\', '/');
-                for (int line : lines(Files.readString(f), code)) out.add(rel + ":" + line);
-            }
-        }
-        return out;
+        return SourceSites.sites(code, SourceSites.COMMENTS);
     }
 
     private static List<Integer> lines(String source, Pattern code) {
-        Matcher m = COMMENTS.matcher(source);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) m.appendReplacement(sb, Matcher.quoteReplacement(m.group().replaceAll("[^\\n]", " ")));
-        m.appendTail(sb);
-        String blank = sb.toString();
-        List<Integer> out = new ArrayList<>();
-        Matcher c = code.matcher(blank);
-        while (c.find()) out.add((int) blank.substring(0, c.start()).chars().filter(ch -> ch == '\n').count() + 1);
-        return out;
+        return SourceSites.lines(source, code, SourceSites.COMMENTS);
     }
 }
