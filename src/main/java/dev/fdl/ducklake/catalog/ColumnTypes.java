@@ -26,7 +26,17 @@ public final class ColumnTypes {
      *
      * @param initialDefault the {@code initial_default} text (null: none)
      */
-    public record Column(long id, String name, DuckLakeTypes.Node type, boolean nullsAllowed, String initialDefault) {}
+    public record Column(long id, String name, DuckLakeTypes.Node type, boolean nullsAllowed, String initialDefault) {
+        /** The column's DuckLake type ({@code column_type}), as its type tree's root records it. */
+        public String lakeType() {
+            return type.lakeType();
+        }
+
+        /** Whether the column has child columns (a struct, list or map). */
+        public boolean nested() {
+            return !type.children().isEmpty();
+        }
+    }
 
     /** Top-level columns of {@code tableId} visible at {@code snapshot}, in column order, with DuckDB types. */
     public static List<ColumnInfo> at(Connection c, long tableId, long snapshot) throws SQLException {

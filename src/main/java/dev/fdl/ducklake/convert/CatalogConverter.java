@@ -222,7 +222,7 @@ public final class CatalogConverter {
             try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery("PRAGMA journal_mode")) {
                 wal = r.next() && "wal".equalsIgnoreCase(r.getString(1));
             }
-            Map<String, List<CopyColumn>> columns = new LinkedHashMap<>();
+            Map<String, List<DuckLakeSchema.ColumnDef>> columns = new LinkedHashMap<>();
             for (String table : tables) {
                 columns.put(table, sqliteColumns(lite, table));
             }
@@ -230,7 +230,7 @@ public final class CatalogConverter {
             Sql.exec(duck, "BEGIN");
             int done = 0;
             for (String table : tables) {
-                List<CopyColumn> cols = columns.get(table);
+                List<DuckLakeSchema.ColumnDef> cols = columns.get(table);
                 Sql.exec(duck, ddl("cat.main.", table, cols));
                 long rows = DuckDbTableLoad.load(lite, duck, temp, table, cols);
                 totals.rows += rows;
@@ -261,14 +261,14 @@ public final class CatalogConverter {
         }
     }
 
-    private static List<CopyColumn> sqliteColumns(Connection lite, String table) throws SQLException {
+    private static List<DuckLakeSchema.ColumnDef> sqliteColumns(Connection lite, String table) throws SQLException {
         Map<String, String> inlinedTypes = Map.of();
         Matcher m = INLINED_DATA.matcher(table);
         if (m.matches()) {
             inlinedTypes = inlinedColumnTypes(lite, table, Long.parseLong(m.group(1)), Long.parseLong(m.group(2)));
         }
         DuckLakeSchema.TableDef known = DuckLakeSchema.table(table);
-        List<CopyColumn> columns = new ArrayList<>();
+        List<DuckLakeSchema.ColumnDef> columns = new ArrayList<>();
         for (Sql.SqliteColumn col : Sql.sqliteTableInfo(lite, table)) {
             String name = col.name();
             String declared = col.declaredType();
@@ -281,7 +281,7 @@ public final class CatalogConverter {
             if (duckType == null) {
                 duckType = storage;
             }
-            columns.add(new CopyColumn(name, duckType, storage, col.notNull(), col.primaryKey()));
+            columns.add(new DuckLakeSchema.ColumnDef(name, duckType, storage, col.notNull(), col.primaryKey()));
         }
         return columns;
     }
@@ -307,11 +307,11 @@ public final class CatalogConverter {
         return types;
     }
 
-    private static String ddl(String qualifier, String table, List<CopyColumn> columns) {
+    private static String ddl(String qualifier, String table, List<DuckLakeSchema.ColumnDef> columns) {
         StringBuilder b = new StringBuilder("CREATE TABLE ").append(qualifier).append(SqlQuote.ident(table)).append('(');
-        long pks = columns.stream().filter(CopyColumn::primaryKey).count();
+        long pks = columns.stream().filter(DuckLakeSchema.ColumnDef::primaryKey).count();
         for (int i = 0; i < columns.size(); i++) {
-            CopyColumn c = columns.get(i);
+            DuckLakeSchema.ColumnDef c = columns.get(i);
             b.append(i > 0 ? ", " : "").append(SqlQuote.ident(c.name())).append(' ').append(c.duckType());
             if (c.primaryKey() && pks == 1) {
                 b.append(" PRIMARY KEY");
@@ -322,7 +322,7 @@ public final class CatalogConverter {
         if (pks > 1) {
             b.append(", PRIMARY KEY (");
             String sep = "";
-            for (CopyColumn c : columns) {
+            for (DuckLakeSchema.ColumnDef c : columns) {
                 if (c.primaryKey()) {
                     b.append(sep).append(SqlQuote.ident(c.name()));
                     sep = ", ";
@@ -333,10 +333,10 @@ public final class CatalogConverter {
         return b.append(')').toString();
     }
 
-    private static String sqliteDdl(String table, List<CopyColumn> columns) {
-        List<CopyColumn> lite = new ArrayList<>();
-        for (CopyColumn c : columns) {
-            lite.add(new CopyColumn(c.name(), c.sqliteType(), c.sqliteType(), c.notNull(), c.primaryKey()));
+    private static String sqliteDdl(String table, List<DuckLakeSchema.ColumnDef> columns) {
+        List<DuckLakeSchema.ColumnDef> lite = new ArrayList<>();
+        for (DuckLakeSchema.ColumnDef c : columns) {
+            lite.add(new DuckLakeSchema.ColumnDef(c.name(), c.sqliteType(), c.sqliteType(), c.notNull(), c.primaryKey()));
         }
         return ddl("", table, lite);
     }
@@ -348,7 +348,7 @@ public final class CatalogConverter {
      * {@code alias}, with their constraints, by table name in name order: two catalog queries in
      * all (per-table queries cost milliseconds each, and a catalog has about thirty tables).
      */
-    private static Map<String, List<CopyColumn>> duckDbColumns(Connection duck, String alias) throws SQLException {
+    private static Map<String, List<DuckLakeSchema.ColumnDef>> duckDbColumns(Connection duck, String alias) throws SQLException {
         Map<String, List<String>> pk = new HashMap<>();
         Map<String, List<String>> notNull = new HashMap<>();
         try (PreparedStatement ps = duck.prepareStatement("SELECT table_name, constraint_type, constraint_column_names FROM duckdb_constraints()"
@@ -367,7 +367,7 @@ public final class CatalogConverter {
                 }
             }
         }
-        Map<String, List<CopyColumn>> tables = new LinkedHashMap<>();
+        Map<String, List<DuckLakeSchema.ColumnDef>> tables = new LinkedHashMap<>();
         for (String table : Sql.duckDbTables(duck, alias)) {
             tables.put(table, new ArrayList<>());
         }
@@ -377,7 +377,7 @@ public final class CatalogConverter {
             try (ResultSet r = ps.executeQuery()) {
                 while (r.next()) {
                     String table = r.getString(1);
-                    List<CopyColumn> columns = tables.get(table);
+                    List<DuckLakeSchema.ColumnDef> columns = tables.get(table);
                     if (columns == null) {
                         continue;
                     }
@@ -386,7 +386,7 @@ public final class CatalogConverter {
                     String type = r.getString(3);
                     String liteType = inlined ? DuckLakeSchema.sqliteInlinedType(type) : DuckLakeSchema.sqliteType(type);
                     boolean isPk = pk.getOrDefault(table, List.of()).contains(name);
-                    columns.add(new CopyColumn(name, type, liteType, isPk || notNull.getOrDefault(table, List.of()).contains(name), isPk));
+                    columns.add(new DuckLakeSchema.ColumnDef(name, type, liteType, isPk || notNull.getOrDefault(table, List.of()).contains(name), isPk));
                 }
             }
         }
@@ -396,7 +396,7 @@ public final class CatalogConverter {
     private static void duckDbToSqlite(Path source, Path temp, ProgressListener progress, Totals totals) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
             Sql.attach(duck, source, "src", true);
-            Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
+            Map<String, List<DuckLakeSchema.ColumnDef>> tables = duckDbColumns(duck, "src");
             ConversionCheck.Side from = new ConversionCheck.Side(duck, "src.main.", "the DuckDB catalog " + source);
             ConversionCheck.RowCounts counts = ConversionCheck.count(from, tables.keySet());
             try (Connection lite = Sql.sqlite(temp, false)) {
@@ -405,9 +405,9 @@ public final class CatalogConverter {
                 Sql.exec(lite, "PRAGMA synchronous = OFF");
                 lite.setAutoCommit(false);
                 int done = 0;
-                for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
+                for (Map.Entry<String, List<DuckLakeSchema.ColumnDef>> e : tables.entrySet()) {
                     String table = e.getKey();
-                    List<CopyColumn> columns = e.getValue();
+                    List<DuckLakeSchema.ColumnDef> columns = e.getValue();
                     Sql.exec(lite, sqliteDdl(table, columns));
                     long rows = SqliteTableCopy.copy(duck, lite, table, columns, counts.rows().get(table));
                     totals.rows += rows;
@@ -428,15 +428,15 @@ public final class CatalogConverter {
     private static void duckDbToDuckDb(Path source, Path temp, ProgressListener progress, Totals totals, DuckDbStorage storage) throws SQLException {
         try (Connection duck = Sql.duckDbMemory()) {
             Sql.attach(duck, source, "src", true);
-            Map<String, List<CopyColumn>> tables = duckDbColumns(duck, "src");
+            Map<String, List<DuckLakeSchema.ColumnDef>> tables = duckDbColumns(duck, "src");
             ConversionCheck.Side from = new ConversionCheck.Side(duck, "src.main.", "the DuckDB catalog " + source);
             ConversionCheck.RowCounts counts = ConversionCheck.count(from, tables.keySet());
             attachNewDuckDb(duck, temp, "cat", storage.forCatalog(counts.largest()));
             Sql.exec(duck, "BEGIN");
             int done = 0;
-            for (Map.Entry<String, List<CopyColumn>> e : tables.entrySet()) {
+            for (Map.Entry<String, List<DuckLakeSchema.ColumnDef>> e : tables.entrySet()) {
                 String table = e.getKey();
-                List<CopyColumn> columns = e.getValue();
+                List<DuckLakeSchema.ColumnDef> columns = e.getValue();
                 Sql.exec(duck, ddl("cat.main.", table, columns));
                 long rows;
                 try (Statement s = duck.createStatement()) {

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.convert;
 
+import dev.fdl.ducklake.format.DuckLakeSchema;
 import dev.fdl.util.AtomicFile;
 import dev.fdl.util.SqlQuote;
 
@@ -80,7 +81,7 @@ public final class DuckDbTableLoad {
      * @throws SQLException if rendering or loading fails, a value does not fit its column, or
      *     the counts differ
      */
-    static long load(Connection lite, Connection duck, Path temp, String table, List<CopyColumn> columns) throws SQLException {
+    static long load(Connection lite, Connection duck, Path temp, String table, List<DuckLakeSchema.ColumnDef> columns) throws SQLException {
         BlockingQueue<Piece> pieces = new ArrayBlockingQueue<>(2);
         ExecutorService renderer = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "fdl-sqlite-reader");
@@ -128,7 +129,7 @@ public final class DuckDbTableLoad {
     }
 
     /** The rendering half, on its own thread: files of lines into {@code pieces}, then the end, or the failure. */
-    private static void render(Connection lite, Path temp, String table, List<CopyColumn> columns, BlockingQueue<Piece> pieces) {
+    private static void render(Connection lite, Path temp, String table, List<DuckLakeSchema.ColumnDef> columns, BlockingQueue<Piece> pieces) {
         boolean[] bigint = new boolean[columns.size()];
         for (int i = 0; i < bigint.length; i++) {
             bigint[i] = columns.get(i).sqliteType().equals("BIGINT");
@@ -197,7 +198,7 @@ public final class DuckDbTableLoad {
      * column cannot take (a BLOB in a VARCHAR column, which json_array would read as JSONB and
      * lose; TEXT in a DOUBLE column) is rendered {@code {}}, which {@link #scan} refuses.
      */
-    static String jsonSelect(String table, List<CopyColumn> columns) {
+    static String jsonSelect(String table, List<DuckLakeSchema.ColumnDef> columns) {
         StringBuilder select = new StringBuilder("SELECT ");
         for (int from = 0; from < columns.size() || from == 0; from += MAX_ARGS) {
             int to = Math.min(columns.size(), from + MAX_ARGS);
@@ -214,7 +215,7 @@ public final class DuckDbTableLoad {
         return select.append(" FROM ").append(SqlQuote.ident(table)).toString();
     }
 
-    private static String rendering(CopyColumn c) {
+    private static String rendering(DuckLakeSchema.ColumnDef c) {
         String x = SqlQuote.ident(c.name());
         return switch (c.sqliteType()) {
             case "BIGINT" -> x;
@@ -360,11 +361,11 @@ public final class DuckDbTableLoad {
      * whose longest line exceeds read_csv's default line limit is read with a larger one (which
      * costs DuckDB buffers of several times that size, so only then).
      */
-    private static long insert(Connection duck, String table, List<CopyColumn> columns, Path file, int longest) throws SQLException {
+    private static long insert(Connection duck, String table, List<DuckLakeSchema.ColumnDef> columns, Path file, int longest) throws SQLException {
         StringBuilder spec = new StringBuilder("{");
         StringBuilder casts = new StringBuilder();
         for (int i = 0; i < columns.size(); i++) {
-            CopyColumn c = columns.get(i);
+            DuckLakeSchema.ColumnDef c = columns.get(i);
             String stored = c.sqliteType().equals("BIGINT") ? "BIGINT" : "VARCHAR";
             spec.append(i > 0 ? ", " : "").append("'c").append(i).append("': '").append(stored).append('\'');
             casts.append(i > 0 ? ", " : "");

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.convert;
 
+import dev.fdl.ducklake.format.DuckLakeSchema;
 import dev.fdl.util.SqlQuote;
 
 import java.sql.Connection;
@@ -84,7 +85,7 @@ final class SqliteTableCopy {
      * @return the number of rows copied
      * @throws SQLException if reading or writing fails
      */
-    static long copy(Connection duck, Connection lite, String table, List<CopyColumn> columns, long expectedRows) throws SQLException {
+    static long copy(Connection duck, Connection lite, String table, List<DuckLakeSchema.ColumnDef> columns, long expectedRows) throws SQLException {
         Plan plan = new Plan(table, columns);
         int n = columns.size();
         int[] kind = plan.kind;
@@ -122,13 +123,13 @@ final class SqliteTableCopy {
         /** One row's parameters for an INSERT: {@code (?, CAST(? AS TEXT), …)}. */
         final String tuple;
 
-        Plan(String table, List<CopyColumn> columns) {
+        Plan(String table, List<DuckLakeSchema.ColumnDef> columns) {
             int n = columns.size();
             kind = new int[n];
             StringBuilder select = new StringBuilder("SELECT ");
             StringBuilder tuple = new StringBuilder("(");
             for (int i = 0; i < n; i++) {
-                CopyColumn c = columns.get(i);
+                DuckLakeSchema.ColumnDef c = columns.get(i);
                 String ident = SqlQuote.ident(c.name());
                 String duckUpper = c.duckType().toUpperCase(Locale.ROOT);
                 select.append(i > 0 ? ", " : "");

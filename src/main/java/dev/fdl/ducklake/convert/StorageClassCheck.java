@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.convert;
 
+import dev.fdl.ducklake.format.DuckLakeSchema;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.SqlQuote;
 
@@ -32,7 +33,7 @@ final class StorageClassCheck {
     }
 
     /** A SQLite condition true where the value of {@code column} fits its type (null if every value fits). */
-    static String fits(CopyColumn column) {
+    static String fits(DuckLakeSchema.ColumnDef column) {
         String allowed = allowed(column.sqliteType());
         return allowed == null ? null : "typeof(" + SqlQuote.ident(column.name()) + ") IN " + allowed;
     }
@@ -43,7 +44,7 @@ final class StorageClassCheck {
      *
      * @return the failure to report, or null if every value fits
      */
-    static SQLException firstMismatch(Connection lite, String table, List<CopyColumn> columns) {
+    static SQLException firstMismatch(Connection lite, String table, List<DuckLakeSchema.ColumnDef> columns) {
         String alias = rowidAlias(columns);
         SQLException found = alias == null ? null : firstMismatch(lite, table, columns, alias);
         // a WITHOUT ROWID table has no rowid: then the row is not named
@@ -54,7 +55,7 @@ final class StorageClassCheck {
      * A name of the table's rowid that no column shadows ({@code rowid}, {@code _rowid_} or
      * {@code oid}: SQLite lets a column take each of them), or null if columns take all three.
      */
-    static String rowidAlias(List<CopyColumn> columns) {
+    static String rowidAlias(List<DuckLakeSchema.ColumnDef> columns) {
         for (String alias : List.of("rowid", "_rowid_", "oid")) {
             if (columns.stream().noneMatch(c -> Identifiers.same(c.name(), alias))) {
                 return alias;
@@ -63,10 +64,10 @@ final class StorageClassCheck {
         return null;
     }
 
-    private static SQLException firstMismatch(Connection lite, String table, List<CopyColumn> columns, String rowid) {
+    private static SQLException firstMismatch(Connection lite, String table, List<DuckLakeSchema.ColumnDef> columns, String rowid) {
         StringBuilder where = new StringBuilder();
         StringBuilder select = new StringBuilder("SELECT ").append(rowid);
-        for (CopyColumn c : columns) {
+        for (DuckLakeSchema.ColumnDef c : columns) {
             String fits = fits(c);
             if (fits != null) {
                 where.append(where.length() > 0 ? " OR " : "").append("NOT (").append(fits).append(')');
@@ -84,7 +85,7 @@ final class StorageClassCheck {
             }
             String row = r.getString(1) == null ? "a row" : "the row with rowid " + r.getString(1);
             for (int i = 0; i < columns.size(); i++) {
-                CopyColumn c = columns.get(i);
+                DuckLakeSchema.ColumnDef c = columns.get(i);
                 String type = r.getString(2 + 2 * i);
                 String allowed = allowed(c.sqliteType());
                 if (allowed != null && !allowed.contains("'" + type + "'")) {

@@ -333,8 +333,17 @@ public final class DuckLakeSchema {
         return "VARCHAR";
     }
 
-    /** One column of a catalog table: its DuckDB type and constraints. */
-    public record ColumnDef(String name, String duckType, boolean notNull, boolean primaryKey) {}
+    /**
+     * One column of a catalog table: its DuckDB type, the type its SQLite side is declared with
+     * (BIGINT, DOUBLE, BLOB or VARCHAR: DUCKLAKE.md "The SQLite-backed catalog"), and its
+     * constraints.
+     */
+    public record ColumnDef(String name, String duckType, String sqliteType, boolean notNull, boolean primaryKey) {
+        /** A column whose SQLite type is the one the sqlite extension maps {@code duckType} to ({@link DuckLakeSchema#sqliteType}). */
+        public ColumnDef(String name, String duckType, boolean notNull, boolean primaryKey) {
+            this(name, duckType, DuckLakeSchema.sqliteType(duckType), notNull, primaryKey);
+        }
+    }
 
     /** One catalog table. */
     public record TableDef(String name, List<ColumnDef> columns) {

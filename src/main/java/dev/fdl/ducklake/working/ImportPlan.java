@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.working;
 
+import dev.fdl.ducklake.catalog.ColumnTypes;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
 
@@ -133,8 +134,8 @@ public final class ImportPlan {
             throw new FdlException("cannot import " + source + ": table " + name + " already exists in the working catalog; use --mode replace "
                     + "to replace its rows or --mode append to add to them");
         }
-        List<WorkingCatalog.ColumnRow> current = state.columns();
-        for (WorkingCatalog.ColumnRow c : current) {
+        List<ColumnTypes.Column> current = state.columns();
+        for (ColumnTypes.Column c : current) {
             if (c.nested()) {
                 throw new FdlException("table " + name + " has nested column '" + c.name() + "' (" + c.lakeType()
                         + "); fdl import writes flat columns only: use fdl sql with the DuckLake extension");
@@ -144,7 +145,7 @@ public final class ImportPlan {
             List<String> missing = new ArrayList<>();
             List<String> extra = new ArrayList<>();
             List<Column> columns = new ArrayList<>();
-            for (WorkingCatalog.ColumnRow c : current) {
+            for (ColumnTypes.Column c : current) {
                 Optional<String> s = sourceTypes.keySet().stream().filter(n -> Identifiers.same(n, c.name())).findFirst();
                 if (s.isEmpty()) missing.add(c.name());
                 else columns.add(new Column(c.id(), c.name(), s.get(), duckType(c, name), c.lakeType()));
@@ -158,7 +159,7 @@ public final class ImportPlan {
                 throw new FdlException("cannot append " + source + " to " + name + ": its columns do not match the table's"
                         + (missing.isEmpty() ? "" : "; missing: " + String.join(", ", missing))
                         + (extra.isEmpty() ? "" : "; not in the table: " + String.join(", ", extra))
-                        + ". The table has: " + String.join(", ", current.stream().map(WorkingCatalog.ColumnRow::name).toList())
+                        + ". The table has: " + String.join(", ", current.stream().map(ColumnTypes.Column::name).toList())
                         + "." + hint);
             }
             return new ImportPlan(name, state, false, false, false, columns, List.of());
@@ -170,7 +171,7 @@ public final class ImportPlan {
         if (same) {
             int i = 0;
             for (Map.Entry<String, String> e : sourceTypes.entrySet()) {
-                WorkingCatalog.ColumnRow c = current.get(i++);
+                ColumnTypes.Column c = current.get(i++);
                 String lake = lakeType(e.getKey(), e.getValue(), source);
                 if (!c.name().equals(e.getKey()) || !c.lakeType().equalsIgnoreCase(lake)) {
                     same = false;
@@ -184,11 +185,11 @@ public final class ImportPlan {
         for (Map.Entry<String, String> e : sourceTypes.entrySet()) {
             fromSource.add(new Column(id++, e.getKey(), e.getKey(), e.getValue(), lakeType(e.getKey(), e.getValue(), source)));
         }
-        List<Long> ended = current.stream().map(WorkingCatalog.ColumnRow::id).toList();
+        List<Long> ended = current.stream().map(ColumnTypes.Column::id).toList();
         return new ImportPlan(name, state, false, true, true, fromSource, ended);
     }
 
-    private static String duckType(WorkingCatalog.ColumnRow c, TableName name) {
+    private static String duckType(ColumnTypes.Column c, TableName name) {
         return DuckLakeTypes.toDuckDb(new DuckLakeTypes.Node(c.name(), c.lakeType(), List.of()), name.toString());
     }
 

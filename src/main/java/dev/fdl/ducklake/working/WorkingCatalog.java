@@ -36,9 +36,6 @@ public final class WorkingCatalog implements AutoCloseable {
         return SNAPSHOT_TIME.format(LocalDateTime.now(ZoneOffset.UTC)) + "+00";
     }
 
-    /** A visible top-level column: id, name, DuckLake type, whether it has child columns. */
-    public record ColumnRow(long id, String name, String lakeType, boolean nested) {}
-
     /**
      * The newest snapshot and what an import of one table needs of it.
      *
@@ -51,7 +48,7 @@ public final class WorkingCatalog implements AutoCloseable {
      */
     public record State(long snapshot, long schemaVersion, long nextCatalogId, long nextFileId, String dataPath,
                  List<MetadataQueries.SchemaRow> schemas, MetadataQueries.SchemaRow schema, MetadataQueries.TableRow table,
-                 List<ColumnRow> columns, long maxColumnId, long[] stats) {
+                 List<ColumnTypes.Column> columns, long maxColumnId, long[] stats) {
         public State {
             schemas = List.copyOf(schemas);
             columns = List.copyOf(columns);
@@ -202,13 +199,11 @@ public final class WorkingCatalog implements AutoCloseable {
                         + new TableName(name.schema(), sameButCase.name()) + ", and DuckDB compares names ignoring case; import into "
                         + new TableName(name.schema(), sameButCase.name()) + ", or choose another name");
         }
-        List<ColumnRow> columns = new ArrayList<>();
+        List<ColumnTypes.Column> columns = new ArrayList<>();
         long maxColumnId = 0;
         long[] stats = null;
         if (table != null) {
-            for (ColumnTypes.Column c : model.columns(table.id(), s)) {
-                columns.add(new ColumnRow(c.id(), c.name(), c.type().lakeType(), !c.type().children().isEmpty()));
-            }
+            columns.addAll(model.columns(table.id(), s));
             maxColumnId = model.maxColumnId(table.id());
             try (PreparedStatement ps = conn.prepareStatement("SELECT record_count, next_row_id, file_size_bytes FROM "
                     + "ducklake_table_stats WHERE table_id = ?")) {

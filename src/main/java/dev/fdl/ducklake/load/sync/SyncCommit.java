@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load.sync;
 
+import dev.fdl.ducklake.catalog.ColumnTypes;
 import dev.fdl.FdlException;
 import dev.fdl.util.SqlQuote;
 
@@ -119,7 +120,7 @@ final class SyncCommit {
     private static void alter(NewSnapshot ns, SyncPlan plan, long tableId) throws SQLException {
         WorkingCatalog catalog = ns.catalog();
         long s = ns.id();
-        for (WorkingCatalog.ColumnRow c : plan.dropped()) {
+        for (ColumnTypes.Column c : plan.dropped()) {
             ns.endRows("ducklake_column", "table_id = ? AND column_id = ?", tableId, c.id());
             catalog.update("DELETE FROM ducklake_table_column_stats WHERE table_id = ? AND column_id = ?", tableId, c.id());
         }

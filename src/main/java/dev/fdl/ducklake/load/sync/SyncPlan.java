@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.load.sync;
 
+import dev.fdl.ducklake.catalog.ColumnTypes;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
 
@@ -45,14 +46,14 @@ final class SyncPlan {
             "float32", Set.of("float64"));
 
     /** A column after the sync and the old column it continues (null for an added column). */
-    record Target(ImportPlan.Column column, WorkingCatalog.ColumnRow old) {}
+    record Target(ImportPlan.Column column, ColumnTypes.Column old) {}
 
     private final List<Target> targets;
-    private final List<WorkingCatalog.ColumnRow> dropped;
+    private final List<ColumnTypes.Column> dropped;
     private final List<ImportPlan.Column> keys;
     private final List<String> changes;
 
-    private SyncPlan(List<Target> targets, List<WorkingCatalog.ColumnRow> dropped, List<ImportPlan.Column> keys,
+    private SyncPlan(List<Target> targets, List<ColumnTypes.Column> dropped, List<ImportPlan.Column> keys,
                      List<String> changes) {
         this.targets = List.copyOf(targets);
         this.dropped = List.copyOf(dropped);
@@ -71,7 +72,7 @@ final class SyncPlan {
     }
 
     /** Columns whose row ends: dropped ones. */
-    List<WorkingCatalog.ColumnRow> dropped() {
+    List<ColumnTypes.Column> dropped() {
         return dropped;
     }
 
@@ -114,7 +115,7 @@ final class SyncPlan {
      */
     static SyncPlan make(TableName name, WorkingCatalog.State state, Importer.SourceColumns src, Path source,
                          List<String> keyNames) {
-        for (WorkingCatalog.ColumnRow c : state.columns()) {
+        for (ColumnTypes.Column c : state.columns()) {
             if (c.nested()) {
                 throw new FdlException("table " + name + " has nested column '" + c.name() + "' (" + c.lakeType()
                         + "); fdl import writes flat columns only: use fdl sql with the DuckLake extension");
@@ -123,9 +124,9 @@ final class SyncPlan {
         Map<String, String> fileColumns = new HashMap<>();
         for (String c : src.types().keySet()) fileColumns.put(Identifiers.fold(c), c);
         List<Target> targets = new ArrayList<>();
-        List<WorkingCatalog.ColumnRow> dropped = new ArrayList<>();
+        List<ColumnTypes.Column> dropped = new ArrayList<>();
         List<String> changes = new ArrayList<>();
-        for (WorkingCatalog.ColumnRow c : state.columns()) {
+        for (ColumnTypes.Column c : state.columns()) {
             String fileName = fileColumns.remove(Identifiers.fold(c.name()));
             if (fileName == null) {
                 dropped.add(c);
