@@ -64,8 +64,7 @@ class OneHomePerRuleTest {
     @Test
     void theDataFolderRulesLiveInDuckLakePaths() throws IOException {
         // remote: DuckLakePaths.isRemote; one trailing '/': DuckLakePaths.dataPath
-        // (the comment blanking takes "://" for a comment from its "//" on: its "\":" is what is left)
-        assertThat(sites(Pattern.compile("\\.contains\\(\":[ \\t]*(?:\\n|$)"), COMMENTS))
+        assertThat(sites(Pattern.compile("\\.contains\\(\"://\"\\)"), COMMENTS))
                 .filteredOn(s -> s.startsWith("ducklake/") || s.startsWith("cli/"))
                 .as("contains(\"://\") on a data folder outside DuckLakePaths.isRemote")
                 .allMatch(s -> s.startsWith("ducklake/format/DuckLakePaths.java:"));

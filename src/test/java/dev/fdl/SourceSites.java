@@ -20,8 +20,12 @@ public final class SourceSites {
     /** Text blocks, strings, character literals and comments (as PackageCyclesTest reads them). */
     public static final Pattern NOT_CODE = Pattern.compile(
             "\"\"\"(?s:.*?)\"\"\"|\"(?:\\\\.|[^\"\\\\\\n])*\"|'(?:\\\\.|[^'\\\\])'|/\\*(?s:.*?)\\*/|//[^\\n]*");
-    /** Comments only (strings kept, for rules about string literals); a string holding // or /* is rare enough here. */
-    public static final Pattern COMMENTS = Pattern.compile("/\\*(?s:.*?)\\*/|//[^\\n]*");
+    /**
+     * Comments only, for rules about string literals: text blocks, strings and character literals
+     * are matched first and kept (group 1), so a string holding {@code //} or {@code /*} stays whole.
+     */
+    public static final Pattern COMMENTS = Pattern.compile(
+            "(\"\"\"(?s:.*?)\"\"\"|\"(?:\\\\.|[^\"\\\\\\n])*\"|'(?:\\\\.|[^'\\\\])')|/\\*(?s:.*?)\\*/|//[^\\n]*");
 
     private SourceSites() {}
 
@@ -41,7 +45,10 @@ public final class SourceSites {
     public static List<Integer> lines(String source, Pattern code, Pattern blanked) {
         Matcher m = blanked.matcher(source);
         StringBuilder sb = new StringBuilder();
-        while (m.find()) m.appendReplacement(sb, Matcher.quoteReplacement(m.group().replaceAll("[^\\n]", " ")));
+        while (m.find()) {
+            boolean kept = m.groupCount() >= 1 && m.group(1) != null;
+            m.appendReplacement(sb, Matcher.quoteReplacement(kept ? m.group() : m.group().replaceAll("[^\\n]", " ")));
+        }
         m.appendTail(sb);
         String blank = sb.toString();
         List<Integer> out = new ArrayList<>();

@@ -60,10 +60,13 @@ class SnapshotRulesHomeTest {
                     /* busy_timeout */
                     String s = "UPDATE t SET end_snapshot = ?";
                     String t = "UPDATE " + q + " SET " + end + " = ?";
+                    boolean r = location.contains("://"); // a comment after a string holding //
                 }
                 """;
         assertThat(lines(source, Pattern.compile("(?i)\\bSET\\s+(?:\\w*end_snapshot\\b|\"\\s*\\+\\s*\\w*end)"))).containsExactly(4, 5);
         assertThat(lines(source, Pattern.compile("busy_timeout"))).isEmpty();
+        assertThat(lines(source, Pattern.compile("contains\\(\"://\"\\)"))).containsExactly(6);
+        assertThat(lines(source, Pattern.compile("a comment after"))).isEmpty();
     }
 
     private static String file(String site) {
