@@ -7,6 +7,7 @@ import dev.fdl.util.Json;
 import dev.fdl.repo.RevisionRange;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
+import dev.fdl.repo.HistoryWalk;
 import dev.fdl.repo.ParentStat;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
@@ -16,9 +17,12 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
 
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** {@code fdl log}: history from a ref, newest first, expired versions marked (SPEC.md section 4, log). */
 final class LogCommand implements Runnable {
@@ -35,6 +39,10 @@ final class LogCommand implements Runnable {
                         + "-<N> is -n <N>, as in git.").build());
         c.spec.addOption(Specs.option(int.class, "N", "Show at most N versions (negative: all).", "-n", "--max-count"));
         c.spec.addOption(Specs.flag("One line per version.", "--oneline"));
+        c.spec.addOption(Specs.flag("Draw the history as a graph left of the versions, as git log --graph does: * a version, "
+                + "| a line of history, \\ where a merge version joins a second line, / where two lines meet at the version they forked from.", "--graph"));
+        c.spec.addOption(Specs.flag("Follow only the first parent of merge versions: the versions the branch itself "
+                + "pointed at, each merge standing for what it brought in.", "--first-parent"));
         c.spec.addOption(Specs.flag("Print as JSON.", "--json"));
         c.spec.addOption(Specs.flag("Per version and table, the rows added and removed (a changed row counts as both), "
                 + "from the catalogs alone: no data file is read.", "--stat"));
@@ -67,6 +75,11 @@ final class LogCommand implements Runnable {
         boolean oneline = given.hasMatchedOption("--oneline");
         boolean json = given.hasMatchedOption("--json");
         boolean stat = given.hasMatchedOption("--stat");
+        boolean graph = given.hasMatchedOption("--graph");
+        HistoryWalk.Parents parents = given.hasMatchedOption("--first-parent") ? HistoryWalk.Parents.FIRST : HistoryWalk.Parents.ALL;
+        if (graph && json)
+            throw FdlException.usage("fdl log --graph draws text and cannot be combined with --json; the JSON lists each version's "
+                    + "parents, from which a graph can be drawn");
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = RepoOption.of(given).openStore()) {
             Repository repo = Repository.open(store);
@@ -74,7 +87,7 @@ final class LogCommand implements Runnable {
             Resolved r = repo.resolveAllowingExpired(target.spec());
             String hidden = exclude == null ? null
                     : repo.resolveAllowingExpired(DefaultRef.forArgument(repo, exclude, spec.commandLine().getErr()).spec()).version().id();
-            List<Repository.LogEntry> entries = repo.log(r.version().id(), hidden, limit);
+            List<Repository.LogEntry> entries = repo.log(r.version().id(), hidden, limit, parents);
             Map<String, List<RefValue>> refs = decorations(repo, r, spec.commandLine().getErr());
             for (Repository.LogEntry e : entries)
                 for (String p : e.missingParents())
@@ -108,36 +121,43 @@ final class LogCommand implements Runnable {
                 return;
             }
             if (target.description() != null && !entries.isEmpty()) Out.context(spec.commandLine().getErr(), target.description());
-            boolean first = true;
-            for (Repository.LogEntry e : entries) {
+            Set<String> shown = new HashSet<>();
+            for (Repository.LogEntry e : entries) shown.add(e.version().id());
+            LogGraph drawing = graph ? new LogGraph(shown, parents == HistoryWalk.Parents.FIRST) : null;
+            for (int i = 0; i < entries.size(); i++) {
+                Repository.LogEntry e = entries.get(i);
                 VersionInfo v = e.version();
                 String deco = decoration(refs.getOrDefault(v.id(), List.of()), head);
                 String exp = e.expired() == null ? "" : " [expired " + e.expired().expiredAt() + "]";
                 String was = formatChangedFrom(repo, v, entries);
                 String format = was == null ? "" : " [DuckLake " + (was.isEmpty() ? "" : was + " -> ") + v.ducklake().format() + "]";
                 exp = format + exp;
+                List<String> lines = new ArrayList<>();
                 if (oneline) {
-                    out.println(v.id().substring(0, 13) + deco + exp + " " + RefsCommand.firstLine(v.message()));
-                    if (stat && e.expired() == null) printStat(out, repo, v, entries);
-                    continue;
+                    lines.add(v.id().substring(0, 13) + deco + exp + " " + RefsCommand.firstLine(v.message()));
+                    if (stat && e.expired() == null) lines.addAll(statLines(repo, v, entries));
+                } else {
+                    if (i > 0 && drawing == null) lines.add("");
+                    lines.add("version " + v.id() + deco + exp);
+                    if (v.parents().size() > 1) lines.add("Merge:     " + mergeLine(v));
+                    lines.add("Author:    " + v.author());
+                    lines.add("Date:      " + v.createdAt());
+                    lines.add("Seq:       " + v.seq() + (v.parents().isEmpty() ? "" : "  parent " + String.join(", ", v.parents())));
+                    lines.add("Snapshots: " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot());
+                    if (was != null) {
+                        lines.add("DuckLake:  format " + v.ducklake().format() + (was.isEmpty() ? "" : " (was " + was + ")")
+                                + (v.ducklake().format().equals("1.0") ? "" : ": DuckDB 1.5 readers cannot open this version"));
+                    }
+                    lines.add("");
+                    for (String line : v.message().split("\n", -1)) lines.add("    " + line);
+                    if (stat && e.expired() == null) {
+                        lines.add("");
+                        lines.addAll(statLines(repo, v, entries));
+                    }
+                    if (drawing != null && i < entries.size() - 1) lines.add("");
                 }
-                if (!first) out.println();
-                first = false;
-                out.println("version " + v.id() + deco + exp);
-                out.println("Author:    " + v.author());
-                out.println("Date:      " + v.createdAt());
-                out.println("Seq:       " + v.seq() + (v.parents().isEmpty() ? "" : "  parent " + String.join(", ", v.parents())));
-                out.println("Snapshots: " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot());
-                if (was != null) {
-                    out.println("DuckLake:  format " + v.ducklake().format() + (was.isEmpty() ? "" : " (was " + was + ")")
-                            + (v.ducklake().format().equals("1.0") ? "" : ": DuckDB 1.5 readers cannot open this version"));
-                }
-                out.println();
-                for (String line : v.message().split("\n", -1)) out.println("    " + line);
-                if (stat && e.expired() == null) {
-                    out.println();
-                    printStat(out, repo, v, entries);
-                }
+                if (drawing == null) lines.forEach(out::println);
+                else printDrawn(out, drawing.next(v.id(), v.parents()), lines);
             }
             out.flush();
         }
@@ -169,11 +189,36 @@ final class LogCommand implements Runnable {
         return parentStat.of(v);
     }
 
-    private void printStat(PrintWriter out, Repository repo, VersionInfo v, List<Repository.LogEntry> entries) {
+    private List<String> statLines(Repository repo, VersionInfo v, List<Repository.LogEntry> entries) {
         StatColumns lines = new StatColumns();
         for (ParentStat.TableStat t : stats(repo, v, entries))
             lines.add(t.table(), "+" + t.added(), "-" + (t.removed() == null ? "?" : t.removed().toString()), t.dropped() ? "(dropped)" : String.format("(%,d rows)", t.rows()));
-        lines.print(out);
+        StringWriter text = new StringWriter();
+        PrintWriter w = new PrintWriter(text);
+        lines.print(w);
+        w.flush();
+        return text.toString().lines().toList();
+    }
+
+    /** git's {@code Merge:} line: the parents' ids, shortened as {@code --oneline} shortens ids. */
+    static String mergeLine(VersionInfo v) {
+        List<String> shortIds = new ArrayList<>();
+        for (String p : v.parents()) shortIds.add(p.length() > 13 ? p.substring(0, 13) : p);
+        return String.join(" ", shortIds);
+    }
+
+    /**
+     * A version's text lines with the graph left of them: its first line on its own row, the next
+     * ones on the rows that draw its joins and forks, the rest on lines going on; rows left over
+     * are printed alone (as git's {@code --oneline --graph} prints {@code |\}).
+     */
+    static void printDrawn(PrintWriter out, LogGraph.Rows rows, List<String> lines) {
+        out.println((rows.version() + lines.get(0)).stripTrailing());
+        int n = Math.max(lines.size(), rows.after().size() + 1);
+        for (int i = 1; i < n; i++) {
+            String prefix = i - 1 < rows.after().size() ? rows.after().get(i - 1) : rows.filler();
+            out.println((prefix + (i < lines.size() ? lines.get(i) : "")).stripTrailing());
+        }
     }
 
     /**

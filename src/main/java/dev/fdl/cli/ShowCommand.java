@@ -48,6 +48,7 @@ final class ShowCommand implements Runnable {
             if (which.description() != null) Out.context(spec.commandLine().getErr(), which.description());
             String deco = LogCommand.decoration(LogCommand.decorations(repo, r, spec.commandLine().getErr()).getOrDefault(v.id(), List.of()), repo.headBranch());
             out.println("version " + v.id() + deco + (r.isExpired() ? " [expired " + r.expired().expiredAt() + "]" : ""));
+            if (v.parents().size() > 1) out.println("Merge:     " + LogCommand.mergeLine(v)); // as git show prints a merge
             out.println("Author:    " + v.author());
             out.println("Date:      " + v.createdAt());
             out.println("Seq:       " + v.seq());

@@ -133,12 +133,15 @@ public final class HistoryWalk {
      * newest first, with each one's expiry and missing parents ({@link Repository#log(String, String, int)}).
      * Both walks go by descending seq, so the hidden side is read only down to the oldest version listed.
      *
+     * With {@link Parents#FIRST} the start side follows first parents only (git's
+     * {@code log --first-parent}); the hidden side always follows every parent, as in git.
+     *
      * @param hiddenId null: nothing hidden
      * @param limit    at most this many entries (negative: all)
      */
-    static List<Repository.LogEntry> log(VersionDatabase versions, String startId, String hiddenId, int limit) {
+    static List<Repository.LogEntry> log(VersionDatabase versions, String startId, String hiddenId, int limit, Parents parents) {
         List<Repository.LogEntry> out = new ArrayList<>();
-        HistoryWalk walk = HistoryWalk.over(versions, HistoryWalk.Parents.ALL);
+        HistoryWalk walk = HistoryWalk.over(versions, parents);
         walk.start(startId);
         HistoryWalk hiddenWalk = HistoryWalk.over(versions, HistoryWalk.Parents.ALL);
         if (hiddenId != null) hiddenWalk.start(hiddenId);

@@ -348,6 +348,15 @@ public final class Repository {
      * @param hiddenId null: nothing hidden
      */
     public List<LogEntry> log(String startId, String hiddenId, int limit) {
-        return HistoryWalk.log(versions, startId, hiddenId, limit);
+        return log(startId, hiddenId, limit, HistoryWalk.Parents.ALL);
+    }
+
+    /**
+     * {@link #log(String, String, int)} following every parent or, with {@link HistoryWalk.Parents#FIRST},
+     * the first only from {@code startId} (git's {@code log --first-parent}: the versions the branch
+     * itself pointed at, a merge standing for what it brought in).
+     */
+    public List<LogEntry> log(String startId, String hiddenId, int limit, HistoryWalk.Parents parents) {
+        return HistoryWalk.log(versions, startId, hiddenId, limit, parents);
     }
 }
