@@ -26,16 +26,22 @@ import java.util.function.Function;
  * No store is touched, so every rule is tested on synthetic histories.
  *
  * <p>The bucket rules follow restic's {@code forget} ({@code internal/data/snapshot_policy.go}),
- * with UTC instead of local time and branches instead of restic's groups: a branch's history
- * (the versions its ref reaches through {@code parents}) is ordered newest first by
- * {@code created_at} (then id); {@code keep-last N} keeps the first N; {@code keep-daily N} keeps
+ * with UTC instead of local time and lines of history instead of restic's groups: a branch's
+ * history is the versions its ref reaches through first parents (git's
+ * {@code log --first-parent}: the versions the branch itself pointed at), ordered newest first
+ * by {@code created_at} (then id); {@code keep-last N} keeps the first N; {@code keep-daily N} keeps
  * the first version of each new UTC day met, until N days were kept (so the newest version of
  * each of the N newest days that have a version), likewise per ISO week, calendar month and year;
  * a rule that still has count left when it reaches the oldest version keeps that one too
  * (restic's "oldest" rule, so the history reaches back as far as the counts allow);
  * {@code keep-within D} keeps versions created after the branch's newest version minus D (the
- * newest not in the future). Versions no branch reaches but a tag does form one history per tag.
- * A version on several branches is judged in each, and kept if any keeps it.
+ * newest not in the future). What a merge version's further parents bring in (the merged
+ * branch's own versions, down to where they meet a history already judged) is judged as one more
+ * history, as if that branch still existed, so a merge neither crowds a branch's own versions out
+ * of its counts nor leaves what it merged unjudged; every version a ref reaches through any
+ * parent is judged in some history. Versions no branch reaches but a tag does form histories of
+ * the tag in the same way. A version in several histories is judged in each, and kept if any
+ * keeps it.
  *
  * <p>Expired versions stay in the graph (their version.json is kept, so history continues
  * through them) but are not judged and use up no count. Every version a branch or tag points at
@@ -101,19 +107,21 @@ public final class RetentionPlan {
         Set<String> reachable = new HashSet<>(onBranches);
         Map<String, Set<String>> groups = new LinkedHashMap<>();
         if (policy.branch() != null) {
-            Set<String> h = branches.get(policy.branch());
-            if (h == null)
+            if (!branches.containsKey(policy.branch()))
                 throw FdlException.notFound("no branch '" + policy.branch() + "' to apply the retention policy to; list branches with: fdl branch");
-            groups.put("branch " + policy.branch(), h);
-        } else {
-            branches.forEach((name, h) -> groups.put("branch " + name, h));
+        }
+        for (Ref r : refs) {
+            if (!r.branch() || (policy.branch() != null && !policy.branch().equals(r.name()))) continue;
+            lines(r.versionId(), "branch " + r.name(), byId).forEach((label, line) -> groups.merge(label, line, (a, b) -> a));
         }
         for (Ref r : refs) {
             if (r.branch()) continue;
-            Set<String> h = history(r.versionId(), byId);
-            reachable.addAll(h);
-            h.removeAll(onBranches);
-            if (policy.branch() == null && !h.isEmpty()) groups.merge("tag " + r.name(), h, (a, b) -> a);
+            reachable.addAll(history(r.versionId(), byId));
+            if (policy.branch() != null) continue;
+            lines(r.versionId(), "tag " + r.name(), byId).forEach((label, line) -> {
+                line.removeAll(onBranches);
+                if (!line.isEmpty()) groups.merge(label, line, (a, b) -> a);
+            });
         }
         for (Ref r : refs) if (byId.containsKey(r.versionId())) reasons.apply(r.versionId()).add("points at: " + r);
 
@@ -209,6 +217,39 @@ public final class RetentionPlan {
         }
         out.sort(NEWEST_FIRST);
         return out;
+    }
+
+    /**
+     * The history {@code from} reaches through every parent, cut into lines: first {@code label}'s
+     * own, {@code from} and its first parents; then, for each version of a line with further
+     * parents, the line from each of them through first parents down to the first version
+     * already in a line (where the merged branch forked), labelled {@code "<label>, merged by
+     * <merge id>"}. Every version of the history is in exactly one line. Expired versions stay in
+     * (history runs through them); a parent missing from {@code byId} ends its line.
+     */
+    private static Map<String, Set<String>> lines(String from, String label, Map<String, Version> byId) {
+        Map<String, Set<String>> out = new LinkedHashMap<>();
+        Set<String> seen = new HashSet<>();
+        Deque<String[]> starts = new ArrayDeque<>(); // {first version of a line, its label}
+        starts.add(new String[]{from, label});
+        while (!starts.isEmpty()) {
+            String[] start = starts.poll();
+            Set<String> line = new LinkedHashSet<>();
+            Version v = byId.get(start[0]);
+            while (v != null && seen.add(v.id())) {
+                line.add(v.id());
+                for (int i = 1; i < v.parents().size(); i++)
+                    starts.add(new String[]{v.parents().get(i), label + ", merged by " + shortId(v.id())});
+                v = v.parents().isEmpty() ? null : byId.get(v.parents().get(0));
+            }
+            if (!line.isEmpty()) out.computeIfAbsent(start[1], k -> new LinkedHashSet<>()).addAll(line);
+        }
+        return out;
+    }
+
+    /** A version id as {@code fdl log --oneline} shortens it (13 characters). */
+    private static String shortId(String id) {
+        return id.length() > 13 ? id.substring(0, 13) : id;
     }
 
     /** The versions {@code from} reaches through parents (itself included), expired ones too. */

@@ -1,18 +1,15 @@
 package dev.fdl.cli;
 
-import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.TestVersions;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.store.LocalStore;
 import dev.fdl.util.Json;
-import dev.fdl.util.VersionIds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -121,12 +118,7 @@ class MergeHistoryCliTest {
         LocalStore store = new LocalStore(root);
         Repository repo = Repository.open(store);
         VersionInfo two = repo.resolve("main").version(), dev = repo.resolve("dev").version();
-        String id = VersionIds.next();
-        for (String f : List.of(dev.catalog().path(), dev.dataset().path()))
-            store.put(RepoLayout.versionFile(id, f), store.get(RepoLayout.versionFile(dev.id(), f)).orElseThrow().bytes());
-        VersionInfo merge = new VersionInfo(dev.fdl(), id, Math.max(two.seq(), dev.seq()) + 1, List.of(two.id(), dev.id()),
-                Instant.now(), dev.author(), "merge dev", dev.catalog(), dev.dataset(), dev.ducklake(), dev.extra());
-        store.put(RepoLayout.versionJson(id), merge.toBytes());
+        String id = TestVersions.copyWithParents(store, dev, List.of(two.id(), dev.id()), "merge dev");
         TestVersions.setBranch(store, "main", id);
 
         assertThat(changes(wc, "main^2", "main")).as("the merge took dev's tables").isEqualTo(changes(wc, "dev", "dev"));

@@ -29,6 +29,24 @@ public final class TestVersions {
         return id;
     }
 
+    /**
+     * Writes a finished version whose catalog and dataset.json are copies of {@code from}'s and
+     * whose {@code parents} are given (a merge version when there are two: what a merge that took
+     * {@code from}'s tables would publish); seq follows SPEC.md section 3. Returns its id.
+     */
+    public static String copyWithParents(ObjectStore store, VersionInfo from, List<String> parents, String message) {
+        String id = VersionIds.next();
+        Repository repo = Repository.open(store);
+        long seq = 1;
+        for (String p : parents) seq = Math.max(seq, repo.readVersion(p).orElseThrow().seq() + 1);
+        for (String f : List.of(from.catalog().path(), from.dataset().path()))
+            store.put(RepoLayout.versionFile(id, f), store.get(RepoLayout.versionFile(from.id(), f)).orElseThrow().bytes());
+        VersionInfo v = new VersionInfo(from.fdl(), id, seq, parents, Instant.now(), from.author(), message,
+                from.catalog(), from.dataset(), from.ducklake(), from.extra());
+        store.put(RepoLayout.versionJson(id), v.toBytes());
+        return id;
+    }
+
     /** Points a branch at a version (plain write). */
     public static void setBranch(ObjectStore store, String branch, String id) {
         store.put("refs/heads/" + branch, Repository.refBytes(id));

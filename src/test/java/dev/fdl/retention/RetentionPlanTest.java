@@ -176,6 +176,37 @@ class RetentionPlanTest {
                 .containsExactly("d", "c", "a");
     }
 
+    /** main: a b c, then m merges staging (s1 s2 s3, forked at a) as its second parent. */
+    void mergedStaging() {
+        chain(null, "a=2026-01-01T10:00:00Z", "b=2026-01-02T10:00:00Z", "c=2026-01-03T10:00:00Z");
+        chain("a", "s1=2026-01-03T12:00:00Z", "s2=2026-01-03T18:00:00Z", "s3=2026-01-04T06:00:00Z");
+        versions.put("m", new RetentionPlan.Version("m", Instant.parse("2026-01-04T12:00:00Z"), List.of("c", "s3"), false));
+        branch("main", "m");
+    }
+
+    @Test
+    void aBranchCountsAlongItsFirstParentsAndWhatAMergeBroughtInIsItsOwnHistory() {
+        mergedStaging();
+        RetentionPolicy p = policy(0, null, 2, 0, 0, 0);
+        // main's own states per day (m, c), not crowded out by staging's newer versions of the same days
+        assertThat(kept(p)).containsExactly("c", "m", "s2", "s3");
+        assertThat(expired(p)).containsExactly("a", "b", "s1");
+        assertThat(reasons(p, "c")).containsExactly("daily 2026-01-03 [branch main]");
+        assertThat(reasons(p, "s3")).containsExactly("daily 2026-01-04 [branch main, merged by m]");
+
+        branch("staging", "s3");
+        assertThat(kept(p)).as("deleting the merged branch changes nothing").containsExactly("c", "m", "s2", "s3");
+    }
+
+    @Test
+    void theSecondParentOfAMergeIsKeptByAnyRule() {
+        mergedStaging();
+        assertThat(kept(policy(1, null, 0, 0, 0, 0))).containsExactly("m", "s3");
+        assertThat(kept(policy(0, Duration.ofHours(1), 0, 0, 0, 0))).containsExactly("m", "s3");
+        assertThat(kept(policy(0, null, 0, 0, 0, 2))).as("restic's oldest rule in each").containsExactly("a", "m", "s1", "s3");
+        assertThat(expired(policy(1, null, 0, 0, 0, 0).onBranch("main"))).containsExactly("a", "b", "c", "s1", "s2");
+    }
+
     @Test
     void versionsOnlyATagReachesFormTheTagsOwnHistory() {
         chain(null, "a=2024-01-01T00:00:00Z", "c=2024-01-03T00:00:00Z", "d=2024-01-04T00:00:00Z");
