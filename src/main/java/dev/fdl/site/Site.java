@@ -12,6 +12,7 @@ import dev.fdl.repo.RefValue;
 import dev.fdl.repo.RepoConfig;
 import dev.fdl.repo.CatalogSource;
 import dev.fdl.repo.ParentStat;
+import dev.fdl.repo.HistoryWalk;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.store.ObjectBytes;
@@ -31,7 +32,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -471,18 +471,11 @@ public final class Site {
      * dataset.json (read 8 at a time).
      */
     private List<Entry> history(List<RefValue> refs) {
-        PriorityQueue<VersionInfo> queue = new PriorityQueue<>(
-                Comparator.comparingLong(VersionInfo::seq).thenComparing(VersionInfo::id).reversed());
-        Set<String> seen = new HashSet<>();
-        for (RefValue r : refs)
-            if (seen.add(r.versionId())) repo.readVersion(r.versionId()).ifPresent(queue::add);
+        // every parent, as gc keeps them; a version whose version.json cannot be read ends its line
+        HistoryWalk walk = HistoryWalk.over(repo::readVersion, id -> false, HistoryWalk.Parents.ALL);
+        for (RefValue r : refs) walk.start(r.versionId());
         List<VersionInfo> ordered = new ArrayList<>();
-        while (!queue.isEmpty()) {
-            VersionInfo v = queue.poll();
-            ordered.add(v);
-            for (String p : v.parents())
-                if (seen.add(p)) repo.readVersion(p).ifPresent(queue::add);
-        }
+        while (walk.peek() != null) ordered.add(walk.take());
         Entry[] out = new Entry[ordered.size()];
         List<String> idx = new ArrayList<>();
         for (int i = 0; i < ordered.size(); i++) idx.add(Integer.toString(i));
@@ -664,7 +657,7 @@ public final class Site {
             List<String> ps = new ArrayList<>();
             for (String p : v.parents())
                 ps.add(byId.containsKey(p) ? "<a class=\"id\" href=\"" + p + ".html\">" + p + "</a>" : "<span class=\"id\">" + p + "</span>");
-            fact(b, "parent", String.join(", ", ps));
+            fact(b, ps.size() > 1 ? "parents (merge)" : "parent", String.join(", ", ps));
         }
         fact(b, "seq", Long.toString(v.seq()));
         if (v.ducklake() != null)
