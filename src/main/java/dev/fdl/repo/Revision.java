@@ -134,7 +134,9 @@ record Revision(String spec, String base, Instant until, String date, List<Step>
                 if (v.parents().size() < s.n())
                     throw FdlException.notFound("revision '" + spec + "' not found: version " + v.id() + " (" + at + ") has "
                             + (v.parents().isEmpty() ? "no parent (it is the first version of its history)"
-                            : v.parents().size() + " parent(s), not " + s.n()));
+                            : v.parents().size() == 1 ? "1 parent, not " + s.n() + ": only a merge version has a second parent"
+                            : v.parents().size() + " parents, not " + s.n())
+                            + "; see fdl log --graph " + ShellQuote.word(base));
                 v = parent(repo, v, s.n(), at);
                 at = at + "^" + s.n();
             } else {

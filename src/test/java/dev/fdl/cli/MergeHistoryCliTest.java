@@ -95,7 +95,7 @@ class MergeHistoryCliTest {
         assertThat(Cli.ok(dir, "show", "--json", "main^1", r).out()).contains("\"id\" : \"" + v[1] + "\"");
         Cli.Result third = Cli.in(dir, "show", "main^3", r);
         assertThat(third.exit()).isEqualTo(4);
-        assertThat(third.err()).contains(v[4]).contains("2 parent(s), not 3");
+        assertThat(third.err()).contains(v[4]).contains("2 parents, not 3");
     }
 
     @Test

@@ -50,6 +50,10 @@ class RevisionTest {
         assertThat(id(v3.substring(0, 13) + "~2")).isEqualTo(v1);
         assertThat(id("merge^2")).isEqualTo(v1);
         assertThat(id("merge~1")).isEqualTo(v3);
+        assertThat(id("merge^1")).isEqualTo(v3);
+        assertThat(id("merge^2^0")).isEqualTo(v1);
+        assertThat(id("merge^1~2")).as("first parent, then two first parents").isEqualTo(v1);
+        assertThat(id(side.substring(0, 13) + "^2")).isEqualTo(v1);
     }
 
     @Test
@@ -73,7 +77,10 @@ class RevisionTest {
     @Test
     void errorsSayWhatWasNotFound() {
         notFound("HEAD~3", "HEAD~3", v1, "has no parent");
-        notFound("main^2", v3, "1 parent(s), not 2");
+        notFound("main^2", v3, "1 parent, not 2: only a merge version has a second parent", "fdl log --graph main");
+        notFound("merge^3", side, "(merge) has 2 parents, not 3");
+        notFound("merge^2~1", v1, "(merge^2) has no parent");
+        notFound("merge^2^2", v1, "(merge^2) has no parent");
         notFound("main@{2025-12-01}", "no version of main", "2025-12-01", v1);
         notFound("mian~1", "'mian'");
         assertThatThrownBy(() -> repo.resolve("main@{yesterday}"))
