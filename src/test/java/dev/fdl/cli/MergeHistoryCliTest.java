@@ -99,6 +99,24 @@ class MergeHistoryCliTest {
     }
 
     @Test
+    void branchDeleteTakesABranchMergedThroughASecondParentAsMerged() {
+        Path root = dir.resolve("repo");
+        Cli.ok(dir, "init", root.toString());
+        LocalStore store = new LocalStore(root);
+        String[] v = forkAndJoin(store);
+        String r = "--repo=" + root;
+        TestVersions.setBranch(store, "side", v[3]);
+        TestVersions.setBranch(store, "main", v[1]); // before the merge: side's work is on no other branch
+        Cli.Result refused = Cli.in(dir, "branch", "-d", "side", r);
+        assertThat(refused.exit()).as(refused.toString()).isEqualTo(1);
+        assertThat(refused.err()).contains("branch 'side' is not merged");
+
+        TestVersions.setBranch(store, "main", v[4]);
+        Cli.ok(dir, "branch", "-d", "side", r);
+        assertThat(Cli.ok(dir, "refs", r).out()).doesNotContain("side");
+    }
+
+    @Test
     void diffBetweenAMergeAndEachParent() throws Exception {
         Path wc = Cli.newWorkingCopy(dir), root = dir.resolve("repo");
         Path csv = dir.resolve("t.csv");
