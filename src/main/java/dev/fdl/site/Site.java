@@ -697,7 +697,7 @@ public final class Site {
             return ""; // the site describes what it can; fdl verify reports damaged catalogs
         }
         lastStat = changed;
-        StringBuilder b = new StringBuilder("<h2>Changes over ").append(v.parents().isEmpty() ? "an empty catalog" : "its parent").append("</h2>\n");
+        StringBuilder b = new StringBuilder("<h2>Changes over ").append(v.parents().isEmpty() ? "an empty catalog" : v.parents().size() > 1 ? "its first parent" : "its parent").append("</h2>\n");
         if (changed.isEmpty()) return b.append("<p class=\"muted\" id=\"stat\">No rows added or removed.</p>\n").toString();
         b.append("<table id=\"stat\"><tr><th>table</th><th class=\"num\">added</th><th class=\"num\">removed</th><th class=\"num\">rows</th></tr>\n");
         for (ParentStat.TableStat t : changed) {
