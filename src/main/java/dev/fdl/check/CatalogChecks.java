@@ -61,7 +61,9 @@ final class CatalogChecks {
             for (RowRule r : e.getValue()) {
                 SnapshotView.ColumnEntry c = column(t, r.field(), r.name());
                 String p = r.violation(c.duckType());
-                validate(t, p, r.name() + " (column " + r.field() + " is " + c.duckType() + ")");
+                String what = r.name() + " (column " + r.field() + " is " + c.duckType() + ")";
+                for (String v : r.values(c.duckType())) run("SELECT " + v, what);
+                validate(r.field(), c.duckType(), p, what);
                 predicates.put(r, p);
                 keys.put(r, r.key(c.id(), c.duckType()));
                 (since > 0 && parentHeld.contains(keys.get(r)) ? added : all).add(r);
@@ -156,9 +158,13 @@ final class CatalogChecks {
                 first.rows(), false, null);
     }
 
-    /** Runs a constraint's predicate on no rows: a value DuckDB cannot cast, a bad pattern or a type without a length fail here. */
-    private void validate(SnapshotView.TableEntry t, String predicate, String what) {
-        run("SELECT count(*) FROM (SELECT * FROM " + view(t) + " LIMIT 0) AS x WHERE " + predicate, what);
+    /**
+     * Runs a constraint's predicate on one row holding NULL in its column, so that a value DuckDB
+     * cannot cast to the column's type, a bad pattern or a type without a length fails here, named,
+     * whatever the table holds.
+     */
+    private void validate(String field, String type, String predicate, String what) {
+        run("SELECT " + predicate + " FROM (SELECT CAST(NULL AS " + type + ") AS " + SqlQuote.ident(field) + ") AS x", what);
     }
 
     private QueryResult run(String sql, String what) {

@@ -55,6 +55,19 @@ public record RowRule(String table, String field, String kind, JsonNode value) {
         };
     }
 
+    /** The constraint's values as SQL of the column's type (minimum, maximum, enum), each to be cast once to tell a malformed one. */
+    public List<String> values(String type) {
+        List<String> out = new ArrayList<>();
+        switch (kind) {
+            case "minimum", "maximum" -> out.add(literal(value, type));
+            case "enum" -> {
+                for (JsonNode v : value) if (!v.isNull()) out.add(literal(v, type));
+            }
+            default -> { }
+        }
+        return out;
+    }
+
     /** A constraint value as a value of the column's type: DuckDB casts it (a value it cannot cast fails the check, naming it). */
     private static String literal(JsonNode v, String type) {
         String text = v.isTextual() ? SqlQuote.literal(v.asText()) : v.isBoolean() ? String.valueOf(v.asBoolean()) : SqlQuote.literal(v.toString());
