@@ -81,6 +81,10 @@ class CheckCliTest {
         assertThat(v.path("checks").path("warnings").get(0).path("check").asText()).isEqualTo("guard: cities keeps its rows");
         assertThat(Cli.ok(wc, "show").out()).contains("guard: cities keeps its rows");
         assertThat(Cli.ok(wc, "log").out()).contains("[1 warning]");
+        Cli.ok(wc, "site");
+        String page = Files.readString(root.resolve("site/versions/" + v.path("id").asText() + ".html"));
+        assertThat(page).contains("<span id=\"check-warnings\">1</span> warned").contains("<h2>Check warnings</h2>")
+                .contains("guard: cities keeps its rows: 33,073 rows -&gt; 1,000");
     }
 
     @Test
