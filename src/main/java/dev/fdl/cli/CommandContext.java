@@ -62,6 +62,20 @@ final class CommandContext {
         return dir != null ? new CatalogCache(dir) : cache();
     }
 
+    /**
+     * This user's settings ({@code fdl config}): the file {@code $FDL_CONFIG} names, else the JVM
+     * property {@code fdl.config}, else {@code $XDG_CONFIG_HOME/fdl/config.json}, else
+     * {@code ~/.config/fdl/config.json}.
+     */
+    dev.fdl.util.UserConfig userConfig() {
+        String file = System.getenv("FDL_CONFIG");
+        if (file == null || file.isEmpty()) file = System.getProperty("fdl.config");
+        if (file != null && !file.isEmpty()) return new dev.fdl.util.UserConfig(Path.of(file));
+        String xdg = System.getenv("XDG_CONFIG_HOME");
+        Path base = xdg != null && !xdg.isEmpty() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".config");
+        return new dev.fdl.util.UserConfig(base.resolve("fdl").resolve("config.json"));
+    }
+
     /** True the first time it is asked: the FDL_REPO warning is printed once per run, however often a root is read. */
     boolean firstRepoWarning() {
         if (repoWarningPrinted) return false;

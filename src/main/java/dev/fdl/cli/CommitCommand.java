@@ -2,6 +2,8 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
+import dev.fdl.check.ChangeGuards;
+import dev.fdl.check.RepoChecks;
 import dev.fdl.repo.Authors;
 import dev.fdl.retention.Expire;
 import dev.fdl.retention.RetentionPolicy;
@@ -23,7 +25,9 @@ import java.io.PrintWriter;
         description = {"Publish the working copy's new snapshots and edited dataset.json as a new version of its branch.",
                 "A version always adds a snapshot: when none was made since checkout (only dataset.json or the DuckLake format changed, "
                         + "or --allow-empty), the commit adds one that changes no data.",
-                "Exit 1 when there is nothing to commit, exit 3 when the branch moved since checkout (conflict)."})
+                "Before uploading anything it runs fdl check --working (constraints and checks of dataset.json, change guards, hooks): "
+                        + "a failed check refuses the commit, warnings are printed and recorded in version.json.",
+                "Exit 1 when there is nothing to commit or a check failed, exit 3 when the branch moved since checkout (conflict)."})
 final class CommitCommand implements Runnable {
     @Spec CommandSpec spec;
     @Option(names = {"-m", "--message"}, paramLabel = "<message>", description = "What this version changes (may be left out after fdl restore: "
@@ -32,11 +36,27 @@ final class CommitCommand implements Runnable {
     @Option(names = "--allow-description-loss", description = "Commit even if dataset.json drops the title or license the parent version's description has.") boolean allowDescriptionLoss;
     @Option(names = "--allow-empty", description = "Publish a version even when nothing changed since the base version "
             + "(as git commit --allow-empty): its catalog adds one snapshot that changes nothing.") boolean allowEmpty;
+    @Option(names = "--full", description = "Check every row, even where the parent version's checks allow checking only the rows added since.") boolean full;
+    @Option(names = "--allow-drop", description = "Commit even though a table of the parent version is dropped.") boolean allowDrop;
+    @Option(names = "--allow-schema-change", description = "Commit even though a column of the parent version is dropped or retyped.") boolean allowSchemaChange;
+    @Option(names = "--allow-shrink", description = "Commit even though a table loses more than its share of rows (dataset.json fdl:max_shrink, default 10%).") boolean allowShrink;
+    @Option(names = "--hook-timeout", paramLabel = "<duration>", converter = DurationConverter.class,
+            description = "How long each pre-commit hook may run (e.g. 30s, 5m; default 5m).") java.time.Duration hookTimeout;
     @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;
     @Option(names = "--json", description = "Print version.json of the new version.") boolean json;
     @Option(names = "--expire", description = "After a successful commit, apply the retention policy saved in the repository "
             + "(fdl expire --save-policy).") boolean expire;
     @Option(names = "--site", description = "Regenerate the repository's site after the commit (also done when fdl.json's site.auto is true).") boolean site;
+
+    /** The warnings the checks recorded in the new version, one line each on stderr. */
+    private static void warnings(dev.fdl.repo.VersionInfo v, PrintWriter err) {
+        v.checks().ifPresent(c -> {
+            for (var w : c.path("warnings"))
+                err.println("fdl: warning: " + w.path("check").asText() + (w.path("count").asLong() > 0 && !w.has("detail")
+                        ? " (" + w.path("count").asLong() + " rows)" : "") + (w.has("detail") ? ": " + w.get("detail").asText() : ""));
+            err.flush();
+        });
+    }
 
     @Override
     public void run() {
@@ -49,8 +69,13 @@ final class CommitCommand implements Runnable {
             RetentionPolicy policy = !expire ? null : RetentionPolicy.saved(repo.config()).orElseThrow(() -> FdlException.usage(
                     "--expire applies the repository's saved retention policy, but " + repo.root() + " has none; "
                             + "save one with fdl expire --save-policy <rules>; nothing was committed"));
-            Commit.Result r = Commit.run(repo, wc, message, Authors.resolve(author), CommandContext.of(spec).clock(),
-                    Progress.listener(quiet, spec.commandLine().getErr()), new Commit.Options(allowDescriptionLoss, allowEmpty));
+            CommandContext ctx = CommandContext.of(spec);
+            RepoChecks checks = new RepoChecks(new RepoChecks.Env(ctx.duckDb(), ctx.cache(),
+                    CheckCommand.options(full, new ChangeGuards.Allow(allowDrop, allowSchemaChange, allowShrink), hookTimeout),
+                    ctx.userConfig().isTrue("hooks.trust"), spec.commandLine().getErr()));
+            Commit.Result r = Commit.run(repo, wc, message, Authors.resolve(author), ctx.clock(),
+                    Progress.listener(quiet, spec.commandLine().getErr()), new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit()));
+            warnings(r.version(), spec.commandLine().getErr());
             PrintWriter out = spec.commandLine().getOut();
             Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, CommandContext.of(spec), policy, false);
             Site.Result siteResult = SiteUpkeep.afterChange(repo, CommandContext.of(spec), site, "version " + r.version().id() + " was committed",

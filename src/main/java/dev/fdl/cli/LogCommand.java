@@ -131,7 +131,8 @@ final class LogCommand implements Runnable {
                 String exp = e.expired() == null ? "" : " [expired " + e.expired().expiredAt() + "]";
                 String was = formatChangedFrom(repo, v, entries);
                 String format = was == null ? "" : " [DuckLake " + (was.isEmpty() ? "" : was + " -> ") + v.ducklake().format() + "]";
-                exp = format + exp;
+                int warned = v.checkWarnings().size();
+                exp = format + exp + (warned == 0 ? "" : " [" + warned + (warned == 1 ? " warning]" : " warnings]"));
                 List<String> lines = new ArrayList<>();
                 if (oneline) {
                     lines.add(v.id().substring(0, 13) + deco + exp + " " + RefsCommand.firstLine(v.message()));

@@ -50,6 +50,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         Subcommand.built("status", StatusCommand::spec),
         Subcommand.annotated(ImportCommand.class),
         Subcommand.annotated(RmCommand.class),
+        Subcommand.annotated(CheckCommand.class),
         Subcommand.annotated(CommitCommand.class),
         Subcommand.built("log", LogCommand::spec),
         Subcommand.annotated(DiffCommand.class),
@@ -70,6 +71,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         Subcommand.annotated(SiteCommand.class),
         Subcommand.annotated(ServeCommand.class),
         Subcommand.annotated(DemoCommand.class),
+        Subcommand.annotated(ConfigCommand.class),
         Subcommand.annotated(CommandLine.HelpCommand.class));
 
     private CommandSpec spec;

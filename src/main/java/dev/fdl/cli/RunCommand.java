@@ -60,11 +60,6 @@ final class RunCommand implements Callable<Integer> {
 
     /** The variables injected for {@code wc}. */
     static Map<String, String> variables(WorkingCopy wc, Repository repo) {
-        String branch = wc.state().branch();
-        return Map.of("FDL_CATALOG_PATH", wc.catalog().toString(),
-                "FDL_CATALOG_URL", "ducklake:sqlite:" + wc.catalog(),
-                "FDL_DATA_PATH", repo.dataLocation(),
-                "FDL_REPO", repo.root(),
-                "FDL_BRANCH", branch == null ? "" : branch);
+        return wc.runVariables(repo);
     }
 }

@@ -59,6 +59,9 @@ final class ShowCommand implements Runnable {
             out.println("Dataset:   " + RepoLayout.versionFile(v.id(), v.dataset().path()) + "  " + v.dataset().bytes() + " bytes");
             out.println("DuckLake:  format " + v.ducklake().format() + ", snapshots " + v.ducklake().firstSnapshot()
                     + ".." + v.ducklake().lastSnapshot() + " (newest " + v.ducklake().snapshotId() + ")");
+            v.checks().ifPresent(c -> out.println("Checks:    " + c.path("checked").asLong() + " checked (" + c.path("mode").asText()
+                    + "): " + c.path("passed").asLong() + " passed, " + c.path("warned").asLong() + " warned"));
+            for (String w : v.checkWarnings()) out.println("  warning: " + w);
             out.println();
             for (String line : v.message().split("\n", -1)) out.println("    " + line);
             out.flush();

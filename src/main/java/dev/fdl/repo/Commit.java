@@ -54,9 +54,36 @@ public final class Commit {
      * @param allowEmpty           publish a version even when nothing changed since the base (as
      *                             {@code git commit --allow-empty}): its catalog adds one empty snapshot
      */
-    public record Options(boolean allowDescriptionLoss, boolean allowEmpty) {
-        /** Neither. */
+    public record Options(boolean allowDescriptionLoss, boolean allowEmpty, PreCommit preCommit) {
+        /** Neither, and no checks. */
         public static final Options NONE = new Options(false, false);
+
+        public Options {
+            java.util.Objects.requireNonNull(preCommit, "preCommit");
+        }
+
+        /** Without checks ({@link PreCommit#NONE}). */
+        public Options(boolean allowDescriptionLoss, boolean allowEmpty) {
+            this(allowDescriptionLoss, allowEmpty, PreCommit.NONE);
+        }
+    }
+
+    /**
+     * Step 3a (SPEC.md section 4): the checks of docs/checks.md (constraints, SQL checks, change
+     * guards, hooks), run on the commit's catalog and filled dataset.json before anything is uploaded.
+     */
+    @FunctionalInterface
+    public interface PreCommit {
+        /** Checks nothing, records nothing. */
+        PreCommit NONE = (repo, wc, catalog, dataset) -> null;
+
+        /**
+         * @param catalog the DuckDB catalog of steps 1 and 2 (its data path is the repository's data folder)
+         * @param dataset the filled dataset.json of step 3
+         * @return what version.json records under {@code checks}, or null for nothing
+         * @throws FdlException exit 1 when a check fails or cannot run, naming it; nothing is uploaded
+         */
+        ObjectNode check(Repository repo, WorkingCopy wc, Path catalog, Path dataset);
     }
 
     /**
@@ -164,7 +191,8 @@ public final class Commit {
         try {
             copyCatalog(catalog, first, storage);                              // 1, 2
             CatalogFacts facts = fillDataset(catalog, dataset);                // 3
-            VersionInfo v = versionJson(catalog, dataset, facts, first);       // 4
+            ObjectNode checks = options.preCommit().check(repo, wc, catalog, dataset); // 3a
+            VersionInfo v = versionJson(catalog, dataset, facts, first, checks); // 4
             checkFilesExist(catalog);                                          // 5
             upload(v, v.catalog().path(), Payload.of(catalog));                // 6
             upload(v, v.dataset().path(), Payload.of(dataset));                // 7
@@ -356,8 +384,8 @@ public final class Commit {
         return facts;
     }
 
-    /** Step 4: version.json with a new UUIDv7, seq, parents, sizes and checksums. */
-    private VersionInfo versionJson(Path catalog, Path dataset, CatalogFacts facts, long first) {
+    /** Step 4: version.json with a new UUIDv7, seq, parents, sizes and checksums, and what step 3a checked. */
+    private VersionInfo versionJson(Path catalog, Path dataset, CatalogFacts facts, long first, ObjectNode checks) {
         long seq = 1;
         List<String> parents = List.of();
         if (state.baseVersion() != null) {
@@ -370,7 +398,8 @@ public final class Commit {
             return new VersionInfo(FormatVersion.CURRENT, VersionIds.next(), seq, parents, Instant.now(clock), author, message,
                     new VersionInfo.FileRef(RepoLayout.CATALOG, CatalogConverter.duckDbStorage(catalog), Files.size(catalog), Sha256.of(catalog)),
                     new VersionInfo.FileRef(RepoLayout.DATASET, null, Files.size(dataset), Sha256.of(dataset)),
-                    new VersionInfo.DuckLakeInfo(facts.format(), facts.last(), first, facts.last()), Map.of());
+                    new VersionInfo.DuckLakeInfo(facts.format(), facts.last(), first, facts.last()),
+                    checks == null ? Map.of() : Map.of(VersionInfo.CHECKS, checks));
         } catch (IOException e) {
             throw new FdlException("cannot read " + catalog + ": " + e.getMessage());
         }

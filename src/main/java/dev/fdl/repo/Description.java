@@ -49,7 +49,7 @@ public final class Description {
      *
      * @throws FdlException exit 1 naming the object when it is missing or does not match
      */
-    static byte[] read(Repository repo, VersionInfo v) {
+    public static byte[] read(Repository repo, VersionInfo v) {
         String key = key(v.id(), v.dataset().path());
         ObjectBytes b = repo.store().get(key).orElseThrow(() -> new FdlException(
                 "the description " + key + " of version " + v.id() + " is missing; run fdl verify"));

@@ -30,6 +30,13 @@ public record VersionInfo(String fdl, String id, long seq, List<String> parents,
                           Author author, String message, FileRef catalog, FileRef dataset,
                           DuckLakeInfo ducklake, Map<String, JsonNode> extra) {
 
+    /**
+     * The optional key recording what the commit checked (docs/checks.md): counts, mode, warnings,
+     * the row constraints that held. Kept among {@link #extra()}, so fdl versions that do not know
+     * it read and keep it as any unknown key.
+     */
+    public static final String CHECKS = "checks";
+
     private static final Set<String> KNOWN = Set.of("fdl", "id", "seq", "parents", "created_at", "author",
             "message", "catalog", "dataset", "ducklake");
 
@@ -61,6 +68,28 @@ public record VersionInfo(String fdl, String id, long seq, List<String> parents,
     public VersionInfo {
         parents = List.copyOf(parents);
         extra = Map.copyOf(extra);
+    }
+
+    /** What the commit checked ({@link #CHECKS}), when recorded. */
+    public java.util.Optional<JsonNode> checks() {
+        return java.util.Optional.ofNullable(extra.get(CHECKS)).filter(JsonNode::isObject);
+    }
+
+    /**
+     * The warnings the commit's checks recorded, one line each ({@code check: detail} or
+     * {@code check (N rows)}); empty when none or not recorded.
+     */
+    public List<String> checkWarnings() {
+        List<String> out = new ArrayList<>();
+        checks().ifPresent(c -> {
+            for (JsonNode w : c.path("warnings")) {
+                String line = w.path("check").asText();
+                if (w.path("detail").isTextual()) line += ": " + w.get("detail").asText();
+                else if (w.path("count").asLong() > 0) line += " (" + w.get("count").asLong() + " rows)";
+                out.add(line);
+            }
+        });
+        return out;
     }
 
     /** Parses version.json strictly; {@code file} names it in errors. */

@@ -247,6 +247,20 @@ public final class WorkingCopy {
         return Files.isRegularFile(stateFile());
     }
 
+
+    /**
+     * The variables {@code fdl run} and pre-commit hooks get: FDL_CATALOG_PATH (the SQLite working
+     * catalog), FDL_CATALOG_URL ({@code ducklake:sqlite:<path>}), FDL_DATA_PATH (the repository's
+     * data folder), FDL_REPO (its root) and FDL_BRANCH (empty when detached).
+     */
+    public Map<String, String> runVariables(Repository repo) {
+        String branch = state().branch();
+        return Map.of("FDL_CATALOG_PATH", catalog().toString(),
+                "FDL_CATALOG_URL", "ducklake:sqlite:" + catalog(),
+                "FDL_DATA_PATH", repo.dataLocation(),
+                "FDL_REPO", repo.root(),
+                "FDL_BRANCH", branch == null ? "" : branch);
+    }
     /** Reads the state (exit 1 naming the file when corrupt). */
     public State state() {
         byte[] bytes;

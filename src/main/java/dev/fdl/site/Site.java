@@ -664,7 +664,15 @@ public final class Site {
             fact(b, "DuckLake", "format " + Html.esc(v.ducklake().format()) + ", snapshot " + v.ducklake().snapshotId());
         if (v.catalog() != null)
             fact(b, "catalog", Html.esc(v.catalog().path()) + ", " + v.catalog().bytes() + " bytes, " + Html.esc(v.catalog().storage()));
+        v.checks().ifPresent(c -> fact(b, "checks", c.path("checked").asLong() + " checked (" + Html.esc(c.path("mode").asText()) + "), "
+                + c.path("passed").asLong() + " passed, <span id=\"check-warnings\">" + c.path("warned").asLong() + "</span> warned"));
         b.append("</table>\n");
+        List<String> warnings = v.checkWarnings();
+        if (!warnings.isEmpty()) {
+            b.append("<h2>Check warnings</h2>\n<ul class=\"warnings\">");
+            for (String w : warnings) b.append("<li>").append(Html.esc(w)).append("</li>");
+            b.append("</ul>\n");
+        }
         if (v.message().contains("\n")) b.append("<pre class=\"message\">").append(Html.esc(v.message())).append("</pre>\n");
         if (e.expired() != null) {
             b.append("<p class=\"expired\" id=\"expired\">This version expired on ").append(Html.esc(e.expired().expiredAt().toString()))

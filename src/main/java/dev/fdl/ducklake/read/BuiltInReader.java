@@ -39,13 +39,15 @@ import dev.fdl.ducklake.engine.ReadOnlySql;
 public final class BuiltInReader implements AutoCloseable {
 
     private final Connection connection;
+    private final SnapshotView view;
     private final long snapshot;
     private final List<String> tables;
     private final List<String> skippedViews;
 
-    private BuiltInReader(Connection connection, long snapshot, List<String> tables, List<String> skippedViews) {
+    private BuiltInReader(Connection connection, SnapshotView view, List<String> tables, List<String> skippedViews) {
         this.connection = connection;
-        this.snapshot = snapshot;
+        this.view = view;
+        this.snapshot = view.snapshot();
         this.tables = List.copyOf(tables);
         this.skippedViews = List.copyOf(skippedViews);
     }
@@ -104,7 +106,7 @@ public final class BuiltInReader implements AutoCloseable {
                     : List.<SnapshotView.ViewEntry>of()) {
                 if (!createView(conn, memory, view)) skipped.add(view.schema() + "." + view.name());
             }
-            BuiltInReader reader = new BuiltInReader(conn, catalog.snapshot(), names, skipped);
+            BuiltInReader reader = new BuiltInReader(conn, catalog, names, skipped);
             conn = null;
             return reader;
         } catch (SQLException e) {
@@ -174,6 +176,19 @@ public final class BuiltInReader implements AutoCloseable {
             else if (!optional) return tables; // a view, or no table at all: read everything, as without a list
         }
         return tables.stream().filter(read::contains).toList();
+    }
+
+    /** The tables visible at the snapshot, with their columns and files, in catalog order. */
+    public List<SnapshotView.TableEntry> tableEntries() {
+        return view.tables();
+    }
+
+    /**
+     * The SELECT of the rows of {@code table} (one of {@link #tableEntries()}) that snapshots
+     * {@code since} and later added ({@link TableViewSql#selectAddedSince}), to run on {@link #connection()}.
+     */
+    public String addedRowsSql(SnapshotView.TableEntry table, long since) {
+        return TableViewSql.selectAddedSince(view, table, since);
     }
 
     /** The snapshot the views show. */

@@ -41,10 +41,10 @@ public final class SnapshotView {
     }
 
     /**
-     * A visible Parquet data file at its resolved location, with its {@code record_count} and
-     * {@code file_size_bytes} (-1 when not recorded).
+     * A visible Parquet data file at its resolved location, with its {@code record_count},
+     * {@code file_size_bytes} (-1 when not recorded) and the snapshot that added it ({@code begin_snapshot}).
      */
-    public record DataFileEntry(long id, String location, long recordCount, long bytes) {}
+    public record DataFileEntry(long id, String location, long recordCount, long bytes, long beginSnapshot) {}
 
     /** A visible positional delete file (Parquet {@code file_path, pos}) and the data file it belongs to. */
     public record DeleteFileEntry(long dataFileId, String location) {}
@@ -87,7 +87,8 @@ public final class SnapshotView {
         this.views = List.copyOf(views);
     }
 
-    long snapshot() {
+    /** The snapshot this view shows. */
+    public long snapshot() {
         return snapshot;
     }
 
@@ -210,7 +211,7 @@ public final class SnapshotView {
                     }
                 }
                 dataFiles.put(f.id(), location);
-                files.add(new DataFileEntry(f.id(), location, f.recordCount(), f.bytes()));
+                files.add(new DataFileEntry(f.id(), location, f.recordCount(), f.bytes(), f.beginSnapshot()));
             });
             if (!failed.isEmpty()) throw failed.get(0);
             List<DeleteFileEntry> deletes = new ArrayList<>();

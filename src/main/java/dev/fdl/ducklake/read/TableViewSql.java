@@ -22,10 +22,33 @@ import dev.fdl.ducklake.format.Visibility;
 public final class TableViewSql {
     private final SnapshotView catalog;
     private final SnapshotView.TableEntry table;
+    /** Inlined rows shown are those beginning at or after this snapshot (0: all visible ones). */
+    private final long addedSince;
 
     public TableViewSql(SnapshotView catalog, SnapshotView.TableEntry table) {
+        this(catalog, table, 0);
+    }
+
+    private TableViewSql(SnapshotView catalog, SnapshotView.TableEntry table, long addedSince) {
         this.catalog = catalog;
         this.table = table;
+        this.addedSince = addedSince;
+    }
+
+    /**
+     * The SELECT of the rows visible at the snapshot that snapshots {@code since} and later added:
+     * the rows of data files whose {@code begin_snapshot >= since} and the inlined rows whose begin
+     * snapshot is {@code >= since}, deletes applied as in {@link #select()}. Every other visible row
+     * was visible, unchanged, before {@code since}: DuckLake never changes a row in place, it ends it
+     * and adds the new one (DUCKLAKE.md "Data"). Columns as {@link #select()}.
+     */
+    public static String selectAddedSince(SnapshotView catalog, SnapshotView.TableEntry table, long since) {
+        List<SnapshotView.DataFileEntry> files = table.dataFiles().stream().filter(f -> f.beginSnapshot() >= since).toList();
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        files.forEach(f -> ids.add(f.id()));
+        SnapshotView.TableEntry added = new SnapshotView.TableEntry(table.id(), table.schema(), table.name(), table.columns(), files,
+                table.deleteFiles().stream().filter(d -> ids.contains(d.dataFileId())).toList(), table.inlined(), table.inlinedDeleteTable());
+        return new TableViewSql(catalog, added, Math.max(0, since)).select();
     }
 
     /** Row identity columns of {@link #selectWithRowIds()}: data file id (NULL for inlined rows). */
@@ -162,7 +185,8 @@ public final class TableViewSql {
         long s = catalog.snapshot();
         return "SELECT " + (select.isEmpty() ? "NULL AS __fdl_no_columns" : String.join(", ", select))
                 + " FROM " + catalog.catalogTable(inlined.tableName())
-                + " WHERE" + Visibility.at("", SqlQuote.ident(system.begin()), SqlQuote.ident(system.end()), Long.toString(s));
+                + " WHERE" + Visibility.at("", SqlQuote.ident(system.begin()), SqlQuote.ident(system.end()), Long.toString(s))
+                + (addedSince > 0 ? " AND " + SqlQuote.ident(system.begin()) + " >= " + addedSince : "");
     }
 
     private String emptyPart() {

@@ -1,0 +1,93 @@
+package dev.fdl.check;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.read.BuiltInReader;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Runs every check of docs/checks.md over one catalog, in this order: change guards against the
+ * parent's description, row constraints (incrementally where the parent held them, see
+ * {@link RowRule#key}), key constraints, SQL checks, then hooks. Reads with fdl's built-in reader
+ * (DuckDB core only), the catalog attached read-only.
+ */
+public final class Checks {
+    private Checks() {}
+
+    /**
+     * @param full        check every row even where the parent's checks allow checking added rows only ({@code --full})
+     * @param allow       the guarded changes that are meant
+     * @param hookTimeout how long each hook may run
+     */
+    public record Options(boolean full, ChangeGuards.Allow allow, Duration hookTimeout) {
+        /** Incremental, nothing allowed, the default timeout. */
+        public static final Options DEFAULT = new Options(false, ChangeGuards.Allow.NONE, Hook.DEFAULT_TIMEOUT);
+
+        public Options {
+            Objects.requireNonNull(allow, "allow");
+            Objects.requireNonNull(hookTimeout, "hookTimeout");
+        }
+    }
+
+    /**
+     * What is checked.
+     *
+     * @param catalog    a DuckDB-file catalog, read at its newest snapshot
+     * @param dataPath   where its data files are (local), overriding its data_path
+     * @param descriptor its dataset.json, filled (SPEC.md section 3)
+     * @param file       names the description in messages
+     */
+    public record Target(Path catalog, String dataPath, ObjectNode descriptor, String file) {}
+
+    /**
+     * The parent version, when there is one.
+     *
+     * @param descriptor its dataset.json (filled)
+     * @param since      the first snapshot the checked catalog adds over it (its last + 1)
+     * @param held       the row-constraint keys it recorded as held ({@link CheckReport#held()}); empty when it recorded none
+     */
+    public record Parent(ObjectNode descriptor, long since, Set<String> held) {
+        public Parent {
+            held = Set.copyOf(held);
+        }
+    }
+
+    /**
+     * Runs every check.
+     *
+     * @param parent null for a version without parent (every row checked, nothing guarded)
+     * @param hooks  run last, in order, their output printed to {@code out}
+     * @throws dev.fdl.FdlException exit 1 naming what is malformed or cannot run (a constraint, an SQL check that
+     *                              fails or writes, a hook not executable or too slow); a check that finds violations is a result, not an error
+     */
+    public static CheckReport run(DuckDbPool pool, Target target, Parent parent, Options options, List<Hook> hooks, PrintWriter out) {
+        Rules rules = Rules.of(target.descriptor(), target.file());
+        List<CheckResult> results = new ArrayList<>(ChangeGuards.check(parent == null ? null : parent.descriptor(), target.descriptor(),
+                rules, options.allow()));
+        List<String> held;
+        boolean incremental;
+        if (!rules.rows().isEmpty() || !rules.keys().isEmpty() || !rules.sql().isEmpty()) {
+            try (BuiltInReader reader = BuiltInReader.open(pool, target.catalog(), target.dataPath(), null)) {
+                CatalogChecks c = new CatalogChecks(reader);
+                long since = parent == null || options.full() ? 0 : parent.since();
+                results.addAll(c.rows(rules.rows(), since, parent == null ? Set.of() : parent.held()));
+                results.addAll(c.keys(rules.keys()));
+                results.addAll(c.sql(rules.sql()));
+                held = c.held();
+                incremental = c.incremental();
+            }
+        } else {
+            held = List.of();
+            incremental = false;
+        }
+        for (Hook h : hooks) results.add(h.run(options.hookTimeout(), out));
+        return new CheckReport(results, Set.copyOf(held), incremental);
+    }
+}
