@@ -19,7 +19,8 @@ import java.util.function.Predicate;
  * {@code parents} (every parent, or the first only), newest first (by {@code seq}, then id,
  * descending), each once. A parent's {@code seq} is smaller than its child's (SPEC.md section 4),
  * so once the walk is below a seq it never returns above it and callers stop early. log, gc,
- * expire, verify and {@code branch -d} all walk here.
+ * expire, verify, {@code branch -d} and the site all walk here (every parent: a version only a
+ * merge's second parent reaches is reachable); {@code log --first-parent} follows first parents only.
  *
  * <p>The rule for a version with no readable version.json (a ref's version or a parent), the same
  * for every caller: when the store still lists its version.json, the version is finished but
