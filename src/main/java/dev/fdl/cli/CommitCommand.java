@@ -36,6 +36,10 @@ final class CommitCommand implements Runnable {
     @Option(names = "--json", description = "Print version.json of the new version.") boolean json;
     @Option(names = "--expire", description = "After a successful commit, apply the retention policy saved in the repository "
             + "(fdl expire --save-policy).") boolean expire;
+    @Option(names = "--pull", description = "When the branch moved since checkout, merge its new version under the working copy's "
+            + "changes (fdl pull) and commit again, as long as nothing conflicts (at most " + PULL_ATTEMPTS + " attempts).") boolean pull;
+    /** How often {@code --pull} commits before giving up on a branch that keeps moving. */
+    static final int PULL_ATTEMPTS = 5;
     @Option(names = "--site", description = "Regenerate the repository's site after the commit (also done when fdl.json's site.auto is true).") boolean site;
 
     @Override
@@ -49,8 +53,11 @@ final class CommitCommand implements Runnable {
             RetentionPolicy policy = !expire ? null : RetentionPolicy.saved(repo.config()).orElseThrow(() -> FdlException.usage(
                     "--expire applies the repository's saved retention policy, but " + repo.root() + " has none; "
                             + "save one with fdl expire --save-policy <rules>; nothing was committed"));
-            Commit.Result r = Commit.run(repo, wc, message, Authors.resolve(author), CommandContext.of(spec).clock(),
-                    Progress.listener(quiet, spec.commandLine().getErr()), new Commit.Options(allowDescriptionLoss, allowEmpty));
+            java.util.function.Supplier<Commit.Result> commit = () -> Commit.run(repo, wc, message, Authors.resolve(author),
+                    CommandContext.of(spec).clock(), Progress.listener(quiet, spec.commandLine().getErr()),
+                    new Commit.Options(allowDescriptionLoss, allowEmpty));
+            Commit.Result r = !pull ? commit.get() : dev.fdl.repo.Merge.commitPulling(repo, wc, commit, Authors.resolve(author),
+                    MergeCommand.services(CommandContext.of(spec), repo, quiet, spec), PULL_ATTEMPTS);
             PrintWriter out = spec.commandLine().getOut();
             Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, CommandContext.of(spec), policy, false);
             Site.Result siteResult = SiteUpkeep.afterChange(repo, CommandContext.of(spec), site, "version " + r.version().id() + " was committed",
