@@ -116,7 +116,7 @@ public final class Merge {
                 + " shares no history with the working copy's version " + ours + "; nothing to merge from"));
         String message = request.message() != null && !request.message().isBlank() ? request.message()
                 : "Merge version " + other.id() + " (" + other.message().lines().findFirst().orElse("") + ")";
-        Written w = write(repo, wc, new Sides(wc.catalog(), other, base.version()), request.options(), author, message, s, steps);
+        Written w = write(repo, wc, new Job(new Sides(wc.catalog(), other, base.version()), request.options(), author, message), s, steps);
         if (w.result().conflicted()) return new Result(Kind.CONFLICTS, other, base.version(), base.ambiguous(), w.result());
         wc.save(st.withCatalog(w.catalog(), new WorkingCopy.State.PendingMerge(other.id(), st.catalog(), message)), steps);
         steps.reached("state-switched");
@@ -175,8 +175,8 @@ public final class Merge {
             DataPath.set(ours, repo.dataLocation());
             steps.reached("branch-catalog-converted");
             Sides sides = new Sides(ours, null, base.version());
-            Written w = write(repo, wc, sides.pull(wc.catalog()), swap(options), author,
-                    "Pull: working copy changes on top of version " + branchVersion.id(), s, steps);
+            Written w = write(repo, wc, new Job(sides.pull(wc.catalog()), swap(options), author,
+                    "Pull: working copy changes on top of version " + branchVersion.id()), s, steps);
             if (w.result().conflicted()) return new Result(Kind.CONFLICTS, branchVersion, base.version(), base.ambiguous(), swapped(w.result()));
             wc.save(st.rebased(branchVersion.id(), ref.etag(), branchVersion.ducklake().lastSnapshot(), w.catalog()), steps);
             steps.reached("state-switched");
@@ -203,7 +203,7 @@ public final class Merge {
         VersionInfo parent = repo.resolve(v.parents().get(0)).version();
         String msg = message != null && !message.isBlank() ? message
                 : "Revert version " + v.id() + " (" + v.message().lines().findFirst().orElse("") + ")";
-        Written w = write(repo, wc, new Sides(wc.catalog(), parent, v), MergeOptions.NONE, author, msg, s, WorkingCopy.Steps.NONE);
+        Written w = write(repo, wc, new Job(new Sides(wc.catalog(), parent, v), MergeOptions.NONE, author, msg), s, WorkingCopy.Steps.NONE);
         if (w.result().conflicted()) return new Result(Kind.CONFLICTS, parent, v, false, w.result());
         wc.save(st.withCatalog(w.catalog(), st.merging()));
         wc.deleteOtherCatalogs();
@@ -249,8 +249,14 @@ public final class Merge {
     /** The engine's result and, when it wrote one, the new working catalog's file name. */
     private record Written(MergeResult result, String catalog) {}
 
-    private static Written write(Repository repo, WorkingCopy wc, Sides sides, MergeOptions options, VersionInfo.Author author,
-                                 String message, Services s, WorkingCopy.Steps steps) {
+    /** What one merge writes: its sides, how conflicts are settled, and the snapshot's author and message. */
+    private record Job(Sides sides, MergeOptions options, VersionInfo.Author author, String message) {}
+
+    private static Written write(Repository repo, WorkingCopy wc, Job job, Services s, WorkingCopy.Steps steps) {
+        Sides sides = job.sides();
+        MergeOptions options = job.options();
+        VersionInfo.Author author = job.author();
+        String message = job.message();
         List<Path> scratch = new ArrayList<>();
         String name = WorkingCopy.newCatalogName();
         Path output = wc.catalogFile(name);

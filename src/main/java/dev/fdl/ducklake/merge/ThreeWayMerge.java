@@ -174,7 +174,7 @@ public final class ThreeWayMerge {
                     CatalogSide.Table clash = ours.byUuid.values().stream()
                             .filter(x -> !x.uuid().equals(uuid) && Identifiers.same(x.qualified(), t.qualified())).findFirst().orElse(null);
                     if (clash != null) {
-                        createdOnBoth(duck, ours, theirs, clash, t, res, p, w);
+                        createdOnBoth(new Sides(duck, ours, theirs, w), clash, t, res, p);
                         continue;
                     }
                 }
@@ -204,10 +204,13 @@ public final class ThreeWayMerge {
     }
 
     /** Both sides created a table of one name: equal contents keep ours, else a conflict unless settled. */
-    private void createdOnBoth(Connection duck, CatalogSide ours, CatalogSide theirs, CatalogSide.Table o, CatalogSide.Table t,
-                               MergeOptions.Side res, Plan p, MergeRequest.Writer w) throws SQLException {
+    /** Our and their side, read through {@code duck}. */
+    private record Sides(Connection duck, CatalogSide ours, CatalogSide theirs, MergeRequest.Writer w) {}
+
+    private void createdOnBoth(Sides sides, CatalogSide.Table o, CatalogSide.Table t, MergeOptions.Side res, Plan p) throws SQLException {
         String name = o.qualified();
-        if (sameContents(duck, ours, o, theirs, t, w)) {
+        CatalogSide theirs = sides.theirs();
+        if (sameContents(sides.duck(), sides.ours(), o, theirs, t, sides.w())) {
             p.outcomes.add(new MergeResult.TableOutcome(name, MergeResult.Action.KEPT, "created on both sides with the same contents"));
             return;
         }
