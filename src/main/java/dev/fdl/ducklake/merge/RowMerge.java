@@ -91,8 +91,8 @@ final class RowMerge {
             select.add("v." + SqlQuote.ident(TableViewSql.idColumn(c.id())) + " AS " + SqlQuote.ident(c.name()));
         select.add("true AS __fdl_p");
         try (Statement st = duck.createStatement()) {
-            st.execute("DROP TABLE IF EXISTS " + name);
-            st.execute("CREATE TEMP TABLE " + name + " AS SELECT " + String.join(", ", select) + " FROM ("
+            // a view: the join below reads each side's files once, nothing is materialised
+            st.execute("CREATE OR REPLACE TEMP VIEW " + name + " AS SELECT " + String.join(", ", select) + " FROM ("
                     + new TableViewSql(side.view(), side.entry()).selectWithRowIds() + ") AS v");
         }
     }
