@@ -46,6 +46,10 @@ final class CommitCommand implements Runnable {
     @Option(names = "--json", description = "Print version.json of the new version.") boolean json;
     @Option(names = "--expire", description = "After a successful commit, apply the retention policy saved in the repository "
             + "(fdl expire --save-policy).") boolean expire;
+    @Option(names = "--pull", description = "When the branch moved since checkout, merge its new version under the working copy's "
+            + "changes (fdl pull) and commit again, as long as nothing conflicts (at most " + PULL_ATTEMPTS + " attempts).") boolean pull;
+    /** How often {@code --pull} commits before giving up on a branch that keeps moving. */
+    static final int PULL_ATTEMPTS = 5;
     @Option(names = "--site", description = "Regenerate the repository's site after the commit (also done when fdl.json's site.auto is true).") boolean site;
 
     /** The warnings the checks recorded in the new version, one line each on stderr. */
@@ -73,8 +77,11 @@ final class CommitCommand implements Runnable {
             RepoChecks checks = new RepoChecks(new RepoChecks.Env(ctx.duckDb(), ctx.cache(),
                     CheckCommand.options(full, new ChangeGuards.Allow(allowDrop, allowSchemaChange, allowShrink), hookTimeout),
                     ctx.userConfig().isTrue("hooks.trust"), spec.commandLine().getErr()));
-            Commit.Result r = Commit.run(repo, wc, message, Authors.resolve(author), ctx.clock(),
-                    Progress.listener(quiet, spec.commandLine().getErr()), new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit()));
+            java.util.function.Supplier<Commit.Result> commit = () -> Commit.run(repo, wc, message, Authors.resolve(author),
+                    ctx.clock(), Progress.listener(quiet, spec.commandLine().getErr()),
+                    new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit()));
+            Commit.Result r = !pull ? commit.get() : dev.fdl.repo.Merge.commitPulling(repo, wc, commit, Authors.resolve(author),
+                    MergeCommand.services(ctx, repo, quiet, spec), PULL_ATTEMPTS);
             warnings(r.version(), spec.commandLine().getErr());
             PrintWriter out = spec.commandLine().getOut();
             Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, CommandContext.of(spec), policy, false);

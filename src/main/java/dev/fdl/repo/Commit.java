@@ -202,6 +202,7 @@ public final class Commit {
             String etag = moveRef(v);                                          // 9
             published = true;
             wc.save(state.committed(v.id(), etag, v.ducklake().lastSnapshot()));
+            if (state.merging() != null) wc.deleteOtherCatalogs(); // the catalog before the merge: --abort no longer goes back to it
             Description.writeBack(wc, dataset); // the working copy now holds the version's description, as git's checkout would
             return new Result(v, state.branch(), state.refEtag() == null);
         } catch (RuntimeException e) {
@@ -252,6 +253,8 @@ public final class Commit {
      * the one restore proposed; a given message that does not name it gets a line that does.
      */
     private static String messageNamingRestore(String message, WorkingCopy.State state) {
+        WorkingCopy.State.PendingMerge merge = state.merging();
+        if (merge != null && (message == null || message.isBlank())) return merge.message();
         String[] restored = state.restored();
         if (restored == null) return message;
         if (message == null || message.isBlank()) return restored[1];
@@ -393,6 +396,14 @@ public final class Commit {
                     "the base version " + state.baseVersion() + " has no version.json in " + repo.root() + "; check out again"));
             seq = parent.seq() + 1;
             parents = List.of(parent.id());
+            WorkingCopy.State.PendingMerge merge = state.merging();
+            if (merge != null) {
+                // a merge version: the branch's own history first, the merged version second (SPEC.md section 7)
+                VersionInfo other = repo.readVersion(merge.version()).orElseThrow(() -> new FdlException("the merged version "
+                        + merge.version() + " has no version.json in " + repo.root() + "; abort the merge with fdl merge --abort"));
+                seq = Math.max(parent.seq(), other.seq()) + 1;
+                parents = List.of(parent.id(), other.id());
+            }
         }
         try {
             return new VersionInfo(FormatVersion.CURRENT, VersionIds.next(), seq, parents, Instant.now(clock), author, message,

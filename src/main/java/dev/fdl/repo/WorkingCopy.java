@@ -61,6 +61,7 @@ public final class WorkingCopy {
                         long baseSnapshot, String catalog, Map<String, JsonNode> extra) {
         private static final String COMMITTING = "committing";
         private static final String RESTORED = "restored";
+        private static final String MERGE = "merge";
         private static final Set<String> KNOWN = Set.of("root", "repository_id", "branch", "base_version", "ref_etag",
                 "base_snapshot", "catalog");
 
@@ -100,7 +101,44 @@ public final class WorkingCopy {
             Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);
             rest.remove(COMMITTING);
             rest.remove(RESTORED);
+            rest.remove(MERGE);
             return new State(root, repositoryId, branch, version, etag, lastSnapshot, catalog, rest);
+        }
+
+        /**
+         * A merge written into the working catalog but not yet committed (git's {@code MERGE_HEAD}):
+         * the other version (the next commit's second parent), the working catalog file as it was
+         * before the merge ({@code fdl merge --abort} goes back to it) and the message proposed for the commit.
+         */
+        public record PendingMerge(String version, String previousCatalog, String message) {}
+
+        /** The pending merge, or null. */
+        public PendingMerge merging() {
+            JsonNode n = extra.get(MERGE);
+            if (n == null || !n.isObject() || !n.path("version").isTextual() || !n.path("previous_catalog").isTextual()) return null;
+            return new PendingMerge(n.get("version").asText(), n.get("previous_catalog").asText(), n.path("message").asText(""));
+        }
+
+        /** This state with working catalog {@code newCatalog}, holding a merge of {@code m.version()} (null: no pending merge). */
+        public State withCatalog(String newCatalog, PendingMerge m) {
+            Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);
+            rest.remove(MERGE);
+            if (m != null) {
+                ObjectNode o = Json.MAPPER.createObjectNode();
+                o.put("version", m.version());
+                o.put("previous_catalog", m.previousCatalog());
+                o.put("message", m.message());
+                rest.put(MERGE, o);
+            }
+            return new State(root, repositoryId, branch, baseVersion, refEtag, baseSnapshot, newCatalog, rest);
+        }
+
+        /** This state on a new base: the branch's version {@code version} read at {@code etag}, its newest snapshot, and catalog file {@code newCatalog}. */
+        public State rebased(String version, String etag, long lastSnapshot, String newCatalog) {
+            Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);
+            rest.remove(MERGE);
+            rest.remove(COMMITTING);
+            return new State(root, repositoryId, branch, version, etag, lastSnapshot, newCatalog, rest);
         }
 
         /**
@@ -176,12 +214,12 @@ public final class WorkingCopy {
     }
 
     /** The path of a working catalog file named {@code name} in {@code .fdl/}. */
-    Path catalogFile(String name) {
+    public Path catalogFile(String name) {
         return dir.resolve(DIR).resolve(name);
     }
 
     /** A file name for a new working catalog, not yet current: it becomes current when a saved state names it. */
-    static String newCatalogName() {
+    public static String newCatalogName() {
         return "catalog-" + java.util.UUID.randomUUID() + ".sqlite";
     }
 
@@ -191,10 +229,12 @@ public final class WorkingCopy {
      */
     void deleteOtherCatalogs() {
         String current = state().catalog();
+        State.PendingMerge merge = state().merging();
+        String kept = merge == null ? null : merge.previousCatalog(); // fdl merge --abort goes back to it
         try (java.util.stream.Stream<Path> files = Files.list(dir.resolve(DIR))) {
             for (Path f : files.toList()) {
                 String catalog = catalogOf(f);
-                if (catalog != null && !catalog.equals(current)) Files.deleteIfExists(f);
+                if (catalog != null && !catalog.equals(current) && !catalog.equals(kept)) Files.deleteIfExists(f);
             }
         } catch (IOException e) {
             // a stray old catalog only takes space; the next checkout removes it

@@ -74,11 +74,21 @@ public final class RestoreSnapshot {
     private final Map<Long, Set<String>> tableChanges = new LinkedHashMap<>();
     private final List<String> changes = new ArrayList<>();
     private final Map<Long, Long> catalogIds = new HashMap<>();
+    /** The table uuids restored, or null: every table, schema and view (the whole catalog). */
+    private final Set<String> scope;
+    /** Scoped: ids of the restored tables in the source, and in the working catalog (before and at the new snapshot). */
+    private final Set<Long> scopedSource = new HashSet<>();
+    private final Set<Long> scopedWorking = new HashSet<>();
 
-    private RestoreSnapshot(NewSnapshot snapshot) {
+    /** Whether a snapshot that changes nothing is written rather than refused. */
+    private boolean allowEmpty;
+
+    private RestoreSnapshot(NewSnapshot snapshot, Set<String> scope) {
+        this.allowEmpty = scope != null;
         this.snapshot = snapshot;
         this.conn = snapshot.catalog().connection();
         this.s = snapshot.id();
+        this.scope = scope == null ? null : Set.copyOf(scope);
     }
 
     /**
@@ -99,10 +109,76 @@ public final class RestoreSnapshot {
             // outside the transaction: SQLite attaches no database inside one
             Sql.exec(catalog.connection(), "ATTACH DATABASE " + SqlQuote.literal(source.toAbsolutePath().toString()) + " AS " + V);
             return catalog.newSnapshot(catalog.newestSnapshot(), "restore", author, message)
-                    .commit(ns -> new RestoreSnapshot(ns).run(sourceSnapshot));
+                    .commit(ns -> new RestoreSnapshot(ns, null).run(sourceSnapshot));
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot restore into the working catalog " + working + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * As {@link #restore}, but only for the tables whose {@code table_uuid} is in {@code tableUuids}
+     * (a three-way merge taking one side's tables): each such table is made what {@code source}
+     * shows at {@code sourceSnapshot} (created, changed, or dropped when the source does not show
+     * it), naming the source's data and delete files under ids the working catalog has not used;
+     * every other table, schema and view stays as it is. The source's schemas must be the working
+     * catalog's (same {@code schema_uuid}); a table in another schema is refused. When nothing
+     * differs the snapshot is still written, with no changes.
+     */
+    public static Result restoreTables(Path working, Path source, long sourceSnapshot, Set<String> tableUuids, String author,
+                                       String message) {
+        try (WorkingCatalog catalog = WorkingCatalog.open(working)) {
+            Sql.exec(catalog.connection(), "ATTACH DATABASE " + SqlQuote.literal(source.toAbsolutePath().toString()) + " AS " + V);
+            return catalog.newSnapshot(catalog.newestSnapshot(), "merge", author, message)
+                    .commit(ns -> new RestoreSnapshot(ns, Objects.requireNonNull(tableUuids, "tableUuids")).run(sourceSnapshot));
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot take tables into the working catalog " + working + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * As {@link #restore}, but a source that shows what the working catalog shows still gets its
+     * snapshot (no changes): a merge whose result equals ours is recorded all the same.
+     */
+    public static Result restoreAllowingEmpty(Path working, Path source, long sourceSnapshot, String author, String message) {
+        try (WorkingCatalog catalog = WorkingCatalog.open(working)) {
+            Sql.exec(catalog.connection(), "ATTACH DATABASE " + SqlQuote.literal(source.toAbsolutePath().toString()) + " AS " + V);
+            return catalog.newSnapshot(catalog.newestSnapshot(), "merge", author, message).commit(ns -> {
+                RestoreSnapshot r = new RestoreSnapshot(ns, null);
+                r.allowEmpty = true;
+                return r.run(sourceSnapshot);
+            });
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot write the merge into " + working + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Scoped: source schema ids mapped to the working catalog's schema of the same uuid. */
+    private Sync sameSchemas() throws SQLException {
+        Sync out = new Sync();
+        out.idColumn = "schema_id";
+        Map<String, Long> working = new HashMap<>();
+        for (Row r : rows("main", "ducklake_schema", visibleIn("main"))) working.put(r.text("schema_uuid"), r.num("schema_id"));
+        for (Row r : rows(V, "ducklake_schema", visibleIn(V))) {
+            Long to = working.get(r.text("schema_uuid"));
+            if (to != null) out.ids.put(r.num("schema_id"), to);
+        }
+        return out;
+    }
+
+    /** Scoped: the ids, in {@code db}, of tables whose uuid is in scope, at any snapshot. */
+    private Set<Long> scopedTableIds(String db) throws SQLException {
+        Set<Long> out = new HashSet<>();
+        for (Row r : rows(db, "ducklake_table", "1 = 1")) if (scope.contains(r.text("table_uuid"))) out.add(r.num("table_id"));
+        return out;
+    }
+
+    /** Whether a row of catalog table {@code table} in {@code db} takes part: always unscoped, else only rows of restored tables. */
+    private boolean inScope(String db, String table, Row r) {
+        if (scope == null) return true;
+        if (table.equals("ducklake_table")) return scope.contains(r.text("table_uuid"));
+        Set<Long> ids = db.equals(V) ? scopedSource : scopedWorking;
+        Long t = table.equals("ducklake_tag") ? r.num("object_id") : r.values.containsKey("table_id") ? r.num("table_id") : null;
+        return t != null && ids.contains(t);
     }
 
     private Result run(long sourceSnapshot) throws SQLException {
@@ -120,7 +196,11 @@ public final class RestoreSnapshot {
         snapshot.reserveIdsBelow(v.nextCatalogId(), v.nextFileId());
         refuseUnsupported();
 
-        Sync schemas = sync("ducklake_schema", "schema_id", "schema_uuid", Map.of(), Set.of());
+        if (scope != null) {
+            scopedSource.addAll(scopedTableIds(V));
+            scopedWorking.addAll(scopedTableIds("main"));
+        }
+        Sync schemas = scope != null ? sameSchemas() : sync("ducklake_schema", "schema_id", "schema_uuid", Map.of(), Set.of());
         for (Row r : schemas.inserted) changes.add("created_schema:" + SqlQuote.ident(r.text("schema_name")));
         for (Row r : schemas.ended) if (!schemas.ids.containsValue(r.num("schema_id"))) changes.add("dropped_schema:" + r.num("schema_id"));
         Sync tables = sync("ducklake_table", "table_id", "table_uuid", Map.of("schema_id", schemas.ids), Set.of());
@@ -133,7 +213,8 @@ public final class RestoreSnapshot {
                 changes.add("created_table:" + SqlQuote.qualified(schemaNames.getOrDefault(r.num("schema_id"), "main"), r.text("table_name")));
             else mark(r.num("table_id"), "altered_table");
         for (Row r : tables.ended) if (!tables.ids.containsValue(r.num("table_id"))) changes.add("dropped_table:" + r.num("table_id"));
-        Sync views = sync("ducklake_view", "view_id", "view_uuid", Map.of("schema_id", schemas.ids), Set.of());
+        scopedWorking.addAll(tables.ids.values());
+        Sync views = scope != null ? new Sync() : sync("ducklake_view", "view_id", "view_uuid", Map.of("schema_id", schemas.ids), Set.of());
         for (Row r : views.inserted)
             changes.add((views.endedIds().contains(r.num("view_id")) ? "altered_view:" + r.num("view_id")
                     : "created_view:" + SqlQuote.qualified(schemaNames.getOrDefault(r.num("schema_id"), "main"), r.text("view_name"))));
@@ -174,7 +255,7 @@ public final class RestoreSnapshot {
                         snapshot.schemaVersion(), t);
         }
         tableChanges.forEach((t, kinds) -> kinds.forEach(k -> changes.add(k + ":" + t)));
-        if (changes.isEmpty())
+        if (changes.isEmpty() && !allowEmpty)
             throw new FdlException("the working catalog already shows exactly these tables; nothing to restore (nothing was changed)");
         changes.forEach(snapshot::change);
         return new Result(s, changes);
@@ -258,6 +339,7 @@ public final class RestoreSnapshot {
         List<Row> toInsert = new ArrayList<>();
         source:
         for (Row r : rows(V, table, visibleIn(V))) {
+            if (!inScope(V, table, r)) continue;
             for (Map.Entry<String, Map<Long, Long>> m : maps.entrySet()) {
                 Object ref = r.values.get(m.getKey());
                 if (ref == null) continue;
@@ -284,7 +366,7 @@ public final class RestoreSnapshot {
             toInsert.add(r);
         }
         for (Row w : rows("main", table, visibleIn("main"))) {
-            if (keptRowids.contains(w.rowid)) continue;
+            if (keptRowids.contains(w.rowid) || !inScope("main", table, w)) continue;
             snapshot.endRows("main." + table, "rowid = ?", w.rowid);
             out.ended.add(w);
         }
@@ -440,6 +522,7 @@ public final class RestoreSnapshot {
         for (Row r : rows("main", "ducklake_inlined_data_tables", "1 = 1")) {
             String name = r.text("table_name");
             if (targets.contains(name) || !exists("main", name)) continue;
+            if (scope != null && !scopedWorking.contains(r.num("table_id"))) continue;
             if (snapshot.endRows("main." + SqlQuote.ident(name), "1 = 1") > 0)
                 mark(r.num("table_id"), "inlined_delete");
         }

@@ -1,0 +1,63 @@
+package dev.fdl.cli;
+
+import dev.fdl.FdlException;
+import dev.fdl.repo.Authors;
+import dev.fdl.repo.Merge;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.WorkingCopy;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.util.List;
+
+/** {@code fdl merge}: a three-way merge of another version into the working copy (docs/SPEC.md section 7). */
+@Command(name = "merge", mixinStandardHelpOptions = true,
+        description = {"Merge a branch, tag or version into the working copy. A fast-forward (the working copy's version is an ancestor "
+                + "and nothing is pending) moves the branch; otherwise the merged tables are written to the working catalog as one "
+                + "snapshot and the next fdl commit publishes a version with two parents.",
+                "Conflicts write nothing: exit 1, listing per table the kind, the count and the first 10 keys (--json: all)."})
+final class MergeCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Parameters(arity = "0..1", paramLabel = "<ref>", description = "The branch, tag or version to merge in.") String ref;
+    @Option(names = "--ff-only", description = "Refuse unless the branch can fast-forward.") boolean ffOnly;
+    @Option(names = "--no-ff", description = "Record a merge even when a fast-forward is possible.") boolean noFf;
+    @Option(names = "--strategy", paramLabel = "ours|theirs", description = "Settle every conflict for one side.") String strategy;
+    @Option(names = "--ours", paramLabel = "<table>", description = "Settle the conflicts of this table for ours (repeatable).") List<String> ours;
+    @Option(names = "--theirs", paramLabel = "<table>", description = "Settle the conflicts of this table for theirs (repeatable).") List<String> theirs;
+    @Option(names = "--key", paramLabel = "<cols>", description = "Row identity for tables changed on both sides that have no recorded key "
+            + "(comma-separated); default: the recorded key, else whole rows as multisets.") String key;
+    @Option(names = {"-m", "--message"}, paramLabel = "<message>", description = "The merge snapshot's message and the next commit's default.") String message;
+    @Option(names = "--author", paramLabel = "\"Name <email>\"", description = "Recorded in the snapshot; default as for fdl commit.") String author;
+    @Option(names = "--abort", description = "Go back to the working catalog as it was before the pending merge.") boolean abort;
+    @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;
+    @Option(names = "--json", description = "Print the result as JSON.") boolean json;
+
+    @Override
+    public void run() {
+        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        if (abort) {
+            if (ref != null) throw FdlException.usage("--abort takes no <ref>");
+            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), Merge.abort(wc), json);
+            return;
+        }
+        if (ref == null) throw FdlException.usage("fdl merge needs the <ref> to merge (or --abort)");
+        if (ffOnly && noFf) throw FdlException.usage("--ff-only and --no-ff exclude each other");
+        try (ObjectStore store = Stores.open(wc.state().root())) {
+            Repository repo = Repository.open(store);
+            CommandContext ctx = CommandContext.of(spec);
+            Merge.Result r = Merge.merge(repo, wc, new Merge.Request(ref, ffOnly, noFf, MergePrinter.options(strategy, ours, theirs, key), message),
+                    Authors.resolve(author), services(ctx, repo, quiet, spec));
+            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json);
+        }
+    }
+
+    /** What the merge commands read with. */
+    static Merge.Services services(CommandContext ctx, Repository repo, boolean quiet, CommandSpec spec) {
+        return new Merge.Services(ctx.cache(), ctx.duckDb(), ctx.cache().dataFolder(repo), Progress.listener(quiet, spec.commandLine().getErr()));
+    }
+}

@@ -1,0 +1,109 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fdl.FdlException;
+import dev.fdl.ducklake.merge.MergeOptions;
+import dev.fdl.ducklake.merge.MergeResult;
+import dev.fdl.repo.Merge;
+import dev.fdl.util.Json;
+
+import java.io.PrintWriter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Prints what {@code fdl merge}, {@code pull} and {@code revert} did, and their conflicts (the first 10 keys per table; {@code --json}: all). */
+final class MergePrinter {
+    private MergePrinter() {}
+
+    /** The options of {@code --strategy}, {@code --ours T}, {@code --theirs T} and {@code --key}. */
+    static MergeOptions options(String strategy, List<String> ours, List<String> theirs, String key) {
+        MergeOptions.Side s = null;
+        if (strategy != null) {
+            switch (strategy.toLowerCase(Locale.ROOT)) {
+                case "ours" -> s = MergeOptions.Side.OURS;
+                case "theirs" -> s = MergeOptions.Side.THEIRS;
+                default -> throw FdlException.usage("--strategy takes ours or theirs, not '" + strategy + "'");
+            }
+        }
+        Map<String, MergeOptions.Side> per = new HashMap<>();
+        if (ours != null) ours.forEach(t -> per.put(t.toLowerCase(Locale.ROOT), MergeOptions.Side.OURS));
+        if (theirs != null) for (String t : theirs) {
+            if (per.put(t.toLowerCase(Locale.ROOT), MergeOptions.Side.THEIRS) != null)
+                throw FdlException.usage("table " + t + " is named by both --ours and --theirs");
+        }
+        List<String> k = key == null || key.isBlank() ? List.of() : List.of(key.split("\\s*,\\s*"));
+        return new MergeOptions(s, per, k);
+    }
+
+    /** Prints the result; exit 1 (an exception after the listing) when the merge stopped on conflicts. */
+    static void print(PrintWriter out, PrintWriter err, Merge.Result r, boolean json) {
+        if (json) {
+            ObjectNode o = Json.MAPPER.createObjectNode();
+            o.put("result", r.kind().name().toLowerCase(Locale.ROOT));
+            if (r.other() != null) o.put("other", r.other().id());
+            if (r.base() != null) o.put("base", r.base().id());
+            if (r.baseAmbiguous()) o.put("base_ambiguous", true);
+            if (r.merge() != null) {
+                if (r.merge().snapshot() != null) o.put("snapshot", r.merge().snapshot());
+                ArrayNode tables = o.putArray("tables");
+                for (MergeResult.TableOutcome t : r.merge().tables())
+                    tables.addObject().put("table", t.table()).put("action", t.action().name().toLowerCase(Locale.ROOT)).put("detail", t.detail());
+                ArrayNode conflicts = o.putArray("conflicts");
+                for (MergeResult.TableConflict c : r.merge().conflicts()) {
+                    ObjectNode n = conflicts.addObject().put("table", c.table()).put("kind", c.kind()).put("count", c.count());
+                    ArrayNode keys = n.putArray("keys");
+                    for (MergeResult.KeyConflict k : c.keys())
+                        keys.addObject().put("key", k.key()).put("base", k.base()).put("ours", k.ours()).put("theirs", k.theirs());
+                }
+            }
+            Out.json(out, o);
+        } else {
+            if (r.baseAmbiguous())
+                Out.context(err, "several common ancestors are equally near; merged from the newest by seq, " + r.base().id());
+            switch (r.kind()) {
+                case UP_TO_DATE -> out.println("Already up to date" + (r.other() == null ? "" : " with version " + r.other().id()) + ".");
+                case FAST_FORWARD -> out.println("Fast-forward to version " + r.other().id() + ".");
+                case ABORTED -> out.println("Merge aborted: the working catalog is as it was before the merge.");
+                default -> {
+                    if (r.base() != null) Out.context(err, "merge base: version " + r.base().id());
+                    for (MergeResult.TableOutcome t : r.merge().tables())
+                        out.println("  " + t.action().name().toLowerCase(Locale.ROOT) + " " + t.table() + (t.detail().isEmpty() ? "" : ": " + t.detail()));
+                    if (!r.merge().conflicted()) out.println(done(r));
+                }
+            }
+            if (r.merge() != null) {
+                for (MergeResult.TableConflict c : r.merge().conflicts()) {
+                    out.println("CONFLICT (" + c.kind() + ") in " + c.table() + ": " + c.count() + (c.kind().equals("rows") ? " key(s)" : ""));
+                    c.keys().stream().limit(10).forEach(k -> out.println("    " + k.key() + "  base: " + text(k.base()) + "  ours: "
+                            + text(k.ours()) + "  theirs: " + text(k.theirs())));
+                    if (c.keys().size() > 10) out.println("    ... and " + (c.keys().size() - 10) + " more (--json lists all)");
+                }
+            }
+        }
+        out.flush();
+        if (r.kind() == Merge.Kind.CONFLICTS) {
+            long n = r.merge().conflicts().size();
+            throw new FdlException("stopped on conflicts in " + n + " table(s) (listed above); nothing was written. Settle them with "
+                    + "--strategy ours|theirs, or per table with --ours <table> / --theirs <table>, and run it again");
+        }
+    }
+
+    private static String done(Merge.Result r) {
+        return switch (r.kind()) {
+            case MERGED -> "Merged version " + r.other().id() + " into the working catalog as snapshot " + r.merge().snapshot()
+                    + "; publish it with fdl commit (its parents: the branch's version and " + r.other().id() + "), or undo it with fdl merge --abort.";
+            case PULLED -> "Pulled version " + r.other().id() + ": it is the working copy's base now, with your changes on top as snapshot "
+                    + r.merge().snapshot() + "; publish them with fdl commit.";
+            case REVERTED -> "Reverted version " + r.base().id() + " in the working catalog as snapshot " + r.merge().snapshot()
+                    + "; publish it with fdl commit.";
+            default -> "";
+        };
+    }
+
+    private static String text(String s) {
+        return s == null ? "(none)" : s;
+    }
+}

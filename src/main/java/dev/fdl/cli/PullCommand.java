@@ -1,0 +1,42 @@
+package dev.fdl.cli;
+
+import dev.fdl.repo.Authors;
+import dev.fdl.repo.Merge;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.WorkingCopy;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.util.List;
+
+/** {@code fdl pull}: the branch's new version becomes the working copy's base, its pending changes merged on top (docs/SPEC.md section 7). */
+@Command(name = "pull", mixinStandardHelpOptions = true,
+        description = {"Bring the working copy up to date with its branch, which moved since checkout: the branch's version becomes the "
+                + "base and what the working copy added since checkout is merged on top as one snapshot (the next commit has a single "
+                + "parent: linear history).",
+                "Conflicts write nothing: exit 1, listed as for fdl merge (ours: the working copy, theirs: the branch)."})
+final class PullCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Option(names = "--strategy", paramLabel = "ours|theirs", description = "Settle every conflict for one side (ours: the working copy).") String strategy;
+    @Option(names = "--ours", paramLabel = "<table>", description = "Settle the conflicts of this table for the working copy (repeatable).") List<String> ours;
+    @Option(names = "--theirs", paramLabel = "<table>", description = "Settle the conflicts of this table for the branch (repeatable).") List<String> theirs;
+    @Option(names = "--key", paramLabel = "<cols>", description = "Row identity for tables without a recorded key (comma-separated).") String key;
+    @Option(names = "--author", paramLabel = "\"Name <email>\"", description = "Recorded in the snapshot; default as for fdl commit.") String author;
+    @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;
+    @Option(names = "--json", description = "Print the result as JSON.") boolean json;
+
+    @Override
+    public void run() {
+        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        try (ObjectStore store = Stores.open(wc.state().root())) {
+            Repository repo = Repository.open(store);
+            Merge.Result r = Merge.pull(repo, wc, MergePrinter.options(strategy, ours, theirs, key), Authors.resolve(author),
+                    MergeCommand.services(CommandContext.of(spec), repo, quiet, spec));
+            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package dev.fdl.ducklake.merge;
+
+import dev.fdl.FdlException;
+import dev.fdl.ducklake.convert.CatalogConverter;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.engine.Sql;
+import dev.fdl.ducklake.format.DuckLakePaths;
+import dev.fdl.ducklake.format.RowKeyTag;
+import dev.fdl.ducklake.format.Visibility;
+import dev.fdl.ducklake.read.DataFileMirror;
+import dev.fdl.ducklake.read.SnapshotView;
+import dev.fdl.util.SqlQuote;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One side of a three-way merge (base, ours or theirs) as DuckDB reads it: the SQLite catalog
+ * copied to a DuckDB scratch file ({@link CatalogConverter#scratchCopy}), attached as
+ * {@code alias}, and its tables at the snapshot, each with its {@code table_uuid} (a table's
+ * identity across the sides: DuckLake gives every created table a new uuid, so two tables are the
+ * same table when they descend from the same table of the base), its recorded key and a
+ * fingerprint of its metadata that changes whenever its name, columns, files, inlined rows or key do.
+ */
+final class CatalogSide {
+    /** A table on this side. */
+    record Table(String uuid, SnapshotView.TableEntry entry, List<String> key, String fingerprint) {
+        String qualified() {
+            return entry.schema().equals("main") ? entry.name() : entry.schema() + "." + entry.name();
+        }
+    }
+
+    final String alias;
+    final Path sqlite;
+    final Path duckdb;
+    final long snapshot;
+    final Map<String, Table> byUuid = new LinkedHashMap<>();
+    private SnapshotView readable;
+
+    private CatalogSide(String alias, Path sqlite, Path duckdb, long snapshot) {
+        this.alias = alias;
+        this.sqlite = sqlite;
+        this.duckdb = duckdb;
+        this.snapshot = snapshot;
+    }
+
+    /** Copies {@code sqlite} to DuckDB in {@code tmp}, attaches it to {@code duck} as {@code alias} and reads its tables at {@code snapshot} (null: newest). */
+    static CatalogSide open(Connection duck, String alias, Path sqlite, Long snapshot, Path tmp) throws SQLException {
+        Path copy = CatalogConverter.scratchCopy(sqlite, tmp.resolve(alias + ".duckdb"));
+        Sql.attach(duck, copy, alias, true);
+        SnapshotView view = SnapshotView.loadRelative(duck, alias, sqlite.toString(), snapshot);
+        long s = snapshot != null ? snapshot : newest(duck, alias);
+        CatalogSide side = new CatalogSide(alias, sqlite, copy, s);
+        Map<Long, String> uuids = new LinkedHashMap<>();
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT table_id, CAST(table_uuid AS VARCHAR) FROM " + SqlQuote.ident(alias)
+                     + ".main.ducklake_table WHERE" + Visibility.at("", s))) {
+            while (rs.next()) uuids.put(rs.getLong(1), rs.getString(2));
+        }
+        for (SnapshotView.TableEntry t : view.tables()) {
+            String uuid = uuids.get(t.id());
+            if (uuid == null) throw new FdlException("catalog " + sqlite + " shows table " + t.name() + " without a ducklake_table row");
+            List<String> key = RowKeyTag.read(duck, SqlQuote.ident(alias) + ".main.ducklake_tag", t.id(), s);
+            side.byUuid.put(uuid, new Table(uuid, t, key, side.fingerprint(duck, t, key)));
+        }
+        return side;
+    }
+
+    private static long newest(Connection duck, String alias) throws SQLException {
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT max(snapshot_id) FROM " + SqlQuote.ident(alias) + ".main.ducklake_snapshot")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /**
+     * Everything that makes a table read differently, as text: schema, name, columns (id, name,
+     * type, default), data and delete files (relative locations, sorted), inlined rows (count and
+     * a hash of the visible ones, per inlined-data table) and the recorded key. Equal fingerprints
+     * on two sides descending from one table mean equal contents; unequal ones are treated as a change.
+     */
+    private String fingerprint(Connection duck, SnapshotView.TableEntry t, List<String> key) throws SQLException {
+        StringBuilder sb = new StringBuilder(t.schema()).append('.').append(t.name()).append('|');
+        for (SnapshotView.ColumnEntry c : t.columns())
+            sb.append(c.id()).append(':').append(c.name()).append(':').append(c.duckType()).append(':').append(c.initialDefault()).append(',');
+        List<String> files = new ArrayList<>();
+        for (SnapshotView.DataFileEntry f : t.dataFiles()) files.add(f.location());
+        Collections.sort(files);
+        List<String> deletes = new ArrayList<>();
+        for (SnapshotView.DeleteFileEntry d : t.deleteFiles()) deletes.add(d.location());
+        Collections.sort(deletes);
+        sb.append('|').append(files).append('|').append(deletes).append('|').append(key);
+        for (SnapshotView.InlinedTable i : t.inlined()) {
+            List<String> cols = new ArrayList<>(i.columnsById().values());
+            Collections.sort(cols);
+            String table = SqlQuote.ident(alias) + ".main." + SqlQuote.ident(i.tableName());
+            String hash = cols.isEmpty() ? "0" : "sum(hash(" + String.join(", ", cols.stream().map(SqlQuote::ident).toList()) + "))";
+            try (Statement st = duck.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT count(*), " + hash + " FROM " + table + " WHERE"
+                         + Visibility.at("", i.system().begin(), i.system().end(), Long.toString(snapshot)))) {
+                rs.next();
+                sb.append("|inlined ").append(i.tableName()).append(' ').append(rs.getLong(1)).append(' ').append(rs.getString(2));
+            }
+        }
+        if (t.inlinedDeleteTable() != null) {
+            try (Statement st = duck.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT count(*), sum(hash(file_id, row_id)) FROM " + SqlQuote.ident(alias) + ".main."
+                         + SqlQuote.ident(t.inlinedDeleteTable()) + " WHERE begin_snapshot <= " + snapshot)) {
+                rs.next();
+                sb.append("|inlined deletes ").append(rs.getLong(1)).append(' ').append(rs.getString(2));
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The table as the built-in reader reads it (data files located under {@code location}, the
+     * repository's data folder, or mirrored from it into {@code cacheDir} when it is remote).
+     */
+    SnapshotView.TableEntry readable(Connection duck, DuckDbPool pool, MergeRequest.Writer w, String uuid)
+            throws SQLException {
+        if (readable == null) {
+            String location = w.store().location(w.dataDirKey());
+            String dataPath = DuckLakePaths.isRemote(location)
+                    ? DataFileMirror.fetch(pool, duckdb, snapshot, w.store(), w.dataDirKey(),
+                    w.cacheDir() != null ? w.cacheDir() : w.tmp().resolve("mirror"))
+                    : location;
+            readable = SnapshotView.load(duck, alias, sqlite.toString(), dataPath, snapshot);
+        }
+        long id = byUuid.get(uuid).entry().id();
+        return readable.tables().stream().filter(t -> t.id() == id).findFirst()
+                .orElseThrow(() -> new IllegalStateException("table " + id + " vanished from " + sqlite));
+    }
+
+    /** This side's view, once {@link #readable} loaded it. */
+    SnapshotView view() {
+        return readable;
+    }
+}

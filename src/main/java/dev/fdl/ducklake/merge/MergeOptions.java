@@ -1,0 +1,34 @@
+package dev.fdl.ducklake.merge;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How a three-way merge settles what it cannot decide itself (docs/SPEC.md section 7, "Merge").
+ *
+ * @param strategy  every conflict settled for one side ({@code --strategy ours|theirs}); null: conflicts are reported
+ * @param perTable  per table name (lower case, {@code [schema.]name} as the user wrote it): the side that wins
+ *                  there ({@code --ours T}, {@code --theirs T}), before {@code strategy}
+ * @param key       row identity columns for tables without a recorded key ({@code --key}); empty: the
+ *                  recorded key, else whole rows as multisets
+ */
+public record MergeOptions(Side strategy, Map<String, Side> perTable, List<String> key) {
+    /** The side a conflict is settled for. */
+    public enum Side { OURS, THEIRS }
+
+    /** Nothing settled, no key given. */
+    public static final MergeOptions NONE = new MergeOptions(null, Map.of(), List.of());
+
+    public MergeOptions {
+        perTable = Map.copyOf(perTable);
+        key = List.copyOf(key);
+    }
+
+    /** The side that wins conflicts of table {@code name} (schema {@code main} may be left out), or null. */
+    public Side resolution(String schema, String name) {
+        Side s = perTable.get((schema + "." + name).toLowerCase(Locale.ROOT));
+        if (s == null && "main".equals(schema)) s = perTable.get(name.toLowerCase(Locale.ROOT));
+        return s != null ? s : strategy;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.fdl.ducklake.merge;
+
+import java.util.List;
+
+/**
+ * What a three-way merge found and did.
+ *
+ * @param tables    per table of the merged catalog (or of a side, for a dropped one), what happened to it
+ * @param conflicts what could not be merged (empty when the merge was written)
+ * @param snapshot  the merge snapshot in the output catalog, or null when nothing was written (conflicts)
+ */
+public record MergeResult(List<TableOutcome> tables, List<TableConflict> conflicts, Long snapshot) {
+    public MergeResult {
+        tables = List.copyOf(tables);
+        conflicts = List.copyOf(conflicts);
+    }
+
+    /** True when the merge was refused for conflicts and nothing was written. */
+    public boolean conflicted() {
+        return !conflicts.isEmpty();
+    }
+
+    /** What happened to one table: {@code action} is one of {@link Action}; {@code detail} says more for people (may be empty). */
+    public record TableOutcome(String table, Action action, String detail) {}
+
+    /** Per table, one of these. */
+    public enum Action {
+        /** changed on neither side, or only on ours, or the same way on both: ours kept */
+        KEPT,
+        /** changed (or created, dropped) on their side only: their table taken by naming its files */
+        TAKEN,
+        /** changed on both sides: columns and rows merged, the difference written as new data and delete files */
+        MERGED,
+        /** a conflict settled for one side by a strategy or {@code --ours/--theirs} */
+        SETTLED
+    }
+
+    /**
+     * A conflict in one table.
+     *
+     * @param table the table
+     * @param kind  {@code rows} (different changes to one key), {@code column} (one column changed
+     *              differently), {@code table} (dropped on one side, changed on the other), {@code created}
+     *              (created on both sides under one name with different contents), {@code key} (the key
+     *              is not a column on every side), {@code empty} (the merged table would hold no rows)
+     * @param count how many keys (rows) or columns conflict
+     * @param keys  the conflicting keys with their values on each side (all of them; printers show the first 10)
+     */
+    public record TableConflict(String table, String kind, long count, List<KeyConflict> keys) {
+        public TableConflict {
+            keys = List.copyOf(keys);
+        }
+    }
+
+    /** One conflicting key (or column) with the row (or type) on each side as text; null where the side has none. */
+    public record KeyConflict(String key, String base, String ours, String theirs) {}
+}

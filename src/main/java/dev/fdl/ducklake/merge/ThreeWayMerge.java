@@ -1,0 +1,285 @@
+package dev.fdl.ducklake.merge;
+
+import dev.fdl.FdlException;
+import dev.fdl.ducklake.ImportMode;
+import dev.fdl.ducklake.engine.DuckDbErrors;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.engine.Identifiers;
+import dev.fdl.ducklake.engine.Sql;
+import dev.fdl.ducklake.load.ImportRequest;
+import dev.fdl.ducklake.load.sync.Syncer;
+import dev.fdl.ducklake.read.SnapshotView;
+import dev.fdl.ducklake.read.TableViewSql;
+import dev.fdl.ducklake.working.RestoreSnapshot;
+import dev.fdl.ducklake.working.SnapshotRow;
+import dev.fdl.ducklake.working.WorkingCatalog;
+import dev.fdl.util.SqlQuote;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * The three-way merge of DuckLake catalogs (docs/SPEC.md section 7, "Merge"): ours (a SQLite
+ * catalog at its newest snapshot), theirs and their merge base. Tables are matched by
+ * {@code table_uuid} (a table of one side is a table of the other when both descend from the same
+ * table of the base), and each is
+ * <ul>
+ * <li>kept as ours when theirs did not change it (nor drop it), or both changed it the same way;</li>
+ * <li>taken from theirs when only theirs changed, created or dropped it: the merged catalog names
+ * their data and delete files under ids it has not used ({@link RestoreSnapshot#restoreTables}),
+ * so no data file is copied or written;</li>
+ * <li>merged when both changed it ({@link RowMerge}): only the difference to ours is written, as
+ * {@code import --mode sync} writes it ({@link Syncer}: one data file of added rows, delete files);</li>
+ * <li>a conflict when dropped on one side and changed on the other, or created on both sides under
+ * one name with different contents, unless settled for a side ({@link MergeOptions}).</li>
+ * </ul>
+ * Conflicts write nothing. Otherwise the merge is composed in a scratch copy of ours and then
+ * recorded in {@link MergeRequest#output} (a fresh copy of ours) as <em>one</em> snapshot
+ * ({@link RestoreSnapshot#restoreAllowingEmpty}): ours is never changed, so the caller switches to
+ * the output in one atomic step or throws it away.
+ */
+public final class ThreeWayMerge {
+    private final DuckDbPool pool;
+
+    /** A merge borrowing DuckDB instances from {@code pool}. */
+    public ThreeWayMerge(DuckDbPool pool) {
+        this.pool = Objects.requireNonNull(pool, "pool");
+    }
+
+    /** A table changed on both sides, planned for a row merge. */
+    private record Both(CatalogSide.Table base, CatalogSide.Table ours, CatalogSide.Table theirs) {}
+
+    /**
+     * Merges. Nothing is written when the result has conflicts ({@link MergeResult#conflicted}).
+     *
+     * @throws FdlException failure naming the catalog or table when a catalog cannot be read or
+     *                      written, or a table uses a feature the merge does not handle (partitions,
+     *                      sort orders, macros, column mappings: as restore); the output is then absent
+     */
+    public MergeResult merge(MergeRequest r) {
+        MergeRequest.Writer w = r.writer();
+        Path tmp = null;
+        boolean written = false;
+        try {
+            Files.createDirectories(w.tmp());
+            tmp = Files.createTempDirectory(w.tmp(), "merge-");
+            try (Connection duck = pool.connection()) {
+                try (Statement st = duck.createStatement()) {
+                    st.execute(Sql.SET_UTC);
+                    st.execute("SET temp_directory = " + SqlQuote.literal(tmp.resolve("spill").toString()));
+                }
+                CatalogSide base = CatalogSide.open(duck, "__fdl_base", r.base().catalog(), r.base().snapshot(), tmp);
+                CatalogSide ours = CatalogSide.open(duck, "__fdl_ours", r.ours(), null, tmp);
+                CatalogSide theirs = CatalogSide.open(duck, "__fdl_theirs", r.theirs().catalog(), r.theirs().snapshot(), tmp);
+                Plan plan = classify(duck, base, ours, theirs, r.options(), w);
+                List<Path> merged = new ArrayList<>();
+                for (int i = 0; i < plan.both.size(); i++) {
+                    Both b = plan.both.get(i);
+                    String name = b.ours().qualified();
+                    MergeOptions.Side res = r.options().resolution(b.ours().entry().schema(), b.ours().entry().name());
+                    List<String> key = !r.options().key().isEmpty() ? r.options().key()
+                            : Stream.of(b.ours().key(), b.theirs().key(), b.base().key()).filter(k -> !k.isEmpty()).findFirst().orElse(List.of());
+                    RowMerge m = RowMerge.plan(duck, name, side(duck, base, b.base(), w), side(duck, ours, b.ours(), w),
+                            side(duck, theirs, b.theirs(), w), key, res);
+                    if (!m.conflicts().isEmpty()) {
+                        plan.conflicts.addAll(m.conflicts());
+                        merged.add(null);
+                        continue;
+                    }
+                    Path file = tmp.resolve("merged-" + i + ".parquet");
+                    if (m.write(file, res) == 0) {
+                        plan.conflicts.add(new MergeResult.TableConflict(name, "empty", 1, List.of(new MergeResult.KeyConflict("",
+                                null, "the merged table would hold no rows, which fdl cannot write as a merge yet: settle it with --ours or --theirs",
+                                null))));
+                    }
+                    merged.add(file);
+                    plan.outcomes.add(new MergeResult.TableOutcome(name, res == null ? MergeResult.Action.MERGED : MergeResult.Action.SETTLED,
+                            key.isEmpty() ? "rows merged as multisets" : "rows merged on key (" + String.join(", ", key) + ")"));
+                }
+                if (!plan.conflicts.isEmpty()) return new MergeResult(plan.outcomes, plan.conflicts, null);
+                Path scratch = tmp.resolve("scratch.sqlite");
+                copy(r.ours(), scratch);
+                if (!plan.take.isEmpty())
+                    RestoreSnapshot.restoreTables(scratch, r.theirs().catalog(), r.theirs().snapshot(), plan.take, w.author(), w.message());
+                for (int i = 0; i < plan.both.size(); i++) {
+                    Both b = plan.both.get(i);
+                    List<String> key = !r.options().key().isEmpty() ? r.options().key() : null;
+                    new Syncer(pool).sync(ImportRequest.of(scratch, w.store(), w.dataDirKey(), merged.get(i), b.ours().qualified(), ImportMode.SYNC)
+                            .withKeys(key).withAuthor(w.author()).withMessage(w.message())
+                            .withCacheDir(w.cacheDir() != null ? w.cacheDir() : tmp.resolve("mirror")));
+                }
+                long last;
+                try (WorkingCatalog c = WorkingCatalog.open(scratch)) {
+                    last = c.newestSnapshot().id();
+                }
+                copy(r.ours(), r.output());
+                written = true;
+                RestoreSnapshot.Result done = RestoreSnapshot.restoreAllowingEmpty(r.output(), scratch, last, w.author(), w.message());
+                return new MergeResult(plan.outcomes, List.of(), done.snapshot());
+            }
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot merge: " + DuckDbErrors.duckError(e), e);
+        } catch (IOException e) {
+            throw new FdlException("cannot merge: " + e.getMessage());
+        } catch (RuntimeException e) {
+            if (written) deleteQuietly(r.output());
+            throw e;
+        } finally {
+            deleteTree(tmp);
+        }
+    }
+
+    private RowMerge.Side side(Connection duck, CatalogSide side, CatalogSide.Table t, MergeRequest.Writer w) throws SQLException {
+        SnapshotView.TableEntry e = side.readable(duck, pool, w, t.uuid());
+        return new RowMerge.Side(side.view(), e);
+    }
+
+    /** What {@link #classify} decided. */
+    private static final class Plan {
+        final Set<String> take = new LinkedHashSet<>();
+        final List<Both> both = new ArrayList<>();
+        final List<MergeResult.TableOutcome> outcomes = new ArrayList<>();
+        final List<MergeResult.TableConflict> conflicts = new ArrayList<>();
+    }
+
+    private Plan classify(Connection duck, CatalogSide base, CatalogSide ours, CatalogSide theirs, MergeOptions options,
+                          MergeRequest.Writer w) throws SQLException {
+        Plan p = new Plan();
+        Set<String> uuids = new LinkedHashSet<>(ours.byUuid.keySet());
+        uuids.addAll(theirs.byUuid.keySet());
+        uuids.addAll(base.byUuid.keySet());
+        for (String uuid : uuids) {
+            CatalogSide.Table b = base.byUuid.get(uuid), o = ours.byUuid.get(uuid), t = theirs.byUuid.get(uuid);
+            CatalogSide.Table any = o != null ? o : t != null ? t : b;
+            String name = any.qualified();
+            MergeOptions.Side res = options.resolution(any.entry().schema(), any.entry().name());
+            if (same(b, t)) {
+                if (o != null) p.outcomes.add(new MergeResult.TableOutcome(name, MergeResult.Action.KEPT, same(b, o) ? "unchanged" : "changed on ours only"));
+                continue;
+            }
+            if (same(b, o)) {
+                if (b == null && t != null) {
+                    CatalogSide.Table clash = ours.byUuid.values().stream()
+                            .filter(x -> !x.uuid().equals(uuid) && Identifiers.same(x.qualified(), t.qualified())).findFirst().orElse(null);
+                    if (clash != null) {
+                        createdOnBoth(new Sides(duck, ours, theirs, w), clash, t, res, p);
+                        continue;
+                    }
+                }
+                p.take.add(uuid);
+                p.outcomes.add(new MergeResult.TableOutcome(name, MergeResult.Action.TAKEN,
+                        t == null ? "dropped on theirs" : b == null ? "created on theirs" : "changed on theirs only"));
+                continue;
+            }
+            if (o != null && t != null && o.fingerprint().equals(t.fingerprint()) || o == null && t == null) {
+                p.outcomes.add(new MergeResult.TableOutcome(name, MergeResult.Action.KEPT, "changed the same way on both sides"));
+                continue;
+            }
+            if (o == null || t == null) {
+                if (res == null) {
+                    p.conflicts.add(new MergeResult.TableConflict(name, "table", 1, List.of(new MergeResult.KeyConflict(name, "table",
+                            o == null ? "dropped" : "changed", t == null ? "dropped" : "changed"))));
+                } else {
+                    if (res == MergeOptions.Side.THEIRS) p.take.add(uuid);
+                    p.outcomes.add(new MergeResult.TableOutcome(name, MergeResult.Action.SETTLED, "dropped on one side, changed on the other: "
+                            + res.name().toLowerCase(java.util.Locale.ROOT) + " taken"));
+                }
+                continue;
+            }
+            p.both.add(new Both(b, o, t));
+        }
+        return p;
+    }
+
+    /** Both sides created a table of one name: equal contents keep ours, else a conflict unless settled. */
+    /** Our and their side, read through {@code duck}. */
+    private record Sides(Connection duck, CatalogSide ours, CatalogSide theirs, MergeRequest.Writer w) {}
+
+    private void createdOnBoth(Sides sides, CatalogSide.Table o, CatalogSide.Table t, MergeOptions.Side res, Plan p) throws SQLException {
+        String name = o.qualified();
+        CatalogSide theirs = sides.theirs();
+        if (sameContents(sides.duck(), sides.ours(), o, theirs, t, sides.w())) {
+            p.outcomes.add(new MergeResult.TableOutcome(name, MergeResult.Action.KEPT, "created on both sides with the same contents"));
+            return;
+        }
+        if (res == null) {
+            p.conflicts.add(new MergeResult.TableConflict(name, "created", 1, List.of(new MergeResult.KeyConflict(name, null,
+                    "created", "created with other contents"))));
+            return;
+        }
+        if (res == MergeOptions.Side.THEIRS) {
+            p.take.add(t.uuid());
+            if (!theirs.byUuid.containsKey(o.uuid())) p.take.add(o.uuid()); // ours' table ends: theirs does not show it
+        }
+        p.outcomes.add(new MergeResult.TableOutcome(name, MergeResult.Action.SETTLED, "created on both sides: "
+                + res.name().toLowerCase(java.util.Locale.ROOT) + " taken"));
+    }
+
+    private boolean sameContents(Connection duck, CatalogSide ours, CatalogSide.Table o, CatalogSide theirs, CatalogSide.Table t,
+                                 MergeRequest.Writer w) throws SQLException {
+        List<String> oc = o.entry().columns().stream().map(c -> c.name() + " " + c.duckType()).toList();
+        List<String> tc = t.entry().columns().stream().map(c -> c.name() + " " + c.duckType()).toList();
+        if (!oc.equals(tc)) return false;
+        SnapshotView.TableEntry oe = ours.readable(duck, pool, w, o.uuid()), te = theirs.readable(duck, pool, w, t.uuid());
+        String a = rows(ours.view(), oe), b = rows(theirs.view(), te);
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM ((" + a + " EXCEPT ALL " + b + ") UNION ALL (" + b + " EXCEPT ALL " + a + "))")) {
+            rs.next();
+            return rs.getLong(1) == 0;
+        }
+    }
+
+    private static String rows(SnapshotView view, SnapshotView.TableEntry e) {
+        List<String> cols = e.columns().stream().map(c -> SqlQuote.ident(TableViewSql.idColumn(c.id()))).toList();
+        return "SELECT " + String.join(", ", cols) + " FROM (" + new TableViewSql(view, e).selectWithRowIds() + ")";
+    }
+
+    private static boolean same(CatalogSide.Table a, CatalogSide.Table b) {
+        if (a == null || b == null) return a == b;
+        return a.fingerprint().equals(b.fingerprint());
+    }
+
+    /** A consistent copy of SQLite catalog {@code from} at {@code to} (which must not exist). */
+    static void copy(Path from, Path to) throws SQLException {
+        try (Connection c = Sql.sqlite(from, false)) {
+            Sql.exec(c, "VACUUM INTO " + SqlQuote.literal(to.toAbsolutePath().toString()));
+        }
+    }
+
+    /** The newest snapshot of SQLite catalog {@code file}. */
+    static long newest(Path file) throws SQLException {
+        try (WorkingCatalog c = WorkingCatalog.open(file)) {
+            SnapshotRow s = c.newestSnapshot();
+            return s.id();
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            if (p != null) Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // an absent output is what the caller expects; a leftover is never current
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (dir == null || !Files.exists(dir)) return;
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(ThreeWayMerge::deleteQuietly);
+        } catch (IOException ignored) {
+            // scratch files only
+        }
+    }
+}

@@ -1,0 +1,348 @@
+package dev.fdl.repo;
+
+import dev.fdl.FdlException;
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.ProgressListener;
+import dev.fdl.ducklake.convert.CatalogConverter;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.merge.MergeOptions;
+import dev.fdl.ducklake.merge.MergeRequest;
+import dev.fdl.ducklake.merge.MergeResult;
+import dev.fdl.ducklake.merge.ThreeWayMerge;
+import dev.fdl.ducklake.rewrite.DataPath;
+import dev.fdl.util.AtomicFile;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code fdl merge}, {@code fdl merge --abort}, {@code fdl pull} and {@code fdl revert} on a
+ * working copy (docs/SPEC.md section 7): the merge base from {@link HistoryWalk}, the three-way
+ * merge from {@link ThreeWayMerge}, and the working copy's switch to the merged catalog.
+ *
+ * <p>Crash safety: the merged catalog is written under a new file name and forced to disk; only
+ * then does one atomic save of the state ({@link WorkingCopy#save}) name it, with the pending merge
+ * (the other version, and the catalog file as it was, which {@code --abort} goes back to). A crash
+ * before that save leaves the working copy as it was (a stray catalog file, deleted at the next
+ * checkout); after it, merged. Conflicts write nothing.
+ */
+public final class Merge {
+    /**
+     * A merge of {@code spec} into the working copy.
+     *
+     * @param ffOnly  refuse unless the branch can fast-forward
+     * @param noFf    record a merge even when it could fast-forward
+     * @param message the next commit's default message (null: {@code Merge version <id> (<its message>)})
+     */
+    public record Request(String spec, boolean ffOnly, boolean noFf, MergeOptions options, String message) {}
+
+    /** What merges read with: version catalogs, DuckDB, where remote data files are mirrored, progress. */
+    public record Services(CatalogSource catalogs, DuckDbPool pool, Path dataCache, ProgressListener progress) {}
+
+    /** What happened. */
+    public enum Kind { UP_TO_DATE, FAST_FORWARD, MERGED, CONFLICTS, ABORTED, PULLED, REVERTED }
+
+    /**
+     * A merge's outcome.
+     *
+     * @param kind          what happened
+     * @param other         the version merged in (the branch's new version for a pull, the parent for a revert)
+     * @param base          the merge base used (null for up to date, fast-forward and abort)
+     * @param baseAmbiguous several common ancestors were equally near; the newest by seq was used
+     * @param merge         the engine's result (null where no three-way merge ran)
+     */
+    public record Result(Kind kind, VersionInfo other, VersionInfo base, boolean baseAmbiguous, MergeResult merge) {}
+
+    /** The nearest common ancestor of two versions, following every parent; {@code ambiguous} when another was as near. */
+    public record Base(VersionInfo version, boolean ambiguous) {}
+
+    private Merge() {}
+
+    /**
+     * The merge base of {@code a} and {@code b}: of the versions both reach through every parent,
+     * the one with the largest {@code seq} (no other common ancestor can descend from it), and
+     * whether another common ancestor has the same {@code seq}. Empty when they share no history.
+     */
+    public static Optional<Base> base(Repository repo, String a, String b) {
+        Set<String> ours = HistoryWalk.reachable(List.of(a), repo::readVersion, id -> false);
+        HistoryWalk walk = HistoryWalk.over(repo.versions(), HistoryWalk.Parents.ALL);
+        walk.start(b);
+        while (walk.peek() != null) {
+            VersionInfo v = walk.take();
+            if (!ours.contains(v.id())) continue;
+            boolean ambiguous = false;
+            while (walk.peek() != null && walk.peek().seq() == v.seq()) {
+                if (ours.contains(walk.take().id())) ambiguous = true;
+            }
+            return Optional.of(new Base(v, ambiguous));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Merges {@code request.spec()} into the working copy: up to date when the working copy's
+     * version already reaches it; a fast-forward (the branch moved with {@code If-Match}, the
+     * working copy checked out there) when the working copy's version is an ancestor of it and
+     * nothing is pending, unless {@code noFf}; else the three-way merge written to the working
+     * catalog as one snapshot, with the other version recorded as the next commit's second parent.
+     *
+     * @throws FdlException exit 1: a merge already pending, a detached working copy, no common history,
+     *                      {@code ffOnly} and no fast-forward possible; exit 3: the branch moved (fast-forward);
+     *                      exit 4: {@code spec} does not resolve or is expired
+     */
+    public static Result merge(Repository repo, WorkingCopy wc, Request request, VersionInfo.Author author, Services s) {
+        return merge(repo, wc, request, author, s, WorkingCopy.Steps.NONE);
+    }
+
+    static Result merge(Repository repo, WorkingCopy wc, Request request, VersionInfo.Author author, Services s, WorkingCopy.Steps steps) {
+        WorkingCopy.State st = checked(repo, wc, "merge");
+        VersionInfo other = repo.resolve(request.spec()).version();
+        String ours = st.baseVersion();
+        if (ours != null && (ours.equals(other.id()) || HistoryWalk.reachable(List.of(ours), repo::readVersion, id -> false).contains(other.id())))
+            return new Result(Kind.UP_TO_DATE, other, null, false, null);
+        boolean canFastForward = (ours == null || HistoryWalk.reachable(List.of(other.id()), repo::readVersion, id -> false).contains(ours))
+                && Checkout.pendingSnapshots(wc) == 0;
+        if (canFastForward && !request.noFf()) return fastForward(repo, wc, st, other, s);
+        if (request.ffOnly())
+            throw new FdlException("cannot fast-forward branch '" + st.branch() + "' to version " + other.id() + (canFastForward ? "" :
+                    ": the histories diverged or the working copy has uncommitted snapshots") + "; merge without --ff-only");
+        if (ours == null) throw new FdlException("branch '" + st.branch() + "' has no version yet to merge into; check out " + request.spec() + " instead");
+        Base base = base(repo, ours, other.id()).orElseThrow(() -> new FdlException("version " + other.id()
+                + " shares no history with the working copy's version " + ours + "; nothing to merge from"));
+        String message = request.message() != null && !request.message().isBlank() ? request.message()
+                : "Merge version " + other.id() + " (" + other.message().lines().findFirst().orElse("") + ")";
+        Written w = write(repo, wc, new Job(new Sides(wc.catalog(), other, base.version()), request.options(), author, message), s, steps);
+        if (w.result().conflicted()) return new Result(Kind.CONFLICTS, other, base.version(), base.ambiguous(), w.result());
+        wc.save(st.withCatalog(w.catalog(), new WorkingCopy.State.PendingMerge(other.id(), st.catalog(), message)), steps);
+        steps.reached("state-switched");
+        return new Result(Kind.MERGED, other, base.version(), base.ambiguous(), w.result());
+    }
+
+    /**
+     * {@code fdl merge --abort}: the working catalog as it was before the pending merge, in one
+     * atomic save of the state; the merged catalog file is deleted afterwards.
+     *
+     * @throws FdlException exit 1 when no merge is pending
+     */
+    public static Result abort(WorkingCopy wc) {
+        WorkingCopy.State st = wc.state();
+        WorkingCopy.State.PendingMerge m = st.merging();
+        if (m == null) throw new FdlException("no merge is pending in " + wc.dir() + "; nothing to abort");
+        wc.save(st.withCatalog(m.previousCatalog(), null));
+        wc.deleteOtherCatalogs();
+        return new Result(Kind.ABORTED, null, null, false, null);
+    }
+
+    /**
+     * {@code fdl pull}: the branch moved since checkout; its new version becomes the working copy's
+     * base, with what the working copy added since checkout merged on top as one snapshot (the next
+     * commit has that version as its single parent). Without pending snapshots it checks the
+     * branch out. {@code options} speak of the working copy as ours, the branch as theirs.
+     *
+     * @throws FdlException exit 1: a merge pending, detached, no common history; exit 4: the branch is gone
+     */
+    public static Result pull(Repository repo, WorkingCopy wc, MergeOptions options, VersionInfo.Author author, Services s) {
+        return pull(repo, wc, options, author, s, WorkingCopy.Steps.NONE);
+    }
+
+    static Result pull(Repository repo, WorkingCopy wc, MergeOptions options, VersionInfo.Author author, Services s, WorkingCopy.Steps steps) {
+        WorkingCopy.State st = checked(repo, wc, "pull");
+        RefValue ref = repo.readBranch(new RefName(st.branch())).orElseThrow(() -> FdlException.notFound("branch '" + st.branch()
+                + "' does not exist in " + repo.root() + (st.baseVersion() == null ? " yet: nothing to pull" : " any more")));
+        VersionInfo branchVersion = repo.readVersion(ref.versionId()).orElseThrow(() -> new FdlException("branch '" + st.branch()
+                + "' points at version " + ref.versionId() + ", which has no version.json"));
+        if (branchVersion.id().equals(st.baseVersion())) {
+            if (!ref.etag().equals(st.refEtag())) wc.save(st.rebased(st.baseVersion(), ref.etag(), st.baseSnapshot(), st.catalog()));
+            return new Result(Kind.UP_TO_DATE, branchVersion, null, false, null);
+        }
+        if (Checkout.pendingSnapshots(wc) == 0) {
+            Checkout.run(repo, s.catalogs(), wc, st.branch(), null, false, s.progress());
+            return new Result(Kind.FAST_FORWARD, branchVersion, null, false, null);
+        }
+        if (st.baseVersion() == null) throw new FdlException("the working copy started branch '" + st.branch()
+                + "' before it had a version; commit it to another branch (fdl checkout -b <new-branch>)");
+        Base base = base(repo, st.baseVersion(), branchVersion.id()).orElseThrow(() -> new FdlException("branch '" + st.branch()
+                + "' now points at version " + branchVersion.id() + ", which shares no history with the working copy's base"));
+        Path ours = wc.tmp().resolve("pull-" + branchVersion.id() + ".sqlite");
+        try {
+            Files.deleteIfExists(ours);
+            CatalogConverter.convert(s.catalogs().versionCatalog(repo, branchVersion), ours, CatalogKind.SQLITE, s.progress());
+            DataPath.set(ours, repo.dataLocation());
+            steps.reached("branch-catalog-converted");
+            Sides sides = new Sides(ours, null, base.version());
+            Written w = write(repo, wc, new Job(sides.pull(wc.catalog()), swap(options), author,
+                    "Pull: working copy changes on top of version " + branchVersion.id()), s, steps);
+            if (w.result().conflicted()) return new Result(Kind.CONFLICTS, branchVersion, base.version(), base.ambiguous(), swapped(w.result()));
+            wc.save(st.rebased(branchVersion.id(), ref.etag(), branchVersion.ducklake().lastSnapshot(), w.catalog()), steps);
+            steps.reached("state-switched");
+            wc.deleteOtherCatalogs();
+            return new Result(Kind.PULLED, branchVersion, base.version(), base.ambiguous(), swapped(w.result()));
+        } catch (IOException e) {
+            throw new FdlException("cannot write " + ours + ": " + e.getMessage());
+        } finally {
+            AtomicFile.deleteQuietly(ours);
+        }
+    }
+
+    /**
+     * {@code fdl revert <version>}: one new snapshot undoing that version's changes, a three-way
+     * merge into the working catalog whose base is the version and whose other side is its first parent.
+     *
+     * @throws FdlException exit 1: a version without parents (nothing to undo to), a merge pending,
+     *                      conflicts (reported in the result, nothing written); exit 4: no such version
+     */
+    public static Result revert(Repository repo, WorkingCopy wc, String spec, String message, VersionInfo.Author author, Services s) {
+        WorkingCopy.State st = checked(repo, wc, "revert");
+        VersionInfo v = repo.resolve(spec).version();
+        if (v.parents().isEmpty()) throw new FdlException("version " + v.id() + " is the first of its history: there is no earlier state to revert to");
+        VersionInfo parent = repo.resolve(v.parents().get(0)).version();
+        String msg = message != null && !message.isBlank() ? message
+                : "Revert version " + v.id() + " (" + v.message().lines().findFirst().orElse("") + ")";
+        Written w = write(repo, wc, new Job(new Sides(wc.catalog(), parent, v), MergeOptions.NONE, author, msg), s, WorkingCopy.Steps.NONE);
+        if (w.result().conflicted()) return new Result(Kind.CONFLICTS, parent, v, false, w.result());
+        wc.save(st.withCatalog(w.catalog(), st.merging()));
+        wc.deleteOtherCatalogs();
+        return new Result(Kind.REVERTED, parent, v, false, w.result());
+    }
+
+    private static WorkingCopy.State checked(Repository repo, WorkingCopy wc, String what) {
+        Commit.reconcile(repo, wc);
+        WorkingCopy.State st = wc.state();
+        if (!st.repositoryId().equals(repo.config().id()))
+            throw new FdlException("the working copy was checked out from repository " + st.repositoryId()
+                    + " but " + repo.root() + " holds repository " + repo.config().id() + "; check out again");
+        if (st.branch() == null && !what.equals("revert"))
+            throw new FdlException("the working copy is not on a branch (checked out from version " + st.baseVersion()
+                    + "); create one first: fdl checkout -b <new-branch>");
+        if (st.merging() != null)
+            throw new FdlException("a merge of version " + st.merging().version() + " is pending in the working copy; commit it "
+                    + "(fdl commit) or abort it (fdl merge --abort) before the " + what);
+        return st;
+    }
+
+    private static Result fastForward(Repository repo, WorkingCopy wc, WorkingCopy.State st, VersionInfo other, Services s) {
+        RefUpdate update = repo.updateRef(RefValue.Kind.BRANCH, new RefName(st.branch()));
+        RefUpdate.Outcome o = st.refEtag() == null ? update.create(other.id()) : update.move(st.refEtag(), other.id());
+        if (!o.result().changed())
+            throw FdlException.conflict("cannot fast-forward branch '" + st.branch() + "': " + (o.message() != null ? o.message()
+                    : "it moved since checkout") + "; nothing changed. Bring the working copy up to date with fdl pull, then merge again");
+        Checkout.run(repo, s.catalogs(), wc, st.branch(), null, false, s.progress());
+        return new Result(Kind.FAST_FORWARD, other, null, false, null);
+    }
+
+    /** Ours (a SQLite catalog at its newest snapshot), theirs and the base. For a pull, theirs is the working catalog ({@code theirsCatalog}). */
+    private record Sides(Path ours, VersionInfo theirs, VersionInfo base, Path theirsCatalog) {
+        Sides(Path ours, VersionInfo theirs, VersionInfo base) {
+            this(ours, theirs, base, null);
+        }
+
+        Sides pull(Path workingCatalog) {
+            return new Sides(ours, null, base, workingCatalog);
+        }
+    }
+
+    /** The engine's result and, when it wrote one, the new working catalog's file name. */
+    private record Written(MergeResult result, String catalog) {}
+
+    /** What one merge writes: its sides, how conflicts are settled, and the snapshot's author and message. */
+    private record Job(Sides sides, MergeOptions options, VersionInfo.Author author, String message) {}
+
+    private static Written write(Repository repo, WorkingCopy wc, Job job, Services s, WorkingCopy.Steps steps) {
+        Sides sides = job.sides();
+        MergeOptions options = job.options();
+        VersionInfo.Author author = job.author();
+        String message = job.message();
+        List<Path> scratch = new ArrayList<>();
+        String name = WorkingCopy.newCatalogName();
+        Path output = wc.catalogFile(name);
+        try {
+            Path base = sqlite(repo, wc, sides.base(), s, scratch);
+            Path theirs = sides.theirsCatalog() != null ? sides.theirsCatalog() : sqlite(repo, wc, sides.theirs(), s, scratch);
+            long theirsSnapshot = sides.theirsCatalog() != null ? newest(sides.theirsCatalog()) : sides.theirs().ducklake().lastSnapshot();
+            steps.reached("catalogs-converted");
+            MergeResult r = new ThreeWayMerge(s.pool()).merge(new MergeRequest(sides.ours(), new MergeRequest.Side(theirs, theirsSnapshot),
+                    new MergeRequest.Side(base, sides.base().ducklake().lastSnapshot()), options, output,
+                    new MergeRequest.Writer(repo.store(), repo.dataDir(), wc.tmp(), s.dataCache(), author.toString(), message)));
+            if (r.conflicted()) return new Written(r, null);
+            steps.reached("catalog-written");
+            AtomicFile.sync(output);
+            AtomicFile.syncDirectory(output.getParent());
+            steps.reached("catalog-synced");
+            return new Written(r, name);
+        } catch (IOException e) {
+            AtomicFile.deleteQuietly(output);
+            throw new FdlException("cannot write the merged working catalog " + output + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            AtomicFile.deleteQuietly(output); // never current: the state still names the catalog as it was
+            throw e;
+        } finally {
+            scratch.forEach(AtomicFile::deleteQuietly);
+        }
+    }
+
+    private static Path sqlite(Repository repo, WorkingCopy wc, VersionInfo v, Services s, List<Path> scratch) {
+        Path p = wc.tmp().resolve("merge-" + v.id() + "-" + java.util.UUID.randomUUID() + ".sqlite");
+        scratch.add(p);
+        CatalogConverter.convert(s.catalogs().versionCatalog(repo, v), p, CatalogKind.SQLITE, s.progress()); // size and sha256 checked
+        return p;
+    }
+
+    private static long newest(Path sqlite) {
+        try (dev.fdl.ducklake.catalog.CatalogInspector c = dev.fdl.ducklake.catalog.CatalogInspector.open(sqlite)) {
+            return c.lastSnapshotId();
+        }
+    }
+
+    /** A pull merges the working copy (the user's ours) into the branch's version (the engine's ours): sides swap. */
+    private static MergeOptions swap(MergeOptions o) {
+        java.util.Map<String, MergeOptions.Side> per = new java.util.HashMap<>();
+        o.perTable().forEach((k, v) -> per.put(k, flip(v)));
+        return new MergeOptions(flip(o.strategy()), per, o.key());
+    }
+
+    private static MergeOptions.Side flip(MergeOptions.Side s) {
+        return s == null ? null : s == MergeOptions.Side.OURS ? MergeOptions.Side.THEIRS : MergeOptions.Side.OURS;
+    }
+
+    private static MergeResult swapped(MergeResult r) {
+        List<MergeResult.TableConflict> cs = new ArrayList<>();
+        for (MergeResult.TableConflict c : r.conflicts()) {
+            List<MergeResult.KeyConflict> ks = new ArrayList<>();
+            for (MergeResult.KeyConflict k : c.keys()) ks.add(new MergeResult.KeyConflict(k.key(), k.base(), k.theirs(), k.ours()));
+            cs.add(new MergeResult.TableConflict(c.table(), c.kind(), c.count(), ks));
+        }
+        return new MergeResult(r.tables(), cs, r.snapshot());
+    }
+
+    /**
+     * {@code fdl commit --pull}: runs {@code commit}; when the branch moved since checkout (a refused
+     * step 9, exit 3) and a {@link #pull} merges without conflicts, commits again, at most
+     * {@code attempts} times in all (for scheduled jobs writing into one branch).
+     *
+     * @throws FdlException the commit's own failure; exit 1 when the pull meets conflicts (nothing
+     *                      written; {@code fdl pull} lists them); exit 3 when the branch kept moving
+     */
+    public static Commit.Result commitPulling(Repository repo, WorkingCopy wc, java.util.function.Supplier<Commit.Result> commit,
+                                              VersionInfo.Author author, Services s, int attempts) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return commit.get();
+            } catch (FdlException e) {
+                if (e.kind() != FdlException.Kind.CONFLICT || attempt >= attempts) throw e;
+                WorkingCopy.State st = wc.state();
+                Optional<RefValue> ref = st.branch() == null ? Optional.empty() : repo.readBranch(new RefName(st.branch()));
+                if (ref.isEmpty() || ref.get().etag().equals(st.refEtag())) throw e; // not a branch that moved
+                Result r = pull(repo, wc, MergeOptions.NONE, author, s);
+                if (r.kind() == Kind.CONFLICTS)
+                    throw new FdlException(FdlException.Kind.FAILURE, "branch '" + st.branch() + "' moved to version " + r.other().id() + ", whose changes conflict "
+                            + "with the working copy's in " + r.merge().conflicts().size() + " table(s); nothing was committed. See them with "
+                            + "fdl pull, settle them (--strategy, --ours, --theirs) and commit again", e);
+            }
+        }
+    }
+}
