@@ -31,7 +31,7 @@ class DescriptionCliTest {
         Cli.ok(wc, "checkout", "--repo", root.toString());
         load(wc, "id,name\n1,a\n");
         Files.writeString(wc.resolve("dataset.json"), DESCRIBED);
-        Cli.ok(wc, "commit", "-m", "described");
+        Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "described");
     }
 
     void load(Path in, String csv) throws IOException {
@@ -67,12 +67,12 @@ class DescriptionCliTest {
     void commitCarriesTheDescriptionForwardEvenWhenColumnsChange() throws IOException {
         Cli.ok(other, "checkout", "--repo", root.toString());
         load(other, "id,name,population\nx1,a,10\n");  // id becomes VARCHAR, a column is added
-        Cli.ok(other, "commit", "-m", "ids are text now");
+        Cli.ok(other, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "ids are text now");
         String ds = published();
         assertThat(ds).contains("Towns of somewhere").contains("CC-BY-4.0").contains("one row per town")
                 .contains("\"ducklake_type\" : \"VARCHAR\"").contains("population");
         load(other, "code\nz\n");  // every described column gone: only what fdl filled referred to them
-        Cli.ok(other, "commit", "-m", "one column");
+        Cli.ok(other, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "one column");
         assertThat(published()).contains("Towns of somewhere").doesNotContain("population");
     }
 
@@ -81,15 +81,15 @@ class DescriptionCliTest {
         load(wc, "id,name\n1,a\n2,b\n");
         Files.writeString(wc.resolve("dataset.json"), "{\"name\": \"towns\"}\n");
         long before = versionFolders();
-        Cli.Result r = Cli.in(wc, "commit", "-m", "lost it");
+        Cli.Result r = Cli.in(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "lost it");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).contains("title 'Towns of somewhere'").contains("licenses").contains("CC-BY-4.0")
                 .contains("--allow-description-loss").contains("Nothing was uploaded");
         assertThat(versionFolders()).isEqualTo(before);
         Files.delete(wc.resolve("dataset.json"));
         assertThat(Cli.ok(wc, "status").out()).contains("Description: dataset.json deleted");
-        assertThat(Cli.in(wc, "commit", "-m", "lost it").exit()).isEqualTo(1);
-        Cli.ok(wc, "commit", "-m", "dropped on purpose", "--allow-description-loss");
+        assertThat(Cli.in(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "lost it").exit()).isEqualTo(1);
+        Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "dropped on purpose", "--allow-description-loss");
         assertThat(published()).doesNotContain("Towns of somewhere");
     }
 

@@ -42,9 +42,9 @@ class RestoreCliTest {
         Cli.ok(dir, "init", root.toString());
         Cli.ok(wc, "checkout", "--repo", root.toString());
         Cli.ok(wc, "import", m1.toString(), "--table", "cities");
-        String v1 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "October", "--json").out()).get("id").asText();
+        String v1 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "October", "--json").out()).get("id").asText();
         Cli.ok(wc, "import", m2.toString(), "--table", "cities", "--mode", "replace");
-        Cli.ok(wc, "commit", "-m", "December");
+        Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "December");
         String october = checksum(wc, v1);
         assertThat(checksum(wc, "HEAD")).isNotEqualTo(october);
         List<String> files = dataFiles(root);
@@ -53,7 +53,7 @@ class RestoreCliTest {
         assertThat(restored.out()).contains("Restored version " + v1).contains("No data file was copied")
                 .containsPattern("(inserted into|deleted from) main\\.cities").doesNotContainPattern("[a-z]+_[a-z_]+:\\d");
         assertThat(dataFiles(root)).as("no data file copied").isEqualTo(files);
-        JsonNode v3 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "--json").out());
+        JsonNode v3 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "--json").out());
         assertThat(v3.get("message").asText()).contains("Restore version " + v1).contains("October");
         assertThat(v3.get("parents").get(0).asText()).as("a new version on the branch").isNotEqualTo(v1);
         assertThat(checksum(wc, "HEAD")).isEqualTo(october);
@@ -79,14 +79,14 @@ class RestoreCliTest {
         Cli.ok(wc, "checkout", "--repo", root.toString());
         Files.writeString(csv, "id,name\n1,a\n");
         Cli.ok(wc, "import", csv.toString(), "--table", "t");
-        String v1 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "one", "--json").out()).get("id").asText();
+        String v1 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "one", "--json").out()).get("id").asText();
         Files.writeString(csv, "id,name\n2,b\n");
         Cli.ok(wc, "import", csv.toString(), "--table", "t", "--mode", "append");
-        Cli.ok(wc, "commit", "-m", "two");
+        Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "two");
         assertThat(Cli.in(wc, "commit").exit()).as("no message and nothing restored").isEqualTo(ExitCodes.USAGE);
 
         Cli.ok(wc, "restore", v1, "-m", "back to one");
-        JsonNode v3 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "undo two", "--json").out());
+        JsonNode v3 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "undo two", "--json").out());
         assertThat(v3.get("message").asText()).startsWith("undo two").contains("Restores version " + v1);
         assertThat(Cli.ok(wc, "query", "--csv", "SELECT id, name FROM t").out().lines()).containsExactly("id,name", "1,a");
         assertThat(Cli.ok(wc, "query", "--csv", "--working", "SELECT count(*) AS n FROM t").out().lines()).containsExactly("n", "1");

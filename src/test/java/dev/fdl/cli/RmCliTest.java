@@ -31,7 +31,7 @@ class RmCliTest {
         Path a = Files.writeString(dir.resolve("a.csv"), "id,name\n1,Lyon\n2,Quito\n");
         Cli.ok(wc, "import", a.toString(), "--table", "cities");
         Cli.ok(wc, "import", a.toString(), "--table", "sales.orders");
-        return Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "two tables", "--json").out()).get("id").asText();
+        return Json.MAPPER.readTree(Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "two tables", "--json").out()).get("id").asText();
     }
 
     private long dataFiles() throws Exception {
@@ -52,7 +52,7 @@ class RmCliTest {
         assertThat(Cli.in(wc, "query", "--working", "SELECT * FROM cities").err()).contains("no table named 'cities'");
         assertThat(Cli.ok(wc, "diff").out()).contains("table dropped: main.cities");
 
-        String v2 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "without cities", "--json").out()).get("id").asText();
+        String v2 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "without cities", "--json").out()).get("id").asText();
         Cli.Result gone = Cli.in(wc, "query", "HEAD", "SELECT count(*) FROM cities");
         assertThat(gone.exit()).isEqualTo(ExitCodes.FAILURE);
         assertThat(gone.err()).contains("no table named 'cities'").contains("sales.orders");
@@ -97,7 +97,7 @@ class RmCliTest {
         assertThat(r.get("dataset").get("removed_resources")).extracting(JsonNode::asText).containsExactlyInAnyOrder("sales.orders", "cities");
         assertThat(Cli.ok(wc, "status").out()).contains("1 snapshot(s) to commit:")
                 .contains("snapshot 3  dropped table main.cities, dropped table sales.orders");
-        Cli.ok(wc, "commit", "-m", "empty");
+        Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "empty");
         assertThat(Cli.in(wc, "query", "HEAD", "SELECT 1 FROM cities").err()).contains("no table named 'cities'");
     }
 
@@ -109,7 +109,7 @@ class RmCliTest {
         Cli.ok(wc, "import", b.toString(), "--table", "cities");
         assertThat(Cli.ok(wc, "status").out()).contains("snapshot 3  dropped table main.cities")
                 .contains("snapshot 4  created table main.cities, inserted into main.cities");
-        Cli.ok(wc, "commit", "-m", "new cities");
+        Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "new cities");
         assertThat(Cli.ok(wc, "query", "--csv", "HEAD", "SELECT string_agg(code, '' ORDER BY code) AS c FROM cities").out())
                 .isEqualTo("c\nxyz\n");
         assertThat(Cli.ok(wc, "query", "--csv", v1, "SELECT string_agg(name, ' ' ORDER BY id) AS c FROM cities").out())
@@ -122,7 +122,7 @@ class RmCliTest {
         Path a = Files.writeString(dir.resolve("a.csv"), "id\n1\n");
         for (String t : List.of("other", "described", "fresh", "stale")) Cli.ok(wc, "import", a.toString(), "--table", t);
         Files.writeString(wc.resolve("dataset.json"), "{\"title\": \"T\", \"resources\": [{\"name\": \"described\", \"description\": \"in v1\"}]}");
-        Cli.ok(wc, "commit", "-m", "v1");
+        Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "v1");
         // a description written since (no version has it), and a filled entry no longer as the base version has it
         com.fasterxml.jackson.databind.node.ObjectNode edited = (com.fasterxml.jackson.databind.node.ObjectNode)
                 Json.MAPPER.readTree(Files.readString(wc.resolve("dataset.json")));
@@ -138,18 +138,18 @@ class RmCliTest {
         assertThat(d.get("resources")).extracting(x -> x.get("name").asText()).containsExactly("fresh", "other");
         assertThat(d.get("title").asText()).isEqualTo("T");
 
-        Cli.Result refused = Cli.in(wc, "commit", "-m", "v2");
+        Cli.Result refused = Cli.in(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "v2");
         assertThat(refused.exit()).isEqualTo(ExitCodes.FAILURE);
         assertThat(refused.err()).contains("resource 'fresh': no table fresh in the catalog");
         Files.writeString(wc.resolve("dataset.json"), "{\"title\": \"T\"}");
-        Cli.ok(wc, "commit", "-m", "v2");
+        Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "v2");
     }
 
     @Test
     void aBaseDescriptionThatCannotBeReadDoesNotStopRm() throws Exception {
         twoTables();
         Files.writeString(wc.resolve("dataset.json"), "{\"resources\": [{\"name\": \"cities\", \"description\": \"towns\"}]}");
-        String v2 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "described", "--json").out()).get("id").asText();
+        String v2 = Json.MAPPER.readTree(Cli.ok(wc, "commit", "--allow-drop", "--allow-schema-change", "--allow-shrink", "-m", "described", "--json").out()).get("id").asText();
         Files.delete(root.resolve("versions/" + v2 + "/dataset.json"));
 
         Cli.Result rm = Cli.ok(wc, "rm", "cities");

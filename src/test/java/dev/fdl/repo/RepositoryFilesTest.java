@@ -36,6 +36,22 @@ class RepositoryFilesTest {
     }
 
     @Test
+    void theChecksKeyIsKeptAsAnyUnknownKeyAndItsWarningsRead() {
+        String withChecks = VERSION.replaceFirst("\\{", "{\"checks\": {\"checked\": 3, \"warned\": 1, \"mode\": \"full\", "
+                + "\"warnings\": [{\"check\": \"guard: t keeps its rows\", \"count\": 1, \"detail\": \"10 rows -> 1\"}, "
+                + "{\"check\": \"check 'w'\", \"count\": 4}], \"held\": []}, ");
+        VersionInfo v = VersionInfo.parse(utf8(withChecks), "versions/x/version.json");
+        assertThat(v.checkWarnings()).containsExactly("guard: t keeps its rows: 10 rows -> 1", "check 'w' (4 rows)");
+        assertThat(VersionInfo.parse(v.toBytes(), "again")).isEqualTo(v);
+        // an older fdl's view: the key is one of the extras, kept on rewrite
+        assertThat(v.extra()).containsKey(VersionInfo.CHECKS);
+        // a value of another shape is not ours to refuse: no warnings, still readable
+        VersionInfo odd = VersionInfo.parse(utf8(VERSION.replaceFirst("\\{", "{\"checks\": [1], ")), "f");
+        assertThat(odd.checkWarnings()).isEmpty();
+        assertThat(VersionInfo.parse(utf8(VERSION), "f").checks()).isEmpty();
+    }
+
+    @Test
     void missingOrIllTypedKeysAreNamedWithTheFile() {
         assertThatThrownBy(() -> VersionInfo.parse(utf8(VERSION.replace("\"seq\": 2,", "")), "versions/x/version.json"))
                 .isInstanceOf(FdlException.class).hasMessageContaining("versions/x/version.json").hasMessageContaining("missing key 'seq'");
