@@ -386,6 +386,7 @@ public final class Site {
             pages.put(options.prefix() + "log/" + (i + 1) + ".html", new Page(bytes(logPage(slice, refsByVersion, head, i + 1, pageCount)), null));
         }
         if (stats != null) for (Entry e : entries) stats.known(e.version(), e.expired()); // parents already read
+        readSummaries(toRender);
         Set<String> rendered = new HashSet<>();
         for (Entry e : toRender) rendered.add(e.version().id());
         for (Entry e : entries) {
@@ -744,22 +745,51 @@ public final class Site {
      * out and marks the page to be rendered again next time.
      */
     private Map<String, TableSummary.Table> preview(Entry e) {
-        if (catalogs == null || e.expired() != null) return Map.of();
+        if (!summaries.containsKey(e.version().id())) return Map.of();
+        Map<String, TableSummary.Table> m = summaries.get(e.version().id());
+        if (m == null) statFailed = true;
+        return m == null ? Map.of() : m;
+    }
+
+    /** Each rendered live version's {@link #summary}, by version id; null: it could not be read. */
+    private final Map<String, Map<String, TableSummary.Table>> summaries = new HashMap<>();
+
+    /**
+     * Reads the previews of the version pages to render, oldest first, each catalog opened once:
+     * the row counts {@code fdl log --stat} takes from it are read on the same open catalog and
+     * handed to {@link ParentStat}, which then opens no catalog for that version, as a parent or
+     * itself.
+     */
+    private void readSummaries(List<Entry> toRender) {
+        if (catalogs == null) return;
+        List<Entry> oldestFirst = new ArrayList<>(toRender);
+        java.util.Collections.reverse(oldestFirst);
+        for (Entry e : oldestFirst) {
+            if (e.expired() != null) continue;
+            summaries.put(e.version().id(), summary(e));
+        }
+    }
+
+    /** One live version's tables ({@link TablePreview#read}); null when they cannot be read. */
+    private Map<String, TableSummary.Table> summary(Entry e) {
         String data = repo.store().location(repo.dataDir());
         CatalogCache cache = catalogs instanceof CatalogCache c ? c : null;
         TableSummary.Fetcher fetcher = null;
-        if (data.contains("://")) {
-            if (cache == null) return Map.of();
+        boolean remote = data.contains("://");
+        if (remote && cache != null) {
             java.nio.file.Path mirror = cache.dataFolder(repo);
             data = mirror.toAbsolutePath() + "/";
             fetcher = files -> DataFileMirror.fetchFiles(repo.store(), repo.dataDir(), mirror, files, "version " + e.version().id());
         }
+        if (remote && cache == null) return Map.of(); // nowhere to fetch the data files to
         try {
             // the process-wide pool: Site.write is not handed one yet
-            return TablePreview.read(DuckDbPool.shared(), catalogs.versionCatalog(repo, e.version()), data, fetcher, unitStats());
+            TableSummary.Summary s = TablePreview.read(DuckDbPool.shared(), catalogs.versionCatalog(repo, e.version()), data, fetcher, unitStats(),
+                    e.version().ducklake().firstSnapshot());
+            stats.known(e.version(), s.rows());
+            return TablePreview.byName(s);
         } catch (FdlException | java.io.UncheckedIOException ex) {
-            statFailed = true;
-            return Map.of();
+            return null;
         }
     }
 

@@ -27,7 +27,8 @@ final class TablePreview {
     private TablePreview() {}
 
     /**
-     * Reads every table of the newest snapshot of {@code catalog}, keyed {@code schema.table}.
+     * Reads every table of the newest snapshot of {@code catalog}, keyed {@code schema.table},
+     * with the row counts {@code since} that snapshot when not null ({@link TableSummary#read}).
      *
      * @param pool     where the DuckDB connection reading it comes from
      * @param dataPath where the catalog's data files are (a local folder; for a remote repository the mirror {@code fetcher} fills)
@@ -35,10 +36,15 @@ final class TablePreview {
      * @param store    the data files' statistics kept between runs
      * @throws FdlException when the catalog or a data file cannot be read (the page then shows no preview)
      */
-    static Map<String, TableSummary.Table> read(DuckDbPool pool, Path catalog, String dataPath, TableSummary.Fetcher fetcher,
-                                                TableSummary.Store store) {
+    static TableSummary.Summary read(DuckDbPool pool, Path catalog, String dataPath, TableSummary.Fetcher fetcher,
+                                     TableSummary.Store store, Long since) {
+        return TableSummary.read(pool, catalog, dataPath, fetcher, store, ROWS, since);
+    }
+
+    /** The tables of {@code s} by {@code schema.table}. */
+    static Map<String, TableSummary.Table> byName(TableSummary.Summary s) {
         Map<String, TableSummary.Table> out = new LinkedHashMap<>();
-        for (TableSummary.Table t : TableSummary.read(pool, catalog, dataPath, fetcher, store, ROWS)) out.put(t.name(), t);
+        for (TableSummary.Table t : s.tables()) out.put(t.name(), t);
         return out;
     }
 

@@ -5,6 +5,7 @@ import dev.fdl.ducklake.catalog.MetadataQueries;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.Sql;
+import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.util.Json;
 import dev.fdl.util.Sha256;
 import dev.fdl.util.SqlQuote;
@@ -88,6 +89,9 @@ public final class TableSummary {
     /** One column of a unit; {@code hll} the registers in base64. */
     record Col(long nulls, String min, String max, long distinct, String hll) {}
 
+    /** A catalog's tables, and their row counts as {@link CatalogStat} gives them (null when not asked for). */
+    public record Summary(List<Table> tables, List<CatalogStat.TableRows> rows) {}
+
     private TableSummary() {}
 
     /**
@@ -99,11 +103,12 @@ public final class TableSummary {
      *                 files a computation is about to read (those whose statistics are not stored)
      * @param store    units' statistics kept between runs
      * @param rows     first rows to return per table
+     * @param since     when not null, also {@link CatalogStat#of(Path, long)}'s row counts from this snapshot, on the same open catalog
      * @throws FdlException when the catalog cannot be read or a data file is missing
      */
-    public static List<Table> read(DuckDbPool pool, Path catalog, String dataPath, Fetcher fetcher, Store store, int rows) {
+    public static Summary read(DuckDbPool pool, Path catalog, String dataPath, Fetcher fetcher, Store store, int rows, Long since) {
         if (!Files.isRegularFile(catalog)) throw FdlException.notFound("catalog file " + catalog + " does not exist");
-        String base = dataPath.endsWith("/") ? dataPath : dataPath + "/";
+        String base = DuckLakePaths.dataPath(dataPath);
         try (Connection conn = pool.connection()) {
             try (Statement st = conn.createStatement()) {
                 st.execute(Sql.SET_UTC);
@@ -115,7 +120,7 @@ public final class TableSummary {
             for (SnapshotView.TableEntry t : view.tables()) {
                 out.add(new Reading(conn, view, base, fetcher, store, rows).table(t, fileStats));
             }
-            return out;
+            return new Summary(out, since == null ? null : CatalogStat.of(conn, MetadataQueries.CATALOG_ALIAS, catalog.toString(), since));
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + catalog + ": " + DuckDbErrors.firstLine(e), e);
         }
@@ -193,7 +198,7 @@ public final class TableSummary {
         }
 
         private String local(String location) {
-            if (location.startsWith("/") || location.contains("://")) {
+            if (location.startsWith("/") || DuckLakePaths.isRemote(location)) {
                 if (fetcher != null)
                     throw new FdlException("the catalog names data file " + location + " outside its data path; "
                             + "the site reads only files of the repository's data folder");

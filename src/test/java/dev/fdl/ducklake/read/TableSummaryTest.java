@@ -86,11 +86,11 @@ class TableSummaryTest {
         for (String fixture : List.of("towns", "types")) {
             FixtureCopies.Copy copy = FixtureCopies.copy(fixture, tmp.resolve(fixture));
             Counting store = new Counting();
-            List<TableSummary.Table> computed = TableSummary.read(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null, store, 20);
+            List<TableSummary.Table> computed = TableSummary.read(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null, store, 20, null).tables();
             assertEqualsDuckDb(copy, computed);
             assertThat(store.puts).as(fixture + ": one entry per data file").isPositive();
             int puts = store.puts;
-            List<TableSummary.Table> again = TableSummary.read(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null, store, 20);
+            List<TableSummary.Table> again = TableSummary.read(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null, store, 20, null).tables();
             assertThat(store.puts).as(fixture + ": nothing computed again").isEqualTo(puts);
             assertThat(again).isEqualTo(computed);
         }
@@ -103,7 +103,7 @@ class TableSummaryTest {
         sql(copy.catalog(), "UPDATE ducklake_file_column_stats SET max_value = '~from the catalog', null_count = 7 "
                 + "WHERE column_id = (SELECT column_id FROM ducklake_column WHERE column_name = 's' AND end_snapshot IS NULL) "
                 + "AND data_file_id NOT IN (SELECT data_file_id FROM ducklake_delete_file)");
-        List<TableSummary.Table> t = TableSummary.read(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null, new Counting(), 20);
+        List<TableSummary.Table> t = TableSummary.read(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null, new Counting(), 20, null).tables();
         TableSummary.ColumnStats s = t.get(0).stats().stream().filter(c -> c.column().equals("s")).findFirst().orElseThrow();
         assertThat(s.max()).isEqualTo("~from the catalog");
         assertThat(s.nulls()).as("7 from the file's statistics, 1 of the inlined rows").isEqualTo(8);
@@ -119,7 +119,7 @@ class TableSummaryTest {
                 "INSERT INTO ducklake_inlined_delete_1 VALUES (1, 0, 16), (1, 1, 16)",
                 "UPDATE ducklake_inlined_data_1_9 SET end_snapshot = 16 WHERE name = 'Oslo'",
                 "INSERT INTO ducklake_inlined_data_1_9 VALUES (2004, 16, NULL, 'Bergen', 285000, 'added by hand')");
-        assertEqualsDuckDb(towns, TableSummary.read(DuckDbPool.shared(), towns.catalog(), towns.dataPath(), null, new Counting(), 20));
+        assertEqualsDuckDb(towns, TableSummary.read(DuckDbPool.shared(), towns.catalog(), towns.dataPath(), null, new Counting(), 20, null).tables());
     }
 
     @Test
