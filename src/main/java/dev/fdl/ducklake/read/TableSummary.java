@@ -227,8 +227,9 @@ public final class TableSummary {
             byte[] stored = store.get(key);
             if (stored != null) {
                 try {
-                    return Json.MAPPER.readValue(stored, UnitStats.class);
-                } catch (IOException e) {
+                    UnitStats u = Json.MAPPER.readValue(stored, UnitStats.class);
+                    if (complete(u, t.columns())) return u;
+                } catch (IOException | IllegalArgumentException e) {
                     // unreadable (cut short by a crash): computed again below
                 }
             }
@@ -242,6 +243,16 @@ public final class TableSummary {
                 // not kept: computed again next time
             }
             return u;
+        }
+
+        /** Whether a stored entry holds every column with its sketch (an entry damaged by hand is computed again). */
+        private static boolean complete(UnitStats u, List<SnapshotView.ColumnEntry> columns) {
+            if (u == null || u.columns() == null || u.first() == null) return false;
+            for (SnapshotView.ColumnEntry c : columns) {
+                Col col = u.columns().get(c.id());
+                if (col == null || col.hll() == null || Base64.getDecoder().decode(col.hll()).length != M) return false;
+            }
+            return true;
         }
 
         /**

@@ -93,6 +93,10 @@ class TableSummaryTest {
             List<TableSummary.Table> again = TableSummary.read(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null, store, 20, null).tables();
             assertThat(store.puts).as(fixture + ": nothing computed again").isEqualTo(puts);
             assertThat(again).isEqualTo(computed);
+            // entries damaged (cut short, edited) are computed again, not trusted
+            store.map.replaceAll((k, v) -> "{\"rows\": 1}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(TableSummary.read(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null, store, 20, null).tables()).isEqualTo(computed);
+            assertThat(store.puts).isEqualTo(2 * puts);
         }
     }
 
