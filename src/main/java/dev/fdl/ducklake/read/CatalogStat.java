@@ -51,7 +51,11 @@ public final class CatalogStat {
      * @param file the catalog file, for messages
      */
     public static List<TableRows> of(Connection duck, String alias, String file, long since) throws SQLException {
-        MetadataQueries model = new MetadataQueries(duck, alias, file);
+        return of(new MetadataQueries(duck, alias, file), since);
+    }
+
+    /** {@link #of(Connection, String, String, long)} through queries already made over the attached catalog. */
+    static List<TableRows> of(MetadataQueries model, long since) throws SQLException {
         long s = model.snapshotRange()[1];
         List<TableRows> result = new ArrayList<>();
         for (MetadataQueries.Table t : model.tables(s, DuckLakePaths.of(model.metadata("data_path"), null))) {

@@ -120,7 +120,7 @@ public final class TableSummary {
             for (SnapshotView.TableEntry t : view.tables()) {
                 out.add(new Reading(conn, view, base, fetcher, store, rows).table(t, fileStats));
             }
-            return new Summary(out, since == null ? null : CatalogStat.of(conn, MetadataQueries.CATALOG_ALIAS, catalog.toString(), since));
+            return new Summary(out, since == null ? null : CatalogStat.of(view.model(), since));
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + catalog + ": " + DuckDbErrors.firstLine(e), e);
         }
