@@ -1,6 +1,7 @@
 package dev.fdl.cache;
 import dev.fdl.ducklake.catalog.CatalogFiles;
 import dev.fdl.ducklake.catalog.NamedFile;
+import dev.fdl.ducklake.read.TableSummary;
 
 import dev.fdl.util.AtomicFile;
 import dev.fdl.repo.RepoLayout;
@@ -192,7 +193,7 @@ public final class CatalogCache implements CatalogSource {
     private static boolean looksLikeRepositoryFolder(Path repoDir) {
         for (Path child : children(repoDir)) {
             String name = child.getFileName().toString();
-            boolean ours = name.equals(DATA) || name.startsWith(TEMP)
+            boolean ours = name.equals(DATA) || name.equals(UNIT_STATS) || name.startsWith(TEMP)
                     || (VersionIds.isValid(name) && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS));
             if (!ours) return false;
         }
@@ -304,6 +305,52 @@ public final class CatalogCache implements CatalogSource {
             throw FdlException.notFound("version " + v.id() + " is expired: its catalog is gone");
         return catalog(repo, v, false).orElseThrow(() -> new FdlException(
                 "the catalog of version " + v.id() + " is missing from " + repo.root() + "; run fdl verify"));
+    }
+
+    /** Statistics of data files for the site, one small JSON file per key ({@link #unitStats}). */
+    static final String UNIT_STATS = "unit-stats";
+
+    /**
+     * Where the site keeps each data file's statistics and first rows between runs
+     * ({@link TableSummary}): {@code <repository folder>/unit-stats/<key>.json}. Data files never
+     * change, so an entry stays right for as long as the file exists; entries are derived data,
+     * written to a temporary file and renamed (an unreadable entry is computed again), and go with
+     * {@code fdl cache clear} like the rest.
+     */
+    public TableSummary.Store unitStats(Repository repo) {
+        Path folder = repositoryFolder(repo.config().id()).resolve(UNIT_STATS);
+        return new TableSummary.Store() {
+            @Override
+            public byte[] get(String key) {
+                try {
+                    return Files.readAllBytes(folder.resolve(checkedKey(key) + ".json"));
+                } catch (IOException e) {
+                    return null;
+                }
+            }
+
+            @Override
+            public void put(String key, byte[] value) {
+                Path target = folder.resolve(checkedKey(key) + ".json");
+                try {
+                    Files.createDirectories(folder);
+                    Path temp = AtomicFile.tempBeside(target, TEMP);
+                    try {
+                        Files.write(temp, value);
+                        AtomicFile.moveCopy(temp, target);
+                    } finally {
+                        AtomicFile.deleteQuietly(temp);
+                    }
+                } catch (IOException e) {
+                    // not kept: computed again next time
+                }
+            }
+        };
+    }
+
+    private static String checkedKey(String key) {
+        if (!key.matches("[0-9a-f]{64}")) throw new IllegalArgumentException("not a SHA-256 key: " + key);
+        return key;
     }
 
     /** Where data files of a remote repository are mirrored for the built-in reader (DuckDB core reads local files only). */

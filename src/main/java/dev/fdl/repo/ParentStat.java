@@ -47,6 +47,14 @@ public final class ParentStat {
     }
 
     /**
+     * Notes {@code v}'s row counts read by the caller from its catalog ({@link CatalogStat#of(java.nio.file.Path, long)} from
+     * {@code v}'s first snapshot), so that {@link #of} does not open that catalog again.
+     */
+    public void known(VersionInfo v, List<CatalogStat.TableRows> tableRows) {
+        rows.putIfAbsent(v.id(), List.copyOf(tableRows));
+    }
+
+    /**
      * The tables {@code v} changed (tables whose rows it neither added nor removed are left out;
      * a dropped table is listed with 0 rows, marked dropped).
      *

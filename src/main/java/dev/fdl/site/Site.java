@@ -1,6 +1,9 @@
 package dev.fdl.site;
 
+import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.read.DataFileMirror;
+import dev.fdl.ducklake.read.TableSummary;
 import dev.fdl.repo.RepoLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -383,6 +386,7 @@ public final class Site {
             pages.put(options.prefix() + "log/" + (i + 1) + ".html", new Page(bytes(logPage(slice, refsByVersion, head, i + 1, pageCount)), null));
         }
         if (stats != null) for (Entry e : entries) stats.known(e.version(), e.expired()); // parents already read
+        readSummaries(toRender);
         Set<String> rendered = new HashSet<>();
         for (Entry e : toRender) rendered.add(e.version().id());
         for (Entry e : entries) {
@@ -429,7 +433,7 @@ public final class Site {
 
     private static String rendererDigest() {
         java.io.ByteArrayOutputStream code = new java.io.ByteArrayOutputStream();
-        for (Class<?> c : List.of(Site.class, Html.class, HistoryChart.class, TablePreview.class, AttachStatements.class, ParentStat.class)) {
+        for (Class<?> c : List.of(Site.class, Html.class, HistoryChart.class, TablePreview.class, TableSummary.class, AttachStatements.class, ParentStat.class)) {
             try (java.io.InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
                 if (in == null) return java.util.UUID.randomUUID().toString(); // unknown code: nothing is reused
                 in.transferTo(code);
@@ -686,7 +690,7 @@ public final class Site {
             }
         }
         if (e.expired() == null) b.append(statSection(v));
-        Map<String, TablePreview.Table> preview = preview(e);
+        Map<String, TableSummary.Table> preview = preview(e);
         if (ds != null && ds.path("resources").isArray()) {
             b.append("<h2>Tables</h2>\n");
             for (JsonNode r : ds.path("resources")) b.append(tableSection(r, e, key, preview));
@@ -734,25 +738,89 @@ public final class Site {
 
     /**
      * The first rows and column statistics of a live version's tables ({@link TablePreview}), when
-     * the site reads catalogs (not {@code --no-stat}) and the data files are in a folder (the
-     * built-in reader reads local files); empty otherwise. A failure leaves the preview out and
-     * marks the page to be rendered again next time.
+     * the site reads catalogs (not {@code --no-stat}); empty otherwise. The data files' statistics
+     * are kept in the local catalog cache when {@code catalogs} is one ({@link CatalogCache#unitStats}),
+     * else for this run only. A repository whose data files are not in a local folder (S3, HTTPS)
+     * is read through the cache's data mirror, fetching only the files whose statistics are not
+     * kept (and those a preview needs); without a local cache it shows no preview. A failure leaves the preview
+     * out and marks the page to be rendered again next time.
      */
-    private Map<String, TablePreview.Table> preview(Entry e) {
-        if (catalogs == null || e.expired() != null) return Map.of();
-        String data = repo.store().location(repo.dataDir());
-        if (data.contains("://")) return Map.of();
-        try {
-            // the process-wide pool: Site.write is not handed one yet
-            return TablePreview.read(DuckDbPool.shared(), catalogs.versionCatalog(repo, e.version()), data);
-        } catch (FdlException ex) {
-            statFailed = true;
-            return Map.of();
+    private Map<String, TableSummary.Table> preview(Entry e) {
+        if (!summaries.containsKey(e.version().id())) return Map.of();
+        Map<String, TableSummary.Table> m = summaries.get(e.version().id());
+        if (m == null) statFailed = true;
+        return m == null ? Map.of() : m;
+    }
+
+    /** Each rendered live version's {@link #summary}, by version id; null: it could not be read. */
+    private final Map<String, Map<String, TableSummary.Table>> summaries = new HashMap<>();
+
+    /**
+     * Reads the previews of the version pages to render, oldest first, each catalog opened once:
+     * the row counts {@code fdl log --stat} takes from it are read on the same open catalog and
+     * handed to {@link ParentStat}, which then opens no catalog for that version, as a parent or
+     * itself.
+     */
+    private void readSummaries(List<Entry> toRender) {
+        if (catalogs == null) return;
+        List<Entry> oldestFirst = new ArrayList<>(toRender);
+        java.util.Collections.reverse(oldestFirst);
+        for (Entry e : oldestFirst) {
+            if (e.expired() != null) continue;
+            summaries.put(e.version().id(), summary(e));
         }
     }
 
+    /** One live version's tables ({@link TablePreview#read}); null when they cannot be read. */
+    private Map<String, TableSummary.Table> summary(Entry e) {
+        String data = repo.store().location(repo.dataDir());
+        CatalogCache cache = catalogs instanceof CatalogCache c ? c : null;
+        TableSummary.Fetcher fetcher = null;
+        boolean remote = data.contains("://");
+        if (remote && cache != null) {
+            java.nio.file.Path mirror = cache.dataFolder(repo);
+            data = mirror.toAbsolutePath() + "/";
+            fetcher = files -> DataFileMirror.fetchFiles(repo.store(), repo.dataDir(), mirror, files, "version " + e.version().id());
+        }
+        if (remote && cache == null) return Map.of(); // nowhere to fetch the data files to
+        try {
+            // the process-wide pool: Site.write is not handed one yet
+            TableSummary.Summary s = TablePreview.read(DuckDbPool.shared(), catalogs.versionCatalog(repo, e.version()), data, fetcher, unitStats(),
+                    e.version().ducklake().firstSnapshot());
+            stats.known(e.version(), s.rows());
+            return TablePreview.byName(s);
+        } catch (FdlException | java.io.UncheckedIOException ex) {
+            return null;
+        }
+    }
+
+    /** The data files' statistics: in the local cache when there is one, and in memory for this run. */
+    private TableSummary.Store unitStats() {
+        if (unitStats == null) {
+            TableSummary.Store disk = catalogs instanceof CatalogCache c ? c.unitStats(repo) : null;
+            Map<String, byte[]> memory = new java.util.concurrent.ConcurrentHashMap<>();
+            unitStats = new TableSummary.Store() {
+                @Override
+                public byte[] get(String key) {
+                    byte[] v = memory.get(key);
+                    if (v == null && disk != null && (v = disk.get(key)) != null) memory.put(key, v);
+                    return v;
+                }
+
+                @Override
+                public void put(String key, byte[] value) {
+                    memory.put(key, value);
+                    if (disk != null) disk.put(key, value);
+                }
+            };
+        }
+        return unitStats;
+    }
+
+    private TableSummary.Store unitStats;
+
     /** A table's section on a version page: rows, columns, its first rows and statistics, and, for a live version, how to get its data. */
-    private String tableSection(JsonNode r, Entry e, String pageKey, Map<String, TablePreview.Table> preview) {
+    private String tableSection(JsonNode r, Entry e, String pageKey, Map<String, TableSummary.Table> preview) {
         String name = r.path("name").asText();
         StringBuilder b = new StringBuilder();
         b.append("<section class=\"table\" data-table=\"").append(Html.esc(name)).append("\"><h3>").append(Html.esc(name)).append("</h3>\n");
@@ -766,7 +834,7 @@ public final class Site {
                     .append("</td><td><code>").append(Html.esc(f.path("ducklake_type").asText(""))).append("</code></td><td>")
                     .append(Html.esc(f.path("description").asText(""))).append("</td></tr>\n");
         b.append("</table>\n");
-        TablePreview.Table t = preview.get(name.indexOf('.') < 0 ? "main." + name : name);
+        TableSummary.Table t = preview.get(name.indexOf('.') < 0 ? "main." + name : name);
         if (t != null) b.append(TablePreview.html(t, name));
         if (e.expired() == null) b.append(getTheData(e.version(), name, pageKey));
         return b.append("</section>\n").toString();

@@ -2,25 +2,21 @@ package dev.fdl.site;
 
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.engine.DuckDbPool;
-import dev.fdl.ducklake.read.BuiltInReader;
-import dev.fdl.ducklake.read.QueryResult;
-import dev.fdl.util.SqlQuote;
+import dev.fdl.ducklake.read.TableSummary;
 
-import java.math.BigDecimal;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * What a version page shows of each table's data, read by fdl's built-in reader
- * ({@link BuiltInReader}: DuckDB core, no extension) when the page is rendered: the first
- * {@value #ROWS} rows, as {@code fdl query "SELECT * FROM t"} returns them, and per column the
- * null count, an approximate distinct count (DuckDB's {@code approx_count_distinct}, HyperLogLog),
- * the minimum and the maximum over the table's rows at the version. A version page is rendered
- * once (its inputs do not change), so each version's tables are read once.
+ * What a version page shows of each table's data ({@link TableSummary}, read without the DuckLake
+ * extension when the page is rendered): the first {@value #ROWS} rows, as {@code fdl query "SELECT
+ * * FROM t"} returns them, and per column the null count, an approximate distinct count, the
+ * minimum and the maximum over the table's rows at the version, combined from per-data-file
+ * statistics kept in the local cache (DuckLake's own per-file statistics where the catalog has
+ * them), so versions sharing data files read each file once.
  */
 final class TablePreview {
     /** Rows shown per table. */
@@ -28,77 +24,28 @@ final class TablePreview {
     /** Text longer than this many characters is cut, its full length said. */
     static final int CUT = 80;
 
-    /** One column's statistics; min and max as DuckDB's text of the value, null when the column holds no value. */
-    record ColumnStats(String column, String type, long nulls, long distinct, String min, String max) {}
-
-    /** A table's first rows (each value as {@code fdl query} prints it; null for NULL) and its columns' statistics (null: could not be computed). */
-    record Table(List<String> columns, List<List<String>> rows, long rowCount, List<ColumnStats> stats) {}
-
     private TablePreview() {}
 
     /**
-     * Reads every table of the newest snapshot of {@code catalog}, keyed {@code schema.table}.
+     * Reads every table of the newest snapshot of {@code catalog}, keyed {@code schema.table},
+     * with the row counts {@code since} that snapshot when not null ({@link TableSummary#read}).
      *
-     * @param pool     where the DuckDB instance reading it comes from
-     * @param dataPath where the catalog's data files are (a local folder)
+     * @param pool     where the DuckDB connection reading it comes from
+     * @param dataPath where the catalog's data files are (a local folder; for a remote repository the mirror {@code fetcher} fills)
+     * @param fetcher  null when every data file is in {@code dataPath}
+     * @param store    the data files' statistics kept between runs
      * @throws FdlException when the catalog or a data file cannot be read (the page then shows no preview)
      */
-    static Map<String, Table> read(DuckDbPool pool, Path catalog, String dataPath) {
-        Map<String, Table> out = new LinkedHashMap<>();
-        try (BuiltInReader reader = BuiltInReader.open(pool, catalog, dataPath, null)) {
-            for (String t : reader.tables()) {
-                int dot = t.indexOf('.');
-                String relation = SqlQuote.qualified(t.substring(0, dot), t.substring(dot + 1));
-                QueryResult first = reader.query("SELECT * FROM " + relation + " LIMIT " + ROWS);
-                List<List<String>> rows = new ArrayList<>();
-                for (List<Object> r : first.rows()) {
-                    List<String> row = new ArrayList<>(r.size());
-                    for (Object v : r) row.add(text(v));
-                    rows.add(row);
-                }
-                List<ColumnStats> stats = new ArrayList<>();
-                long count = statistics(reader, relation, first, stats);
-                out.put(t, new Table(first.columns(), rows, count, stats.size() == first.columns().size() ? stats : null));
-            }
-        }
+    static TableSummary.Summary read(DuckDbPool pool, Path catalog, String dataPath, TableSummary.Fetcher fetcher,
+                                     TableSummary.Store store, Long since) {
+        return TableSummary.read(pool, catalog, dataPath, fetcher, store, ROWS, since);
+    }
+
+    /** The tables of {@code s} by {@code schema.table}. */
+    static Map<String, TableSummary.Table> byName(TableSummary.Summary s) {
+        Map<String, TableSummary.Table> out = new LinkedHashMap<>();
+        for (TableSummary.Table t : s.tables()) out.put(t.name(), t);
         return out;
-    }
-
-    /**
-     * Fills {@code out} with each column's statistics in one scan of the table; leaves it empty
-     * when DuckDB cannot aggregate a column's type. Returns the table's row count (-1: unknown).
-     */
-    private static long statistics(BuiltInReader reader, String relation, QueryResult shape, List<ColumnStats> out) {
-        StringBuilder sql = new StringBuilder("SELECT count(*)");
-        for (String c : shape.columns()) {
-            String col = SqlQuote.ident(c);
-            sql.append(", count(*) - count(").append(col).append("), approx_count_distinct(").append(col).append("), CAST(min(").append(col)
-                    .append(") AS VARCHAR), CAST(max(").append(col).append(") AS VARCHAR)");
-        }
-        QueryResult r;
-        try {
-            r = reader.query(sql.append(" FROM ").append(relation).toString());
-        } catch (FdlException e) {
-            return -1; // a type DuckDB cannot aggregate: no statistics, the preview stays
-        }
-        List<Object> row = r.rows().get(0);
-        for (int i = 0; i < shape.columns().size(); i++) {
-            int at = 1 + 4 * i;
-            out.add(new ColumnStats(shape.columns().get(i), shape.types().get(i), number(row.get(at)), number(row.get(at + 1)),
-                    (String) row.get(at + 2), (String) row.get(at + 3)));
-        }
-        return number(row.get(0));
-    }
-
-    private static long number(Object v) {
-        return v == null ? 0 : ((Number) v).longValue();
-    }
-
-    /** A value as {@code fdl query} prints it (a DECIMAL in plain notation); null for NULL. */
-    static String text(Object v) {
-        if (v == null) return null;
-        if (v instanceof BigDecimal d) return d.toPlainString();
-        return v.toString();
     }
 
     /** A cell's HTML: escaped, NULL marked, text over {@value #CUT} characters cut with its full length said. */
@@ -111,7 +58,7 @@ final class TablePreview {
     }
 
     /** The preview and statistics of one table as HTML ({@code table.preview}, {@code table.stats}). */
-    static String html(Table t, String table) {
+    static String html(TableSummary.Table t, String table) {
         StringBuilder b = new StringBuilder(2048);
         b.append("<h4>First rows</h4>\n");
         if (t.rows().isEmpty()) b.append("<p class=\"muted\">No rows.</p>\n");
@@ -132,7 +79,7 @@ final class TablePreview {
         if (t.stats() != null) {
             b.append("<h4>Column statistics</h4>\n<div class=\"scroll\"><table class=\"stats\" data-table=\"").append(Html.esc(table))
                     .append("\"><tr><th>column</th><th class=\"num\">nulls</th><th class=\"num\">distinct (approx.)</th><th>min</th><th>max</th></tr>\n");
-            for (ColumnStats s : t.stats()) {
+            for (TableSummary.ColumnStats s : t.stats()) {
                 b.append("<tr data-column=\"").append(Html.esc(s.column())).append("\" data-nulls=\"").append(s.nulls())
                         .append("\" data-distinct=\"").append(s.distinct()).append("\"><td>").append(Html.esc(s.column()))
                         .append("</td><td class=\"num\">").append(String.format(Locale.ROOT, "%,d", s.nulls()))
@@ -141,7 +88,8 @@ final class TablePreview {
                         .append("</td></tr>\n");
             }
             b.append("</table></div>\n<p class=\"muted\">Over the version's ").append(String.format(Locale.ROOT, "%,d", t.rowCount()))
-                    .append(" rows; the distinct count is approximate (HyperLogLog, DuckDB's <code>approx_count_distinct</code>).</p>\n");
+                    .append(" rows; the distinct count is approximate (HyperLogLog: DuckDB's <code>approx_count_distinct</code> for a table of one data file, "
+                    + "else a sketch combined from each data file's).</p>\n");
         }
         return b.toString();
     }

@@ -1,5 +1,6 @@
 package dev.fdl.site;
 
+import dev.fdl.ducklake.read.TableSummary;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -23,9 +24,9 @@ class TablePreviewTest {
 
     @Test
     void theHtmlSaysHowManyRowsItShowsAndThatDistinctCountsAreApproximate() {
-        TablePreview.Table t = new TablePreview.Table(List.of("id", "name"), List.of(List.of("1", "<a>")), 1_000,
-                List.of(new TablePreview.ColumnStats("id", "BIGINT", 0, 998, "1", "1000"),
-                        new TablePreview.ColumnStats("name", "VARCHAR", 3, 990, null, null)));
+        TableSummary.Table t = new TableSummary.Table("main.t", List.of("id", "name"), List.of("BIGINT", "VARCHAR"), List.of(List.of("1", "<a>")), 1_000,
+                List.of(new TableSummary.ColumnStats("id", "BIGINT", 0, 998, "1", "1000"),
+                        new TableSummary.ColumnStats("name", "VARCHAR", 3, 990, null, null)));
         String html = TablePreview.html(t, "main.t");
         assertThat(html).contains("<td>&lt;a&gt;</td>").contains("The first 1 of 1,000 rows.")
                 .contains("data-column=\"id\" data-nulls=\"0\" data-distinct=\"998\"").contains("distinct count is approximate")

@@ -120,8 +120,13 @@ public final class MetadataQueries {
             throw new FdlException("not a DuckLake catalog: " + file + " records no format version (ducklake_metadata key 'version')");
         }
         Map<String, List<String>> columnsOf = new HashMap<>();
-        for (String table : DuckLakeSchema.DECISIVE_TABLES) {
-            if (tableNames.contains(table)) columnsOf.put(table, columns(table));
+        if (alias == null) {
+            for (String table : DuckLakeSchema.DECISIVE_TABLES) {
+                if (tableNames.contains(table)) columnsOf.put(table, columns(table));
+            }
+        } else {
+            // one scan of duckdb_columns() for all of them: each scan lists every attached database's columns
+            columnsOf = Sql.duckDbColumns(conn, alias, DuckLakeSchema.DECISIVE_TABLES.stream().filter(tableNames::contains).toList());
         }
         DuckLakeSchema.requireKnown(file, formatVersion, columnsOf);
         List<String> schemaColumns = columnsOf.get("ducklake_schema");

@@ -175,6 +175,26 @@ public final class Sql {
         return out;
     }
 
+    /**
+     * {@link #duckDbColumns(Connection, String, String)} for several tables in one query: table name to
+     * its columns in declaration order (a table without columns, or not there, is left out).
+     */
+    public static java.util.Map<String, List<String>> duckDbColumns(Connection duck, String alias, List<String> tables) throws SQLException {
+        java.util.Map<String, List<String>> out = new java.util.HashMap<>();
+        if (tables.isEmpty()) return out;
+        StringBuilder in = new StringBuilder();
+        for (int i = 0; i < tables.size(); i++) in.append(i > 0 ? ", ?" : "?");
+        try (java.sql.PreparedStatement ps = duck.prepareStatement("SELECT table_name, column_name FROM duckdb_columns() WHERE "
+                + "database_name = ? AND schema_name = 'main' AND table_name IN (" + in + ") ORDER BY table_name, column_index")) {
+            ps.setString(1, alias);
+            for (int i = 0; i < tables.size(); i++) ps.setString(i + 2, tables.get(i));
+            try (ResultSet r = ps.executeQuery()) {
+                while (r.next()) out.computeIfAbsent(r.getString(1), k -> new ArrayList<>()).add(r.getString(2));
+            }
+        }
+        return out;
+    }
+
     /** The columns of a table of an attached DuckDB database in declaration order. */
     public static List<String> duckDbColumns(Connection duck, String alias, String table) throws SQLException {
         List<String> names = new ArrayList<>();

@@ -38,16 +38,30 @@ public final class CatalogStat {
         if (!Files.isRegularFile(catalog)) throw FdlException.notFound("catalog file " + catalog + " does not exist");
         try (Connection duck = DuckDbPool.connect()) {
             Sql.attach(duck, catalog, ALIAS, true);
-            MetadataQueries model = new MetadataQueries(duck, ALIAS, catalog.toString());
-            long s = model.snapshotRange()[1];
-            List<TableRows> result = new ArrayList<>();
-            for (MetadataQueries.Table t : model.tables(s, DuckLakePaths.of(model.metadata("data_path"), null))) {
-                MetadataQueries.RowCount count = model.rowCount(t.id(), s, since);
-                result.add(new TableRows(t.schema() + "." + t.name(), count.rows(), count.added()));
-            }
-            return result;
+            return of(duck, ALIAS, catalog.toString(), since);
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read catalog " + catalog + ": " + DuckDbErrors.firstLine(e), e);
         }
+    }
+
+    /**
+     * {@link #of(Path, long)} for a catalog already attached as {@code alias} on {@code duck}
+     * (a reader that has it open reads the counts without attaching it again).
+     *
+     * @param file the catalog file, for messages
+     */
+    public static List<TableRows> of(Connection duck, String alias, String file, long since) throws SQLException {
+        return of(new MetadataQueries(duck, alias, file), since);
+    }
+
+    /** {@link #of(Connection, String, String, long)} through queries already made over the attached catalog. */
+    static List<TableRows> of(MetadataQueries model, long since) throws SQLException {
+        long s = model.snapshotRange()[1];
+        List<TableRows> result = new ArrayList<>();
+        for (MetadataQueries.Table t : model.tables(s, DuckLakePaths.of(model.metadata("data_path"), null))) {
+            MetadataQueries.RowCount count = model.rowCount(t.id(), s, since);
+            result.add(new TableRows(t.schema() + "." + t.name(), count.rows(), count.added()));
+        }
+        return result;
     }
 }

@@ -43,12 +43,26 @@ public final class DataFileMirror {
      */
     static String fetch(DuckDbPool pool, Path catalog, Long snapshot, ObjectStore store, String dataDirKey, Path cacheDir,
                         java.util.Set<String> named) {
-        String dataDir = DuckLakePaths.dataPath(dataDirKey);
         List<String> files = BuiltInReader.requiredFiles(pool, catalog, snapshot, named);
+        fetchFiles(store, dataDirKey, cacheDir, files, "catalog " + catalog);
+        return cacheDir.toAbsolutePath() + "/";
+    }
+
+    /**
+     * Fetches {@code files} (paths relative to the data folder, as {@link BuiltInReader#requiredFiles}
+     * gives them) from {@code store} under {@code dataDirKey} into {@code cacheDir}, each unless a
+     * copy of the size the store reports is there already.
+     *
+     * @param namedBy who names the files, for messages ({@code catalog …})
+     * @throws FdlException failure naming the key when a file is missing from the repository, or when
+     *                      a path is outside the data folder
+     */
+    public static void fetchFiles(ObjectStore store, String dataDirKey, Path cacheDir, List<String> files, String namedBy) {
+        String dataDir = DuckLakePaths.dataPath(dataDirKey);
         try {
             for (String rel : files) {
                 if (rel.startsWith("/") || DuckLakePaths.isRemote(rel) || rel.contains("..")) {
-                    throw new FdlException("catalog " + catalog + " names data file " + rel
+                    throw new FdlException(namedBy + " names data file " + rel
                             + " outside its data path; the built-in reader reads only files of the repository's data folder");
                 }
                 Path target = cacheDir.resolve(rel);
@@ -61,7 +75,7 @@ public final class DataFileMirror {
                 Path part = AtomicFile.tempBeside(target, "." + target.getFileName() + ".part-");
                 try {
                     if (store.download(key, part).isEmpty()) {
-                        throw new FdlException("data file " + key + " named by catalog " + catalog
+                        throw new FdlException("data file " + key + " named by " + namedBy
                                 + " is missing from the repository " + store.root());
                     }
                     AtomicFile.moveCopy(part, target);
@@ -72,6 +86,5 @@ public final class DataFileMirror {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the data file cache " + cacheDir, e);
         }
-        return cacheDir.toAbsolutePath() + "/";
     }
 }

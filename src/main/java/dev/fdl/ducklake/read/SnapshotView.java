@@ -80,6 +80,9 @@ public final class SnapshotView {
     private final List<TableEntry> tables;
     private final List<ViewEntry> views;
 
+    /** The catalog's queries it was loaded with, for more reads of the same attached catalog. */
+    private MetadataQueries model;
+
     private SnapshotView(String alias, long snapshot, List<TableEntry> tables, List<ViewEntry> views) {
         this.alias = alias;
         this.snapshot = snapshot;
@@ -90,6 +93,11 @@ public final class SnapshotView {
     /** The snapshot this view shows. */
     public long snapshot() {
         return snapshot;
+    }
+
+    /** The queries over the attached catalog the view was loaded with (its checks done once). */
+    MetadataQueries model() {
+        return model;
     }
 
     public List<TableEntry> tables() {
@@ -169,7 +177,9 @@ public final class SnapshotView {
             for (MetadataQueries.ViewRow v : model.views(s)) {
                 views.add(new ViewEntry(v.schema(), v.name(), v.dialect(), v.sql(), v.columnAliases()));
             }
-            return new SnapshotView(alias, s, tables, views);
+            SnapshotView view = new SnapshotView(alias, s, tables, views);
+            view.model = model;
+            return view;
         }
 
         private long resolveSnapshot(Long requested) throws SQLException {
