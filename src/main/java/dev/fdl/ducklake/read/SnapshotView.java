@@ -44,7 +44,12 @@ public final class SnapshotView {
      * A visible Parquet data file at its resolved location, with its {@code record_count},
      * {@code file_size_bytes} (-1 when not recorded) and the snapshot that added it ({@code begin_snapshot}).
      */
-    public record DataFileEntry(long id, String location, long recordCount, long bytes, long beginSnapshot) {}
+    public record DataFileEntry(long id, String location, long recordCount, long bytes, long beginSnapshot) {
+        /** This entry at another location (a local mirror of the same file). */
+        public DataFileEntry at(String otherLocation) {
+            return new DataFileEntry(id, otherLocation, recordCount, bytes, beginSnapshot);
+        }
+    }
 
     /** A visible positional delete file (Parquet {@code file_path, pos}) and the data file it belongs to. */
     public record DeleteFileEntry(long dataFileId, String location) {}

@@ -191,7 +191,7 @@ public final class TableSummary {
         private SnapshotView.TableEntry absolute(SnapshotView.TableEntry t) {
             List<SnapshotView.DataFileEntry> files = new ArrayList<>();
             for (SnapshotView.DataFileEntry f : t.dataFiles())
-                files.add(new SnapshotView.DataFileEntry(f.id(), local(f.location()), f.recordCount(), f.bytes()));
+                files.add(f.at(local(f.location())));
             List<SnapshotView.DeleteFileEntry> deletes = new ArrayList<>();
             for (SnapshotView.DeleteFileEntry d : t.deleteFiles()) deletes.add(new SnapshotView.DeleteFileEntry(d.dataFileId(), local(d.location())));
             return new SnapshotView.TableEntry(t.id(), t.schema(), t.name(), t.columns(), files, deletes, t.inlined(), t.inlinedDeleteTable());
@@ -346,7 +346,7 @@ public final class TableSummary {
                 for (List<String> r : units.get(i).first()) if (out.size() < limit) out.add(r);
             }
             if (out != null) return out;
-            fetch(t.dataFiles().stream().map(f -> new SnapshotView.DataFileEntry(f.id(), f.location().substring(base.length()), 0, 0)).toList(),
+            fetch(t.dataFiles().stream().map(f -> f.at(f.location().substring(base.length()))).toList(),
                     t.deleteFiles().stream().map(d -> new SnapshotView.DeleteFileEntry(d.dataFileId(), d.location().substring(base.length()))).toList());
             QueryResult r = BuiltInReader.execute(conn, "SELECT * FROM (" + new TableViewSql(view, t).select() + ") LIMIT " + limit);
             List<List<String>> rows = new ArrayList<>();
