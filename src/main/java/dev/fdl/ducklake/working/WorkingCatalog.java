@@ -77,10 +77,16 @@ public final class WorkingCatalog implements AutoCloseable {
     /**
      * A data file to record.
      *
-     * @param fileName its path relative to the table's folder
+     * @param fileName its path relative to the table's folder, or its absolute location when {@code relative} is false
      * @param stats    its statistics, as measured on the file
+     * @param relative whether {@code fileName} is relative to the table's folder ({@code path_is_relative})
      */
-    public record NewDataFile(String fileName, FileStats stats) {}
+    public record NewDataFile(String fileName, FileStats stats, boolean relative) {
+        /** A file written into the table's folder: its path relative to it. */
+        public NewDataFile(String fileName, FileStats stats) {
+            this(fileName, stats, true);
+        }
+    }
 
     private final Path file;
     private final Connection conn;
@@ -237,7 +243,16 @@ public final class WorkingCatalog implements AutoCloseable {
      * @throws FdlException conflict when another writer added a snapshot since {@code in.state()} was read
      */
     public long commit(ImportCommit in, String author, String message, Connection duck) throws SQLException {
-        return newSnapshot(in.state().base(), "import", author, message).commit(s -> {
+        return commit(in, "import", author, message, duck);
+    }
+
+    /**
+     * {@link #commit(ImportCommit, String, String, Connection)} for the operation {@code what}
+     * (named in a conflict's message): import, or add-files, which records files already in the
+     * data folder the same way.
+     */
+    public long commit(ImportCommit in, String what, String author, String message, Connection duck) throws SQLException {
+        return newSnapshot(in.state().base(), what, author, message).commit(s -> {
             writeImport(s, in, duck);
             return s.id();
         });
@@ -308,7 +323,7 @@ public final class WorkingCatalog implements AutoCloseable {
         WorkingCatalog.State state = plan.state();
         long[] old = plan.createsTable() ? null : state.stats();
         long rowIdStart = old == null ? 0 : old[1];
-        dataFileRows(s, tableId, fileId, fileName, stats, rowIdStart);
+        dataFileRows(s, tableId, fileId, new NewDataFile(fileName, stats), rowIdStart);
         tableStats(tableId, plan, stats, old, rowIdStart);
         tableColumnStats(tableId, plan, stats, plan.createsTable() || plan.replacesRows(), duck);
     }
@@ -326,7 +341,7 @@ public final class WorkingCatalog implements AutoCloseable {
         long rows = 0, bytes = 0;
         boolean fresh = plan.createsTable() || plan.replacesRows();
         for (NewDataFile f : files) {
-            dataFileRows(s.id(), tableId, s.newFileId(), f.fileName(), f.stats(), rowIdStart + rows);
+            dataFileRows(s.id(), tableId, s.newFileId(), f, rowIdStart + rows);
             rows += f.stats().recordCount();
             bytes += f.stats().fileSizeBytes();
             tableColumnStats(tableId, plan, f.stats(), fresh, duck);
@@ -335,13 +350,14 @@ public final class WorkingCatalog implements AutoCloseable {
         tableStats(tableId, plan, new FileStats(rows, bytes, 0, List.of()), old, rowIdStart);
     }
 
-    private void dataFileRows(long s, long tableId, long fileId, String fileName, FileStats stats, long rowIdStart)
-            throws SQLException {
+    private void dataFileRows(long s, long tableId, long fileId, NewDataFile file, long rowIdStart) throws SQLException {
+        FileStats stats = file.stats();
         update("INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, end_snapshot, file_order, path, "
                 + "path_is_relative, file_format, record_count, file_size_bytes, footer_size, row_id_start, partition_id, "
-                + "encryption_key, mapping_id, partial_max) VALUES (?, ?, ?, NULL, NULL, ?, 1, 'parquet', ?, ?, ?, ?, NULL, "
+                + "encryption_key, mapping_id, partial_max) VALUES (?, ?, ?, NULL, NULL, ?, ?, 'parquet', ?, ?, ?, ?, NULL, "
                 + "NULL, NULL, NULL)",
-                fileId, tableId, s, fileName, stats.recordCount(), stats.fileSizeBytes(), stats.footerSize(), rowIdStart);
+                fileId, tableId, s, file.fileName(), file.relative() ? 1 : 0, stats.recordCount(), stats.fileSizeBytes(),
+                stats.footerSize(), rowIdStart);
         for (FileStats.ColumnStats c : stats.columns()) {
             update("INSERT INTO ducklake_file_column_stats (data_file_id, table_id, column_id, column_size_bytes, value_count, "
                     + "null_count, min_value, max_value, contains_nan, extra_stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
