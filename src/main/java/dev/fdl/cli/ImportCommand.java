@@ -29,8 +29,8 @@ import java.util.List;
 
 /** {@code fdl import}: one DuckLake transaction in the working catalog, without the extension. */
 @Command(name = "import", mixinStandardHelpOptions = true,
-        description = {"Load a CSV (also .gz), Parquet or JSON file into a table of the working catalog, as one DuckLake snapshot.",
-                "The Parquet data file goes straight into the repository's data folder (unreachable until a commit names it).",
+        description = {"Load a CSV (also .gz), Parquet or JSON file (or several: a folder, a glob) into a table of the working catalog, as one DuckLake snapshot.",
+                "The Parquet data files go straight into the repository's data folder (unreachable until a commit names them), each at most about the target file size.",
                 "Bad files (empty, header only, truncated gzip, not UTF-8, rows with more or fewer fields than the header) are refused naming the file (and the line); the working catalog is then unchanged."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:success", "1:the file was refused (named in the message); nothing changed",

@@ -139,7 +139,7 @@ public final class FileRegistration {
 
     /** The store key (or key glob) {@code arg} names; refuses a local file outside the data folder. */
     private static String keyOf(ObjectStore store, String dataDir, String location, String arg, Path cwd) {
-        if (arg.contains("://")) {
+        if (DuckLakePaths.isRemote(arg)) {
             if (arg.startsWith(location)) return dataDir + arg.substring(location.length());
             throw outside(arg, location, false);
         }
