@@ -30,14 +30,14 @@ final class CompactCommand implements Runnable {
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             CommandContext context = CommandContext.of(spec);
-            Compactor.Result r = new Compactor(context.duckDb()).compact(wc.catalog(), store, repo.dataDir(),
+            Compactor.Result r = new Compactor(context.duckDb(), repo.config().targetFileSize()).compact(wc.catalog(), store, repo.dataDir(),
                     context.cache().dataFolder(repo), table, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (r.written() == null) {
                 out.println(r.table() + " is in " + r.dataFiles() + " data file(s) without deletes or inlined rows: nothing to compact");
             } else {
                 out.println("Compacted " + r.table() + ": " + r.dataFiles() + " data file(s), " + r.deleteFiles() + " delete file(s) and "
-                        + r.inlinedTables() + " inlined-data table(s) -> 1 data file of " + r.written().rows() + " rows ("
+                        + r.inlinedTables() + " inlined-data table(s) -> " + r.written().dataFileKeys().size() + " data file(s) of " + r.written().rows() + " rows ("
                         + Out.size(r.written().fileSizeBytes()) + ", snapshot " + r.written().snapshot() + "); nothing was deleted");
             }
             out.flush();

@@ -169,4 +169,31 @@ class ImportManyFilesCliTest {
         assertThat(bad.exit()).as(bad.toString()).isEqualTo(1);
         assertThat(bad.err()).contains("fdl.json").contains("target_file_size");
     }
+
+    private long parquetFiles() throws Exception {
+        try (Stream<Path> s = Files.walk(dir.resolve("repo/data"))) {
+            return s.filter(p -> p.toString().endsWith(".parquet") && !p.toString().endsWith("-delete.parquet")).count();
+        }
+    }
+
+    @Test
+    void syncAndCompactWriteThroughTheSameSplittingWriter() throws Exception {
+        Path config = dir.resolve("repo/fdl.json");
+        Files.writeString(config, Files.readString(config).replaceFirst("\\}\\s*$", ", \"target_file_size\": \"2MB\"}"));
+        Path src = dir.resolve("v1.parquet");
+        duck("COPY (SELECT range AS id, md5(CAST(range AS VARCHAR)) AS h FROM range(10)) TO '" + src + "'");
+        Cli.ok(wc, "import", src.toString(), "--table", "t", "--mode", "sync", "--key", "id");
+        long before = parquetFiles();
+        // the sync adds 300,000 rows: more than one data file at 2 MB
+        duck("COPY (SELECT range AS id, md5(CAST(range AS VARCHAR)) AS h FROM range(300010)) TO '" + src + "'");
+        Cli.ok(wc, "import", src.toString(), "--table", "t", "--mode", "sync");
+        assertThat(parquetFiles() - before).isGreaterThan(1);
+        String all = "SELECT count(*) AS n, sum(id) AS s, count(*) FILTER (WHERE h <> md5(CAST(id AS VARCHAR))) AS bad FROM t";
+        assertThat(query(all)).isEqualTo("n,s,bad\n300010,45002850045,0\n");
+        before = parquetFiles();
+        Cli.Result r = Cli.ok(wc, "compact", "t");
+        assertThat(parquetFiles() - before).isGreaterThan(1);
+        assertThat(r.out()).doesNotContain("-> 1 data file");
+        assertThat(query(all)).isEqualTo("n,s,bad\n300010,45002850045,0\n");
+    }
 }
