@@ -22,6 +22,7 @@ final class CompactCommand implements Runnable {
     @Spec CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "[schema.]table") String table;
+    @Option(names = {"-q", "--quiet"}, description = "Show no progress (shown only on a terminal anyway).") boolean quiet;
     @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Recorded as the snapshot's commit message.") String message;
 
     @Override
@@ -30,7 +31,8 @@ final class CompactCommand implements Runnable {
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             CommandContext context = CommandContext.of(spec);
-            Compactor.Result r = new Compactor(context.duckDb(), repo.config().targetFileSize()).compact(wc.catalog(), store, repo.dataDir(),
+            Compactor.Result r = new Compactor(context.duckDb(), repo.config().targetFileSize(),
+                    Progress.data(quiet, spec.commandLine().getErr())).compact(wc.catalog(), store, repo.dataDir(),
                     context.cache().dataFolder(repo), table, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (r.written() == null) {

@@ -47,6 +47,7 @@ final class ImportCommand implements Runnable {
     @Option(names = "--target-file-size", paramLabel = "<size>",
             description = "Start a new data file once one reaches this size (64MB, 1GiB, bytes; default: fdl.json's target_file_size, else 512MiB, DuckLake's default).")
     String targetFileSize;
+    @Option(names = {"-q", "--quiet"}, description = "Show no progress (shown only on a terminal anyway).") boolean quiet;
     @Option(names = "--format", paramLabel = "csv|parquet|json",
             description = "The file's format, for a file whose name does not say it (default: from the extension).") String format;
     @Option(names = {"-t", "--table"}, required = true, paramLabel = "[schema.]name",
@@ -93,6 +94,7 @@ final class ImportCommand implements Runnable {
                         + ", …): import them into a staging table first, or sync from one file");
             ImportRequest request = ImportRequest.of(wc.catalog(), store, repo.dataDir(), sources.first(), table, m)
                     .withSources(sources).withTargetFileSize(targetFileSize(repo))
+                    .withProgress(Progress.data(quiet, spec.commandLine().getErr()))
                     .withCacheDir(context.cache().dataFolder(repo)).withFormat(format()).withSchemaOverride(schema)
                     .withMessage(message).withKeys(keys).withDropKey(noKey);
             if (m == ImportMode.SYNC) {

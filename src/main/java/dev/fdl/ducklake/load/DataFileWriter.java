@@ -1,5 +1,7 @@
 package dev.fdl.ducklake.load;
 
+import dev.fdl.ducklake.DataProgress;
+import dev.fdl.ducklake.engine.QueryProgressWatch;
 import dev.fdl.ducklake.working.ImportPlan;
 import dev.fdl.util.SqlQuote;
 
@@ -34,10 +36,11 @@ public final class DataFileWriter {
      * into the empty or missing folder {@code folder}.
      *
      * @param targetBytes the target file size in bytes (0: {@link #DEFAULT_TARGET_FILE_SIZE})
+     * @param progress    told the rows DuckDB has processed while it writes
      * @return the files written, in row order (empty when the query had no row)
      */
-    public static Written write(Connection duck, String select, List<ImportPlan.Column> columns, Path folder, long targetBytes)
-            throws SQLException {
+    public static Written write(Connection duck, String select, List<ImportPlan.Column> columns, Path folder, long targetBytes,
+                                DataProgress progress) throws SQLException {
         StringBuilder fieldIds = new StringBuilder("{");
         for (ImportPlan.Column c : columns) {
             if (fieldIds.length() > 1) fieldIds.append(", ");
@@ -49,8 +52,10 @@ public final class DataFileWriter {
                 + " (FORMAT parquet, FIELD_IDS " + fieldIds + ", FILE_SIZE_BYTES " + target + ", OVERWRITE_OR_IGNORE true)";
         long rows;
         try (Statement st = duck.createStatement()) {
-            st.execute(sql);
-            rows = st.getUpdateCount();
+            rows = QueryProgressWatch.watch(st, progress, "writing data files", () -> {
+                st.execute(sql);
+                return (long) st.getUpdateCount();
+            });
         }
         return new Written(rows, rows == 0 ? List.of() : files(folder));
     }

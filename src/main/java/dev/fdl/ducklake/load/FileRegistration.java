@@ -1,6 +1,7 @@
 package dev.fdl.ducklake.load;
 
 import dev.fdl.FdlException;
+import dev.fdl.ducklake.DataProgress;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.catalog.ColumnTypes;
 import dev.fdl.ducklake.engine.DuckDbErrors;
@@ -69,10 +70,12 @@ public final class FileRegistration {
      * @param table      {@code [schema.]name}
      * @param create     whether to create the table from the first file's schema
      * @param message    the snapshot's commit message (null: none)
+     * @param progress   told how many files' footers were read (null: {@link DataProgress#NONE})
      */
     public record Request(Path catalog, ObjectStore store, String dataDirKey, List<String> keys, String table, boolean create,
-                          String message) {
+                          String message, DataProgress progress) {
         public Request {
+            if (progress == null) progress = DataProgress.NONE;
             keys = List.copyOf(keys);
             if (keys.isEmpty()) throw new IllegalArgumentException("no file to add");
         }
@@ -220,6 +223,7 @@ public final class FileRegistration {
             List<WorkingCatalog.NewDataFile> files = new ArrayList<>();
             long rows = 0, bytes = 0;
             for (int i = 0; i < local.size(); i++) {
+                request.progress().update("reading footers", i, local.size(), "files");
                 String key = request.keys().get(i);
                 String where = store.location(key);
                 if (known.contains(where)) throw new FdlException("cannot add " + where + ": table " + name
@@ -231,6 +235,7 @@ public final class FileRegistration {
                 rows += stats.recordCount();
                 bytes += stats.fileSizeBytes();
             }
+            request.progress().update("reading footers", local.size(), local.size(), "files");
             String message = request.message() != null ? request.message()
                     : "add-files: " + files.size() + " file(s) into " + name;
             long snapshot = catalog.commit(new WorkingCatalog.ImportCommit(state, plan, files, null), "add-files", null, message, duck);

@@ -137,7 +137,11 @@ public final class Importer {
             List<WorkingCatalog.NewDataFile> files = new ArrayList<>();
             long rows = 0, bytes = 0;
             String folder = dataDir + plan.tableFolderKey(location);
+            long toUpload = 0, uploadedBytes = 0;
+            for (Path f : written.files()) toUpload += Files.size(f);
             for (Path f : written.files()) {
+                request.progress().update("uploading", uploadedBytes, toUpload, "bytes");
+                uploadedBytes += Files.size(f);
                 FileStats stats = FileStats.of(duck, f, plan.columns());
                 String fileName = "ducklake-" + VersionIds.next() + ".parquet";
                 store.put(folder + fileName, Payload.of(f));
@@ -147,6 +151,7 @@ public final class Importer {
                 bytes += stats.fileSizeBytes();
             }
 
+            request.progress().update("uploading", toUpload, toUpload, "bytes");
             long snapshot = catalog.commit(new WorkingCatalog.ImportCommit(state, plan, files, rowKey), author, message, duck);
             committed = true;
             return new ImportResult(name, snapshot, rows, uploadedKeys.get(0), bytes,
@@ -200,7 +205,7 @@ public final class Importer {
         }
         try {
             return DataFileWriter.write(duck, "SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src",
-                    plan.columns(), folder, request.targetFileSize());
+                    plan.columns(), folder, request.targetFileSize(), request.progress());
         } catch (SQLException e) {
             Path source = request.source();
             FdlException bad = CsvSource.badLine(source, e, null);

@@ -205,7 +205,7 @@ public final class Syncer {
         String dataKey = null;
         if (added + changed > 0) {
             List<WorkingCatalog.NewDataFile> files = new ArrayList<>();
-            for (Path file : writeInserts(duck, plan, tmp.resolve("data"), run.request().targetFileSize())) {
+            for (Path file : writeInserts(duck, plan, tmp.resolve("data"), run.request())) {
                 FileStats stats = FileStats.of(duck, file, plan.columns());
                 String fileName = "ducklake-" + VersionIds.next() + ".parquet";
                 if (dataKey == null) dataKey = folder + fileName;
@@ -381,14 +381,14 @@ public final class Syncer {
         return new long[]{added, changed, removed};
     }
 
-    /** The new rows as Parquet files in {@code folder}, through the one data file writer (target size {@code targetBytes}, 0: default). */
-    private static List<Path> writeInserts(Connection duck, SyncPlan plan, Path folder, long targetBytes) throws SQLException {
+    /** The new rows as Parquet files in {@code folder}, through the one data file writer (the request's target size and progress). */
+    private static List<Path> writeInserts(Connection duck, SyncPlan plan, Path folder, ImportRequest request) throws SQLException {
         List<String> select = new ArrayList<>();
         for (ImportPlan.Column c : plan.columns()) {
             select.add(SqlQuote.ident(TableViewSql.idColumn(c.id())) + " AS " + SqlQuote.ident(c.name()));
         }
         return DataFileWriter.write(duck, "SELECT " + String.join(", ", select) + " FROM __fdl_ins ORDER BY rowid", plan.columns(),
-                folder, targetBytes).files();
+                folder, request.targetFileSize(), request.progress()).files();
     }
 
     /** Per data file with deletes: {data file id, rows deleted now, rows visible before}. */
