@@ -22,6 +22,7 @@ final class CompactCommand implements Runnable {
     @Spec CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "[schema.]table") String table;
+    @Option(names = {"-q", "--quiet"}, description = "Show no progress (shown only on a terminal anyway).") boolean quiet;
     @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Recorded as the snapshot's commit message.") String message;
 
     @Override
@@ -30,14 +31,15 @@ final class CompactCommand implements Runnable {
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             CommandContext context = CommandContext.of(spec);
-            Compactor.Result r = new Compactor(context.duckDb()).compact(wc.catalog(), store, repo.dataDir(),
+            Compactor.Result r = new Compactor(context.duckDb(), repo.config().targetFileSize(),
+                    Progress.data(quiet, spec.commandLine().getErr())).compact(wc.catalog(), store, repo.dataDir(),
                     context.cache().dataFolder(repo), table, null, message);
             PrintWriter out = spec.commandLine().getOut();
             if (r.written() == null) {
                 out.println(r.table() + " is in " + r.dataFiles() + " data file(s) without deletes or inlined rows: nothing to compact");
             } else {
                 out.println("Compacted " + r.table() + ": " + r.dataFiles() + " data file(s), " + r.deleteFiles() + " delete file(s) and "
-                        + r.inlinedTables() + " inlined-data table(s) -> 1 data file of " + r.written().rows() + " rows ("
+                        + r.inlinedTables() + " inlined-data table(s) -> " + r.written().dataFileKeys().size() + " data file(s) of " + r.written().rows() + " rows ("
                         + Out.size(r.written().fileSizeBytes()) + ", snapshot " + r.written().snapshot() + "); nothing was deleted");
             }
             out.flush();

@@ -6,6 +6,7 @@ import dev.fdl.FdlException;
 import dev.fdl.ducklake.load.ImportFormat;
 import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.ducklake.load.ImportResult;
+import dev.fdl.ducklake.load.SourceFiles;
 import dev.fdl.ducklake.load.sync.SyncResult;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.load.sync.Syncer;
@@ -28,8 +29,8 @@ import java.util.List;
 
 /** {@code fdl import}: one DuckLake transaction in the working catalog, without the extension. */
 @Command(name = "import", mixinStandardHelpOptions = true,
-        description = {"Load a CSV (also .gz), Parquet or JSON file into a table of the working catalog, as one DuckLake snapshot.",
-                "The Parquet data file goes straight into the repository's data folder (unreachable until a commit names it).",
+        description = {"Load a CSV (also .gz), Parquet or JSON file (or several: a folder, a glob) into a table of the working catalog, as one DuckLake snapshot.",
+                "The Parquet data files go straight into the repository's data folder (unreachable until a commit names them), each at most about the target file size.",
                 "Bad files (empty, header only, truncated gzip, not UTF-8, rows with more or fewer fields than the header) are refused naming the file (and the line); the working catalog is then unchanged."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:success", "1:the file was refused (named in the message); nothing changed",
@@ -37,10 +38,16 @@ import java.util.List;
 final class ImportCommand implements Runnable {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<file>",
-            description = "The file to load: .csv, .tsv or .txt (optionally .gz; delimiter, quoting and column types detected over the whole file), .parquet, or .json, .jsonl, .ndjson (optionally .gz). Relative to the current folder. "
-                    + "Another name is refused unless --format names the format.")
-    Path file;
+    @Parameters(arity = "1..*", paramLabel = "<file|folder|glob>",
+            description = {"The file to load: .csv, .tsv or .txt (optionally .gz; delimiter, quoting and column types detected over the whole file), .parquet, or .json, .jsonl, .ndjson (optionally .gz). Relative to the current folder. "
+                    + "Another name is refused unless --format names the format.",
+                    "Several files, a folder (every file below it; names starting with . or _ left out) or a quoted glob ('parts/*.parquet', 'y=*/**.csv') load as one snapshot: "
+                            + "one format, the same columns (the first two files that differ are named); hive-partitioned folders (year=2026/month=01/) add their partition columns."})
+    List<String> files;
+    @Option(names = "--target-file-size", paramLabel = "<size>",
+            description = "Start a new data file once one reaches this size (64MB, 1GiB, bytes; default: fdl.json's target_file_size, else 512MiB, DuckLake's default).")
+    String targetFileSize;
+    @Option(names = {"-q", "--quiet"}, description = "Show no progress (shown only on a terminal anyway).") boolean quiet;
     @Option(names = "--format", paramLabel = "csv|parquet|json",
             description = "The file's format, for a file whose name does not say it (default: from the extension).") String format;
     @Option(names = {"-t", "--table"}, required = true, paramLabel = "[schema.]name",
@@ -63,7 +70,7 @@ final class ImportCommand implements Runnable {
     @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Recorded as the snapshot's commit message.") String message;
     @Option(names = "--json", description = "Print the result as one JSON object with the same keys in every mode: "
             + "table; mode; snapshot (null: sync found nothing to change); rows (the file's rows; after create, replace and sync also the table's); "
-            + "added, removed, changed (sync's comparison of file and table; null in the other modes); data_file (the new data file's key, null: none) "
+            + "added, removed, changed (sync's comparison of file and table; null in the other modes); data_file (the new data file's key, the first when there are several; null: none), data_files (every new data file's key) "
             + "and data_bytes (its size; bytes: the same, its older name); delete_files, delete_bytes (0 outside sync); "
             + "ended_files (data files sync ended whole; null outside sync); created_table; columns (the table's, [{name, type}]); "
             + "schema_changes (sync's, in words; [] otherwise); key (the columns sync matched rows on; [] otherwise); key_recorded.") boolean json;
@@ -81,7 +88,13 @@ final class ImportCommand implements Runnable {
         CommandContext context = CommandContext.of(spec);
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            ImportRequest request = ImportRequest.of(wc.catalog(), store, repo.dataDir(), Cwd.resolve(file), table, m)
+            SourceFiles sources = SourceFiles.expand(files, Cwd.get());
+            if (m == ImportMode.SYNC && sources.many())
+                throw FdlException.usage("--mode sync reads one file; " + sources.files().size() + " were named (" + sources.first()
+                        + ", …): import them into a staging table first, or sync from one file");
+            ImportRequest request = ImportRequest.of(wc.catalog(), store, repo.dataDir(), sources.first(), table, m)
+                    .withSources(sources).withTargetFileSize(targetFileSize(repo))
+                    .withProgress(Progress.data(quiet, spec.commandLine().getErr()))
                     .withCacheDir(context.cache().dataFolder(repo)).withFormat(format()).withSchemaOverride(schema)
                     .withMessage(message).withKeys(keys).withDropKey(noKey);
             if (m == ImportMode.SYNC) {
@@ -94,8 +107,10 @@ final class ImportCommand implements Runnable {
                 Out.json(out, Summary.of(r, m).json());
                 return;
             }
-            out.println("Imported " + r.rows() + " rows into " + r.table() + " (snapshot " + r.snapshot() + ", "
-                    + r.fileSizeBytes() + " bytes in " + r.dataFileKey() + ")" + (r.createdTable() ? "; created the table" : ""));
+            String where = r.dataFileKeys().size() == 1 ? r.dataFileKey() : r.dataFileKeys().size() + " data files";
+            String from = sources.files().size() == 1 ? "" : " from " + sources.files().size() + " files";
+            out.println("Imported " + r.rows() + " rows" + from + " into " + r.table() + " (snapshot " + r.snapshot() + ", "
+                    + r.fileSizeBytes() + " bytes in " + where + ")" + (r.createdTable() ? "; created the table" : ""));
             out.flush();
         }
     }
@@ -107,7 +122,7 @@ final class ImportCommand implements Runnable {
             return;
         }
         if (r.unchanged()) {
-            out.println(file + " holds exactly the rows of " + r.table() + " (" + r.rows() + " rows): nothing to write, no snapshot made");
+            out.println(files.get(0) + " holds exactly the rows of " + r.table() + " (" + r.rows() + " rows): nothing to write, no snapshot made");
         } else {
             out.println("Synced " + r.table() + " to " + r.rows() + " rows (snapshot " + r.snapshot() + "): " + r.added() + " added, "
                     + r.removed() + " removed" + (r.key().isEmpty() ? "" : ", " + r.changed() + " changed")
@@ -131,16 +146,16 @@ final class ImportCommand implements Runnable {
     private record Summary(TableName table, String mode, Long snapshot, long rows, Long added, Long removed, Long changed,
                            String dataFile, long dataBytes, long deleteFiles, long deleteBytes, Integer endedFiles,
                            boolean createdTable, List<ImportResult.Column> columns, List<String> schemaChanges,
-                           List<String> key, boolean keyRecorded) {
+                           List<String> key, boolean keyRecorded, List<String> dataFiles) {
         static Summary of(ImportResult r, ImportMode m) {
             return new Summary(r.table(), m.name(), r.snapshot(), r.rows(), null, null, null, r.dataFileKey(), r.fileSizeBytes(),
-                    0, 0, null, r.createdTable(), r.columns(), List.of(), List.of(), false);
+                    0, 0, null, r.createdTable(), r.columns(), List.of(), List.of(), false, r.dataFileKeys());
         }
 
         static Summary of(SyncResult r) {
             return new Summary(r.table(), ImportMode.SYNC.name(), r.snapshot(), r.rows(), r.added(), r.removed(), r.changed(), r.dataFileKey(),
                     r.dataBytes(), r.deleteFiles(), r.deleteBytes(), r.endedFiles(), r.createdTable(), r.columns(),
-                    r.schemaChanges(), r.key(), r.keyRecorded());
+                    r.schemaChanges(), r.key(), r.keyRecorded(), r.dataFileKey() == null ? List.of() : List.of(r.dataFileKey()));
         }
 
         ObjectNode json() {
@@ -153,6 +168,8 @@ final class ImportCommand implements Runnable {
             o.put("removed", removed);
             o.put("changed", changed);
             o.put("data_file", dataFile);
+            ArrayNode fileKeys = o.putArray("data_files");
+            dataFiles.forEach(fileKeys::add);
             o.put("data_bytes", dataBytes);
             o.put("bytes", dataBytes);
             o.put("delete_files", deleteFiles);
@@ -168,6 +185,14 @@ final class ImportCommand implements Runnable {
             o.put("key_recorded", keyRecorded);
             return o;
         }
+    }
+
+    /** The target data file size in bytes: {@code --target-file-size}, else fdl.json's, else 0 (DuckLake's default). */
+    private long targetFileSize(Repository repo) {
+        if (targetFileSize == null) return repo.config().targetFileSize();
+        long bytes = dev.fdl.util.ByteSize.parse(targetFileSize);
+        if (bytes <= 0) throw FdlException.usage("invalid --target-file-size '" + targetFileSize + "': use a size such as 64MB, 1GiB or 1000000");
+        return bytes;
     }
 
     /** The format {@code --format} names, or null: the importer decides by the file's name. */

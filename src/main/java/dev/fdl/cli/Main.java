@@ -49,6 +49,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         Subcommand.annotated(CheckoutCommand.class),
         Subcommand.built("status", StatusCommand::spec),
         Subcommand.annotated(ImportCommand.class),
+        Subcommand.annotated(AddFilesCommand.class),
         Subcommand.annotated(RmCommand.class),
         Subcommand.annotated(CheckCommand.class),
         Subcommand.annotated(CommitCommand.class),

@@ -23,6 +23,13 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
      * 1.5 and 2.0 both read (SPEC.md section 3).
      */
     public static final String CATALOG_STORAGE = "catalog_storage";
+    /**
+     * The optional key giving the size at which a data file written by import, sync or compaction
+     * stops and the next begins (DuckLake's {@code target_file_size}): bytes as a number, or a
+     * string with a unit ({@code "64MB"}, {@code "1GiB"}); absent: 512 MiB, DuckLake's default.
+     * fdl before this key ignores it (unknown keys are kept and ignored, SPEC.md section 3).
+     */
+    public static final String TARGET_FILE_SIZE = "target_file_size";
     private static final Set<String> KNOWN = Set.of("fdl", "id", "data_dir");
 
     public RepoConfig {
@@ -46,6 +53,21 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
         if (n == null || n.isNull()) return java.util.Optional.empty();
         if (!n.isTextual()) throw FdlException.corrupt(RepoLayout.CONFIG, "key '" + CATALOG_STORAGE + "' must be a string such as \"duckdb-v2.0.0\", not " + n);
         return java.util.Optional.of(n.asText());
+    }
+
+    /**
+     * The target data file size in bytes this repository sets ({@link #TARGET_FILE_SIZE}), or 0
+     * when it sets none.
+     *
+     * @throws FdlException (exit 1) naming fdl.json and the key when the value is not a size
+     */
+    public long targetFileSize() {
+        JsonNode n = extra.get(TARGET_FILE_SIZE);
+        if (n == null || n.isNull()) return 0;
+        long bytes = n.isIntegralNumber() ? n.asLong() : n.isTextual() ? dev.fdl.util.ByteSize.parse(n.asText()) : -1;
+        if (bytes <= 0) throw FdlException.corrupt(RepoLayout.CONFIG, "key '" + TARGET_FILE_SIZE
+                + "' must be a size in bytes, a number or a string such as \"512MB\", not " + n);
+        return bytes;
     }
 
     static String dataDirProblem(String d) {

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code "name TYPE"} string cannot be split when the name holds a space).
  */
 class ImportJsonCliTest {
-    static final List<String> KEYS = List.of("table", "mode", "snapshot", "rows", "added", "removed", "changed", "data_file",
+    static final List<String> KEYS = List.of("table", "mode", "snapshot", "rows", "added", "removed", "changed", "data_file", "data_files",
             "data_bytes", "bytes", "delete_files", "delete_bytes", "ended_files", "created_table", "columns", "schema_changes",
             "key", "key_recorded");
 

@@ -15,6 +15,7 @@ import java.sql.Statement;
 import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.convert.CatalogConverter;
+import dev.fdl.ducklake.DataProgress;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.read.BuiltInReader;
 import dev.fdl.ducklake.read.DataFileMirror;
@@ -32,10 +33,24 @@ import dev.fdl.ducklake.read.SnapshotView;
  */
 public final class Compactor {
     private final DuckDbPool pool;
+    private final long targetFileSize;
+    private final DataProgress progress;
 
-    /** A compactor borrowing its DuckDB instances from {@code pool}. */
+    /** A compactor borrowing its DuckDB instances from {@code pool}, writing files of DuckLake's default target size. */
     public Compactor(DuckDbPool pool) {
+        this(pool, 0, DataProgress.NONE);
+    }
+
+    /**
+     * A compactor borrowing its DuckDB instances from {@code pool} whose new data files stop at
+     * {@code targetFileSize} bytes ({@link DataFileWriter}; 0: the default), telling {@code progress}
+     * how writing and uploading them goes.
+     */
+    public Compactor(DuckDbPool pool, long targetFileSize, DataProgress progress) {
+        this.progress = java.util.Objects.requireNonNull(progress, "progress");
         this.pool = java.util.Objects.requireNonNull(pool, "pool");
+        if (targetFileSize < 0) throw new IllegalArgumentException("targetFileSize < 0");
+        this.targetFileSize = targetFileSize;
     }
 
     /** What compaction did: files read before, and the import that wrote the new file (null when there was nothing to do). */
@@ -74,6 +89,7 @@ public final class Compactor {
             // The same rows again: a recorded key stays as true (or as broken) as it was, so it is not checked.
             ImportResult written = new Importer(pool).importRecordingKey(
                     ImportRequest.of(sqliteCatalog, store, dataDirKey, rows, table, ImportMode.REPLACE).withFormat(ImportFormat.PARQUET)
+                            .withTargetFileSize(targetFileSize).withProgress(progress)
                             .withAuthor(author).withMessage(message == null ? "compact " + name : message), null);
             return new Result(name, files, deletes, inlined, written);
         } catch (SQLException e) {

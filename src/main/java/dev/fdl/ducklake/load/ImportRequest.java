@@ -1,6 +1,7 @@
 package dev.fdl.ducklake.load;
 
 import dev.fdl.ducklake.format.DuckLakePaths;
+import dev.fdl.ducklake.DataProgress;
 import dev.fdl.ducklake.ImportMode;
 import dev.fdl.store.ObjectStore;
 
@@ -27,14 +28,25 @@ import java.util.List;
  *                       empty: the whole row, ending a recorded key)
  * @param dropKey        {@code --no-key}: end the table's recorded key (append, replace and sync)
  * @param cacheDir       where a remote repository's data files are mirrored to be read (null: a scratch folder)
+ * @param sources        every file to load, {@code source} first (null: {@code source} alone)
+ * @param targetFileSize the size in bytes at which a written data file stops and the next begins
+ *                       (DuckLake's {@code target_file_size}); 0: {@link DataFileWriter#DEFAULT_TARGET_FILE_SIZE}
+ * @param progress       told how writing and uploading the data files goes (null: {@link DataProgress#NONE})
  */
 public record ImportRequest(Path catalog, ObjectStore store, String dataDirKey, Path source, String table, ImportMode mode,
                             ImportFormat format, String schemaOverride, String author, String message, List<String> keys,
-                            boolean dropKey, Path cacheDir) {
+                            boolean dropKey, Path cacheDir, SourceFiles sources, long targetFileSize,
+                            DataProgress progress) {
+    public ImportRequest {
+        if (progress == null) progress = DataProgress.NONE;
+        if (sources == null && source != null) sources = SourceFiles.of(source);
+        if (sources != null && !sources.first().equals(source)) throw new IllegalArgumentException("source must be the first of sources");
+        if (targetFileSize < 0) throw new IllegalArgumentException("targetFileSize < 0");
+    }
 
     /** A request with no format, override, author, message, key or cache folder given. */
     public static ImportRequest of(Path catalog, ObjectStore store, String dataDirKey, Path source, String table, ImportMode mode) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, null, null, null, null, null, false, null);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, null, null, null, null, null, false, null, null, 0, null);
     }
 
     /** The data folder's key prefix ending in {@code /} (or empty). */
@@ -43,34 +55,52 @@ public record ImportRequest(Path catalog, ObjectStore store, String dataDirKey, 
     }
 
     public ImportRequest withFormat(ImportFormat f) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, f, schemaOverride, author, message, keys, dropKey, cacheDir);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, f, schemaOverride, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress);
     }
 
     public ImportRequest withSchemaOverride(String s) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, s, author, message, keys, dropKey, cacheDir);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, s, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress);
     }
 
     public ImportRequest withAuthor(String a) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, a, message, keys, dropKey, cacheDir);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, a, message, keys, dropKey, cacheDir, sources, targetFileSize, progress);
     }
 
     public ImportRequest withMessage(String m) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, m, keys, dropKey, cacheDir);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, m, keys, dropKey, cacheDir, sources, targetFileSize, progress);
     }
 
     public ImportRequest withKeys(List<String> k) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, k, dropKey, cacheDir);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, k, dropKey, cacheDir, sources, targetFileSize, progress);
     }
 
     public ImportRequest withDropKey(boolean d) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, d, cacheDir);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, d, cacheDir, sources, targetFileSize, progress);
     }
 
     public ImportRequest withCacheDir(Path c) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey, c);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey, c, sources, targetFileSize, progress);
+    }
+
+    /** The request loading {@code files} ({@link SourceFiles}) as one snapshot. */
+    public ImportRequest withSources(SourceFiles files) {
+        return new ImportRequest(catalog, store, dataDirKey, files.first(), table, mode, format, schemaOverride, author, message, keys, dropKey,
+                cacheDir, files, targetFileSize, progress);
+    }
+
+    /** The request writing data files of at most about {@code bytes} each (0: the default). */
+    public ImportRequest withTargetFileSize(long bytes) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey,
+                cacheDir, sources, bytes, progress);
+    }
+
+    /** The request telling {@code p} how its data files are written and uploaded. */
+    public ImportRequest withProgress(DataProgress p) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey,
+                cacheDir, sources, targetFileSize, p);
     }
 
     public ImportRequest withMode(ImportMode m) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, m, format, schemaOverride, author, message, keys, dropKey, cacheDir);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, m, format, schemaOverride, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress);
     }
 }

@@ -11,14 +11,17 @@ import dev.fdl.ducklake.working.ImportPlan;
  * @param table         the table written
  * @param snapshot      the DuckLake snapshot the import created
  * @param rows          rows written (the data file's record count)
- * @param dataFileKey   the store key of the new Parquet data file
- * @param fileSizeBytes its size in bytes
+ * @param dataFileKey   the store key of the first new Parquet data file
+ * @param fileSizeBytes the size in bytes of all new data files together
  * @param createdTable  true when the import created the table (mode create, or replace of a missing table)
  * @param columns       the table's columns after the import, in table order
+ * @param dataFileKeys  the store keys of every new data file, in row order ({@code dataFileKey} first): more than one
+ *                      when the rows outgrew the target file size
  */
 public record ImportResult(TableName table, long snapshot, long rows, String dataFileKey, long fileSizeBytes,
-                           boolean createdTable, List<Column> columns) {
+                           boolean createdTable, List<Column> columns, List<String> dataFileKeys) {
     public ImportResult {
+        dataFileKeys = dataFileKeys == null ? List.of(dataFileKey) : List.copyOf(dataFileKeys);
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(dataFileKey, "dataFileKey");
         if (rows < 0 || fileSizeBytes < 0) throw new IllegalArgumentException("negative rows or size");

@@ -100,17 +100,18 @@ public final class Importer {
         Path cacheDir = request.cacheDir();
         TableName name = TableName.parse(table);
         if (mode == null) throw FdlException.usage("an import mode is required: create, replace or append");
-        ImportFormat format = ImportFormat.of(source, given);
-        if (!Files.isRegularFile(source)) throw new FdlException("cannot import " + source + ": no such file");
+        SourceFiles sources = request.sources();
+        ImportFormat format = sources.format(given);
+        for (Path f : sources.files()) if (!Files.isRegularFile(f)) throw new FdlException("cannot import " + f + ": no such file");
         if (!Files.isRegularFile(sqliteCatalog)) {
             throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
         }
         String dataDir = request.dataDir();
-        checkSource(source);
+        for (Path f : sources.files()) checkSource(f);
         Map<String, String> overrides = SchemaOverride.parse(schemaOverride);
 
         Path tmp = null;
-        String uploadedKey = null;
+        List<String> uploadedKeys = new ArrayList<>();
         boolean committed = false;
         try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
              Connection duck = pool.connection()) {
@@ -120,45 +121,54 @@ public final class Importer {
             WorkingCatalog.State state = catalog.state(name);
             String location = store.location(dataDir);
             checkDataFolder(location, state.dataPath());
-            SourceColumns src = SourceColumns.describe(duck, source, format, overrides);
+            SourceColumns src = sources.many() ? ManyFiles.describe(duck, sources, format, overrides)
+                    : SourceColumns.describe(duck, source, format, overrides);
             ImportPlan plan = ImportPlan.make(name, mode, state, src.types(), source);
 
-            tmp = Files.createTempFile("fdl-import-", ".parquet");
-            long written = writeParquet(duck, src, plan, tmp, source);
-            if (written == 0) {
-                throw new FdlException("cannot import " + source + ": it holds no data rows"
+            tmp = Files.createTempDirectory("fdl-import-");
+            DataFileWriter.Written written = writeParquet(duck, src, plan, tmp.resolve("out"), request);
+            if (written.rows() == 0) {
+                throw new FdlException("cannot import " + (sources.many() ? source + " and the files beside it" : source)
+                        + ": " + (sources.many() ? "they hold" : "it holds") + " no data rows"
                         + (format == ImportFormat.CSV ? " (only a header, or nothing at all)" : "") + "; nothing was imported");
             }
             if (checkKey)
-                RecordedKeyCheck.check(duck, catalog, state, plan, tmp, request, pool);
-            FileStats stats = FileStats.of(duck, tmp, plan.columns());
+                RecordedKeyCheck.check(duck, catalog, state, plan, written.files(), request, pool);
+            List<WorkingCatalog.NewDataFile> files = new ArrayList<>();
+            long rows = 0, bytes = 0;
+            String folder = dataDir + plan.tableFolderKey(location);
+            long toUpload = 0, uploadedBytes = 0;
+            for (Path f : written.files()) toUpload += Files.size(f);
+            for (Path f : written.files()) {
+                request.progress().update("uploading", uploadedBytes, toUpload, "bytes");
+                uploadedBytes += Files.size(f);
+                FileStats stats = FileStats.of(duck, f, plan.columns());
+                String fileName = "ducklake-" + VersionIds.next() + ".parquet";
+                store.put(folder + fileName, Payload.of(f));
+                uploadedKeys.add(folder + fileName);
+                files.add(new WorkingCatalog.NewDataFile(fileName, stats));
+                rows += stats.recordCount();
+                bytes += stats.fileSizeBytes();
+            }
 
-            String fileName = "ducklake-" + VersionIds.next() + ".parquet";
-            String key = dataDir + plan.tableFolderKey(location) + fileName;
-            store.put(key, Payload.of(tmp));
-            uploadedKey = key;
-
-            long snapshot = catalog.commit(new WorkingCatalog.ImportCommit(state, plan, fileName, stats, rowKey), author, message, duck);
+            request.progress().update("uploading", toUpload, toUpload, "bytes");
+            long snapshot = catalog.commit(new WorkingCatalog.ImportCommit(state, plan, files, rowKey), author, message, duck);
             committed = true;
-            return new ImportResult(name, snapshot, stats.recordCount(), key, stats.fileSizeBytes(),
-                    plan.createsTable(), ImportResult.of(plan.columns()));
+            return new ImportResult(name, snapshot, rows, uploadedKeys.get(0), bytes,
+                    plan.createsTable(), ImportResult.of(plan.columns()), uploadedKeys);
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
         } catch (IOException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
         } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // a temporary file left behind is harmless
-                }
-            }
-            if (uploadedKey != null && !committed) {
-                try {
-                    store.delete(uploadedKey);
-                } catch (RuntimeException ignored) {
-                    // nothing names the file: gc removes it later
+            deleteTree(tmp);
+            if (!committed) {
+                for (String key : uploadedKeys) {
+                    try {
+                        store.delete(key);
+                    } catch (RuntimeException ignored) {
+                        // nothing names the file: gc removes it later
+                    }
                 }
             }
         }
@@ -186,23 +196,18 @@ public final class Importer {
         }
     }
 
-    private static long writeParquet(Connection duck, SourceColumns src, ImportPlan plan, Path tmp, Path source)
-            throws SQLException {
+    private static DataFileWriter.Written writeParquet(Connection duck, SourceColumns src, ImportPlan plan, Path folder,
+                                                       ImportRequest request) throws SQLException {
         List<String> select = new ArrayList<>();
-        StringBuilder fieldIds = new StringBuilder("{");
         for (ImportPlan.Column c : plan.columns()) {
             String from = src.column(c.sourceName());
             select.add("CAST(src." + SqlQuote.ident(from) + " AS " + c.duckType() + ") AS " + SqlQuote.ident(c.name()));
-            if (fieldIds.length() > 1) fieldIds.append(", ");
-            fieldIds.append(SqlQuote.literal(c.name())).append(": ").append(c.id());
         }
-        fieldIds.append('}');
-        String sql = "COPY (SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src) TO "
-                + SqlQuote.literal(tmp.toAbsolutePath().toString()) + " (FORMAT parquet, FIELD_IDS " + fieldIds + ")";
-        try (Statement st = duck.createStatement()) {
-            st.execute(sql);
-            return st.getUpdateCount();
+        try {
+            return DataFileWriter.write(duck, "SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src",
+                    plan.columns(), folder, request.targetFileSize(), request.progress());
         } catch (SQLException e) {
+            Path source = request.source();
             FdlException bad = CsvSource.badLine(source, e, null);
             if (bad == null) bad = CsvSource.lineTooLong(source, e, CsvSource.LINE_LIMIT);
             if (bad != null) throw bad;

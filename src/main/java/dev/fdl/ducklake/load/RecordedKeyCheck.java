@@ -84,14 +84,15 @@ public final class RecordedKeyCheck {
     /**
      * Refuses the import when it would leave the table's recorded key NULL or repeated.
      *
-     * @param written  the file's rows as written for the import (Parquet, columns named as {@code plan}'s)
+     * @param written  the file's rows as written for the import (Parquet files, columns named as {@code plan}'s; a
+     *                 row is named by its place in its written file, which is the source's when there is one of each)
      * @param request  the import (its mode, source, catalog, store and cache folder: where a remote
      *                 repository's data files are mirrored to be read, null: a scratch folder)
      * @param pool     where DuckDB instances come from to read the catalog for the mirror
      * @throws FdlException (a failure) naming the table, the key, a repeated (or NULL) value and the
      *                      ways out: sync instead, or import with {@code --no-key}
      */
-    static void check(Connection duck, WorkingCatalog catalog, WorkingCatalog.State state, ImportPlan plan, Path written,
+    static void check(Connection duck, WorkingCatalog catalog, WorkingCatalog.State state, ImportPlan plan, List<Path> written,
                       ImportRequest request, DuckDbPool pool) throws SQLException, IOException {
         ImportMode mode = request.mode();
         Path source = request.source();
@@ -111,7 +112,8 @@ public final class RecordedKeyCheck {
         String remedies = ". Nothing was imported. Either sync instead (fdl import <file> --table " + ShellQuote.word(plan.table())
                 + " --mode sync --key " + ShellQuote.word(String.join(",", key)) + ": the table then holds exactly the file's rows, updated by key), "
                 + "or import with --no-key to drop the recorded key (fdl diff then compares whole rows)";
-        String newRows = "read_parquet(" + SqlQuote.literal(written.toAbsolutePath().toString()) + ", file_row_number = true)";
+        String newRows = "read_parquet([" + String.join(", ", written.stream().map(w -> SqlQuote.literal(w.toAbsolutePath().toString())).toList())
+                + "], file_row_number = true)";
         List<String> names = columns.stream().map(c -> SqlQuote.ident(c.name())).toList();
         try (Statement st = duck.createStatement();
              ResultSet rs = st.executeQuery("SELECT file_row_number FROM " + newRows + " WHERE "

@@ -101,6 +101,77 @@ public record FileStats(long recordCount, long fileSizeBytes, long footerSize, L
         return new FileStats(rows, size, footer, stats);
     }
 
+    /**
+     * The statistics of a Parquet file another writer made, read from its footer alone (DuckDB's
+     * {@code parquet_file_metadata} and {@code parquet_metadata}, as DuckLake's
+     * {@code ducklake_add_data_files} reads them): per column the compressed size, value and null
+     * counts summed over row groups, min and max as the least and greatest row-group statistic
+     * compared as the column's type. A statistic some row group lacks is unknown (min/max null);
+     * a null count some row group lacks is counted from the column's data. Footers say nothing
+     * of NaN, so float columns are recorded as possibly holding NaN (readers then never skip the
+     * file on a float filter), and blobs get no min/max.
+     *
+     * @param columns the table's columns, each matched to the file's top-level field of the same
+     *                name ({@code sourceName}), which the caller checked
+     */
+    public static FileStats fromFooter(Connection duck, Path file, List<ImportPlan.Column> columns) throws SQLException {
+        String f = SqlQuote.literal(file.toAbsolutePath().toString());
+        long rows, size, footer;
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT num_rows, file_size_bytes, footer_size FROM parquet_file_metadata(" + f + ")")) {
+            rs.next();
+            rows = rs.getLong(1);
+            size = rs.getLong(2);
+            footer = rs.getLong(3);
+        }
+        List<String> aggregates = new ArrayList<>();
+        for (ImportPlan.Column c : columns) {
+            String w = " FILTER (WHERE path_in_schema = " + SqlQuote.literal(c.sourceName()) + ")";
+            String type = c.duckType();
+            aggregates.add("coalesce(sum(total_compressed_size)" + w + ", 0)");
+            aggregates.add("coalesce(sum(num_values)" + w + ", 0)");
+            aggregates.add("CASE WHEN count(*)" + w + " = count(stats_null_count)" + w + " THEN sum(stats_null_count)" + w + " END");
+            String known = "count(*)" + w + " = count(stats_min_value)" + w + " AND count(*)" + w + " = count(stats_max_value)" + w;
+            switch (kind(type)) {
+                case BOOLEAN -> {
+                    aggregates.add("CASE WHEN " + known + " THEN CAST(CAST(min(TRY_CAST(stats_min_value AS BOOLEAN))" + w + " AS INTEGER) AS VARCHAR) END");
+                    aggregates.add("CASE WHEN " + known + " THEN CAST(CAST(max(TRY_CAST(stats_max_value AS BOOLEAN))" + w + " AS INTEGER) AS VARCHAR) END");
+                }
+                case BLOB, NONE -> {
+                    aggregates.add("NULL");
+                    aggregates.add("NULL");
+                }
+                case FLOAT, TEXT -> {
+                    aggregates.add("CASE WHEN " + known + " THEN CAST(min(TRY_CAST(stats_min_value AS " + type + "))" + w + " AS VARCHAR) END");
+                    aggregates.add("CASE WHEN " + known + " THEN CAST(max(TRY_CAST(stats_max_value AS " + type + "))" + w + " AS VARCHAR) END");
+                }
+            }
+        }
+        List<ColumnStats> stats = new ArrayList<>();
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT " + String.join(", ", aggregates) + " FROM parquet_metadata(" + f + ")")) {
+            rs.next();
+            for (int i = 0; i < columns.size(); i++) {
+                ImportPlan.Column c = columns.get(i);
+                int base = i * 5 + 1;
+                long nulls = rs.getLong(base + 2);
+                if (rs.wasNull()) nulls = countNulls(duck, f, c.sourceName());
+                Boolean nan = kind(c.duckType()) == Kind.FLOAT ? Boolean.TRUE : null;
+                stats.add(new ColumnStats(c.id(), c.duckType(), rs.getLong(base), rs.getLong(base + 1), nulls,
+                        rs.getString(base + 3), rs.getString(base + 4), nan));
+            }
+        }
+        return new FileStats(rows, size, footer, stats);
+    }
+
+    private static long countNulls(Connection duck, String file, String column) throws SQLException {
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) - count(" + SqlQuote.ident(column) + ") FROM read_parquet(" + file + ")")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     enum Kind { FLOAT, BOOLEAN, BLOB, NONE, TEXT }
 
     static Kind kind(String duckType) {

@@ -111,6 +111,17 @@ public final class ImportPlan {
         return tableFolder.substring(paths.base().length());
     }
 
+    /**
+     * A new table {@code name} with exactly {@code columns} (their ids as given, e.g. the field ids
+     * of files already written): what {@code fdl add-files --create} records.
+     *
+     * @throws FdlException when the table exists
+     */
+    public static ImportPlan create(TableName name, WorkingCatalog.State state, List<Column> columns) {
+        if (state.table() != null) throw new FdlException("table " + name + " already exists in the working catalog; add files to it without --create");
+        return new ImportPlan(name, state, true, false, false, columns, List.of());
+    }
+
     /** Rows added to an existing table whose columns (after any schema change) are {@code columns}. */
     public static ImportPlan append(TableName name, WorkingCatalog.State state, List<Column> columns) {
         return new ImportPlan(name, state, false, false, false, columns, List.of());

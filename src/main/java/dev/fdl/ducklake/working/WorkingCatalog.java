@@ -64,10 +64,29 @@ public final class WorkingCatalog implements AutoCloseable {
      * One import's inputs to {@link #commit}.
      *
      * @param state    the catalog as the plan read it
-     * @param fileName the new data file's path, relative to the table's folder
+     * @param files    the new data files, in the order their row ids are given
      * @param rowKey   the table's {@link RowKey} to record (empty: none), or null to leave it as it is
      */
-    public record ImportCommit(State state, ImportPlan plan, String fileName, FileStats stats, List<String> rowKey) {}
+    public record ImportCommit(State state, ImportPlan plan, List<NewDataFile> files, List<String> rowKey) {
+        public ImportCommit {
+            files = List.copyOf(files);
+            if (files.isEmpty()) throw new IllegalArgumentException("an import records at least one data file");
+        }
+    }
+
+    /**
+     * A data file to record.
+     *
+     * @param fileName its path relative to the table's folder, or its absolute location when {@code relative} is false
+     * @param stats    its statistics, as measured on the file
+     * @param relative whether {@code fileName} is relative to the table's folder ({@code path_is_relative})
+     */
+    public record NewDataFile(String fileName, FileStats stats, boolean relative) {
+        /** A file written into the table's folder: its path relative to it. */
+        public NewDataFile(String fileName, FileStats stats) {
+            this(fileName, stats, true);
+        }
+    }
 
     private final Path file;
     private final Connection conn;
@@ -224,7 +243,16 @@ public final class WorkingCatalog implements AutoCloseable {
      * @throws FdlException conflict when another writer added a snapshot since {@code in.state()} was read
      */
     public long commit(ImportCommit in, String author, String message, Connection duck) throws SQLException {
-        return newSnapshot(in.state().base(), "import", author, message).commit(s -> {
+        return commit(in, "import", author, message, duck);
+    }
+
+    /**
+     * {@link #commit(ImportCommit, String, String, Connection)} for the operation {@code what}
+     * (named in a conflict's message): import, or add-files, which records files already in the
+     * data folder the same way.
+     */
+    public long commit(ImportCommit in, String what, String author, String message, Connection duck) throws SQLException {
+        return newSnapshot(in.state().base(), what, author, message).commit(s -> {
             writeImport(s, in, duck);
             return s.id();
         });
@@ -281,7 +309,7 @@ public final class WorkingCatalog implements AutoCloseable {
         }
         s.change("inserted_into_table:" + tableId);
 
-        insertDataFile(s.id(), tableId, s.newFileId(), plan, in.fileName(), in.stats(), duck);
+        insertDataFiles(s, tableId, plan, in.files(), duck);
         if (in.rowKey() != null) RowKey.record(s, tableId, in.rowKey());
     }
 
@@ -295,19 +323,47 @@ public final class WorkingCatalog implements AutoCloseable {
         WorkingCatalog.State state = plan.state();
         long[] old = plan.createsTable() ? null : state.stats();
         long rowIdStart = old == null ? 0 : old[1];
+        dataFileRows(s, tableId, fileId, new NewDataFile(fileName, stats), rowIdStart);
+        tableStats(tableId, plan, stats, old, rowIdStart);
+        tableColumnStats(tableId, plan, stats, plan.createsTable() || plan.replacesRows(), duck);
+    }
+
+    /**
+     * Records the new data files {@code files} of {@code tableId} at snapshot {@code s}, each with a
+     * new file id: as {@link #insertDataFile} one after the other, row ids continuing from file to
+     * file (each file's {@code row_id_start} is the previous one's plus its record count), the
+     * table's stats once for all of them.
+     */
+    public void insertDataFiles(NewSnapshot s, long tableId, ImportPlan plan, List<NewDataFile> files, Connection duck)
+            throws SQLException {
+        long[] old = plan.createsTable() ? null : plan.state().stats();
+        long rowIdStart = old == null ? 0 : old[1];
+        long rows = 0, bytes = 0;
+        boolean fresh = plan.createsTable() || plan.replacesRows();
+        for (NewDataFile f : files) {
+            dataFileRows(s.id(), tableId, s.newFileId(), f, rowIdStart + rows);
+            rows += f.stats().recordCount();
+            bytes += f.stats().fileSizeBytes();
+            tableColumnStats(tableId, plan, f.stats(), fresh, duck);
+            fresh = false;
+        }
+        tableStats(tableId, plan, new FileStats(rows, bytes, 0, List.of()), old, rowIdStart);
+    }
+
+    private void dataFileRows(long s, long tableId, long fileId, NewDataFile file, long rowIdStart) throws SQLException {
+        FileStats stats = file.stats();
         update("INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, end_snapshot, file_order, path, "
                 + "path_is_relative, file_format, record_count, file_size_bytes, footer_size, row_id_start, partition_id, "
-                + "encryption_key, mapping_id, partial_max) VALUES (?, ?, ?, NULL, NULL, ?, 1, 'parquet', ?, ?, ?, ?, NULL, "
+                + "encryption_key, mapping_id, partial_max) VALUES (?, ?, ?, NULL, NULL, ?, ?, 'parquet', ?, ?, ?, ?, NULL, "
                 + "NULL, NULL, NULL)",
-                fileId, tableId, s, fileName, stats.recordCount(), stats.fileSizeBytes(), stats.footerSize(), rowIdStart);
+                fileId, tableId, s, file.fileName(), file.relative() ? 1 : 0, stats.recordCount(), stats.fileSizeBytes(),
+                stats.footerSize(), rowIdStart);
         for (FileStats.ColumnStats c : stats.columns()) {
             update("INSERT INTO ducklake_file_column_stats (data_file_id, table_id, column_id, column_size_bytes, value_count, "
                     + "null_count, min_value, max_value, contains_nan, extra_stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
                     fileId, tableId, c.columnId(), c.columnSizeBytes(), c.valueCount(), c.nullCount(), c.min(), c.max(),
                     c.containsNan() == null ? null : (c.containsNan() ? 1 : 0));
         }
-        tableStats(tableId, plan, stats, old, rowIdStart);
-        tableColumnStats(tableId, plan, stats, duck);
     }
 
     private void tableStats(long tableId, ImportPlan plan, FileStats stats, long[] old, long rowIdStart) throws SQLException {
@@ -330,8 +386,7 @@ public final class WorkingCatalog implements AutoCloseable {
      * Table-wide column stats: replaced for a new or replaced table, merged (by the column's type,
      * not as text) for an append. Booleans read {@code false}/{@code true} here, as the extension writes them.
      */
-    private void tableColumnStats(long tableId, ImportPlan plan, FileStats stats, Connection duck) throws SQLException {
-        boolean fresh = plan.createsTable() || plan.replacesRows();
+    private void tableColumnStats(long tableId, ImportPlan plan, FileStats stats, boolean fresh, Connection duck) throws SQLException {
         for (FileStats.ColumnStats c : stats.columns()) {
             FileStats.Kind kind = FileStats.kind(c.duckType());
             String min = tableValue(kind, c.min());

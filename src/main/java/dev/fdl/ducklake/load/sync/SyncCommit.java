@@ -44,8 +44,13 @@ final class SyncCommit {
     /** A data file whose every row the sync deletes: it ends instead of getting a delete file. */
     record EndedFile(long dataFileId, long recordCount, long fileSizeBytes) {}
 
-    /** The new rows' data file, or null when the sync adds no row. */
-    record Insert(String fileName, FileStats stats) {}
+    /** The new rows' data files (several when they outgrew the target file size); null when the sync adds no row. */
+    record Insert(List<WorkingCatalog.NewDataFile> files) {
+        /** The files' sizes together. */
+        long bytes() {
+            return files.stream().mapToLong(f -> f.stats().fileSizeBytes()).sum();
+        }
+    }
 
     /**
      * One sync's inputs to {@link #commit}.
@@ -109,8 +114,7 @@ final class SyncCommit {
         }
         if (inlined > 0) s.change("inlined_delete:" + tableId);
         if (in.insert() != null) {
-            catalog.insertDataFile(s.id(), tableId, s.newFileId(), ImportPlan.append(in.name(), state, plan.columns()),
-                    in.insert().fileName(), in.insert().stats(), duck);
+            catalog.insertDataFiles(s, tableId, ImportPlan.append(in.name(), state, plan.columns()), in.insert().files(), duck);
             s.change("inserted_into_table:" + tableId);
         }
         RowKey.record(s, tableId, plan.keys().stream().map(ImportPlan.Column::name).toList());

@@ -28,6 +28,7 @@ import dev.fdl.ducklake.load.ImportFormat;
 import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.ducklake.load.ImportResult;
 import dev.fdl.ducklake.load.Importer;
+import dev.fdl.ducklake.load.DataFileWriter;
 import dev.fdl.ducklake.load.RecordedKeyCheck;
 import dev.fdl.ducklake.load.SchemaOverride;
 import dev.fdl.ducklake.read.SnapshotView;
@@ -203,14 +204,16 @@ public final class Syncer {
         SyncCommit.Insert insert = null;
         String dataKey = null;
         if (added + changed > 0) {
-            Path file = tmp.resolve("data.parquet");
-            writeInserts(duck, plan, file);
-            FileStats stats = FileStats.of(duck, file, plan.columns());
-            String fileName = "ducklake-" + VersionIds.next() + ".parquet";
-            dataKey = folder + fileName;
-            store.put(dataKey, Payload.of(file));
-            uploaded.add(dataKey);
-            insert = new SyncCommit.Insert(fileName, stats);
+            List<WorkingCatalog.NewDataFile> files = new ArrayList<>();
+            for (Path file : writeInserts(duck, plan, tmp.resolve("data"), run.request())) {
+                FileStats stats = FileStats.of(duck, file, plan.columns());
+                String fileName = "ducklake-" + VersionIds.next() + ".parquet";
+                if (dataKey == null) dataKey = folder + fileName;
+                store.put(folder + fileName, Payload.of(file));
+                uploaded.add(folder + fileName);
+                files.add(new WorkingCatalog.NewDataFile(fileName, stats));
+            }
+            insert = new SyncCommit.Insert(files);
         }
         List<SyncCommit.DeleteFile> deletes = new ArrayList<>();
         List<SyncCommit.EndedFile> ended = new ArrayList<>();
@@ -238,7 +241,7 @@ public final class Syncer {
         long snapshot = SyncCommit.commit(catalog,
                 new SyncCommit.Input(state, name, plan, insert, deletes, ended, inlinedDeletes), author, message, duck);
         return new SyncResult(name, snapshot, rows, added, removed, changed, dataKey,
-                insert == null ? 0 : insert.stats().fileSizeBytes(), deletes.size(), deleteBytes, ended.size(), plan.changes(), false,
+                insert == null ? 0 : insert.bytes(), deletes.size(), deleteBytes, ended.size(), plan.changes(), false,
                 keyNames(plan), keyRecorded, ImportResult.of(plan.columns()));
     }
 
@@ -378,19 +381,14 @@ public final class Syncer {
         return new long[]{added, changed, removed};
     }
 
-    private static void writeInserts(Connection duck, SyncPlan plan, Path file) throws SQLException {
+    /** The new rows as Parquet files in {@code folder}, through the one data file writer (the request's target size and progress). */
+    private static List<Path> writeInserts(Connection duck, SyncPlan plan, Path folder, ImportRequest request) throws SQLException {
         List<String> select = new ArrayList<>();
-        StringBuilder fieldIds = new StringBuilder("{");
         for (ImportPlan.Column c : plan.columns()) {
             select.add(SqlQuote.ident(TableViewSql.idColumn(c.id())) + " AS " + SqlQuote.ident(c.name()));
-            if (fieldIds.length() > 1) fieldIds.append(", ");
-            fieldIds.append(SqlQuote.literal(c.name())).append(": ").append(c.id());
         }
-        fieldIds.append('}');
-        try (Statement st = duck.createStatement()) {
-            st.execute("COPY (SELECT " + String.join(", ", select) + " FROM __fdl_ins ORDER BY rowid) TO "
-                    + SqlQuote.literal(file.toAbsolutePath().toString()) + " (FORMAT parquet, FIELD_IDS " + fieldIds + ")");
-        }
+        return DataFileWriter.write(duck, "SELECT " + String.join(", ", select) + " FROM __fdl_ins ORDER BY rowid", plan.columns(),
+                folder, request.targetFileSize(), request.progress()).files();
     }
 
     /** Per data file with deletes: {data file id, rows deleted now, rows visible before}. */

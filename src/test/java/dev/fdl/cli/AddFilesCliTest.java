@@ -1,0 +1,118 @@
+package dev.fdl.cli;
+
+import dev.fdl.ducklake.engine.DuckDbPool;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** add-files registers Parquet files already in the data folder, without copying; gc keeps them while a live version names them. */
+class AddFilesCliTest {
+    @TempDir Path dir;
+    Path wc;
+    Path data;
+
+    @BeforeEach
+    void workingCopy() throws Exception {
+        wc = Cli.newWorkingCopy(dir);
+        data = dir.resolve("repo/data");
+    }
+
+    private static void duck(String... sql) throws Exception {
+        try (Connection c = DuckDbPool.shared().connection(); Statement st = c.createStatement()) {
+            for (String s : sql) st.execute(s);
+        }
+    }
+
+    /** Writes rows [from, to) as a Parquet file with DuckDB's own COPY, field ids given. */
+    private Path part(String key, int from, int to, String fieldIds) throws Exception {
+        Path p = data.resolve(key);
+        Files.createDirectories(p.getParent());
+        duck("COPY (SELECT range AS id, 'n' || range AS name, CAST(range * 0.5 AS DOUBLE) AS score FROM range(" + from + ", " + to + ")) TO '" + p
+                + "' (FORMAT parquet" + (fieldIds == null ? "" : ", FIELD_IDS " + fieldIds) + ")");
+        return p;
+    }
+
+    private String query(String... args) {
+        return Cli.ok(wc, args).out();
+    }
+
+    @Test
+    void filesWrittenByDuckDbIntoTheDataFolderAreRegisteredReadBackEqualAndKeptByGc() throws Exception {
+        String ids = "{id: 1, name: 2, score: 3}";
+        Path a = part("jobs/run-1/part-0.parquet", 0, 1000, ids);
+        Path b = part("jobs/run-1/part-1.parquet", 1000, 2500, ids);
+        long sizeA = Files.size(a);
+        Cli.Result r = Cli.ok(wc, "add-files", "jobs/run-1/*.parquet", "--table", "events", "--create");
+        assertThat(r.out()).contains("Added 2 file(s) of 2500 rows").contains("created the table");
+        String expected = "n,s,names,lo,hi\n2500,3123750,2500,0.0,1249.5\n";
+        String sql = "SELECT count(*) AS n, sum(id) AS s, count(DISTINCT name) AS names, min(score) AS lo, max(score) AS hi FROM events";
+        assertThat(query("query", "--working", sql, "--csv")).isEqualTo(expected);
+        // nothing copied: the data folder holds just the two files
+        try (var s = Files.walk(data)) {
+            assertThat(s.filter(Files::isRegularFile).count()).isEqualTo(2);
+        }
+        Cli.ok(wc, "commit", "-m", "registered");
+        assertThat(query("query", sql, "--csv")).isEqualTo(expected);
+        // a filter on the footer statistics still finds the rows
+        assertThat(query("query", "SELECT count(*) AS n FROM events WHERE id >= 2400", "--csv")).isEqualTo("n\n100\n");
+
+        Cli.ok(wc, "gc", "--grace", "0");
+        assertThat(a).exists();
+        assertThat(Files.size(a)).isEqualTo(sizeA);
+        assertThat(b).exists();
+        assertThat(query("query", sql, "--csv")).isEqualTo(expected);
+        Cli.ok(wc, "verify");
+    }
+
+    @Test
+    void filesAreAddedToAnImportedTableWhenTheirFieldIdsAndTypesMatch() throws Exception {
+        Files.writeString(dir.resolve("t.csv"), "id,name,score\n-1,first,0.25\n");
+        Cli.ok(wc, "import", dir.resolve("t.csv").toString(), "--table", "t");
+        part("main/t/extra.parquet", 0, 10, "{id: 1, name: 2, score: 3}");
+        Path path = data.resolve("main/t/extra.parquet");
+        Cli.ok(wc, "add-files", path.toString(), "--table", "t"); // a local path inside the data folder
+        assertThat(query("query", "--working", "SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM t", "--csv"))
+                .isEqualTo("n,lo,hi\n11,-1,9\n");
+        Cli.Result again = Cli.in(wc, "add-files", "main/t/extra.parquet", "--table", "t");
+        assertThat(again.exit()).as(again.toString()).isEqualTo(1);
+        assertThat(again.err()).contains("already has it");
+    }
+
+    @Test
+    void aFileOutsideTheDataFolderIsRefusedWithTheCommandToCopyItIn() throws Exception {
+        Path outside = dir.resolve("elsewhere.parquet");
+        duck("COPY (SELECT 1 AS id) TO '" + outside + "' (FORMAT parquet, FIELD_IDS {id: 1})");
+        Cli.Result r = Cli.in(wc, "add-files", outside.toString(), "--table", "t", "--create");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("outside the repository's data folder").contains("cp " + outside).contains("fdl import");
+        assertThat(Cli.in(wc, "query", "--working", "SELECT * FROM t").exit()).isNotZero();
+    }
+
+    @Test
+    void aFileWithoutFieldIdsIsRefusedNamingHowToWriteThem() throws Exception {
+        part("plain/part-0.parquet", 0, 5, null);
+        Cli.Result r = Cli.in(wc, "add-files", "plain/", "--table", "t", "--create");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("part-0.parquet").contains("no Parquet field id").contains("FIELD_IDS {\"id\": 1, \"name\": 2, \"score\": 3}");
+    }
+
+    @Test
+    void aColumnOfAnotherTypeIsRefusedNamingFileAndColumn() throws Exception {
+        part("a/part-0.parquet", 0, 5, "{id: 1, name: 2, score: 3}");
+        Cli.ok(wc, "add-files", "a/part-0.parquet", "--table", "t", "--create");
+        Path p = data.resolve("a/part-1.parquet");
+        duck("COPY (SELECT CAST(range AS INTEGER) AS id, 'x' AS name, 0.5::DOUBLE AS score FROM range(3)) TO '" + p
+                + "' (FORMAT parquet, FIELD_IDS {id: 1, name: 2, score: 3})");
+        Cli.Result r = Cli.in(wc, "add-files", "a/part-1.parquet", "--table", "t");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("part-1.parquet").contains("column 'id' is BIGINT in the table but INTEGER in the file");
+        assertThat(query("query", "--working", "SELECT count(*) AS n FROM t", "--csv")).isEqualTo("n\n5\n");
+    }
+}
