@@ -87,6 +87,14 @@ public final class SnapshotView {
         this.views = List.copyOf(views);
     }
 
+    /**
+     * A view made directly from its parts, for in-package readers' tests: {@code alias} is the
+     * attached catalog holding any inlined tables {@code tables} name.
+     */
+    static SnapshotView of(String alias, long snapshot, List<TableEntry> tables) {
+        return new SnapshotView(alias, snapshot, tables, List.of());
+    }
+
     long snapshot() {
         return snapshot;
     }
