@@ -89,6 +89,13 @@ public final class CsvSource {
     static final long LINE_LIMIT = 64L << 20;
 
     /**
+     * read_csv's size options for DuckDB's default line size, spelled out: a buffer of two lines
+     * (4 MB) instead of DuckDB's default 32 MB per reading thread, which alone would not fit a
+     * small memory budget ({@code --memory 64MB}: two threads' buffers are the whole of it).
+     */
+    private static final String DEFAULT_LINE_SIZE = CsvOptions.lineSizeOptions(DuckDbTableLoad.DEFAULT_MAX_LINE);
+
+    /**
      * Sniffs {@code source} over its whole length; a file with a line longer than DuckDB's default
      * {@code max_line_size} is sniffed and read again with a limit that fits its longest line, up
      * to {@link #LINE_LIMIT}.
@@ -104,7 +111,7 @@ public final class CsvSource {
     static CsvSource sniff(Connection duck, Path source, long lineLimit) {
         try {
             try {
-                return sniff(duck, source, "");
+                return sniff(duck, source, DEFAULT_LINE_SIZE);
             } catch (SQLException e) {
                 if (!MAX_LINE_SIZE.matcher(String.valueOf(e.getMessage())).find()) throw e;
                 // raised to fit the longest line (DuckDB counts its break too, two bytes in a CRLF
@@ -261,7 +268,7 @@ public final class CsvSource {
      * is then refused, naming and quoting the line. Returns quietly when no such row shows up.
      */
     private static void refuseIfRagged(Connection duck, Path source) {
-        refuseIfRagged(duck, source, "");
+        refuseIfRagged(duck, source, DEFAULT_LINE_SIZE);
     }
 
     private static void refuseIfRagged(Connection duck, Path source, String lineSize) {
