@@ -96,9 +96,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
                     }
                 }).build());
         m.spec.addOption(OptionSpec.builder("--memory").type(String.class).paramLabel("<size>")
-                .scopeType(CommandLine.ScopeType.INHERIT)
-                .description("Memory budget of DuckDB in data commands, e.g. 512MB or 2GB (default: FDL_MEMORY, else half of "
-                        + "the machine's or cgroup's memory); what does not fit spills to .fdl/tmp/.")
+                .hidden(true) // documented with the commands' own --memory (MemoryOption); fdl's help lists only commands
+                .description(MemoryOption.DESCRIPTION)
                 .setter(new CommandLine.Model.ISetter() {
                     @Override
                     public <T> T set(T size) {
