@@ -96,9 +96,11 @@ public final class CsvSource {
             "DATE", "strpos(%1$s, ':') = 0 AND TRY_CAST(%1$s AS DATE) IS NOT NULL",
             "BOOLEAN", "lower(%1$s) IN ('true', 'false')");
 
-    /** True when every type the sample gave is VARCHAR, DOUBLE or one {@link #GUARDS} checks, with no date format. */
+    /** True when every type the sample gave is VARCHAR, DOUBLE or one {@link #GUARDS} checks, with no date format but ISO's. */
     private boolean guardable() {
-        if (options.contains("dateformat") || options.contains("timestampformat")) return false;
+        // ISO dates are what CAST(… AS DATE) reads; the sniffer names their format too
+        String iso = ", dateformat = " + SqlQuote.literal("%Y-%m-%d");
+        if (options.replace(iso, "").contains("dateformat") || options.contains("timestampformat")) return false;
         for (String type : columns.values()) {
             if (!type.equals("VARCHAR") && !type.equals("DOUBLE") && !GUARDS.containsKey(type)) return false;
         }

@@ -138,6 +138,17 @@ class ImporterCsvTest {
     }
 
     @Test
+    void aTimestampAfterTheSampleOfDatesKeepsItsTime() throws IOException {
+        Path p = tmp.resolve("late-time.csv");
+        StringBuilder sb = new StringBuilder("id,day\n");
+        for (int i = 1; i <= 30_000; i++) sb.append(i).append(',').append(i == LATE ? "2021-03-04 10:30:00" : "2021-03-04").append('\n');
+        Files.writeString(p, sb.toString());
+        ImportResult r = wc.importFile(p, "t", ImportMode.CREATE);
+        assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("id BIGINT", "day TIMESTAMP");
+        assertThat(value("SELECT CAST(day AS VARCHAR) FROM t WHERE id = " + LATE)).isEqualTo("2021-03-04 10:30:00");
+    }
+
+    @Test
     void aFileQuotedWithAnotherCharacterIsReadAsTheWholeFileSniffReadsIt() throws IOException {
         Path p = tmp.resolve("single.csv");
         StringBuilder sb = new StringBuilder("id,name\n");
