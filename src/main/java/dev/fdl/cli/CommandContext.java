@@ -3,6 +3,8 @@ package dev.fdl.cli;
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.DuckLakeExtension;
+import dev.fdl.ducklake.engine.MemoryBudget;
+import dev.fdl.repo.WorkingCopy;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.nio.file.Path;
@@ -11,12 +13,16 @@ import java.nio.file.Path;
  * What the commands of one run of fdl share, made once by {@link Main} and handed down the
  * command tree (a command reaches it from its picocli model, {@link #of}): the catalog cache,
  * made from the environment on first use (the one place fdl reads {@code FDL_CACHE_DIR}), the
- * pool of DuckDB instances and whether extensions may load ({@code FDL_NO_EXTENSION}), the clock, and
+ * pool of DuckDB instances under the run's memory budget ({@code --memory}, else {@code FDL_MEMORY},
+ * else half the machine's or cgroup's memory: {@link MemoryBudget}) and whether extensions may load ({@code FDL_NO_EXTENSION}), the clock, and
  * whether the {@code FDL_REPO} warning was printed. Nothing below the CLI reads the environment
  * for these; they are passed in.
  */
 final class CommandContext {
     private CatalogCache cache;
+    private String memory;
+    private DuckDbPool pool;
+    private Path spill;
     private boolean repoWarningPrinted;
 
     /**
@@ -35,11 +41,37 @@ final class CommandContext {
 
     /**
      * The pool of in-memory DuckDB instances the data commands borrow from: the process-wide one
-     * ({@link DuckDbPool#shared()}), asked for only when a command needs DuckDB, so the light
-     * commands never load it.
+     * ({@link DuckDbPool#shared()}) with the run's {@link MemoryBudget} applied to every lending,
+     * asked for only when a command needs DuckDB, so the light commands never load it.
      */
     DuckDbPool duckDb() {
-        return DuckDbPool.shared();
+        if (pool == null) {
+            spill = spillFolder();
+            pool = DuckDbPool.shared().within(MemoryBudget.resolve(memory, System.getenv("FDL_MEMORY"), spill));
+        }
+        return pool;
+    }
+
+    /** {@code --memory} as given (null: not given), read by {@link #duckDb()}; checked here so a bad value fails before any work. */
+    void memory(String text) {
+        if (text != null) MemoryBudget.parse(text, "--memory");
+        this.memory = text;
+    }
+
+    /**
+     * Where this run's DuckDB spills: {@code .fdl/tmp/spill-<pid>-<random>} in the working copy
+     * around the current folder (same disk as the data fdl writes), else a folder of the system's
+     * temporary folder. DuckDB makes it only when it spills; {@link #close()} removes it.
+     */
+    private static Path spillFolder() {
+        String name = "spill-" + ProcessHandle.current().pid() + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        return WorkingCopy.find(Cwd.get()).map(w -> w.tmp().resolve(name))
+                .orElse(Path.of(System.getProperty("java.io.tmpdir")).resolve("fdl-" + name));
+    }
+
+    /** Ends the run: removes the spill folder with whatever DuckDB left in it. */
+    void close() {
+        if (spill != null) dev.fdl.ducklake.load.Importer.deleteTree(spill);
     }
 
     /**

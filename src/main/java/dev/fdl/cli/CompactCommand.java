@@ -20,6 +20,7 @@ import java.io.PrintWriter;
                 "No file is deleted: older snapshots and versions still name the old files; fdl gc removes them once no live version does."})
 final class CompactCommand implements Runnable {
     @Spec CommandSpec spec;
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
 
     @Parameters(index = "0", paramLabel = "[schema.]table") String table;
     @Option(names = {"-q", "--quiet"}, description = "Show no progress (shown only on a terminal anyway).") boolean quiet;

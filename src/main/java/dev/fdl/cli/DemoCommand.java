@@ -60,6 +60,7 @@ final class DemoCommand implements Runnable {
     static final String MARKER = ".fdl-demo";
 
     @Spec CommandSpec spec;
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Option(names = "--dir", paramLabel = "<folder>", defaultValue = "fdl-demo",
             description = "Folder for the demo (default: ${DEFAULT-VALUE}); a previous demo there is replaced.") Path dir;
     @Option(names = "--root", paramLabel = "<root>",

@@ -42,6 +42,7 @@ import java.util.Optional;
                 "Only data files that differ are read: files both versions name with the same deletes are never opened."})
 final class DiffCommand implements Runnable {
     @Spec CommandSpec spec;
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Mixin RepoOption repoOption;
 
     @Parameters(arity = "0..2", paramLabel = "<ref-or-version>",

@@ -37,6 +37,7 @@ import java.util.List;
                 "2:usage error (bad --table, --mode, --schema or --format, or a file name that does not say its format)", "4:--mode append to a table that does not exist"})
 final class ImportCommand implements Runnable {
     @Spec CommandSpec spec;
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
 
     @Parameters(arity = "1..*", paramLabel = "<file|folder|glob>",
             description = {"The file to load: .csv, .tsv or .txt (optionally .gz; delimiter, quoting and column types detected over the whole file), .parquet, or .json, .jsonl, .ndjson (optionally .gz). Relative to the current folder. "

@@ -101,6 +101,20 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
                         return null;
                     }
                 }).build());
+        m.spec.addOption(OptionSpec.builder("--memory").type(String.class).paramLabel("<size>")
+                .hidden(true) // documented with the commands' own --memory (MemoryOption); fdl's help lists only commands
+                .description(MemoryOption.DESCRIPTION)
+                .setter(new CommandLine.Model.ISetter() {
+                    @Override
+                    public <T> T set(T size) {
+                        try {
+                            m.context.memory((String) size);
+                        } catch (dev.fdl.FdlException e) {
+                            throw new CommandLine.TypeConversionException(e.getMessage());
+                        }
+                        return null;
+                    }
+                }).build());
         return m.spec;
     }
 
@@ -118,8 +132,10 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
     /** Runs fdl with {@code args} and returns the exit code (0 success, 1 failure, 2 usage, 3 conflict, 4 not found). */
     public static int run(String... args) {
+        CommandLine cl = null;
         try {
-            return commandLineFor(args).execute(args);
+            cl = commandLineFor(args);
+            return cl.execute(args);
         } catch (LinkageError e) {
             // picocli passes Errors through; a native library that cannot be loaded is one
             System.err.println("fdl: " + NativeLoadFailure.message(e));
@@ -127,6 +143,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             debugTrace(e, err);
             err.flush();
             return ExitCodes.FAILURE;
+        } finally {
+            if (cl != null && cl.getCommandSpec().userObject() instanceof Main m) m.context.close();
         }
     }
 
@@ -162,13 +180,13 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
      * The subcommand {@code args} run, or null when they name none (then every subcommand is
      * registered, so that usage, {@code fdl help <command>} and "did you mean" see them all). The
      * subcommand is the first argument that is not an option of {@code fdl} itself: {@code -C}
-     * takes the next argument unless its value is attached ({@code -C<path>}, {@code -C=<path>}).
+     * and {@code --memory} take the next argument unless its value is attached ({@code -C<path>}, {@code -C=<path>}).
      * The everyday commands are found by name alone; an annotation is read only for the others.
      */
     static Subcommand subcommandNamed(String... args) {
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
-            if (a.equals("-C")) {
+            if (a.equals("-C") || a.equals("--memory")) {
                 i++;
             } else if (!a.startsWith("-")) {
                 for (Subcommand c : SUBCOMMANDS)

@@ -28,6 +28,7 @@ import java.util.List;
                 "Each table is a view (schema.table; main's tables also bare). Uses DuckDB's DuckLake extension when it can be loaded, else fdl's built-in reader."})
 final class QueryCommand implements Runnable {
     @Spec CommandSpec spec;
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Mixin RepoOption repoOption;
 
     @Parameters(arity = "1..2", paramLabel = "[<ref-or-version>] <sql>") List<String> args;

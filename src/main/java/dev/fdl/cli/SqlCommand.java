@@ -20,6 +20,7 @@ import java.io.PrintWriter;
                 "Needs the ducklake and sqlite extensions installed; without them, load data with fdl import. DuckLake's own file cleanup is refused."})
 final class SqlCommand implements Runnable {
     @Spec CommandSpec spec;
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Parameters(index = "0", paramLabel = "<sql>") String sql;
     @Option(names = "--csv", description = "Print CSV.") boolean csv;
     @Option(names = "--json", description = "Print JSON.") boolean json;

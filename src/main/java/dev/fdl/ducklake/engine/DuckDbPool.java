@@ -64,9 +64,35 @@ public final class DuckDbPool {
     private final AtomicLong inDoubt = new AtomicLong();
     private final AtomicLong unclean = new AtomicLong();
 
+    /** The pool whose instances this one lends (itself when null), and the budget applied to each lending. */
+    private final DuckDbPool base;
+    private final MemoryBudget budget;
+
     /** A pool keeping at most {@code maxIdle} idle instances, all configurations together (0: never reuse). */
     DuckDbPool(int maxIdle) {
         this.maxIdle = maxIdle;
+        this.base = null;
+        this.budget = null;
+    }
+
+    private DuckDbPool(DuckDbPool base, MemoryBudget budget) {
+        this.maxIdle = 0;
+        this.base = base;
+        this.budget = budget;
+    }
+
+    /**
+     * This pool's instances, each lent with {@code budget} applied ({@link MemoryBudget#statements()}:
+     * memory limit, threads, spill folder, set on the instance for the lending and reset when it
+     * is given back, so the instances are shared with lendings under other budgets).
+     */
+    public DuckDbPool within(MemoryBudget budget) {
+        return new DuckDbPool(base != null ? base : this, java.util.Objects.requireNonNull(budget, "budget"));
+    }
+
+    /** The budget each lending gets, or null: DuckDB's defaults. */
+    public MemoryBudget budget() {
+        return budget;
     }
 
     /**
@@ -150,6 +176,16 @@ public final class DuckDbPool {
     }
 
     Connection lend(Properties config) throws SQLException {
+        if (base != null) {
+            Connection c = base.lend(config);
+            try (Statement st = c.createStatement()) {
+                for (String sql : budget.statements()) st.execute(sql);
+            } catch (SQLException | RuntimeException e) {
+                c.close();
+                throw e;
+            }
+            return c;
+        }
         String key = new TreeMap<>(config).toString();
         Instance in = null;
         synchronized (idle) {

@@ -18,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,11 +52,13 @@ public final class CsvSource {
     private final Path source;
     private final Map<String, String> columns;
     private final String options;
+    private final boolean sampled;
 
-    private CsvSource(Path source, Map<String, String> columns, String options) {
+    private CsvSource(Path source, Map<String, String> columns, String options, boolean sampled) {
         this.source = source;
         this.columns = columns;
         this.options = options;
+        this.sampled = sampled;
     }
 
     /** The file's columns and DuckDB types, in file order, as the whole-file sniff found them. */
@@ -76,8 +79,52 @@ public final class CsvSource {
             if (cols.length() > 1) cols.append(", ");
             cols.append(SqlQuote.literal(c.getKey())).append(": ").append(SqlQuote.literal(type));
         }
+        if (sampled) return guardedRelation();
         return "read_csv(" + SqlQuote.literal(source.toAbsolutePath().toString()) + ", auto_detect = false" + options
                 + ", columns = " + cols.append('}') + ")";
+    }
+
+    /**
+     * The types a sample's sniff may give for the fast path, with the check that a value read as
+     * text casts to the type without loss; DuckDB's cast alone rounds {@code 2.5} to a BIGINT 3,
+     * drops a timestamp's time for a DATE and reads {@code yes} as a BOOLEAN, where the whole-file
+     * sniff would have chosen another type. VARCHAR and DOUBLE hold every value the whole-file sniff
+     * could give them. A sample giving another type is sniffed whole at once.
+     */
+    private static final Map<String, String> GUARDS = Map.of(
+            "BIGINT", "TRY_CAST(%1$s AS BIGINT) = TRY_CAST(%1$s AS DOUBLE)",
+            "DATE", "strpos(%1$s, ':') = 0 AND TRY_CAST(%1$s AS DATE) IS NOT NULL",
+            "BOOLEAN", "lower(%1$s) IN ('true', 'false')");
+
+    /** True when every type the sample gave is VARCHAR, DOUBLE or one {@link #GUARDS} checks, with no date format but ISO's. */
+    private boolean guardable() {
+        // ISO dates are what CAST(… AS DATE) reads; the sniffer names their format too
+        String iso = ", dateformat = " + SqlQuote.literal("%Y-%m-%d");
+        if (options.replace(iso, "").contains("dateformat") || options.contains("timestampformat")) return false;
+        for (String type : columns.values()) {
+            if (!type.equals("VARCHAR") && !type.equals("DOUBLE") && !GUARDS.containsKey(type)) return false;
+        }
+        return true;
+    }
+
+    /**
+     * The sampled file read strictly: columns of a checked type read as text and cast in a
+     * projection that raises an error (which makes the caller sniff the whole file) at the first
+     * value the cast would change.
+     */
+    private String guardedRelation() {
+        StringBuilder cols = new StringBuilder("{");
+        List<String> select = new java.util.ArrayList<>();
+        for (Map.Entry<String, String> c : columns.entrySet()) {
+            String guard = GUARDS.get(c.getValue());
+            if (cols.length() > 1) cols.append(", ");
+            cols.append(SqlQuote.literal(c.getKey())).append(": ").append(SqlQuote.literal(guard == null ? c.getValue() : "VARCHAR"));
+            String q = SqlQuote.ident(c.getKey());
+            select.add(guard == null ? q : "CASE WHEN " + q + " IS NULL THEN NULL WHEN " + String.format(guard, q) + " THEN CAST(" + q
+                    + " AS " + c.getValue() + ") ELSE error('a value outside the sniffed sample''s type') END AS " + q);
+        }
+        return "(SELECT " + String.join(", ", select) + " FROM read_csv(" + SqlQuote.literal(source.toAbsolutePath().toString())
+                + ", auto_detect = false" + options + ", columns = " + cols.append('}') + "))";
     }
 
     /**
@@ -87,6 +134,13 @@ public final class CsvSource {
      * bound, beyond which memory would grow with whatever the file holds (e.g. a binary file).
      */
     static final long LINE_LIMIT = 64L << 20;
+
+    /**
+     * read_csv's size options for DuckDB's default line size, spelled out: a buffer of two lines
+     * (4 MB) instead of DuckDB's default 32 MB per reading thread, which alone would not fit a
+     * small memory budget ({@code --memory 64MB}: two threads' buffers are the whole of it).
+     */
+    private static final String DEFAULT_LINE_SIZE = CsvOptions.lineSizeOptions(DuckDbTableLoad.DEFAULT_MAX_LINE);
 
     /**
      * Sniffs {@code source} over its whole length; a file with a line longer than DuckDB's default
@@ -104,7 +158,7 @@ public final class CsvSource {
     static CsvSource sniff(Connection duck, Path source, long lineLimit) {
         try {
             try {
-                return sniff(duck, source, "");
+                return sniff(duck, source, DEFAULT_LINE_SIZE);
             } catch (SQLException e) {
                 if (!MAX_LINE_SIZE.matcher(String.valueOf(e.getMessage())).find()) throw e;
                 // raised to fit the longest line (DuckDB counts its break too, two bytes in a CRLF
@@ -126,6 +180,7 @@ public final class CsvSource {
                 throw lineTooLong(source, last, lineLimit);
             }
         } catch (SQLException e) {
+            if (ImportFormat.gzipped(source)) Importer.checkGzip(source); // truncated or empty: say so
             FdlException tooLong = lineTooLong(source, e, lineLimit);
             if (tooLong != null) throw tooLong;
             refuseIfRagged(duck, source);
@@ -136,11 +191,42 @@ public final class CsvSource {
         }
     }
 
+    /**
+     * The first pass of a fast import: DuckDB's sniffer over its default sample (the first 20,480
+     * rows) with RFC 4180's quote and escape ({@code "}) pinned, so a quote first used after the
+     * sample is still a quote when the file is read. The caller reads the file strictly with the
+     * result ({@link #sampled()}) and, when that read fails for any reason (a late value of another
+     * type, a late ragged row, a late bad byte, another quote character), sniffs the whole file with
+     * {@link #sniff(Connection, Path)} and reads again, so every refusal and every type is as the
+     * whole-file sniff gives it. Null when the sample cannot be sniffed (the whole-file sniff then
+     * says why).
+     */
+    static CsvSource sniffSample(Connection duck, Path source) {
+        try {
+            CsvSource sampled = sniff(duck, source, DEFAULT_LINE_SIZE, SAMPLE);
+            return sampled.guardable() ? sampled : null;
+        } catch (SQLException | IOException | FdlException e) {
+            return null;
+        }
+    }
+
+    /** The sniffer's options of {@link #sniffSample}: the default sample, RFC 4180's quote and escape. */
+    private static final String SAMPLE = ", quote = '\"', escape = '\"'";
+
+    /** True when the dialect and types come from the sample alone ({@link #sniffSample}). */
+    boolean sampled() {
+        return sampled;
+    }
+
     /** One sniff of the whole file with {@code lineSize} (empty, or read_csv's size options) added to every read. */
     private static CsvSource sniff(Connection duck, Path source, String lineSize) throws SQLException, IOException {
+        return sniff(duck, source, lineSize, ", sample_size = -1");
+    }
+
+    private static CsvSource sniff(Connection duck, Path source, String lineSize, String sample) throws SQLException, IOException {
         String path = SqlQuote.literal(source.toAbsolutePath().toString());
         String sql = "SELECT Delimiter, Quote, Escape, NewLineDelimiter, Comment, SkipRows, HasHeader, DateFormat, "
-                + "TimestampFormat, to_json(Columns) FROM sniff_csv(" + path + ", header = true, sample_size = -1" + lineSize + ")";
+                + "TimestampFormat, to_json(Columns) FROM sniff_csv(" + path + ", header = true" + sample + lineSize + ")";
         try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             StringBuilder o = new StringBuilder(lineSize);
@@ -162,7 +248,7 @@ public final class CsvSource {
             // (a wider last line is taken as the header after skipping the real one)
             if (columns.size() == 1 || rs.getLong(6) > 0) refuseIfRagged(duck, source, lineSize);
             if (rs.getBoolean(7)) refuseDuplicateHeader(duck, source, o.toString());
-            return new CsvSource(source, columns, o.toString());
+            return new CsvSource(source, columns, o.toString(), !sample.contains("sample_size = -1"));
         }
     }
 
@@ -261,7 +347,7 @@ public final class CsvSource {
      * is then refused, naming and quoting the line. Returns quietly when no such row shows up.
      */
     private static void refuseIfRagged(Connection duck, Path source) {
-        refuseIfRagged(duck, source, "");
+        refuseIfRagged(duck, source, DEFAULT_LINE_SIZE);
     }
 
     private static void refuseIfRagged(Connection duck, Path source, String lineSize) {

@@ -107,7 +107,7 @@ public final class Importer {
             throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
         }
         String dataDir = request.dataDir();
-        for (Path f : sources.files()) checkSource(f);
+        for (Path f : sources.files()) checkSource(f, format);
         Map<String, String> overrides = SchemaOverride.parse(schemaOverride);
 
         Path tmp = null;
@@ -122,11 +122,19 @@ public final class Importer {
             String location = store.location(dataDir);
             checkDataFolder(location, state.dataPath());
             SourceColumns src = sources.many() ? ManyFiles.describe(duck, sources, format, overrides)
-                    : SourceColumns.describe(duck, source, format, overrides);
+                    : SourceColumns.describeFast(duck, source, format, overrides);
             ImportPlan plan = ImportPlan.make(name, mode, state, src.types(), source);
 
             tmp = Files.createTempDirectory("fdl-import-");
-            DataFileWriter.Written written = writeParquet(duck, src, plan, tmp.resolve("out"), request);
+            DataFileWriter.Written written;
+            try {
+                written = writeParquet(duck, src, plan, tmp.resolve("out"), request);
+            } catch (SampleFailed e) {
+                // the strict read of a sample-sniffed CSV failed: sniff the whole file and read again (CsvSource.sniffSample)
+                src = SourceColumns.describe(duck, source, format, overrides);
+                plan = ImportPlan.make(name, mode, state, src.types(), source);
+                written = writeParquet(duck, src, plan, tmp.resolve("again"), request);
+            }
             if (written.rows() == 0) {
                 throw new FdlException("cannot import " + (sources.many() ? source + " and the files beside it" : source)
                         + ": " + (sources.many() ? "they hold" : "it holds") + " no data rows"
@@ -179,21 +187,38 @@ public final class Importer {
      * returns the rows before the break of a truncated gzip file without an error.
      */
     public static void checkSource(Path source) {
+        checkSource(source, null);
+    }
+
+    /**
+     * {@link #checkSource(Path)}, except that a gzipped CSV file is not decompressed here (a pass
+     * over the whole file): DuckDB's CSV reader refuses a truncated gzip stream itself ("Unexpected
+     * end of GZIP stream"), and {@link CsvSource} runs {@link #checkGzip} when a read fails, for
+     * fdl's message.
+     */
+    static void checkSource(Path source, ImportFormat format) {
         try {
             if (Files.size(source) == 0) throw new FdlException("cannot import " + source + ": the file is empty");
-            if (!ImportFormat.gzipped(source)) return;
-            long total = 0;
-            byte[] buf = new byte[1 << 16];
-            try (InputStream in = new GZIPInputStream(Files.newInputStream(source), 1 << 16)) {
-                for (int r; (r = in.read(buf)) >= 0; ) total += r;
-            } catch (IOException e) {
-                throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source
-                        + ": it is not a complete gzip file (" + e.getMessage() + "); the file may be truncated", e);
-            }
-            if (total == 0) throw new FdlException("cannot import " + source + ": the file is empty once decompressed");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + source, e);
         }
+        if (ImportFormat.gzipped(source) && format != ImportFormat.CSV) checkGzip(source);
+    }
+
+    /**
+     * Refuses a gzip file whose stream does not end properly (truncated) or that is empty once
+     * decompressed, reading it whole.
+     */
+    static void checkGzip(Path source) {
+        long total = 0;
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(source), 1 << 16)) {
+            for (int r; (r = in.read(buf)) >= 0; ) total += r;
+        } catch (IOException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source
+                    + ": it is not a complete gzip file (" + e.getMessage() + "); the file may be truncated", e);
+        }
+        if (total == 0) throw new FdlException("cannot import " + source + ": the file is empty once decompressed");
     }
 
     private static DataFileWriter.Written writeParquet(Connection duck, SourceColumns src, ImportPlan plan, Path folder,
@@ -207,6 +232,7 @@ public final class Importer {
             return DataFileWriter.write(duck, "SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src",
                     plan.columns(), folder, request.targetFileSize(), request.progress());
         } catch (SQLException e) {
+            if (src.sampled()) throw new SampleFailed(e);
             Path source = request.source();
             FdlException bad = CsvSource.badLine(source, e, null);
             if (bad == null) bad = CsvSource.lineTooLong(source, e, CsvSource.LINE_LIMIT);
@@ -227,10 +253,32 @@ public final class Importer {
         return DuckLakePaths.dataPath(a).equals(DuckLakePaths.dataPath(b));
     }
 
-    /** The columns of the source file as DuckDB reads it, and the relation to select them from. */
-    public record SourceColumns(String relation, Map<String, String> types) {
+    /** A strict read of a CSV file sniffed from its sample alone failed: the whole file is to be sniffed. */
+    private static final class SampleFailed extends RuntimeException {
+        SampleFailed(SQLException cause) {
+            super(cause);
+        }
+    }
+
+    /**
+     * The columns of the source file as DuckDB reads it, and the relation to select them from;
+     * {@code sampled}: a CSV file's dialect and types come from its sample ({@link CsvSource#sniffSample}).
+     */
+    public record SourceColumns(String relation, Map<String, String> types, boolean sampled) {
         public SourceColumns {
             types = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(types));
+        }
+
+        /**
+         * As {@link #describe}, but a CSV file is sniffed from its sample ({@link CsvSource#sniffSample});
+         * whoever reads it with {@link #relation()} must sniff the whole file with {@link #describe}
+         * and read again when that read fails.
+         */
+        public static SourceColumns describeFast(Connection duck, Path source, ImportFormat format, Map<String, String> overrides)
+                throws SQLException {
+            // with --schema, refuseRounding reads the file before any fallback could: sniff it whole
+            CsvSource sample = format == ImportFormat.CSV && overrides.isEmpty() ? CsvSource.sniffSample(duck, source) : null;
+            return sample == null ? describe(duck, source, format, overrides) : describe(duck, source, format, overrides, sample);
         }
 
         /** The source column named {@code name}, matched as DuckDB matches identifiers ({@link Identifiers#same}). */
@@ -241,8 +289,12 @@ public final class Importer {
 
         public static SourceColumns describe(Connection duck, Path source, ImportFormat format, Map<String, String> overrides)
                 throws SQLException {
+            return describe(duck, source, format, overrides, format == ImportFormat.CSV ? CsvSource.sniff(duck, source) : null);
+        }
+
+        private static SourceColumns describe(Connection duck, Path source, ImportFormat format, Map<String, String> overrides,
+                                              CsvSource csv) throws SQLException {
             String path = SqlQuote.literal(source.toAbsolutePath().toString());
-            CsvSource csv = format == ImportFormat.CSV ? CsvSource.sniff(duck, source) : null;
             String relation = switch (format) {
                 case CSV -> csv.relation(Map.of());
                 case PARQUET -> "read_parquet(" + path + ")";
@@ -266,7 +318,7 @@ public final class Importer {
             }
             refuseRounding(duck, relation, source, types, effective);
             if (csv != null && !overrides.isEmpty()) relation = csv.relation(effective);
-            return new SourceColumns(relation, effective);
+            return new SourceColumns(relation, effective, csv != null && csv.sampled());
         }
 
 

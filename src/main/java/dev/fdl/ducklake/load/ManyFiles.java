@@ -50,7 +50,7 @@ final class ManyFiles {
             Importer.SourceColumns one = Importer.SourceColumns.describe(duck, f, format, overrides);
             Map<String, String> own = new LinkedHashMap<>(one.types());
             own.keySet().removeIf(c -> partitions.keySet().stream().anyMatch(p -> Identifiers.same(p, c)));
-            each.add(new Importer.SourceColumns(one.relation(), own));
+            each.add(new Importer.SourceColumns(one.relation(), own, false));
         }
         Map<String, String> types = unify(duck, files.files(), each);
         StringBuilder relation = new StringBuilder("(");
@@ -75,7 +75,7 @@ final class ManyFiles {
         relation.append(')');
         Map<String, String> all = new LinkedHashMap<>(types);
         all.putAll(partitions);
-        return new Importer.SourceColumns(relation.toString(), all);
+        return new Importer.SourceColumns(relation.toString(), all, false);
     }
 
     /** The columns every file has, with their common types; refuses the first file whose columns differ from the first's. */

@@ -454,8 +454,9 @@ public final class CatalogDiff {
                 if (deletes(cMine, mine, f).equals(deletes(cOther, other, shared))) continue; // same rows on both sides: never opened
                 String otherDeletes = new TableViewSql(cOther, restrict(other, List.of(shared), false)).deletes();
                 if (otherDeletes == null) continue; // the other side sees every row this side sees, and more
+                // one data file, at index 0 of the list read: a deleted row's key is its position
                 parts.add(prefix + new TableViewSql(cMine, restrict(mine, List.of(f), false)).selectWithRowIds()
-                        + ") AS v SEMI JOIN (" + otherDeletes + ") AS d ON v." + TableViewSql.POS + " = d.pos");
+                        + ") AS v SEMI JOIN (" + otherDeletes + ") AS d ON v." + TableViewSql.POS + " = d.k");
             }
             if (!own.isEmpty() || !mine.inlined().isEmpty()) {
                 parts.add(prefix + new TableViewSql(cMine, restrict(mine, own, true)).selectWithRowIds() + ") AS v");

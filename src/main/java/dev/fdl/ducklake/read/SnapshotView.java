@@ -95,6 +95,14 @@ public final class SnapshotView {
         this.views = List.copyOf(views);
     }
 
+    /**
+     * A view made directly from its parts, for in-package readers' tests: {@code alias} is the
+     * attached catalog holding any inlined tables {@code tables} name.
+     */
+    static SnapshotView of(String alias, long snapshot, List<TableEntry> tables) {
+        return new SnapshotView(alias, snapshot, tables, List.of());
+    }
+
     /** The snapshot this view shows. */
     public long snapshot() {
         return snapshot;

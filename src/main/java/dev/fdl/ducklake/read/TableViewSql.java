@@ -10,10 +10,17 @@ import dev.fdl.ducklake.format.Visibility;
  * The SELECT that shows one DuckLake table at a snapshot with DuckDB core alone:
  * <pre>
  *   SELECT … FROM read_parquet([visible data files], schema = MAP {field id: {name, type, default_value}},
- *                              filename = true, file_row_number = true)
- *     ANTI JOIN (positional deletes ∪ inlined deletes) ON file and row position
+ *                              file_row_number = true)
+ *     WHERE (file index, row position) NOT IN (positional deletes ∪ inlined deletes)
  *   UNION ALL SELECT … FROM each inlined-data table WHERE the row is visible at the snapshot
  * </pre>
+ * Deletes are applied by position: each deleted row is one BIGINT key, the data file's index in
+ * the list read shifted left by {@value #POSITION_BITS} bits, or-ed with its 0-based position
+ * (DuckLake delete files hold {@code pos}; DuckDB's {@code file_index} and {@code file_row_number}
+ * give both for a data row). {@code NOT IN} a subquery is planned as a MARK join, whose hash table
+ * is built over the subquery (the deletes) and never over the data rows, so memory grows with the
+ * deleted rows, not the table (an anti join on file name and position could be flipped by the
+ * planner to hash every data row: the schema-mapped scan's row estimate is unknown to it).
  * Data files are read by Parquet field id (= DuckLake column id), so renamed, added and dropped
  * columns read right; a column a file lacks reads as its {@code initial_default}. Delete files
  * are matched to data files through {@code ducklake_delete_file.data_file_id}, never through the
@@ -117,50 +124,73 @@ public final class TableViewSql {
         String deletes = deletes();
         StringBuilder sb = new StringBuilder("SELECT ");
         sb.append(select.isEmpty() ? "NULL AS __fdl_no_columns" : String.join(", ", select));
-        if (rowIds) sb.append(", files.id AS " + FILE_ID + ", p.file_row_number AS " + POS + ", CAST(NULL AS INTEGER) AS " + INLINED);
+        if (rowIds) {
+            sb.append(", [").append(fileIdList()).append("][p.file_index::BIGINT + 1] AS " + FILE_ID
+                    + ", p.file_row_number AS " + POS + ", CAST(NULL AS INTEGER) AS " + INLINED);
+        }
         sb.append(" FROM read_parquet(").append(files);
         if (!table.columns().isEmpty()) sb.append(", schema = ").append(schema);
-        if (deletes != null || rowIds) sb.append(", filename = true, file_row_number = true");
+        if (deletes != null || rowIds) sb.append(", file_row_number = true");
         sb.append(") AS p");
-        if (rowIds) sb.append(" JOIN (VALUES ").append(fileIds()).append(") AS files(id, f) ON p.filename = files.f");
         if (deletes != null) {
-            sb.append(" ANTI JOIN (").append(deletes).append(") AS d ON p.filename = d.f AND p.file_row_number = d.pos");
+            sb.append(" WHERE ").append(rowKey("p.file_index::BIGINT", "p.file_row_number"))
+                    .append(" NOT IN (SELECT k FROM (").append(deletes).append(") AS d WHERE k IS NOT NULL)");
         }
         return sb.toString();
     }
 
     /**
-     * The rows deleted at the snapshot as {@code (f, pos)}: data file location and 0-based position,
-     * from the visible delete files and inlined deletes of the table's visible data files; null if
-     * none can be.
+     * Bits of a deleted row's key given to its position in the data file: positions below 2^40
+     * (a trillion rows a file), file indexes below 2^23.
+     */
+    static final int POSITION_BITS = 40;
+
+    /** The one BIGINT key of the row at {@code pos} of the data file at {@code fileIndex} in the list read. */
+    private static String rowKey(String fileIndex, String pos) {
+        return "((" + fileIndex + " << " + POSITION_BITS + ") | " + pos + ")";
+    }
+
+    /**
+     * The rows deleted at the snapshot as one column {@code k}, each the key {@link #rowKey} gives
+     * (data file index in the list read, 0-based position), from the visible delete files and
+     * inlined deletes of the table's visible data files; null if none can be.
      */
     String deletes() {
         List<String> parts = new ArrayList<>();
         for (SnapshotView.DeleteFileEntry d : table.deleteFiles()) {
-            parts.add("SELECT " + SqlQuote.literal(location(d.dataFileId())) + " AS f, pos FROM read_parquet("
+            parts.add("SELECT " + rowKey(index(d.dataFileId()) + "::BIGINT", "pos") + " AS k FROM read_parquet("
                     + SqlQuote.literal(d.location()) + ")");
         }
         if (table.inlinedDeleteTable() != null && !table.dataFiles().isEmpty()) {
-            parts.add("SELECT files.f, i.row_id AS pos FROM " + catalog.catalogTable(table.inlinedDeleteTable())
-                    + " AS i JOIN (VALUES " + fileIds() + ") AS files(id, f) ON i.file_id = files.id WHERE i.begin_snapshot <= "
+            parts.add("SELECT " + rowKey("files.idx", "i.row_id") + " AS k FROM " + catalog.catalogTable(table.inlinedDeleteTable())
+                    + " AS i JOIN (VALUES " + fileIndexes() + ") AS files(id, idx) ON i.file_id = files.id WHERE i.begin_snapshot <= "
                     + catalog.snapshot());
         }
         return parts.isEmpty() ? null : String.join(" UNION ALL ", parts);
     }
 
-    /** {@code (id, 'location'), …} for every visible data file. */
-    private String fileIds() {
-        StringBuilder values = new StringBuilder();
+    /** {@code id, id, …}: the visible data files' ids as a BIGINT list literal's items, in the order read. */
+    private String fileIdList() {
+        StringBuilder ids = new StringBuilder();
         for (SnapshotView.DataFileEntry f : table.dataFiles()) {
+            ids.append(ids.isEmpty() ? "" : ", ").append(f.id()).append("::BIGINT");
+        }
+        return ids.toString();
+    }
+
+    /** {@code (id, index), …} for every visible data file: its id and 0-based index in the list read. */
+    private String fileIndexes() {
+        StringBuilder values = new StringBuilder();
+        for (int i = 0; i < table.dataFiles().size(); i++) {
             if (!values.isEmpty()) values.append(", ");
-            values.append('(').append(f.id()).append(", ").append(SqlQuote.literal(f.location())).append(')');
+            values.append('(').append(table.dataFiles().get(i).id()).append(", ").append(i).append("::BIGINT)");
         }
         return values.toString();
     }
 
-    private String location(long dataFileId) {
-        for (SnapshotView.DataFileEntry f : table.dataFiles()) {
-            if (f.id() == dataFileId) return f.location();
+    private int index(long dataFileId) {
+        for (int i = 0; i < table.dataFiles().size(); i++) {
+            if (table.dataFiles().get(i).id() == dataFileId) return i;
         }
         throw new IllegalStateException("delete file of an invisible data file " + dataFileId);
     }

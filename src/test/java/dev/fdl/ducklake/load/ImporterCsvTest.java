@@ -107,6 +107,59 @@ class ImporterCsvTest {
     }
 
     @Test
+    void aRowWithAnExtraFieldAfterTheSampleIsRefused() throws IOException {
+        refusedNaming(csv("late-extra.csv", 30_000, LATE, LATE + ",x," + LATE + ",extra"), String.valueOf(LATE + 1),
+                LATE + ",x," + LATE + ",extra");
+    }
+
+    @Test
+    void aByteThatIsNotUtf8AfterTheSampleIsRefusedNamingItsLine() throws IOException {
+        Path p = csv("late-latin1.csv", 30_000, LATE, LATE + ",caf\u00e9," + LATE);
+        byte[] bytes = Files.readAllBytes(p);
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        Files.write(p, text.replace("caf\u00e9", "caf\u0001").getBytes(StandardCharsets.UTF_8));
+        bytes = Files.readAllBytes(p);
+        for (int i = 0; i < bytes.length; i++) if (bytes[i] == 1) bytes[i] = (byte) 0xE9; // Latin-1 é
+        Files.write(p, bytes);
+        String before = wc.dump();
+        assertThatThrownBy(() -> wc.importFile(p, "t", ImportMode.CREATE))
+                .hasMessageContaining("not UTF-8").hasMessageContaining("line " + (LATE + 1) + " ");
+        assertThat(wc.dump()).isEqualTo(before);
+    }
+
+    @Test
+    void aValueOfAnotherTypeAfterTheSampleGetsTheTypeTheWholeFileHas() throws IOException {
+        // the sample's types (score BIGINT) do not fit the file: it is sniffed whole and read again
+        Path p = csv("late-type.csv", 30_000, LATE, LATE + ",n," + "2.5");
+        ImportResult r = wc.importFile(p, "t", ImportMode.CREATE);
+        assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("id BIGINT", "name VARCHAR", "score DOUBLE");
+        assertThat(value("SELECT score FROM t WHERE id = " + LATE)).isEqualTo("2.5");
+        assertThat(value("SELECT count(*) FROM t")).isEqualTo("30000");
+    }
+
+    @Test
+    void aTimestampAfterTheSampleOfDatesKeepsItsTime() throws IOException {
+        Path p = tmp.resolve("late-time.csv");
+        StringBuilder sb = new StringBuilder("id,day\n");
+        for (int i = 1; i <= 30_000; i++) sb.append(i).append(',').append(i == LATE ? "2021-03-04 10:30:00" : "2021-03-04").append('\n');
+        Files.writeString(p, sb.toString());
+        ImportResult r = wc.importFile(p, "t", ImportMode.CREATE);
+        assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("id BIGINT", "day TIMESTAMP");
+        assertThat(value("SELECT CAST(day AS VARCHAR) FROM t WHERE id = " + LATE)).isEqualTo("2021-03-04 10:30:00");
+    }
+
+    @Test
+    void aFileQuotedWithAnotherCharacterIsReadAsTheWholeFileSniffReadsIt() throws IOException {
+        Path p = tmp.resolve("single.csv");
+        StringBuilder sb = new StringBuilder("id,name\n");
+        for (int i = 1; i <= 100; i++) sb.append(i).append(",'a, ").append(i).append("'\n");
+        Files.writeString(p, sb.toString());
+        ImportResult r = wc.importFile(p, "t", ImportMode.CREATE);
+        assertThat(r.rows()).isEqualTo(100);
+        assertThat(value("SELECT name FROM t WHERE id = 7")).isEqualTo("a, 7");
+    }
+
+    @Test
     void aRaggedSemicolonFileNamesItsDelimiter() throws IOException {
         Path p = tmp.resolve("semi.csv");
         Files.writeString(p, "id;name;score\n1;a;1\n2;b\n3;c;3\n");

@@ -112,7 +112,8 @@ public final class Syncer {
                  Connection duck = pool.connection()) {
                 try (Statement st = duck.createStatement()) {
                     st.execute(Sql.SET_UTC);
-                    st.execute("SET temp_directory = " + SqlQuote.literal(tmp.resolve("spill").toString()));
+                    // a budgeted pool spills where the run's budget says; else into this sync's scratch folder
+                    if (pool.budget() == null) st.execute("SET temp_directory = " + SqlQuote.literal(tmp.resolve("spill").toString()));
                 }
                 WorkingCatalog.State state = catalog.state(name);
                 String location = store.location(dataDir);
