@@ -72,7 +72,7 @@ class TableViewDeletesTest {
             String loc = dir.resolve("s" + seed + "-f" + f + ".parquet").toString();
             s.execute("COPY (SELECT i AS a, 'v' || (i * " + (f + 1) + ") AS b, i % 7 AS c FROM range(" + rows + ") t(i)) TO "
                     + SqlQuote.literal(loc) + " (FIELD_IDS {a: 1, b: 2, c: 3})");
-            data.add(new SnapshotView.DataFileEntry(id, loc, rows, -1));
+            data.add(new SnapshotView.DataFileEntry(id, loc, rows, -1, 0));
             names.append(f == 0 ? "" : ", ").append("(").append(id).append(", ").append(SqlQuote.literal(loc)).append(")");
             int deleteFileCount = rows == 0 ? 0 : r.nextInt(3);
             for (int d = 0; d < deleteFileCount; d++) {
