@@ -53,10 +53,32 @@ public final class Checks {
      * @param since      the first snapshot the checked catalog adds over it (its last + 1)
      * @param held       the row-constraint keys it recorded as held ({@link CheckReport#held()}); empty when it recorded none
      */
-    public record Parent(ObjectNode descriptor, long since, Set<String> held) {
+    public record Parent(ObjectNode descriptor, long since, Set<String> held, ObjectNode otherParent) {
         public Parent {
             held = Set.copyOf(held);
         }
+
+        /** The parent of a version with one parent. */
+        public Parent(ObjectNode descriptor, long since, Set<String> held) {
+            this(descriptor, since, held, null);
+        }
+    }
+
+    /**
+     * The change guards against the parent; for a merge, only the guards that fire against both
+     * parents (a change neither parent had: what one side already published is not refused again).
+     */
+    private static List<CheckResult> guards(Parent parent, Target target, Rules rules, ChangeGuards.Allow allow) {
+        List<CheckResult> first = ChangeGuards.check(parent == null ? null : parent.descriptor(), target.descriptor(), rules, allow);
+        if (parent == null || parent.otherParent() == null) return first;
+        java.util.Map<String, CheckResult> second = new java.util.HashMap<>();
+        for (CheckResult r : ChangeGuards.check(parent.otherParent(), target.descriptor(), rules, allow)) second.put(r.name(), r);
+        List<CheckResult> out = new ArrayList<>();
+        for (CheckResult r : first) {
+            CheckResult other = second.get(r.name());
+            out.add(r.status() == CheckResult.Status.PASSED || other == null || other.status() != CheckResult.Status.PASSED ? r : other);
+        }
+        return out;
     }
 
     /**
@@ -69,8 +91,7 @@ public final class Checks {
      */
     public static CheckReport run(DuckDbPool pool, Target target, Parent parent, Options options, List<Hook> hooks, PrintWriter out) {
         Rules rules = Rules.of(target.descriptor(), target.file());
-        List<CheckResult> results = new ArrayList<>(ChangeGuards.check(parent == null ? null : parent.descriptor(), target.descriptor(),
-                rules, options.allow()));
+        List<CheckResult> results = new ArrayList<>(guards(parent, target, rules, options.allow()));
         List<String> held;
         boolean incremental;
         if (!rules.rows().isEmpty() || !rules.keys().isEmpty() || !rules.sql().isEmpty()) {

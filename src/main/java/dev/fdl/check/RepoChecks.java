@@ -67,7 +67,8 @@ public final class RepoChecks {
         Checks.Parent parent = null;
         if (!v.parents().isEmpty()) {
             Optional<VersionInfo> p = repo.readVersion(v.parents().get(0));
-            if (p.isPresent() && repo.readExpired(p.get().id()).isEmpty()) parent = parent(repo, p.get(), v.ducklake().firstSnapshot());
+            if (p.isPresent() && repo.readExpired(p.get().id()).isEmpty())
+                parent = parent(repo, p.get(), v.ducklake().firstSnapshot(), v.parents().size() > 1 ? v.parents().get(1) : null);
         }
         return Checks.run(env.pool(), new Checks.Target(catalog, dataPath(repo, catalog), descriptor, "dataset.json of version " + v.id()),
                 parent, env.options(), List.of(), env.out());
@@ -115,17 +116,20 @@ public final class RepoChecks {
         if (st.baseVersion() != null) {
             VersionInfo base = repo.readVersion(st.baseVersion()).orElseThrow(() -> new FdlException(
                     "the base version " + st.baseVersion() + " has no version.json in " + repo.root() + "; check out again"));
-            parent = parent(repo, base, st.baseSnapshot() + 1);
+            parent = parent(repo, base, st.baseSnapshot() + 1, st.merging() == null ? null : st.merging().version());
         }
         return Checks.run(env.pool(), new Checks.Target(catalog, dataPath(repo, catalog), filled, file), parent, env.options(),
                 hooks(repo, wc), env.out());
     }
 
-    private Checks.Parent parent(Repository repo, VersionInfo p, long since) {
+    /** The first parent {@code p}, and the second parent's description for a merge ({@code other} null otherwise). */
+    private Checks.Parent parent(Repository repo, VersionInfo p, long since, String other) {
         ObjectNode descriptor = JsonRead.parseObject(Description.read(repo, p), "dataset.json of version " + p.id());
         Set<String> held = new HashSet<>();
         p.checks().ifPresent(c -> c.path("held").forEach(k -> held.add(k.asText())));
-        return new Checks.Parent(descriptor, since, held);
+        ObjectNode otherDescriptor = other == null ? null : repo.readVersion(other)
+                .map(o -> JsonRead.parseObject(Description.read(repo, o), "dataset.json of version " + o.id())).orElse(null);
+        return new Checks.Parent(descriptor, since, held, otherDescriptor);
     }
 
     /** The working copy's hook, then the repository's when trusted (a note says it was skipped otherwise). */
