@@ -8,7 +8,9 @@ import dev.fdl.repo.Authors;
 import dev.fdl.retention.Expire;
 import dev.fdl.retention.RetentionPolicy;
 import dev.fdl.repo.Commit;
+import dev.fdl.repo.Merge;
 import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionInfo;
 import dev.fdl.repo.WorkingCopy;
 import dev.fdl.site.Site;
 import dev.fdl.store.ObjectStore;
@@ -19,6 +21,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.util.function.Supplier;
 
 /** {@code fdl commit}: the nine steps of SPEC.md section 4. */
 @Command(name = "commit", mixinStandardHelpOptions = true,
@@ -53,7 +56,7 @@ final class CommitCommand implements Runnable {
     @Option(names = "--site", description = "Regenerate the repository's site after the commit (also done when fdl.json's site.auto is true).") boolean site;
 
     /** The warnings the checks recorded in the new version, one line each on stderr. */
-    private static void warnings(dev.fdl.repo.VersionInfo v, PrintWriter err) {
+    private static void warnings(VersionInfo v, PrintWriter err) {
         v.checks().ifPresent(c -> {
             for (var w : c.path("warnings"))
                 err.println("fdl: warning: " + w.path("check").asText() + (w.path("count").asLong() > 0 && !w.has("detail")
@@ -77,10 +80,10 @@ final class CommitCommand implements Runnable {
             RepoChecks checks = new RepoChecks(new RepoChecks.Env(ctx.duckDb(), ctx.cache(),
                     CheckCommand.options(full, new ChangeGuards.Allow(allowDrop, allowSchemaChange, allowShrink), hookTimeout),
                     ctx.userConfig().isTrue("hooks.trust"), spec.commandLine().getErr()));
-            java.util.function.Supplier<Commit.Result> commit = () -> Commit.run(repo, wc, message, Authors.resolve(author),
+            Supplier<Commit.Result> commit = () -> Commit.run(repo, wc, message, Authors.resolve(author),
                     ctx.clock(), Progress.listener(quiet, spec.commandLine().getErr()),
                     new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit()));
-            Commit.Result r = !pull ? commit.get() : dev.fdl.repo.Merge.commitPulling(repo, wc, commit, Authors.resolve(author),
+            Commit.Result r = !pull ? commit.get() : Merge.commitPulling(repo, wc, commit, Authors.resolve(author),
                     MergeCommand.services(ctx, repo, quiet, spec), PULL_ATTEMPTS);
             warnings(r.version(), spec.commandLine().getErr());
             PrintWriter out = spec.commandLine().getOut();

@@ -75,6 +75,7 @@ final class StatusCommand implements Runnable {
             o.put("base_snapshot", st.baseSnapshot());
             o.put("branch_moved", moved != null);
             if (moved != null) o.put("branch_now", nowAt);
+            if (st.merging() != null) o.put("merging", st.merging().version());
             o.put("description", toCommit.description().name().toLowerCase(java.util.Locale.ROOT));
             o.put("ducklake_format", toCommit.format());
             if (toCommit.formatChanged()) o.put("ducklake_format_changed_from", toCommit.baseFormat());
@@ -103,8 +104,11 @@ final class StatusCommand implements Runnable {
             out.println("The branch has " + moved + " in the repository since checkout" + (nowAt == null ? "" : ": it now points at " + nowAt)
                     + "; a commit would conflict (" + (nowAt == null
                     ? "fdl checkout -b " + ShellQuote.word(st.branch()) + " to commit your snapshots on a branch of that name again"
-                    : "fdl checkout -b <new-branch> to keep your snapshots on a new branch, or fdl checkout --force " + ShellQuote.word(st.branch())
-                            + " to start from it, dropping them") + ")");
+                    : "fdl pull to merge its new version under your snapshots, fdl checkout -b <new-branch> to keep them on a new branch, "
+                            + "or fdl checkout --force " + ShellQuote.word(st.branch()) + " to start from it, dropping them") + ")");
+        if (st.merging() != null)
+            out.println("Merging version " + st.merging().version() + ": fdl commit publishes the merge (two parents), "
+                    + "fdl merge --abort puts the working copy back as it was before");
         if (toCommit.description() != dev.fdl.repo.Description.Change.UNCHANGED)
             out.println("Description: " + descName + " " + toCommit.description().words() + " (published by the next commit)");
         if (toCommit.formatChanged())

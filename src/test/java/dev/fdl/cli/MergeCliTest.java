@@ -112,7 +112,10 @@ class MergeCliTest {
         sync(other, "bag", "x\n5\n");
         String staged = commit(other, "staging");
         Cli.ok(wc, "merge", "--no-ff", "staging");
+        assertThat(Cli.ok(wc, "status").out()).contains("Merging version " + staged + ": fdl commit publishes the merge");
+        assertThat(Json.MAPPER.readTree(Cli.ok(wc, "status", "--json").out()).path("merging").asText()).isEqualTo(staged);
         JsonNode v = Json.MAPPER.readTree(Cli.ok(wc, "commit", "--json").out());
+        assertThat(Cli.ok(wc, "status").out()).doesNotContain("Merging");
         assertThat(v.get("parents")).hasSize(2);
         assertThat(v.get("parents").get(1).asText()).isEqualTo(staged);
         assertThat(Cli.in(wc, "merge", "--ff-only", "staging").out()).contains("Already up to date");
