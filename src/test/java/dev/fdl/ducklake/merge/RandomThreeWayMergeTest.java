@@ -32,6 +32,10 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -57,20 +61,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RandomThreeWayMergeTest {
     @TempDir Path tmp;
 
-    private static final int CASES = Integer.getInteger("fdl.merge.cases", 60);
+    private static final int CASES = Integer.getInteger("fdl.merge.cases", 100);
     /** Cases per group of shared catalogs: bigger groups share more set-up, smaller ones run in parallel. */
-    private static final int GROUP = 30;
+    private static final int GROUP = 25;
 
     @TestFactory
     Stream<DynamicTest> randomMergesEqualSetAlgebraOverWholeRows() {
         Integer only = Integer.getInteger("fdl.merge.seed");
         List<Integer> seeds = only != null ? List.of(only) : IntStream.range(0, CASES).boxed().toList();
+        // groups share nothing, so two run at once (the machine's two cores); each dynamic test waits for its own
+        ExecutorService workers = Executors.newFixedThreadPool(2);
         List<DynamicTest> tests = new ArrayList<>();
         for (int from = 0; from < seeds.size(); from += GROUP) {
             List<Integer> group = seeds.subList(from, Math.min(seeds.size(), from + GROUP));
             String name = group.size() == 1 ? "seed " + group.get(0) : "seeds " + group.get(0) + ".." + group.get(group.size() - 1);
-            tests.add(DynamicTest.dynamicTest(name, () -> runGroup(tmp.resolve("g" + group.get(0)), group)));
+            Future<?> done = workers.submit(() -> {
+                runGroup(tmp.resolve("g" + group.get(0)), group);
+                return null;
+            });
+            tests.add(DynamicTest.dynamicTest(name, () -> {
+                try {
+                    done.get();
+                } catch (ExecutionException e) {
+                    throw e.getCause();
+                }
+            }));
         }
+        workers.shutdown();
         return tests.stream();
     }
 
