@@ -43,7 +43,8 @@ public final class RecordedKeyCheck {
     /**
      * The visible rows of an existing table of the working catalog, as the built-in reader shows them.
      *
-     * @param view     the working catalog at its newest snapshot, converted and attached as {@link #ALIAS}
+     * @param view     the working catalog at its newest snapshot, converted and attached as {@link #ALIAS}, with only
+     *                 {@code entry} among its tables
      * @param entry    the table in {@code view}
      * @param readBase where the data files are read from: a local mirror of a remote repository's, or null
      */
@@ -72,7 +73,7 @@ public final class RecordedKeyCheck {
         Sql.attach(duck, converted, ALIAS, true);
         String readBase = DuckLakePaths.isRemote(location)
                 ? DataFileMirror.fetch(pool, converted, state.snapshot(), request.store(), request.dataDir(), cacheDir) : null;
-        SnapshotView view = SnapshotView.load(duck, ALIAS, sqliteCatalog.toString(), readBase, state.snapshot());
+        SnapshotView view = SnapshotView.loadTable(duck, ALIAS, sqliteCatalog.toString(), readBase, state.snapshot(), state.table().id());
         SnapshotView.TableEntry entry = view.tables().stream().filter(t -> t.id() == state.table().id()).findFirst()
                 .orElseThrow(() -> new FdlException("table " + name + " is not visible in the converted working catalog; "
                         + "the working catalog changed during the import: run the import again"));

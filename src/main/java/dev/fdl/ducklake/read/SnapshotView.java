@@ -139,6 +139,18 @@ public final class SnapshotView {
     }
 
     /**
+     * As {@link #load}, with only table {@code tableId} among the tables (the others are neither
+     * read nor their data files opened: a writer changing one table reads just that one; absent
+     * when the table is not visible at the snapshot).
+     */
+    public static SnapshotView loadTable(Connection conn, String alias, String file, String dataPathOverride, Long requested,
+                                         long tableId) throws SQLException {
+        Loader l = new Loader(conn, alias, file, true);
+        l.onlyTable = tableId;
+        return l.load(dataPathOverride, requested);
+    }
+
+    /**
      * Loads the catalog without opening any data file, with locations relative to the data path
      * (the data path is taken as the empty string).
      */
@@ -152,6 +164,8 @@ public final class SnapshotView {
         private final String alias;
         private final String file;
         private final boolean openFiles;
+        /** The one table to load (null: all). */
+        private Long onlyTable;
         private MetadataQueries model;
         private long s;
 
@@ -184,6 +198,7 @@ public final class SnapshotView {
             DuckLakePaths paths = DuckLakePaths.of(originalDataPath, dataPathOverride);
             List<TableEntry> tables = new ArrayList<>();
             for (MetadataQueries.Table t : model.tables(s, paths)) {
+                if (onlyTable != null && t.id() != onlyTable) continue;
                 tables.add(table(t, paths));
             }
             List<ViewEntry> views = new ArrayList<>();

@@ -18,7 +18,6 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -30,68 +29,115 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Seeded, reproducible random three-way merges (the seed is the test's name: re-run one with
- * {@code -Dfdl.merge.seed=N}; {@code -Dfdl.merge.cases=N} runs more). Each case builds a base with
- * a keyed table (recorded key, {@code import --mode sync --key}) and an unkeyed one (duplicates
- * allowed), then edits two copies at random through fdl's own writers: inserts, updates and
- * deletes on disjoint keys (and, now and then, one key changed on both sides: a conflict), columns
- * added or dropped on one side, tables created (sometimes on both sides under one name) and
- * dropped. The merge's result, read through the built-in reader, must equal what plain SQL
- * computes over whole rows of base, ours and theirs: per table, ours when theirs left it as the
- * base, theirs when ours did, else {@code (ours UNION ALL theirs) EXCEPT ALL base}; and the
- * expected conflicts must be reported with nothing written.
+ * Seeded, reproducible random three-way merges. Each case is one seed ({@code -Dfdl.merge.seed=N}
+ * runs that one alone; {@code -Dfdl.merge.cases=N} runs seeds {@code 0..N-1}): a keyed table
+ * (recorded key, {@code import --mode sync --key}) and an unkeyed one (duplicates allowed) in the
+ * base, then random edits on two copies through fdl's own writers: inserts, updates and deletes on
+ * disjoint keys (and, now and then, one key changed on both sides: a conflict), columns added or
+ * dropped on one side, tables created (sometimes on both sides under one name) and dropped.
+ *
+ * <p>Cases are independent, so to keep hundreds of them cheap the tables of many cases (named
+ * {@code c<seed>_...}) share one base, ours and theirs catalog and one merge: the engine merges
+ * every table on its own, and the cost of a case is then that of its few table writes, not of
+ * catalogs, conversions and merges of its own. Cases expected to conflict share a merge of their
+ * own (a conflict writes nothing), which must report exactly their conflicting tables; the others'
+ * merge, read through the built-in reader, must equal what plain SQL computes over whole rows of
+ * base, ours and theirs: per table, ours when theirs left it as the base, theirs when ours did, else
+ * {@code (ours UNION ALL theirs) EXCEPT ALL base} (multisets; for keyed tables the set form).
  */
 class RandomThreeWayMergeTest {
     @TempDir Path tmp;
 
-    private static final int CASES = Integer.getInteger("fdl.merge.cases", 60);
+    private static final int CASES = Integer.getInteger("fdl.merge.cases", 100);
+    /** Cases per group of shared catalogs: bigger groups share more set-up, smaller ones run in parallel. */
+    private static final int GROUP = 25;
 
     @TestFactory
     Stream<DynamicTest> randomMergesEqualSetAlgebraOverWholeRows() {
         Integer only = Integer.getInteger("fdl.merge.seed");
-        IntStream seeds = only != null ? IntStream.of(only) : IntStream.range(0, CASES);
-        return seeds.mapToObj(seed -> DynamicTest.dynamicTest("seed " + seed, () -> new Case(tmp.resolve("s" + seed), seed).run()));
+        List<Integer> seeds = only != null ? List.of(only) : IntStream.range(0, CASES).boxed().toList();
+        // groups share nothing, so two run at once (the machine's two cores); each dynamic test waits for its own
+        ExecutorService workers = Executors.newFixedThreadPool(2);
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int from = 0; from < seeds.size(); from += GROUP) {
+            List<Integer> group = seeds.subList(from, Math.min(seeds.size(), from + GROUP));
+            String name = group.size() == 1 ? "seed " + group.get(0) : "seeds " + group.get(0) + ".." + group.get(group.size() - 1);
+            Future<?> done = workers.submit(() -> {
+                runGroup(tmp.resolve("g" + group.get(0)), group);
+                return null;
+            });
+            tests.add(DynamicTest.dynamicTest(name, () -> {
+                try {
+                    done.get();
+                } catch (ExecutionException e) {
+                    throw e.getCause();
+                }
+            }));
+        }
+        workers.shutdown();
+        return tests.stream();
     }
 
-    /** One random case. */
-    static final class Case {
-        final Path dir;
-        final Random rnd;
-        final LocalStore store;
-        final Path base, ours, theirs;
-        /** per table: its content on each side as CSV text (null: absent), and whether it is keyed */
-        final Map<String, String[]> content = new TreeMap<>();
-        boolean conflictExpected;
-        int files;
+    private static void runGroup(Path dir, List<Integer> seeds) throws Exception {
+        List<Case> clean = new ArrayList<>(), conflicting = new ArrayList<>();
+        for (int seed : seeds) {
+            Case c = new Case(seed);
+            (c.conflicts.isEmpty() ? clean : conflicting).add(c);
+        }
+        if (!clean.isEmpty()) new Trio(dir.resolve("clean"), clean).run();
+        if (!conflicting.isEmpty()) new Trio(dir.resolve("conflicts"), conflicting).run();
+    }
 
-        Case(Path dir, long seed) throws IOException {
-            this.dir = dir;
+    /** Where an edit goes. */
+    enum Where { BASE, OURS, THEIRS }
+
+    /**
+     * One table write of a case: the table's rows become {@code csv} (import --mode sync; with
+     * {@code key}, recorded) or, with a null {@code csv}, the table is dropped.
+     */
+    record Edit(Where where, String table, String csv, List<String> key) {}
+
+    /** One random case: its edits, in order, and the tables whose merge must conflict. */
+    static final class Case {
+        final String p;
+        final Random rnd;
+        final List<Edit> edits = new ArrayList<>();
+        final Set<String> conflicts = new TreeSet<>();
+
+        Case(long seed) {
+            this.p = "c" + seed + "_";
             this.rnd = new Random(seed);
-            Files.createDirectories(dir.resolve("repo"));
-            store = new LocalStore(dir.resolve("repo"));
-            base = dir.resolve("base.sqlite");
-            ours = dir.resolve("ours.sqlite");
-            theirs = dir.resolve("theirs.sqlite");
+            plan();
         }
 
-        void run() throws Exception {
-            dev.fdl.ducklake.catalog.EmptyCatalog.create(base, CatalogKind.SQLITE, store.location("data/"));
+        private void sync(Where w, String table, String csv) {
+            edits.add(new Edit(w, p + table, csv, null));
+        }
+
+        private void plan() {
             Map<Integer, String> keyed = new TreeMap<>();
             int n = 4 + rnd.nextInt(8);
             for (int k = 1; k <= n; k++) keyed.put(k, k + "," + rnd.nextInt(5) + "," + word());
-            sync(base, "kt", keyedCsv(keyed), List.of("k"));
+            // key 0 is never edited: a merged keyed table is never empty (an empty merge result is refused)
+            Map<Integer, String> withKept = new TreeMap<>(keyed);
+            withKept.put(0, "0,0,kept");
+            edits.add(new Edit(Where.BASE, p + "kt", keyedCsv(withKept), List.of("k")));
             List<String> bag = new ArrayList<>();
             for (int i = 0; i < 3 + rnd.nextInt(6); i++) bag.add(rnd.nextInt(3) + "," + rnd.nextInt(3));
-            sync(base, "bag", "x,y\n" + String.join("\n", bag) + "\n", null);
-            Files.copy(base, ours);
-            Files.copy(base, theirs);
+            sync(Where.BASE, "bag", "x,y\n" + String.join("\n", bag) + "\n");
 
             // keyed table: disjoint keys per side, sometimes one shared key (a conflict unless the same change)
             List<Integer> keys = new ArrayList<>(keyed.keySet());
@@ -99,16 +145,15 @@ class RandomThreeWayMergeTest {
             int split = keys.size() / 2;
             int mode = rnd.nextInt(10);
             if (mode < 2) { // columns change on one side only: the table is taken from that side
-                Path side = rnd.nextBoolean() ? ours : theirs;
-                Map<Integer, String> edited = editRows(keyed, keys, 0, keys.size(), 1000);
-                if (rnd.nextBoolean()) sync(side, "kt", addColumn(edited), null);
-                else sync(side, "kt", dropColumn(edited), null);
+                Where side = rnd.nextBoolean() ? Where.OURS : Where.THEIRS;
+                Map<Integer, String> edited = withKept(editRows(keyed, keys, 0, keys.size(), 1000));
+                sync(side, "kt", rnd.nextBoolean() ? addColumn(edited) : dropColumn(edited));
             } else if (mode < 3) { // dropped on one side; changed on the other sometimes (a conflict)
                 boolean oursDrops = rnd.nextBoolean();
-                drop(oursDrops ? ours : theirs, "kt");
+                edits.add(new Edit(oursDrops ? Where.OURS : Where.THEIRS, p + "kt", null, null));
                 if (rnd.nextBoolean()) {
-                    sync(oursDrops ? theirs : ours, "kt", keyedCsv(editRows(keyed, keys, 0, keys.size(), 1000)), null);
-                    conflictExpected = true;
+                    sync(oursDrops ? Where.THEIRS : Where.OURS, "kt", keyedCsv(withKept(editRows(keyed, keys, 0, keys.size(), 1000))));
+                    conflicts.add(p + "kt");
                 }
             } else {
                 Map<Integer, String> o = editRows(keyed, keys, 0, split, 1000);
@@ -118,115 +163,36 @@ class RandomThreeWayMergeTest {
                     boolean same = rnd.nextBoolean();
                     o.put(k, k + ",77,same");
                     t.put(k, k + "," + (same ? "77,same" : "88,other"));
-                    if (!same) conflictExpected = true;
+                    if (!same) conflicts.add(p + "kt");
                 }
-                if (!o.equals(keyed)) sync(ours, "kt", keyedCsv(o), null);
-                if (!t.equals(keyed)) sync(theirs, "kt", keyedCsv(t), null);
+                if (!o.equals(keyed)) sync(Where.OURS, "kt", keyedCsv(withKept(o)));
+                if (!t.equals(keyed)) sync(Where.THEIRS, "kt", keyedCsv(withKept(t)));
             }
 
             // unkeyed table: multiset edits on each side, never a conflict
-            for (Path side : List.of(ours, theirs)) {
+            for (Where side : List.of(Where.OURS, Where.THEIRS)) {
                 if (rnd.nextInt(3) == 0) continue;
                 List<String> b = new ArrayList<>(bag);
                 if (!b.isEmpty() && rnd.nextBoolean()) b.remove(rnd.nextInt(b.size()));
                 for (int i = rnd.nextInt(3); i > 0; i--) b.add(rnd.nextInt(3) + "," + rnd.nextInt(3));
                 if (b.isEmpty()) b.add("9,9");
-                if (!b.equals(bag)) sync(side, "bag", "x,y\n" + String.join("\n", b) + "\n", null);
+                if (!b.equals(bag)) sync(side, "bag", "x,y\n" + String.join("\n", b) + "\n");
             }
 
             // new tables
-            if (rnd.nextInt(3) == 0) sync(ours, "new_o", "a,b\n1,2\n3,4\n", null);
-            if (rnd.nextInt(3) == 0) sync(theirs, "new_t", "a\n5\n", null);
+            if (rnd.nextInt(3) == 0) sync(Where.OURS, "new_o", "a,b\n1,2\n3,4\n");
+            if (rnd.nextInt(3) == 0) sync(Where.THEIRS, "new_t", "a\n5\n");
             if (rnd.nextInt(6) == 0) {
                 boolean equal = rnd.nextBoolean();
-                sync(ours, "both", "a\n1\n", null);
-                sync(theirs, "both", equal ? "a\n1\n" : "a\n2\n", null);
-                if (!equal) conflictExpected = true;
-            }
-            // keep both sides moving, as two branches do
-            EmptySnapshot.add(ours, "tester", "ours");
-            EmptySnapshot.add(theirs, "tester", "theirs");
-            check();
-        }
-
-        private void check() throws Exception {
-            Path out = dir.resolve("merged.sqlite");
-            MergeResult r = new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours,
-                    new MergeRequest.Side(theirs, newest(theirs)), new MergeRequest.Side(base, newest(base)), MergeOptions.NONE, out,
-                    new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), null, "tester", "merge")));
-            long filesAfter = dataFiles();
-            if (conflictExpected) {
-                assertThat(r.conflicts()).as("conflicts").isNotEmpty();
-                assertThat(out).as("nothing written").doesNotExist();
-                return;
-            }
-            assertThat(r.conflicts()).as("conflicts").isEmpty();
-            assertThat(r.snapshot()).isEqualTo(newest(ours) + 1);
-            try (Connection duck = DuckDbPool.shared().connection()) {
-                Map<String, Path> b = dump(base, "b", duck), o = dump(ours, "o", duck), t = dump(theirs, "t", duck), m = dump(out, "m", duck);
-                java.util.Set<String> names = new java.util.TreeSet<>(b.keySet());
-                names.addAll(o.keySet());
-                names.addAll(t.keySet());
-                Map<String, String> expected = new TreeMap<>();
-                for (String name : names) {
-                    String rel = expected(duck, name.endsWith("kt"), b.get(name), o.get(name), t.get(name));
-                    if (rel != null) expected.put(name, checksum(duck, rel));
-                }
-                Map<String, String> actual = new TreeMap<>();
-                for (Map.Entry<String, Path> e : m.entrySet()) actual.put(e.getKey(), checksum(duck, read(e.getValue())));
-                assertThat(actual).as("merged tables and their rows").isEqualTo(expected);
-            }
-            assertThat(filesAfter).isGreaterThanOrEqualTo(files);
-        }
-
-        /**
-         * Plain SQL over whole rows: ours where theirs is the base's, theirs where ours is; a table
-         * created on both sides (equal, or the case expects a conflict) is ours; else, keyed (rows
-         * are a set), {@code (B ∩ O ∩ T) ∪ (O − B) ∪ (T − B)}, and unkeyed (a multiset), {@code (O ⊎ T) − B}.
-         */
-        private String expected(Connection duck, boolean keyed, Path b, Path o, Path t) throws SQLException {
-            if (sameRows(duck, b, t)) return o == null ? null : read(o);
-            if (sameRows(duck, b, o)) return t == null ? null : read(t);
-            if (b == null) return read(o);
-            if (keyed)
-                return "(" + read(b) + " INTERSECT " + read(o) + " INTERSECT " + read(t) + ") UNION (" + read(o) + " EXCEPT " + read(b)
-                        + ") UNION (" + read(t) + " EXCEPT " + read(b) + ")";
-            return "(" + read(o) + " UNION ALL " + read(t) + ") EXCEPT ALL " + read(b);
-        }
-
-        private boolean sameRows(Connection duck, Path a, Path b) throws SQLException {
-            if (a == null || b == null) return a == b;
-            return checksum(duck, read(a)).equals(checksum(duck, read(b)));
-        }
-
-        private static String read(Path p) {
-            return "SELECT * FROM read_parquet(" + SqlQuote.literal(p.toString()) + ")";
-        }
-
-        private static String checksum(Connection duck, String relation) throws SQLException {
-            try (Statement st = duck.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT count(*), md5(coalesce(string_agg(CAST(x AS VARCHAR), chr(10) ORDER BY CAST(x AS VARCHAR)), '')) FROM ("
-                         + relation + ") AS x")) {
-                rs.next();
-                return rs.getLong(1) + ":" + rs.getString(2);
+                sync(Where.OURS, "both", "a\n1\n");
+                sync(Where.THEIRS, "both", equal ? "a\n1\n" : "a\n2\n");
+                if (!equal) conflicts.add(p + "both");
             }
         }
 
-        /** Every table of {@code catalog} at its newest snapshot, as the built-in reader reads it, dumped to Parquet. */
-        private Map<String, Path> dump(Path catalog, String tag, Connection unused) {
-            Path duck = dir.resolve(tag + ".duckdb");
-            CatalogConverter.convert(catalog, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-            Map<String, Path> out = new LinkedHashMap<>();
-            try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), duck, null, null);
-                 Statement st = reader.connection().createStatement()) {
-                for (String table : reader.tables()) {
-                    Path file = dir.resolve(tag + "-" + table + ".parquet");
-                    st.execute("COPY (SELECT * FROM " + table + ") TO " + SqlQuote.literal(file.toString()) + " (FORMAT parquet)");
-                    out.put(table, file);
-                }
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
+        private static Map<Integer, String> withKept(Map<Integer, String> rows) {
+            Map<Integer, String> out = new TreeMap<>(rows);
+            out.put(0, "0,0,kept");
             return out;
         }
 
@@ -244,7 +210,6 @@ class RandomThreeWayMergeTest {
                 int k = fresh + i;
                 out.put(k, k + "," + rnd.nextInt(5) + "," + word());
             }
-            if (out.isEmpty()) out.put(fresh + 50, (fresh + 50) + ",1,kept");
             return out;
         }
 
@@ -270,16 +235,141 @@ class RandomThreeWayMergeTest {
             }
             return sb.toString();
         }
+    }
+
+    /** Base, ours and theirs catalogs holding the tables of {@code cases}, their one merge and its check. */
+    static final class Trio {
+        final Path dir;
+        final List<Case> cases;
+        final LocalStore store;
+        final Path base, ours, theirs;
+        int files;
+
+        Trio(Path dir, List<Case> cases) throws IOException {
+            this.dir = dir;
+            this.cases = cases;
+            Files.createDirectories(dir.resolve("repo"));
+            store = new LocalStore(dir.resolve("repo"));
+            base = dir.resolve("base.sqlite");
+            ours = dir.resolve("ours.sqlite");
+            theirs = dir.resolve("theirs.sqlite");
+        }
+
+        void run() throws Exception {
+            dev.fdl.ducklake.catalog.EmptyCatalog.create(base, CatalogKind.SQLITE, store.location("data/"));
+            apply(Where.BASE, base);
+            Files.copy(base, ours);
+            Files.copy(base, theirs);
+            apply(Where.OURS, ours);
+            apply(Where.THEIRS, theirs);
+            // keep both sides moving, as two branches do
+            EmptySnapshot.add(ours, "tester", "ours");
+            EmptySnapshot.add(theirs, "tester", "theirs");
+            check();
+        }
+
+        /** The cases' edits of {@code where}, case by case in order; drops of one side go in one snapshot. */
+        private void apply(Where where, Path catalog) throws IOException {
+            List<String> drops = new ArrayList<>();
+            for (Case c : cases) {
+                for (Edit e : c.edits) {
+                    if (e.where() != where) continue;
+                    if (e.csv() == null) drops.add(e.table());
+                    else sync(catalog, e.table(), e.csv(), e.key());
+                }
+            }
+            if (!drops.isEmpty()) TableDrop.drop(catalog, drops, "tester", "drop " + String.join(", ", drops));
+        }
+
+        private void check() throws Exception {
+            Path out = dir.resolve("merged.sqlite");
+            MergeResult r = new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours,
+                    new MergeRequest.Side(theirs, newest(theirs)), new MergeRequest.Side(base, newest(base)), MergeOptions.NONE, out,
+                    new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), null, "tester", "merge")));
+            long filesAfter = dataFiles();
+            Set<String> expectedConflicts = new TreeSet<>();
+            cases.forEach(c -> expectedConflicts.addAll(c.conflicts));
+            Set<String> actualConflicts = new TreeSet<>();
+            r.conflicts().forEach(c -> actualConflicts.add(c.table()));
+            assertThat(actualConflicts).as("tables in conflict").isEqualTo(expectedConflicts);
+            if (!expectedConflicts.isEmpty()) {
+                assertThat(out).as("nothing written").doesNotExist();
+                return;
+            }
+            assertThat(r.snapshot()).isEqualTo(newest(ours) + 1);
+            try (Connection duck = DuckDbPool.shared().connection()) {
+                Map<String, Path> b = dump(base, "b"), o = dump(ours, "o"), t = dump(theirs, "t"), m = dump(out, "m");
+                Set<String> names = new TreeSet<>(b.keySet());
+                names.addAll(o.keySet());
+                names.addAll(t.keySet());
+                Map<String, String> expected = new TreeMap<>();
+                for (String name : names) {
+                    String rel = expected(duck, name.endsWith("kt"), b.get(name), o.get(name), t.get(name));
+                    if (rel != null) expected.put(name, checksum(duck, rel));
+                }
+                Map<String, String> actual = new TreeMap<>();
+                for (Map.Entry<String, Path> e : m.entrySet()) actual.put(e.getKey(), checksum(duck, read(e.getValue())));
+                assertThat(actual).as("merged tables and their rows (table names start with their case's seed)").isEqualTo(expected);
+            }
+            assertThat(filesAfter).isGreaterThanOrEqualTo(files);
+        }
+
+        /**
+         * Plain SQL over whole rows: ours where theirs is the base's, theirs where ours is; a table
+         * created on both sides (equal, or the case expects a conflict) is ours; else, keyed (rows
+         * are a set), {@code (B ∩ O ∩ T) ∪ (O − B) ∪ (T − B)}, and unkeyed (a multiset), {@code (O ⊎ T) − B}.
+         */
+        private static String expected(Connection duck, boolean keyed, Path b, Path o, Path t) throws SQLException {
+            if (sameRows(duck, b, t)) return o == null ? null : read(o);
+            if (sameRows(duck, b, o)) return t == null ? null : read(t);
+            if (b == null) return read(o);
+            if (keyed)
+                return "(" + read(b) + " INTERSECT " + read(o) + " INTERSECT " + read(t) + ") UNION (" + read(o) + " EXCEPT " + read(b)
+                        + ") UNION (" + read(t) + " EXCEPT " + read(b) + ")";
+            return "(" + read(o) + " UNION ALL " + read(t) + ") EXCEPT ALL " + read(b);
+        }
+
+        private static boolean sameRows(Connection duck, Path a, Path b) throws SQLException {
+            if (a == null || b == null) return a == b;
+            return checksum(duck, read(a)).equals(checksum(duck, read(b)));
+        }
+
+        private static String read(Path p) {
+            return "SELECT * FROM read_parquet(" + SqlQuote.literal(p.toString()) + ")";
+        }
+
+        private static String checksum(Connection duck, String relation) throws SQLException {
+            try (Statement st = duck.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT count(*), md5(coalesce(string_agg(CAST(x AS VARCHAR), chr(10) ORDER BY CAST(x AS VARCHAR)), '')) FROM ("
+                         + relation + ") AS x")) {
+                rs.next();
+                return rs.getLong(1) + ":" + rs.getString(2);
+            }
+        }
+
+        /** Every table of {@code catalog} at its newest snapshot, as the built-in reader reads it, dumped to Parquet. */
+        private Map<String, Path> dump(Path catalog, String tag) {
+            Path duck = dir.resolve(tag + ".duckdb");
+            CatalogConverter.convert(catalog, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
+            Map<String, Path> out = new LinkedHashMap<>();
+            try (BuiltInReader reader = BuiltInReader.open(DuckDbPool.shared(), duck, null, null);
+                 Statement st = reader.connection().createStatement()) {
+                for (String table : reader.tables()) {
+                    Path file = dir.resolve(tag + "-" + table + ".parquet");
+                    st.execute("COPY (SELECT * FROM " + table + ") TO " + SqlQuote.literal(file.toString()) + " (FORMAT parquet)");
+                    out.put(table, file);
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            return out;
+        }
 
         private void sync(Path catalog, String table, String csv, List<String> key) throws IOException {
             Path file = dir.resolve("src-" + (files++) + ".csv");
             Files.writeString(file, csv);
             new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(catalog, store, "data/", file, table, ImportMode.SYNC)
                     .withKeys(key).withAuthor("tester").withMessage("sync " + table));
-        }
-
-        private void drop(Path catalog, String table) {
-            TableDrop.drop(catalog, List.of(table), "tester", "drop " + table);
         }
 
         private long dataFiles() throws IOException {

@@ -189,7 +189,7 @@ public final class Syncer {
         SnapshotView.TableEntry entry = current.entry();
         Map<Long, String> written = new HashMap<>();
         SnapshotView original = current.readBase() == null ? current.view()
-                : SnapshotView.load(duck, RecordedKeyCheck.ALIAS, sqliteCatalog.toString(), null, state.snapshot());
+                : SnapshotView.loadTable(duck, RecordedKeyCheck.ALIAS, sqliteCatalog.toString(), null, state.snapshot(), entry.id());
         for (SnapshotView.TableEntry t : original.tables()) {
             if (t.id() == entry.id()) t.dataFiles().forEach(f -> written.put(f.id(), f.location()));
         }
