@@ -40,7 +40,7 @@ final class ImportCommand implements Runnable {
     @picocli.CommandLine.Mixin MemoryOption memoryOption;
 
     @Parameters(arity = "1..*", paramLabel = "<file|folder|glob>",
-            description = {"The file to load: .csv, .tsv or .txt (optionally .gz; delimiter, quoting and column types detected over the whole file), .parquet, or .json, .jsonl, .ndjson (optionally .gz). Relative to the current folder. "
+            description = {"The file to load: .csv, .tsv or .txt (optionally .gz; delimiter, quoting and column types detected from the first 20,480 rows and checked by a strict read, else over the whole file), .parquet, or .json, .jsonl, .ndjson (optionally .gz). Relative to the current folder. "
                     + "Another name is refused unless --format names the format.",
                     "Several files, a folder (every file below it; names starting with . or _ left out) or a quoted glob ('parts/*.parquet', 'y=*/**.csv') load as one snapshot: "
                             + "one format, the same columns (the first two files that differ are named); hive-partitioned folders (year=2026/month=01/) add their partition columns."})

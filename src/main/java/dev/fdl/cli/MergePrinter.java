@@ -55,8 +55,13 @@ final class MergePrinter {
                 for (MergeResult.TableConflict c : r.merge().conflicts()) {
                     ObjectNode n = conflicts.addObject().put("table", c.table()).put("kind", c.kind()).put("count", c.count());
                     ArrayNode keys = n.putArray("keys");
-                    for (MergeResult.KeyConflict k : c.keys())
-                        keys.addObject().put("key", k.key()).put("base", k.base()).put("ours", k.ours()).put("theirs", k.theirs());
+                    boolean rows = c.kind().equals("rows");
+                    for (MergeResult.KeyConflict k : c.keys()) {
+                        ObjectNode kn = keys.addObject().put("key", k.key());
+                        kn.set("base", side(k.base(), rows));
+                        kn.set("ours", side(k.ours(), rows));
+                        kn.set("theirs", side(k.theirs(), rows));
+                    }
                 }
             }
             Out.json(out, o);
@@ -105,5 +110,16 @@ final class MergePrinter {
 
     private static String text(String s) {
         return s == null ? "(none)" : s;
+    }
+
+    /** A conflict's side: a row as a JSON object (kind rows), else text; JSON null where the side has none. */
+    private static com.fasterxml.jackson.databind.JsonNode side(String value, boolean row) {
+        if (value == null) return com.fasterxml.jackson.databind.node.NullNode.getInstance();
+        if (!row) return com.fasterxml.jackson.databind.node.TextNode.valueOf(value);
+        try {
+            return Json.MAPPER.readTree(value);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return com.fasterxml.jackson.databind.node.TextNode.valueOf(value);
+        }
     }
 }

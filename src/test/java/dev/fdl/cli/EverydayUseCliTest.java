@@ -274,7 +274,7 @@ class EverydayUseCliTest {
         for (var p : imp.getCommandSpec().positionalParameters())
             assertThat(String.join(" ", p.description())).as(p.paramLabel()).isNotBlank();
         String help = Cli.run("import", "--help").out();
-        assertThat(help).contains("<file>").contains("--table").contains("--mode").contains("--schema").contains("--message")
+        assertThat(help).contains("<file|folder|glob>").contains("--table").contains("--mode").contains("--schema").contains("--message")
                 .contains("Exit codes");
     }
 

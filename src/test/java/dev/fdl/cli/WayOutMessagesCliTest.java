@@ -30,13 +30,13 @@ class WayOutMessagesCliTest {
     }
 
     @Test
-    void importOfAFolderSaysItIsAFolder() throws Exception {
+    void importOfAnEmptyFolderSaysItHoldsNoFile() throws Exception {
         Path wc = workingCopy("wc");
         Path folder = Files.createDirectories(dir.resolve("months"));
         Cli.Result r = Cli.in(wc, "import", folder.toString(), "-t", "x");
-        assertThat(r.exit()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("cannot import " + folder + ": it is a folder").doesNotContain("unknown format");
-        assertThat(Cli.in(wc, "import", folder.toString(), "-t", "x", "--format", "csv").err()).contains("it is a folder");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(r.err()).contains("cannot import " + folder + ": the folder holds no file to load").doesNotContain("unknown format");
+        assertThat(Cli.in(wc, "import", folder.toString(), "-t", "x", "--format", "csv").err()).contains("the folder holds no file to load");
     }
 
     @Test

@@ -52,6 +52,9 @@ public record MergeResult(List<TableOutcome> tables, List<TableConflict> conflic
         }
     }
 
-    /** One conflicting key (or column) with the row (or type) on each side as text; null where the side has none. */
+    /**
+     * One conflicting key (or column) with the row on each side as a JSON object's text (kind
+     * {@code rows}), or the type or table as text (other kinds); null where the side has none.
+     */
     public record KeyConflict(String key, String base, String ours, String theirs) {}
 }

@@ -193,14 +193,14 @@ final class RowMerge {
                 + o + " IS DISTINCT FROM " + t + ")";
     }
 
-    /** One side's row as text ({@code {a: 1, b: x}}), NULL where the side has no row. */
+    /** One side's row as a JSON object ({@code {"a":1,"b":"x"}}), NULL where the side has no row. */
     private String rowText(String prefix, String present) {
         List<String> fields = new ArrayList<>();
         for (Col c : cols) {
             boolean has = prefix.equals("b") ? c.inB() : prefix.equals("o") ? c.inO() : c.inT();
             if (has) fields.add(SqlQuote.ident(c.name()) + " := " + side(prefix, c));
         }
-        return "CASE WHEN " + present + " THEN CAST(struct_pack(" + String.join(", ", fields) + ") AS VARCHAR) END";
+        return "CASE WHEN " + present + " THEN CAST(to_json(struct_pack(" + String.join(", ", fields) + ")) AS VARCHAR) END";
     }
 
     /**

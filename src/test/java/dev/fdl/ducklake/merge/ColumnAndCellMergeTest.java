@@ -53,8 +53,8 @@ class ColumnAndCellMergeTest {
         MergeResult c = merge(store, base, ours2, theirs, dir.resolve("merged2.sqlite"));
         assertThat(c.conflicts()).singleElement().satisfies(t -> {
             assertThat(t.kind()).isEqualTo("rows");
-            assertThat(t.keys()).containsExactly(new MergeResult.KeyConflict("2", "{'k': 2, 'a': 20, 'b': y}",
-                    "{'k': 2, 'a': 22, 'b': y}", "{'k': 2, 'a': 21, 'b': y}"));
+            assertThat(t.keys()).containsExactly(new MergeResult.KeyConflict("2", "{\"k\":2,\"a\":20,\"b\":\"y\"}",
+                    "{\"k\":2,\"a\":22,\"b\":\"y\"}", "{\"k\":2,\"a\":21,\"b\":\"y\"}"));
         });
         assertThat(dir.resolve("merged2.sqlite")).doesNotExist();
     }
