@@ -124,6 +124,11 @@ final class ImportCommand implements Runnable {
         }
         if (r.unchanged()) {
             out.println(files.get(0) + " holds exactly the rows of " + r.table() + " (" + r.rows() + " rows): nothing to write, no snapshot made");
+        } else if (r.added() + r.removed() + r.changed() == 0 && r.schemaChanges().isEmpty()) {
+            // the file equals the table: the snapshot only records the key (or ends it)
+            out.println(files.get(0) + " holds exactly the rows of " + r.table() + " (" + r.rows() + " rows): no row written; snapshot "
+                    + r.snapshot() + (r.key().isEmpty() ? " ends the recorded key (rows compare whole)"
+                    : " records the key (" + String.join(", ", r.key()) + ")"));
         } else {
             out.println("Synced " + r.table() + " to " + r.rows() + " rows (snapshot " + r.snapshot() + "): " + r.added() + " added, "
                     + r.removed() + " removed" + (r.key().isEmpty() ? "" : ", " + r.changed() + " changed")

@@ -299,7 +299,8 @@ public final class Commit {
                     + repo.readVersion(ref.get().versionId()).map(x -> " (\"" + x.message() + "\" by " + x.author() + ")").orElse("");
         if (now != null)
             throw FdlException.conflict("branch '" + branch + "' moved since checkout: " + now + ". Nothing was uploaded. "
-                    + "To go on: keep your work on a new branch (fdl checkout -b <new-branch>, then fdl commit), or start again "
+                    + (now.startsWith("it now points") ? "To go on: bring the branch's new version under your work (fdl pull, then fdl "
+                    + "commit; or fdl commit --pull, which does both), or " : "To go on: ") + "keep your work on a new branch (fdl checkout -b <new-branch>, then fdl commit), or start again "
                     + "from the branch (fdl checkout --force " + ShellQuote.word(branch) + ", apply your changes again, and commit).");
         if (state.baseVersion() != null && repo.readVersion(state.baseVersion()).isEmpty())
             throw new FdlException("the base version " + state.baseVersion() + " has no version.json in " + repo.root()

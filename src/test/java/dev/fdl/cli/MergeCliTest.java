@@ -172,7 +172,9 @@ class MergeCliTest {
         sync(second, "bag", "x\n1\n2\n3\n");
         String theirs = commit(second, "second: bag");
         sync(wc, "kt", "k,a\n1,10\n2,20\n3,33\n");
-        assertThat(Cli.in(wc, "commit", "-m", "first: kt").exit()).isEqualTo(ExitCodes.CONFLICT);
+        Cli.Result moved = Cli.in(wc, "commit", "-m", "first: kt");
+        assertThat(moved.exit()).isEqualTo(ExitCodes.CONFLICT);
+        assertThat(moved.err()).contains("fdl pull").contains("fdl commit --pull");
         Cli.Result r = Cli.ok(wc, "pull");
         assertThat(r.out()).contains("Pulled version " + theirs);
         JsonNode v = Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "first: kt", "--json").out());

@@ -73,6 +73,26 @@ class RecordedKeyCliTest {
     }
 
     @Test
+    void aSyncWhoseFileEqualsTheTableStillRecordsANewKeyOrEndsTheOldOne() throws Exception {
+        Cli.ok(wc, "import", csv("q.csv", "id,name\n1,a\n2,b\n"), "--table", "q");
+        Cli.ok(wc, "commit", "-m", "q without key");
+        Cli.Result keyed = Cli.ok(wc, "import", dir.resolve("q.csv").toString(), "--table", "q", "--mode", "sync", "--key", "id");
+        assertThat(keyed.out()).contains("no row written; snapshot 3 records the key (id)");
+        Cli.Result dup = Cli.in(wc, "import", csv("qd.csv", "id,name\n1,dup\n"), "--table", "q", "--mode", "append");
+        assertThat(dup.exit()).as(dup.toString()).isEqualTo(1);
+        assertThat(dup.err()).contains("id = 1 would be held by 2 rows");
+
+        // the same file again with the same key changes nothing
+        Cli.Result again = Cli.ok(wc, "import", dir.resolve("q.csv").toString(), "--table", "q", "--mode", "sync");
+        assertThat(again.out()).contains("nothing to write, no snapshot made");
+
+        // --no-key on an equal file ends the recorded key: an append may then repeat it
+        assertThat(Cli.ok(wc, "import", dir.resolve("q.csv").toString(), "--table", "q", "--mode", "sync", "--no-key").out())
+                .contains("ends the recorded key");
+        Cli.ok(wc, "import", dir.resolve("qd.csv").toString(), "--table", "q", "--mode", "append");
+    }
+
+    @Test
     void aDiffRefusingAKeyPrintsNothingOnStdout() throws Exception {
         Cli.ok(wc, "import", csv("u.csv", "id,name\n3,x\n4,x\n"), "--table", "u");
         Cli.ok(wc, "commit", "-m", "two");

@@ -196,7 +196,9 @@ public final class Syncer {
         loadCurrent(duck, plan, current.selectWithRowIds());
         long[] counts = difference(duck, plan);
         long added = counts[0], changed = counts[1], removed = counts[2];
-        if (added + changed + removed == 0 && !plan.altersTable()) {
+        // a file equal to the table still records a key it names (or ends one with --no-key): that is a snapshot
+        boolean keyChanges = !RowKey.current(catalog, state.table().id()).equals(keyNames(plan));
+        if (added + changed + removed == 0 && !plan.altersTable() && !keyChanges) {
             return new SyncResult(name, null, rows, 0, 0, 0, null, 0, 0, 0, 0, List.of(), false, keyNames(plan), keyRecorded,
                     ImportResult.of(plan.columns()));
         }
