@@ -118,18 +118,9 @@ public final class Syncer {
                 WorkingCatalog.State state = catalog.state(name);
                 String location = store.location(dataDir);
                 Importer.checkDataFolder(location, state.dataPath());
-                // a CSV file is sniffed from its sample; a read that then fails sniffs the whole file and reads again
-                Importer.SourceColumns src = Importer.SourceColumns.describeFast(duck, source, format, overrides);
+                Importer.SourceColumns src = Importer.SourceColumns.describe(duck, source, format, overrides);
                 if (state.table() == null) {
-                    List<String> keyList = keys == null ? List.of() : keys;
-                    try {
-                        newTableKey = checkKeysOfNewTable(duck, src, source, name, keyList);
-                    } catch (SQLException e) {
-                        if (!src.sampled()) throw e;
-                        src = Importer.SourceColumns.describe(duck, source, format, overrides);
-                        dropTemp(duck, "__fdl_keys");
-                        newTableKey = checkKeysOfNewTable(duck, src, source, name, keyList);
-                    }
+                    newTableKey = checkKeysOfNewTable(duck, src, source, name, keys == null ? List.of() : keys);
                 } else {
                     List<String> recorded = keys == null ? RowKey.current(catalog, state.table().id()) : List.of();
                     for (String k : recorded) {
@@ -190,25 +181,8 @@ public final class Syncer {
         List<String> uploaded = run.uploaded();
         String author = run.request().author();
         String message = run.request().message();
-        SyncPlan plan;
-        long rows;
-        try {
-            try {
-                plan = SyncPlan.make(name, state, src, source, keyNames);
-            } catch (FdlException e) {
-                // a type the sample alone suggests may be refused where the whole file's is not
-                if (src.sampled()) throw new SampleFailed(e);
-                throw e;
-            }
-            rows = loadSource(duck, src, plan, source);
-        } catch (SampleFailed e) {
-            // the strict read of a sample-sniffed CSV failed: sniff the whole file and read again (as Importer does)
-            src = Importer.SourceColumns.describe(duck, source, ImportFormat.of(source, run.request().format()),
-                    SchemaOverride.parse(run.request().schemaOverride()));
-            plan = SyncPlan.make(name, state, src, source, keyNames);
-            dropTemp(duck, "__fdl_src");
-            rows = loadSource(duck, src, plan, source);
-        }
+        SyncPlan plan = SyncPlan.make(name, state, src, source, keyNames);
+        long rows = loadSource(duck, src, plan, source);
         checkKeys(duck, "__fdl_src", plan.keys(), source, name, keyRecorded);
 
         RecordedKeyCheck.Visible current = RecordedKeyCheck.visibleRows(run.pool(), duck, run.request(), state, run.request().cacheDir(), tmp);
@@ -291,7 +265,6 @@ public final class Syncer {
         try (Statement st = duck.createStatement()) {
             st.execute("CREATE TEMP TABLE __fdl_src AS SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src");
         } catch (SQLException e) {
-            if (src.sampled()) throw new SampleFailed(e);
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
         }
         long rows = single(duck, "SELECT count(*) FROM __fdl_src");
@@ -490,19 +463,6 @@ public final class Syncer {
             }
         }
         return result;
-    }
-
-    private static void dropTemp(Connection duck, String table) throws SQLException {
-        try (Statement st = duck.createStatement()) {
-            st.execute("DROP TABLE IF EXISTS " + table);
-        }
-    }
-
-    /** The read of a CSV file sniffed from its sample alone failed: the whole file is to be sniffed ({@code Importer.SourceColumns#describeFast}). */
-    private static final class SampleFailed extends RuntimeException {
-        SampleFailed(Exception cause) {
-            super(cause);
-        }
     }
 
     private static long single(Connection duck, String sql) throws SQLException {
