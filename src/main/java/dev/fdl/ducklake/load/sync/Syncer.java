@@ -203,6 +203,11 @@ public final class Syncer {
                     ImportResult.of(plan.columns()));
         }
 
+        // the table's rows are no longer needed once each data file's deletes are counted: free them before writing
+        List<long[]> perFile = deletesPerFile(duck);
+        try (Statement st = duck.createStatement()) {
+            st.execute("DROP TABLE __fdl_cur");
+        }
         String folder = dataDir + ImportPlan.tableFolderKey(state, name, location);
         SyncCommit.Insert insert = null;
         String dataKey = null;
@@ -221,7 +226,7 @@ public final class Syncer {
         List<SyncCommit.DeleteFile> deletes = new ArrayList<>();
         List<SyncCommit.EndedFile> ended = new ArrayList<>();
         long deleteBytes = 0;
-        for (long[] f : deletesPerFile(duck)) {
+        for (long[] f : perFile) {
             long dataFileId = f[0], deleteCount = f[1], visible = f[2];
             if (deleteCount == visible) {
                 SnapshotView.DataFileEntry meta = entry.dataFiles().stream().filter(d -> d.id() == dataFileId).findFirst()
@@ -337,45 +342,58 @@ public final class Syncer {
         select.add("v." + FILE);
         select.add("v." + POS);
         select.add("v." + INLINED);
+        // __fdl_n numbers the copies of a row identity: with a key, a table may hold a key more than once (e.g. loaded by
+        // replace) and its first copy is the one matched; without, equal rows are paired off one by one
+        String copies = plan.keys().isEmpty()
+                ? "PARTITION BY " + String.join(", ", columnIdents(plan))
+                : "PARTITION BY " + String.join(", ", keyIdents(plan)) + " ORDER BY " + FILE + " NULLS FIRST, " + POS;
         try (Statement st = duck.createStatement()) {
-            st.execute("CREATE TEMP TABLE __fdl_cur AS SELECT " + String.join(", ", select) + " FROM (" + view + ") AS v");
+            st.execute("CREATE TEMP TABLE __fdl_cur AS SELECT *, row_number() OVER (" + copies + ") AS __fdl_n FROM (SELECT "
+                    + String.join(", ", select) + " FROM (" + view + ") AS v)");
         }
+    }
+
+    private static List<String> columnIdents(SyncPlan plan) {
+        return plan.columns().stream().map(c -> SqlQuote.ident(TableViewSql.idColumn(c.id()))).toList();
+    }
+
+    private static List<String> keyIdents(SyncPlan plan) {
+        return plan.keys().stream().map(c -> SqlQuote.ident(TableViewSql.idColumn(c.id()))).toList();
     }
 
     /**
      * Fills {@code __fdl_ins} (rows to write, in file order, with {@code __fdl_changed}) and
-     * {@code __fdl_del} (row identities to delete); returns {added, changed, removed}.
+     * {@code __fdl_del} (row identities to delete) from {@code __fdl_src} and {@code __fdl_cur};
+     * drops {@code __fdl_src}, no longer needed. Returns {added, changed, removed}.
      */
     private static long[] difference(Connection duck, SyncPlan plan) throws SQLException {
-        List<String> all = plan.columns().stream().map(c -> SqlQuote.ident(TableViewSql.idColumn(c.id()))).toList();
+        List<String> all = columnIdents(plan);
         String cols = String.join(", ", all);
         try (Statement st = duck.createStatement()) {
             if (!plan.keys().isEmpty()) {
-                List<String> keys = plan.keys().stream().map(c -> SqlQuote.ident(TableViewSql.idColumn(c.id()))).toList();
+                List<String> keys = keyIdents(plan);
                 List<String> others = new ArrayList<>(all);
                 others.removeAll(keys);
                 String on = String.join(" AND ", keys.stream().map(k -> "s." + k + " = c." + k).toList()) + " AND c.__fdl_n = 1";
                 String differs = others.isEmpty() ? "false"
                         : String.join(" OR ", others.stream().map(o -> "s." + o + " IS DISTINCT FROM c." + o).toList());
-                // A table may hold a key more than once (e.g. loaded by replace): its first copy is the one matched.
-                st.execute("CREATE TEMP TABLE __fdl_curk AS SELECT *, row_number() OVER (PARTITION BY " + String.join(", ", keys)
-                        + " ORDER BY " + FILE + " NULLS FIRST, " + POS + ") AS __fdl_n FROM __fdl_cur");
                 st.execute("CREATE TEMP TABLE __fdl_ins AS SELECT s.*, c." + POS + " IS NOT NULL AS __fdl_changed FROM __fdl_src s "
-                        + "LEFT JOIN __fdl_curk c ON " + on + " WHERE c." + POS + " IS NULL OR " + differs + " ORDER BY s.rowid");
+                        + "LEFT JOIN __fdl_cur c ON " + on + " WHERE c." + POS + " IS NULL OR " + differs + " ORDER BY s.rowid");
                 st.execute("CREATE TEMP TABLE __fdl_del AS SELECT c." + FILE + ", c." + POS + ", c." + INLINED + ", s."
-                        + keys.get(0) + " IS NULL AS __fdl_gone FROM __fdl_curk c LEFT JOIN __fdl_src s ON " + on
+                        + keys.get(0) + " IS NULL AS __fdl_gone FROM __fdl_cur c LEFT JOIN __fdl_src s ON " + on
                         + " WHERE s." + keys.get(0) + " IS NULL OR " + differs);
+                st.execute("DROP TABLE __fdl_src");
             } else {
                 String on = String.join(" AND ", all.stream().map(k -> "s." + k + " IS NOT DISTINCT FROM c." + k).toList())
                         + " AND s.__fdl_n = c.__fdl_n";
                 st.execute("CREATE TEMP TABLE __fdl_srcn AS SELECT *, rowid AS __fdl_row, row_number() OVER (PARTITION BY " + cols
                         + ") AS __fdl_n FROM __fdl_src");
-                st.execute("CREATE TEMP TABLE __fdl_curn AS SELECT *, row_number() OVER (PARTITION BY " + cols
-                        + ") AS __fdl_n FROM __fdl_cur");
+                st.execute("DROP TABLE __fdl_src");
                 st.execute("CREATE TEMP TABLE __fdl_ins AS SELECT " + String.join(", ", all.stream().map(c -> "s." + c).toList())
-                        + ", false AS __fdl_changed FROM __fdl_srcn s ANTI JOIN __fdl_curn c ON " + on + " ORDER BY s.__fdl_row");
+                        + ", false AS __fdl_changed FROM __fdl_srcn s ANTI JOIN __fdl_cur c ON " + on + " ORDER BY s.__fdl_row");
                 st.execute("CREATE TEMP TABLE __fdl_del AS SELECT c." + FILE + ", c." + POS + ", c." + INLINED
-                        + ", true AS __fdl_gone FROM __fdl_curn c ANTI JOIN __fdl_srcn s ON " + on);
+                        + ", true AS __fdl_gone FROM __fdl_cur c ANTI JOIN __fdl_srcn s ON " + on);
+                st.execute("DROP TABLE __fdl_srcn");
             }
         }
         long added = single(duck, "SELECT count(*) FROM __fdl_ins WHERE NOT __fdl_changed");
