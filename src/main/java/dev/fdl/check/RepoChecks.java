@@ -170,13 +170,7 @@ public final class RepoChecks {
     /** The tables at the catalog's newest snapshot, as dataset.json's filling needs them (what commit's step 3 reads). */
     private static List<TableFacts> facts(Path catalog) {
         try (CatalogInspector c = CatalogInspector.open(catalog)) {
-            long last = c.lastSnapshotId();
-            List<TableFacts> tables = new ArrayList<>();
-            for (var t : c.tables(last)) {
-                List<TableFacts.Column> cols = t.columns().stream().map(col -> new TableFacts.Column(col.name(), col.type())).toList();
-                tables.add(new TableFacts(TableFacts.resourceName(t.schema(), t.name()), c.rowCount(t.tableId(), last), cols));
-            }
-            return tables;
+            return Commit.tableFacts(c, c.lastSnapshotId());
         }
     }
 

@@ -355,17 +355,22 @@ public final class Commit {
 
     private record CatalogFacts(String format, long last, List<TableFacts> tables) {}
 
+    /** The tables of snapshot {@code last} as dataset.json's filling needs them: resource name, rows, columns (SPEC.md section 3). */
+    public static List<TableFacts> tableFacts(CatalogInspector c, long last) {
+        List<TableFacts> tables = new ArrayList<>();
+        for (var t : c.tables(last)) {
+            List<TableFacts.Column> cols = t.columns().stream().map(col -> new TableFacts.Column(col.name(), col.type())).toList();
+            tables.add(new TableFacts(TableFacts.resourceName(t.schema(), t.name()), c.rowCount(t.tableId(), last), cols));
+        }
+        return tables;
+    }
+
     /** Step 3: check and fill dataset.json against the newest snapshot (SPEC.md section 3). */
     private CatalogFacts fillDataset(Path catalog, Path out) {
         CatalogFacts facts;
         try (CatalogInspector c = CatalogInspector.open(catalog)) {
             long last = c.lastSnapshotId();
-            List<TableFacts> tables = new ArrayList<>();
-            for (var t : c.tables(last)) {
-                List<TableFacts.Column> cols = t.columns().stream().map(col -> new TableFacts.Column(col.name(), col.type())).toList();
-                tables.add(new TableFacts(TableFacts.resourceName(t.schema(), t.name()), c.rowCount(t.tableId(), last), cols));
-            }
-            facts = new CatalogFacts(c.formatVersion(), last, tables);
+            facts = new CatalogFacts(c.formatVersion(), last, tableFacts(c, last));
         }
         Path described = wc.datasetFile();
         ObjectNode descriptor = null;
