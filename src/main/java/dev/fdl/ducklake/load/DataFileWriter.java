@@ -78,7 +78,8 @@ public final class DataFileWriter {
         }
     }
 
-    private static long index(Path p) {
+    /** The number DuckDB gave the file ({@code data_N.parquet}: N). */
+    static long index(Path p) {
         String n = p.getFileName().toString().replaceAll("\\D", "");
         return n.isEmpty() ? 0 : Long.parseLong(n.length() > 18 ? n.substring(0, 18) : n);
     }

@@ -6,9 +6,7 @@ import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
-import dev.fdl.util.VersionIds;
 import dev.fdl.store.ObjectStore;
-import dev.fdl.store.Payload;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,8 +41,9 @@ import dev.fdl.ducklake.working.WorkingCatalog;
  * DUCKLAKE.md (snapshot, snapshot changes, schema version on DDL, table, columns, data file with
  * record count, size and footer size, per-file column stats, table stats).
  *
- * <p>Order of effects: the source is read and written to a local temporary Parquet file, the file
- * is uploaded with {@link ObjectStore#put}, and only then the catalog is changed in one SQLite
+ * <p>Order of effects: the source is read and written to local temporary Parquet files (split at
+ * the target file size), each file is uploaded with {@link ObjectStore#put} as soon as DuckDB has
+ * finished it ({@link DataFileUploads}), and only then the catalog is changed in one SQLite
  * transaction. Any failure before that commit leaves the catalog unchanged (an uploaded file
  * nothing names is removed again, or by gc). Replacing a table ends the visibility of its
  * previous data files, delete files and inlined rows at the new snapshot; no file is deleted.
@@ -126,40 +125,34 @@ public final class Importer {
             ImportPlan plan = ImportPlan.make(name, mode, state, src.types(), source);
 
             tmp = Files.createTempDirectory("fdl-import-");
-            DataFileWriter.Written written;
+            String folder = dataDir + plan.tableFolderKey(location);
+            List<DataFileUploads.Uploaded> written;
             try {
-                written = writeParquet(duck, src, plan, tmp.resolve("out"), request);
+                written = upload(duck, src, plan, tmp.resolve("out"), request, folder);
             } catch (SampleFailed e) {
                 // the strict read of a sample-sniffed CSV failed: sniff the whole file and read again (CsvSource.sniffSample)
                 src = SourceColumns.describe(duck, source, format, overrides);
                 plan = ImportPlan.make(name, mode, state, src.types(), source);
-                written = writeParquet(duck, src, plan, tmp.resolve("again"), request);
+                folder = dataDir + plan.tableFolderKey(location);
+                written = upload(duck, src, plan, tmp.resolve("again"), request, folder);
             }
-            if (written.rows() == 0) {
+            for (DataFileUploads.Uploaded u : written) uploadedKeys.add(u.key());
+            if (written.isEmpty()) {
                 throw new FdlException("cannot import " + (sources.many() ? source + " and the files beside it" : source)
                         + ": " + (sources.many() ? "they hold" : "it holds") + " no data rows"
                         + (format == ImportFormat.CSV ? " (only a header, or nothing at all)" : "") + "; nothing was imported");
             }
             if (checkKey)
-                RecordedKeyCheck.check(duck, catalog, state, plan, written.files(), request, pool);
+                RecordedKeyCheck.check(duck, catalog, state, plan, written.stream().map(DataFileUploads.Uploaded::file).toList(),
+                        request, pool);
             List<WorkingCatalog.NewDataFile> files = new ArrayList<>();
             long rows = 0, bytes = 0;
-            String folder = dataDir + plan.tableFolderKey(location);
-            long toUpload = 0, uploadedBytes = 0;
-            for (Path f : written.files()) toUpload += Files.size(f);
-            for (Path f : written.files()) {
-                request.progress().update("uploading", uploadedBytes, toUpload, "bytes");
-                uploadedBytes += Files.size(f);
-                FileStats stats = FileStats.of(duck, f, plan.columns());
-                String fileName = "ducklake-" + VersionIds.next() + ".parquet";
-                store.put(folder + fileName, Payload.of(f));
-                uploadedKeys.add(folder + fileName);
-                files.add(new WorkingCatalog.NewDataFile(fileName, stats));
+            for (DataFileUploads.Uploaded u : written) {
+                FileStats stats = FileStats.of(duck, u.file(), plan.columns());
+                files.add(new WorkingCatalog.NewDataFile(u.fileName(), stats));
                 rows += stats.recordCount();
                 bytes += stats.fileSizeBytes();
             }
-
-            request.progress().update("uploading", toUpload, toUpload, "bytes");
             long snapshot = catalog.commit(new WorkingCatalog.ImportCommit(state, plan, files, rowKey), author, message, duck);
             committed = true;
             return new ImportResult(name, snapshot, rows, uploadedKeys.get(0), bytes,
@@ -219,6 +212,13 @@ public final class Importer {
                     + ": it is not a complete gzip file (" + e.getMessage() + "); the file may be truncated", e);
         }
         if (total == 0) throw new FdlException("cannot import " + source + ": the file is empty once decompressed");
+    }
+
+    /** {@link #writeParquet} with each file uploaded under {@code folderKey} as soon as it is finished ({@link DataFileUploads}). */
+    private static List<DataFileUploads.Uploaded> upload(Connection duck, SourceColumns src, ImportPlan plan, Path folder,
+                                                         ImportRequest request, String folderKey) throws SQLException {
+        return DataFileUploads.run(request.store(), folderKey, folder, request.progress(),
+                () -> writeParquet(duck, src, plan, folder, request).files());
     }
 
     private static DataFileWriter.Written writeParquet(Connection duck, SourceColumns src, ImportPlan plan, Path folder,

@@ -28,6 +28,7 @@ import dev.fdl.ducklake.load.ImportFormat;
 import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.ducklake.load.ImportResult;
 import dev.fdl.ducklake.load.Importer;
+import dev.fdl.ducklake.load.DataFileUploads;
 import dev.fdl.ducklake.load.DataFileWriter;
 import dev.fdl.ducklake.load.RecordedKeyCheck;
 import dev.fdl.ducklake.load.SchemaOverride;
@@ -213,13 +214,11 @@ public final class Syncer {
         String dataKey = null;
         if (added + changed > 0) {
             List<WorkingCatalog.NewDataFile> files = new ArrayList<>();
-            for (Path file : writeInserts(duck, plan, tmp.resolve("data"), run.request())) {
-                FileStats stats = FileStats.of(duck, file, plan.columns());
-                String fileName = "ducklake-" + VersionIds.next() + ".parquet";
-                if (dataKey == null) dataKey = folder + fileName;
-                store.put(folder + fileName, Payload.of(file));
-                uploaded.add(folder + fileName);
-                files.add(new WorkingCatalog.NewDataFile(fileName, stats));
+            for (DataFileUploads.Uploaded u : DataFileUploads.run(store, folder, tmp.resolve("data"), run.request().progress(),
+                    () -> writeInserts(duck, plan, tmp.resolve("data"), run.request()))) {
+                uploaded.add(u.key());
+                if (dataKey == null) dataKey = u.key();
+                files.add(new WorkingCatalog.NewDataFile(u.fileName(), FileStats.of(duck, u.file(), plan.columns())));
             }
             insert = new SyncCommit.Insert(files);
         }
