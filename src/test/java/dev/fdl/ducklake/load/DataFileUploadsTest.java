@@ -254,6 +254,40 @@ class DataFileUploadsTest {
     }
 
     @Test
+    void anUploadStillUnderWayWhenAnotherFailsIsWaitedForAndDeleted() throws Exception {
+        WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp);
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        CountDownLatch deleted = new CountDownLatch(1);
+        ObjectStore store = new ForwardingStore(wc.store) {
+            @Override
+            public WriteResult put(String key, Payload body) {
+                if (body.file().endsWith("data_0.parquet")) throw new StoreException(key, "the first upload fails (test)");
+                try {
+                    // lands after the cleanup's deletes unless the cleanup waits for it (then this waits in vain)
+                    deleted.await(1, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return super.put(key, body);
+            }
+
+            @Override
+            public void delete(String key) {
+                super.delete(key);
+                deleted.countDown();
+            }
+        };
+        assertThatThrownBy(() -> DataFileUploads.run(store, "data/t/", out, DataProgress.NONE, () -> {
+            try {
+                return List.of(Files.writeString(out.resolve("data_0.parquet"), "first"), Files.writeString(out.resolve("data_1.parquet"), "second"));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        })).isInstanceOf(StoreException.class).hasMessageContaining("fails (test)");
+        assertThat(keys(wc.store, "")).isEmpty();
+    }
+
+    @Test
     void openFilesNamesTheFilesOfAFolderThatADescriptorHoldsOpen() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "the finished-file signal needs /proc/self/fd");
         Path out = Files.createDirectories(tmp.resolve("out"));
