@@ -74,12 +74,12 @@ public final class DataFileUploads {
     private final List<String> names = new ArrayList<>();
     private final AtomicLong uploadedBytes = new AtomicLong();
 
-    private DataFileUploads(ObjectStore store, String folderKey, Path localFolder, DataProgress progress) {
+    private DataFileUploads(ObjectStore store, String folderKey, Path localFolder, DataProgress progress, int threads) {
         this.store = store;
         this.folderKey = folderKey;
         this.localFolder = localFolder;
         this.progress = progress;
-        this.pool = Executors.newFixedThreadPool(IN_FLIGHT, r -> {
+        this.pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "fdl-upload");
             t.setDaemon(true);
             return t;
@@ -99,11 +99,12 @@ public final class DataFileUploads {
      */
     public static List<Uploaded> run(ObjectStore store, String folderKey, Path localFolder, DataProgress progress, Write write)
             throws SQLException {
-        DataFileUploads u = new DataFileUploads(store, folderKey, localFolder, progress);
+        boolean overlapped = overlap;
+        DataFileUploads u = new DataFileUploads(store, folderKey, localFolder, progress, overlapped ? IN_FLIGHT : 1);
         boolean done = false;
         try {
             List<Path> files;
-            Thread watcher = overlap && Files.isDirectory(OPEN_FILES) ? u.watch() : null;
+            Thread watcher = overlapped && Files.isDirectory(OPEN_FILES) ? u.watch() : null;
             try {
                 files = write.write();
             } finally {
@@ -122,9 +123,9 @@ public final class DataFileUploads {
     }
 
     /**
-     * Whether files are uploaded while DuckDB writes (true, the default) or only after the
-     * statement, one after another (false): a switch for measuring the difference
-     * ({@code bench.UploadBench}), never changed by fdl itself.
+     * Whether files are uploaded while DuckDB writes, {@link #IN_FLIGHT} at a time (true, the
+     * default), or only after the statement, one after another (false): a switch for measuring the
+     * difference ({@code bench.UploadBench}), never changed by fdl itself.
      *
      * @return the previous setting
      */
