@@ -51,7 +51,12 @@ import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -62,7 +67,8 @@ import java.util.stream.StreamSupport;
  *
  * <p>Conditional writes use {@code If-None-Match: *} and {@code If-Match} on PutObject (on
  * CompleteMultipartUpload only above S3's 5 GiB single-request limit); plain writes of files above
- * {@link S3Config#multipartThreshold()} stream in parts. The ways S3-compatible
+ * {@link S3Config#multipartThreshold()} stream in parts, up to {@value #PART_THREADS} parts under
+ * way at a time over all of a store's uploads. The ways S3-compatible
  * stores answer them differ, so each known answer is handled:
  * <ul>
  *   <li>412, and 304 (S3Mock on CompleteMultipartUpload), are refusals; an {@code If-Match} on a
@@ -106,6 +112,10 @@ public final class S3Store implements ObjectStore {
     private volatile Thread probing;
     private final S3Errors errors;
     private volatile long conditionalMultipartAbove = MAX_SINGLE_PUT;
+    /** Parts of multipart uploads sent at one time, over all of this store's uploads. */
+    static final int PART_THREADS = 4;
+    private final Object partLock = new Object();
+    private ExecutorService parts;
 
     /**
      * A store at {@code location}, reached as {@code config} says.
@@ -414,6 +424,9 @@ public final class S3Store implements ObjectStore {
 
     @Override
     public void close() {
+        synchronized (partLock) {
+            if (parts != null) parts.shutdownNow();
+        }
         client.close();
         conditionalClient.close();
         http.close();
@@ -595,16 +608,7 @@ public final class S3Store implements ObjectStore {
         String uploadId = client.createMultipartUpload(b -> b.bucket(location.bucket()).key(k)).uploadId();
         boolean completed = false;
         try {
-            List<CompletedPart> parts = new ArrayList<>();
-            int count = partCount(size, partSize);
-            for (int i = 0; i < count; i++) {
-                long start = i * partSize;
-                long len = Math.min(partSize, size - start);
-                int number = i + 1;
-                String etag = client.uploadPart(b -> b.bucket(location.bucket()).key(k).uploadId(uploadId).partNumber(number),
-                        RequestBody.fromContentProvider(() -> slice(file, start, len), len, "application/octet-stream")).eTag();
-                parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
-            }
+            List<CompletedPart> parts = uploadParts(k, uploadId, file, size);
             if (condition == null) {
                 CompleteMultipartUploadResponse r = client.completeMultipartUpload(b -> b.bucket(location.bucket()).key(k)
                         .uploadId(uploadId).multipartUpload(m -> m.parts(parts)));
@@ -664,6 +668,76 @@ public final class S3Store implements ObjectStore {
                     // already completed or gone; a bucket lifecycle rule cleans up what is left
                 }
             }
+        }
+    }
+
+    /**
+     * Uploads the parts of {@code file} (UploadPart), up to {@link #PART_THREADS} of this store's
+     * uploads at a time, each streamed from its slice of the file. When one fails, the parts not
+     * begun are cancelled and those under way waited for (a part that lands after
+     * AbortMultipartUpload could be kept), then its error is thrown.
+     *
+     * @return the completed parts, by part number
+     */
+    private List<CompletedPart> uploadParts(String k, String uploadId, Path file, long size) {
+        long partSize = config.partSize();
+        int count = partCount(size, partSize);
+        List<Future<CompletedPart>> futures = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            long start = i * partSize;
+            long len = Math.min(partSize, size - start);
+            int number = i + 1;
+            Callable<CompletedPart> part = () -> {
+                String etag = client.uploadPart(b -> b.bucket(location.bucket()).key(k).uploadId(uploadId).partNumber(number),
+                        RequestBody.fromContentProvider(() -> slice(file, start, len), len, "application/octet-stream")).eTag();
+                return CompletedPart.builder().partNumber(number).eTag(etag).build();
+            };
+            if (count == 1) {
+                try {
+                    return List.of(part.call());
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            futures.add(partPool().submit(part));
+        }
+        List<CompletedPart> parts = new ArrayList<>();
+        try {
+            for (Future<CompletedPart> f : futures) parts.add(f.get());
+            return parts;
+        } catch (InterruptedException | ExecutionException e) {
+            for (Future<CompletedPart> f : futures) f.cancel(false);
+            for (Future<CompletedPart> f : futures) {
+                try {
+                    f.get();
+                } catch (InterruptedException | ExecutionException | java.util.concurrent.CancellationException ignored) {
+                    // only waiting until no part is under way
+                }
+            }
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                throw new StoreException(k, "interrupted while uploading " + file, e);
+            }
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException r) throw r;
+            if (c instanceof Error err) throw err;
+            throw new StoreException(k, "cannot upload " + file + ": " + c.getMessage(), c);
+        }
+    }
+
+    /** The threads that upload parts, made on first use: {@link #PART_THREADS} daemon threads shared by this store's uploads. */
+    private ExecutorService partPool() {
+        synchronized (partLock) {
+            if (parts == null) {
+                parts = Executors.newFixedThreadPool(PART_THREADS, r -> {
+                    Thread t = new Thread(r, "fdl-s3-part");
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+            return parts;
         }
     }
 
