@@ -46,6 +46,8 @@ import java.util.stream.Stream;
  * <li>a conflict when dropped on one side and changed on the other, or created on both sides under
  * one name with different contents, unless settled for a side ({@link MergeOptions}).</li>
  * </ul>
+ * A table changed on both sides takes its merged name and its columns' ({@link Naming}); views
+ * merge as whole objects ({@link ViewMerge}).
  * Conflicts write nothing. Otherwise the merge is composed in a scratch copy of ours and then
  * recorded in {@link MergeRequest#output} (a fresh copy of ours) as <em>one</em> snapshot
  * ({@link RestoreSnapshot#restoreAllowingEmpty}): ours is never changed, so the caller switches to
@@ -216,6 +218,8 @@ public final class ThreeWayMerge {
             if (!naming.conflicts().isEmpty()) p.conflicts.add(naming.conflict(name));
             else p.both.add(new Both(b, o, t, naming));
         }
+        ViewMerge.merge(ViewMerge.read(duck, base), ViewMerge.read(duck, ours), ViewMerge.read(duck, theirs), options,
+                new ViewMerge.Into(p.take, p.outcomes, p.conflicts));
         return p;
     }
 
