@@ -249,4 +249,28 @@ class MergeCliTest {
         assertThat(rows(wc, null, "kt")).isEqualTo("k,a\n1,10\n2,20\n3,33\n");
         assertThat(Json.MAPPER.readTree(Cli.ok(wc, "status", "--json").out()).get("snapshots")).hasSize(2);
     }
+
+    @Test
+    void aCrissCrossMergeUsesTheNewestOfTwoEquallyNearBasesAndSaysSo() throws IOException {
+        sync(other, "kt", "k,a\n1,10\n2,21\n3,30\n");
+        String s1 = commit(other, "staging: kt");
+        sync(wc, "bag", "x\n1\n2\n2\n");
+        String m1 = commit(wc, "main: bag");
+        JsonNode first = Json.MAPPER.readTree(Cli.ok(wc, "merge", "staging", "--json").out());
+        assertThat(first.get("base").asText()).isEqualTo(Json.MAPPER.readTree(Cli.ok(wc, "show", m1, "--json").out()).get("parents").get(0).asText());
+        assertThat(first.has("base_ambiguous")).isFalse();
+        commit(wc, "main: merge staging");
+        Cli.ok(other, "merge", m1);
+        commit(other, "staging: merge main's first version");
+
+        // main's merge reaches s1 and m1, staging's too: both are common ancestors, equally near (seq 2)
+        Cli.Result text = Cli.ok(wc, "merge", "staging");
+        String newest = s1.compareTo(m1) > 0 ? s1 : m1;
+        assertThat(text.err()).contains("several common ancestors are equally near").contains(newest);
+        Cli.ok(wc, "merge", "--abort");
+        JsonNode j = Json.MAPPER.readTree(Cli.ok(wc, "merge", "staging", "--json").out());
+        assertThat(j.get("base_ambiguous").asBoolean()).isTrue();
+        assertThat(j.get("base").asText()).isEqualTo(newest);
+        assertThat(j.get("conflicts")).isEmpty();
+    }
 }
