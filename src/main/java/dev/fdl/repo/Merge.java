@@ -192,8 +192,8 @@ public final class Merge {
 
     /**
      * One snapshot a pull replays onto the branch's version: the change from {@code from} to
-     * {@code to} (each a catalog at a snapshot), recorded with {@code author} (may be null, as the
-     * pending snapshot had none) and {@code message}; {@code from} null: from version
+     * {@code to} (each a catalog at a snapshot), recorded with {@code author} and {@code message}
+     * (each may be null, as the pending snapshot had none); {@code from} null: from version
      * {@code fromVersion}'s catalog, recorded with the pull's author.
      */
     private record Step(MergeRequest.Side from, VersionInfo fromVersion, MergeRequest.Side to, String author, String message) {}
@@ -220,8 +220,7 @@ public final class Merge {
         try (dev.fdl.ducklake.catalog.CatalogInspector c = dev.fdl.ducklake.catalog.CatalogInspector.open(working)) {
             for (dev.fdl.ducklake.SnapshotInfo snap : c.snapshots()) {
                 if (snap.id() <= st.baseSnapshot()) continue;
-                String message = snap.message() != null ? snap.message() : "Pull: snapshot " + snap.id() + " of the working copy";
-                out.add(new Step(new MergeRequest.Side(working, from), null, new MergeRequest.Side(working, snap.id()), snap.author(), message));
+                out.add(new Step(new MergeRequest.Side(working, from), null, new MergeRequest.Side(working, snap.id()), snap.author(), snap.message()));
                 from = snap.id();
             }
         }

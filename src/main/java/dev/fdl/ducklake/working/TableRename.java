@@ -1,6 +1,7 @@
 package dev.fdl.ducklake.working;
 
 import dev.fdl.FdlException;
+import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.util.SqlQuote;
 
 import java.nio.file.Path;
@@ -54,10 +55,7 @@ public final class TableRename {
     /** Ends the one visible row of {@code table} matching {@code where} and inserts its copy with {@code column} = {@code value}, beginning at the new snapshot. */
     private static void copyRow(NewSnapshot s, String table, String where, String column, String value) throws SQLException {
         Connection c = s.catalog().connection();
-        List<String> cols = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA table_info(" + SqlQuote.ident(table) + ")")) {
-            while (rs.next()) cols.add(rs.getString("name"));
-        }
+        List<String> cols = Sql.sqliteColumns(c, table);
         long rowid;
         try (Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT rowid FROM " + table + " WHERE end_snapshot IS NULL AND " + where)) {
