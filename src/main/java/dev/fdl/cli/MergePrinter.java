@@ -100,8 +100,8 @@ final class MergePrinter {
         return switch (r.kind()) {
             case MERGED -> "Merged version " + r.other().id() + " into the working catalog as snapshot " + r.merge().snapshot()
                     + "; publish it with fdl commit (its parents: the branch's version and " + r.other().id() + "), or undo it with fdl merge --abort.";
-            case PULLED -> "Pulled version " + r.other().id() + ": it is the working copy's base now, with your changes on top as snapshot "
-                    + r.merge().snapshot() + "; publish them with fdl commit.";
+            case PULLED -> "Pulled version " + r.other().id() + ": it is the working copy's base now, with your snapshots replayed on top"
+                    + " (the newest is snapshot " + r.merge().snapshot() + "); publish them with fdl commit.";
             case REVERTED -> "Reverted version " + r.base().id() + " in the working catalog as snapshot " + r.merge().snapshot()
                     + "; publish it with fdl commit.";
             default -> "";

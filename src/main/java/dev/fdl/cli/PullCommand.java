@@ -13,11 +13,11 @@ import picocli.CommandLine.Spec;
 
 import java.util.List;
 
-/** {@code fdl pull}: the branch's new version becomes the working copy's base, its pending changes merged on top (docs/SPEC.md section 7). */
+/** {@code fdl pull}: the branch's new version becomes the working copy's base, its pending snapshots replayed on top (docs/SPEC.md section 7). */
 @Command(name = "pull", mixinStandardHelpOptions = true,
         description = {"Bring the working copy up to date with its branch, which moved since checkout: the branch's version becomes the "
-                + "base and what the working copy added since checkout is merged on top as one snapshot (the next commit has a single "
-                + "parent: linear history).",
+                + "base and the snapshots the working copy made since checkout are replayed on top of it, one by one with their "
+                + "authors and messages (the next commit has a single parent: linear history).",
                 "Conflicts write nothing: exit 1, listed as for fdl merge (ours: the working copy, theirs: the branch)."})
 final class PullCommand implements Runnable {
     @Spec CommandSpec spec;

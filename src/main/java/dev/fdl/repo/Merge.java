@@ -140,8 +140,11 @@ public final class Merge {
 
     /**
      * {@code fdl pull}: the branch moved since checkout; its new version becomes the working copy's
-     * base, with what the working copy added since checkout merged on top as one snapshot (the next
-     * commit has that version as its single parent). Without pending snapshots it checks the
+     * base, with the working copy's pending snapshots replayed on top of it, as a rebase does: each
+     * pending snapshot's change (from the snapshot before it) is merged three-way onto the result
+     * so far as one snapshot with that snapshot's author and message, oldest first (the next commit
+     * has the branch's version as its single parent). The first step with conflicts stops the pull
+     * and nothing is written. Without pending snapshots it checks the
      * branch out. {@code options} speak of the working copy as ours, the branch as theirs.
      *
      * @throws FdlException exit 1: a merge pending, detached, no common history; exit 4: the branch is gone
@@ -168,24 +171,109 @@ public final class Merge {
                 + "' before it had a version; commit it to another branch (fdl checkout -b <new-branch>)");
         Base base = base(repo, st.baseVersion(), branchVersion.id()).orElseThrow(() -> new FdlException("branch '" + st.branch()
                 + "' now points at version " + branchVersion.id() + ", which shares no history with the working copy's base"));
-        Path ours = wc.tmp().resolve("pull-" + branchVersion.id() + ".sqlite");
+        List<Step> replay = replaySteps(repo, wc, st, base.version(), branchVersion);
+        List<Path> scratch = new ArrayList<>();
+        Path ours = wc.tmp().resolve("pull-" + branchVersion.id() + "-" + java.util.UUID.randomUUID() + ".sqlite");
+        scratch.add(ours);
         try {
-            Files.deleteIfExists(ours);
             CatalogConverter.convert(s.catalogs().versionCatalog(repo, branchVersion), ours, CatalogKind.SQLITE, s.progress());
             DataPath.set(ours, repo.dataLocation());
             steps.reached("branch-catalog-converted");
-            Sides sides = new Sides(ours, null, base.version());
-            Written w = write(repo, wc, new Job(sides.pull(wc.catalog()), swap(options), author,
-                    "Pull: working copy changes on top of version " + branchVersion.id()), s, steps);
-            if (w.result().conflicted()) return new Result(Kind.CONFLICTS, branchVersion, base.version(), base.ambiguous(), swapped(w.result()));
-            wc.save(st.rebased(branchVersion.id(), ref.etag(), branchVersion.ducklake().lastSnapshot(), w.catalog()), steps);
+            Replayed done = replay(repo, wc, new Replay(ours, replay, swap(options), author), s, steps, scratch);
+            if (done.conflicts() != null) return new Result(Kind.CONFLICTS, branchVersion, base.version(), base.ambiguous(), swapped(done.conflicts()));
+            wc.save(st.rebased(branchVersion.id(), ref.etag(), branchVersion.ducklake().lastSnapshot(), done.catalog()), steps);
             steps.reached("state-switched");
             wc.deleteOtherCatalogs();
-            return new Result(Kind.PULLED, branchVersion, base.version(), base.ambiguous(), swapped(w.result()));
-        } catch (IOException e) {
-            throw new FdlException("cannot write " + ours + ": " + e.getMessage());
+            return new Result(Kind.PULLED, branchVersion, base.version(), base.ambiguous(), swapped(done.result()));
         } finally {
-            AtomicFile.deleteQuietly(ours);
+            scratch.forEach(AtomicFile::deleteQuietly);
+        }
+    }
+
+    /**
+     * One snapshot a pull replays onto the branch's version: the change from {@code from} to
+     * {@code to} (each a catalog at a snapshot), recorded with {@code author} and {@code message}
+     * (each may be null, as the pending snapshot had none); {@code from} null: from version
+     * {@code fromVersion}'s catalog, recorded with the pull's author.
+     */
+    private record Step(MergeRequest.Side from, VersionInfo fromVersion, MergeRequest.Side to, String author, String message) {}
+
+    /** What a pull replays: onto {@code branch} (a SQLite catalog), the {@code steps} in order. */
+    private record Replay(Path branch, List<Step> steps, MergeOptions options, VersionInfo.Author author) {}
+
+    /** A replay's end: the new working catalog's file name and the combined result, or the conflicts of the step that stopped it. */
+    private record Replayed(String catalog, MergeResult result, MergeResult conflicts) {}
+
+    /**
+     * The working copy's pending snapshots, oldest first, each the change from the snapshot before
+     * it (the first: from the checkout's snapshot). When the branch's new version does not descend
+     * from the working copy's base (the branch was moved elsewhere), a first step carries what the
+     * base holds beyond the merge base, so nothing the working copy showed at checkout is lost.
+     */
+    private static List<Step> replaySteps(Repository repo, WorkingCopy wc, WorkingCopy.State st, VersionInfo mergeBase, VersionInfo branch) {
+        List<Step> out = new ArrayList<>();
+        Path working = wc.catalog();
+        long from = st.baseSnapshot();
+        if (!mergeBase.id().equals(st.baseVersion()))
+            out.add(new Step(null, mergeBase, new MergeRequest.Side(working, from), null, "Pull: version " + st.baseVersion()
+                    + "'s changes that branch version " + branch.id() + " does not hold"));
+        try (dev.fdl.ducklake.catalog.CatalogInspector c = dev.fdl.ducklake.catalog.CatalogInspector.open(working)) {
+            for (dev.fdl.ducklake.SnapshotInfo snap : c.snapshots()) {
+                if (snap.id() <= st.baseSnapshot()) continue;
+                out.add(new Step(new MergeRequest.Side(working, from), null, new MergeRequest.Side(working, snap.id()), snap.author(), snap.message()));
+                from = snap.id();
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Replays {@code r.steps()} onto {@code r.branch()}, one three-way merge and one snapshot each
+     * (ours: the catalog so far; theirs: the step's newer snapshot; base: its older one, or the
+     * merge base's catalog). Intermediate catalogs go to the scratch folder; only the last is
+     * written as a working catalog and forced to disk. The first step with conflicts stops it and
+     * nothing remains.
+     */
+    private static Replayed replay(Repository repo, WorkingCopy wc, Replay r, Services s, WorkingCopy.Steps steps, List<Path> scratch) {
+        Path current = r.branch();
+        java.util.Map<String, MergeResult.TableOutcome> outcomes = new java.util.LinkedHashMap<>();
+        Long snapshot = null;
+        String name = WorkingCopy.newCatalogName();
+        Path output = wc.catalogFile(name);
+        try {
+            for (int i = 0; i < r.steps().size(); i++) {
+                Step step = r.steps().get(i);
+                boolean last = i == r.steps().size() - 1;
+                Path next = last ? output : wc.tmp().resolve("pull-step-" + i + "-" + java.util.UUID.randomUUID() + ".sqlite");
+                if (!last) scratch.add(next);
+                MergeRequest.Side from = step.from() != null ? step.from()
+                        : new MergeRequest.Side(sqlite(repo, wc, step.fromVersion(), s, scratch), step.fromVersion().ducklake().lastSnapshot());
+                steps.reached("catalogs-converted");
+                String author = step.from() != null ? step.author() : r.author().toString(); // a pending snapshot keeps its own, even none
+                MergeResult m = new ThreeWayMerge(s.pool()).merge(new MergeRequest(current, step.to(), from, r.options(), next,
+                        new MergeRequest.Writer(repo.store(), repo.dataDir(), wc.tmp(), s.dataCache(), author, step.message())));
+                if (m.conflicted()) {
+                    AtomicFile.deleteQuietly(output);
+                    return new Replayed(null, null, m);
+                }
+                for (MergeResult.TableOutcome t : m.tables()) {
+                    MergeResult.TableOutcome had = outcomes.get(t.table());
+                    if (had == null || had.action() == MergeResult.Action.KEPT && t.action() != MergeResult.Action.KEPT) outcomes.put(t.table(), t);
+                }
+                snapshot = m.snapshot();
+                current = next;
+            }
+            steps.reached("catalog-written");
+            AtomicFile.sync(output);
+            AtomicFile.syncDirectory(output.getParent());
+            steps.reached("catalog-synced");
+            return new Replayed(name, new MergeResult(List.copyOf(outcomes.values()), List.of(), snapshot), null);
+        } catch (IOException e) {
+            AtomicFile.deleteQuietly(output);
+            throw new FdlException("cannot write the pulled working catalog " + output + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            AtomicFile.deleteQuietly(output); // never current: the state still names the catalog as it was
+            throw e;
         }
     }
 
@@ -235,16 +323,8 @@ public final class Merge {
         return new Result(Kind.FAST_FORWARD, other, null, false, null);
     }
 
-    /** Ours (a SQLite catalog at its newest snapshot), theirs and the base. For a pull, theirs is the working catalog ({@code theirsCatalog}). */
-    private record Sides(Path ours, VersionInfo theirs, VersionInfo base, Path theirsCatalog) {
-        Sides(Path ours, VersionInfo theirs, VersionInfo base) {
-            this(ours, theirs, base, null);
-        }
-
-        Sides pull(Path workingCatalog) {
-            return new Sides(ours, null, base, workingCatalog);
-        }
-    }
+    /** Ours (a SQLite catalog at its newest snapshot), theirs and the base. */
+    private record Sides(Path ours, VersionInfo theirs, VersionInfo base) {}
 
     /** The engine's result and, when it wrote one, the new working catalog's file name. */
     private record Written(MergeResult result, String catalog) {}
@@ -262,8 +342,8 @@ public final class Merge {
         Path output = wc.catalogFile(name);
         try {
             Path base = sqlite(repo, wc, sides.base(), s, scratch);
-            Path theirs = sides.theirsCatalog() != null ? sides.theirsCatalog() : sqlite(repo, wc, sides.theirs(), s, scratch);
-            long theirsSnapshot = sides.theirsCatalog() != null ? newest(sides.theirsCatalog()) : sides.theirs().ducklake().lastSnapshot();
+            Path theirs = sqlite(repo, wc, sides.theirs(), s, scratch);
+            long theirsSnapshot = sides.theirs().ducklake().lastSnapshot();
             steps.reached("catalogs-converted");
             MergeResult r = new ThreeWayMerge(s.pool()).merge(new MergeRequest(sides.ours(), new MergeRequest.Side(theirs, theirsSnapshot),
                     new MergeRequest.Side(base, sides.base().ducklake().lastSnapshot()), options, output,
@@ -290,12 +370,6 @@ public final class Merge {
         scratch.add(p);
         CatalogConverter.convert(s.catalogs().versionCatalog(repo, v), p, CatalogKind.SQLITE, s.progress()); // size and sha256 checked
         return p;
-    }
-
-    private static long newest(Path sqlite) {
-        try (dev.fdl.ducklake.catalog.CatalogInspector c = dev.fdl.ducklake.catalog.CatalogInspector.open(sqlite)) {
-            return c.lastSnapshotId();
-        }
     }
 
     /** A pull merges the working copy (the user's ours) into the branch's version (the engine's ours): sides swap. */

@@ -193,4 +193,84 @@ class MergeCliTest {
         assertThat(rows(wc, "HEAD", "kt")).isEqualTo("k,a\n1,11\n2,20\n3,33\n");
         assertThat(rows(wc, "HEAD", "bag")).isEqualTo("x\n4\n");
     }
+
+    @Test
+    void pullReplaysEachPendingSnapshotWithItsMessageOnTopOfTheBranch() throws IOException {
+        Path second = dir.resolve("second");
+        Files.createDirectories(second);
+        Cli.ok(second, "checkout", "--repo", root.toString());
+        sync(second, "bag", "x\n1\n2\n3\n");
+        String theirs = commit(second, "second: bag");
+        Cli.ok(wc, "import", csv("k,a\n1,10\n2,20\n3,33\n").toString(), "--table", "kt", "--mode", "sync", "-m", "first: key 3");
+        Cli.ok(wc, "import", csv("n\n5\n").toString(), "--table", "nt", "-m", "first: new table");
+        Cli.ok(wc, "import", csv("k,a\n1,11\n2,20\n3,33\n").toString(), "--table", "kt", "--mode", "sync", "-m", "first: key 1");
+        JsonNode before = Json.MAPPER.readTree(Cli.ok(wc, "status", "--json").out());
+        assertThat(before.get("snapshots")).hasSize(3);
+
+        Cli.ok(wc, "pull");
+
+        JsonNode after = Json.MAPPER.readTree(Cli.ok(wc, "status", "--json").out());
+        assertThat(after.get("base_version").asText()).isEqualTo(theirs);
+        assertThat(after.get("snapshots")).hasSize(3);
+        for (int i = 0; i < 3; i++) {
+            assertThat(after.get("snapshots").get(i).get("message").asText()).isEqualTo(before.get("snapshots").get(i).get("message").asText());
+            assertThat(after.get("snapshots").get(i).get("author").asText()).isEqualTo(before.get("snapshots").get(i).get("author").asText());
+        }
+        // each replayed snapshot reads as the branch plus the pending changes up to it
+        long first = after.get("snapshots").get(0).get("id").asLong();
+        assertThat(Cli.ok(wc, "query", "--csv", "--working", "--snapshot", Long.toString(first), "SELECT * FROM kt ORDER BY ALL").out())
+                .isEqualTo("k,a\n1,10\n2,20\n3,33\n");
+        assertThat(Cli.ok(wc, "query", "--csv", "--working", "--snapshot", Long.toString(first), "SELECT * FROM bag ORDER BY ALL").out())
+                .isEqualTo("x\n1\n2\n3\n");
+        assertThat(rows(wc, null, "kt")).isEqualTo("k,a\n1,11\n2,20\n3,33\n");
+        assertThat(rows(wc, null, "nt")).isEqualTo("n\n5\n");
+        JsonNode v = Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "first", "--json").out());
+        assertThat(v.get("parents").get(0).asText()).isEqualTo(theirs);
+        assertThat(rows(wc, "HEAD", "bag")).isEqualTo("x\n1\n2\n3\n");
+        assertThat(rows(wc, "HEAD", "kt")).isEqualTo("k,a\n1,11\n2,20\n3,33\n");
+    }
+
+    @Test
+    void aPullWhosePendingSnapshotConflictsWritesNothing() throws IOException {
+        Path second = dir.resolve("second");
+        Files.createDirectories(second);
+        Cli.ok(second, "checkout", "--repo", root.toString());
+        sync(second, "kt", "k,a\n1,10\n2,20\n3,39\n");
+        commit(second, "second: key 3");
+        Cli.ok(wc, "import", csv("x\n9\n").toString(), "--table", "bag", "--mode", "sync", "-m", "first: bag");
+        Cli.ok(wc, "import", csv("k,a\n1,10\n2,20\n3,33\n").toString(), "--table", "kt", "--mode", "sync", "-m", "first: key 3");
+        String state = Cli.ok(wc, "status", "--json").out();
+        Cli.Result r = Cli.in(wc, "pull");
+        assertThat(r.exit()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(r.out()).contains("CONFLICT (rows) in kt");
+        assertThat(Cli.ok(wc, "status", "--json").out()).isEqualTo(state);
+        assertThat(rows(wc, null, "kt")).isEqualTo("k,a\n1,10\n2,20\n3,33\n");
+        Cli.ok(wc, "pull", "--strategy", "ours");
+        assertThat(rows(wc, null, "kt")).isEqualTo("k,a\n1,10\n2,20\n3,33\n");
+        assertThat(Json.MAPPER.readTree(Cli.ok(wc, "status", "--json").out()).get("snapshots")).hasSize(2);
+    }
+
+    @Test
+    void aCrissCrossMergeUsesTheNewestOfTwoEquallyNearBasesAndSaysSo() throws IOException {
+        sync(other, "kt", "k,a\n1,10\n2,21\n3,30\n");
+        String s1 = commit(other, "staging: kt");
+        sync(wc, "bag", "x\n1\n2\n2\n");
+        String m1 = commit(wc, "main: bag");
+        JsonNode first = Json.MAPPER.readTree(Cli.ok(wc, "merge", "staging", "--json").out());
+        assertThat(first.get("base").asText()).isEqualTo(Json.MAPPER.readTree(Cli.ok(wc, "show", m1, "--json").out()).get("parents").get(0).asText());
+        assertThat(first.has("base_ambiguous")).isFalse();
+        commit(wc, "main: merge staging");
+        Cli.ok(other, "merge", m1);
+        commit(other, "staging: merge main's first version");
+
+        // main's merge reaches s1 and m1, staging's too: both are common ancestors, equally near (seq 2)
+        Cli.Result text = Cli.ok(wc, "merge", "staging");
+        String newest = s1.compareTo(m1) > 0 ? s1 : m1;
+        assertThat(text.err()).contains("several common ancestors are equally near").contains(newest);
+        Cli.ok(wc, "merge", "--abort");
+        JsonNode j = Json.MAPPER.readTree(Cli.ok(wc, "merge", "staging", "--json").out());
+        assertThat(j.get("base_ambiguous").asBoolean()).isTrue();
+        assertThat(j.get("base").asText()).isEqualTo(newest);
+        assertThat(j.get("conflicts")).isEmpty();
+    }
 }

@@ -12,6 +12,7 @@ import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
 import dev.fdl.ducklake.working.RestoreSnapshot;
 import dev.fdl.ducklake.working.SnapshotRow;
+import dev.fdl.ducklake.working.TableRename;
 import dev.fdl.ducklake.working.WorkingCatalog;
 import dev.fdl.util.SqlQuote;
 
@@ -45,6 +46,8 @@ import java.util.stream.Stream;
  * <li>a conflict when dropped on one side and changed on the other, or created on both sides under
  * one name with different contents, unless settled for a side ({@link MergeOptions}).</li>
  * </ul>
+ * A table changed on both sides takes its merged name and its columns' ({@link Naming}); views
+ * merge as whole objects ({@link ViewMerge}).
  * Conflicts write nothing. Otherwise the merge is composed in a scratch copy of ours and then
  * recorded in {@link MergeRequest#output} (a fresh copy of ours) as <em>one</em> snapshot
  * ({@link RestoreSnapshot#restoreAllowingEmpty}): ours is never changed, so the caller switches to
@@ -58,8 +61,13 @@ public final class ThreeWayMerge {
         this.pool = Objects.requireNonNull(pool, "pool");
     }
 
-    /** A table changed on both sides, planned for a row merge. */
-    private record Both(CatalogSide.Table base, CatalogSide.Table ours, CatalogSide.Table theirs) {}
+    /** A table changed on both sides, planned for a row merge, with its merged names. */
+    private record Both(CatalogSide.Table base, CatalogSide.Table ours, CatalogSide.Table theirs, Naming naming) {
+        /** The merged table's qualified name. */
+        String merged() {
+            return ours.entry().schema().equals("main") ? naming.table() : ours.entry().schema() + "." + naming.table();
+        }
+    }
 
     /**
      * Merges. Nothing is written when the result has conflicts ({@link MergeResult#conflicted}).
@@ -91,8 +99,8 @@ public final class ThreeWayMerge {
                     MergeOptions.Side res = r.options().resolution(b.ours().entry().schema(), b.ours().entry().name());
                     List<String> key = !r.options().key().isEmpty() ? r.options().key()
                             : Stream.of(b.ours().key(), b.theirs().key(), b.base().key()).filter(k -> !k.isEmpty()).findFirst().orElse(List.of());
-                    RowMerge m = RowMerge.plan(duck, name, side(duck, base, b.base(), w), side(duck, ours, b.ours(), w),
-                            side(duck, theirs, b.theirs(), w), key, res);
+                    RowMerge m = RowMerge.plan(duck, name, named(side(duck, base, b.base(), w), b), named(side(duck, ours, b.ours(), w), b),
+                            named(side(duck, theirs, b.theirs(), w), b), key, res);
                     if (!m.conflicts().isEmpty()) {
                         plan.conflicts.addAll(m.conflicts());
                         merged.add(null);
@@ -105,8 +113,9 @@ public final class ThreeWayMerge {
                                 null))));
                     }
                     merged.add(file);
-                    plan.outcomes.add(new MergeResult.TableOutcome(name, res == null ? MergeResult.Action.MERGED : MergeResult.Action.SETTLED,
-                            key.isEmpty() ? "rows merged as multisets" : "rows merged on key (" + String.join(", ", key) + ")"));
+                    plan.outcomes.add(new MergeResult.TableOutcome(b.merged(), res == null ? MergeResult.Action.MERGED : MergeResult.Action.SETTLED,
+                            (key.isEmpty() ? "rows merged as multisets" : "rows merged on key (" + String.join(", ", key) + ")")
+                                    + (b.naming().renameOurs() != null ? "; renamed from " + name : "")));
                 }
                 if (!plan.conflicts.isEmpty()) return new MergeResult(plan.outcomes, plan.conflicts, null);
                 Path scratch = tmp.resolve("scratch.sqlite");
@@ -116,7 +125,9 @@ public final class ThreeWayMerge {
                 for (int i = 0; i < plan.both.size(); i++) {
                     Both b = plan.both.get(i);
                     List<String> key = !r.options().key().isEmpty() ? r.options().key() : null;
-                    new Syncer(pool).sync(ImportRequest.of(scratch, w.store(), w.dataDirKey(), merged.get(i), b.ours().qualified(), ImportMode.SYNC)
+                    if (!b.naming().keepsOurs())
+                        TableRename.rename(scratch, b.ours().entry().id(), b.naming().renameOurs(), b.naming().oursColumns(), w.author(), w.message());
+                    new Syncer(pool).sync(ImportRequest.of(scratch, w.store(), w.dataDirKey(), merged.get(i), b.merged(), ImportMode.SYNC)
                             .withKeys(key).withAuthor(w.author()).withMessage(w.message())
                             .withCacheDir(w.cacheDir() != null ? w.cacheDir() : tmp.resolve("mirror")));
                 }
@@ -139,6 +150,11 @@ public final class ThreeWayMerge {
         } finally {
             deleteTree(tmp);
         }
+    }
+
+    /** A side of a table changed on both sides, its columns under their merged names. */
+    private static RowMerge.Side named(RowMerge.Side s, Both b) {
+        return new RowMerge.Side(s.view(), b.naming().apply(s.entry()));
     }
 
     private RowMerge.Side side(Connection duck, CatalogSide side, CatalogSide.Table t, MergeRequest.Writer w) throws SQLException {
@@ -198,8 +214,12 @@ public final class ThreeWayMerge {
                 }
                 continue;
             }
-            p.both.add(new Both(b, o, t));
+            Naming naming = Naming.of(b.entry(), o.entry(), t.entry(), res);
+            if (!naming.conflicts().isEmpty()) p.conflicts.add(naming.conflict(name));
+            else p.both.add(new Both(b, o, t, naming));
         }
+        ViewMerge.merge(ViewMerge.read(duck, base), ViewMerge.read(duck, ours), ViewMerge.read(duck, theirs), options,
+                new ViewMerge.Into(p.take, p.outcomes, p.conflicts));
         return p;
     }
 

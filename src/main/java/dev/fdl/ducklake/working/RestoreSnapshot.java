@@ -116,11 +116,12 @@ public final class RestoreSnapshot {
     }
 
     /**
-     * As {@link #restore}, but only for the tables whose {@code table_uuid} is in {@code tableUuids}
-     * (a three-way merge taking one side's tables): each such table is made what {@code source}
-     * shows at {@code sourceSnapshot} (created, changed, or dropped when the source does not show
-     * it), naming the source's data and delete files under ids the working catalog has not used;
-     * every other table, schema and view stays as it is. The source's schemas must be the working
+     * As {@link #restore}, but only for the tables whose {@code table_uuid}, and the views whose
+     * {@code view_uuid}, is in {@code tableUuids} (a three-way merge taking one side's tables and
+     * views): each such table or view is made what {@code source} shows at {@code sourceSnapshot}
+     * (created, changed, or dropped when the source does not show it), naming the source's data and
+     * delete files under ids the working catalog has not used; every other table, schema and view
+     * stays as it is. The source's schemas must be the working
      * catalog's (same {@code schema_uuid}); a table in another schema is refused. When nothing
      * differs the snapshot is still written, with no changes.
      */
@@ -176,6 +177,7 @@ public final class RestoreSnapshot {
     private boolean inScope(String db, String table, Row r) {
         if (scope == null) return true;
         if (table.equals("ducklake_table")) return scope.contains(r.text("table_uuid"));
+        if (table.equals("ducklake_view")) return scope.contains(r.text("view_uuid"));
         Set<Long> ids = db.equals(V) ? scopedSource : scopedWorking;
         Long t = table.equals("ducklake_tag") ? r.num("object_id") : r.values.containsKey("table_id") ? r.num("table_id") : null;
         return t != null && ids.contains(t);
@@ -214,7 +216,7 @@ public final class RestoreSnapshot {
             else mark(r.num("table_id"), "altered_table");
         for (Row r : tables.ended) if (!tables.ids.containsValue(r.num("table_id"))) changes.add("dropped_table:" + r.num("table_id"));
         scopedWorking.addAll(tables.ids.values());
-        Sync views = scope != null ? new Sync() : sync("ducklake_view", "view_id", "view_uuid", Map.of("schema_id", schemas.ids), Set.of());
+        Sync views = sync("ducklake_view", "view_id", "view_uuid", Map.of("schema_id", schemas.ids), Set.of());
         for (Row r : views.inserted)
             changes.add((views.endedIds().contains(r.num("view_id")) ? "altered_view:" + r.num("view_id")
                     : "created_view:" + SqlQuote.qualified(schemaNames.getOrDefault(r.num("schema_id"), "main"), r.text("view_name"))));
