@@ -97,7 +97,8 @@ public final class DuckDbPool {
 
     /**
      * A connection to an in-memory DuckDB of its own, as {@code DriverManager.getConnection("jdbc:duckdb:")}
-     * would give, lent by the process-wide pool. Close it when done (try-with-resources); it must
+     * would give, lent by {@link #current()}: the pool of the command running on this thread (so
+     * under its memory budget), else the process-wide pool. Close it when done (try-with-resources); it must
      * not be used after. Only for the few static utilities not handed a pool yet (their list is
      * OneHomePerRuleTest's); everything else borrows through {@link #connection()} of the pool it
      * was given.
@@ -105,7 +106,7 @@ public final class DuckDbPool {
      * @throws SQLException when DuckDB cannot start
      */
     public static Connection connect() throws SQLException {
-        return SHARED.lend(new Properties());
+        return current().lend(new Properties());
     }
 
     /**
@@ -116,7 +117,16 @@ public final class DuckDbPool {
      * @throws SQLException when DuckDB cannot start with {@code config}
      */
     public static Connection connect(Properties config) throws SQLException {
-        return SHARED.lend(config);
+        return current().lend(config);
+    }
+
+    /**
+     * The pool of the command running on this thread ({@link RunScope#enter}: the process-wide
+     * pool under the command's {@link MemoryBudget}), else the process-wide pool itself.
+     */
+    public static DuckDbPool current() {
+        DuckDbPool p = RunScope.pool();
+        return p != null ? p : SHARED;
     }
 
     /**
@@ -176,8 +186,15 @@ public final class DuckDbPool {
     }
 
     Connection lend(Properties config) throws SQLException {
+        if (base == null && RunScope.refusingUnbudgeted()) {
+            throw new SQLException("DuckDB lent without a memory budget: take the command's pool (CommandContext.duckDb, DuckDbPool.current)");
+        }
+        return lendInstance(config);
+    }
+
+    private Connection lendInstance(Properties config) throws SQLException {
         if (base != null) {
-            Connection c = base.lend(config);
+            Connection c = base.lendInstance(config);
             try (Statement st = c.createStatement()) {
                 for (String sql : budget.statements()) st.execute(sql);
             } catch (SQLException | RuntimeException e) {
