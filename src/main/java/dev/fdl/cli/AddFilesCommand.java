@@ -31,6 +31,7 @@ import java.util.List;
         exitCodeList = {"0:success", "1:a file was refused (outside the data folder, no field ids, a column that does not match); nothing changed",
                 "2:usage error", "4:the table does not exist (use --create)"})
 final class AddFilesCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "<key|glob|folder>",

@@ -29,6 +29,7 @@ import java.time.Duration;
                 + "version and, with --working, the pre-commit hooks, on a version (default: inside a working copy its branch, else HEAD) or the working copy.",
                 "Reports per check passed, warned or failed, the count and the first 10 offending rows. Exit 1 when a check failed."})
 final class CheckCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 

@@ -29,6 +29,7 @@ import java.util.Optional;
                 "A branch with no version yet gets a new, empty catalog. -b starts a new branch (created at the first commit);",
                 "inside a working copy, -b without <ref> keeps the working catalog and its uncommitted snapshots (as git does)."})
 final class CheckoutCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 

@@ -44,7 +44,7 @@ final class CommandContext {
      * ({@link DuckDbPool#shared()}) with the run's {@link MemoryBudget} applied to every lending,
      * asked for only when a command needs DuckDB, so the light commands never load it.
      */
-    DuckDbPool duckDb() {
+    synchronized DuckDbPool duckDb() {
         if (pool == null) {
             spill = spillFolder();
             pool = DuckDbPool.shared().within(MemoryBudget.resolve(memory, System.getenv("FDL_MEMORY"), spill));

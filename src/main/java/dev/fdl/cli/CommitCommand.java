@@ -32,6 +32,7 @@ import java.util.function.Supplier;
                         + "a failed check refuses the commit, warnings are printed and recorded in version.json.",
                 "Exit 1 when there is nothing to commit or a check failed, exit 3 when the branch moved since checkout (conflict)."})
 final class CommitCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
     @Option(names = {"-m", "--message"}, paramLabel = "<message>", description = "What this version changes (may be left out after fdl restore: "
             + "its message is used).") String message;

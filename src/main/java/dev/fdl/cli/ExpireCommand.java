@@ -29,6 +29,7 @@ import java.util.List;
                 + "marked (expired.json) and lose their catalogs; data files are left to fdl gc.",
                 "Re-running after an interruption finishes the job."})
 final class ExpireCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
     @Mixin PolicyOptions policyOptions;

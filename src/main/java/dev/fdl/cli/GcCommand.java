@@ -25,6 +25,7 @@ import java.util.function.Consumer;
                 + "keeping anything younger than the grace period.",
                 "Live catalogs are cached in $FDL_CACHE_DIR (default ~/.cache/fdl). Safe to interrupt and re-run."})
 final class GcCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 

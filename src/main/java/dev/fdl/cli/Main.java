@@ -2,6 +2,7 @@ package dev.fdl.cli;
 
 import dev.fdl.FdlException;
 import dev.fdl.store.StoreException;
+import dev.fdl.ducklake.engine.RunScope;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -173,7 +174,26 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         cl.setExecutionExceptionHandler(failures);
         cl.setParameterExceptionHandler(failures);
         cl.setExitCodeExceptionMapper(failures);
+        cl.setExecutionStrategy(new WithinBudget());
         return cl;
+    }
+
+    /**
+     * Runs the command picocli chose (as {@link CommandLine.RunLast}) inside the run's DuckDB
+     * scope ({@link RunScope}): every DuckDB the command opens, through its context's pool or
+     * through a static utility, is lent under the run's memory budget. A class rather than a
+     * lambda, as {@link Failures} says.
+     */
+    private static final class WithinBudget implements CommandLine.IExecutionStrategy {
+        @Override
+        public int execute(CommandLine.ParseResult parsed) {
+            CommandContext context = CommandContext.of(parsed.commandSpec());
+            try (RunScope.Scope scope = RunScope.enter(context::duckDb)) {
+                return new CommandLine.RunLast().execute(parsed);
+            } finally {
+                context.close(); // the spill folder goes with the command, however it was run
+            }
+        }
     }
 
     /**

@@ -7,8 +7,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code --memory <size>} for the commands that run DuckDB over data (import, query, diff,
- * compact, sql, demo): the run's memory budget ({@link CommandContext#duckDb()};
+ * {@code --memory <size>} for the commands that run DuckDB over data or catalogs (import,
+ * add-files, query, diff, sql, compact, demo, checkout, commit, check, restore, rm, merge, pull,
+ * revert, site, serve, verify, gc, expire): the run's memory budget ({@link CommandContext#duckDb()},
+ * applied to every DuckDB the command opens through {@link dev.fdl.ducklake.engine.RunScope};
  * docs/data.md "Memory"). {@code fdl --memory <size> <command>} sets the same for any command.
  */
 public final class MemoryOption {

@@ -22,6 +22,7 @@ import java.util.List;
                 + "snapshot and the next fdl commit publishes a version with two parents.",
                 "Conflicts write nothing: exit 1, listing per table the kind, the count and the first 10 keys (--json: all)."})
 final class MergeCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
     @Parameters(arity = "0..1", paramLabel = "<ref>", description = "The branch, tag or version to merge in.") String ref;
     @Option(names = "--ff-only", description = "Refuse unless the branch can fast-forward.") boolean ffOnly;

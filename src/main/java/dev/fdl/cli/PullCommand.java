@@ -20,6 +20,7 @@ import java.util.List;
                 + "authors and messages (the next commit has a single parent: linear history).",
                 "Conflicts write nothing: exit 1, listed as for fdl merge (ours: the working copy, theirs: the branch)."})
 final class PullCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
     @Option(names = "--strategy", paramLabel = "ours|theirs", description = "Settle every conflict for one side (ours: the working copy).") String strategy;
     @Option(names = "--ours", paramLabel = "<table>", description = "Settle the conflicts of this table for the working copy (repeatable).") List<String> ours;

@@ -23,6 +23,7 @@ import java.io.PrintWriter;
                 + "with a message naming the restored version.",
                 "Exit 4 for an expired version (its catalog is gone) or one that does not exist."})
 final class RestoreCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
     @Parameters(paramLabel = "<ref-or-version>", description = "The version to restore: a tag, branch, version id or unique prefix.") String version;
     @Option(names = {"-m", "--message"}, paramLabel = "<message>",

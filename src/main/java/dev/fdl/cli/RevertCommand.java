@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
                 + "version and whose other side is its first parent); publish it with fdl commit.",
                 "Conflicts (later changes to the same rows) write nothing: exit 1, listed as for fdl merge."})
 final class RevertCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
     @Parameters(paramLabel = "<version>", description = "The version to undo: a tag, branch, version id or unique prefix.") String version;
     @Option(names = {"-m", "--message"}, paramLabel = "<message>", description = "The snapshot's message (default: Revert version <id> (<its message>)).") String message;

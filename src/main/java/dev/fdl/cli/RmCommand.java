@@ -29,6 +29,7 @@ import java.util.List;
         exitCodeList = {"0:success", "1:failure (the working catalog could not be changed)", "2:usage error (a bad table name)",
                 "4:a named table does not exist in the working catalog; nothing was removed"})
 final class RmCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "[schema.]table", description = "The tables to remove: name (schema main) or schema.name.")

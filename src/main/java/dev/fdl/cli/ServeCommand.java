@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
                 + "the repository's site (rendered on the fly when it has none), nothing else.",
                 "DuckDB readers attach versions from it as from a bucket: fdl attach <ref> --root-url http://127.0.0.1:8321/"})
 final class ServeCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 

@@ -20,6 +20,7 @@ import java.io.PrintWriter;
                 + "Works from any HTTP server, a bucket website or file://. Only pages whose content changed are written.",
                 "The site is derived data: gc never deletes it, verify ignores it."})
 final class SiteCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 

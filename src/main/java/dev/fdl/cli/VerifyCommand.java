@@ -22,6 +22,7 @@ import java.io.PrintWriter;
                 + "live catalogs and dataset.json match the sizes and SHA-256 version.json records; every file a live catalog names exists in the data folder.",
                 "Lists every problem and exits 1 if there is any."})
 final class VerifyCommand implements Runnable {
+    @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
 

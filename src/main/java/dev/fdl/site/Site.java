@@ -785,7 +785,7 @@ public final class Site {
         if (remote && cache == null) return Map.of(); // nowhere to fetch the data files to
         try {
             // the process-wide pool: Site.write is not handed one yet
-            TableSummary.Summary s = TablePreview.read(DuckDbPool.shared(), catalogs.versionCatalog(repo, e.version()), data, fetcher, unitStats(),
+            TableSummary.Summary s = TablePreview.read(DuckDbPool.current(), catalogs.versionCatalog(repo, e.version()), data, fetcher, unitStats(),
                     e.version().ducklake().firstSnapshot());
             stats.known(e.version(), s.rows());
             return TablePreview.byName(s);

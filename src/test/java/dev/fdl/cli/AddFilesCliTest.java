@@ -96,11 +96,75 @@ class AddFilesCliTest {
     }
 
     @Test
-    void aFileWithoutFieldIdsIsRefusedNamingHowToWriteThem() throws Exception {
+    void filesWithoutFieldIdsAreRegisteredByNameAndReadBackEqualAfterCommitAndCheckout() throws Exception {
+        // DuckDB's plain COPY writes no field ids (nor do Spark and Trino): the columns are matched by name
+        part("plain/part-0.parquet", 0, 1000, null);
+        Cli.ok(wc, "add-files", "plain/part-0.parquet", "--table", "t", "--create");
+        // into the table made from it: another file, columns in another order and case
+        Path p = data.resolve("plain/part-1.parquet");
+        duck("COPY (SELECT CAST(range * 0.5 AS DOUBLE) AS SCORE, 'n' || range AS Name, range AS ID FROM range(1000, 2500)) TO '" + p
+                + "' (FORMAT parquet)");
+        Cli.ok(wc, "add-files", "plain/part-1.parquet", "--table", "t");
+        // and one with field ids, read by id beside them
+        part("ids/part-2.parquet", 2500, 3000, "{id: 1, name: 2, score: 3}");
+        Cli.ok(wc, "add-files", "ids/part-2.parquet", "--table", "t");
+        String sql = "SELECT count(*) AS n, sum(id) AS s, count(DISTINCT name) AS names, min(score) AS lo, max(score) AS hi, "
+                + "bit_xor(hash(id, name, score)) AS h FROM t";
+        String expected;
+        try (Connection c = DuckDbPool.shared().connection(); Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT count(*) || ',' || sum(id) || ',' || count(DISTINCT name) || ',' || "
+                     + "min(score) || ',' || max(score) || ',' || bit_xor(hash(id, name, score)) FROM (SELECT range AS id, 'n' || range AS name, "
+                     + "CAST(range * 0.5 AS DOUBLE) AS score FROM range(0, 3000))")) {
+            rs.next();
+            expected = "n,s,names,lo,hi,h\n" + rs.getString(1) + "\n";
+        }
+        assertThat(query("query", "--working", sql, "--csv")).isEqualTo(expected);
+        assertThat(Cli.ok(wc, "query", "--working", "--csv", "SELECT name FROM t WHERE id = 1700").out()).isEqualTo("name\nn1700\n");
+        Cli.ok(wc, "commit", "-m", "registered by name");
+        assertThat(query("query", sql, "--csv")).isEqualTo(expected);
+        Path other = Files.createDirectories(dir.resolve("other"));
+        Cli.ok(other, "checkout", "--repo", dir.resolve("repo").toString());
+        assertThat(Cli.ok(other, "query", "--working", sql, "--csv").out()).isEqualTo(expected);
+        // deletes land on the name-mapped files by position: a keyed sync removing and changing rows
+        Path v2 = dir.resolve("v2.csv");
+        duck("COPY (SELECT range AS id, CASE WHEN range % 7 = 0 THEN 'changed' ELSE 'n' || range END AS name, CAST(range * 0.5 AS DOUBLE) AS score "
+                + "FROM range(0, 3000) WHERE range % 11 <> 0) TO '" + v2 + "' (HEADER)");
+        Cli.ok(other, "import", v2.toString(), "--table", "t", "--mode", "sync", "--key", "id");
+        String v2sql = "SELECT count(*) AS n, sum(id) AS s, count(*) FILTER (WHERE name = 'changed') AS c FROM t";
+        String v2expected = Cli.ok(other, "query", "--working", "--csv", "SELECT count(*) AS n, sum(id) AS s, count(*) FILTER (WHERE name = 'changed') AS c "
+                + "FROM read_csv('" + v2 + "')").out();
+        assertThat(Cli.ok(other, "query", "--working", v2sql, "--csv").out()).isEqualTo(v2expected);
+        Cli.ok(other, "commit", "-m", "synced");
+        Cli.ok(other, "compact", "t");
+        assertThat(Cli.ok(other, "query", "--working", v2sql, "--csv").out()).isEqualTo(v2expected);
+        Cli.ok(other, "commit", "-m", "compacted");
+        Cli.ok(other, "gc", "--grace", "0");
+        Cli.ok(other, "verify");
+        assertThat(Cli.ok(other, "query", "@~1", v2sql, "--csv").out()).isEqualTo(v2expected);
+        assertThat(Cli.ok(other, "query", "@~2", sql, "--csv").out()).isEqualTo(expected);
+        // restore brings the name-mapped files back with their mapping
+        Cli.ok(other, "restore", "@~2");
+        assertThat(Cli.ok(other, "query", "--working", sql, "--csv").out()).isEqualTo(expected);
+        Cli.ok(other, "commit", "-m", "restored");
+        assertThat(Cli.ok(other, "query", sql, "--csv").out()).isEqualTo(expected);
+        Cli.ok(other, "site");
+    }
+
+    @Test
+    void aFileWithoutFieldIdsMissingOrMistypingAColumnIsRefusedNamingFileAndColumn() throws Exception {
         part("plain/part-0.parquet", 0, 5, null);
-        Cli.Result r = Cli.in(wc, "add-files", "plain/", "--table", "t", "--create");
+        Cli.ok(wc, "add-files", "plain/part-0.parquet", "--table", "t", "--create");
+        Path missing = data.resolve("plain/part-1.parquet");
+        duck("COPY (SELECT range AS id, 0.5::DOUBLE AS score FROM range(3)) TO '" + missing + "' (FORMAT parquet)");
+        Cli.Result r = Cli.in(wc, "add-files", "plain/part-1.parquet", "--table", "t");
         assertThat(r.exit()).as(r.toString()).isEqualTo(1);
-        assertThat(r.err()).contains("part-0.parquet").contains("no Parquet field id").contains("FIELD_IDS {\"id\": 1, \"name\": 2, \"score\": 3}");
+        assertThat(r.err()).contains("part-1.parquet").contains("no column 'name'");
+        Path mistyped = data.resolve("plain/part-2.parquet");
+        duck("COPY (SELECT range AS id, 'x' AS name, CAST(range AS VARCHAR) AS score FROM range(3)) TO '" + mistyped + "' (FORMAT parquet)");
+        r = Cli.in(wc, "add-files", "plain/part-2.parquet", "--table", "t");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("part-2.parquet").contains("column 'score' is DOUBLE in the table but VARCHAR in the file");
+        assertThat(query("query", "--working", "SELECT count(*) AS n FROM t", "--csv")).isEqualTo("n\n5\n");
     }
 
     @Test

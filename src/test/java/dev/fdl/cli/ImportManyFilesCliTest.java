@@ -67,6 +67,23 @@ class ImportManyFilesCliTest {
     }
 
     @Test
+    void hivePartitionValuesAreUrlDecodedAlikeForCsvAndParquet() throws Exception {
+        // DuckDB's PARTITION_BY (like Spark and Hive) URL-encodes values in folder names: a space as %20, a slash as %2F
+        String rows = "SELECT range AS id, CASE WHEN range % 2 = 0 THEN 'São Paulo' ELSE 'a/b=c d' END AS city, 'x+y' AS tag FROM range(10)";
+        Path csv = dir.resolve("csv"), parquet = dir.resolve("parquet");
+        duck("COPY (" + rows + ") TO '" + csv + "' (FORMAT csv, HEADER, PARTITION_BY (city, tag))",
+                "COPY (" + rows + ") TO '" + parquet + "' (FORMAT parquet, PARTITION_BY (city, tag))");
+        try (Stream<Path> s = Files.walk(csv)) {
+            assertThat(s.map(Path::toString)).anyMatch(f -> f.contains("city=a%2Fb%3Dc%20d")).anyMatch(f -> f.contains("S%C3%A3o%20Paulo"));
+        }
+        Cli.ok(wc, "import", csv + "/**/*.csv", "--table", "from_csv");
+        Cli.ok(wc, "import", parquet + "/**/*.parquet", "--table", "from_parquet");
+        String expected = "city,tag,n\nSão Paulo,x+y,5\na/b=c d,x+y,5\n";
+        assertThat(query("SELECT city, tag, count(*) AS n FROM from_csv GROUP BY ALL ORDER BY city")).isEqualTo(expected);
+        assertThat(query("SELECT city, tag, count(*) AS n FROM from_parquet GROUP BY ALL ORDER BY city")).isEqualTo(expected);
+    }
+
+    @Test
     void hivePartitionedFoldersKeepTheirPartitionColumns() throws Exception {
         Path root = dir.resolve("sales");
         for (String m : new String[] {"01", "02"}) {

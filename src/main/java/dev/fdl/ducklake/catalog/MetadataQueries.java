@@ -410,6 +410,61 @@ public final class MetadataQueries {
         }
     }
 
+    /**
+     * One entry of a name mapping ({@code ducklake_name_mapping}): the file's field {@code sourceName}
+     * holds column {@code targetFieldId}; {@code parentColumn} is the entry's parent within the
+     * mapping (null: top level); {@code partition} whether its value lives in a hive path instead.
+     */
+    public record NameMapEntry(long columnId, String sourceName, long targetFieldId, Long parentColumn, boolean partition) {}
+
+    /**
+     * A name mapping (DuckLake spec, {@code ducklake_column_mapping}, {@code ducklake_name_mapping}):
+     * its type ({@code map_by_name} is the one DuckLake defines) and its entries.
+     */
+    public record NameMap(long id, String type, List<NameMapEntry> entries) {
+        public NameMap {
+            entries = List.copyOf(entries);
+        }
+    }
+
+    /**
+     * The name mapping {@code mappingId} a data file's {@code mapping_id} names.
+     *
+     * @throws FdlException (exit 1) naming the catalog when it holds no such mapping
+     */
+    public NameMap nameMap(long mappingId) throws SQLException {
+        String type = null;
+        boolean found = false;
+        if (tableNames.contains("ducklake_column_mapping")) {
+            try (PreparedStatement ps = conn.prepareStatement("SELECT type FROM " + t("ducklake_column_mapping") + " WHERE mapping_id = ?")) {
+                ps.setLong(1, mappingId);
+                try (ResultSet r = ps.executeQuery()) {
+                    if (r.next()) {
+                        found = true;
+                        type = r.getString(1);
+                    }
+                }
+            }
+        }
+        if (!found || !tableNames.contains("ducklake_name_mapping")) {
+            throw new FdlException("catalog " + file + " names column mapping " + mappingId + " but holds no such mapping "
+                    + "(ducklake_column_mapping)");
+        }
+        List<NameMapEntry> entries = new ArrayList<>();
+        try (PreparedStatement ps = conn.prepareStatement("SELECT column_id, source_name, target_field_id, parent_column, is_partition FROM "
+                + t("ducklake_name_mapping") + " WHERE mapping_id = ? ORDER BY column_id")) {
+            ps.setLong(1, mappingId);
+            try (ResultSet r = ps.executeQuery()) {
+                while (r.next()) {
+                    String partition = r.getString(5);
+                    entries.add(new NameMapEntry(r.getLong(1), r.getString(2), r.getLong(3), nullableLong(r, 4),
+                            partition != null && (partition.equals("1") || partition.equalsIgnoreCase("true"))));
+                }
+            }
+        }
+        return new NameMap(mappingId, type, entries);
+    }
+
     /** The ids of the partition columns of a table's partitioning {@code partitionId}. */
     public List<Long> partitionColumns(long tableId, long partitionId) throws SQLException {
         List<Long> result = new ArrayList<>();

@@ -49,6 +49,9 @@ public final class DuckDbPool {
         Runtime.getRuntime().addShutdownHook(new Thread(SHARED::closeIdle, "fdl-duckdb-pool-close"));
     }
 
+    /** The settings a {@link MemoryBudget} sets ({@link MemoryBudget#statements()}). */
+    private static final List<String> BUDGET_SETTINGS = List.of("memory_limit", "threads", "temp_directory");
+
     /**
      * SQL that may create a macro: the one object the checks cannot see cheaply ({@code
      * duckdb_functions()} costs as much CPU as a new instance), so its instance is not reused.
@@ -83,8 +86,10 @@ public final class DuckDbPool {
 
     /**
      * This pool's instances, each lent with {@code budget} applied ({@link MemoryBudget#statements()}:
-     * memory limit, threads, spill folder, set on the instance for the lending and reset when it
-     * is given back, so the instances are shared with lendings under other budgets).
+     * memory limit, threads, spill folder). The instances are shared with lendings under other
+     * budgets or none: an idle instance keeps the budget it was last lent under, is preferred by
+     * lendings under the same one (no statement to run), and is given the settings of another
+     * budget, or DuckDB's defaults, when lent under those.
      */
     public DuckDbPool within(MemoryBudget budget) {
         return new DuckDbPool(base != null ? base : this, java.util.Objects.requireNonNull(budget, "budget"));
@@ -97,7 +102,8 @@ public final class DuckDbPool {
 
     /**
      * A connection to an in-memory DuckDB of its own, as {@code DriverManager.getConnection("jdbc:duckdb:")}
-     * would give, lent by the process-wide pool. Close it when done (try-with-resources); it must
+     * would give, lent by {@link #current()}: the pool of the command running on this thread (so
+     * under its memory budget), else the process-wide pool. Close it when done (try-with-resources); it must
      * not be used after. Only for the few static utilities not handed a pool yet (their list is
      * OneHomePerRuleTest's); everything else borrows through {@link #connection()} of the pool it
      * was given.
@@ -105,7 +111,7 @@ public final class DuckDbPool {
      * @throws SQLException when DuckDB cannot start
      */
     public static Connection connect() throws SQLException {
-        return SHARED.lend(new Properties());
+        return current().lend(new Properties());
     }
 
     /**
@@ -116,7 +122,16 @@ public final class DuckDbPool {
      * @throws SQLException when DuckDB cannot start with {@code config}
      */
     public static Connection connect(Properties config) throws SQLException {
-        return SHARED.lend(config);
+        return current().lend(config);
+    }
+
+    /**
+     * The pool of the command running on this thread ({@link RunScope#enter}: the process-wide
+     * pool under the command's {@link MemoryBudget}), else the process-wide pool itself.
+     */
+    public static DuckDbPool current() {
+        DuckDbPool p = RunScope.pool();
+        return p != null ? p : SHARED;
     }
 
     /**
@@ -176,21 +191,34 @@ public final class DuckDbPool {
     }
 
     Connection lend(Properties config) throws SQLException {
-        if (base != null) {
-            Connection c = base.lend(config);
-            try (Statement st = c.createStatement()) {
-                for (String sql : budget.statements()) st.execute(sql);
-            } catch (SQLException | RuntimeException e) {
-                c.close();
-                throw e;
-            }
-            return c;
+        if (base == null && RunScope.refusingUnbudgeted()) {
+            throw new SQLException("DuckDB lent without a memory budget: take the command's pool (CommandContext.duckDb, DuckDbPool.current)");
         }
+        return base != null ? base.lendInstance(config, budget.statements()) : lendInstance(config, null);
+    }
+
+    /**
+     * Lends an instance of configuration {@code config} with the budget {@code statements} in
+     * effect (null: DuckDB's defaults). An idle instance already under the same budget is
+     * preferred: its settings stay as they are between lendings under one budget (a command's
+     * lendings all share one), so only a change of budget runs statements.
+     */
+    private Connection lendInstance(Properties config, List<String> statements) throws SQLException {
         String key = new TreeMap<>(config).toString();
         Instance in = null;
         synchronized (idle) {
             ArrayDeque<Instance> q = idle.get(key);
-            if (q != null) in = q.pollLast();
+            if (q != null) {
+                for (java.util.Iterator<Instance> it = q.descendingIterator(); it.hasNext(); ) {
+                    Instance i = it.next();
+                    if (java.util.Objects.equals(i.applied, statements)) {
+                        in = i;
+                        it.remove();
+                        break;
+                    }
+                }
+                if (in == null) in = q.pollLast();
+            }
             if (in != null) idleCount--;
         }
         if (in == null) {
@@ -199,8 +227,9 @@ public final class DuckDbPool {
         }
         DuckDBConnection c;
         try {
+            in.apply(statements);
             c = in.root.duplicate();
-        } catch (SQLException e) {
+        } catch (SQLException | RuntimeException e) {
             in.close();
             discarded.incrementAndGet();
             throw e;
@@ -242,6 +271,9 @@ public final class DuckDbPool {
         final DuckDBConnection root;
         final Map<String, String> settings;
         final Set<String> extensions;
+        /** The budget statements in effect (null: none), and the settings they left (what a clean give-back shows). */
+        List<String> applied;
+        Map<String, String> appliedSettings;
 
         private Instance(DuckDBConnection root) throws SQLException {
             this.root = root;
@@ -261,6 +293,20 @@ public final class DuckDbPool {
             }
         }
 
+        /** Puts budget {@code statements} in effect (null: DuckDB's defaults), unless they already are. */
+        void apply(List<String> statements) throws SQLException {
+            if (java.util.Objects.equals(applied, statements)) return;
+            if (applied != null) {
+                for (String name : BUDGET_SETTINGS) exec("RESET GLOBAL " + name);
+                applied = null;
+                appliedSettings = null;
+            }
+            if (statements == null) return;
+            for (String sql : statements) exec(sql);
+            applied = List.copyOf(statements);
+            appliedSettings = settings(root);
+        }
+
         /** Undoes what a user left behind; false when the instance cannot be shown to be as new. */
         boolean reset() {
             try {
@@ -277,7 +323,12 @@ public final class DuckDbPool {
                     exec("DROP TABLE memory.main." + SqlQuote.ident(t) + " CASCADE");
                 }
                 Map<String, String> now = settings(root);
-                if (!now.equals(settings)) {
+                if (applied != null && !now.equals(appliedSettings)) {
+                    // changed beyond its budget: back to DuckDB's defaults, checked below like any other change
+                    applied = null;
+                    appliedSettings = null;
+                }
+                if (applied == null && !now.equals(settings)) {
                     for (Map.Entry<String, String> e : now.entrySet()) {
                         if (!java.util.Objects.equals(e.getValue(), settings.get(e.getKey()))) exec("RESET GLOBAL " + SqlQuote.ident(e.getKey()));
                     }

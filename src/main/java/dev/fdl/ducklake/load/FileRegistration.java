@@ -44,13 +44,18 @@ import java.util.stream.Stream;
  * it, any other by its absolute location under the data folder (which commit step 2 accepts and
  * every reader resolves against the root it is given, {@link DuckLakePaths}).
  *
- * <p>fdl's reader, like DuckLake's, reads data files by Parquet field id: every file must carry,
- * for each of the table's columns, a top-level field whose field id is the column id, whose name
- * is the column's and whose DuckDB type is the column's; nothing else. {@code --create} makes the
- * table from the first file's fields (their ids becoming the column ids). A file without field
- * ids is refused naming the way to write them (DuckDB's {@code FIELD_IDS}), never registered to
- * read as NULLs. A file outside the data folder is refused with the command that copies it in.
- * Nothing is written before every file is checked; the catalog changes in one transaction.
+ * <p>fdl's reader, like DuckLake's, reads data files by Parquet field id: a file with field ids
+ * must carry, for each of the table's columns, a top-level field whose field id is the column id,
+ * whose name is the column's and whose DuckDB type is the column's; nothing else. A file without
+ * field ids (Spark's, Trino's, DuckDB's plain {@code COPY … TO}) is registered with a name mapping,
+ * as {@code ducklake_add_data_files} does (DuckLake spec, {@code ducklake_column_mapping} of type
+ * {@code map_by_name} and {@code ducklake_name_mapping}, referenced by the file's
+ * {@code mapping_id}): each of the table's columns is matched to the file's field of the same name
+ * (the exact spelling first, else equal but for ASCII case, as DuckDB compares identifiers), with
+ * the column's type, and nothing else. {@code --create} makes the table from the first file's
+ * fields (their ids becoming the column ids; 1, 2, … for a file without ids). A file with ids on
+ * some fields only is refused. A file outside the data folder is refused with the command that
+ * copies it in. Nothing is written before every file is checked; the catalog changes in one transaction.
  */
 public final class FileRegistration {
     private final DuckDbPool pool;
@@ -228,10 +233,18 @@ public final class FileRegistration {
                 String where = store.location(key);
                 if (known.contains(where)) throw new FdlException("cannot add " + where + ": table " + name
                         + " already has it; a file is registered once");
-                List<ImportPlan.Column> fileColumns = matching(duck, local.get(i), where, plan.columns(), name);
+                List<Field> fields = schema(duck, local.get(i), where);
+                boolean byName = !fields.isEmpty() && fields.get(0).fieldId() == null;
+                List<ImportPlan.Column> fileColumns = byName ? matchingByName(fields, where, plan.columns(), name)
+                        : matching(fields, where, plan.columns(), name);
                 FileStats stats = FileStats.fromFooter(duck, local.get(i), fileColumns);
                 boolean relative = key.startsWith(tableFolder);
-                files.add(new WorkingCatalog.NewDataFile(relative ? key.substring(tableFolder.length()) : where, stats, relative));
+                java.util.Map<Long, String> nameMap = null;
+                if (byName) {
+                    nameMap = new java.util.LinkedHashMap<>();
+                    for (ImportPlan.Column c : fileColumns) nameMap.put(c.id(), c.sourceName());
+                }
+                files.add(new WorkingCatalog.NewDataFile(relative ? key.substring(tableFolder.length()) : where, stats, relative, nameMap));
                 rows += stats.recordCount();
                 bytes += stats.fileSizeBytes();
             }
@@ -279,42 +292,72 @@ public final class FileRegistration {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot add " + where + ": it is not a Parquet file DuckDB reads ("
                     + DuckDbErrors.duckError(e) + ")", e);
         }
-        for (Field f : fields) {
-            if (f.fieldId() == null) throw noFieldIds(where, fields);
+        long withIds = fields.stream().filter(f -> f.fieldId() != null).count();
+        if (withIds != 0 && withIds != fields.size()) {
+            throw new FdlException("cannot add " + where + ": column '" + fields.stream().filter(f -> f.fieldId() == null).findFirst()
+                    .map(Field::name).orElse("?") + "' has no Parquet field id while others have one; write the file with field ids on "
+                    + "every column or on none (then its columns are matched to the table's by name)");
         }
         return fields;
     }
 
-    private static FdlException noFieldIds(String where, List<Field> fields) {
-        StringBuilder ids = new StringBuilder("{");
-        for (int i = 0; i < fields.size(); i++) ids.append(i > 0 ? ", " : "").append(SqlQuote.ident(fields.get(i).name())).append(": ").append(i + 1);
-        return new FdlException("cannot add " + where + ": column '" + fields.stream().filter(f -> f.fieldId() == null).findFirst()
-                .map(Field::name).orElse("?") + "' has no Parquet field id. DuckLake readers (and fdl's) read data files by field id "
-                + "(the column id), so a file without them would read as NULLs. Write the files with field ids, e.g. DuckDB's\n  COPY (…) TO '…' (FORMAT parquet, FIELD_IDS "
-                + ids.append('}') + ")\n(Spark: the StructField metadata \"parquet.field.id\"; see docs/other-engines.md), or load them with fdl import, which copies");
-    }
-
-    /** The columns of a new table: the first file's fields, their field ids as column ids. */
+    /**
+     * The columns of a new table: the first file's fields, their field ids as column ids (1, 2, …
+     * for a file without field ids, whose fields are then matched by name).
+     */
     private static List<ImportPlan.Column> fields(Connection duck, Path file, String key, TableName name) {
         List<ImportPlan.Column> columns = new ArrayList<>();
         Set<Long> ids = new java.util.HashSet<>();
+        Set<String> names = new java.util.HashSet<>();
+        long next = 1;
         for (Field f : schema(duck, file, key)) {
-            if (!ids.add(f.fieldId())) throw new FdlException("cannot add " + key + ": field id " + f.fieldId() + " is used twice");
-            columns.add(new ImportPlan.Column(f.fieldId(), f.name(), f.name(), f.duckType(), ImportPlan.lakeType(f.name(), f.duckType(), file)));
+            long id = f.fieldId() != null ? f.fieldId() : next++;
+            if (!ids.add(id)) throw new FdlException("cannot add " + key + ": field id " + id + " is used twice");
+            if (!names.add(dev.fdl.ducklake.engine.Identifiers.fold(f.name())))
+                throw new FdlException("cannot add " + key + ": column '" + f.name() + "' appears twice (names equal but for case are one column)");
+            columns.add(new ImportPlan.Column(id, f.name(), f.name(), f.duckType(), ImportPlan.lakeType(f.name(), f.duckType(), file)));
         }
         return columns;
     }
 
     /**
-     * The table's columns as {@code file} holds them (each column's {@code sourceName} the file's
+     * The table's columns as a file without field ids holds them, matched by name: for each column
+     * the field spelled exactly so, else the one equal but for ASCII case (DuckDB's identifier
+     * rule, {@link Identifiers#same}); each column's {@code sourceName} is the file's own spelling,
+     * recorded in the file's name mapping. Refuses a file that lacks a column, holds one of another
+     * type, or holds a field that is no column of the table, naming the file and the column.
+     */
+    private static List<ImportPlan.Column> matchingByName(List<Field> fields, String where, List<ImportPlan.Column> table,
+                                                          TableName name) {
+        List<ImportPlan.Column> out = new ArrayList<>();
+        Set<Field> used = new java.util.HashSet<>();
+        for (ImportPlan.Column c : table) {
+            Field f = fields.stream().filter(x -> x.name().equals(c.name())).findFirst()
+                    .orElse(fields.stream().filter(x -> Identifiers.same(x.name(), c.name())).findFirst().orElse(null));
+            if (f == null) throw new FdlException("cannot add " + where + " to " + name + ": it has no column '" + c.name()
+                    + "' (the file has no Parquet field ids, so its columns are matched by name); every file must hold every column of the table");
+            if (!f.duckType().equalsIgnoreCase(c.duckType())) throw new FdlException("cannot add " + where + " to " + name
+                    + ": column '" + c.name() + "' is " + c.duckType() + " in the table but " + f.duckType()
+                    + " in the file; write the file with the table's types");
+            used.add(f);
+            out.add(new ImportPlan.Column(c.id(), c.name(), f.name(), c.duckType(), c.lakeType()));
+        }
+        for (Field f : fields) {
+            if (!used.contains(f)) throw new FdlException("cannot add " + where + " to " + name + ": its column '" + f.name()
+                    + "' is not a column of the table (it has: " + String.join(", ", table.stream().map(ImportPlan.Column::name).toList()) + ")");
+        }
+        return out;
+    }
+
+    /**
+     * The table's columns as a file with field ids holds them (each column's {@code sourceName} the file's
      * own spelling); refuses a file whose fields are not the table's columns by field id, name and type.
      */
-    private static List<ImportPlan.Column> matching(Connection duck, Path file, String where, List<ImportPlan.Column> table,
+    private static List<ImportPlan.Column> matching(List<Field> fields, String where, List<ImportPlan.Column> table,
                                                     TableName name) {
-        List<Field> fields = schema(duck, file, where);
         List<ImportPlan.Column> out = new ArrayList<>();
         for (ImportPlan.Column c : table) {
-            Field f = fields.stream().filter(x -> x.fieldId() == c.id()).findFirst().orElse(null);
+            Field f = fields.stream().filter(x -> x.fieldId() != null && x.fieldId() == c.id()).findFirst().orElse(null);
             if (f == null) throw new FdlException("cannot add " + where + " to " + name + ": it has no column '" + c.name()
                     + "' (field id " + c.id() + "); every file must hold every column of the table");
             if (!Identifiers.same(f.name(), c.name())) throw new FdlException("cannot add " + where + " to " + name + ": field id "
@@ -325,7 +368,7 @@ public final class FileRegistration {
             out.add(new ImportPlan.Column(c.id(), c.name(), f.name(), c.duckType(), c.lakeType()));
         }
         for (Field f : fields) {
-            if (table.stream().noneMatch(c -> c.id() == f.fieldId())) throw new FdlException("cannot add " + where + " to " + name
+            if (table.stream().noneMatch(c -> f.fieldId() != null && c.id() == f.fieldId())) throw new FdlException("cannot add " + where + " to " + name
                     + ": its column '" + f.name() + "' (field id " + f.fieldId() + ") is not a column of the table (it has: "
                     + String.join(", ", table.stream().map(c -> c.name() + " = " + c.id()).toList()) + ")");
         }

@@ -146,7 +146,14 @@ final class ManyFiles {
         return types;
     }
 
-    /** {@code , CAST('v' AS T) AS "k"} for each partition column, its value from {@code file}'s folder names (the last {@code k=} wins, as in DuckDB). */
+    /**
+     * {@code , CAST(url_decode('v') AS T) AS "k"} for each partition column, its value from {@code file}'s
+     * folder names (the last {@code k=} wins, as in DuckDB). Values are URL-decoded by DuckDB's own
+     * {@code url_decode}, as its {@code hive_partitioning} decodes them for Parquet (Spark, Hive and
+     * DuckDB's {@code PARTITION_BY} write {@code %20}, {@code %2F}, {@code %3D}; a {@code +} stays a
+     * plus, a malformed escape stays as written), so CSV and Parquet imports of the same folders
+     * agree; keys are compared as written, as DuckDB does.
+     */
     private static String partitionValues(Path file, Map<String, String> partitions) {
         StringBuilder b = new StringBuilder();
         for (Map.Entry<String, String> p : partitions.entrySet()) {
@@ -157,7 +164,7 @@ final class ManyFiles {
                 int eq = seg.indexOf('=');
                 if (eq > 0 && seg.substring(0, eq).equals(p.getKey())) value = seg.substring(eq + 1);
             }
-            b.append(", ").append(value == null ? "NULL" : "CAST(" + SqlQuote.literal(value) + " AS " + p.getValue() + ")")
+            b.append(", ").append(value == null ? "NULL" : "CAST(url_decode(" + SqlQuote.literal(value) + ") AS " + p.getValue() + ")")
                     .append(" AS ").append(SqlQuote.ident(p.getKey()));
         }
         return b.toString();

@@ -42,12 +42,23 @@ public final class SnapshotView {
 
     /**
      * A visible Parquet data file at its resolved location, with its {@code record_count},
-     * {@code file_size_bytes} (-1 when not recorded) and the snapshot that added it ({@code begin_snapshot}).
+     * {@code file_size_bytes} (-1 when not recorded), the snapshot that added it ({@code begin_snapshot})
+     * and, for a file without Parquet field ids, its name mapping: column id to the file's field name
+     * (null: the file is read by field id).
      */
-    public record DataFileEntry(long id, String location, long recordCount, long bytes, long beginSnapshot) {
+    public record DataFileEntry(long id, String location, long recordCount, long bytes, long beginSnapshot, Map<Long, String> nameMap) {
+        public DataFileEntry {
+            if (nameMap != null) nameMap = Map.copyOf(nameMap);
+        }
+
+        /** A file read by field id. */
+        public DataFileEntry(long id, String location, long recordCount, long bytes, long beginSnapshot) {
+            this(id, location, recordCount, bytes, beginSnapshot, null);
+        }
+
         /** This entry at another location (a local mirror of the same file). */
         public DataFileEntry at(String otherLocation) {
-            return new DataFileEntry(id, otherLocation, recordCount, bytes, beginSnapshot);
+            return new DataFileEntry(id, otherLocation, recordCount, bytes, beginSnapshot, nameMap);
         }
     }
 
@@ -167,6 +178,8 @@ public final class SnapshotView {
         /** The one table to load (null: all). */
         private Long onlyTable;
         private MetadataQueries model;
+        /** Name mappings read so far, by mapping id. */
+        private final Map<Long, Map<Long, String>> nameMaps = new HashMap<>();
         private long s;
 
         Loader(Connection conn, String alias, String file, boolean openFiles) {
@@ -227,6 +240,7 @@ public final class SnapshotView {
             Map<Long, String> dataFiles = new LinkedHashMap<>();
             List<DataFileEntry> files = new ArrayList<>();
             List<SQLException> failed = new ArrayList<>();
+            Map<Long, Long> mappingOf = new HashMap<>();
             model.dataFiles(tableId, s, f -> {
                 String location = paths.file(t.folder(), f.path(), f.relative(),
                         "data file " + f.id() + " of table " + where + " in catalog " + file);
@@ -234,9 +248,7 @@ public final class SnapshotView {
                     throw refuse(where, "data file " + location + " has format '" + f.format() + "'");
                 }
                 if (f.encryptionKey() != null) throw refuse(where, "data file " + location + " is encrypted");
-                if (f.mappingId() != null) {
-                    throw refuse(where, "data file " + location + " was added with a column name mapping (mapping_id)");
-                }
+                if (f.mappingId() != null) mappingOf.put(f.id(), f.mappingId()); // read after the stream ends
                 if (f.partialMax() != null && s < f.partialMax()) {
                     throw refuse(where, "data file " + location + " holds rows of several snapshots (partial_max "
                             + f.partialMax() + ") and snapshot " + s + " sees only some of them");
@@ -252,6 +264,14 @@ public final class SnapshotView {
                 files.add(new DataFileEntry(f.id(), location, f.recordCount(), f.bytes(), f.beginSnapshot()));
             });
             if (!failed.isEmpty()) throw failed.get(0);
+            for (int i = 0; i < files.size(); i++) {
+                DataFileEntry e = files.get(i);
+                Long mappingId = mappingOf.get(e.id());
+                if (mappingId != null) {
+                    files.set(i, new DataFileEntry(e.id(), e.location(), e.recordCount(), e.bytes(), e.beginSnapshot(),
+                            nameMap(where, e.location(), mappingId)));
+                }
+            }
             List<DeleteFileEntry> deletes = new ArrayList<>();
             model.deleteFiles(tableId, s, d -> {
                 if (!dataFiles.containsKey(d.dataFileId())) return;
@@ -270,6 +290,30 @@ public final class SnapshotView {
             });
             return new TableEntry(tableId, t.schema(), t.name(), columns, files, deletes, inlinedTables(tableId, where),
                     model.inlinedDeleteTable(tableId));
+        }
+
+        /**
+         * A file's name mapping as column id to field name (mappings are shared by files and never
+         * change: each is read once). Only what the built-in reader reads exactly is taken: a
+         * {@code map_by_name} mapping of top-level fields whose values are in the file.
+         */
+        private Map<Long, String> nameMap(String where, String location, long mappingId) throws SQLException {
+            Map<Long, String> known = nameMaps.get(mappingId);
+            if (known != null) return known;
+            MetadataQueries.NameMap m = model.nameMap(mappingId);
+            if (!"map_by_name".equals(m.type())) {
+                throw refuse(where, "data file " + location + " has a column mapping of type '" + m.type() + "' (DuckLake defines map_by_name)");
+            }
+            Map<Long, String> byId = new HashMap<>();
+            for (MetadataQueries.NameMapEntry e : m.entries()) {
+                if (e.parentColumn() != null) continue; // a nested field's entry: its top-level column is read whole
+                if (e.partition()) {
+                    throw refuse(where, "data file " + location + " takes column '" + e.sourceName() + "' from its hive partition path");
+                }
+                byId.put(e.targetFieldId(), e.sourceName());
+            }
+            nameMaps.put(mappingId, byId);
+            return byId;
         }
 
         /** Partition values are not re-added from the catalog: the file itself must hold every partition column. */

@@ -36,10 +36,31 @@ public final class TableViewSql {
         this(catalog, table, 0);
     }
 
+    /**
+     * The visible data files in the order read: those read by field id first, then those of each
+     * name mapping, a group after the other; a file's index here is the one its deletes are keyed by.
+     */
+    private final List<SnapshotView.DataFileEntry> files;
+    /** The groups of {@link #files} read by one {@code read_parquet} each: index of the first file, and the count. */
+    private final List<int[]> groups = new ArrayList<>();
+
     private TableViewSql(SnapshotView catalog, SnapshotView.TableEntry table, long addedSince) {
         this.catalog = catalog;
         this.table = table;
         this.addedSince = addedSince;
+        java.util.Map<java.util.Map<Long, String>, List<SnapshotView.DataFileEntry>> byMap = new java.util.LinkedHashMap<>();
+        List<SnapshotView.DataFileEntry> byId = new ArrayList<>();
+        for (SnapshotView.DataFileEntry f : table.dataFiles()) {
+            if (f.nameMap() == null) byId.add(f);
+            else byMap.computeIfAbsent(f.nameMap(), k -> new ArrayList<>()).add(f);
+        }
+        List<SnapshotView.DataFileEntry> all = new ArrayList<>();
+        for (List<SnapshotView.DataFileEntry> g : java.util.stream.Stream.concat(java.util.stream.Stream.of(byId), byMap.values().stream()).toList()) {
+            if (g.isEmpty()) continue;
+            groups.add(new int[]{all.size(), g.size()});
+            all.addAll(g);
+        }
+        this.files = List.copyOf(all);
     }
 
     /**
@@ -100,40 +121,59 @@ public final class TableViewSql {
     /**
      * The rows of the visible data files with their deletes applied; with {@code rowIds} the
      * columns are named {@code c<column id>} and each row carries its data file id and position.
+     * One {@code read_parquet} per group of files read alike: by field id, or by the field names
+     * of one name mapping (DuckDB's {@code schema} MAP keyed by name); a column a mapping does not
+     * name reads as its {@code initial_default}.
      */
     private String parquetPart(boolean rowIds) {
-        StringBuilder files = new StringBuilder("[");
-        for (int i = 0; i < table.dataFiles().size(); i++) {
-            if (i > 0) files.append(", ");
-            files.append(SqlQuote.literal(table.dataFiles().get(i).location()));
+        String deletes = deletes();
+        List<String> parts = new ArrayList<>();
+        for (int[] g : groups) parts.add(groupPart(files.subList(g[0], g[0] + g[1]), g[0], rowIds, deletes));
+        return String.join("\nUNION ALL\n", parts);
+    }
+
+    /** The rows of {@code group}, whose first file has index {@code offset} in {@link #files}. */
+    private String groupPart(List<SnapshotView.DataFileEntry> group, int offset, boolean rowIds, String deletes) {
+        StringBuilder list = new StringBuilder("[");
+        for (int i = 0; i < group.size(); i++) {
+            if (i > 0) list.append(", ");
+            list.append(SqlQuote.literal(group.get(i).location()));
         }
-        files.append(']');
+        list.append(']');
+        java.util.Map<Long, String> names = group.get(0).nameMap();
         StringBuilder schema = new StringBuilder("MAP {");
         List<String> select = new ArrayList<>();
         for (int i = 0; i < table.columns().size(); i++) {
             SnapshotView.ColumnEntry c = table.columns().get(i);
             if (i > 0) schema.append(", ");
+            if (names == null) {
+                schema.append(c.id());
+            } else {
+                // a name no Parquet field has stands for a column the mapping does not name: it reads as its default
+                String source = names.get(c.id());
+                schema.append(SqlQuote.literal(source != null ? source : "__fdl_unmapped_" + c.id() + "__"));
+            }
             // Internal names c<id> keep user columns apart from the filename/file_row_number columns.
-            schema.append(c.id()).append(": {name: ").append(SqlQuote.literal("c" + c.id()))
+            schema.append(": {name: ").append(SqlQuote.literal("c" + c.id()))
                     .append(", type: ").append(SqlQuote.literal(c.duckType()))
                     // Every default as VARCHAR text: MAP values need one type, and the reader casts it to the column's.
                     .append(", default_value: CAST(").append(SqlQuote.literal(c.initialDefault())).append(" AS VARCHAR)}");
             select.add("p." + SqlQuote.ident("c" + c.id()) + " AS " + SqlQuote.ident(rowIds ? idColumn(c.id()) : c.name()));
         }
         schema.append('}');
-        String deletes = deletes();
+        String fileIndex = offset == 0 ? "p.file_index::BIGINT" : "(p.file_index::BIGINT + " + offset + ")";
         StringBuilder sb = new StringBuilder("SELECT ");
         sb.append(select.isEmpty() ? "NULL AS __fdl_no_columns" : String.join(", ", select));
         if (rowIds) {
-            sb.append(", [").append(fileIdList()).append("][p.file_index::BIGINT + 1] AS " + FILE_ID
+            sb.append(", [").append(fileIdList()).append("][" + fileIndex + " + 1] AS " + FILE_ID
                     + ", p.file_row_number AS " + POS + ", CAST(NULL AS INTEGER) AS " + INLINED);
         }
-        sb.append(" FROM read_parquet(").append(files);
+        sb.append(" FROM read_parquet(").append(list);
         if (!table.columns().isEmpty()) sb.append(", schema = ").append(schema);
         if (deletes != null || rowIds) sb.append(", file_row_number = true");
         sb.append(") AS p");
         if (deletes != null) {
-            sb.append(" WHERE ").append(rowKey("p.file_index::BIGINT", "p.file_row_number"))
+            sb.append(" WHERE ").append(rowKey(fileIndex, "p.file_row_number"))
                     .append(" NOT IN (SELECT k FROM (").append(deletes).append(") AS d WHERE k IS NOT NULL)");
         }
         return sb.toString();
@@ -172,7 +212,7 @@ public final class TableViewSql {
     /** {@code id, id, …}: the visible data files' ids as a BIGINT list literal's items, in the order read. */
     private String fileIdList() {
         StringBuilder ids = new StringBuilder();
-        for (SnapshotView.DataFileEntry f : table.dataFiles()) {
+        for (SnapshotView.DataFileEntry f : files) {
             ids.append(ids.isEmpty() ? "" : ", ").append(f.id()).append("::BIGINT");
         }
         return ids.toString();
@@ -181,16 +221,16 @@ public final class TableViewSql {
     /** {@code (id, index), …} for every visible data file: its id and 0-based index in the list read. */
     private String fileIndexes() {
         StringBuilder values = new StringBuilder();
-        for (int i = 0; i < table.dataFiles().size(); i++) {
+        for (int i = 0; i < files.size(); i++) {
             if (!values.isEmpty()) values.append(", ");
-            values.append('(').append(table.dataFiles().get(i).id()).append(", ").append(i).append("::BIGINT)");
+            values.append('(').append(files.get(i).id()).append(", ").append(i).append("::BIGINT)");
         }
         return values.toString();
     }
 
     private int index(long dataFileId) {
-        for (int i = 0; i < table.dataFiles().size(); i++) {
-            if (table.dataFiles().get(i).id() == dataFileId) return i;
+        for (int i = 0; i < files.size(); i++) {
+            if (files.get(i).id() == dataFileId) return i;
         }
         throw new IllegalStateException("delete file of an invisible data file " + dataFileId);
     }

@@ -125,6 +125,11 @@ public final class HistoryTruncation {
                 Sql.exec(c, "DELETE FROM " + table + " WHERE table_id IN " + gone);
             }
         }
+        // the entries of mappings removed with their tables (ducklake_name_mapping has no table_id; DuckLake's
+        // expiry removes entries whose mapping is gone the same way)
+        if (catalog.tableNames().contains("ducklake_name_mapping") && catalog.tableNames().contains("ducklake_column_mapping")) {
+            Sql.exec(c, "DELETE FROM ducklake_name_mapping WHERE NOT EXISTS (SELECT 1 FROM ducklake_column_mapping m WHERE m.mapping_id = ducklake_name_mapping.mapping_id)");
+        }
         for (long tableId : goneTables) {
             for (String name : catalog.tableNames()) {
                 if (name.equals(DuckLakeSchema.INLINED_DELETE_PREFIX + tableId)

@@ -44,8 +44,9 @@ import dev.fdl.ducklake.format.Visibility;
  * Statistics of restored tables are the old catalog's, except {@code next_row_id}, which never goes
  * back (row ids must not repeat).
  *
- * <p>Partitioned or sorted tables, macros and column-mapped files are refused (naming the table),
- * never restored half: fdl's importer writes none of them. Both catalogs must be of the same
+ * <p>Partitioned or sorted tables and macros are refused (naming the table), never restored half:
+ * fdl's importer writes none of them. Data files read through a name mapping ({@code mapping_id},
+ * from {@code fdl add-files} of files without field ids) come with their mapping. Both catalogs must be of the same
  * DuckLake format. Everything happens in one SQLite transaction: on any error the working catalog
  * is unchanged.
  */
@@ -100,8 +101,8 @@ public final class RestoreSnapshot {
      * @param author  recorded in {@code ducklake_snapshot_changes}
      * @param message recorded in {@code ducklake_snapshot_changes}
      * @throws FdlException exit 1 when the catalogs differ in DuckLake format, or either uses a
-     *                      feature restore does not handle (partitions, sort orders, macros,
-     *                      column mappings), naming it, or when the working catalog already shows
+     *                      feature restore does not handle (partitions, sort orders, macros),
+     *                      naming it, or when the working catalog already shows
      *                      that state (nothing to restore); the working catalog is then unchanged
      */
     public static Result restore(Path working, Path source, long sourceSnapshot, String author, String message) {
@@ -233,7 +234,8 @@ public final class RestoreSnapshot {
         sync("ducklake_tag", null, null, Map.of("object_id", catalogIds), Set.of());
         sync("ducklake_column_tag", null, null, Map.of("table_id", tables.ids), Set.of());
 
-        Sync files = sync("ducklake_data_file", "data_file_id", null, Map.of("table_id", tables.ids), filesWithOtherDeletes(tables.ids));
+        Sync files = sync("ducklake_data_file", "data_file_id", null, Map.of("table_id", tables.ids, "mapping_id", nameMappings(tables.ids)),
+                filesWithOtherDeletes(tables.ids));
         for (Row r : files.inserted) mark(r.num("table_id"), "inserted_into_table");
         for (Row r : files.ended) mark(r.num("table_id"), "deleted_from_table");
         for (Map.Entry<Long, Long> e : files.fresh.entrySet()) {
@@ -299,8 +301,8 @@ public final class RestoreSnapshot {
                             + "does not handle yet; nothing was changed");
             }
             if (!one("SELECT count(*) FROM " + db + ".ducklake_data_file WHERE " + visibleIn(db)
-                    + " AND (partition_id IS NOT NULL OR mapping_id IS NOT NULL)").equals("0"))
-                throw new FdlException("cannot restore: " + which + " has partitioned or column-mapped data files, which fdl restore "
+                    + " AND partition_id IS NOT NULL").equals("0"))
+                throw new FdlException("cannot restore: " + which + " has partitioned data files, which fdl restore "
                         + "does not handle yet; nothing was changed");
         }
     }
@@ -583,6 +585,61 @@ public final class RestoreSnapshot {
             if (t != null) r.values.put("table_id", tableIds.get(((Number) t).longValue()));
             insert("main." + table, columns(table), r.values);
         }
+    }
+
+    /**
+     * The name mappings the source's visible data files name, source id to working id: a mapping
+     * the working catalog holds alike (same table, type and entries) keeps its id; any other is
+     * copied under a new catalog id (mappings are not versioned; DuckLake never changes one).
+     */
+    private Map<Long, Long> nameMappings(Map<Long, Long> tableIds) throws SQLException {
+        Map<Long, Long> out = new HashMap<>();
+        if (!exists("main", "ducklake_column_mapping") || !exists(V, "ducklake_column_mapping")) return out;
+        for (Row f : rows(V, "ducklake_data_file", visibleIn(V) + " AND mapping_id IS NOT NULL")) {
+            long from = f.num("mapping_id");
+            if (out.containsKey(from)) continue;
+            Long table = tableIds.get(f.num("table_id"));
+            if (table == null) continue; // a file of a table not restored
+            List<Row> mapping = rows(V, "ducklake_column_mapping", "mapping_id = " + from);
+            List<Row> entries = rows(V, "ducklake_name_mapping", "mapping_id = " + from + " ORDER BY column_id");
+            if (mapping.isEmpty()) throw new FdlException("cannot restore: the version's catalog names column mapping " + from
+                    + " but holds no such mapping; nothing was changed");
+            mapping.get(0).values.put("table_id", table);
+            if (sameMapping(from, mapping.get(0), entries)) {
+                out.put(from, from);
+                continue;
+            }
+            long to = snapshot.newCatalogId();
+            mapping.get(0).values.put("mapping_id", to);
+            insert("main.ducklake_column_mapping", columns("ducklake_column_mapping"), mapping.get(0).values);
+            for (Row e : entries) {
+                e.values.put("mapping_id", to);
+                insert("main.ducklake_name_mapping", columns("ducklake_name_mapping"), e.values);
+            }
+            out.put(from, to);
+        }
+        return out;
+    }
+
+    /** Whether the working catalog holds mapping {@code id} as {@code mapping} (table id already mapped) with {@code entries}. */
+    private boolean sameMapping(long id, Row mapping, List<Row> entries) throws SQLException {
+        List<Row> here = rows("main", "ducklake_column_mapping", "mapping_id = " + id);
+        if (here.size() != 1 || !alike(here.get(0), mapping)) return false;
+        List<Row> hereEntries = rows("main", "ducklake_name_mapping", "mapping_id = " + id + " ORDER BY column_id");
+        if (hereEntries.size() != entries.size()) return false;
+        for (int i = 0; i < entries.size(); i++) if (!alike(hereEntries.get(i), entries.get(i))) return false;
+        return true;
+    }
+
+    /** Same columns with equal values, numbers compared by value whatever their Java type. */
+    private static boolean alike(Row a, Row b) {
+        if (!a.values.keySet().equals(b.values.keySet())) return false;
+        for (Map.Entry<String, Object> e : a.values.entrySet()) {
+            Object x = e.getValue(), y = b.values.get(e.getKey());
+            boolean same = x instanceof Number n && y instanceof Number m ? n.longValue() == m.longValue() : Objects.equals(x, y);
+            if (!same) return false;
+        }
+        return true;
     }
 
     private boolean createLike(String sourceTable, String target) throws SQLException {

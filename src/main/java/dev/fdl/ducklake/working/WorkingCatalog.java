@@ -16,6 +16,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.catalog.ColumnTypes;
@@ -80,11 +81,22 @@ public final class WorkingCatalog implements AutoCloseable {
      * @param fileName its path relative to the table's folder, or its absolute location when {@code relative} is false
      * @param stats    its statistics, as measured on the file
      * @param relative whether {@code fileName} is relative to the table's folder ({@code path_is_relative})
+     * @param nameMap  for a file without Parquet field ids: column id to the file's field name, recorded
+     *                 as the file's name mapping ({@code mapping_id}); null for a file read by field id
      */
-    public record NewDataFile(String fileName, FileStats stats, boolean relative) {
+    public record NewDataFile(String fileName, FileStats stats, boolean relative, Map<Long, String> nameMap) {
+        public NewDataFile {
+            if (nameMap != null) nameMap = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(nameMap));
+        }
+
         /** A file written into the table's folder: its path relative to it. */
         public NewDataFile(String fileName, FileStats stats) {
-            this(fileName, stats, true);
+            this(fileName, stats, true, null);
+        }
+
+        /** A file read by field id. */
+        public NewDataFile(String fileName, FileStats stats, boolean relative) {
+            this(fileName, stats, relative, null);
         }
     }
 
@@ -340,8 +352,18 @@ public final class WorkingCatalog implements AutoCloseable {
         long rowIdStart = old == null ? 0 : old[1];
         long rows = 0, bytes = 0;
         boolean fresh = plan.createsTable() || plan.replacesRows();
+        Map<Map<Long, String>, Long> mappings = new HashMap<>();
         for (NewDataFile f : files) {
-            dataFileRows(s.id(), tableId, s.newFileId(), f, rowIdStart + rows);
+            Long mappingId = null;
+            if (f.nameMap() != null) {
+                mappingId = mappings.get(f.nameMap());
+                if (mappingId == null) {
+                    mappingId = s.newCatalogId();
+                    nameMapping(mappingId, tableId, f.nameMap());
+                    mappings.put(f.nameMap(), mappingId);
+                }
+            }
+            dataFileRows(s.id(), tableId, s.newFileId(), f, rowIdStart + rows, mappingId);
             rows += f.stats().recordCount();
             bytes += f.stats().fileSizeBytes();
             tableColumnStats(tableId, plan, f.stats(), fresh, duck);
@@ -350,14 +372,33 @@ public final class WorkingCatalog implements AutoCloseable {
         tableStats(tableId, plan, new FileStats(rows, bytes, 0, List.of()), old, rowIdStart);
     }
 
+    /**
+     * Records a name mapping (DuckLake spec, {@code ducklake_column_mapping} and
+     * {@code ducklake_name_mapping}): mapping {@code mappingId} of table {@code tableId}, of type
+     * {@code map_by_name}, mapping each top-level field name of a file to the column id it holds.
+     * Each entry's {@code column_id} (its id within the mapping, which nested entries would name as
+     * {@code parent_column}) is the column id it maps to; {@code target_field_id} is that column id.
+     */
+    private void nameMapping(long mappingId, long tableId, Map<Long, String> nameMap) throws SQLException {
+        update("INSERT INTO ducklake_column_mapping (mapping_id, table_id, type) VALUES (?, ?, 'map_by_name')", mappingId, tableId);
+        for (Map.Entry<Long, String> e : nameMap.entrySet()) {
+            update("INSERT INTO ducklake_name_mapping (mapping_id, column_id, source_name, target_field_id, parent_column, is_partition) "
+                    + "VALUES (?, ?, ?, ?, NULL, 0)", mappingId, e.getKey(), e.getValue(), e.getKey());
+        }
+    }
+
     private void dataFileRows(long s, long tableId, long fileId, NewDataFile file, long rowIdStart) throws SQLException {
+        dataFileRows(s, tableId, fileId, file, rowIdStart, null);
+    }
+
+    private void dataFileRows(long s, long tableId, long fileId, NewDataFile file, long rowIdStart, Long mappingId) throws SQLException {
         FileStats stats = file.stats();
         update("INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, end_snapshot, file_order, path, "
                 + "path_is_relative, file_format, record_count, file_size_bytes, footer_size, row_id_start, partition_id, "
                 + "encryption_key, mapping_id, partial_max) VALUES (?, ?, ?, NULL, NULL, ?, ?, 'parquet', ?, ?, ?, ?, NULL, "
-                + "NULL, NULL, NULL)",
+                + "NULL, ?, NULL)",
                 fileId, tableId, s, file.fileName(), file.relative() ? 1 : 0, stats.recordCount(), stats.fileSizeBytes(),
-                stats.footerSize(), rowIdStart);
+                stats.footerSize(), rowIdStart, mappingId);
         for (FileStats.ColumnStats c : stats.columns()) {
             update("INSERT INTO ducklake_file_column_stats (data_file_id, table_id, column_id, column_size_bytes, value_count, "
                     + "null_count, min_value, max_value, contains_nan, extra_stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",

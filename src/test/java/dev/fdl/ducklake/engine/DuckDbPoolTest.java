@@ -186,4 +186,40 @@ class DuckDbPoolTest {
         assertThat(pool.created()).isEqualTo(2);
         assertThat(pool.discarded()).isEqualTo(2);
     }
+
+    private static String setting(Connection c, String name) throws SQLException {
+        return column(c, "SELECT current_setting('" + name + "')").get(0);
+    }
+
+    @Test
+    void aBudgetStaysOnAnInstanceOnlyForLendingsUnderTheSameBudget() throws Exception {
+        DuckDbPool pool = new DuckDbPool(1);
+        DuckDbPool small = pool.within(MemoryBudget.of(64L << 20, tmp.resolve("spill-a")));
+        DuckDbPool other = pool.within(MemoryBudget.of(300L << 20, null));
+        String limit, threads, temp;
+        try (Connection c = pool.connection()) {
+            limit = setting(c, "memory_limit");
+            threads = setting(c, "threads");
+            temp = setting(c, "temp_directory");
+        }
+        try (Connection c = small.connection()) {
+            assertThat(setting(c, "memory_limit")).isEqualTo("64.0 MiB");
+            assertThat(setting(c, "temp_directory")).endsWith("spill-a");
+            exec(c, "SET threads = 3"); // the user's own change
+        }
+        try (Connection c = small.connection()) {
+            assertThat(setting(c, "memory_limit")).isEqualTo("64.0 MiB");
+            assertThat(setting(c, "threads")).as("the user's change undone, the budget's kept").isEqualTo("1");
+        }
+        try (Connection c = other.connection()) {
+            assertThat(setting(c, "memory_limit")).isEqualTo("300.0 MiB");
+            assertThat(setting(c, "temp_directory")).as("no spill folder in this budget").isEqualTo(temp);
+        }
+        try (Connection c = pool.connection()) {
+            assertThat(List.of(setting(c, "memory_limit"), setting(c, "threads"), setting(c, "temp_directory")))
+                    .containsExactly(limit, threads, temp);
+            assertThat(state(c)).isEqualTo(newInstanceState());
+        }
+        assertThat(pool.created()).as("one instance served every budget").isEqualTo(1);
+    }
 }
