@@ -141,6 +141,19 @@ final class CatalogSide {
                 .orElseThrow(() -> new IllegalStateException("table " + id + " vanished from " + sqlite));
     }
 
+    /**
+     * Per data file id of table {@code uuid}, its location as the catalog resolves it against the
+     * repository's data folder (not a local mirror): what positional delete files name.
+     */
+    Map<Long, String> logicalPaths(Connection duck, MergeRequest.Writer w, String uuid) throws SQLException {
+        SnapshotView logical = SnapshotView.load(duck, alias, sqlite.toString(), w.store().location(w.dataDirKey()), snapshot);
+        long id = byUuid.get(uuid).entry().id();
+        Map<Long, String> out = new LinkedHashMap<>();
+        for (SnapshotView.TableEntry t : logical.tables())
+            if (t.id() == id) t.dataFiles().forEach(f -> out.put(f.id(), f.location()));
+        return out;
+    }
+
     /** This side's view, once {@link #readable} loaded it. */
     SnapshotView view() {
         return readable;

@@ -84,41 +84,75 @@ public final class ThreeWayMerge {
                 CatalogSide ours = CatalogSide.open(duck, "__fdl_ours", r.ours(), null, tmp);
                 CatalogSide theirs = CatalogSide.open(duck, "__fdl_theirs", r.theirs().catalog(), r.theirs().snapshot(), tmp);
                 Plan plan = classify(duck, base, ours, theirs, r.options(), w);
-                List<Path> merged = new ArrayList<>();
+                List<Merged> merged = new ArrayList<>();
+                long bytesRead = 0;
                 for (int i = 0; i < plan.both.size(); i++) {
                     Both b = plan.both.get(i);
                     String name = b.ours().qualified();
                     MergeOptions.Side res = r.options().resolution(b.ours().entry().schema(), b.ours().entry().name());
                     List<String> key = !r.options().key().isEmpty() ? r.options().key()
                             : Stream.of(b.ours().key(), b.theirs().key(), b.base().key()).filter(k -> !k.isEmpty()).findFirst().orElse(List.of());
-                    RowMerge m = RowMerge.plan(duck, name, side(duck, base, b.base(), w), side(duck, ours, b.ours(), w),
-                            side(duck, theirs, b.theirs(), w), key, res);
-                    if (!m.conflicts().isEmpty()) {
-                        plan.conflicts.addAll(m.conflicts());
-                        merged.add(null);
+                    RowMerge.Side bs = side(duck, base, b.base(), w), os = side(duck, ours, b.ours(), w), ts = side(duck, theirs, b.theirs(), w);
+                    DeltaMerge delta = DeltaMerge.plan(duck, i, name, new DeltaMerge.Entries(base.view(), bs.entry(), ours.view(), os.entry(),
+                            theirs.view(), ts.entry()), key, res);
+                    List<MergeResult.TableConflict> found;
+                    boolean empty;
+                    if (delta != null) {
+                        found = delta.conflicts();
+                        empty = found.isEmpty() && delta.count(delta.inserts()) == 0
+                                && DeltaCommit.perFile(duck, delta).stream().filter(DeltaCommit.FileDeletes::ends).count() == os.entry().dataFiles().size();
+                        bytesRead += delta.bytesRead();
+                        merged.add(new Merged(null, delta));
+                    } else {
+                        for (RowMerge.Side s : List.of(bs, os, ts)) bytesRead += wholeBytes(s.entry());
+                        RowMerge m = RowMerge.plan(duck, name, bs, os, ts, key, res);
+                        found = m.conflicts();
+                        Path file = tmp.resolve("merged-" + i + ".parquet");
+                        empty = found.isEmpty() && m.write(file, res) == 0;
+                        merged.add(new Merged(file, null));
+                    }
+                    if (!found.isEmpty()) {
+                        plan.conflicts.addAll(found);
                         continue;
                     }
-                    Path file = tmp.resolve("merged-" + i + ".parquet");
-                    if (m.write(file, res) == 0) {
+                    if (empty) {
                         plan.conflicts.add(new MergeResult.TableConflict(name, "empty", 1, List.of(new MergeResult.KeyConflict("",
                                 null, "the merged table would hold no rows, which fdl cannot write as a merge yet: settle it with --ours or --theirs",
                                 null))));
                     }
-                    merged.add(file);
                     plan.outcomes.add(new MergeResult.TableOutcome(name, res == null ? MergeResult.Action.MERGED : MergeResult.Action.SETTLED,
                             key.isEmpty() ? "rows merged as multisets" : "rows merged on key (" + String.join(", ", key) + ")"));
                 }
-                if (!plan.conflicts.isEmpty()) return new MergeResult(plan.outcomes, plan.conflicts, null);
+                if (!plan.conflicts.isEmpty()) return new MergeResult(plan.outcomes, plan.conflicts, null, bytesRead);
                 Path scratch = tmp.resolve("scratch.sqlite");
                 copy(r.ours(), scratch);
                 if (!plan.take.isEmpty())
                     RestoreSnapshot.restoreTables(scratch, r.theirs().catalog(), r.theirs().snapshot(), plan.take, w.author(), w.message());
-                for (int i = 0; i < plan.both.size(); i++) {
-                    Both b = plan.both.get(i);
-                    List<String> key = !r.options().key().isEmpty() ? r.options().key() : null;
-                    new Syncer(pool).sync(ImportRequest.of(scratch, w.store(), w.dataDirKey(), merged.get(i), b.ours().qualified(), ImportMode.SYNC)
-                            .withKeys(key).withAuthor(w.author()).withMessage(w.message())
-                            .withCacheDir(w.cacheDir() != null ? w.cacheDir() : tmp.resolve("mirror")));
+                List<String> uploaded = new ArrayList<>();
+                boolean done = false;
+                try {
+                    for (int i = 0; i < plan.both.size(); i++) {
+                        Both b = plan.both.get(i);
+                        List<String> key = !r.options().key().isEmpty() ? r.options().key() : null;
+                        Merged m = merged.get(i);
+                        if (m.delta() != null) {
+                            DeltaCommit.write(duck, m.delta(), new DeltaCommit.Target(scratch, b.ours().qualified(), w, tmp.resolve("delta-" + i), key),
+                                    ours.logicalPaths(duck, w, b.ours().uuid()), uploaded);
+                            continue;
+                        }
+                        new Syncer(pool).sync(ImportRequest.of(scratch, w.store(), w.dataDirKey(), m.file(), b.ours().qualified(), ImportMode.SYNC)
+                                .withKeys(key).withAuthor(w.author()).withMessage(w.message())
+                                .withCacheDir(w.cacheDir() != null ? w.cacheDir() : tmp.resolve("mirror")));
+                    }
+                    done = true;
+                } finally {
+                    if (!done) for (String k : uploaded) {
+                        try {
+                            w.store().delete(k);
+                        } catch (RuntimeException ignored) {
+                            // nothing names the file: gc removes it later
+                        }
+                    }
                 }
                 long last;
                 try (WorkingCatalog c = WorkingCatalog.open(scratch)) {
@@ -126,8 +160,8 @@ public final class ThreeWayMerge {
                 }
                 copy(r.ours(), r.output());
                 written = true;
-                RestoreSnapshot.Result done = RestoreSnapshot.restoreAllowingEmpty(r.output(), scratch, last, w.author(), w.message());
-                return new MergeResult(plan.outcomes, List.of(), done.snapshot());
+                RestoreSnapshot.Result result = RestoreSnapshot.restoreAllowingEmpty(r.output(), scratch, last, w.author(), w.message());
+                return new MergeResult(plan.outcomes, List.of(), result.snapshot(), bytesRead);
             }
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot merge: " + DuckDbErrors.duckError(e), e);
@@ -141,9 +175,26 @@ public final class ThreeWayMerge {
         }
     }
 
+    /** A table changed on both sides, merged: the merged rows' file (whole-table merge) or its changes ({@link DeltaMerge}). */
+    private record Merged(Path file, DeltaMerge delta) {}
+
+    /** The bytes of every data and delete file of {@code e}: what a whole-table merge reads of it. */
+    private static long wholeBytes(SnapshotView.TableEntry e) {
+        long n = 0;
+        for (SnapshotView.DataFileEntry f : e.dataFiles()) n += Math.max(0, f.bytes());
+        for (SnapshotView.DeleteFileEntry d : e.deleteFiles()) {
+            try {
+                n += Files.size(Path.of(d.location()));
+            } catch (IOException | RuntimeException ignored) {
+                // not a local file: not counted
+            }
+        }
+        return n;
+    }
+
     private RowMerge.Side side(Connection duck, CatalogSide side, CatalogSide.Table t, MergeRequest.Writer w) throws SQLException {
         SnapshotView.TableEntry e = side.readable(duck, pool, w, t.uuid());
-        return new RowMerge.Side(side.view(), e);
+        return RowMerge.Side.whole(side.view(), e);
     }
 
     /** What {@link #classify} decided. */
