@@ -80,9 +80,10 @@ public final class ThreeWayMerge {
                     st.execute(Sql.SET_UTC);
                     st.execute("SET temp_directory = " + SqlQuote.literal(tmp.resolve("spill").toString()));
                 }
-                CatalogSide base = CatalogSide.open(duck, "__fdl_base", r.base().catalog(), r.base().snapshot(), tmp);
-                CatalogSide ours = CatalogSide.open(duck, "__fdl_ours", r.ours(), null, tmp);
-                CatalogSide theirs = CatalogSide.open(duck, "__fdl_theirs", r.theirs().catalog(), r.theirs().snapshot(), tmp);
+                List<CatalogSide> sides = CatalogSide.openAll(duck, List.of(new CatalogSide.Source("__fdl_base", r.base().catalog(), r.base().snapshot()),
+                        new CatalogSide.Source("__fdl_ours", r.ours(), null),
+                        new CatalogSide.Source("__fdl_theirs", r.theirs().catalog(), r.theirs().snapshot())), tmp);
+                CatalogSide base = sides.get(0), ours = sides.get(1), theirs = sides.get(2);
                 Plan plan = classify(duck, base, ours, theirs, r.options(), w);
                 List<Merged> merged = new ArrayList<>();
                 long bytesRead = 0;
