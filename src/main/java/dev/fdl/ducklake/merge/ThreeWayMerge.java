@@ -40,8 +40,12 @@ import java.util.stream.Stream;
  * <li>taken from theirs when only theirs changed, created or dropped it: the merged catalog names
  * their data and delete files under ids it has not used ({@link RestoreSnapshot#restoreTables}),
  * so no data file is copied or written;</li>
- * <li>merged when both changed it ({@link RowMerge}): only the difference to ours is written, as
- * {@code import --mode sync} writes it ({@link Syncer}: one data file of added rows, delete files);</li>
+ * <li>merged when both changed it: from what each side changed since the base ({@link DeltaMerge}:
+ * only data and delete files not shared with the base are read, keys touched on both sides go
+ * through {@link RowMerge}), written against ours as deletes and inserts ({@link DeltaCommit}: a
+ * delete file per data file deleted from, new data files); a table whose columns differ between the
+ * sides or that holds inlined rows is merged whole ({@link RowMerge}) and the difference to ours
+ * written as {@code import --mode sync} writes it ({@link Syncer});</li>
  * <li>a conflict when dropped on one side and changed on the other, or created on both sides under
  * one name with different contents, unless settled for a side ({@link MergeOptions}).</li>
  * </ul>
