@@ -20,6 +20,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -28,14 +30,17 @@ import java.util.stream.Stream;
  * table of N rows ({@code --key id}) that each side changed by 1 % since the base (different keys),
  * and a second table changed on one side only. Prints the merge time over the diff time (target
  * ≤ 2x), the data bytes the merge wrote (the changed table's difference; the table changed on one
- * side only must add 0), and the bytes of the data files the merge's reads name against those not
- * shared with the base.
+ * side only must add 0), and the bytes of the data and delete files the merge opened
+ * ({@link MergeResult#bytesRead}) against those of the files not shared with the base. Merge and diff alternate for a warm-up round and then
+ * {@code rounds} measured ones (second argument, default 5); the ratio is reported over all of them
+ * with its median and spread.
  * Run with
- * {@code mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.fdl.bench.MergeBench -Dexec.args="1000000"}.
+ * {@code mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.fdl.bench.MergeBench -Dexec.args="1000000 5"}.
  */
 public final class MergeBench {
     public static void main(String[] args) throws Exception {
         long n = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         Path dir = Files.createTempDirectory("fdl-mergebench-");
         LocalStore store = new LocalStore(Files.createDirectories(dir.resolve("repo")));
         Path base = dir.resolve("base.sqlite"), ours = dir.resolve("ours.sqlite"), theirs = dir.resolve("theirs.sqlite");
@@ -62,29 +67,44 @@ public final class MergeBench {
 
         long baseBytes = dataBytes(store, base), oursBytes = dataBytes(store, ours), theirsBytes = dataBytes(store, theirs);
         long notShared = (oursBytes - baseBytes) + (theirsBytes - baseBytes);
-        long before = folderBytes(dir.resolve("repo/data"));
-        long t0 = System.nanoTime();
-        MergeResult r = new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours, new MergeRequest.Side(theirs, newest(theirs)),
-                new MergeRequest.Side(base, newest(base)), MergeOptions.NONE, dir.resolve("merged.sqlite"),
-                new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), null, "bench", "merge")));
-        long mergeNanos = System.nanoTime() - t0;
-        long written = folderBytes(dir.resolve("repo/data")) - before;
-        if (r.conflicted()) throw new IllegalStateException("unexpected conflicts: " + r.conflicts());
-
         Path od = dir.resolve("ours.duckdb"), td = dir.resolve("theirs.duckdb");
         CatalogConverter.convert(ours, od, CatalogKind.DUCKDB, ProgressListener.NONE);
         CatalogConverter.convert(theirs, td, CatalogKind.DUCKDB, ProgressListener.NONE);
-        long t1 = System.nanoTime();
-        new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(new CatalogDiff.Side("ours", od, null),
-                new CatalogDiff.Side("theirs", td, null), null, List.of(), false), new CatalogDiff.Sink() {});
-        long diffNanos = System.nanoTime() - t1;
 
+        // merge and diff alternate, so both see the same machine; the first round warms both up and is not counted
+        List<Double> ratios = new ArrayList<>();
+        MergeResult r = null;
+        long written = 0, writtenOther = 0, mergeTotal = 0, diffTotal = 0;
+        for (int round = 0; round <= rounds; round++) {
+            long before = folderBytes(dir.resolve("repo/data")), beforeOther = folderBytes(dir.resolve("repo/data/main/other"));
+            long t0 = System.nanoTime();
+            r = new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours, new MergeRequest.Side(theirs, newest(theirs)),
+                    new MergeRequest.Side(base, newest(base)), MergeOptions.NONE, dir.resolve("merged-" + round + ".sqlite"),
+                    new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), null, "bench", "merge")));
+            long mergeNanos = System.nanoTime() - t0;
+            if (r.conflicted()) throw new IllegalStateException("unexpected conflicts: " + r.conflicts());
+            written = folderBytes(dir.resolve("repo/data")) - before;
+            writtenOther = folderBytes(dir.resolve("repo/data/main/other")) - beforeOther;
+            long t1 = System.nanoTime();
+            new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(new CatalogDiff.Side("ours", od, null),
+                    new CatalogDiff.Side("theirs", td, null), null, List.of(), false), new CatalogDiff.Sink() {});
+            long diffNanos = System.nanoTime() - t1;
+            System.out.printf("round %d%s: merge %.2f s, diff %.2f s: %.2fx%n", round, round == 0 ? " (warm-up)" : "", mergeNanos / 1e9,
+                    diffNanos / 1e9, mergeNanos / (double) diffNanos);
+            if (round == 0) continue;
+            ratios.add(mergeNanos / (double) diffNanos);
+            mergeTotal += mergeNanos;
+            diffTotal += diffNanos;
+        }
+        Collections.sort(ratios);
         System.out.printf("rows %,d; tables: %s%n", n, r.tables());
-        System.out.printf("merge %.2f s, diff %.2f s: merge/diff %.2fx (target <= 2x)%n", mergeNanos / 1e9, diffNanos / 1e9,
-                mergeNanos / (double) diffNanos);
-        System.out.printf("data bytes the merge wrote: %,d (the table changed on one side only adds 0; the rest is the keyed table's difference)%n", written);
-        System.out.printf("data bytes the merge's reads name: %,d (base %,d + ours' and theirs' own %,d); not shared with the base: %,d%n",
-                baseBytes + notShared, baseBytes, notShared, notShared);
+        System.out.printf("merge/diff over %d rounds: %.2fx (median %.2fx, min %.2fx, max %.2fx; target <= 2x); merge %.2f s, diff %.2f s on average%n",
+                rounds, mergeTotal / (double) diffTotal, ratios.get(ratios.size() / 2), ratios.get(0), ratios.get(ratios.size() - 1),
+                mergeTotal / 1e9 / rounds, diffTotal / 1e9 / rounds);
+        System.out.printf("data bytes the merge wrote: %,d (the keyed table's difference); of them for the table changed on one side only: %,d (target 0)%n",
+                written, writtenOther);
+        System.out.printf("data and delete file bytes the merge read: %,d; not shared with the base: %,d (%.2fx); the whole tables of base, ours and theirs: %,d%n",
+                r.bytesRead(), notShared, r.bytesRead() / (double) notShared, baseBytes + oursBytes + theirsBytes);
     }
 
     private static void sync(LocalStore store, Path catalog, Path file, String table, List<String> key) {

@@ -52,9 +52,45 @@ final class CatalogSide {
         this.snapshot = snapshot;
     }
 
-    /** Copies {@code sqlite} to DuckDB in {@code tmp}, attaches it to {@code duck} as {@code alias} and reads its tables at {@code snapshot} (null: newest). */
-    static CatalogSide open(Connection duck, String alias, Path sqlite, Long snapshot, Path tmp) throws SQLException {
-        Path copy = CatalogConverter.scratchCopy(sqlite, tmp.resolve(alias + ".duckdb"));
+    /** A catalog to open: its SQLite file, the snapshot to read (null: newest) and the alias to attach it as. */
+    record Source(String alias, Path sqlite, Long snapshot) {}
+
+    /**
+     * Copies the sources' SQLite catalogs to DuckDB in {@code tmp}, each on its own thread (the
+     * copies are independent and take most of a small merge's time), attaches them to {@code duck}
+     * and reads their tables ({@link #open}); in the order given.
+     */
+    static List<CatalogSide> openAll(Connection duck, List<Source> sources, Path tmp) throws SQLException {
+        java.util.concurrent.ExecutorService copiers = java.util.concurrent.Executors.newFixedThreadPool(sources.size());
+        try {
+            List<java.util.concurrent.Future<Path>> copies = new ArrayList<>();
+            for (Source s : sources)
+                copies.add(copiers.submit(() -> CatalogConverter.scratchCopy(s.sqlite(), tmp.resolve(s.alias() + ".duckdb"))));
+            List<CatalogSide> out = new ArrayList<>();
+            for (int i = 0; i < sources.size(); i++) {
+                Source s = sources.get(i);
+                out.add(open(duck, s.alias(), s.sqlite(), s.snapshot(), done(copies.get(i))));
+            }
+            return out;
+        } finally {
+            copiers.shutdownNow();
+        }
+    }
+
+    private static Path done(java.util.concurrent.Future<Path> copy) {
+        try {
+            return copy.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FdlException("interrupted while copying a catalog for the merge");
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new FdlException("cannot copy a catalog for the merge: " + e.getCause());
+        }
+    }
+
+    /** Attaches {@code copy}, the DuckDB copy of {@code sqlite}, to {@code duck} as {@code alias} and reads its tables at {@code snapshot} (null: newest). */
+    private static CatalogSide open(Connection duck, String alias, Path sqlite, Long snapshot, Path copy) throws SQLException {
         Sql.attach(duck, copy, alias, true);
         SnapshotView view = SnapshotView.loadRelative(duck, alias, sqlite.toString(), snapshot);
         long s = snapshot != null ? snapshot : newest(duck, alias);
@@ -139,6 +175,19 @@ final class CatalogSide {
         long id = byUuid.get(uuid).entry().id();
         return readable.tables().stream().filter(t -> t.id() == id).findFirst()
                 .orElseThrow(() -> new IllegalStateException("table " + id + " vanished from " + sqlite));
+    }
+
+    /**
+     * Per data file id of table {@code uuid}, its location as the catalog resolves it against the
+     * repository's data folder (not a local mirror): what positional delete files name.
+     */
+    Map<Long, String> logicalPaths(Connection duck, MergeRequest.Writer w, String uuid) throws SQLException {
+        SnapshotView logical = SnapshotView.load(duck, alias, sqlite.toString(), w.store().location(w.dataDirKey()), snapshot);
+        long id = byUuid.get(uuid).entry().id();
+        Map<Long, String> out = new LinkedHashMap<>();
+        for (SnapshotView.TableEntry t : logical.tables())
+            if (t.id() == id) t.dataFiles().forEach(f -> out.put(f.id(), f.location()));
+        return out;
     }
 
     /** This side's view, once {@link #readable} loaded it. */

@@ -8,11 +8,18 @@ import java.util.List;
  * @param tables    per table of the merged catalog (or of a side, for a dropped one), what happened to it
  * @param conflicts what could not be merged (empty when the merge was written)
  * @param snapshot  the merge snapshot in the output catalog, or null when nothing was written (conflicts)
+ * @param bytesRead bytes of the distinct data and delete files the row merges of tables changed on both
+ *                  sides opened (their sizes as the catalogs record them, else on disk); 0 when unknown
  */
-public record MergeResult(List<TableOutcome> tables, List<TableConflict> conflicts, Long snapshot) {
+public record MergeResult(List<TableOutcome> tables, List<TableConflict> conflicts, Long snapshot, long bytesRead) {
     public MergeResult {
         tables = List.copyOf(tables);
         conflicts = List.copyOf(conflicts);
+    }
+
+    /** A result whose bytes read are not known (0). */
+    public MergeResult(List<TableOutcome> tables, List<TableConflict> conflicts, Long snapshot) {
+        this(tables, conflicts, snapshot, 0);
     }
 
     /** True when the merge was refused for conflicts and nothing was written. */

@@ -82,8 +82,16 @@ final class RowMerge {
         return m;
     }
 
-    /** One side of the table: its view and entry as the built-in reader reads them. */
-    record Side(SnapshotView view, SnapshotView.TableEntry entry) {}
+    /**
+     * One side of the table: its entry (columns) and the SELECT of the rows to merge, columns named
+     * {@code c<column id>} ({@link TableViewSql#idColumn}); more columns may follow and are ignored.
+     */
+    record Side(SnapshotView.TableEntry entry, String rows) {
+        /** Every row of the table as the built-in reader shows it. */
+        static Side whole(SnapshotView view, SnapshotView.TableEntry entry) {
+            return new Side(entry, new TableViewSql(view, entry).selectWithRowIds());
+        }
+    }
 
     private static void load(Connection duck, String name, Side side) throws SQLException {
         List<String> select = new ArrayList<>();
@@ -93,7 +101,7 @@ final class RowMerge {
         try (Statement st = duck.createStatement()) {
             // a view: the join below reads each side's files once, nothing is materialised
             st.execute("CREATE OR REPLACE TEMP VIEW " + name + " AS SELECT " + String.join(", ", select) + " FROM ("
-                    + new TableViewSql(side.view(), side.entry()).selectWithRowIds() + ") AS v");
+                    + side.rows() + ") AS v");
         }
     }
 
@@ -209,11 +217,21 @@ final class RowMerge {
      * @return the number of rows written
      */
     long write(Path file, MergeOptions.Side resolution) throws SQLException {
-        String query = key.isEmpty() ? multiset() : keyedRows(resolution);
+        String query = merged(resolution);
         try (Statement st = duck.createStatement()) {
             st.execute("COPY (" + query + ") TO " + SqlQuote.literal(file.toAbsolutePath().toString()) + " (FORMAT parquet)");
             return st.getUpdateCount();
         }
+    }
+
+    /** The SELECT of the merged rows, the merged columns by name in order ({@link #columns()}); valid until the next plan. */
+    String merged(MergeOptions.Side resolution) {
+        return key.isEmpty() ? multiset() : keyedRows(resolution);
+    }
+
+    /** The merged columns, in order. */
+    List<Col> columns() {
+        return cols;
     }
 
     private String keyedRows(MergeOptions.Side resolution) {

@@ -41,8 +41,12 @@ import java.util.stream.Stream;
  * <li>taken from theirs when only theirs changed, created or dropped it: the merged catalog names
  * their data and delete files under ids it has not used ({@link RestoreSnapshot#restoreTables}),
  * so no data file is copied or written;</li>
- * <li>merged when both changed it ({@link RowMerge}): only the difference to ours is written, as
- * {@code import --mode sync} writes it ({@link Syncer}: one data file of added rows, delete files);</li>
+ * <li>merged when both changed it: from what each side changed since the base ({@link DeltaMerge}:
+ * only data and delete files not shared with the base are read, keys touched on both sides go
+ * through {@link RowMerge}), written against ours as deletes and inserts ({@link DeltaCommit}: a
+ * delete file per data file deleted from, new data files); a table whose columns differ between the
+ * sides or that holds inlined rows is merged whole ({@link RowMerge}) and the difference to ours
+ * written as {@code import --mode sync} writes it ({@link Syncer});</li>
  * <li>a conflict when dropped on one side and changed on the other, or created on both sides under
  * one name with different contents, unless settled for a side ({@link MergeOptions}).</li>
  * </ul>
@@ -88,48 +92,85 @@ public final class ThreeWayMerge {
                     st.execute(Sql.SET_UTC);
                     st.execute("SET temp_directory = " + SqlQuote.literal(tmp.resolve("spill").toString()));
                 }
-                CatalogSide base = CatalogSide.open(duck, "__fdl_base", r.base().catalog(), r.base().snapshot(), tmp);
-                CatalogSide ours = CatalogSide.open(duck, "__fdl_ours", r.ours(), null, tmp);
-                CatalogSide theirs = CatalogSide.open(duck, "__fdl_theirs", r.theirs().catalog(), r.theirs().snapshot(), tmp);
+                List<CatalogSide> sides = CatalogSide.openAll(duck, List.of(new CatalogSide.Source("__fdl_base", r.base().catalog(), r.base().snapshot()),
+                        new CatalogSide.Source("__fdl_ours", r.ours(), null),
+                        new CatalogSide.Source("__fdl_theirs", r.theirs().catalog(), r.theirs().snapshot())), tmp);
+                CatalogSide base = sides.get(0), ours = sides.get(1), theirs = sides.get(2);
                 Plan plan = classify(duck, base, ours, theirs, r.options(), w);
-                List<Path> merged = new ArrayList<>();
+                List<Merged> merged = new ArrayList<>();
+                long bytesRead = 0;
                 for (int i = 0; i < plan.both.size(); i++) {
                     Both b = plan.both.get(i);
                     String name = b.ours().qualified();
                     MergeOptions.Side res = r.options().resolution(b.ours().entry().schema(), b.ours().entry().name());
                     List<String> key = !r.options().key().isEmpty() ? r.options().key()
                             : Stream.of(b.ours().key(), b.theirs().key(), b.base().key()).filter(k -> !k.isEmpty()).findFirst().orElse(List.of());
-                    RowMerge m = RowMerge.plan(duck, name, named(side(duck, base, b.base(), w), b), named(side(duck, ours, b.ours(), w), b),
-                            named(side(duck, theirs, b.theirs(), w), b), key, res);
-                    if (!m.conflicts().isEmpty()) {
-                        plan.conflicts.addAll(m.conflicts());
-                        merged.add(null);
+                    // the delta path reads the sides under their own names (a renamed column makes it fall back);
+                    // the whole-table merge reads them under the merged names
+                    RowMerge.Side bs = side(duck, base, b.base(), w), os = side(duck, ours, b.ours(), w), ts = side(duck, theirs, b.theirs(), w);
+                    DeltaMerge delta = DeltaMerge.plan(duck, i, name, new DeltaMerge.Entries(base.view(), bs.entry(), ours.view(), os.entry(),
+                            theirs.view(), ts.entry()), key, res);
+                    List<MergeResult.TableConflict> found;
+                    boolean empty;
+                    if (delta != null) {
+                        found = delta.conflicts();
+                        empty = found.isEmpty() && delta.count(delta.inserts()) == 0
+                                && DeltaCommit.perFile(duck, delta).stream().filter(DeltaCommit.FileDeletes::ends).count() == os.entry().dataFiles().size();
+                        bytesRead += delta.bytesRead();
+                        merged.add(new Merged(null, delta));
+                    } else {
+                        for (RowMerge.Side s : List.of(bs, os, ts)) bytesRead += wholeBytes(s.entry());
+                        RowMerge m = RowMerge.plan(duck, name, named(base, bs, b), named(ours, os, b), named(theirs, ts, b), key, res);
+                        found = m.conflicts();
+                        Path file = tmp.resolve("merged-" + i + ".parquet");
+                        empty = found.isEmpty() && m.write(file, res) == 0;
+                        merged.add(new Merged(file, null));
+                    }
+                    if (!found.isEmpty()) {
+                        plan.conflicts.addAll(found);
                         continue;
                     }
-                    Path file = tmp.resolve("merged-" + i + ".parquet");
-                    if (m.write(file, res) == 0) {
+                    if (empty) {
                         plan.conflicts.add(new MergeResult.TableConflict(name, "empty", 1, List.of(new MergeResult.KeyConflict("",
                                 null, "the merged table would hold no rows, which fdl cannot write as a merge yet: settle it with --ours or --theirs",
                                 null))));
                     }
-                    merged.add(file);
                     plan.outcomes.add(new MergeResult.TableOutcome(b.merged(), res == null ? MergeResult.Action.MERGED : MergeResult.Action.SETTLED,
                             (key.isEmpty() ? "rows merged as multisets" : "rows merged on key (" + String.join(", ", key) + ")")
                                     + (b.naming().renameOurs() != null ? "; renamed from " + name : "")));
                 }
-                if (!plan.conflicts.isEmpty()) return new MergeResult(plan.outcomes, plan.conflicts, null);
+                if (!plan.conflicts.isEmpty()) return new MergeResult(plan.outcomes, plan.conflicts, null, bytesRead);
                 Path scratch = tmp.resolve("scratch.sqlite");
                 copy(r.ours(), scratch);
                 if (!plan.take.isEmpty())
                     RestoreSnapshot.restoreTables(scratch, r.theirs().catalog(), r.theirs().snapshot(), plan.take, w.author(), w.message());
-                for (int i = 0; i < plan.both.size(); i++) {
-                    Both b = plan.both.get(i);
-                    List<String> key = !r.options().key().isEmpty() ? r.options().key() : null;
-                    if (!b.naming().keepsOurs())
-                        TableRename.rename(scratch, b.ours().entry().id(), b.naming().renameOurs(), b.naming().oursColumns(), w.author(), w.message());
-                    new Syncer(pool).sync(ImportRequest.of(scratch, w.store(), w.dataDirKey(), merged.get(i), b.merged(), ImportMode.SYNC)
-                            .withKeys(key).withAuthor(w.author()).withMessage(w.message())
-                            .withCacheDir(w.cacheDir() != null ? w.cacheDir() : tmp.resolve("mirror")));
+                List<String> uploaded = new ArrayList<>();
+                boolean done = false;
+                try {
+                    for (int i = 0; i < plan.both.size(); i++) {
+                        Both b = plan.both.get(i);
+                        List<String> key = !r.options().key().isEmpty() ? r.options().key() : null;
+                        Merged m = merged.get(i);
+                        if (!b.naming().keepsOurs())
+                            TableRename.rename(scratch, b.ours().entry().id(), b.naming().renameOurs(), b.naming().oursColumns(), w.author(), w.message());
+                        if (m.delta() != null) {
+                            DeltaCommit.write(duck, m.delta(), new DeltaCommit.Target(scratch, b.merged(), w, tmp.resolve("delta-" + i), key),
+                                    ours.logicalPaths(duck, w, b.ours().uuid()), uploaded);
+                            continue;
+                        }
+                        new Syncer(pool).sync(ImportRequest.of(scratch, w.store(), w.dataDirKey(), m.file(), b.merged(), ImportMode.SYNC)
+                                .withKeys(key).withAuthor(w.author()).withMessage(w.message())
+                                .withCacheDir(w.cacheDir() != null ? w.cacheDir() : tmp.resolve("mirror")));
+                    }
+                    done = true;
+                } finally {
+                    if (!done) for (String k : uploaded) {
+                        try {
+                            w.store().delete(k);
+                        } catch (RuntimeException ignored) {
+                            // nothing names the file: gc removes it later
+                        }
+                    }
                 }
                 long last;
                 try (WorkingCatalog c = WorkingCatalog.open(scratch)) {
@@ -137,8 +178,8 @@ public final class ThreeWayMerge {
                 }
                 copy(r.ours(), r.output());
                 written = true;
-                RestoreSnapshot.Result done = RestoreSnapshot.restoreAllowingEmpty(r.output(), scratch, last, w.author(), w.message());
-                return new MergeResult(plan.outcomes, List.of(), done.snapshot());
+                RestoreSnapshot.Result result = RestoreSnapshot.restoreAllowingEmpty(r.output(), scratch, last, w.author(), w.message());
+                return new MergeResult(plan.outcomes, List.of(), result.snapshot(), bytesRead);
             }
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot merge: " + DuckDbErrors.duckError(e), e);
@@ -153,13 +194,30 @@ public final class ThreeWayMerge {
     }
 
     /** A side of a table changed on both sides, its columns under their merged names. */
-    private static RowMerge.Side named(RowMerge.Side s, Both b) {
-        return new RowMerge.Side(s.view(), b.naming().apply(s.entry()));
+    private static RowMerge.Side named(CatalogSide side, RowMerge.Side s, Both b) {
+        return RowMerge.Side.whole(side.view(), b.naming().apply(s.entry()));
+    }
+
+    /** A table changed on both sides, merged: the merged rows' file (whole-table merge) or its changes ({@link DeltaMerge}). */
+    private record Merged(Path file, DeltaMerge delta) {}
+
+    /** The bytes of every data and delete file of {@code e}: what a whole-table merge reads of it. */
+    private static long wholeBytes(SnapshotView.TableEntry e) {
+        long n = 0;
+        for (SnapshotView.DataFileEntry f : e.dataFiles()) n += Math.max(0, f.bytes());
+        for (SnapshotView.DeleteFileEntry d : e.deleteFiles()) {
+            try {
+                n += Files.size(Path.of(d.location()));
+            } catch (IOException | RuntimeException ignored) {
+                // not a local file: not counted
+            }
+        }
+        return n;
     }
 
     private RowMerge.Side side(Connection duck, CatalogSide side, CatalogSide.Table t, MergeRequest.Writer w) throws SQLException {
         SnapshotView.TableEntry e = side.readable(duck, pool, w, t.uuid());
-        return new RowMerge.Side(side.view(), e);
+        return RowMerge.Side.whole(side.view(), e);
     }
 
     /** What {@link #classify} decided. */

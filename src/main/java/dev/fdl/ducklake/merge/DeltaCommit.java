@@ -1,0 +1,171 @@
+package dev.fdl.ducklake.merge;
+
+import dev.fdl.FdlException;
+import dev.fdl.ducklake.DataProgress;
+import dev.fdl.ducklake.TableName;
+import dev.fdl.ducklake.catalog.ColumnTypes;
+import dev.fdl.ducklake.load.DataFileWriter;
+import dev.fdl.ducklake.read.SnapshotView;
+import dev.fdl.ducklake.read.TableViewSql;
+import dev.fdl.ducklake.working.FileStats;
+import dev.fdl.ducklake.working.ImportPlan;
+import dev.fdl.ducklake.working.RowKey;
+import dev.fdl.ducklake.working.WorkingCatalog;
+import dev.fdl.store.Payload;
+import dev.fdl.util.SqlQuote;
+import dev.fdl.util.VersionIds;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Records a {@link DeltaMerge}'s deletes and inserts against ours in the merge's scratch catalog as
+ * one snapshot, through the snapshot writer ({@link WorkingCatalog#newSnapshot}), as the DuckLake
+ * extension records a {@code DELETE} plus {@code INSERT} (DUCKLAKE.md "Data"): per data file of ours
+ * with deletes, its delete file ends and a new one holding every deleted position begins (a data file
+ * whose every row is deleted ends instead); the inserted rows go into new data files. No data file
+ * of ours is rewritten.
+ */
+final class DeltaCommit {
+    /** Field ids of a positional delete file's {@code file_path} and {@code pos} (Iceberg's reserved ids, as the extension writes them). */
+    private static final long FILE_PATH_FIELD_ID = 2147483646L, POS_FIELD_ID = 2147483645L;
+
+    private DeltaCommit() {}
+
+    /** One data file of ours with new deletes: its id, its rows, and how many of them are deleted afterwards. */
+    record FileDeletes(long dataFileId, long recordCount, long deletedAfter) {
+        boolean ends() {
+            return deletedAfter >= recordCount;
+        }
+    }
+
+    /** Per data file of ours with new deletes, its deletes afterwards (reads ours' earlier delete files of those files). */
+    static List<FileDeletes> perFile(Connection duck, DeltaMerge m) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT DISTINCT " + TableViewSql.FILE_ID + " FROM " + m.deletes() + " ORDER BY 1")) {
+            while (rs.next()) ids.add(rs.getLong(1));
+        }
+        List<FileDeletes> out = new ArrayList<>();
+        for (long id : ids) {
+            SnapshotView.DataFileEntry f = m.ours().dataFiles().stream().filter(d -> d.id() == id).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("data file " + id + " is not visible in ours"));
+            out.add(new FileDeletes(id, f.recordCount(), m.count("(" + positions(m, id) + ")")));
+        }
+        return out;
+    }
+
+    /** Every position of data file {@code id} deleted afterwards: ours' earlier deletes and the merge's. */
+    private static String positions(DeltaMerge m, long id) {
+        StringBuilder sb = new StringBuilder("SELECT " + TableViewSql.POS + " AS pos FROM " + m.deletes() + " WHERE "
+                + TableViewSql.FILE_ID + " = " + id);
+        for (SnapshotView.DeleteFileEntry d : m.ours().deleteFiles()) {
+            if (d.dataFileId() != id) continue;
+            m.open(d.location());
+            sb.append(" UNION SELECT pos FROM read_parquet(").append(SqlQuote.literal(d.location())).append(')');
+        }
+        return sb.toString();
+    }
+
+    /** Where and what the merge writes: the scratch catalog, the table, the request's writer, a scratch folder, and the key to record (null: as it is). */
+    record Target(Path scratch, String table, MergeRequest.Writer writer, Path tmp, List<String> key) {}
+
+    /**
+     * Writes the data and delete files (uploaded to the store under the table's folder, their keys
+     * added to {@code uploaded}) and records them as one snapshot of {@code t.scratch()}.
+     *
+     * @param dataPaths per data file id of ours, its path as the catalog resolves it (written into delete files)
+     */
+    static void write(Connection duck, DeltaMerge m, Target t, java.util.Map<Long, String> dataPaths, List<String> uploaded)
+            throws SQLException {
+        MergeRequest.Writer w = t.writer();
+        TableName name = TableName.parse(t.table());
+        List<FileDeletes> files = perFile(duck, m);
+        try (WorkingCatalog catalog = WorkingCatalog.open(t.scratch())) {
+            WorkingCatalog.State state = catalog.state(name);
+            if (state.table() == null || state.table().id() != m.ours().id())
+                throw new IllegalStateException("table " + name + " of the merge's scratch catalog " + t.scratch() + " is not ours' table "
+                        + m.ours().id());
+            long tableId = state.table().id();
+            List<ImportPlan.Column> columns = new ArrayList<>();
+            for (SnapshotView.ColumnEntry c : m.ours().columns()) {
+                ColumnTypes.Column lake = state.columns().stream().filter(x -> x.id() == c.id()).findFirst()
+                        .orElseThrow(() -> new IllegalStateException("column " + c.name() + " of " + name + " vanished"));
+                columns.add(new ImportPlan.Column(c.id(), c.name(), c.name(), c.duckType(), lake.lakeType()));
+            }
+            String location = w.store().location(w.dataDirKey());
+            String folder = w.dataDirKey() + ImportPlan.tableFolderKey(state, name, location);
+            List<WorkingCatalog.NewDataFile> inserts = new ArrayList<>();
+            java.nio.file.Files.createDirectories(t.tmp());
+            List<String> select = new ArrayList<>();
+            for (ImportPlan.Column c : columns)
+                select.add(SqlQuote.ident(TableViewSql.idColumn(c.id())) + " AS " + SqlQuote.ident(c.name()));
+            for (Path file : DataFileWriter.write(duck, "SELECT " + String.join(", ", select) + " FROM " + m.inserts(), columns,
+                    t.tmp().resolve("data"), 0, DataProgress.NONE).files()) {
+                FileStats stats = FileStats.of(duck, file, columns);
+                String fileName = "ducklake-" + VersionIds.next() + ".parquet";
+                w.store().put(folder + fileName, Payload.of(file));
+                uploaded.add(folder + fileName);
+                inserts.add(new WorkingCatalog.NewDataFile(fileName, stats));
+            }
+            List<long[]> deleteFiles = new ArrayList<>();
+            List<String> deleteNames = new ArrayList<>();
+            for (FileDeletes f : files) {
+                if (f.ends()) continue;
+                Path file = t.tmp().resolve("delete-" + f.dataFileId() + ".parquet");
+                long count;
+                try (Statement st = duck.createStatement()) {
+                    st.execute("COPY (SELECT CAST(" + SqlQuote.literal(dataPaths.get(f.dataFileId())) + " AS VARCHAR) AS file_path, "
+                            + "CAST(pos AS BIGINT) AS pos FROM (" + positions(m, f.dataFileId()) + ") ORDER BY pos) TO "
+                            + SqlQuote.literal(file.toAbsolutePath().toString()) + " (FORMAT parquet, FIELD_IDS {file_path: "
+                            + FILE_PATH_FIELD_ID + ", pos: " + POS_FIELD_ID + "})");
+                    count = st.getUpdateCount();
+                }
+                long[] sizes;
+                try (Statement st = duck.createStatement();
+                     ResultSet rs = st.executeQuery("SELECT file_size_bytes, footer_size FROM parquet_file_metadata("
+                             + SqlQuote.literal(file.toAbsolutePath().toString()) + ")")) {
+                    rs.next();
+                    sizes = new long[]{f.dataFileId(), count, rs.getLong(1), rs.getLong(2)};
+                }
+                String fileName = "ducklake-" + VersionIds.next() + "-delete.parquet";
+                w.store().put(folder + fileName, Payload.of(file));
+                uploaded.add(folder + fileName);
+                deleteFiles.add(sizes);
+                deleteNames.add(fileName);
+            }
+            catalog.newSnapshot(state.base(), "merge", w.author(), w.message()).commit(s -> {
+                for (FileDeletes f : files) {
+                    if (!f.ends()) continue;
+                    s.endRows("ducklake_data_file", "data_file_id = ?", f.dataFileId());
+                    s.endRows("ducklake_delete_file", "data_file_id = ?", f.dataFileId());
+                    SnapshotView.DataFileEntry meta = m.ours().dataFiles().stream().filter(d -> d.id() == f.dataFileId()).findFirst().orElseThrow();
+                    catalog.update("UPDATE ducklake_table_stats SET record_count = max(record_count - ?, 0), "
+                            + "file_size_bytes = max(file_size_bytes - ?, 0) WHERE table_id = ?", f.recordCount(), Math.max(0, meta.bytes()), tableId);
+                }
+                for (int i = 0; i < deleteFiles.size(); i++) {
+                    long[] d = deleteFiles.get(i);
+                    s.endRows("ducklake_delete_file", "data_file_id = ?", d[0]);
+                    catalog.update("INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, "
+                            + "path, path_is_relative, format, delete_count, file_size_bytes, footer_size, encryption_key, partial_max) "
+                            + "VALUES (?, ?, ?, NULL, ?, ?, 1, 'parquet', ?, ?, ?, NULL, NULL)",
+                            s.newFileId(), tableId, s.id(), d[0], deleteNames.get(i), d[1], d[2], d[3]);
+                }
+                if (!files.isEmpty()) s.change("deleted_from_table:" + tableId);
+                if (!inserts.isEmpty()) {
+                    catalog.insertDataFiles(s, tableId, ImportPlan.append(name, state, columns), inserts, duck);
+                    s.change("inserted_into_table:" + tableId);
+                }
+                if (t.key() != null) RowKey.record(s, tableId, t.key());
+                return s.id();
+            });
+        } catch (java.io.IOException e) {
+            throw new FdlException("cannot merge " + name + ": " + e.getMessage());
+        }
+    }
+}
