@@ -4,6 +4,7 @@ import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.RunScope;
 import dev.fdl.util.SqlQuote;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the site's previews): with {@link RunScope#refuseUnbudgeted()} a lending without a budget fails
  * the command, so a day's work through the command line passes only when none is made.
  */
+@Isolated("refuses DuckDB without a budget on every thread it starts, which would fail other tests running beside it")
 class EveryCommandWithinBudgetCliTest {
     @TempDir Path dir;
 

@@ -1,5 +1,6 @@
 package dev.fdl.ducklake.engine;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -14,7 +15,7 @@ import java.util.function.Supplier;
  */
 public final class RunScope {
     private static final InheritableThreadLocal<Supplier<DuckDbPool>> POOL = new InheritableThreadLocal<>();
-    private static final InheritableThreadLocal<Boolean> REFUSE_UNBUDGETED = new InheritableThreadLocal<>();
+    private static final InheritableThreadLocal<AtomicBoolean> REFUSE_UNBUDGETED = new InheritableThreadLocal<>();
 
     private RunScope() {}
 
@@ -31,24 +32,42 @@ public final class RunScope {
     public static Scope enter(Supplier<DuckDbPool> pool) {
         Supplier<DuckDbPool> before = POOL.get();
         DuckDbPool[] made = new DuckDbPool[1];
+        boolean[] closed = new boolean[1];
+        // a thread started inside the scope keeps this supplier after the scope closes (worker
+        // pools outlive commands): once closed it answers null, as outside any scope
         POOL.set(() -> {
             synchronized (made) {
+                if (closed[0]) return null;
                 if (made[0] == null) made[0] = java.util.Objects.requireNonNull(pool.get(), "pool");
                 return made[0];
             }
         });
-        return () -> POOL.set(before);
+        return () -> {
+            synchronized (made) {
+                closed[0] = true;
+            }
+            POOL.set(before);
+        };
     }
 
     /**
      * For tests proving that every DuckDB a command opens is under its budget: until the returned
      * scope is closed, a lending on this thread (and threads it starts) that no budget applies to
-     * fails with an {@link java.sql.SQLException} naming this rule.
+     * fails with an {@link java.sql.SQLException} naming this rule. It also leaves any scope this
+     * thread inherited (a worker thread started inside another test's scope keeps it), so only
+     * scopes entered inside it count.
      */
     public static Scope refuseUnbudgeted() {
-        Boolean before = REFUSE_UNBUDGETED.get();
-        REFUSE_UNBUDGETED.set(Boolean.TRUE);
-        return () -> REFUSE_UNBUDGETED.set(before);
+        AtomicBoolean before = REFUSE_UNBUDGETED.get();
+        AtomicBoolean refusing = new AtomicBoolean(true);
+        Supplier<DuckDbPool> pool = POOL.get();
+        REFUSE_UNBUDGETED.set(refusing);
+        POOL.remove();
+        return () -> {
+            refusing.set(false); // threads started inside keep the flag: it must end for them too
+            REFUSE_UNBUDGETED.set(before);
+            POOL.set(pool);
+        };
     }
 
     /** The pool of the scope this thread is in, or null outside any. */
@@ -59,6 +78,7 @@ public final class RunScope {
 
     /** Whether a lending without a budget must fail ({@link #refuseUnbudgeted()}). */
     static boolean refusingUnbudgeted() {
-        return Boolean.TRUE.equals(REFUSE_UNBUDGETED.get());
+        AtomicBoolean r = REFUSE_UNBUDGETED.get();
+        return r != null && r.get();
     }
 }

@@ -79,10 +79,6 @@ public final class TableRename {
             ps.setLong(3, rowid);
             ps.executeUpdate();
         }
-        try (PreparedStatement ps = c.prepareStatement("UPDATE " + table + " SET end_snapshot = ? WHERE rowid = ?")) {
-            ps.setLong(1, s.id());
-            ps.setLong(2, rowid);
-            ps.executeUpdate();
-        }
+        s.endRows(table, "rowid = ?", rowid);
     }
 }

@@ -1,6 +1,7 @@
 package dev.fdl.ducklake.engine;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * thread that entered it and on threads it starts; outside a scope it lends DuckDB's defaults, and
  * with {@link RunScope#refuseUnbudgeted()} not at all.
  */
+@Isolated("refuses DuckDB without a budget on every thread it starts, which would fail other tests running beside it")
 class RunScopeTest {
     @TempDir Path tmp;
 
