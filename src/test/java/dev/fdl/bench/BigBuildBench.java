@@ -65,7 +65,10 @@ public final class BigBuildBench {
         List<String> extra = new ArrayList<>(args.length > 2 ? List.of(Arrays.copyOfRange(args, 2, args.length)) : List.of());
         int rounds = DEFAULT_ROUNDS;
         while (!extra.isEmpty() && (extra.get(0).equals("--cgroup") || extra.get(0).equals("--rounds")) && extra.size() > 1) {
-            if (extra.get(0).equals("--cgroup")) cgroups = MemoryCgroups.create(parseSize(extra.get(1)));
+            if (extra.get(0).equals("--cgroup")) {
+                cgroups = MemoryCgroups.create(parseSize(extra.get(1)));
+                Runtime.getRuntime().addShutdownHook(new Thread(cgroups::close)); // also when a step ends the bench
+            }
             else rounds = Integer.parseInt(extra.get(1));
             extra.subList(0, 2).clear();
         }
@@ -130,7 +133,6 @@ public final class BigBuildBench {
                     median(good.stream().mapToDouble(r -> mine[s][r].cpu()).toArray()), median(good.stream().mapToDouble(r -> ref[s][r].cpu()).toArray()),
                     ratios[ratios.length / 2], ratios[0], ratios[ratios.length - 1], "<= " + targets[s] + "x", fdlRss, refRss, fdlRss / refRss, finished);
         }
-        if (cgroups != null) cgroups.close();
         System.out.println("files kept in " + dir + " (delete when done)");
     }
 

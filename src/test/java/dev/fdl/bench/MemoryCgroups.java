@@ -126,7 +126,7 @@ final class MemoryCgroups implements AutoCloseable {
     @Override
     public void close() {
         try (var s = Files.list(base)) {
-            s.forEach(d -> {
+            s.filter(Files::isDirectory).forEach(d -> {
                 try {
                     Files.deleteIfExists(d);
                 } catch (IOException ignored) {

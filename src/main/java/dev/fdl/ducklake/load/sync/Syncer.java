@@ -47,10 +47,11 @@ import dev.fdl.ducklake.working.WorkingCatalog;
  * delete files (inlined rows by ending them), in one snapshot ({@link SyncCommit}). Schema
  * changes are applied as DuckLake {@code ALTER TABLE}s where DuckLake allows them ({@link SyncPlan}).
  *
- * <p>The difference is computed by DuckDB core over the table's visible rows as the built-in
+ * <p>The difference is computed by DuckDB core, streaming: the table's visible rows as the built-in
  * reader shows them ({@link TableViewSql#selectWithRowIds()}: each row with its data file and
- * position) joined with the file's rows: with a key, on the key (a changed row is a key whose other
- * values differ); without, on the whole row, duplicates counted.
+ * position) joined with the file's rows as read (neither copied into a temporary table): with a
+ * key, on the key (a changed row is a key whose other values differ); without, on the whole row,
+ * duplicates counted. Only the rows that differ are kept (docs/data.md, "The difference").
  *
  * <p>Order of effects as for {@link Importer}: files are written locally, uploaded, and only then
  * the working catalog changes, in one SQLite transaction; on any error it is unchanged and the
