@@ -93,18 +93,49 @@ public record MemoryBudget(long bytes, int threads, Path spill) {
 
     /**
      * The memory this process may use: the smaller of the machine's physical memory and the
-     * cgroup's limit (v2 {@code /sys/fs/cgroup/memory.max}, v1
-     * {@code /sys/fs/cgroup/memory/memory.limit_in_bytes}; "max" or an absurd v1 value means none).
+     * limits of the cgroups it is in ({@link #cgroupLimit(Path, String)} over {@code /proc/self/cgroup}).
      */
     public static long available() {
         long machine = Long.MAX_VALUE;
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             machine = os.getTotalMemorySize();
         }
-        long cgroup = Math.min(cgroupLimit(Path.of("/sys/fs/cgroup/memory.max")),
-                cgroupLimit(Path.of("/sys/fs/cgroup/memory/memory.limit_in_bytes")));
-        long limit = Math.min(machine, cgroup);
+        String self;
+        try {
+            self = Files.readString(Path.of("/proc/self/cgroup"));
+        } catch (IOException | SecurityException e) {
+            self = "";
+        }
+        long limit = Math.min(machine, cgroupLimit(Path.of("/sys/fs/cgroup"), self));
         return limit == Long.MAX_VALUE ? 4L << 30 : limit;
+    }
+
+    /**
+     * The smallest memory limit of the cgroups a process is in, or {@link Long#MAX_VALUE} for none:
+     * its own cgroup and every one above it, v2 ({@code <root>/<path>/memory.max}, for the
+     * {@code 0::<path>} line of {@code /proc/<pid>/cgroup}) and v1 ({@code
+     * <root>/memory/<path>/memory.limit_in_bytes}, for the line whose controllers name
+     * {@code memory}); a folder not mounted here (a container sees only its own) counts as no limit.
+     * Source: Linux's cgroup-v1 memory.txt and cgroup-v2.rst, {@code /proc/<pid>/cgroup} format.
+     *
+     * @param root        where the cgroup file systems are mounted ({@code /sys/fs/cgroup})
+     * @param procCgroup  the text of {@code /proc/<pid>/cgroup}
+     */
+    static long cgroupLimit(Path root, String procCgroup) {
+        long limit = Math.min(cgroupLimit(root.resolve("memory.max")), cgroupLimit(root.resolve("memory/memory.limit_in_bytes")));
+        for (String line : procCgroup.split("\n")) {
+            String[] f = line.split(":", 3);
+            if (f.length < 3 || !f[2].startsWith("/")) continue;
+            boolean v2 = f[0].equals("0") && f[1].isEmpty();
+            boolean v1 = java.util.Arrays.asList(f[1].split(",")).contains("memory");
+            if (!v1 && !v2) continue;
+            Path base = v2 ? root : root.resolve("memory");
+            String file = v2 ? "memory.max" : "memory.limit_in_bytes";
+            for (Path dir = base.resolve(f[2].substring(1)); dir != null && dir.startsWith(base); dir = dir.getParent()) {
+                limit = Math.min(limit, cgroupLimit(dir.resolve(file)));
+            }
+        }
+        return limit;
     }
 
     /** The limit a cgroup file states, or {@link Long#MAX_VALUE} for none (no file, "max", unreadable). */

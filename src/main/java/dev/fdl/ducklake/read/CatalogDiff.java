@@ -320,8 +320,8 @@ public final class CatalogDiff {
                 stat = new TableStat(name, count(plus), count(minus), 0, schemaChanged);
                 if (rows) {
                     sink.columns(name, labels);
-                    if (stat.removed() > 0) emitRows(minus, '-', labels);
-                    if (stat.added() > 0) emitRows(plus, '+', labels);
+                    if (stat.removed() > 0) emitRows(minus, '-', labels, keys);
+                    if (stat.added() > 0) emitRows(plus, '+', labels, keys);
                 }
             } else {
                 String on = String.join(" AND ", keys.stream().map(i -> "x." + col(i) + " = y." + col(i)).toList());
@@ -335,13 +335,21 @@ public final class CatalogDiff {
                 stat = new TableStat(name, count(plus), count(minus), count("SELECT 1 " + changed), schemaChanged);
                 if (rows) {
                     sink.columns(name, labels);
-                    if (stat.removed() > 0) emitRows(minus, '-', labels);
-                    if (stat.added() > 0) emitRows(plus, '+', labels);
+                    if (stat.removed() > 0) emitRows(minus, '-', labels, keys);
+                    if (stat.added() > 0) emitRows(plus, '+', labels, keys);
                     if (stat.changed() > 0) emitChanged(changed, keys, others, labels);
                 }
             }
             sink.stat(stat);
             return stat;
+        }
+
+        /** {@code ORDER BY} the key columns of {@code alias}, then all its {@code columns} compared columns. */
+        private static String orderBy(String alias, List<Integer> keys, int columns) {
+            List<String> order = new ArrayList<>();
+            for (int k : keys) order.add(alias + "." + col(k));
+            for (int i = 0; i < columns; i++) if (!keys.contains(i)) order.add(alias + "." + col(i));
+            return order.isEmpty() ? "" : " ORDER BY " + String.join(", ", order);
         }
 
         private static int indexOf(List<String> labels, String name) {
@@ -507,7 +515,12 @@ public final class CatalogDiff {
             }
         }
 
-        private void emitRows(String sql, char sign, List<String> labels) throws SQLException {
+        /**
+         * Sends the rows of {@code sql} to the sink, ordered by the key columns, then by every
+         * column: a join's output order changes with DuckDB's threads, and the same diff must print
+         * the same lines every time.
+         */
+        private void emitRows(String sql, char sign, List<String> labels, List<Integer> keys) throws SQLException {
             StringBuilder json = new StringBuilder("to_json({");
             for (int i = 0; i < labels.size(); i++) {
                 if (i > 0) json.append(", ");
@@ -517,7 +530,7 @@ public final class CatalogDiff {
             StringBuilder text = new StringBuilder();
             for (int i = 0; i < labels.size(); i++) text.append(", CAST(r.").append(col(i)).append(" AS VARCHAR)");
             try (Statement st = duck.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT " + json + text + " FROM (" + sql + ") AS r")) {
+                 ResultSet rs = st.executeQuery("SELECT " + json + text + " FROM (" + sql + ") AS r" + orderBy("r", keys, labels.size()))) {
                 while (rs.next()) {
                     List<String> values = new ArrayList<>(labels.size());
                     for (int i = 0; i < labels.size(); i++) values.add(rs.getString(i + 2));
@@ -540,7 +553,7 @@ public final class CatalogDiff {
                         .append(", CAST(x.").append(col(i)).append(" AS VARCHAR), CAST(y.").append(col(i)).append(" AS VARCHAR)")
                         .append(", to_json(x.").append(col(i)).append("), to_json(y.").append(col(i)).append(')');
             }
-            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(select + " " + from)) {
+            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(select + " " + from + orderBy("y", keys, labels.size()))) {
                 while (rs.next()) {
                     List<String> key = new ArrayList<>();
                     int p = 2;

@@ -49,6 +49,24 @@ class MemoryBudgetTest {
     }
 
     @Test
+    void theProcessesOwnCgroupAndItsParentsLimitItV1AndV2() throws Exception {
+        Path root = dir.resolve("cgroup");
+        Path v1 = Files.createDirectories(root.resolve("memory/jobs/bench"));
+        Files.writeString(root.resolve("memory/memory.limit_in_bytes"), "9223372036854771712\n");
+        Files.writeString(root.resolve("memory/jobs/memory.limit_in_bytes"), "4294967296\n");
+        Files.writeString(v1.resolve("memory.limit_in_bytes"), "2147483648\n");
+        String v1Self = "9:pids:/\n4:memory:/jobs/bench\n1:cpu:/\n0::/\n";
+        assertThat(MemoryBudget.cgroupLimit(root, v1Self)).isEqualTo(2147483648L);
+        assertThat(MemoryBudget.cgroupLimit(root, v1Self.replace("/jobs/bench", "/jobs"))).isEqualTo(4294967296L);
+        assertThat(MemoryBudget.cgroupLimit(root, v1Self.replace("/jobs/bench", "/elsewhere"))).isEqualTo(Long.MAX_VALUE);
+        Path v2 = Files.createDirectories(dir.resolve("unified/user.slice/job"));
+        Files.writeString(v2.resolve("memory.max"), "1073741824\n");
+        Files.writeString(v2.getParent().resolve("memory.max"), "max\n");
+        assertThat(MemoryBudget.cgroupLimit(dir.resolve("unified"), "0::/user.slice/job\n")).isEqualTo(1073741824L);
+        assertThat(MemoryBudget.cgroupLimit(dir.resolve("unified"), "0::/user.slice\n")).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
     void aBudgetedLendingGetsTheSettingsAndTheNextLendingIsAsNew() throws Exception {
         DuckDbPool pool = new DuckDbPool(2);
         MemoryBudget b = MemoryBudget.of(100_000_000L, dir.resolve("spill"));

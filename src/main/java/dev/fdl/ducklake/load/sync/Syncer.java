@@ -1,6 +1,7 @@
 package dev.fdl.ducklake.load.sync;
 
 import dev.fdl.ducklake.engine.Sql;
+import dev.fdl.ducklake.catalog.ColumnTypes;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
 import dev.fdl.store.ObjectStore;
@@ -47,10 +48,11 @@ import dev.fdl.ducklake.working.WorkingCatalog;
  * delete files (inlined rows by ending them), in one snapshot ({@link SyncCommit}). Schema
  * changes are applied as DuckLake {@code ALTER TABLE}s where DuckLake allows them ({@link SyncPlan}).
  *
- * <p>The difference is computed by DuckDB core over the table's visible rows as the built-in
+ * <p>The difference is computed by DuckDB core, streaming: the table's visible rows as the built-in
  * reader shows them ({@link TableViewSql#selectWithRowIds()}: each row with its data file and
- * position) joined with the file's rows: with a key, on the key (a changed row is a key whose other
- * values differ); without, on the whole row, duplicates counted.
+ * position) joined with the file's rows as read (neither copied into a temporary table): with a
+ * key, on the key (a changed row is a key whose other values differ); without, on the whole row,
+ * duplicates counted. Only the rows that differ are kept (docs/data.md, "The difference").
  *
  * <p>Order of effects as for {@link Importer}: files are written locally, uploaded, and only then
  * the working catalog changes, in one SQLite transaction; on any error it is unchanged and the
@@ -119,9 +121,19 @@ public final class Syncer {
                 WorkingCatalog.State state = catalog.state(name);
                 String location = store.location(dataDir);
                 Importer.checkDataFolder(location, state.dataPath());
-                Importer.SourceColumns src = Importer.SourceColumns.describe(duck, source, format, overrides);
+                // a CSV file is sniffed from its sample, as import does; the whole file is sniffed when the sample's types are not
+                // the table's, or when a read with them fails (SampleFailed), so types and refusals are the whole-file sniff's
+                Importer.SourceColumns src = Importer.SourceColumns.describeFast(duck, source, format, overrides);
+                if (src.sampled() && state.table() != null && !tableTypes(src, state, source)) {
+                    src = Importer.SourceColumns.describe(duck, source, format, overrides);
+                }
                 if (state.table() == null) {
-                    newTableKey = checkKeysOfNewTable(duck, src, source, name, keys == null ? List.of() : keys);
+                    try {
+                        newTableKey = checkKeysOfNewTable(duck, src, source, name, keys == null ? List.of() : keys);
+                    } catch (SampleFailed e) {
+                        src = Importer.SourceColumns.describe(duck, source, format, overrides);
+                        newTableKey = checkKeysOfNewTable(duck, src, source, name, keys == null ? List.of() : keys);
+                    }
                 } else {
                     List<String> recorded = keys == null ? RowKey.current(catalog, state.table().id()) : List.of();
                     for (String k : recorded) {
@@ -182,10 +194,6 @@ public final class Syncer {
         List<String> uploaded = run.uploaded();
         String author = run.request().author();
         String message = run.request().message();
-        SyncPlan plan = SyncPlan.make(name, state, src, source, keyNames);
-        long rows = loadSource(duck, src, plan, source);
-        checkKeys(duck, "__fdl_src", plan.keys(), source, name, keyRecorded);
-
         RecordedKeyCheck.Visible current = RecordedKeyCheck.visibleRows(run.pool(), duck, run.request(), state, run.request().cacheDir(), tmp);
         SnapshotView.TableEntry entry = current.entry();
         Map<Long, String> written = new HashMap<>();
@@ -194,8 +202,27 @@ public final class Syncer {
         for (SnapshotView.TableEntry t : original.tables()) {
             if (t.id() == entry.id()) t.dataFiles().forEach(f -> written.put(f.id(), f.location()));
         }
-        loadCurrent(duck, plan, current.selectWithRowIds());
-        long[] counts = difference(duck, plan);
+        String view = current.selectWithRowIds();
+        SyncPlan plan;
+        long rows;
+        long[] counts;
+        try {
+            plan = SyncPlan.make(name, state, src, source, keyNames);
+            rows = checkSource(duck, src, plan.keys(), source, name, keyRecorded);
+            if (rows > 0) counts = difference(duck, plan, src, view, source);
+            else counts = null;
+        } catch (SampleFailed e) {
+            // the strict read of a CSV file sniffed from its sample failed: sniff the whole file and read again
+            try (Statement st = duck.createStatement()) {
+                st.execute("DROP TABLE IF EXISTS __fdl_diff");
+            }
+            src = Importer.SourceColumns.describe(duck, source, ImportFormat.of(source, run.request().format()),
+                    SchemaOverride.parse(run.request().schemaOverride()));
+            plan = SyncPlan.make(name, state, src, source, keyNames);
+            rows = checkSource(duck, src, plan.keys(), source, name, keyRecorded);
+            counts = rows > 0 ? difference(duck, plan, src, view, source) : null;
+        }
+        if (rows == 0) throw new FdlException("cannot import " + source + ": it holds no data rows; nothing was imported");
         long added = counts[0], changed = counts[1], removed = counts[2];
         // a file equal to the table still records a key it names (or ends one with --no-key): that is a snapshot
         boolean keyChanges = !RowKey.current(catalog, state.table().id()).equals(keyNames(plan));
@@ -204,11 +231,7 @@ public final class Syncer {
                     ImportResult.of(plan.columns()));
         }
 
-        // the table's rows are no longer needed once each data file's deletes are counted: free them before writing
-        List<long[]> perFile = deletesPerFile(duck);
-        try (Statement st = duck.createStatement()) {
-            st.execute("DROP TABLE __fdl_cur");
-        }
+        List<long[]> perFile = deletesPerFile(duck, view);
         String folder = dataDir + ImportPlan.tableFolderKey(state, name, location);
         SyncCommit.Insert insert = null;
         String dataKey = null;
@@ -256,23 +279,89 @@ public final class Syncer {
         return plan.keys().stream().map(ImportPlan.Column::name).toList();
     }
 
-    /** The file's rows as {@code __fdl_src}, columns named by column id and cast to the table's types after the sync. */
-    private static long loadSource(Connection duck, Importer.SourceColumns src, SyncPlan plan, Path source) throws SQLException {
+    /**
+     * The file's rows as the sync reads them: its columns cast to the table's types after the sync
+     * and named by column id ({@link TableViewSql#idColumn}), and {@code __fdl_row}, the 0-based
+     * data row in file order (a streaming {@code row_number() OVER ()}, which keeps the scan's order).
+     */
+    private static String sourceRows(Importer.SourceColumns src, List<ImportPlan.Column> columns) {
         List<String> select = new ArrayList<>();
-        for (ImportPlan.Column c : plan.columns()) {
+        for (ImportPlan.Column c : columns) {
             select.add("CAST(src." + SqlQuote.ident(src.column(c.sourceName())) + " AS " + c.duckType() + ") AS "
                     + SqlQuote.ident(TableViewSql.idColumn(c.id())));
         }
-        try (Statement st = duck.createStatement()) {
-            st.execute("CREATE TEMP TABLE __fdl_src AS SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src");
+        select.add("row_number() OVER () - 1 AS __fdl_row");
+        return "SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src";
+    }
+
+    /**
+     * The first pass over the file: its data rows counted and, with a key, a NULL or repeated key
+     * refused naming the first such row in file order (one hash aggregate over the key columns
+     * alone). Returns the number of data rows.
+     *
+     * @param keys the key columns, their {@link ImportPlan.Column#sourceName()} the file's (empty: no key)
+     * @throws FdlException failure naming the file when it cannot be read, the first NULL or repeated key
+     */
+    private static long checkSource(Connection duck, Importer.SourceColumns src, List<ImportPlan.Column> keys, Path source, TableName name,
+                                    boolean keyRecorded) throws SQLException {
+        String sql;
+        if (keys.isEmpty()) {
+            sql = "SELECT count(*) FROM " + src.relation() + " AS src";
+        } else {
+            List<String> cols = keys.stream().map(c -> SqlQuote.ident(TableViewSql.idColumn(c.id()))).toList();
+            String list = String.join(", ", cols);
+            String anyNull = String.join(" OR ", cols.stream().map(c -> c + " IS NULL").toList());
+            String text = String.join(" || ', ' || ", keys.stream().map(k -> SqlQuote.literal(k.name() + " = ") + " || CAST("
+                    + SqlQuote.ident(TableViewSql.idColumn(k.id())) + " AS VARCHAR)").toList());
+            sql = "SELECT sum(n), min(first) FILTER (WHERE " + anyNull + "), min(first) FILTER (WHERE n > 1), arg_min(" + text
+                    + ", first) FILTER (WHERE n > 1) FROM (SELECT " + list + ", count(*) AS n, min(__fdl_row) AS first FROM ("
+                    + sourceRows(src, keys) + ") GROUP BY " + list + ")";
+        }
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            long rows = rs.getLong(1);
+            if (keys.isEmpty() || rows == 0) return rows;
+            String recorded = keyRecorded ? " It is the key an earlier sync --key recorded: name another with --key, or compare whole "
+                    + "rows and end it with --no-key." : "";
+            long firstNull = rs.getLong(2);
+            if (!rs.wasNull()) {
+                throw new FdlException("cannot sync " + source + " into " + name + ": data row " + (firstNull + 1)
+                        + " has a NULL key (" + keyNames(keys) + "); every row needs a key." + recorded + " Nothing was imported");
+            }
+            long firstRepeated = rs.getLong(3);
+            if (!rs.wasNull()) {
+                throw new FdlException("cannot sync " + source + " into " + name + ": key " + rs.getString(4)
+                        + " (data row " + (firstRepeated + 1) + ") appears more than once; the key (" + keyNames(keys)
+                        + ") must be unique." + recorded + " Nothing was imported");
+            }
+            return rows;
         } catch (SQLException e) {
+            if (src.sampled()) throw new SampleFailed(e);
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
         }
-        long rows = single(duck, "SELECT count(*) FROM __fdl_src");
-        if (rows == 0) {
-            throw new FdlException("cannot import " + source + ": it holds no data rows; nothing was imported");
+    }
+
+    /**
+     * True when every file column the table has reads, as sniffed, with the table column's type:
+     * a sample's sniff that gives a column another type is not trusted (the whole file may give
+     * the table's, as a late DOUBLE in a DOUBLE column would), so the file is sniffed whole first.
+     */
+    private static boolean tableTypes(Importer.SourceColumns src, WorkingCatalog.State state, Path source) {
+        for (ColumnTypes.Column c : state.columns()) {
+            for (Map.Entry<String, String> f : src.types().entrySet()) {
+                if (Identifiers.same(f.getKey(), c.name()) && !ImportPlan.lakeType(f.getKey(), f.getValue(), source).equalsIgnoreCase(c.lakeType())) {
+                    return false;
+                }
+            }
         }
-        return rows;
+        return true;
+    }
+
+    /** A read of a CSV file sniffed from its sample alone failed: the whole file is to be sniffed ({@link Importer.SourceColumns#describeFast}). */
+    private static final class SampleFailed extends RuntimeException {
+        SampleFailed(SQLException cause) {
+            super(cause);
+        }
     }
 
     /** Keys of a table about to be created: the same refusals as for an existing table, on the file's own columns. */
@@ -281,75 +370,19 @@ public final class Syncer {
                                                     List<String> keyNames) throws SQLException {
         if (keyNames.isEmpty()) return List.of();
         List<ImportPlan.Column> keys = new ArrayList<>();
-        List<String> select = new ArrayList<>();
         long id = 1;
         for (String k : keyNames) {
             String column = src.types().keySet().stream().filter(c -> Identifiers.same(c, k.trim())).findFirst()
                     .orElseThrow(() -> FdlException.usage("--key names column '" + k.trim() + "', which " + source
                             + " does not have (it has: " + String.join(", ", src.types().keySet()) + ")"));
-            ImportPlan.Column c = new ImportPlan.Column(id++, column, column, src.types().get(column), null);
-            keys.add(c);
-            select.add("src." + SqlQuote.ident(column) + " AS " + SqlQuote.ident(TableViewSql.idColumn(c.id())));
+            keys.add(new ImportPlan.Column(id++, column, column, src.types().get(column), null));
         }
-        try (Statement st = duck.createStatement()) {
-            st.execute("CREATE TEMP TABLE __fdl_keys AS SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src");
-        }
-        checkKeys(duck, "__fdl_keys", keys, source, name, false);
+        checkSource(duck, src, keys, source, name, false);
         return keys.stream().map(ImportPlan.Column::name).toList();
-    }
-
-    /** Refuses a NULL or repeated key, naming the first one in file order. */
-    private static void checkKeys(Connection duck, String relation, List<ImportPlan.Column> keys, Path source, TableName name,
-                                  boolean keyRecorded) throws SQLException {
-        String recorded = keyRecorded ? " It is the key an earlier sync --key recorded: name another with --key, or compare whole "
-                + "rows and end it with --no-key." : "";
-        if (keys.isEmpty()) return;
-        List<String> cols = keys.stream().map(k -> SqlQuote.ident(TableViewSql.idColumn(k.id()))).toList();
-        String anyNull = String.join(" OR ", cols.stream().map(c -> c + " IS NULL").toList());
-        try (Statement st = duck.createStatement();
-             ResultSet rs = st.executeQuery("SELECT rowid FROM " + relation + " WHERE " + anyNull + " ORDER BY rowid LIMIT 1")) {
-            if (rs.next()) {
-                throw new FdlException("cannot sync " + source + " into " + name + ": data row " + (rs.getLong(1) + 1)
-                        + " has a NULL key (" + keyNames(keys) + "); every row needs a key." + recorded + " Nothing was imported");
-            }
-        }
-        String list = String.join(", ", cols);
-        String text = String.join(" || ', ' || ", keys.stream().map(k -> SqlQuote.literal(k.name() + " = ") + " || CAST("
-                + SqlQuote.ident(TableViewSql.idColumn(k.id())) + " AS VARCHAR)").toList());
-        try (Statement st = duck.createStatement();
-             ResultSet rs = st.executeQuery("SELECT " + text + ", rowid FROM " + relation + " SEMI JOIN (SELECT " + list + " FROM "
-                     + relation + " GROUP BY ALL HAVING count(*) > 1) AS d USING (" + list + ") ORDER BY rowid LIMIT 1")) {
-            if (rs.next()) {
-                throw new FdlException("cannot sync " + source + " into " + name + ": key " + rs.getString(1)
-                        + " (data row " + (rs.getLong(2) + 1) + ") appears more than once; the key (" + keyNames(keys)
-                        + ") must be unique." + recorded + " Nothing was imported");
-            }
-        }
     }
 
     private static String keyNames(List<ImportPlan.Column> keys) {
         return String.join(", ", keys.stream().map(ImportPlan.Column::name).toList());
-    }
-
-    /** The table's visible rows as {@code __fdl_cur}: the sync's columns (cast to their new types; NULL for added ones) and the row identity. */
-    private static void loadCurrent(Connection duck, SyncPlan plan, String view) throws SQLException {
-        List<String> select = new ArrayList<>();
-        for (SyncPlan.Target t : plan.targets()) {
-            String col = SqlQuote.ident(TableViewSql.idColumn(t.column().id()));
-            select.add((t.old() == null ? "NULL" : "v." + col) + "::" + t.column().duckType() + " AS " + col);
-        }
-        select.add("v." + FILE);
-        select.add("v." + POS);
-        select.add("v." + INLINED);
-        // __fdl_n numbers the copies of a row identity: with a key, a table may hold a key more than once (e.g. loaded by
-        // replace) and its first copy is the one matched; without, equal rows are paired off one by one
-        String copies = plan.keys().isEmpty()
-                ? "PARTITION BY " + String.join(", ", columnIdents(plan))
-                : "PARTITION BY " + String.join(", ", keyIdents(plan)) + " ORDER BY " + FILE + " NULLS FIRST, " + POS;
-        try (Statement st = duck.createStatement()) {
-            st.execute("CREATE TEMP TABLE __fdl_cur AS SELECT *, row_number() OVER (" + copies + ") AS __fdl_n FROM (SELECT "
-                    + String.join(", ", select) + " FROM (" + view + ") AS v)");
-        }
     }
 
     private static List<String> columnIdents(SyncPlan plan) {
@@ -361,44 +394,76 @@ public final class Syncer {
     }
 
     /**
-     * Fills {@code __fdl_ins} (rows to write, in file order, with {@code __fdl_changed}) and
-     * {@code __fdl_del} (row identities to delete) from {@code __fdl_src} and {@code __fdl_cur};
-     * drops {@code __fdl_src}, no longer needed. Returns {added, changed, removed}.
+     * The difference in one pass over the file and one over the table's visible rows ({@code view}),
+     * neither copied: a FULL OUTER JOIN of the two on the row identity keeps only the rows that
+     * differ, as {@code __fdl_diff}: the file's values and {@code __fdl_row} (NULL for a row gone)
+     * and the table row's identity {@code __fdl_file, __fdl_pos, __fdl_inlined} (NULL for a row
+     * new). A row with both is changed: its old copy is deleted, the file's written.
+     *
+     * <p>With a key, rows pair on the key and a pair differs when another column does ({@code IS
+     * DISTINCT FROM}, so NULLs compare equal). A table may hold a key more than once (loaded by
+     * replace, or before the key was named): then only its first copy (by data file, then position;
+     * inlined rows first) pairs and the others are deleted, which needs the copies numbered, a
+     * window over the table's rows; a first aggregate over the keys alone tells whether that is
+     * needed. Without a key, rows pair on every column ({@code IS NOT DISTINCT FROM}) and
+     * equal rows pair off one by one (copies numbered on both sides), so duplicates count.
+     *
+     * @return {added, changed, removed}
      */
-    private static long[] difference(Connection duck, SyncPlan plan) throws SQLException {
+    private static long[] difference(Connection duck, SyncPlan plan, Importer.SourceColumns src, String view, Path source)
+            throws SQLException {
         List<String> all = columnIdents(plan);
-        String cols = String.join(", ", all);
-        try (Statement st = duck.createStatement()) {
-            if (!plan.keys().isEmpty()) {
-                List<String> keys = keyIdents(plan);
-                List<String> others = new ArrayList<>(all);
-                others.removeAll(keys);
-                String on = String.join(" AND ", keys.stream().map(k -> "s." + k + " = c." + k).toList()) + " AND c.__fdl_n = 1";
-                String differs = others.isEmpty() ? "false"
-                        : String.join(" OR ", others.stream().map(o -> "s." + o + " IS DISTINCT FROM c." + o).toList());
-                st.execute("CREATE TEMP TABLE __fdl_ins AS SELECT s.*, c." + POS + " IS NOT NULL AS __fdl_changed FROM __fdl_src s "
-                        + "LEFT JOIN __fdl_cur c ON " + on + " WHERE c." + POS + " IS NULL OR " + differs + " ORDER BY s.rowid");
-                st.execute("CREATE TEMP TABLE __fdl_del AS SELECT c." + FILE + ", c." + POS + ", c." + INLINED + ", s."
-                        + keys.get(0) + " IS NULL AS __fdl_gone FROM __fdl_cur c LEFT JOIN __fdl_src s ON " + on
-                        + " WHERE s." + keys.get(0) + " IS NULL OR " + differs);
-                st.execute("DROP TABLE __fdl_src");
-            } else {
-                String on = String.join(" AND ", all.stream().map(k -> "s." + k + " IS NOT DISTINCT FROM c." + k).toList())
-                        + " AND s.__fdl_n = c.__fdl_n";
-                st.execute("CREATE TEMP TABLE __fdl_srcn AS SELECT *, rowid AS __fdl_row, row_number() OVER (PARTITION BY " + cols
-                        + ") AS __fdl_n FROM __fdl_src");
-                st.execute("DROP TABLE __fdl_src");
-                st.execute("CREATE TEMP TABLE __fdl_ins AS SELECT " + String.join(", ", all.stream().map(c -> "s." + c).toList())
-                        + ", false AS __fdl_changed FROM __fdl_srcn s ANTI JOIN __fdl_cur c ON " + on + " ORDER BY s.__fdl_row");
-                st.execute("CREATE TEMP TABLE __fdl_del AS SELECT c." + FILE + ", c." + POS + ", c." + INLINED
-                        + ", true AS __fdl_gone FROM __fdl_cur c ANTI JOIN __fdl_srcn s ON " + on);
-                st.execute("DROP TABLE __fdl_srcn");
-            }
+        List<String> keys = keyIdents(plan);
+        List<String> cur = new ArrayList<>();
+        for (SyncPlan.Target t : plan.targets()) {
+            String col = SqlQuote.ident(TableViewSql.idColumn(t.column().id()));
+            cur.add((t.old() == null ? "NULL" : "v." + col) + "::" + t.column().duckType() + " AS " + col);
         }
-        long added = single(duck, "SELECT count(*) FROM __fdl_ins WHERE NOT __fdl_changed");
-        long changed = single(duck, "SELECT count(*) FROM __fdl_ins WHERE __fdl_changed");
-        long removed = single(duck, "SELECT count(*) FROM __fdl_del WHERE __fdl_gone");
-        return new long[]{added, changed, removed};
+        cur.add("v." + FILE);
+        cur.add("v." + POS);
+        cur.add("v." + INLINED);
+        String sourceRows = sourceRows(src, plan.columns());
+        String on, differs, curCopies, srcCopies;
+        if (!keys.isEmpty()) {
+            on = String.join(" AND ", keys.stream().map(k -> "s." + k + " = c." + k).toList());
+            List<String> others = new ArrayList<>(all);
+            others.removeAll(keys);
+            differs = others.isEmpty() ? "false"
+                    : String.join(" OR ", others.stream().map(o -> "s." + o + " IS DISTINCT FROM c." + o).toList());
+            boolean repeated;
+            try (Statement st = duck.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT EXISTS (SELECT 1 FROM (SELECT " + String.join(", ", keys.stream().map(k -> "v." + k)
+                         .toList()) + " FROM (" + view + ") AS v) GROUP BY ALL HAVING count(*) > 1)")) {
+                rs.next();
+                repeated = rs.getBoolean(1);
+            }
+            srcCopies = "1";
+            curCopies = repeated ? "row_number() OVER (PARTITION BY " + String.join(", ", keys.stream().map(k -> "v." + k).toList())
+                    + " ORDER BY v." + FILE + " NULLS FIRST, v." + POS + ")" : "1";
+        } else {
+            on = String.join(" AND ", all.stream().map(k -> "s." + k + " IS NOT DISTINCT FROM c." + k).toList());
+            differs = "false";
+            srcCopies = "row_number() OVER (PARTITION BY " + String.join(", ", all) + ")";
+            curCopies = "row_number() OVER (PARTITION BY " + String.join(", ", all.stream().map(k -> "v." + k).toList()) + ")";
+        }
+        List<String> out = new ArrayList<>();
+        for (String c : all) out.add("s." + c);
+        String sql = "CREATE TEMP TABLE __fdl_diff AS SELECT " + String.join(", ", out) + ", s.__fdl_row, c." + FILE + ", c." + POS
+                + ", c." + INLINED + " FROM (SELECT *, " + srcCopies + " AS __fdl_n FROM (" + sourceRows + ")) AS s FULL OUTER JOIN "
+                + "(SELECT " + String.join(", ", cur) + ", " + curCopies + " AS __fdl_n FROM (" + view + ") AS v) AS c ON " + on
+                + " AND s.__fdl_n = c.__fdl_n WHERE s.__fdl_row IS NULL OR c." + POS + " IS NULL OR " + differs;
+        try (Statement st = duck.createStatement()) {
+            st.execute(sql);
+        } catch (SQLException e) {
+            if (src.sampled()) throw new SampleFailed(e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
+        }
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FILTER (WHERE " + POS + " IS NULL), count(*) FILTER (WHERE __fdl_row IS NOT "
+                     + "NULL AND " + POS + " IS NOT NULL), count(*) FILTER (WHERE __fdl_row IS NULL) FROM __fdl_diff")) {
+            rs.next();
+            return new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3)};
+        }
     }
 
     /** The new rows as Parquet files in {@code folder}, through the one data file writer (the request's target size and progress). */
@@ -407,18 +472,24 @@ public final class Syncer {
         for (ImportPlan.Column c : plan.columns()) {
             select.add(SqlQuote.ident(TableViewSql.idColumn(c.id())) + " AS " + SqlQuote.ident(c.name()));
         }
-        return DataFileWriter.write(duck, "SELECT " + String.join(", ", select) + " FROM __fdl_ins ORDER BY rowid", plan.columns(),
+        return DataFileWriter.write(duck, "SELECT " + String.join(", ", select) + " FROM __fdl_diff WHERE __fdl_row IS NOT NULL ORDER BY __fdl_row", plan.columns(),
                 folder, request.targetFileSize(), request.progress()).files();
     }
 
-    /** Per data file with deletes: {data file id, rows deleted now, rows visible before}. */
-    private static List<long[]> deletesPerFile(Connection duck) throws SQLException {
-        List<long[]> result = new ArrayList<>();
+    /** Per data file with deletes: {data file id, rows deleted now, rows visible before} (the visible rows counted over {@code view}). */
+    private static List<long[]> deletesPerFile(Connection duck, String view) throws SQLException {
+        Map<Long, Long> deleted = new LinkedHashMap<>();
         try (Statement st = duck.createStatement();
-             ResultSet rs = st.executeQuery("SELECT d." + FILE + ", d.n, v.n FROM (SELECT " + FILE + ", count(*) AS n FROM __fdl_del "
-                     + "WHERE " + FILE + " IS NOT NULL GROUP BY ALL) d JOIN (SELECT " + FILE + ", count(*) AS n FROM __fdl_cur WHERE "
-                     + FILE + " IS NOT NULL GROUP BY ALL) v USING (" + FILE + ") ORDER BY 1")) {
-            while (rs.next()) result.add(new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3)});
+             ResultSet rs = st.executeQuery("SELECT " + FILE + ", count(*) FROM __fdl_diff WHERE " + FILE + " IS NOT NULL GROUP BY ALL ORDER BY 1")) {
+            while (rs.next()) deleted.put(rs.getLong(1), rs.getLong(2));
+        }
+        List<long[]> result = new ArrayList<>();
+        if (deleted.isEmpty()) return result;
+        String ids = String.join(", ", deleted.keySet().stream().map(String::valueOf).toList());
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT " + FILE + ", count(*) FROM (" + view + ") AS v WHERE " + FILE + " IN (" + ids
+                     + ") GROUP BY ALL ORDER BY 1")) {
+            while (rs.next()) result.add(new long[]{rs.getLong(1), deleted.get(rs.getLong(1)), rs.getLong(2)});
         }
         return result;
     }
@@ -430,7 +501,7 @@ public final class Syncer {
      */
     private static long writeDeleteFile(Connection duck, long dataFileId, String dataFilePath, List<String> previous, Path file)
             throws SQLException {
-        StringBuilder positions = new StringBuilder("SELECT " + POS + " AS pos FROM __fdl_del WHERE " + FILE + " = " + dataFileId);
+        StringBuilder positions = new StringBuilder("SELECT " + POS + " AS pos FROM __fdl_diff WHERE " + FILE + " = " + dataFileId);
         for (String p : previous) {
             positions.append(" UNION SELECT pos FROM read_parquet(").append(SqlQuote.literal(p)).append(')');
         }
@@ -456,7 +527,7 @@ public final class Syncer {
     private static Map<String, List<Long>> inlinedDeletes(Connection duck, SnapshotView.TableEntry entry) throws SQLException {
         Map<String, List<Long>> result = new LinkedHashMap<>();
         try (Statement st = duck.createStatement();
-             ResultSet rs = st.executeQuery("SELECT " + INLINED + ", " + POS + " FROM __fdl_del WHERE " + INLINED
+             ResultSet rs = st.executeQuery("SELECT " + INLINED + ", " + POS + " FROM __fdl_diff WHERE " + INLINED
                      + " IS NOT NULL ORDER BY 1, 2")) {
             while (rs.next()) {
                 String table = entry.inlined().get(rs.getInt(1)).tableName();

@@ -97,6 +97,40 @@ class SyncerTest {
         }
     }
 
+    /** A CSV {@code id,score} of {@code rows} rows whose score is an integer except at row {@code late}, beyond the sniffer's sample. */
+    private Path lateDouble(String name, int rows, int late) {
+        StringBuilder sb = new StringBuilder("id,score\n");
+        for (int i = 1; i <= rows; i++) sb.append(i).append(',').append(i == late ? "2.5" : String.valueOf(i)).append('\n');
+        return csv(name, sb.toString());
+    }
+
+    private static String value(WorkingCatalogFixture wc, String sql) {
+        try (BuiltInReader r = wc.read(null)) {
+            return String.valueOf(r.query(sql).rows().get(0).get(0));
+        }
+    }
+
+    @Test
+    void aValueOfAnotherTypeAfterTheSniffersSampleIsReadAsTheWholeFileHasIt() {
+        // the sample gives score BIGINT, the table has DOUBLE: the whole file is sniffed (score DOUBLE) before any read
+        WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("wc"));
+        wc.sync(csv("a.csv", "id,score\n1,1.5\n2,2\n"), "t", "id");
+        SyncResult r = wc.sync(lateDouble("late.csv", 30_000, 25_000), "t", "id");
+        assertThat(r.columns()).extracting(c -> c.text()).containsExactly("id BIGINT", "score DOUBLE");
+        assertThat(value(wc, "SELECT score FROM t WHERE id = 25000")).isEqualTo("2.5");
+        assertThat(value(wc, "SELECT count(*) FROM t")).isEqualTo("30000");
+        // a table that does not exist yet: its key is checked on the whole-file read
+        SyncResult n = wc.sync(lateDouble("late2.csv", 30_000, 25_000), "u", "id");
+        assertThat(n.columns()).extracting(c -> c.text()).containsExactly("id BIGINT", "score DOUBLE");
+        assertThat(value(wc, "SELECT score FROM u WHERE id = 25000")).isEqualTo("2.5");
+        // the sample's BIGINT is the table's: the strict read fails at the late value, the whole file gives DOUBLE, which
+        // a BIGINT column cannot take: refused as the whole-file sniff refuses it, not rounded to 3
+        wc.sync(csv("b.csv", "id,score\n1,1\n"), "v", "id");
+        assertThatThrownBy(() -> wc.sync(lateDouble("late3.csv", 30_000, 25_000), "v", "id"))
+                .hasMessageContaining("'score' is BIGINT in the table but DOUBLE in the file");
+        assertThat(value(wc, "SELECT count(*) FROM v")).isEqualTo("1");
+    }
+
     @Test
     void duplicateOrNullKeysAreRefusedNamingTheFirstAndNothingIsWritten() {
         WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("wc"));
