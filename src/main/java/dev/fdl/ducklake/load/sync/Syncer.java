@@ -237,8 +237,9 @@ public final class Syncer {
         String dataKey = null;
         if (added + changed > 0) {
             List<WorkingCatalog.NewDataFile> files = new ArrayList<>();
+            SyncPlan inserting = plan;
             for (DataFileUploads.Uploaded u : DataFileUploads.run(store, folder, tmp.resolve("data"), run.request().progress(),
-                    () -> writeInserts(duck, plan, tmp.resolve("data"), run.request()))) {
+                    () -> writeInserts(duck, inserting, tmp.resolve("data"), run.request()))) {
                 uploaded.add(u.key());
                 if (dataKey == null) dataKey = u.key();
                 files.add(new WorkingCatalog.NewDataFile(u.fileName(), FileStats.of(duck, u.file(), plan.columns())));
