@@ -32,9 +32,6 @@ import java.util.List;
  * of ours is rewritten.
  */
 final class DeltaCommit {
-    /** Field ids of a positional delete file's {@code file_path} and {@code pos} (Iceberg's reserved ids, as the extension writes them). */
-    private static final long FILE_PATH_FIELD_ID = 2147483646L, POS_FIELD_ID = 2147483645L;
-
     private DeltaCommit() {}
 
     /** One data file of ours with new deletes: its id, its rows, and how many of them are deleted afterwards. */
@@ -120,10 +117,7 @@ final class DeltaCommit {
                 Path file = t.tmp().resolve("delete-" + f.dataFileId() + ".parquet");
                 long count;
                 try (Statement st = duck.createStatement()) {
-                    st.execute("COPY (SELECT CAST(" + SqlQuote.literal(dataPaths.get(f.dataFileId())) + " AS VARCHAR) AS file_path, "
-                            + "CAST(pos AS BIGINT) AS pos FROM (" + positions(m, f.dataFileId()) + ") ORDER BY pos) TO "
-                            + SqlQuote.literal(file.toAbsolutePath().toString()) + " (FORMAT parquet, FIELD_IDS {file_path: "
-                            + FILE_PATH_FIELD_ID + ", pos: " + POS_FIELD_ID + "})");
+                    st.execute(DeleteFileLayout.copy(dataPaths.get(f.dataFileId()), positions(m, f.dataFileId()), file));
                     count = st.getUpdateCount();
                 }
                 long[] sizes;

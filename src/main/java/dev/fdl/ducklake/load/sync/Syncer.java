@@ -25,6 +25,7 @@ import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.format.DeleteFileLayout;
 import dev.fdl.ducklake.load.ImportFormat;
 import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.ducklake.load.ImportResult;
@@ -59,9 +60,6 @@ import dev.fdl.ducklake.working.WorkingCatalog;
  * uploaded files are removed again (or by gc).
  */
 public final class Syncer {
-    /** Field ids of a DuckLake positional delete file (Iceberg's reserved ids, as the extension writes them). */
-    static final long DELETE_FILE_PATH_FIELD_ID = 2147483646L;
-    static final long DELETE_POS_FIELD_ID = 2147483645L;
     private static final String FILE = TableViewSql.FILE_ID;
     private static final String POS = TableViewSql.POS;
     private static final String INLINED = TableViewSql.INLINED;
@@ -507,9 +505,7 @@ public final class Syncer {
             positions.append(" UNION SELECT pos FROM read_parquet(").append(SqlQuote.literal(p)).append(')');
         }
         try (Statement st = duck.createStatement()) {
-            st.execute("COPY (SELECT CAST(" + SqlQuote.literal(dataFilePath) + " AS VARCHAR) AS file_path, CAST(pos AS BIGINT) AS pos "
-                    + "FROM (" + positions + ") ORDER BY pos) TO " + SqlQuote.literal(file.toAbsolutePath().toString())
-                    + " (FORMAT parquet, FIELD_IDS {file_path: " + DELETE_FILE_PATH_FIELD_ID + ", pos: " + DELETE_POS_FIELD_ID + "})");
+            st.execute(DeleteFileLayout.copy(dataFilePath, positions.toString(), file));
             return st.getUpdateCount();
         }
     }
