@@ -409,11 +409,21 @@ public final class LocalStore implements ObjectStore, LocalFiles {
         Files.createDirectories(target.getParent());
         Path tmp = target.resolveSibling(INTERNAL_PREFIX + "tmp-" + UUID.randomUUID());
         MessageDigest md = md5Digest();
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-             OutputStream out = new DigestOutputStream(Channels.newOutputStream(ch), md);
-             InputStream in = body.open()) {
-            in.transferTo(out);
-            out.flush();
+        // a file larger than CONTENT_ETAG_LIMIT gets a metadata ETag: its bytes are copied by the
+        // kernel (FileChannel.transferFrom), neither through the heap nor through MD5
+        boolean digested = body.file() == null || Files.size(body.file()) <= CONTENT_ETAG_LIMIT;
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            if (digested) {
+                OutputStream out = new DigestOutputStream(Channels.newOutputStream(ch), md);
+                try (InputStream in = body.open()) {
+                    in.transferTo(out);
+                }
+                out.flush();
+            } else {
+                try (FileChannel in = FileChannel.open(body.file(), StandardOpenOption.READ)) {
+                    for (long at = 0, n; (n = ch.transferFrom(in, at, 1L << 30)) > 0; ) at += n;
+                }
+            }
             if (durable) ch.force(true);
         } catch (IOException | RuntimeException e) {
             deleteQuietly(tmp);
@@ -421,6 +431,11 @@ public final class LocalStore implements ObjectStore, LocalFiles {
         }
         try {
             BasicFileAttributes attrs = modifiedAfter(tmp, target);
+            if (!digested && attrs.size() <= CONTENT_ETAG_LIMIT) { // the file shrank while it was copied
+                try (InputStream in = new DigestInputStream(Files.newInputStream(tmp), md)) {
+                    in.transferTo(OutputStream.nullOutputStream());
+                }
+            }
             String etag = attrs.size() <= CONTENT_ETAG_LIMIT ? HexFormat.of().formatHex(md.digest()) : metaEtag(attrs);
             return new Staged(tmp, etag);
         } catch (IOException | RuntimeException e) {

@@ -52,6 +52,23 @@ class LocalStoreContractTest extends ObjectStoreContract {
         return -1;
     }
 
+    /** A file payload on either side of the content-ETag limit is stored byte for byte, with the ETag head gives. */
+    @Test
+    void aFilePayloadIsStoredWholeOnEitherSideOfTheContentEtagLimit() throws Exception {
+        for (long size : new long[] {LocalStore.CONTENT_ETAG_LIMIT, LocalStore.CONTENT_ETAG_LIMIT + 1, 3 * LocalStore.CONTENT_ETAG_LIMIT + 7}) {
+            java.nio.file.Path f = tmp.resolve("in-" + size + ".bin");
+            byte[] content = new byte[(int) size];
+            new java.util.Random(size).nextBytes(content);
+            java.nio.file.Files.write(f, content);
+            String etag = store.put("data/" + size, dev.fdl.store.Payload.of(f)).etag();
+            assertThat(store.get("data/" + size).orElseThrow().bytes()).isEqualTo(content);
+            assertThat(store.head("data/" + size).orElseThrow().etag()).isEqualTo(etag);
+            if (size <= LocalStore.CONTENT_ETAG_LIMIT) {
+                assertThat(etag).isEqualTo(java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5").digest(content)));
+            }
+        }
+    }
+
     /** open (fdl serve's sends) describes the file as head does, and unchanged notices a replaced or deleted one. */
     @Test
     void anOpenedFileHasTheEtagHeadGivesUntilTheKeyNamesAnotherFile() throws Exception {

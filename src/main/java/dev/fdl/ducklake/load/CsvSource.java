@@ -90,17 +90,36 @@ public final class CsvSource {
      * drops a timestamp's time for a DATE and reads {@code yes} as a BOOLEAN, where the whole-file
      * sniff would have chosen another type. VARCHAR and DOUBLE hold every value the whole-file sniff
      * could give them. A sample giving another type is sniffed whole at once.
+     *
+     * <p>The BIGINT check passes only a value written as DuckDB writes the integer it casts to
+     * ({@code 42}, {@code -7}): one parse and one rendering per value, where comparing with a cast
+     * to DOUBLE parsed it twice more; a value written otherwise ({@code +5}, {@code 007},
+     * {@code 1e3}) fails the read, and the whole-file sniff decides its type, so the check may be
+     * stricter than the sniffer, never laxer. A DATE column whose sample gave ISO's date format is
+     * not checked here but read as DATE with that format, which refuses anything else (a time
+     * after the date included; {@link #DATE_READ_WITH_FORMAT}).
      */
     private static final Map<String, String> GUARDS = Map.of(
-            "BIGINT", "TRY_CAST(%1$s AS BIGINT) = TRY_CAST(%1$s AS DOUBLE)",
+            "BIGINT", "CAST(TRY_CAST(%1$s AS BIGINT) AS VARCHAR) = %1$s",
             "DATE", "strpos(%1$s, ':') = 0 AND TRY_CAST(%1$s AS DATE) IS NOT NULL",
             "BOOLEAN", "lower(%1$s) IN ('true', 'false')");
+
+    /**
+     * read_csv's option for ISO dates: a column read as DATE with it takes {@code YYYY-MM-DD} alone
+     * (strptime), and a read meeting another value fails, as a checked column's read does.
+     */
+    private static final String DATE_READ_WITH_FORMAT = ", dateformat = " + SqlQuote.literal("%Y-%m-%d");
+
+    /** The check {@link #guardedRelation} applies to a column of {@code type}, or null for a column read as its type. */
+    private String guard(String type) {
+        if (type.equals("DATE") && options.contains(DATE_READ_WITH_FORMAT)) return null;
+        return GUARDS.get(type);
+    }
 
     /** True when every type the sample gave is VARCHAR, DOUBLE or one {@link #GUARDS} checks, with no date format but ISO's. */
     private boolean guardable() {
         // ISO dates are what CAST(… AS DATE) reads; the sniffer names their format too
-        String iso = ", dateformat = " + SqlQuote.literal("%Y-%m-%d");
-        if (options.replace(iso, "").contains("dateformat") || options.contains("timestampformat")) return false;
+        if (options.replace(DATE_READ_WITH_FORMAT, "").contains("dateformat") || options.contains("timestampformat")) return false;
         for (String type : columns.values()) {
             if (!type.equals("VARCHAR") && !type.equals("DOUBLE") && !GUARDS.containsKey(type)) return false;
         }
@@ -116,11 +135,11 @@ public final class CsvSource {
         StringBuilder cols = new StringBuilder("{");
         List<String> select = new java.util.ArrayList<>();
         for (Map.Entry<String, String> c : columns.entrySet()) {
-            String guard = GUARDS.get(c.getValue());
+            String guard = guard(c.getValue());
             if (cols.length() > 1) cols.append(", ");
             cols.append(SqlQuote.literal(c.getKey())).append(": ").append(SqlQuote.literal(guard == null ? c.getValue() : "VARCHAR"));
             String q = SqlQuote.ident(c.getKey());
-            select.add(guard == null ? q : "CASE WHEN " + q + " IS NULL THEN NULL WHEN " + String.format(guard, q) + " THEN CAST(" + q
+            select.add(guard == null ? q : "CASE WHEN " + q + " IS NULL THEN NULL WHEN " + String.format(guard, q) + " THEN TRY_CAST(" + q
                     + " AS " + c.getValue() + ") ELSE error('a value outside the sniffed sample''s type') END AS " + q);
         }
         return "(SELECT " + String.join(", ", select) + " FROM read_csv(" + SqlQuote.literal(source.toAbsolutePath().toString())

@@ -49,16 +49,24 @@ public record FileStats(long recordCount, long fileSizeBytes, long footerSize, L
                      + f + ") GROUP BY column_id")) {
             while (rs.next()) leaves.put(rs.getInt(1), new long[]{rs.getLong(2), rs.getLong(3)});
         }
+        // Two statements: DuckDB answers null counts and plain min/max from the file's row-group
+        // statistics without reading the data, but an aggregate with a FILTER (NaN left out of a
+        // float's min/max) makes it read every column of the file; the float columns' aggregates
+        // therefore go to a second statement, which reads those columns alone.
         List<String> aggregates = new ArrayList<>();
+        List<String> floats = new ArrayList<>();
         for (ImportPlan.Column c : columns) {
             String col = SqlQuote.ident(c.name());
             String type = c.duckType().toUpperCase(Locale.ROOT);
             aggregates.add("count(*) - count(" + col + ")");
             switch (kind(type)) {
                 case FLOAT -> {
-                    aggregates.add("CAST(min(" + col + ") FILTER (WHERE NOT isnan(" + col + ")) AS VARCHAR)");
-                    aggregates.add("CAST(max(" + col + ") FILTER (WHERE NOT isnan(" + col + ")) AS VARCHAR)");
-                    aggregates.add("coalesce(bool_or(isnan(" + col + ")), false)");
+                    aggregates.add("NULL");
+                    aggregates.add("NULL");
+                    aggregates.add("NULL");
+                    floats.add("CAST(min(" + col + ") FILTER (WHERE NOT isnan(" + col + ")) AS VARCHAR)");
+                    floats.add("CAST(max(" + col + ") FILTER (WHERE NOT isnan(" + col + ")) AS VARCHAR)");
+                    floats.add("coalesce(bool_or(isnan(" + col + ")), false)");
                 }
                 case BOOLEAN -> {
                     aggregates.add("CAST(CAST(min(" + col + ") AS INTEGER) AS VARCHAR)");
@@ -82,21 +90,36 @@ public record FileStats(long recordCount, long fileSizeBytes, long footerSize, L
                 }
             }
         }
-        List<ColumnStats> stats = new ArrayList<>();
+        // per column: null count, min, max, contains NaN (null for non-float columns)
+        Object[][] values = new Object[columns.size()][];
         try (PreparedStatement ps = duck.prepareStatement("SELECT " + String.join(", ", aggregates) + " FROM read_parquet(" + f + ")");
              ResultSet rs = ps.executeQuery()) {
             rs.next();
             for (int i = 0; i < columns.size(); i++) {
-                ImportPlan.Column c = columns.get(i);
                 int base = i * 4 + 1;
-                long nulls = rs.getLong(base);
-                String min = rs.getString(base + 1);
-                String max = rs.getString(base + 2);
-                boolean nan = rs.getBoolean(base + 3);
-                Boolean containsNan = rs.wasNull() ? null : nan;
-                long[] leaf = leaves.getOrDefault(i, new long[]{0, rows});
-                stats.add(new ColumnStats(c.id(), c.duckType(), leaf[0], leaf[1], nulls, min, max, containsNan));
+                values[i] = new Object[] {rs.getLong(base), rs.getString(base + 1), rs.getString(base + 2), null};
             }
+        }
+        if (!floats.isEmpty()) {
+            try (PreparedStatement ps = duck.prepareStatement("SELECT " + String.join(", ", floats) + " FROM read_parquet(" + f + ")");
+                 ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                int base = 1;
+                for (int i = 0; i < columns.size(); i++) {
+                    if (kind(columns.get(i).duckType().toUpperCase(Locale.ROOT)) != Kind.FLOAT) continue;
+                    values[i][1] = rs.getString(base);
+                    values[i][2] = rs.getString(base + 1);
+                    values[i][3] = rs.getBoolean(base + 2);
+                    base += 3;
+                }
+            }
+        }
+        List<ColumnStats> stats = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            ImportPlan.Column c = columns.get(i);
+            long[] leaf = leaves.getOrDefault(i, new long[]{0, rows});
+            stats.add(new ColumnStats(c.id(), c.duckType(), leaf[0], leaf[1], (Long) values[i][0], (String) values[i][1],
+                    (String) values[i][2], (Boolean) values[i][3]));
         }
         return new FileStats(rows, size, footer, stats);
     }

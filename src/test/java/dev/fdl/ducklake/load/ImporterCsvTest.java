@@ -138,6 +138,32 @@ class ImporterCsvTest {
     }
 
     @Test
+    void anIntegerWrittenInAnotherFormAfterTheSampleIsReadAsTheWholeFileSniffReadsIt() throws IOException {
+        // DuckDB casts 1e3 to the BIGINT 1000 and +5 to 5: the strict read stops at them, the whole file decides
+        Path p = csv("late-forms.csv", 30_000, LATE, LATE + ",n,1e3");
+        ImportResult r = wc.importFile(p, "t", ImportMode.CREATE);
+        assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("id BIGINT", "name VARCHAR", "score DOUBLE");
+        assertThat(value("SELECT score FROM t WHERE id = " + LATE)).isEqualTo("1000.0");
+        Path plus = csv("late-plus.csv", 30_000, LATE, LATE + ",n,+5");
+        // the whole-file sniff keeps a column holding +5 as text
+        ImportResult u = wc.importFile(plus, "u", ImportMode.CREATE);
+        assertThat(u.columns()).extracting(ImportResult.Column::text).containsExactly("id BIGINT", "name VARCHAR", "score VARCHAR");
+        assertThat(value("SELECT score FROM u WHERE id = " + LATE)).isEqualTo("+5");
+        assertThat(value("SELECT count(*) FROM u")).isEqualTo("30000");
+    }
+
+    @Test
+    void aDateWrittenInAnotherFormAfterTheSampleIsReadAsTheWholeFileSniffReadsIt() throws IOException {
+        Path p = tmp.resolve("late-date.csv");
+        StringBuilder sb = new StringBuilder("id,day\n");
+        for (int i = 1; i <= 30_000; i++) sb.append(i).append(',').append(i == LATE ? "4 March 2021" : "2021-03-04").append('\n');
+        Files.writeString(p, sb.toString());
+        ImportResult r = wc.importFile(p, "t", ImportMode.CREATE);
+        assertThat(r.columns()).extracting(ImportResult.Column::text).containsExactly("id BIGINT", "day VARCHAR");
+        assertThat(value("SELECT day FROM t WHERE id = " + LATE)).isEqualTo("4 March 2021");
+    }
+
+    @Test
     void aTimestampAfterTheSampleOfDatesKeepsItsTime() throws IOException {
         Path p = tmp.resolve("late-time.csv");
         StringBuilder sb = new StringBuilder("id,day\n");

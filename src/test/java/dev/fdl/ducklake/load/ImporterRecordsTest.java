@@ -83,6 +83,25 @@ public class ImporterRecordsTest {
         }
     }
 
+    @Test
+    void fileStatisticsHoldEachColumnsNullsMinMaxAndNaNAsTheDataSays() throws Exception {
+        // a float column's min and max leave NaN out, and contains_nan says whether it was there
+        Path parquet = tmp.resolve("mixed.parquet");
+        try (Connection duck = DuckDbPool.connect(); Statement st = duck.createStatement()) {
+            st.execute("COPY (SELECT i AS id, CASE WHEN i = 3 THEN NULL ELSE 'v' || i END AS s, "
+                    + "CASE WHEN i = 5 THEN 'NaN'::DOUBLE WHEN i = 6 THEN NULL ELSE i / 4.0 END AS x, i / 2.0 AS y, i % 2 = 0 AS b, "
+                    + "DATE '2020-01-01' + i::INTEGER AS day FROM range(10) t(i)) TO " + SqlQuote.literal(parquet.toString())
+                    + " (FORMAT parquet)");
+        }
+        WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("wc"));
+        wc.importFile(parquet, "t", ImportMode.CREATE);
+        try (Connection ours = DriverManager.getConnection("jdbc:sqlite:" + wc.catalog)) {
+            assertThat(rows(ours, "SELECT column_id, null_count, min_value, max_value, contains_nan FROM ducklake_file_column_stats "
+                    + "ORDER BY column_id")).containsExactly("1|0|0|9|null", "2|1|v0|v9|null", "3|1|0.0|2.25|1", "4|0|0.0|4.5|0",
+                    "5|0|0|1|null", "6|0|2020-01-01|2020-01-10|null");
+        }
+    }
+
     /** Rows as {@code a|b|c}, booleans as 1/0 (the SQLite catalog's form). */
     public static List<String> rows(Connection c, String sql) throws Exception {
         List<String> out = new ArrayList<>();
