@@ -4,6 +4,7 @@ import dev.fdl.FdlException;
 import dev.fdl.ducklake.DataProgress;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.catalog.ColumnTypes;
+import dev.fdl.ducklake.format.DeleteFileLayout;
 import dev.fdl.ducklake.load.DataFileWriter;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
