@@ -4,10 +4,10 @@ import dev.fdl.FdlException;
 import dev.fdl.ducklake.DataProgress;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.catalog.ColumnTypes;
-import dev.fdl.ducklake.format.DeleteFileLayout;
 import dev.fdl.ducklake.load.DataFileWriter;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
+import dev.fdl.ducklake.working.DeleteFiles;
 import dev.fdl.ducklake.working.FileStats;
 import dev.fdl.ducklake.working.ImportPlan;
 import dev.fdl.ducklake.working.RowKey;
@@ -111,47 +111,22 @@ final class DeltaCommit {
                 uploaded.add(folder + fileName);
                 inserts.add(new WorkingCatalog.NewDataFile(fileName, stats));
             }
-            List<long[]> deleteFiles = new ArrayList<>();
-            List<String> deleteNames = new ArrayList<>();
+            List<DeleteFiles.Written> deletes = new ArrayList<>();
+            List<DeleteFiles.Ended> ended = new ArrayList<>();
             for (FileDeletes f : files) {
-                if (f.ends()) continue;
+                SnapshotView.DataFileEntry meta = m.ours().dataFiles().stream().filter(d -> d.id() == f.dataFileId()).findFirst().orElseThrow();
+                if (f.ends()) {
+                    ended.add(new DeleteFiles.Ended(f.dataFileId(), f.recordCount(), Math.max(0, meta.bytes())));
+                    continue;
+                }
                 Path file = t.tmp().resolve("delete-" + f.dataFileId() + ".parquet");
-                long count;
-                try (Statement st = duck.createStatement()) {
-                    st.execute(DeleteFileLayout.copy(dataPaths.get(f.dataFileId()), positions(m, f.dataFileId()), file));
-                    count = st.getUpdateCount();
-                }
-                long[] sizes;
-                try (Statement st = duck.createStatement();
-                     ResultSet rs = st.executeQuery("SELECT file_size_bytes, footer_size FROM parquet_file_metadata("
-                             + SqlQuote.literal(file.toAbsolutePath().toString()) + ")")) {
-                    rs.next();
-                    sizes = new long[]{f.dataFileId(), count, rs.getLong(1), rs.getLong(2)};
-                }
-                String fileName = "ducklake-" + VersionIds.next() + "-delete.parquet";
-                w.store().put(folder + fileName, Payload.of(file));
-                uploaded.add(folder + fileName);
-                deleteFiles.add(sizes);
-                deleteNames.add(fileName);
+                DeleteFiles.Written d = DeleteFiles.write(duck, f.dataFileId(), dataPaths.get(f.dataFileId()), positions(m, f.dataFileId()), file);
+                w.store().put(folder + d.fileName(), Payload.of(file));
+                uploaded.add(folder + d.fileName());
+                deletes.add(d);
             }
             catalog.newSnapshot(state.base(), "merge", w.author(), w.message()).commit(s -> {
-                for (FileDeletes f : files) {
-                    if (!f.ends()) continue;
-                    s.endRows("ducklake_data_file", "data_file_id = ?", f.dataFileId());
-                    s.endRows("ducklake_delete_file", "data_file_id = ?", f.dataFileId());
-                    SnapshotView.DataFileEntry meta = m.ours().dataFiles().stream().filter(d -> d.id() == f.dataFileId()).findFirst().orElseThrow();
-                    catalog.update("UPDATE ducklake_table_stats SET record_count = max(record_count - ?, 0), "
-                            + "file_size_bytes = max(file_size_bytes - ?, 0) WHERE table_id = ?", f.recordCount(), Math.max(0, meta.bytes()), tableId);
-                }
-                for (int i = 0; i < deleteFiles.size(); i++) {
-                    long[] d = deleteFiles.get(i);
-                    s.endRows("ducklake_delete_file", "data_file_id = ?", d[0]);
-                    catalog.update("INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, "
-                            + "path, path_is_relative, format, delete_count, file_size_bytes, footer_size, encryption_key, partial_max) "
-                            + "VALUES (?, ?, ?, NULL, ?, ?, 1, 'parquet', ?, ?, ?, NULL, NULL)",
-                            s.newFileId(), tableId, s.id(), d[0], deleteNames.get(i), d[1], d[2], d[3]);
-                }
-                if (!files.isEmpty()) s.change("deleted_from_table:" + tableId);
+                DeleteFiles.record(s, tableId, deletes, ended);
                 if (!inserts.isEmpty()) {
                     catalog.insertDataFiles(s, tableId, ImportPlan.append(name, state, columns), inserts, duck);
                     s.change("inserted_into_table:" + tableId);

@@ -13,7 +13,7 @@ import java.util.Map;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.format.DuckLakeSchema;
-import dev.fdl.ducklake.working.FileStats;
+import dev.fdl.ducklake.working.DeleteFiles;
 import dev.fdl.ducklake.working.ImportPlan;
 import dev.fdl.ducklake.working.NewSnapshot;
 import dev.fdl.ducklake.working.RowKey;
@@ -38,12 +38,6 @@ import dev.fdl.ducklake.working.WorkingCatalog;
  * </ul>
  */
 final class SyncCommit {
-    /** A new positional delete file for data file {@code dataFileId}, holding {@code deleteCount} positions. */
-    record DeleteFile(long dataFileId, String fileName, long deleteCount, long fileSizeBytes, long footerSize) {}
-
-    /** A data file whose every row the sync deletes: it ends instead of getting a delete file. */
-    record EndedFile(long dataFileId, long recordCount, long fileSizeBytes) {}
-
     /** The new rows' data files (several when they outgrew the target file size); null when the sync adds no row. */
     record Insert(List<WorkingCatalog.NewDataFile> files) {
         /** The files' sizes together. */
@@ -59,8 +53,8 @@ final class SyncCommit {
      * @param insert         the new rows' data file, or null
      * @param inlinedDeletes inlined-data table name → row ids whose rows end
      */
-    record Input(WorkingCatalog.State state, TableName name, SyncPlan plan, Insert insert, List<DeleteFile> deletes,
-                 List<EndedFile> ended, Map<String, List<Long>> inlinedDeletes) {}
+    record Input(WorkingCatalog.State state, TableName name, SyncPlan plan, Insert insert, List<DeleteFiles.Written> deletes,
+                 List<DeleteFiles.Ended> ended, Map<String, List<Long>> inlinedDeletes) {}
 
     private SyncCommit() {}
 
@@ -90,20 +84,7 @@ final class SyncCommit {
                     s.id(), s.schemaChanged(), tableId);
             s.change("altered_table:" + tableId);
         }
-        for (EndedFile f : in.ended()) {
-            s.endRows("ducklake_data_file", "data_file_id = ?", f.dataFileId());
-            s.endRows("ducklake_delete_file", "data_file_id = ?", f.dataFileId());
-            catalog.update("UPDATE ducklake_table_stats SET record_count = max(record_count - ?, 0), "
-                    + "file_size_bytes = max(file_size_bytes - ?, 0) WHERE table_id = ?", f.recordCount(), f.fileSizeBytes(), tableId);
-        }
-        for (DeleteFile d : in.deletes()) {
-            s.endRows("ducklake_delete_file", "data_file_id = ?", d.dataFileId());
-            catalog.update("INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, "
-                    + "path, path_is_relative, format, delete_count, file_size_bytes, footer_size, encryption_key, partial_max) "
-                    + "VALUES (?, ?, ?, NULL, ?, ?, 1, 'parquet', ?, ?, ?, NULL, NULL)",
-                    s.newFileId(), tableId, s.id(), d.dataFileId(), d.fileName(), d.deleteCount(), d.fileSizeBytes(), d.footerSize());
-        }
-        if (!in.deletes().isEmpty() || !in.ended().isEmpty()) s.change("deleted_from_table:" + tableId);
+        DeleteFiles.record(s, tableId, in.deletes(), in.ended());
         int inlined = 0;
         for (Map.Entry<String, List<Long>> e : in.inlinedDeletes().entrySet()) {
             // DuckLake 1.0 and 1.1 spell the system columns differently (DUCKLAKE.md "DuckLake 1.1")

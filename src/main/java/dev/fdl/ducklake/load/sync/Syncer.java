@@ -7,7 +7,6 @@ import dev.fdl.FdlException;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Payload;
 import dev.fdl.util.SqlQuote;
-import dev.fdl.util.VersionIds;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,7 +24,6 @@ import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.DuckDbPool;
-import dev.fdl.ducklake.format.DeleteFileLayout;
 import dev.fdl.ducklake.load.ImportFormat;
 import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.ducklake.load.ImportResult;
@@ -36,6 +34,7 @@ import dev.fdl.ducklake.load.RecordedKeyCheck;
 import dev.fdl.ducklake.load.SchemaOverride;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
+import dev.fdl.ducklake.working.DeleteFiles;
 import dev.fdl.ducklake.working.FileStats;
 import dev.fdl.ducklake.working.ImportPlan;
 import dev.fdl.ducklake.working.RowKey;
@@ -244,27 +243,25 @@ public final class Syncer {
             }
             insert = new SyncCommit.Insert(files);
         }
-        List<SyncCommit.DeleteFile> deletes = new ArrayList<>();
-        List<SyncCommit.EndedFile> ended = new ArrayList<>();
+        List<DeleteFiles.Written> deletes = new ArrayList<>();
+        List<DeleteFiles.Ended> ended = new ArrayList<>();
         long deleteBytes = 0;
         for (long[] f : perFile) {
             long dataFileId = f[0], deleteCount = f[1], visible = f[2];
             if (deleteCount == visible) {
                 SnapshotView.DataFileEntry meta = entry.dataFiles().stream().filter(d -> d.id() == dataFileId).findFirst()
                         .orElseThrow(() -> new IllegalStateException("data file " + dataFileId + " is not visible in " + name));
-                ended.add(new SyncCommit.EndedFile(dataFileId, meta.recordCount(), Math.max(0, meta.bytes())));
+                ended.add(new DeleteFiles.Ended(dataFileId, meta.recordCount(), Math.max(0, meta.bytes())));
                 continue;
             }
             List<String> previous = entry.deleteFiles().stream().filter(d -> d.dataFileId() == dataFileId)
                     .map(SnapshotView.DeleteFileEntry::location).toList();
             Path file = tmp.resolve("delete-" + dataFileId + ".parquet");
-            long count = writeDeleteFile(duck, dataFileId, written.get(dataFileId), previous, file);
-            long[] meta = parquetSizes(duck, file);
-            String fileName = "ducklake-" + VersionIds.next() + "-delete.parquet";
-            store.put(folder + fileName, Payload.of(file));
-            uploaded.add(folder + fileName);
-            deletes.add(new SyncCommit.DeleteFile(dataFileId, fileName, count, meta[0], meta[1]));
-            deleteBytes += meta[0];
+            DeleteFiles.Written d = DeleteFiles.write(duck, dataFileId, written.get(dataFileId), positions(dataFileId, previous), file);
+            store.put(folder + d.fileName(), Payload.of(file));
+            uploaded.add(folder + d.fileName());
+            deletes.add(d);
+            deleteBytes += d.fileSizeBytes();
         }
         Map<String, List<Long>> inlinedDeletes = inlinedDeletes(duck, entry);
         long snapshot = SyncCommit.commit(catalog,
@@ -494,30 +491,15 @@ public final class Syncer {
     }
 
     /**
-     * Writes the data file's new positional delete file: every position its previous delete files
-     * held plus the ones deleted now, sorted, with the data file's path as written
-     * ({@code file_path}, {@code pos}; DUCKLAKE.md "Paths"). Returns the number of positions.
+     * Every position of data file {@code dataFileId} deleted after the sync: those its previous
+     * delete files held and those deleted now (a query of one column {@code pos}).
      */
-    private static long writeDeleteFile(Connection duck, long dataFileId, String dataFilePath, List<String> previous, Path file)
-            throws SQLException {
+    private static String positions(long dataFileId, List<String> previous) {
         StringBuilder positions = new StringBuilder("SELECT " + POS + " AS pos FROM __fdl_diff WHERE " + FILE + " = " + dataFileId);
         for (String p : previous) {
             positions.append(" UNION SELECT pos FROM read_parquet(").append(SqlQuote.literal(p)).append(')');
         }
-        try (Statement st = duck.createStatement()) {
-            st.execute(DeleteFileLayout.copy(dataFilePath, positions.toString(), file));
-            return st.getUpdateCount();
-        }
-    }
-
-    /** {file_size_bytes, footer_size} of a written Parquet file. */
-    private static long[] parquetSizes(Connection duck, Path file) throws SQLException {
-        try (Statement st = duck.createStatement();
-             ResultSet rs = st.executeQuery("SELECT file_size_bytes, footer_size FROM parquet_file_metadata("
-                     + SqlQuote.literal(file.toAbsolutePath().toString()) + ")")) {
-            rs.next();
-            return new long[]{rs.getLong(1), rs.getLong(2)};
-        }
+        return positions.toString();
     }
 
     /** Inlined rows to end: inlined-data table name → row ids. */

@@ -196,6 +196,24 @@ class SyncerTest {
     }
 
     @Test
+    void aDataFileDeletedFromTwiceKeepsOneVisibleDeleteFileHoldingEveryPosition() throws Exception {
+        WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("twice"));
+        wc.sync(csv("a.csv", "id,v\n1,a\n2,b\n3,c\n4,d\n"), "t", "id");
+        wc.sync(csv("b.csv", "id,v\n1,a\n3,c\n4,d\n"), "t", "id");
+        wc.sync(csv("c.csv", "id,v\n1,a\n3,c\n"), "t", "id");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + wc.catalog)) {
+            assertThat(ImporterRecordsTest.rows(c, "SELECT data_file_id, delete_count, begin_snapshot FROM ducklake_delete_file "
+                    + "WHERE end_snapshot IS NULL ORDER BY 1")).as("one visible delete file per data file, as DuckLake keeps it")
+                    .containsExactly("0|2|3");
+            assertThat(ImporterRecordsTest.rows(c, "SELECT data_file_id, delete_count, begin_snapshot, end_snapshot FROM ducklake_delete_file "
+                    + "WHERE end_snapshot IS NOT NULL")).containsExactly("0|1|2|3");
+        }
+        try (BuiltInReader reader = wc.read(null)) {
+            assertThat(reader.query("SELECT id FROM t ORDER BY id").rows()).containsExactly(List.of(1L), List.of(3L));
+        }
+    }
+
+    @Test
     void aDataFileWhoseRowsAreAllGoneEndsAndGetsNoDeleteFile() throws Exception {
         WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("wc"));
         wc.sync(csv("a.csv", "id,v\n1,a\n2,b\n"), "t");
