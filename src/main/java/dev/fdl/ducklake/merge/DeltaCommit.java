@@ -4,6 +4,7 @@ import dev.fdl.FdlException;
 import dev.fdl.ducklake.DataProgress;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.catalog.ColumnTypes;
+import dev.fdl.ducklake.load.DataFileUploads;
 import dev.fdl.ducklake.load.DataFileWriter;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
@@ -14,7 +15,6 @@ import dev.fdl.ducklake.working.RowKey;
 import dev.fdl.ducklake.working.WorkingCatalog;
 import dev.fdl.store.Payload;
 import dev.fdl.util.SqlQuote;
-import dev.fdl.util.VersionIds;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -103,13 +103,11 @@ final class DeltaCommit {
             List<String> select = new ArrayList<>();
             for (ImportPlan.Column c : columns)
                 select.add(SqlQuote.ident(TableViewSql.idColumn(c.id())) + " AS " + SqlQuote.ident(c.name()));
-            for (Path file : DataFileWriter.write(duck, "SELECT " + String.join(", ", select) + " FROM " + m.inserts(), columns,
-                    t.tmp().resolve("data"), 0, DataProgress.NONE).files()) {
-                FileStats stats = FileStats.of(duck, file, columns);
-                String fileName = "ducklake-" + VersionIds.next() + ".parquet";
-                w.store().put(folder + fileName, Payload.of(file));
-                uploaded.add(folder + fileName);
-                inserts.add(new WorkingCatalog.NewDataFile(fileName, stats));
+            String rows = "SELECT " + String.join(", ", select) + " FROM " + m.inserts();
+            for (DataFileUploads.Uploaded u : DataFileUploads.run(w.store(), folder, t.tmp().resolve("data"), DataProgress.NONE,
+                    () -> DataFileWriter.write(duck, rows, columns, t.tmp().resolve("data"), 0, DataProgress.NONE).files())) {
+                uploaded.add(u.key());
+                inserts.add(new WorkingCatalog.NewDataFile(u.fileName(), FileStats.of(duck, u.file(), columns)));
             }
             List<DeleteFiles.Written> deletes = new ArrayList<>();
             List<DeleteFiles.Ended> ended = new ArrayList<>();
