@@ -79,6 +79,17 @@ class LauncherJvmFlagsTest {
     }
 
     @Test
+    void importAndQueryCompileAtTenTimesTheThresholdsWhileConversionsKeepTheJvmsOwn() throws Exception {
+        for (String[] command : List.of(new String[] {"import", "a.csv", "-t", "a"}, new String[] {"query", "SELECT 1"})) {
+            assertThat(javaArguments(command)).as(String.join(" ", command)).contains("-XX:+UseSerialGC", "-XX:CompileThresholdScaling=10")
+                    .doesNotContain("-XX:TieredStopAtLevel=1");
+        }
+        for (String[] command : List.of(new String[] {"checkout", "--repo", "r"}, new String[] {"commit", "-m", "x"})) {
+            assertThat(javaArguments(command)).as(String.join(" ", command)).noneMatch(a -> a.startsWith("-XX:CompileThresholdScaling"));
+        }
+    }
+
+    @Test
     void serveKeepsTheJvmDefaultsAndEverydayCommandsTheFirstTier() throws Exception {
         assertThat(javaArguments("serve", "--repo", "r")).noneMatch(a -> a.startsWith("-XX:+Use") || a.startsWith("-XX:Tiered"));
         assertThat(javaArguments("log", "--oneline")).contains("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
