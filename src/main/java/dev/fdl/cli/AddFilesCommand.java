@@ -44,6 +44,8 @@ final class AddFilesCommand implements Runnable {
     @Option(names = "--create", description = "Create the table from the first file's columns (their field ids become the column ids).")
     boolean create;
     @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Recorded as the snapshot's commit message.") String message;
+    @Option(names = "--no-key", description = "Drop the table's recorded key (import --mode sync --key) instead of refusing files whose rows "
+            + "would repeat it or leave it NULL; fdl diff then compares whole rows.") boolean noKey;
     @Option(names = {"-q", "--quiet"}, description = "Show no progress (shown only on a terminal anyway).") boolean quiet;
     @Option(names = "--json", description = "Print the result as one JSON object: table, snapshot, files (their keys), rows, bytes, created_table, columns.")
     boolean json;
@@ -59,7 +61,7 @@ final class AddFilesCommand implements Runnable {
             scratch = Files.createTempDirectory("fdl-add-files-");
             FileRegistration.Result r = new FileRegistration(context.duckDb()).register(
                     new FileRegistration.Request(wc.catalog(), store, repo.dataDir(), keys, table, create, message,
-                            Progress.data(quiet, spec.commandLine().getErr())), scratch);
+                            Progress.data(quiet, spec.commandLine().getErr()), noKey), scratch);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();

@@ -86,6 +86,39 @@ class AddFilesCliTest {
     }
 
     @Test
+    void filesThatWouldRepeatOrNullTheRecordedKeyAreRefusedUnlessTheKeyIsDropped() throws Exception {
+        Files.writeString(dir.resolve("t.csv"), "id,name,score\n-1,first,0.25\n-2,second,0.5\n");
+        Cli.ok(wc, "import", dir.resolve("t.csv").toString(), "--table", "t", "--mode", "sync", "--key", "id");
+        Cli.ok(wc, "commit", "-m", "b1");
+        String ids = "{id: 1, name: 2, score: 3}";
+        part("jobs/ok/p.parquet", 0, 5, ids);
+        Path twice = data.resolve("jobs/dup/p.parquet");
+        Files.createDirectories(twice.getParent());
+        duck("COPY (SELECT * FROM (VALUES (10::BIGINT, 'a', 1.0::DOUBLE), (-2, 'again', 2.0)) AS v(id, name, score)) TO '" + twice
+                + "' (FORMAT parquet, FIELD_IDS " + ids + ")");
+        Path nulls = data.resolve("jobs/null/p.parquet");
+        Files.createDirectories(nulls.getParent());
+        duck("COPY (SELECT * FROM (VALUES (11::BIGINT, 'a', 1.0::DOUBLE), (NULL, 'no key', 2.0)) AS v(id, name, score)) TO '" + nulls
+                + "' (FORMAT parquet)");
+        String count = "SELECT count(*) AS n FROM t";
+
+        Cli.Result dup = Cli.in(wc, "add-files", "jobs/ok/p.parquet", "jobs/dup/p.parquet", "--table", "t");
+        assertThat(dup.exit()).as(dup.toString()).isEqualTo(1);
+        assertThat(dup.err()).contains("the table's key (id)").contains("id = -2 would be held by 2 rows")
+                .contains("data row 2 of " + twice).contains("--no-key");
+        Cli.Result nul = Cli.in(wc, "add-files", "jobs/null/p.parquet", "--table", "t");
+        assertThat(nul.exit()).as(nul.toString()).isEqualTo(1);
+        assertThat(nul.err()).contains("would be NULL in data row 2 of " + nulls);
+        assertThat(query("query", "--working", count, "--csv")).isEqualTo("n\n2\n");
+
+        Cli.ok(wc, "add-files", "jobs/ok/p.parquet", "--table", "t");
+        Cli.ok(wc, "add-files", "jobs/dup/p.parquet", "--table", "t", "--no-key");
+        Cli.ok(wc, "commit", "-m", "key dropped");
+        assertThat(query("query", count, "--csv")).isEqualTo("n\n9\n");
+        assertThat(Cli.ok(wc, "diff", "HEAD~1", "HEAD", "--stat").out()).contains("t");
+    }
+
+    @Test
     void aFileOutsideTheDataFolderIsRefusedWithTheCommandToCopyItIn() throws Exception {
         Path outside = dir.resolve("elsewhere.parquet");
         duck("COPY (SELECT 1 AS id) TO '" + outside + "' (FORMAT parquet, FIELD_IDS {id: 1})");

@@ -2,6 +2,7 @@ package dev.fdl.ducklake.load;
 
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.DataProgress;
+import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.catalog.ColumnTypes;
 import dev.fdl.ducklake.engine.DuckDbErrors;
@@ -12,6 +13,7 @@ import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.format.DuckLakeTypes;
 import dev.fdl.ducklake.working.FileStats;
 import dev.fdl.ducklake.working.ImportPlan;
+import dev.fdl.ducklake.working.RowKey;
 import dev.fdl.ducklake.working.WorkingCatalog;
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
@@ -78,7 +80,13 @@ public final class FileRegistration {
      * @param progress   told how many files' footers were read (null: {@link DataProgress#NONE})
      */
     public record Request(Path catalog, ObjectStore store, String dataDirKey, List<String> keys, String table, boolean create,
-                          String message, DataProgress progress) {
+                          String message, DataProgress progress, boolean dropKey) {
+        /** A request that keeps the table's recorded key (and refuses files that would break it). */
+        public Request(Path catalog, ObjectStore store, String dataDirKey, List<String> keys, String table, boolean create,
+                       String message, DataProgress progress) {
+            this(catalog, store, dataDirKey, keys, table, create, message, progress, false);
+        }
+
         public Request {
             if (progress == null) progress = DataProgress.NONE;
             keys = List.copyOf(keys);
@@ -251,10 +259,32 @@ public final class FileRegistration {
             request.progress().update("reading footers", local.size(), local.size(), "files");
             String message = request.message() != null ? request.message()
                     : "add-files: " + files.size() + " file(s) into " + name;
-            long snapshot = catalog.commit(new WorkingCatalog.ImportCommit(state, plan, files, null), "add-files", null, message, duck);
+            if (!request.dropKey()) checkKey(duck, new RecordedKeyCheck.Rows(catalog, state, plan, local,
+                    ImportRequest.of(request.catalog(), store, request.dataDirKey(), local.get(0), name.toString(), ImportMode.APPEND),
+                    request.keys().stream().map(store::location).toList()), name);
+            long snapshot = catalog.commit(new WorkingCatalog.ImportCommit(state, plan, files, request.dropKey() ? List.of() : null),
+                    "add-files", null, message, duck);
             return new Result(name, snapshot, request.keys(), rows, bytes, plan.createsTable(), ImportResult.of(plan.columns()));
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot add files to " + name + ": " + DuckDbErrors.duckError(e), e);
+        }
+    }
+
+    /**
+     * Refuses files whose rows would leave the table's recorded key (docs/data.md "The recorded key")
+     * NULL or repeated, as {@code import --mode append} does: a later {@code fdl diff} of the table
+     * would fail on it.
+     */
+    private void checkKey(Connection duck, RecordedKeyCheck.Rows rows, TableName name) throws SQLException {
+        List<String> key = rows.state().table() == null ? List.of() : RowKey.current(rows.catalog(), rows.state().table().id());
+        String refusal = "cannot add " + (rows.written().size() == 1 ? "the file" : rows.written().size() + " files") + " to " + name
+                + ": the table's key (" + String.join(", ", key) + "), recorded by import --mode sync --key, ";
+        String remedies = ". Nothing was added. Remove those rows from the files, or add them with --no-key to drop the recorded key "
+                + "(fdl diff then compares whole rows)";
+        try {
+            RecordedKeyCheck.check(duck, rows, pool, refusal, remedies);
+        } catch (IOException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot check the key of table " + name + ": " + e.getMessage(), e);
         }
     }
 

@@ -96,53 +96,90 @@ public final class RecordedKeyCheck {
     static void check(Connection duck, WorkingCatalog catalog, WorkingCatalog.State state, ImportPlan plan, List<Path> written,
                       ImportRequest request, DuckDbPool pool) throws SQLException, IOException {
         ImportMode mode = request.mode();
-        Path source = request.source();
-        Path cacheDir = request.cacheDir();
         if (state.table() == null || mode == ImportMode.CREATE) return;
         List<String> key = RowKey.current(catalog, state.table().id());
         if (key.isEmpty()) return;
-        List<ImportPlan.Column> columns = new ArrayList<>();
-        for (String k : key) {
-            ImportPlan.Column c = plan.columns().stream().filter(p -> Identifiers.same(p.name(), k)).findFirst().orElse(null);
-            if (c == null) return; // a replace without the key's columns: there is no key left to break
-            columns.add(c);
-        }
-        String keyNames = String.join(", ", key);
-        String refusal = "cannot import " + source + " into " + plan.table() + " (--mode " + mode.name().toLowerCase(java.util.Locale.ROOT)
-                + "): the table's key (" + keyNames + "), recorded by import --mode sync --key, ";
+        String refusal = "cannot import " + request.source() + " into " + plan.table() + " (--mode "
+                + mode.name().toLowerCase(java.util.Locale.ROOT) + "): the table's key (" + String.join(", ", key)
+                + "), recorded by import --mode sync --key, ";
         String remedies = ". Nothing was imported. Either sync instead (fdl import <file> --table " + ShellQuote.word(plan.table())
                 + " --mode sync --key " + ShellQuote.word(String.join(",", key)) + ": the table then holds exactly the file's rows, updated by key), "
                 + "or import with --no-key to drop the recorded key (fdl diff then compares whole rows)";
-        String newRows = "read_parquet([" + String.join(", ", written.stream().map(w -> SqlQuote.literal(w.toAbsolutePath().toString())).toList())
-                + "], file_row_number = true)";
+        check(duck, new Rows(catalog, state, plan, written, request, null), pool, refusal, remedies);
+    }
+
+    /**
+     * The rows a key check reads: those of {@code written} (Parquet files whose columns have the names
+     * of {@code plan}'s, matched as DuckDB matches identifiers), and for {@code request.mode()}
+     * APPEND also the table's visible rows, read from the working catalog as {@code request} names it.
+     * {@code shownAs}: what a refusal calls each written file (null: "the file", for one source).
+     */
+    record Rows(WorkingCatalog catalog, WorkingCatalog.State state, ImportPlan plan, List<Path> written, ImportRequest request,
+                List<String> shownAs) {
+        /** How the refusal names the file holding {@code path}: {@code shownAs}'s entry for it, or "the file" without them. */
+        String shown(String path) {
+            if (shownAs == null) return "the file";
+            for (int i = 0; i < written.size(); i++) {
+                if (written.get(i).toAbsolutePath().toString().equals(path)) return shownAs.get(i);
+            }
+            return path;
+        }
+    }
+
+    /** A new row's place, (file, row), ordering a repeated key's rows; NULL for the table's rows. */
+    private static final String FIRST = "CASE WHEN __fdl_file IS NULL THEN NULL ELSE (__fdl_file, __fdl_row) END";
+
+    /**
+     * Refuses adding {@code rows} when the table's recorded key would be NULL or repeated (no key
+     * recorded, or a key column the plan lacks: nothing to check).
+     *
+     * @param refusal  the message's beginning, up to what the key "would be"
+     * @param remedies the message's end: what was left unchanged and the ways out
+     * @throws FdlException (a failure) {@code refusal}, the NULL row or repeated value, then {@code remedies}
+     */
+    static void check(Connection duck, Rows rows, DuckDbPool pool, String refusal, String remedies) throws SQLException, IOException {
+        WorkingCatalog.State state = rows.state();
+        if (state.table() == null) return;
+        List<String> key = RowKey.current(rows.catalog(), state.table().id());
+        if (key.isEmpty()) return;
+        List<ImportPlan.Column> columns = new ArrayList<>();
+        for (String k : key) {
+            ImportPlan.Column c = rows.plan().columns().stream().filter(p -> Identifiers.same(p.name(), k)).findFirst().orElse(null);
+            if (c == null) return; // a replace without the key's columns: there is no key left to break
+            columns.add(c);
+        }
+        String newRows = "read_parquet([" + String.join(", ", rows.written().stream().map(w -> SqlQuote.literal(w.toAbsolutePath().toString())).toList())
+                + "], file_row_number = true, filename = true)";
         List<String> names = columns.stream().map(c -> SqlQuote.ident(c.name())).toList();
         try (Statement st = duck.createStatement();
-             ResultSet rs = st.executeQuery("SELECT file_row_number FROM " + newRows + " WHERE "
-                     + String.join(" OR ", names.stream().map(n -> n + " IS NULL").toList()) + " ORDER BY 1 LIMIT 1")) {
-            if (rs.next()) throw new FdlException(refusal + "would be NULL in data row " + (rs.getLong(1) + 1) + " of the file" + remedies);
+             ResultSet rs = st.executeQuery("SELECT file_row_number, filename FROM " + newRows + " WHERE "
+                     + String.join(" OR ", names.stream().map(n -> n + " IS NULL").toList()) + " ORDER BY 2, 1 LIMIT 1")) {
+            if (rs.next()) throw new FdlException(refusal + "would be NULL in data row " + (rs.getLong(1) + 1) + " of "
+                    + rows.shown(rs.getString(2)) + remedies);
         }
 
-        StringBuilder rows = new StringBuilder("SELECT " + String.join(", ", names) + ", file_row_number AS __fdl_row FROM " + newRows);
+        StringBuilder all = new StringBuilder("SELECT " + String.join(", ", names) + ", file_row_number AS __fdl_row, filename AS __fdl_file FROM " + newRows);
         Path tmp = null;
         try {
-            if (mode == ImportMode.APPEND) {
+            if (rows.request().mode() == ImportMode.APPEND) {
                 tmp = Files.createTempDirectory("fdl-key-");
-                Visible visible = visibleRows(pool, duck, request, state,
-                        cacheDir != null ? cacheDir : tmp.resolve("mirror"), tmp);
+                Path cacheDir = rows.request().cacheDir();
+                Visible visible = visibleRows(pool, duck, rows.request(), state, cacheDir != null ? cacheDir : tmp.resolve("mirror"), tmp);
                 List<String> old = new ArrayList<>();
                 for (int i = 0; i < columns.size(); i++)
                     old.add(SqlQuote.ident(TableViewSql.idColumn(columns.get(i).id())) + " AS " + names.get(i));
-                rows.append(" UNION ALL SELECT ").append(String.join(", ", old)).append(", NULL FROM (")
+                all.append(" UNION ALL SELECT ").append(String.join(", ", old)).append(", NULL, NULL FROM (")
                         .append(visible.selectWithRowIds()).append(") AS v");
             }
             String text = String.join(" || ', ' || ", columns.stream().map(c -> SqlQuote.literal(c.name() + " = ")
                     + " || CAST(" + SqlQuote.ident(c.name()) + " AS VARCHAR)").toList());
             try (Statement st = duck.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT " + text + ", count(*), min(__fdl_row) FROM (" + rows + ") AS r GROUP BY "
-                         + String.join(", ", names) + " HAVING count(*) > 1 ORDER BY 3 NULLS LAST LIMIT 1")) {
+                 ResultSet rs = st.executeQuery("SELECT " + text + ", count(*), arg_min(__fdl_file, " + FIRST + "), arg_min(__fdl_row, " + FIRST + ") FROM (" + all
+                         + ") AS r GROUP BY " + String.join(", ", names) + " HAVING count(*) > 1 ORDER BY 3 NULLS LAST, 4 LIMIT 1")) {
                 if (rs.next()) {
-                    long firstRow = rs.getLong(3);
-                    String where = rs.wasNull() ? "already, in the table" : "first in data row " + (firstRow + 1) + " of the file";
+                    String file = rs.getString(3);
+                    String where = file == null ? "already, in the table"
+                            : "first in data row " + (rs.getLong(4) + 1) + " of " + rows.shown(file);
                     throw new FdlException(refusal + "would no longer be unique: " + rs.getString(1) + " would be held by "
                             + rs.getLong(2) + " rows (" + where + ")" + remedies);
                 }
