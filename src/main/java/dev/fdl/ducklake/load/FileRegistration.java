@@ -276,13 +276,15 @@ public final class FileRegistration {
      * would fail on it.
      */
     private void checkKey(Connection duck, RecordedKeyCheck.Rows rows, TableName name) throws SQLException {
-        List<String> key = rows.state().table() == null ? List.of() : RowKey.current(rows.catalog(), rows.state().table().id());
+        if (rows.state().table() == null) return;
+        List<String> key = RowKey.current(rows.catalog(), rows.state().table().id());
+        if (key.isEmpty()) return;
         String refusal = "cannot add " + (rows.written().size() == 1 ? "the file" : rows.written().size() + " files") + " to " + name
                 + ": the table's key (" + String.join(", ", key) + "), recorded by import --mode sync --key, ";
         String remedies = ". Nothing was added. Remove those rows from the files, or add them with --no-key to drop the recorded key "
                 + "(fdl diff then compares whole rows)";
         try {
-            RecordedKeyCheck.check(duck, rows, pool, refusal, remedies);
+            RecordedKeyCheck.check(duck, rows, key, pool, refusal, remedies);
         } catch (IOException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot check the key of table " + name + ": " + e.getMessage(), e);
         }

@@ -105,7 +105,7 @@ public final class RecordedKeyCheck {
         String remedies = ". Nothing was imported. Either sync instead (fdl import <file> --table " + ShellQuote.word(plan.table())
                 + " --mode sync --key " + ShellQuote.word(String.join(",", key)) + ": the table then holds exactly the file's rows, updated by key), "
                 + "or import with --no-key to drop the recorded key (fdl diff then compares whole rows)";
-        check(duck, new Rows(catalog, state, plan, written, request, null), pool, refusal, remedies);
+        check(duck, new Rows(catalog, state, plan, written, request, null), key, pool, refusal, remedies);
     }
 
     /**
@@ -130,18 +130,17 @@ public final class RecordedKeyCheck {
     private static final String FIRST = "CASE WHEN __fdl_file IS NULL THEN NULL ELSE (__fdl_file, __fdl_row) END";
 
     /**
-     * Refuses adding {@code rows} when the table's recorded key would be NULL or repeated (no key
-     * recorded, or a key column the plan lacks: nothing to check).
+     * Refuses adding {@code rows} when the table's recorded key {@code key} ({@link RowKey#current})
+     * would be NULL or repeated (a key column the plan lacks: nothing to check).
      *
      * @param refusal  the message's beginning, up to what the key "would be"
      * @param remedies the message's end: what was left unchanged and the ways out
      * @throws FdlException (a failure) {@code refusal}, the NULL row or repeated value, then {@code remedies}
      */
-    static void check(Connection duck, Rows rows, DuckDbPool pool, String refusal, String remedies) throws SQLException, IOException {
+    static void check(Connection duck, Rows rows, List<String> key, DuckDbPool pool, String refusal, String remedies)
+            throws SQLException, IOException {
         WorkingCatalog.State state = rows.state();
-        if (state.table() == null) return;
-        List<String> key = RowKey.current(rows.catalog(), state.table().id());
-        if (key.isEmpty()) return;
+        if (state.table() == null || key.isEmpty()) return;
         List<ImportPlan.Column> columns = new ArrayList<>();
         for (String k : key) {
             ImportPlan.Column c = rows.plan().columns().stream().filter(p -> Identifiers.same(p.name(), k)).findFirst().orElse(null);
