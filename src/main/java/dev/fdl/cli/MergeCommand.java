@@ -33,6 +33,8 @@ final class MergeCommand implements Runnable {
     @Option(names = "--key", paramLabel = "<cols>", description = "Row identity for tables changed on both sides that have no recorded key "
             + "(comma-separated); default: the recorded key, else whole rows as multisets.") String key;
     @Option(names = {"-m", "--message"}, paramLabel = "<message>", description = "The merge snapshot's message and the next commit's default.") String message;
+    @Option(names = "--strict", description = "In tables without a key, a row whose count both sides changed differently is a conflict "
+            + "(default: merged to max(0, ours + theirs - base) and listed as a warning).") boolean strict;
     @Option(names = "--author", paramLabel = "\"Name <email>\"", description = "Recorded in the snapshot; default as for fdl commit.") String author;
     @Option(names = "--abort", description = "Go back to the working catalog as it was before the pending merge.") boolean abort;
     @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;
@@ -51,7 +53,7 @@ final class MergeCommand implements Runnable {
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             CommandContext ctx = CommandContext.of(spec);
-            Merge.Result r = Merge.merge(repo, wc, new Merge.Request(ref, ffOnly, noFf, MergePrinter.options(strategy, ours, theirs, key), message),
+            Merge.Result r = Merge.merge(repo, wc, new Merge.Request(ref, ffOnly, noFf, MergePrinter.options(strategy, ours, theirs, key).withStrict(strict), message),
                     Authors.resolve(author), services(ctx, repo, quiet, spec));
             MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json);
         }

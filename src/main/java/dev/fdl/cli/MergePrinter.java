@@ -64,6 +64,15 @@ final class MergePrinter {
                     }
                 }
             }
+            if (r.merge() != null) {
+                ArrayNode warnings = o.putArray("warnings");
+                for (MergeResult.TableConflict w : r.merge().warnings()) {
+                    ArrayNode rows = warnings.addObject().put("table", w.table()).put("kind", w.kind()).put("count", w.count()).putArray("rows");
+                    for (MergeResult.KeyConflict k : w.keys())
+                        rows.addObject().put("base", Long.parseLong(k.base())).put("ours", Long.parseLong(k.ours()))
+                                .put("theirs", Long.parseLong(k.theirs())).set("row", side(k.key(), true));
+                }
+            }
             Out.json(out, o);
         } else {
             if (r.baseAmbiguous())
@@ -76,12 +85,13 @@ final class MergePrinter {
                     if (r.base() != null) Out.context(err, "merge base: version " + r.base().id());
                     for (MergeResult.TableOutcome t : r.merge().tables())
                         out.println("  " + t.action().name().toLowerCase(Locale.ROOT) + " " + t.table() + (t.detail().isEmpty() ? "" : ": " + t.detail()));
+                    warnings(err, r.merge());
                     if (!r.merge().conflicted()) out.println(done(r));
                 }
             }
             if (r.merge() != null) {
                 for (MergeResult.TableConflict c : r.merge().conflicts()) {
-                    out.println("CONFLICT (" + c.kind() + ") in " + c.table() + ": " + c.count() + (c.kind().equals("rows") ? " key(s)" : ""));
+                    out.println("CONFLICT (" + c.kind() + ") in " + c.table() + ": " + c.count() + (c.kind().equals("rows") ? " key(s)" : c.kind().equals("count") ? " row(s) (counts)" : ""));
                     c.keys().stream().limit(10).forEach(k -> out.println("    " + k.key() + "  base: " + text(k.base()) + "  ours: "
                             + text(k.ours()) + "  theirs: " + text(k.theirs())));
                     if (c.keys().size() > 10) out.println("    ... and " + (c.keys().size() - 10) + " more (--json lists all)");
@@ -94,6 +104,18 @@ final class MergePrinter {
             throw new FdlException("stopped on conflicts in " + n + " table(s) (listed above); nothing was written. Settle them with "
                     + "--strategy ours|theirs, or per table with --ours <table> / --theirs <table>, and run it again");
         }
+    }
+
+    /** The rows of tables without a key whose count both sides changed differently (the first 10 per table). */
+    private static void warnings(PrintWriter err, MergeResult m) {
+        for (MergeResult.TableConflict w : m.warnings()) {
+            err.println("warning: " + w.table() + ": " + w.count() + " row(s) whose count both sides changed differently, merged to "
+                    + "max(0, ours + theirs - base) copies (--strict makes them a conflict):");
+            w.keys().stream().limit(10).forEach(k -> err.println("    " + k.key() + "  base: " + k.base() + "  ours: " + k.ours()
+                    + "  theirs: " + k.theirs()));
+            if (w.keys().size() > 10) err.println("    ... and " + (w.keys().size() - 10) + " more (--json lists all)");
+        }
+        err.flush();
     }
 
     private static String done(Merge.Result r) {

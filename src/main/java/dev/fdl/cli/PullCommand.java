@@ -26,6 +26,8 @@ final class PullCommand implements Runnable {
     @Option(names = "--ours", paramLabel = "<table>", description = "Settle the conflicts of this table for the working copy (repeatable).") List<String> ours;
     @Option(names = "--theirs", paramLabel = "<table>", description = "Settle the conflicts of this table for the branch (repeatable).") List<String> theirs;
     @Option(names = "--key", paramLabel = "<cols>", description = "Row identity for tables without a recorded key (comma-separated).") String key;
+    @Option(names = "--strict", description = "In tables without a key, a row whose count both sides changed differently is a conflict "
+            + "(default: merged to max(0, ours + theirs - base) and listed as a warning).") boolean strict;
     @Option(names = "--author", paramLabel = "\"Name <email>\"", description = "Recorded in the snapshot; default as for fdl commit.") String author;
     @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;
     @Option(names = "--json", description = "Print the result as JSON.") boolean json;
@@ -35,7 +37,7 @@ final class PullCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(Cwd.get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            Merge.Result r = Merge.pull(repo, wc, MergePrinter.options(strategy, ours, theirs, key), Authors.resolve(author),
+            Merge.Result r = Merge.pull(repo, wc, MergePrinter.options(strategy, ours, theirs, key).withStrict(strict), Authors.resolve(author),
                     MergeCommand.services(CommandContext.of(spec), repo, quiet, spec));
             MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json);
         }

@@ -237,6 +237,7 @@ public final class Merge {
     private static Replayed replay(Repository repo, WorkingCopy wc, Replay r, Services s, WorkingCopy.Steps steps, List<Path> scratch) {
         Path current = r.branch();
         java.util.Map<String, MergeResult.TableOutcome> outcomes = new java.util.LinkedHashMap<>();
+        List<MergeResult.TableConflict> warnings = new ArrayList<>();
         Long snapshot = null;
         String name = WorkingCopy.newCatalogName();
         Path output = wc.catalogFile(name);
@@ -260,6 +261,7 @@ public final class Merge {
                     MergeResult.TableOutcome had = outcomes.get(t.table());
                     if (had == null || had.action() == MergeResult.Action.KEPT && t.action() != MergeResult.Action.KEPT) outcomes.put(t.table(), t);
                 }
+                warnings.addAll(m.warnings());
                 snapshot = m.snapshot();
                 current = next;
             }
@@ -267,7 +269,7 @@ public final class Merge {
             AtomicFile.sync(output);
             AtomicFile.syncDirectory(output.getParent());
             steps.reached("catalog-synced");
-            return new Replayed(name, new MergeResult(List.copyOf(outcomes.values()), List.of(), snapshot), null);
+            return new Replayed(name, new MergeResult(List.copyOf(outcomes.values()), List.of(), snapshot, 0, warnings), null);
         } catch (IOException e) {
             AtomicFile.deleteQuietly(output);
             throw new FdlException("cannot write the pulled working catalog " + output + ": " + e.getMessage());
@@ -376,7 +378,7 @@ public final class Merge {
     private static MergeOptions swap(MergeOptions o) {
         java.util.Map<String, MergeOptions.Side> per = new java.util.HashMap<>();
         o.perTable().forEach((k, v) -> per.put(k, flip(v)));
-        return new MergeOptions(flip(o.strategy()), per, o.key());
+        return new MergeOptions(flip(o.strategy()), per, o.key(), o.strict());
     }
 
     private static MergeOptions.Side flip(MergeOptions.Side s) {
@@ -384,13 +386,17 @@ public final class Merge {
     }
 
     private static MergeResult swapped(MergeResult r) {
+        return new MergeResult(r.tables(), swapped(r.conflicts()), r.snapshot(), r.bytesRead(), swapped(r.warnings()));
+    }
+
+    private static List<MergeResult.TableConflict> swapped(List<MergeResult.TableConflict> conflicts) {
         List<MergeResult.TableConflict> cs = new ArrayList<>();
-        for (MergeResult.TableConflict c : r.conflicts()) {
+        for (MergeResult.TableConflict c : conflicts) {
             List<MergeResult.KeyConflict> ks = new ArrayList<>();
             for (MergeResult.KeyConflict k : c.keys()) ks.add(new MergeResult.KeyConflict(k.key(), k.base(), k.theirs(), k.ours()));
             cs.add(new MergeResult.TableConflict(c.table(), c.kind(), c.count(), ks));
         }
-        return new MergeResult(r.tables(), cs, r.snapshot());
+        return cs;
     }
 
     /**

@@ -36,14 +36,14 @@ import java.util.Set;
  * touch is added; the keys both sides touched (base rows removed on both, keys added on both) are
  * merged by {@link RowMerge} over those rows alone, and ours' rows of those keys are replaced where
  * the merge differs from them;</li>
- * <li>without a key: theirs' removed base rows are removed from ours and theirs' added rows added,
- * which is {@code ours + theirs - base} per distinct row as long as no base row was removed on both
- * sides.</li>
+ * <li>without a key: per distinct row, as diff3 merges a line ({@link #keyless}): a count theirs
+ * changed and ours did not is changed in ours the same way, a count changed the same way on both
+ * sides or on ours only stays.</li>
  * </ul>
  * {@link #plan} returns null where this does not apply and the caller merges whole tables: columns
  * that differ between the sides (by id, name, type or default), inlined rows or inlined deletes on
- * any side, a base row deleted in the base but shown again by a side, and, without a key, a base
- * row removed on both sides.
+ * any side, a base row deleted in the base but shown again by a side, and, without a key, a
+ * distinct row whose count both sides changed differently (the whole-table merge reports it).
  */
 final class DeltaMerge {
     /** The three sides' entries of the table as the built-in reader reads them, and their views. */
@@ -115,12 +115,7 @@ final class DeltaMerge {
         m.exec("CREATE OR REPLACE TEMP TABLE " + p(m, "dboth") + " AS SELECT bf, pos FROM " + p(m, "do") + " INTERSECT SELECT bf, pos FROM "
                 + p(m, "dt"));
         long both = m.count(p(m, "dboth"));
-        if (keyCols.isEmpty()) {
-            if (both > 0) return null;
-            m.exec("CREATE OR REPLACE TEMP TABLE " + m.deletes() + " AS " + m.theirsRemovedFromOurs());
-            m.exec("CREATE OR REPLACE TEMP TABLE " + m.inserts() + " AS SELECT " + m.cols("") + " FROM " + p(m, "at"));
-            return m;
-        }
+        if (keyCols.isEmpty()) return m.keyless() ? m : null;
         m.keyed(table, keyCols, both, resolution);
         return m;
     }
@@ -224,6 +219,56 @@ final class DeltaMerge {
 
     /** Theirs' removed base rows that ours still shows, as positions in ours' data files. */
     private String theirsRemovedFromOurs() {
+        return "SELECT m.o AS " + TableViewSql.FILE_ID + ", d.pos AS " + TableViewSql.POS + " FROM (SELECT bf, pos FROM " + t("dt")
+                + " EXCEPT SELECT bf, pos FROM " + t("do") + ") AS d JOIN (" + fileMap() + ") AS m(b, o) ON d.bf = m.b";
+    }
+
+    /**
+     * Without a key, per distinct row (docs/SPEC.md section 7): {@code dO} and {@code dT}, how much
+     * ours and theirs changed its count (rows added minus base rows removed, the removed rows read
+     * from the base's data files at their positions). {@code dT = 0} or {@code dO = dT}: ours' count
+     * stays; {@code dO = 0}: theirs' change is applied to ours ({@code dT} of theirs' added copies
+     * inserted, or {@code -dT} of ours' copies deleted: base rows theirs removed first, then ours'
+     * added ones, which always suffice). Returns false, for the whole-table merge, when a row's
+     * count changed differently on both sides: that merge reports it.
+     */
+    private boolean keyless() throws SQLException {
+        exec("CREATE OR REPLACE TEMP TABLE " + t("ro") + " AS " + baseRowsAt(t("do")));
+        exec("CREATE OR REPLACE TEMP TABLE " + t("rt") + " AS " + baseRowsAt(t("dt")));
+        String v = row("x");
+        exec("CREATE OR REPLACE TEMP TABLE " + t("n") + " AS SELECT v, sum(o)::BIGINT AS d_o, sum(th)::BIGINT AS d_t FROM ("
+                + "SELECT " + v + " AS v, 1 AS o, 0 AS th FROM " + t("ao") + " AS x UNION ALL SELECT " + v + ", -1, 0 FROM " + t("ro")
+                + " AS x UNION ALL SELECT " + v + ", 0, 1 FROM " + t("at") + " AS x UNION ALL SELECT " + v + ", 0, -1 FROM " + t("rt")
+                + " AS x) GROUP BY v");
+        if (count("(SELECT * FROM " + t("n") + " WHERE d_o <> 0 AND d_t <> 0 AND d_o <> d_t)") > 0) return false;
+        String mine = "(SELECT v, d_t FROM " + t("n") + " WHERE d_o = 0 AND d_t <> 0)";
+        exec("CREATE OR REPLACE TEMP TABLE " + inserts() + " AS SELECT " + cols("x") + " FROM (SELECT *, " + v + " AS v, row_number() OVER "
+                + "(PARTITION BY " + v + ") AS rn FROM " + t("at") + " AS x) AS x JOIN " + mine + " AS n ON x.v IS NOT DISTINCT FROM n.v "
+                + "WHERE n.d_t > 0 AND x.rn <= n.d_t");
+        // ours' copies to delete: base rows theirs removed that ours still shows, then ours' added rows
+        String removed = "SELECT r.* FROM " + t("rt") + " AS r ANTI JOIN " + t("do") + " AS d ON r." + TableViewSql.FILE_ID + " = d.bf AND r."
+                + TableViewSql.POS + " = d.pos";
+        String candidates = "SELECT " + v + " AS v, 0 AS k, m.o AS f, x." + TableViewSql.POS + " AS pos FROM (" + removed + ") AS x JOIN ("
+                + fileMap() + ") AS m(b, o) ON x." + TableViewSql.FILE_ID + " = m.b UNION ALL SELECT " + v + ", 1, x." + TableViewSql.FILE_ID
+                + ", x." + TableViewSql.POS + " FROM " + t("ao") + " AS x";
+        exec("CREATE OR REPLACE TEMP TABLE " + deletes() + " AS SELECT c.f AS " + TableViewSql.FILE_ID + ", c.pos AS " + TableViewSql.POS
+                + " FROM (SELECT *, row_number() OVER (PARTITION BY v ORDER BY k, f, pos) AS rn FROM (" + candidates + ")) AS c JOIN " + mine
+                + " AS n ON c.v IS NOT DISTINCT FROM n.v WHERE n.d_t < 0 AND c.rn <= -n.d_t");
+        return true;
+    }
+
+    /** A row of {@code alias} as one value (a struct of its columns {@code c<id>}), compared and grouped as a whole. */
+    private String row(String alias) {
+        List<String> fields = new ArrayList<>();
+        for (SnapshotView.ColumnEntry c : e.base().columns()) {
+            String col = SqlQuote.ident(TableViewSql.idColumn(c.id()));
+            fields.add(col + " := " + alias + "." + col);
+        }
+        return fields.isEmpty() ? "NULL" : "struct_pack(" + String.join(", ", fields) + ")";
+    }
+
+    /** {@code (base data file id, ours' data file id)} of the base's data files ours still shows, as a VALUES list (one row never matching when none). */
+    private String fileMap() {
         Map<String, Long> oursIds = new LinkedHashMap<>();
         e.ours().dataFiles().forEach(f -> oursIds.put(f.location(), f.id()));
         List<String> map = new ArrayList<>();
@@ -231,10 +276,23 @@ final class DeltaMerge {
             Long of = oursIds.get(bf.location());
             if (of != null) map.add("(" + bf.id() + "::BIGINT, " + of + "::BIGINT)");
         }
-        String empty = "SELECT NULL::BIGINT AS " + TableViewSql.FILE_ID + ", NULL::BIGINT AS " + TableViewSql.POS + " WHERE false";
-        if (map.isEmpty()) return empty;
-        return "SELECT m.o AS " + TableViewSql.FILE_ID + ", d.pos AS " + TableViewSql.POS + " FROM (SELECT bf, pos FROM " + t("dt")
-                + " EXCEPT SELECT bf, pos FROM " + t("do") + ") AS d JOIN (VALUES " + String.join(", ", map) + ") AS m(b, o) ON d.bf = m.b";
+        return map.isEmpty() ? "VALUES (NULL::BIGINT, NULL::BIGINT)" : "VALUES " + String.join(", ", map);
+    }
+
+    /** The base's rows at the positions of {@code positions} ({@code bf, pos}): columns {@code c<id>}, file id, position; only their data files are opened. */
+    private String baseRowsAt(String positions) throws SQLException {
+        Set<Long> files = new HashSet<>();
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery("SELECT DISTINCT bf FROM " + positions)) {
+            while (rs.next()) files.add(rs.getLong(1));
+        }
+        List<SnapshotView.DataFileEntry> read = e.base().dataFiles().stream().filter(f -> files.contains(f.id())).toList();
+        read.forEach(f -> open(f.location()));
+        List<SnapshotView.DeleteFileEntry> deletes = e.base().deleteFiles().stream().filter(d -> files.contains(d.dataFileId())).toList();
+        deletes.forEach(d -> open(d.location()));
+        SnapshotView.TableEntry some = new SnapshotView.TableEntry(e.base().id(), e.base().schema(), e.base().name(),
+                e.base().columns(), read, deletes, List.of(), null);
+        return "SELECT v.* FROM (" + new TableViewSql(e.baseView(), some).selectWithRowIds() + ") AS v SEMI JOIN " + positions
+                + " AS d ON v." + TableViewSql.FILE_ID + " = d.bf AND v." + TableViewSql.POS + " = d.pos";
     }
 
     /**
@@ -246,18 +304,7 @@ final class DeltaMerge {
         String keys = String.join(", ", keyCols);
         String baseRows;
         if (both > 0) {
-            Set<Long> files = new HashSet<>();
-            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery("SELECT DISTINCT bf FROM " + t("dboth"))) {
-                while (rs.next()) files.add(rs.getLong(1));
-            }
-            List<SnapshotView.DataFileEntry> read = e.base().dataFiles().stream().filter(f -> files.contains(f.id())).toList();
-            read.forEach(f -> open(f.location()));
-            List<SnapshotView.DeleteFileEntry> deletes = e.base().deleteFiles().stream().filter(d -> files.contains(d.dataFileId())).toList();
-            deletes.forEach(d -> open(d.location()));
-            SnapshotView.TableEntry some = new SnapshotView.TableEntry(e.base().id(), e.base().schema(), e.base().name(),
-                    e.base().columns(), read, deletes, List.of(), null);
-            baseRows = "SELECT v.* FROM (" + new TableViewSql(e.baseView(), some).selectWithRowIds() + ") AS v SEMI JOIN " + t("dboth")
-                    + " AS d ON v." + TableViewSql.FILE_ID + " = d.bf AND v." + TableViewSql.POS + " = d.pos";
+            baseRows = baseRowsAt(t("dboth"));
         } else {
             SnapshotView.TableEntry none = new SnapshotView.TableEntry(e.base().id(), e.base().schema(), e.base().name(),
                     e.base().columns(), List.of(), List.of(), List.of(), null);
@@ -275,7 +322,7 @@ final class DeltaMerge {
                 if (SqlQuote.ident(TableViewSql.idColumn(c.id())).equals(k)) keyNames.add(c.name());
         RowMerge rm = RowMerge.plan(duck, table, new RowMerge.Side(e.base(), "SELECT * FROM " + t("b")),
                 new RowMerge.Side(e.ours(), "SELECT * FROM " + t("o")), new RowMerge.Side(e.theirs(), "SELECT * FROM " + t("t")),
-                keyNames, resolution);
+                keyNames, new RowMerge.Settle(resolution, false));
         if (!rm.conflicts().isEmpty()) {
             conflicts.addAll(rm.conflicts());
             return;

@@ -12,17 +12,29 @@ import java.util.Map;
  *                  there ({@code --ours T}, {@code --theirs T}), before {@code strategy}
  * @param key       row identity columns for tables without a recorded key ({@code --key}); empty: the
  *                  recorded key, else whole rows as multisets
+ * @param strict    {@code --strict}: a row of a table without a key whose count both sides changed
+ *                  differently is a conflict (kind {@code count}) instead of a warning
  */
-public record MergeOptions(Side strategy, Map<String, Side> perTable, List<String> key) {
+public record MergeOptions(Side strategy, Map<String, Side> perTable, List<String> key, boolean strict) {
     /** The side a conflict is settled for. */
     public enum Side { OURS, THEIRS }
 
     /** Nothing settled, no key given. */
-    public static final MergeOptions NONE = new MergeOptions(null, Map.of(), List.of());
+    public static final MergeOptions NONE = new MergeOptions(null, Map.of(), List.of(), false);
 
     public MergeOptions {
         perTable = Map.copyOf(perTable);
         key = List.copyOf(key);
+    }
+
+    /** Options that are not strict. */
+    public MergeOptions(Side strategy, Map<String, Side> perTable, List<String> key) {
+        this(strategy, perTable, key, false);
+    }
+
+    /** These options with {@code --strict} set as given. */
+    public MergeOptions withStrict(boolean strict) {
+        return new MergeOptions(strategy, perTable, key, strict);
     }
 
     /** The side that wins conflicts of table {@code name} (schema {@code main} may be left out), or null. */

@@ -10,14 +10,25 @@ import java.util.List;
  * @param snapshot  the merge snapshot in the output catalog, or null when nothing was written (conflicts)
  * @param bytesRead bytes of the distinct data and delete files the row merges of tables changed on both
  *                  sides opened (their sizes as the catalogs record them, else on disk); 0 when unknown
+ * @param warnings  what was merged by a rule the user may not expect, shaped as conflicts: kind
+ *                  {@code count}, rows of a table without a key whose count both sides changed
+ *                  differently, merged to {@code max(0, ours + theirs - base)} (keys: the row as a
+ *                  JSON object; base, ours, theirs: its counts)
  */
-public record MergeResult(List<TableOutcome> tables, List<TableConflict> conflicts, Long snapshot, long bytesRead) {
+public record MergeResult(List<TableOutcome> tables, List<TableConflict> conflicts, Long snapshot, long bytesRead,
+                          List<TableConflict> warnings) {
     public MergeResult {
         tables = List.copyOf(tables);
         conflicts = List.copyOf(conflicts);
+        warnings = List.copyOf(warnings);
     }
 
-    /** A result whose bytes read are not known (0). */
+    /** A result without warnings. */
+    public MergeResult(List<TableOutcome> tables, List<TableConflict> conflicts, Long snapshot, long bytesRead) {
+        this(tables, conflicts, snapshot, bytesRead, List.of());
+    }
+
+    /** A result whose bytes read are not known (0), without warnings. */
     public MergeResult(List<TableOutcome> tables, List<TableConflict> conflicts, Long snapshot) {
         this(tables, conflicts, snapshot, 0);
     }
@@ -49,7 +60,10 @@ public record MergeResult(List<TableOutcome> tables, List<TableConflict> conflic
      * @param kind  {@code rows} (different changes to one key), {@code column} (one column changed
      *              differently), {@code table} (dropped on one side, changed on the other), {@code created}
      *              (created on both sides under one name with different contents), {@code key} (the key
-     *              is not a column on every side), {@code empty} (the merged table would hold no rows)
+     *              is not a column on every side), {@code empty} (the merged table would hold no rows),
+ *              {@code name} (renamed differently on both sides), {@code count} (with {@code --strict}: a row
+ *              of a table without a key whose count both sides changed differently; base, ours,
+ *              theirs hold the counts)
      * @param count how many keys (rows) or columns conflict
      * @param keys  the conflicting keys with their values on each side (all of them; printers show the first 10)
      */

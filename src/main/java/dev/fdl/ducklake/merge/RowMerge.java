@@ -24,11 +24,14 @@ import java.util.List;
  * both is taken once; per column, a value changed on one side only is taken, so changes to
  * different columns of one row merge; different values for one column, or a row changed on one
  * side and removed on the other, are a {@code rows} conflict;</li>
- * <li>without a key, rows are multisets over the merged columns: each distinct row appears
- * {@code ours + theirs - base} times (at least 0), so a row added on either side is added, a row
- * removed on either side is removed, and nothing conflicts.</li>
+ * <li>without a key, rows are multisets over the merged columns, merged per distinct row as diff3
+ * merges lines ({@link #count}): with its counts {@code b, o, t} in base, ours and theirs, the same
+ * count on both sides is taken once, a count changed on one side only is taken, and a count both
+ * sides changed differently becomes {@code max(0, o + t - b)}: such rows are listed
+ * ({@link #countClashes}), a warning, or with {@code strict} a conflict of kind {@code count}.</li>
  * </ul>
- * A conflict settled for a side ({@link MergeOptions#resolution}) takes that side's value, row or removal.
+ * A conflict settled for a side ({@link MergeOptions#resolution}) takes that side's value, row,
+ * removal or count.
  */
 final class RowMerge {
     /** A column of the merged table and the sides that have it (by name). */
@@ -41,6 +44,8 @@ final class RowMerge {
     private final List<Col> cols = new ArrayList<>();
     private final List<MergeResult.TableConflict> conflicts = new ArrayList<>();
     private List<String> key;
+    private boolean strict;
+    private MergeResult.TableConflict clashes;
 
     private RowMerge(Connection duck, String table) {
         this.duck = duck;
@@ -50,6 +55,15 @@ final class RowMerge {
     /** The conflicts found (empty: {@link #write} may be called). */
     List<MergeResult.TableConflict> conflicts() {
         return conflicts;
+    }
+
+    /**
+     * Without a key: the distinct rows whose count both sides changed differently (kind
+     * {@code count}: each row as a JSON object, its counts in base, ours and theirs), or null when
+     * there are none or they are conflicts ({@link #conflicts}).
+     */
+    MergeResult.TableConflict countClashes() {
+        return clashes;
     }
 
     /** The key used (empty: whole rows). */
@@ -62,8 +76,10 @@ final class RowMerge {
      * not settled by {@code resolution}.
      */
     static RowMerge plan(Connection duck, String table, Side base, Side ours, Side theirs, List<String> key,
-                         MergeOptions.Side resolution) throws SQLException {
+                         Settle settle) throws SQLException {
+        MergeOptions.Side resolution = settle.side();
         RowMerge m = new RowMerge(duck, table);
+        m.strict = settle.strict();
         m.columns(base.entry(), ours.entry(), theirs.entry(), resolution);
         load(duck, B, base);
         load(duck, O, ours);
@@ -79,8 +95,15 @@ final class RowMerge {
         m.key = List.copyOf(key);
         if (!m.conflicts.isEmpty()) return m;
         if (!key.isEmpty()) m.keyed(resolution);
+        else m.clashes(resolution);
         return m;
     }
+
+    /**
+     * How the table's conflicts are settled: {@code side} wins them (null: they are reported);
+     * {@code strict}: a keyless row whose count both sides changed differently is a conflict.
+     */
+    record Settle(MergeOptions.Side side, boolean strict) {}
 
     /**
      * One side of the table: its entry (columns) and the SELECT of the rows to merge, columns named
@@ -226,7 +249,7 @@ final class RowMerge {
 
     /** The SELECT of the merged rows, the merged columns by name in order ({@link #columns()}); valid until the next plan. */
     String merged(MergeOptions.Side resolution) {
-        return key.isEmpty() ? multiset() : keyedRows(resolution);
+        return key.isEmpty() ? multiset(resolution) : keyedRows(resolution);
     }
 
     /** The merged columns, in order. */
@@ -251,13 +274,46 @@ final class RowMerge {
         return "SELECT " + String.join(", ", select) + " FROM " + J + " WHERE " + keep;
     }
 
-    /** Without a key: every distinct row {@code ours + theirs - base} times. */
-    private String multiset() {
-        List<String> names = cols.stream().map(this::q).toList();
-        String list = String.join(", ", names);
+    /** Without a key: every distinct row {@link #count} times. */
+    private String multiset(MergeOptions.Side resolution) {
+        String list = String.join(", ", cols.stream().map(this::q).toList());
+        return "SELECT " + list + " FROM (SELECT " + list + ", unnest(range(" + count(resolution) + ")) FROM (" + counted() + "))";
+    }
+
+    /** Every distinct row of the merged columns with its counts {@code nb, no, nt} in base, ours and theirs. */
+    private String counted() {
+        String list = String.join(", ", cols.stream().map(this::q).toList());
         String u = String.join(" UNION ALL ", List.of(project(B, "b", 1, 0, 0), project(O, "o", 0, 1, 0), project(T, "t", 0, 0, 1)));
-        return "SELECT " + list + " FROM (SELECT " + list + ", unnest(range(n)) FROM (SELECT " + list
-                + ", CAST(sum(nb_o) + sum(nb_t) - sum(nb_b) AS BIGINT) AS n FROM (" + u + ") GROUP BY ALL) WHERE n > 0)";
+        return "SELECT " + list + ", CAST(sum(nb_b) AS BIGINT) AS nb, CAST(sum(nb_o) AS BIGINT) AS no, CAST(sum(nb_t) AS BIGINT) AS nt FROM ("
+                + u + ") GROUP BY ALL";
+    }
+
+    /**
+     * A distinct row's merged count, as diff3 merges a line: {@code o = t}: {@code o}; {@code o = b}:
+     * {@code t}; {@code t = b}: {@code o}; else {@code max(0, o + t - b)}, or the settling side's
+     * count when the clash is a settled conflict (strict).
+     */
+    private String count(MergeOptions.Side resolution) {
+        String clash = strict && resolution != null ? (resolution == MergeOptions.Side.THEIRS ? "nt" : "no") : "greatest(0, no + nt - nb)";
+        return "CASE WHEN no = nt THEN no WHEN no = nb THEN nt WHEN nt = nb THEN no ELSE " + clash + " END";
+    }
+
+    /** Lists the rows whose count both sides changed differently: a conflict under strict unless settled, else a warning. */
+    private void clashes(MergeOptions.Side resolution) throws SQLException {
+        List<String> fields = new ArrayList<>();
+        for (Col c : cols) fields.add(q(c) + " := " + q(c));
+        List<MergeResult.KeyConflict> rows = new ArrayList<>();
+        String json = fields.isEmpty() ? "'{}'" : "CAST(to_json(struct_pack(" + String.join(", ", fields) + ")) AS VARCHAR)";
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT " + json + " AS r, nb, no, nt FROM (" + counted() + ") WHERE no <> nt AND no <> nb AND nt <> nb "
+                     + "ORDER BY r")) {
+            while (rs.next()) rows.add(new MergeResult.KeyConflict(rs.getString(1), Long.toString(rs.getLong(2)),
+                    Long.toString(rs.getLong(3)), Long.toString(rs.getLong(4))));
+        }
+        if (rows.isEmpty()) return;
+        MergeResult.TableConflict found = new MergeResult.TableConflict(table, "count", rows.size(), rows);
+        if (strict && resolution == null) conflicts.add(found);
+        else if (!strict) clashes = found;
     }
 
     private String project(String table, String prefix, int b, int o, int t) {

@@ -120,8 +120,10 @@ public final class ThreeWayMerge {
                         merged.add(new Merged(null, delta));
                     } else {
                         for (RowMerge.Side s : List.of(bs, os, ts)) bytesRead += wholeBytes(s.entry());
-                        RowMerge m = RowMerge.plan(duck, name, named(base, bs, b), named(ours, os, b), named(theirs, ts, b), key, res);
+                        RowMerge m = RowMerge.plan(duck, name, named(base, bs, b), named(ours, os, b), named(theirs, ts, b), key,
+                                new RowMerge.Settle(res, r.options().strict()));
                         found = m.conflicts();
+                        if (m.countClashes() != null) plan.warnings.add(m.countClashes());
                         Path file = tmp.resolve("merged-" + i + ".parquet");
                         empty = found.isEmpty() && m.write(file, res) == 0;
                         merged.add(new Merged(file, null));
@@ -139,7 +141,7 @@ public final class ThreeWayMerge {
                             (key.isEmpty() ? "rows merged as multisets" : "rows merged on key (" + String.join(", ", key) + ")")
                                     + (b.naming().renameOurs() != null ? "; renamed from " + name : "")));
                 }
-                if (!plan.conflicts.isEmpty()) return new MergeResult(plan.outcomes, plan.conflicts, null, bytesRead);
+                if (!plan.conflicts.isEmpty()) return new MergeResult(plan.outcomes, plan.conflicts, null, bytesRead, plan.warnings);
                 Path scratch = tmp.resolve("scratch.sqlite");
                 copy(r.ours(), scratch);
                 if (!plan.take.isEmpty())
@@ -179,7 +181,7 @@ public final class ThreeWayMerge {
                 copy(r.ours(), r.output());
                 written = true;
                 RestoreSnapshot.Result result = RestoreSnapshot.restoreAllowingEmpty(r.output(), scratch, last, w.author(), w.message());
-                return new MergeResult(plan.outcomes, List.of(), result.snapshot(), bytesRead);
+                return new MergeResult(plan.outcomes, List.of(), result.snapshot(), bytesRead, plan.warnings);
             }
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot merge: " + DuckDbErrors.duckError(e), e);
@@ -226,6 +228,7 @@ public final class ThreeWayMerge {
         final List<Both> both = new ArrayList<>();
         final List<MergeResult.TableOutcome> outcomes = new ArrayList<>();
         final List<MergeResult.TableConflict> conflicts = new ArrayList<>();
+        final List<MergeResult.TableConflict> warnings = new ArrayList<>();
     }
 
     private Plan classify(Connection duck, CatalogSide base, CatalogSide ours, CatalogSide theirs, MergeOptions options,
