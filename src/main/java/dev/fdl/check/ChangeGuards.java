@@ -3,6 +3,9 @@ package dev.fdl.check;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.fdl.dataset.TableFacts;
+import dev.fdl.ducklake.read.CatalogRenames;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +17,8 @@ import java.util.Map;
  * default {@link #DEFAULT_MAX_SHRINK}) fails, unless the matching allowance says it is meant; an
  * allowed change is reported as a warning, so the version records it. Both sides are filled
  * dataset.json files (SPEC.md section 3: every table with {@code rows}, every field with
- * {@code ducklake_type}), so no catalog is read.
+ * {@code ducklake_type}), and the renames the catalog records between the two ({@link Renames}:
+ * a renamed table or column is compared under its new name, never reported as dropped).
  */
 public final class ChangeGuards {
     /** The share of a table's rows a version may remove without {@code --allow-shrink}. */
@@ -29,12 +33,46 @@ public final class ChangeGuards {
     private ChangeGuards() {}
 
     /**
-     * @param parent the parent version's dataset.json (filled); null for a version without parent (nothing to guard)
-     * @param next   the new version's dataset.json, filled
+     * The tables and columns renamed since the parent, by resource name.
+     *
+     * @param tables  per renamed table, its resource name before to its name after
+     * @param columns per table (resource name before) with renamed columns, each column's name before to after
      */
+    public record Renames(Map<String, String> tables, Map<String, Map<String, String>> columns) {
+        /** None: tables and columns are matched by name. */
+        public static final Renames NONE = new Renames(Map.of(), Map.of());
+
+        public Renames {
+            tables = Map.copyOf(tables);
+            columns = Map.copyOf(columns);
+        }
+
+        /** The renames a catalog records ({@link CatalogRenames}), under resource names ({@link TableFacts#resourceName}). */
+        public static Renames of(CatalogRenames renames) {
+            Map<String, String> tables = new LinkedHashMap<>();
+            Map<String, Map<String, String>> columns = new LinkedHashMap<>();
+            for (CatalogRenames.Table t : renames.tables()) {
+                String was = TableFacts.resourceName(t.schemaBefore(), t.nameBefore()), is = TableFacts.resourceName(t.schemaAfter(), t.nameAfter());
+                if (!was.equals(is)) tables.put(was, is);
+                if (!t.columns().isEmpty()) columns.put(was, t.columns());
+            }
+            return new Renames(tables, columns);
+        }
+    }
+
+    /** As {@link #check(ObjectNode, ObjectNode, Rules, Allow, Renames)} with tables and columns matched by name alone. */
     public static List<CheckResult> check(ObjectNode parent, ObjectNode next, Rules rules, Allow allow) {
+        return check(parent, next, rules, allow, Renames.NONE);
+    }
+
+    /**
+     * @param parent  the parent version's dataset.json (filled); null for a version without parent (nothing to guard)
+     * @param next    the new version's dataset.json, filled
+     * @param renames the tables and columns renamed since the parent
+     */
+    public static List<CheckResult> check(ObjectNode parent, ObjectNode next, Rules rules, Allow allow, Renames renames) {
         if (parent == null) return List.of();
-        Map<String, JsonNode> before = resources(parent), after = resources(next);
+        Map<String, JsonNode> before = renamed(resources(parent), renames.tables()), after = resources(next);
         List<CheckResult> out = new ArrayList<>();
         List<String> dropped = new ArrayList<>();
         for (String t : before.keySet()) if (!after.containsKey(t)) dropped.add(t);
@@ -44,7 +82,7 @@ public final class ChangeGuards {
         for (var e : before.entrySet()) {
             JsonNode now = after.get(e.getKey());
             if (now == null) continue;
-            Map<String, String> was = types(e.getValue()), is = types(now);
+            Map<String, String> was = renamed(types(e.getValue()), columnRenames(renames, e.getKey())), is = types(now);
             for (var c : was.entrySet()) {
                 String type = is.get(c.getKey());
                 if (type == null) changed.add(e.getKey() + "." + c.getKey() + " dropped");
@@ -77,6 +115,21 @@ public final class ChangeGuards {
         if (violation == null) return CheckResult.verdict(name, table, CheckResult.Status.PASSED, null);
         return allowed ? CheckResult.verdict(name, table, CheckResult.Status.WARNED, violation + " (allowed by " + flag + ")")
                 : CheckResult.verdict(name, table, CheckResult.Status.FAILED, violation + "; if this is meant, commit with " + flag);
+    }
+
+    /** {@code byName} with each renamed key under its new name, in its place. */
+    private static <V> Map<String, V> renamed(Map<String, V> byName, Map<String, String> renames) {
+        if (renames.isEmpty()) return byName;
+        Map<String, V> out = new LinkedHashMap<>();
+        byName.forEach((k, v) -> out.putIfAbsent(renames.getOrDefault(k, k), v));
+        return out;
+    }
+
+    /** The column renames of the table now named {@code table}. */
+    private static Map<String, String> columnRenames(Renames renames, String table) {
+        for (Map.Entry<String, String> t : renames.tables().entrySet())
+            if (t.getValue().equals(table)) return renames.columns().getOrDefault(t.getKey(), Map.of());
+        return renames.columns().getOrDefault(table, Map.of());
     }
 
     private static Map<String, JsonNode> resources(ObjectNode d) {

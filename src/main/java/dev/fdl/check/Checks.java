@@ -3,6 +3,7 @@ package dev.fdl.check;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.read.BuiltInReader;
+import dev.fdl.ducklake.read.CatalogRenames;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -68,9 +69,12 @@ public final class Checks {
      * The change guards against the parent; for a merge, only the guards that fire against both
      * parents (a change neither parent had: what one side already published is not refused again).
      */
-    private static List<CheckResult> guards(Parent parent, Target target, Rules rules, ChangeGuards.Allow allow) {
-        List<CheckResult> first = ChangeGuards.check(parent == null ? null : parent.descriptor(), target.descriptor(), rules, allow);
-        if (parent == null || parent.otherParent() == null) return first;
+    private static List<CheckResult> guards(DuckDbPool pool, Parent parent, Target target, Rules rules, ChangeGuards.Allow allow) {
+        if (parent == null) return List.of();
+        // renames by table and column id: the catalog holds the parent's snapshots (its last is since - 1)
+        ChangeGuards.Renames renames = ChangeGuards.Renames.of(CatalogRenames.since(pool, target.catalog(), parent.since() - 1));
+        List<CheckResult> first = ChangeGuards.check(parent.descriptor(), target.descriptor(), rules, allow, renames);
+        if (parent.otherParent() == null) return first;
         java.util.Map<String, CheckResult> second = new java.util.HashMap<>();
         for (CheckResult r : ChangeGuards.check(parent.otherParent(), target.descriptor(), rules, allow)) second.put(r.name(), r);
         List<CheckResult> out = new ArrayList<>();
@@ -91,7 +95,7 @@ public final class Checks {
      */
     public static CheckReport run(DuckDbPool pool, Target target, Parent parent, Options options, List<Hook> hooks, PrintWriter out) {
         Rules rules = Rules.of(target.descriptor(), target.file());
-        List<CheckResult> results = new ArrayList<>(guards(parent, target, rules, options.allow()));
+        List<CheckResult> results = new ArrayList<>(guards(pool, parent, target, rules, options.allow()));
         List<String> held;
         boolean incremental;
         if (!rules.rows().isEmpty() || !rules.keys().isEmpty() || !rules.sql().isEmpty()) {

@@ -51,4 +51,23 @@ class GuardsCliTest {
         assertThat(Cli.ok(wc, "check", "--working").out()).contains("passed  guard: t keeps its rows");
         Cli.ok(wc, "commit", "-m", "fewer rows, within the table's threshold");
     }
+
+    @Test
+    void aColumnRenamedBySyncIsARenameNotADrop() throws Exception {
+        Path wc = Cli.newWorkingCopy(dir);
+        Path csv = dir.resolve("k.csv");
+        Files.writeString(csv, "id,v\n1,a\n2,b\n");
+        Cli.ok(wc, "import", csv.toString(), "--table", "k", "--mode", "sync", "--key", "id");
+        Cli.ok(wc, "commit", "-m", "k");
+
+        // the file's header renames v to V (sync keeps the column's id); a rename needs no flag
+        Files.writeString(csv, "id,V\n1,a\n2,b\n");
+        Cli.ok(wc, "import", csv.toString(), "--table", "k", "--mode", "sync");
+        Cli.Result r = Cli.in(wc, "commit", "-m", "V");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.err()).doesNotContain("dropped");
+
+        assertThat(Cli.ok(wc, "check", "--working").out()).contains("passed  guard: no table dropped")
+                .contains("passed  guard: no column dropped or retyped");
+    }
 }

@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * The names of a table changed on both sides of a merge, and of its columns, merged as values are
- * (docs/SPEC.md section 7): renamed on one side only, that side's name; renamed the same way on
- * both, that name; renamed differently on both, a conflict of kind {@code name} unless settled for
+ * (docs/SPEC.md section 7): renamed on one side only (a change of letter case too), that side's
+ * name; renamed the same way on both, that name; renamed differently on both, a conflict of kind {@code name} unless settled for
  * a side. Columns are matched by column id (DuckLake keeps a column's id through a rename), only
  * those of the base: a column added on a side has no earlier name.
  *
@@ -72,11 +72,15 @@ record Naming(String table, String renameOurs, Map<Long, String> columns, Map<Lo
                 e.inlinedDeleteTable());
     }
 
-    /** The merged name, or null for a conflict: one side's rename is taken; the same on both once; different on both: the settled side's. */
+    /**
+     * The merged name, or null for a conflict: one side's rename is taken; the same on both once;
+     * different on both: the settled side's. Names compare exactly: a change of letter case is a
+     * rename (as {@code fdl diff} shows it and {@code import --mode sync} writes it).
+     */
     private static String merge(String base, String ours, String theirs, MergeOptions.Side res) {
-        if (Identifiers.same(ours, theirs)) return ours;
-        if (Identifiers.same(ours, base)) return theirs;
-        if (Identifiers.same(theirs, base)) return ours;
+        if (ours.equals(theirs)) return ours;
+        if (ours.equals(base)) return theirs;
+        if (theirs.equals(base)) return ours;
         if (res == null) return null;
         return res == MergeOptions.Side.THEIRS ? theirs : ours;
     }

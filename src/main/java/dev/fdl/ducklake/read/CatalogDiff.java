@@ -389,33 +389,11 @@ public final class CatalogDiff {
                 }
                 return;
             }
-            // b's column -> a's column it is compared with: by column id within one table (so a
-            // rename is a rename), then by name among the columns the ids left unpaired, since a
-            // column dropped and added again under its name (fdl import --mode replace with other
-            // columns does that to every column) holds the same data to a reader
-            Map<SnapshotView.ColumnEntry, SnapshotView.ColumnEntry> oldOf = new IdentityHashMap<>();
+            // b's column -> a's column it is compared with (a rename is a rename, ColumnPairing)
+            Map<SnapshotView.ColumnEntry, SnapshotView.ColumnEntry> oldOf = ColumnPairing.pair(a.columns(), b.columns(), a.id() == b.id(),
+                    SnapshotView.ColumnEntry::id, SnapshotView.ColumnEntry::name);
             Set<SnapshotView.ColumnEntry> pairedA = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-            if (a.id() == b.id()) {
-                Map<Long, SnapshotView.ColumnEntry> aById = new HashMap<>();
-                for (SnapshotView.ColumnEntry c : a.columns()) aById.put(c.id(), c);
-                for (SnapshotView.ColumnEntry c : b.columns()) {
-                    SnapshotView.ColumnEntry old = aById.get(c.id());
-                    if (old != null) {
-                        oldOf.put(c, old);
-                        pairedA.add(old);
-                    }
-                }
-            }
-            Map<String, SnapshotView.ColumnEntry> aByName = new HashMap<>();
-            for (SnapshotView.ColumnEntry c : a.columns()) if (!pairedA.contains(c)) aByName.putIfAbsent(c.name(), c);
-            for (SnapshotView.ColumnEntry c : b.columns()) {
-                if (oldOf.containsKey(c)) continue;
-                SnapshotView.ColumnEntry old = aByName.remove(c.name());
-                if (old != null) {
-                    oldOf.put(c, old);
-                    pairedA.add(old);
-                }
-            }
+            pairedA.addAll(oldOf.values());
             for (SnapshotView.ColumnEntry c : a.columns()) if (!pairedA.contains(c)) column("dropped", c.name());
             for (SnapshotView.ColumnEntry c : b.columns()) {
                 SnapshotView.ColumnEntry old = oldOf.get(c);

@@ -72,6 +72,37 @@ class RenameMergeTest {
     }
 
     @Test
+    void aColumnRenamedInLetterCaseBySyncOnOneSideKeepsTheRenameAndTheOtherSidesRowChanges() throws Exception {
+        long column = columnId(base, "kt", "b");
+        sync(theirs, "kt", "k,a,B\n1,10,x\n2,20,y\n3,30,z\n", null);                      // the file's header renames b to B
+        sync(ours, "kt", "k,a,b\n1,10,x\n2,22,y\n3,30,z\n", null);                        // 2.a changed
+        assertThat(columnId(theirs, "kt", "B")).isEqualTo(column);
+
+        for (boolean oursRenamed : List.of(false, true)) {
+            Path out = dir.resolve("merged-" + oursRenamed + ".sqlite");
+            MergeResult r = oursRenamed ? merge(theirs, ours, MergeOptions.NONE, out) : merge(ours, theirs, MergeOptions.NONE, out);
+            assertThat(r.conflicts()).isEmpty();
+            // by column id, as fdl diff pairs columns: the merge against the renaming side shows no rename
+            assertThat(columnId(out, "kt", "B")).as("the renamed column keeps its id and the new name").isEqualTo(column);
+            assertThat(read(out, "SELECT string_agg(concat_ws(',', k, a, \"B\"), '|' ORDER BY k) FROM kt")).isEqualTo("1,10,x|2,22,y|3,30,z");
+        }
+    }
+
+    @Test
+    void aColumnRenamedDifferentlyOnBothSidesIsANameConflict() throws Exception {
+        sync(ours, "kt", "k,a,B\n1,11,x\n2,20,y\n3,30,z\n", null);
+        TableRename.rename(theirs, tableId(theirs, "kt"), "kt", Map.of(columnId(theirs, "kt", "b"), "bee"), "t", "rename");
+        sync(theirs, "kt", "k,a,bee\n1,10,x\n2,22,y\n3,30,z\n", null);
+
+        MergeResult r = merge(ours, theirs, MergeOptions.NONE, dir.resolve("merged.sqlite"));
+        assertThat(r.conflicts()).singleElement().satisfies(c -> {
+            assertThat(c.kind()).isEqualTo("name");
+            assertThat(c.keys()).containsExactly(new MergeResult.KeyConflict("column B", "b", "B", "bee"));
+        });
+        assertThat(dir.resolve("merged.sqlite")).doesNotExist();
+    }
+
+    @Test
     void renamedDifferentlyOnBothSidesIsAConflictUnlessSettled() throws Exception {
         TableRename.rename(ours, tableId(ours, "kt"), "mine", Map.of(), "o", "rename");
         sync(ours, "mine", "k,a,b\n1,11,x\n2,20,y\n3,30,z\n", null);
