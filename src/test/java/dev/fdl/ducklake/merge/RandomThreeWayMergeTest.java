@@ -116,6 +116,8 @@ class RandomThreeWayMergeTest {
         final Random rnd;
         final List<Edit> edits = new ArrayList<>();
         final Set<String> conflicts = new TreeSet<>();
+        /** Tables whose merge is computed here in plain Java: their merged columns, and rows as sorted CSV lines. */
+        final Map<String, List<String>> columns = new TreeMap<>(), rows = new TreeMap<>();
 
         Case(long seed) {
             this.p = "c" + seed + "_";
@@ -179,6 +181,9 @@ class RandomThreeWayMergeTest {
                 if (!b.equals(bag)) sync(side, "bag", "x,y\n" + String.join("\n", b) + "\n");
             }
 
+            if (rnd.nextBoolean()) overlapping();
+            else cells();
+
             // new tables
             if (rnd.nextInt(3) == 0) sync(Where.OURS, "new_o", "a,b\n1,2\n3,4\n");
             if (rnd.nextInt(3) == 0) sync(Where.THEIRS, "new_t", "a\n5\n");
@@ -188,6 +193,104 @@ class RandomThreeWayMergeTest {
                 sync(Where.THEIRS, "both", equal ? "a\n1\n" : "a\n2\n");
                 if (!equal) conflicts.add(p + "both");
             }
+        }
+
+        /**
+         * A table without a key whose sides overlap: duplicates in the base, the same row removed
+         * and the same row added on both sides, then each side's own edits; now and then theirs
+         * renames column x to X (letter case, by the file's header: the whole-table merge). The
+         * expected rows follow the diff3 rule per distinct row (docs/SPEC.md section 7).
+         */
+        private void overlapping() {
+            List<String> base = new ArrayList<>(List.of("5,5"));
+            for (int i = 0; i < 3 + rnd.nextInt(4); i++) base.add(rnd.nextInt(3) + "," + rnd.nextInt(2));
+            base.add(base.get(1)); // a duplicate
+            List<String> shared = new ArrayList<>(base);
+            if (rnd.nextBoolean()) shared.remove(1 + rnd.nextInt(shared.size() - 1));
+            if (rnd.nextBoolean()) shared.add("7," + rnd.nextInt(2));
+            List<String> o = own(shared), t = own(shared);
+            boolean rename = rnd.nextInt(3) == 0;
+            sync(Where.BASE, "ov", "x,y\n" + String.join("\n", base) + "\n");
+            if (!counts(o).equals(counts(base))) sync(Where.OURS, "ov", "x,y\n" + String.join("\n", o) + "\n");
+            if (rename || !counts(t).equals(counts(base))) sync(Where.THEIRS, "ov", (rename ? "X,y\n" : "x,y\n") + String.join("\n", t) + "\n");
+            Map<String, Integer> b = counts(base), oc = counts(o), tc = counts(t);
+            List<String> merged = new ArrayList<>();
+            Set<String> all = new TreeSet<>(b.keySet());
+            all.addAll(oc.keySet());
+            all.addAll(tc.keySet());
+            for (String r : all) {
+                int nb = b.getOrDefault(r, 0), no = oc.getOrDefault(r, 0), nt = tc.getOrDefault(r, 0);
+                int n = no == nt ? no : no == nb ? nt : nt == nb ? no : Math.max(0, no + nt - nb);
+                for (int i = 0; i < n; i++) merged.add(r);
+            }
+            expect("ov", rename ? List.of("X", "y") : List.of("x", "y"), merged);
+        }
+
+        /** {@code rows} with a random row removed (never the kept 5,5) and up to two added. */
+        private List<String> own(List<String> rows) {
+            List<String> out = new ArrayList<>(rows);
+            if (out.size() > 1 && rnd.nextBoolean()) out.remove(1 + rnd.nextInt(out.size() - 1));
+            for (int i = rnd.nextInt(3); i > 0; i--) out.add(rnd.nextInt(3) + "," + rnd.nextInt(2));
+            return out;
+        }
+
+        private static Map<String, Integer> counts(List<String> rows) {
+            Map<String, Integer> out = new TreeMap<>();
+            rows.forEach(r -> out.merge(r, 1, Integer::sum));
+            return out;
+        }
+
+        /**
+         * A keyed table whose sides change single cells: ours column a of some keys, theirs column
+         * b of some keys (the same key now and then: both cells merge), sometimes the same new
+         * value of a on both; now and then theirs renames b to B (the whole-table merge).
+         */
+        private void cells() {
+            Map<Integer, int[]> base = new TreeMap<>(), o = new TreeMap<>(), t = new TreeMap<>();
+            for (int k = 1; k <= 3 + rnd.nextInt(4); k++) base.put(k, new int[]{rnd.nextInt(5), rnd.nextInt(5)});
+            base.forEach((k, v) -> {
+                o.put(k, v.clone());
+                t.put(k, v.clone());
+            });
+            for (int k : base.keySet()) {
+                if (rnd.nextInt(3) == 0) o.get(k)[0] += 10;
+                if (rnd.nextInt(3) == 0) t.get(k)[1] += 20;
+                if (rnd.nextInt(8) == 0) {
+                    o.get(k)[0] = 99;
+                    t.get(k)[0] = 99;
+                }
+            }
+            if (rnd.nextInt(3) == 0) o.put(100, new int[]{1, 1});
+            boolean rename = rnd.nextInt(3) == 0;
+            edits.add(new Edit(Where.BASE, p + "cell", cellCsv("k,a,b", base), List.of("k")));
+            if (!same(o, base)) sync(Where.OURS, "cell", cellCsv("k,a,b", o));
+            if (rename || !same(t, base)) sync(Where.THEIRS, "cell", cellCsv(rename ? "k,a,B" : "k,a,b", t));
+            List<String> merged = new ArrayList<>();
+            Set<Integer> keys = new TreeSet<>(o.keySet());
+            keys.addAll(t.keySet());
+            for (int k : keys) {
+                int[] bv = base.get(k), ov = o.get(k), tv = t.get(k);
+                int[] m = bv == null ? (ov != null ? ov : tv) : new int[]{ov[0] != bv[0] ? ov[0] : tv[0], ov[1] != bv[1] ? ov[1] : tv[1]};
+                merged.add(k + "," + m[0] + "," + m[1]);
+            }
+            expect("cell", rename ? List.of("k", "a", "B") : List.of("k", "a", "b"), merged);
+        }
+
+        private static boolean same(Map<Integer, int[]> a, Map<Integer, int[]> b) {
+            if (!a.keySet().equals(b.keySet())) return false;
+            for (int k : a.keySet()) if (!java.util.Arrays.equals(a.get(k), b.get(k))) return false;
+            return true;
+        }
+
+        private static String cellCsv(String header, Map<Integer, int[]> rows) {
+            StringBuilder sb = new StringBuilder(header).append('\n');
+            rows.forEach((k, v) -> sb.append(k).append(',').append(v[0]).append(',').append(v[1]).append('\n'));
+            return sb.toString();
+        }
+
+        private void expect(String table, List<String> cols, List<String> merged) {
+            columns.put(p + table, cols);
+            rows.put(p + table, merged.stream().sorted().toList());
         }
 
         private static Map<Integer, String> withKept(Map<Integer, String> rows) {
@@ -302,14 +405,28 @@ class RandomThreeWayMergeTest {
                 Set<String> names = new TreeSet<>(b.keySet());
                 names.addAll(o.keySet());
                 names.addAll(t.keySet());
+                Map<String, List<String>> javaColumns = new TreeMap<>(), javaRows = new TreeMap<>();
+                cases.forEach(c -> {
+                    javaColumns.putAll(c.columns);
+                    javaRows.putAll(c.rows);
+                });
+                names.removeAll(javaRows.keySet());
                 Map<String, String> expected = new TreeMap<>();
                 for (String name : names) {
                     String rel = expected(duck, name.endsWith("kt"), b.get(name), o.get(name), t.get(name));
                     if (rel != null) expected.put(name, checksum(duck, rel));
                 }
                 Map<String, String> actual = new TreeMap<>();
-                for (Map.Entry<String, Path> e : m.entrySet()) actual.put(e.getKey(), checksum(duck, read(e.getValue())));
+                for (Map.Entry<String, Path> e : m.entrySet())
+                    if (!javaRows.containsKey(e.getKey())) actual.put(e.getKey(), checksum(duck, read(e.getValue())));
                 assertThat(actual).as("merged tables and their rows (table names start with their case's seed)").isEqualTo(expected);
+                Map<String, List<String>> actualColumns = new TreeMap<>(), actualRows = new TreeMap<>();
+                for (String name : javaRows.keySet()) {
+                    assertThat(m).as("merged table " + name).containsKey(name);
+                    csv(duck, m.get(name), actualColumns, actualRows, name);
+                }
+                assertThat(actualColumns).as("merged columns, in order (tables merged cell by cell or per distinct row)").isEqualTo(javaColumns);
+                assertThat(actualRows).as("merged rows (tables merged cell by cell or per distinct row)").isEqualTo(javaRows);
             }
             assertThat(filesAfter).isGreaterThanOrEqualTo(files);
         }
@@ -327,6 +444,23 @@ class RandomThreeWayMergeTest {
                 return "(" + read(b) + " INTERSECT " + read(o) + " INTERSECT " + read(t) + ") UNION (" + read(o) + " EXCEPT " + read(b)
                         + ") UNION (" + read(t) + " EXCEPT " + read(b) + ")";
             return "(" + read(o) + " UNION ALL " + read(t) + ") EXCEPT ALL " + read(b);
+        }
+
+        /** The columns of Parquet file {@code p} and its rows as sorted CSV lines, put under {@code name}. */
+        private static void csv(Connection duck, Path p, Map<String, List<String>> columns, Map<String, List<String>> rows, String name)
+                throws SQLException {
+            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(read(p))) {
+                List<String> cols = new ArrayList<>();
+                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) cols.add(rs.getMetaData().getColumnName(i));
+                List<String> out = new ArrayList<>();
+                while (rs.next()) {
+                    List<String> values = new ArrayList<>();
+                    for (int i = 1; i <= cols.size(); i++) values.add(rs.getString(i));
+                    out.add(String.join(",", values));
+                }
+                columns.put(name, cols);
+                rows.put(name, out.stream().sorted().toList());
+            }
         }
 
         private static boolean sameRows(Connection duck, Path a, Path b) throws SQLException {
