@@ -96,6 +96,7 @@ public final class Checks {
         boolean incremental;
         if (!rules.rows().isEmpty() || !rules.keys().isEmpty() || !rules.sql().isEmpty()) {
             try (BuiltInReader reader = BuiltInReader.open(pool, target.catalog(), target.dataPath(), null)) {
+                confine(reader, target);
                 CatalogChecks c = new CatalogChecks(reader);
                 long since = parent == null || options.full() ? 0 : parent.since();
                 results.addAll(c.rows(rules.rows(), since, parent == null ? Set.of() : parent.held()));
@@ -110,5 +111,21 @@ public final class Checks {
         }
         for (Hook h : hooks) results.add(h.run(options.hookTimeout(), out));
         return new CheckReport(results, Set.copyOf(held), incremental);
+    }
+
+    /**
+     * Everything a check runs (the SQL of {@code fdl:checks} travels with the dataset and runs with
+     * the rights of whoever checks it) reads the version's catalog and data files and nothing else:
+     * no other file or URL, no extension, no setting ({@link DuckDbPool#confine}). The data path is
+     * local (a remote repository's files are mirrored first, {@link RepoChecks}).
+     */
+    private static void confine(BuiltInReader reader, Target target) {
+        String data = target.dataPath().endsWith("/") ? target.dataPath() : target.dataPath() + "/";
+        try {
+            DuckDbPool.confine(reader.connection(), List.of(data), List.of(target.catalog().toAbsolutePath().toString()));
+        } catch (java.sql.SQLException e) {
+            throw new dev.fdl.FdlException(dev.fdl.FdlException.Kind.FAILURE, "cannot confine the checks' DuckDB to the version's files ("
+                    + dev.fdl.ducklake.engine.DuckDbErrors.firstLine(e) + "); nothing was checked", e);
+        }
     }
 }
