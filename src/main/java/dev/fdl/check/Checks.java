@@ -52,6 +52,8 @@ public final class Checks {
      * @param descriptor its dataset.json (filled)
      * @param since      the first snapshot the checked catalog adds over it (its last + 1)
      * @param held       the row-constraint keys it recorded as held ({@link CheckReport#held()}); empty when it recorded none
+     * @param otherParent the other description a guard must also fire against (a merge's second parent, a
+     *                    revert's reverted version's parent), or null
      */
     public record Parent(ObjectNode descriptor, long since, Set<String> held, ObjectNode otherParent) {
         public Parent {
@@ -66,7 +68,9 @@ public final class Checks {
 
     /**
      * The change guards against the parent; for a merge, only the guards that fire against both
-     * parents (a change neither parent had: what one side already published is not refused again).
+     * parents (a change neither parent had: what one side already published is not refused again);
+     * for a revert, against the parent and the reverted version's parent (a change returning a
+     * table to what that parent had is what the revert asked for).
      */
     private static List<CheckResult> guards(Parent parent, Target target, Rules rules, ChangeGuards.Allow allow) {
         List<CheckResult> first = ChangeGuards.check(parent == null ? null : parent.descriptor(), target.descriptor(), rules, allow);

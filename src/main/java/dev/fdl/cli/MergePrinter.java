@@ -73,7 +73,7 @@ final class MergePrinter {
                 case FAST_FORWARD -> out.println("Fast-forward to version " + r.other().id() + ".");
                 case ABORTED -> out.println("Merge aborted: the working catalog is as it was before the merge.");
                 default -> {
-                    if (r.base() != null) Out.context(err, "merge base: version " + r.base().id());
+                    if (r.base() != null && r.kind() != Merge.Kind.REVERTED) Out.context(err, "merge base: version " + r.base().id());
                     for (MergeResult.TableOutcome t : r.merge().tables())
                         out.println("  " + t.action().name().toLowerCase(Locale.ROOT) + " " + t.table() + (t.detail().isEmpty() ? "" : ": " + t.detail()));
                     if (!r.merge().conflicted()) out.println(done(r));
@@ -94,6 +94,17 @@ final class MergePrinter {
             throw new FdlException("stopped on conflicts in " + n + " table(s) (listed above); nothing was written. Settle them with "
                     + "--strategy ours|theirs, or per table with --ours <table> / --theirs <table>, and run it again");
         }
+    }
+
+    /**
+     * What {@code fdl commit --pull} pulled before committing again: the branch's version it pulled
+     * and, per table, what happened (ours: the working copy).
+     */
+    static void pulled(PrintWriter out, Merge.Result r) {
+        out.println("Pulled version " + r.other().id() + " (the branch moved since checkout) under the working copy's snapshots:");
+        for (MergeResult.TableOutcome t : r.merge().tables())
+            out.println("  " + t.action().name().toLowerCase(Locale.ROOT) + " " + t.table() + (t.detail().isEmpty() ? "" : ": " + t.detail()));
+        out.flush();
     }
 
     private static String done(Merge.Result r) {
