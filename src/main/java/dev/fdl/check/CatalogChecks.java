@@ -2,6 +2,7 @@ package dev.fdl.check;
 
 import dev.fdl.FdlException;
 import dev.fdl.dataset.TableFacts;
+import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.ReadOnlySql;
 import dev.fdl.ducklake.read.BuiltInReader;
 import dev.fdl.ducklake.read.QueryResult;
@@ -171,6 +172,11 @@ final class CatalogChecks {
         try {
             return reader.query(sql);
         } catch (FdlException e) {
+            String reach = DuckDbErrors.outsideConfinement(e.getMessage());
+            if (reach != null)
+                throw new FdlException(FdlException.Kind.FAILURE, what + " is refused: it reaches " + reach + ", beyond the version's "
+                        + "tables; a check reads only the tables of the version it checks (no other file, URL, extension or setting); "
+                        + "fix the check in dataset.json; nothing was uploaded", e);
             throw new FdlException(FdlException.Kind.FAILURE, what + " cannot be checked: " + e.getMessage().replaceFirst("^query failed: ", "")
                     + "; fix the check in dataset.json; nothing was uploaded", e);
         }

@@ -53,6 +53,8 @@ public final class Checks {
      * @param descriptor its dataset.json (filled)
      * @param since      the first snapshot the checked catalog adds over it (its last + 1)
      * @param held       the row-constraint keys it recorded as held ({@link CheckReport#held()}); empty when it recorded none
+     * @param otherParent the other description a guard must also fire against (a merge's second parent, a
+     *                    revert's reverted version's parent), or null
      */
     public record Parent(ObjectNode descriptor, long since, Set<String> held, ObjectNode otherParent) {
         public Parent {
@@ -67,7 +69,9 @@ public final class Checks {
 
     /**
      * The change guards against the parent; for a merge, only the guards that fire against both
-     * parents (a change neither parent had: what one side already published is not refused again).
+     * parents (a change neither parent had: what one side already published is not refused again);
+     * for a revert, against the parent and the reverted version's parent (a change returning a
+     * table to what that parent had is what the revert asked for).
      */
     private static List<CheckResult> guards(DuckDbPool pool, Parent parent, Target target, Rules rules, ChangeGuards.Allow allow) {
         if (parent == null) return List.of();
@@ -100,6 +104,7 @@ public final class Checks {
         boolean incremental;
         if (!rules.rows().isEmpty() || !rules.keys().isEmpty() || !rules.sql().isEmpty()) {
             try (BuiltInReader reader = BuiltInReader.open(pool, target.catalog(), target.dataPath(), null)) {
+                confine(reader, target);
                 CatalogChecks c = new CatalogChecks(reader);
                 long since = parent == null || options.full() ? 0 : parent.since();
                 results.addAll(c.rows(rules.rows(), since, parent == null ? Set.of() : parent.held()));
@@ -114,5 +119,21 @@ public final class Checks {
         }
         for (Hook h : hooks) results.add(h.run(options.hookTimeout(), out));
         return new CheckReport(results, Set.copyOf(held), incremental);
+    }
+
+    /**
+     * Everything a check runs (the SQL of {@code fdl:checks} travels with the dataset and runs with
+     * the rights of whoever checks it) reads the version's catalog and data files and nothing else:
+     * no other file or URL, no extension, no setting ({@link DuckDbPool#confine}). The data path is
+     * local (a remote repository's files are mirrored first, {@link RepoChecks}).
+     */
+    private static void confine(BuiltInReader reader, Target target) {
+        String data = target.dataPath().endsWith("/") ? target.dataPath() : target.dataPath() + "/";
+        try {
+            DuckDbPool.confine(reader.connection(), List.of(data), List.of(target.catalog().toAbsolutePath().toString()));
+        } catch (java.sql.SQLException e) {
+            throw new dev.fdl.FdlException(dev.fdl.FdlException.Kind.FAILURE, "cannot confine the checks' DuckDB to the version's files ("
+                    + dev.fdl.ducklake.engine.DuckDbErrors.firstLine(e) + "); nothing was checked", e);
+        }
     }
 }

@@ -116,13 +116,17 @@ public final class RepoChecks {
         if (st.baseVersion() != null) {
             VersionInfo base = repo.readVersion(st.baseVersion()).orElseThrow(() -> new FdlException(
                     "the base version " + st.baseVersion() + " has no version.json in " + repo.root() + "; check out again"));
-            parent = parent(repo, base, st.baseSnapshot() + 1, st.merging() == null ? null : st.merging().version());
+            String other = st.merging() != null ? st.merging().version() : st.reverting() != null ? st.reverting().parent() : null;
+            parent = parent(repo, base, st.baseSnapshot() + 1, other);
         }
         return Checks.run(env.pool(), new Checks.Target(catalog, dataPath(repo, catalog), filled, file), parent, env.options(),
                 hooks(repo, wc), env.out());
     }
 
-    /** The first parent {@code p}, and the second parent's description for a merge ({@code other} null otherwise). */
+    /**
+     * The first parent {@code p}, and the description of {@code other} (null: none): a pending merge's
+     * second parent, or the first parent of the version a pending revert undoes, whose state the revert returns to.
+     */
     private Checks.Parent parent(Repository repo, VersionInfo p, long since, String other) {
         ObjectNode descriptor = JsonRead.parseObject(Description.read(repo, p), "dataset.json of version " + p.id());
         Set<String> held = new HashSet<>();

@@ -34,8 +34,8 @@ import java.util.function.Supplier;
 final class CommitCommand implements Runnable {
     @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;
-    @Option(names = {"-m", "--message"}, paramLabel = "<message>", description = "What this version changes (may be left out after fdl restore: "
-            + "its message is used).") String message;
+    @Option(names = {"-m", "--message"}, paramLabel = "<message>", description = "What this version changes (may be left out after fdl merge, "
+            + "revert or restore, or after a commit refused because the branch moved: that message is used).") String message;
     @Option(names = "--author", paramLabel = "\"Name <email>\"", description = "Default: $FDL_AUTHOR_NAME/$FDL_AUTHOR_EMAIL, git's user.name/user.email, the OS user.") String author;
     @Option(names = "--allow-description-loss", description = "Commit even if dataset.json drops the title or license the parent version's description has.") boolean allowDescriptionLoss;
     @Option(names = "--allow-empty", description = "Publish a version even when nothing changed since the base version "
@@ -85,7 +85,8 @@ final class CommitCommand implements Runnable {
                     ctx.clock(), Progress.listener(quiet, spec.commandLine().getErr()),
                     new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit()));
             Commit.Result r = !pull ? commit.get() : Merge.commitPulling(repo, wc, commit, Authors.resolve(author),
-                    MergeCommand.services(ctx, repo, quiet, spec), PULL_ATTEMPTS);
+                    MergeCommand.services(ctx, repo, quiet, spec), PULL_ATTEMPTS,
+                    pulled -> MergePrinter.pulled(json ? spec.commandLine().getErr() : spec.commandLine().getOut(), pulled));
             warnings(r.version(), spec.commandLine().getErr());
             PrintWriter out = spec.commandLine().getOut();
             Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, CommandContext.of(spec), policy, false);

@@ -82,7 +82,7 @@ final class MergePrinter {
                 case FAST_FORWARD -> out.println("Fast-forward to version " + r.other().id() + ".");
                 case ABORTED -> out.println("Merge aborted: the working catalog is as it was before the merge.");
                 default -> {
-                    if (r.base() != null) Out.context(err, "merge base: version " + r.base().id());
+                    if (r.base() != null && r.kind() != Merge.Kind.REVERTED) Out.context(err, "merge base: version " + r.base().id());
                     for (MergeResult.TableOutcome t : r.merge().tables())
                         out.println("  " + t.action().name().toLowerCase(Locale.ROOT) + " " + t.table() + (t.detail().isEmpty() ? "" : ": " + t.detail()));
                     warnings(err, r.merge());
@@ -116,6 +116,17 @@ final class MergePrinter {
             if (w.keys().size() > 10) err.println("    ... and " + (w.keys().size() - 10) + " more (--json lists all)");
         }
         err.flush();
+    }
+
+    /**
+     * What {@code fdl commit --pull} pulled before committing again: the branch's version it pulled
+     * and, per table, what happened (ours: the working copy).
+     */
+    static void pulled(PrintWriter out, Merge.Result r) {
+        out.println("Pulled version " + r.other().id() + " (the branch moved since checkout) under the working copy's snapshots:");
+        for (MergeResult.TableOutcome t : r.merge().tables())
+            out.println("  " + t.action().name().toLowerCase(Locale.ROOT) + " " + t.table() + (t.detail().isEmpty() ? "" : ": " + t.detail()));
+        out.flush();
     }
 
     private static String done(Merge.Result r) {

@@ -177,7 +177,26 @@ public final class Commit {
                 base == null ? EmptyCatalog.NEW_FORMAT : base.ducklake().format(), format);
     }
 
+    /**
+     * Runs the steps; when the branch moved since checkout (exit 3) the message is kept in the
+     * working copy's state as the next commit's default, so {@code fdl pull} then {@code fdl commit} keeps it.
+     */
     private Result run() {
+        try {
+            return steps();
+        } catch (FdlException e) {
+            if (e.kind() == FdlException.Kind.CONFLICT && message != null && !message.isBlank()) {
+                try {
+                    wc.save(wc.state().withProposedMessage(message));
+                } catch (RuntimeException saving) {
+                    e.addSuppressed(saving);
+                }
+            }
+            throw e;
+        }
+    }
+
+    private Result steps() {
         Pending pending = preconditions();
         DuckDbStorage storage = catalogStorage(repo);
         long first = state.baseVersion() == null ? 0 : state.baseSnapshot() + 1;
@@ -255,6 +274,7 @@ public final class Commit {
     private static String messageNamingRestore(String message, WorkingCopy.State state) {
         WorkingCopy.State.PendingMerge merge = state.merging();
         if (merge != null && (message == null || message.isBlank())) return merge.message();
+        if ((message == null || message.isBlank()) && state.proposedMessage() != null) message = state.proposedMessage();
         String[] restored = state.restored();
         if (restored == null) return message;
         if (message == null || message.isBlank()) return restored[1];

@@ -114,6 +114,9 @@ public final class Merge {
         if (ours == null) throw new FdlException("branch '" + st.branch() + "' has no version yet to merge into; check out " + request.spec() + " instead");
         Base base = base(repo, ours, other.id()).orElseThrow(() -> new FdlException("version " + other.id()
                 + " shares no history with the working copy's version " + ours + "; nothing to merge from"));
+        requireSettledTablesExist(request.options(), List.of(new At(wc.catalog(), null),
+                new At(s.catalogs().versionCatalog(repo, other), other.ducklake().lastSnapshot()),
+                new At(s.catalogs().versionCatalog(repo, base.version()), base.version().ducklake().lastSnapshot())));
         String message = request.message() != null && !request.message().isBlank() ? request.message()
                 : "Merge version " + other.id() + " (" + other.message().lines().findFirst().orElse("") + ")";
         Written w = write(repo, wc, new Job(new Sides(wc.catalog(), other, base.version()), request.options(), author, message), s, steps);
@@ -172,6 +175,11 @@ public final class Merge {
         Base base = base(repo, st.baseVersion(), branchVersion.id()).orElseThrow(() -> new FdlException("branch '" + st.branch()
                 + "' now points at version " + branchVersion.id() + ", which shares no history with the working copy's base"));
         List<Step> replay = replaySteps(repo, wc, st, base.version(), branchVersion);
+        List<At> named = new ArrayList<>(List.of(new At(s.catalogs().versionCatalog(repo, branchVersion), branchVersion.ducklake().lastSnapshot()),
+                new At(s.catalogs().versionCatalog(repo, base.version()), base.version().ducklake().lastSnapshot())));
+        for (Step step : replay) named.add(new At(step.to().catalog(), step.to().snapshot()));
+        named.add(new At(wc.catalog(), st.baseSnapshot()));
+        requireSettledTablesExist(options, named);
         List<Path> scratch = new ArrayList<>();
         Path ours = wc.tmp().resolve("pull-" + branchVersion.id() + "-" + java.util.UUID.randomUUID() + ".sqlite");
         scratch.add(ours);
@@ -180,11 +188,11 @@ public final class Merge {
             DataPath.set(ours, repo.dataLocation());
             steps.reached("branch-catalog-converted");
             Replayed done = replay(repo, wc, new Replay(ours, replay, swap(options), author), s, steps, scratch);
-            if (done.conflicts() != null) return new Result(Kind.CONFLICTS, branchVersion, base.version(), base.ambiguous(), swapped(done.conflicts()));
+            if (done.conflicts() != null) return new Result(Kind.CONFLICTS, branchVersion, base.version(), base.ambiguous(), done.conflicts().sidesSwapped());
             wc.save(st.rebased(branchVersion.id(), ref.etag(), branchVersion.ducklake().lastSnapshot(), done.catalog()), steps);
             steps.reached("state-switched");
             wc.deleteOtherCatalogs();
-            return new Result(Kind.PULLED, branchVersion, base.version(), base.ambiguous(), swapped(done.result()));
+            return new Result(Kind.PULLED, branchVersion, base.version(), base.ambiguous(), done.result().sidesSwapped());
         } finally {
             scratch.forEach(AtomicFile::deleteQuietly);
         }
@@ -282,6 +290,8 @@ public final class Merge {
     /**
      * {@code fdl revert <version>}: one new snapshot undoing that version's changes, a three-way
      * merge into the working catalog whose base is the version and whose other side is its first parent.
+     * The state notes the revert ({@link WorkingCopy.State#reverting}: the next commit's change guards
+     * also compare against that parent) and proposes its message for the next commit.
      *
      * @throws FdlException exit 1: a version without parents (nothing to undo to), a merge pending,
      *                      conflicts (reported in the result, nothing written); exit 4: no such version
@@ -295,9 +305,41 @@ public final class Merge {
                 : "Revert version " + v.id() + " (" + v.message().lines().findFirst().orElse("") + ")";
         Written w = write(repo, wc, new Job(new Sides(wc.catalog(), parent, v), MergeOptions.NONE, author, msg), s, WorkingCopy.Steps.NONE);
         if (w.result().conflicted()) return new Result(Kind.CONFLICTS, parent, v, false, w.result());
-        wc.save(st.withCatalog(w.catalog(), st.merging()));
+        wc.save(st.withCatalog(w.catalog(), st.merging()).withReverting(new WorkingCopy.State.Reverting(v.id(), parent.id()), msg));
         wc.deleteOtherCatalogs();
         return new Result(Kind.REVERTED, parent, v, false, w.result());
+    }
+
+    /** A catalog file (SQLite or DuckDB) at a snapshot (null: its newest). */
+    private record At(Path catalog, Long snapshot) {}
+
+    /**
+     * Refuses {@code --ours T} / {@code --theirs T} naming a table or view that none of the merge's
+     * catalogs shows (at the snapshots the merge reads), before anything is merged: a misspelt name
+     * would otherwise settle nothing.
+     *
+     * @throws FdlException usage (exit 2) naming the table and listing those there are
+     */
+    private static void requireSettledTablesExist(MergeOptions options, List<At> sides) {
+        if (options.perTable().isEmpty()) return;
+        java.util.Set<String> known = new java.util.TreeSet<>();
+        for (At at : sides) {
+            try (dev.fdl.ducklake.catalog.CatalogInspector c = dev.fdl.ducklake.catalog.CatalogInspector.open(at.catalog())) {
+                for (dev.fdl.ducklake.TableInfo t : c.tables(at.snapshot() != null ? at.snapshot() : c.lastSnapshotId()))
+                    known.add(t.schema().equals("main") ? t.name() : t.schema() + "." + t.name());
+                known.addAll(c.names().views().values().stream().map(v -> v.startsWith("main.") ? v.substring(5) : v).toList());
+            }
+        }
+        java.util.Set<String> folded = new java.util.HashSet<>();
+        for (String k : known) {
+            folded.add(k.toLowerCase(java.util.Locale.ROOT));
+            if (!k.contains(".")) folded.add("main." + k.toLowerCase(java.util.Locale.ROOT));
+        }
+        for (String t : new java.util.TreeSet<>(options.perTable().keySet())) {
+            if (!folded.contains(t))
+                throw FdlException.usage("--ours/--theirs " + t + ": there is no table " + t + " on either side of the merge or in its base "
+                        + "(tables: " + (known.isEmpty() ? "none" : String.join(", ", known)) + "); nothing was merged");
+        }
     }
 
     private static WorkingCopy.State checked(Repository repo, WorkingCopy wc, String what) {
@@ -385,30 +427,18 @@ public final class Merge {
         return s == null ? null : s == MergeOptions.Side.OURS ? MergeOptions.Side.THEIRS : MergeOptions.Side.OURS;
     }
 
-    private static MergeResult swapped(MergeResult r) {
-        return new MergeResult(r.tables(), swapped(r.conflicts()), r.snapshot(), r.bytesRead(), swapped(r.warnings()));
-    }
-
-    private static List<MergeResult.TableConflict> swapped(List<MergeResult.TableConflict> conflicts) {
-        List<MergeResult.TableConflict> cs = new ArrayList<>();
-        for (MergeResult.TableConflict c : conflicts) {
-            List<MergeResult.KeyConflict> ks = new ArrayList<>();
-            for (MergeResult.KeyConflict k : c.keys()) ks.add(new MergeResult.KeyConflict(k.key(), k.base(), k.theirs(), k.ours()));
-            cs.add(new MergeResult.TableConflict(c.table(), c.kind(), c.count(), ks));
-        }
-        return cs;
-    }
-
     /**
      * {@code fdl commit --pull}: runs {@code commit}; when the branch moved since checkout (a refused
      * step 9, exit 3) and a {@link #pull} merges without conflicts, commits again, at most
-     * {@code attempts} times in all (for scheduled jobs writing into one branch).
+     * {@code attempts} times in all (for scheduled jobs writing into one branch). Each pull's result
+     * goes to {@code pulled} before the next attempt.
      *
      * @throws FdlException the commit's own failure; exit 1 when the pull meets conflicts (nothing
      *                      written; {@code fdl pull} lists them); exit 3 when the branch kept moving
      */
     public static Commit.Result commitPulling(Repository repo, WorkingCopy wc, java.util.function.Supplier<Commit.Result> commit,
-                                              VersionInfo.Author author, Services s, int attempts) {
+                                              VersionInfo.Author author, Services s, int attempts,
+                                              java.util.function.Consumer<Result> pulled) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return commit.get();
@@ -422,6 +452,7 @@ public final class Merge {
                     throw new FdlException(FdlException.Kind.FAILURE, "branch '" + st.branch() + "' moved to version " + r.other().id() + ", whose changes conflict "
                             + "with the working copy's in " + r.merge().conflicts().size() + " table(s); nothing was committed. See them with "
                             + "fdl pull, settle them (--strategy, --ours, --theirs) and commit again", e);
+                pulled.accept(r);
             }
         }
     }

@@ -62,6 +62,8 @@ public final class WorkingCopy {
         private static final String COMMITTING = "committing";
         private static final String RESTORED = "restored";
         private static final String MERGE = "merge";
+        private static final String MESSAGE = "message";
+        private static final String REVERTING = "reverting";
         private static final Set<String> KNOWN = Set.of("root", "repository_id", "branch", "base_version", "ref_etag",
                 "base_snapshot", "catalog");
 
@@ -102,6 +104,8 @@ public final class WorkingCopy {
             rest.remove(COMMITTING);
             rest.remove(RESTORED);
             rest.remove(MERGE);
+            rest.remove(MESSAGE);
+            rest.remove(REVERTING);
             return new State(root, repositoryId, branch, version, etag, lastSnapshot, catalog, rest);
         }
 
@@ -165,6 +169,47 @@ public final class WorkingCopy {
         public String committing() {
             JsonNode n = extra.get(COMMITTING);
             return n == null || !n.isTextual() ? null : n.asText();
+        }
+
+        /**
+         * The message proposed for the next commit (git's {@code MERGE_MSG}): the one {@code fdl revert}
+         * made, or the one of a commit refused because the branch moved (kept across {@code fdl pull}); null when none.
+         * Dropped by the next commit.
+         */
+        public String proposedMessage() {
+            JsonNode n = extra.get(MESSAGE);
+            return n == null || !n.isTextual() || n.asText().isBlank() ? null : n.asText();
+        }
+
+        /** This state proposing {@code message} for the next commit. */
+        public State withProposedMessage(String message) {
+            Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);
+            rest.put(MESSAGE, com.fasterxml.jackson.databind.node.TextNode.valueOf(message));
+            return new State(root, repositoryId, branch, baseVersion, refEtag, baseSnapshot, catalog, rest);
+        }
+
+        /**
+         * A revert written into the working catalog since the last commit: the version undone and its
+         * first parent, whose description the commit's change guards also compare against
+         * (docs/checks.md), as a merge's second parent's.
+         */
+        public record Reverting(String version, String parent) {}
+
+        /** The latest revert since the last commit, or null. */
+        public Reverting reverting() {
+            JsonNode n = extra.get(REVERTING);
+            if (n == null || !n.isObject() || !n.path("version").isTextual() || !n.path("parent").isTextual()) return null;
+            return new Reverting(n.get("version").asText(), n.get("parent").asText());
+        }
+
+        /** This state noting revert {@code r}, with {@code message} proposed for the next commit. */
+        public State withReverting(Reverting r, String message) {
+            Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);
+            ObjectNode o = Json.MAPPER.createObjectNode();
+            o.put("version", r.version());
+            o.put("parent", r.parent());
+            rest.put(REVERTING, o);
+            return new State(root, repositoryId, branch, baseVersion, refEtag, baseSnapshot, catalog, rest).withProposedMessage(message);
         }
 
         /** This state, noting that step 9 is about to point the branch at {@code version}. */

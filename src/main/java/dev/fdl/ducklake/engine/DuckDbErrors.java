@@ -45,4 +45,26 @@ public final class DuckDbErrors {
         }
         return lines.get(0).trim();
     }
+
+    private static final java.util.regex.Pattern NO_ACCESS =
+            java.util.regex.Pattern.compile("Permission Error: Cannot access (?:file|directory) \"(.+?)\".*", java.util.regex.Pattern.DOTALL);
+    private static final java.util.regex.Pattern IN_EXTENSION =
+            java.util.regex.Pattern.compile(".*is not in the catalog, but it exists in the (\\S+) extension.*", java.util.regex.Pattern.DOTALL);
+
+    /**
+     * What SQL run on a {@link DuckDbPool#confine confined} instance tried beyond its bounds, from
+     * DuckDB's error message ({@code Permission Error: Cannot access file "…"}, an extension's
+     * function, a locked setting, an extension load): {@code the file "/etc/hostname"}, {@code the
+     * extension sqlite_scanner}, {@code a setting}, {@code an extension}; null for any other error.
+     */
+    public static String outsideConfinement(String message) {
+        if (message == null) return null;
+        java.util.regex.Matcher m = NO_ACCESS.matcher(message);
+        if (m.find()) return "the file \"" + m.group(1) + "\"";
+        m = IN_EXTENSION.matcher(message);
+        if (m.matches()) return "the extension " + m.group(1);
+        if (message.contains("the configuration has been locked")) return "a setting";
+        if (message.contains("Permission Error") && message.contains("extension")) return "an extension";
+        return null;
+    }
 }

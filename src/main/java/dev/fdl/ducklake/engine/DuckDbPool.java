@@ -162,6 +162,44 @@ public final class DuckDbPool {
         return lend(config);
     }
 
+    /**
+     * Confines the instance behind {@code lent} (a connection this pool lent) to reading the files
+     * under {@code directories} and the files {@code paths}, for SQL fdl did not write (a
+     * dataset's {@code fdl:checks}): DuckDB's {@code allowed_directories} and {@code allowed_paths}
+     * set, then {@code enable_external_access}, {@code autoinstall_known_extensions} and
+     * {@code autoload_known_extensions} off, then {@code lock_configuration} on, so that nothing
+     * run on it afterwards reads another file or URL, loads or installs an extension, or changes a
+     * setting (a DuckDB "Permission Error" or "the configuration has been locked" instead).
+     * Databases already attached and views already created keep working as long as their files lie
+     * within. The instance is never lent again: closing {@code lent} closes it, since DuckDB turns
+     * external access back on only at startup and a locked configuration refuses every {@code
+     * RESET}, so it could not be made to look new (the cost is one instance opened by the next
+     * user).
+     *
+     * @param directories local folders (absolute), read with everything under them
+     * @param paths       single local files (absolute)
+     * @throws SQLException when DuckDB refuses a setting; the instance is then closed at give-back all the same
+     * @throws IllegalArgumentException when {@code lent} is not a connection lent by a pool
+     */
+    public static void confine(Connection lent, List<String> directories, List<String> paths) throws SQLException {
+        if (!Proxy.isProxyClass(lent.getClass()) || !(Proxy.getInvocationHandler(lent) instanceof Tracked t)) {
+            throw new IllegalArgumentException("not a connection lent by a DuckDbPool: " + lent);
+        }
+        t.lease().retired = true;
+        try (Statement s = t.lease().connection.createStatement()) {
+            s.execute("SET GLOBAL allowed_directories = " + list(directories));
+            s.execute("SET GLOBAL allowed_paths = " + list(paths));
+            s.execute("SET GLOBAL autoinstall_known_extensions = false");
+            s.execute("SET GLOBAL autoload_known_extensions = false");
+            s.execute("SET GLOBAL enable_external_access = false");
+            s.execute("SET GLOBAL lock_configuration = true");
+        }
+    }
+
+    private static String list(List<String> values) {
+        return "[" + String.join(", ", values.stream().map(SqlQuote::literal).toList()) + "]";
+    }
+
     /** Instances created so far. */
     long created() {
         return created.get();
@@ -242,7 +280,7 @@ public final class DuckDbPool {
     }
 
     private void giveBack(Lease lease) {
-        boolean clean = !lease.doubt;
+        boolean clean = !lease.doubt && !lease.retired;
         try {
             lease.connection.close();
         } catch (SQLException e) {
@@ -379,6 +417,8 @@ public final class DuckDbPool {
         final DuckDBConnection connection;
         Connection proxy;
         volatile boolean doubt;
+        /** Set by {@link #confine}: the instance is closed at give-back, whatever it shows. */
+        volatile boolean retired;
         private boolean returned;
 
         Lease(DuckDbPool pool, String key, Instance instance, DuckDBConnection connection) {

@@ -39,7 +39,36 @@ public record MergeResult(List<TableOutcome> tables, List<TableConflict> conflic
     }
 
     /** What happened to one table: {@code action} is one of {@link Action}; {@code detail} says more for people (may be empty). */
-    public record TableOutcome(String table, Action action, String detail) {}
+    public record TableOutcome(String table, Action action, String detail) {
+        /**
+         * This outcome told with the sides' names exchanged: {@code ours} and {@code theirs} in the
+         * detail swapped, {@link Action#TAKEN} (the other side's table) becoming {@link Action#KEPT}
+         * and a table kept because only this side changed it becoming {@link Action#TAKEN}.
+         */
+        TableOutcome swapped() {
+            String d = SIDE_WORD.matcher(detail).replaceAll(m -> m.group().equals("ours") ? "theirs" : "ours");
+            Action a = action == Action.TAKEN ? Action.KEPT
+                    : action == Action.KEPT && d.contains("on theirs only") ? Action.TAKEN : action;
+            return new TableOutcome(table, a, d);
+        }
+    }
+
+    private static final java.util.regex.Pattern SIDE_WORD = java.util.regex.Pattern.compile("\\b(ours|theirs)\\b");
+
+    /**
+     * This result told from the other side: the engine merged {@code theirs} into {@code ours}, and
+     * the user calls them the other way round ({@code fdl pull} merges the working copy, the user's
+     * ours, onto the branch's version, the engine's ours). Conflicts' sides and outcomes' words swap.
+     */
+    public MergeResult sidesSwapped() {
+        List<TableConflict> cs = new java.util.ArrayList<>();
+        for (TableConflict c : conflicts) {
+            List<KeyConflict> ks = new java.util.ArrayList<>();
+            for (KeyConflict k : c.keys()) ks.add(new KeyConflict(k.key(), k.base(), k.theirs(), k.ours()));
+            cs.add(new TableConflict(c.table(), c.kind(), c.count(), ks));
+        }
+        return new MergeResult(tables.stream().map(TableOutcome::swapped).toList(), cs, snapshot, bytesRead);
+    }
 
     /** Per table, one of these. */
     public enum Action {

@@ -121,6 +121,32 @@ class DuckDbPoolTest {
     }
 
     @Test
+    void aConfinedInstanceReadsOnlyWithinItsBoundsAndIsNotLentAgain() throws Exception {
+        DuckDbPool pool = new DuckDbPool(2);
+        Path inside = java.nio.file.Files.createDirectories(tmp.resolve("data"));
+        java.nio.file.Files.writeString(inside.resolve("in.csv"), "x\n1\n");
+        java.nio.file.Files.writeString(tmp.resolve("out.csv"), "x\n2\n");
+        try (Connection c = pool.lend(new Properties())) {
+            DuckDbPool.confine(c, List.of(inside + "/"), List.of());
+            assertThat(column(c, "SELECT x FROM read_csv(" + SqlQuote.literal(inside.resolve("in.csv").toString()) + ")")).containsExactly("1");
+            assertThatThrownBy(() -> column(c, "SELECT x FROM read_csv(" + SqlQuote.literal(tmp.resolve("out.csv").toString()) + ")"))
+                    .hasMessageContaining("Permission Error");
+            assertThatThrownBy(() -> exec(c, "SET threads = 1")).hasMessageContaining("the configuration has been locked");
+            assertThatThrownBy(() -> exec(c, "SET GLOBAL enable_external_access = true")).hasMessageContaining("locked");
+            assertThatThrownBy(() -> exec(c, "LOAD httpfs")).isInstanceOf(SQLException.class);
+        }
+        try (Connection c = pool.lend(new Properties())) {
+            assertThat(state(c)).isEqualTo(newInstanceState());
+            assertThat(column(c, "SELECT x FROM read_csv(" + SqlQuote.literal(tmp.resolve("out.csv").toString()) + ")")).containsExactly("2");
+        }
+        assertThat(pool.created()).isEqualTo(2);
+        assertThat(pool.discarded()).isEqualTo(1);
+        try (Connection plain = DriverManager.getConnection("jdbc:duckdb:")) {
+            assertThatThrownBy(() -> DuckDbPool.confine(plain, List.of(), List.of())).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
     void anInstanceThatMayHoldAMacroIsNotLentAgain() throws Exception {
         DuckDbPool pool = new DuckDbPool(2);
         try (Connection c = pool.lend(new Properties())) {
