@@ -59,24 +59,20 @@ final class IndexPage {
     private static void describe(StringBuilder b, JsonNode ds) {
         if (!ds.path("description").asText("").isBlank())
             b.append("<p id=\"description\">").append(Html.esc(ds.path("description").asText())).append("</p>\n");
-        JsonNode lic = ds.path("licenses");
-        if (lic.isArray() && !lic.isEmpty()) {
-            b.append("<p id=\"license\"><strong>License:</strong> ");
-            List<String> parts = new ArrayList<>();
-            for (JsonNode l : lic)
-                parts.add(Html.externalLink(l.path("path").asText(null), l.path("title").asText(l.path("name").asText(""))));
-            b.append(String.join(", ", parts)).append("</p>\n");
-        }
-        JsonNode src = ds.path("sources");
-        if (src.isArray() && !src.isEmpty()) {
-            b.append("<p id=\"sources\"><strong>Sources:</strong> ");
-            List<String> parts = new ArrayList<>();
-            for (JsonNode s : src)
-                parts.add(Html.externalLink(s.path("path").asText(null), s.path("title").asText(s.path("name").asText(""))));
-            b.append(String.join(", ", parts)).append("</p>\n");
-        }
+        links(b, ds.path("licenses"), "license", "License");
+        links(b, ds.path("sources"), "sources", "Sources");
         if (!ds.path("homepage").asText("").isBlank())
             b.append("<p><strong>Homepage:</strong> ").append(Html.externalLink(ds.path("homepage").asText(), null)).append("</p>\n");
+    }
+
+    /** A paragraph of external links ({@code licenses}, {@code sources}: each with a path and a title or name); nothing when {@code list} is empty. */
+    private static void links(StringBuilder b, JsonNode list, String id, String label) {
+        if (!list.isArray() || list.isEmpty()) return;
+        b.append("<p id=\"").append(id).append("\"><strong>").append(label).append(":</strong> ");
+        List<String> parts = new ArrayList<>();
+        for (JsonNode l : list)
+            parts.add(Html.externalLink(l.path("path").asText(null), l.path("title").asText(l.path("name").asText(""))));
+        b.append(String.join(", ", parts)).append("</p>\n");
     }
 
     /** The newest version on HEAD's branch: its id, refs, date and message, and how to attach it while it is live. */
