@@ -5,7 +5,7 @@ import dev.fdl.ducklake.read.TableSummary;
 
 import dev.fdl.util.AtomicFile;
 import dev.fdl.repo.RepoLayout;
-import dev.fdl.repo.CatalogSource;
+import dev.fdl.repo.ReadCache;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.util.Sha256;
@@ -47,7 +47,7 @@ import java.util.stream.Stream;
  * Every file is written to a temporary name and renamed, so an interrupted run leaves no partial
  * entry. The whole folder can be deleted at any time.
  */
-public final class CatalogCache implements CatalogSource {
+public final class CatalogCache implements ReadCache {
     /** File lists are named by their layout (v1) and by the path rule that made them: {@code files-v1-rule<N>}. */
     private static final String FILES = "files-v1-rule";
     private static final int FILES_MAGIC = 0x46444c31; // "FDL1"
@@ -317,6 +317,7 @@ public final class CatalogCache implements CatalogSource {
      * written to a temporary file and renamed (an unreadable entry is computed again), and go with
      * {@code fdl cache clear} like the rest.
      */
+    @Override
     public TableSummary.Store unitStats(Repository repo) {
         Path folder = repositoryFolder(repo.config().id()).resolve(UNIT_STATS);
         return new TableSummary.Store() {
@@ -354,6 +355,7 @@ public final class CatalogCache implements CatalogSource {
     }
 
     /** Where data files of a remote repository are mirrored for the built-in reader (DuckDB core reads local files only). */
+    @Override
     public Path dataFolder(Repository repo) {
         return repositoryFolder(repo.config().id()).resolve(DATA);
     }

@@ -7,10 +7,8 @@ import dev.fdl.cache.CatalogCache;
 import dev.fdl.dataset.DatasetDescriptor;
 import dev.fdl.dataset.TableFacts;
 import dev.fdl.ducklake.catalog.CatalogInspector;
-import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.engine.DuckDbPool;
-import dev.fdl.ducklake.format.DuckLakePaths;
-import dev.fdl.ducklake.read.DataFileMirror;
+import dev.fdl.ducklake.read.ReadableCatalog;
 import dev.fdl.repo.Commit;
 import dev.fdl.repo.Description;
 import dev.fdl.repo.Repository;
@@ -33,7 +31,7 @@ import java.util.Set;
  * The checks of a repository's versions and working copies (docs/checks.md): a committed version
  * against its first parent ({@code fdl check <ref>}), the working copy against its base version
  * ({@code fdl check --working}), and the commit's own step 3a ({@link #preCommit()}). The data files are
- * read where they are, or, for a remote repository, from the local mirror ({@link DataFileMirror}).
+ * read where they are, or, for a remote repository, from the local mirror ({@link ReadableCatalog}).
  * Hooks run for the working copy and the commit only: the working copy's {@code .fdl/hooks/pre-commit},
  * then the repository's hook that fdl.json names under {@code hooks.pre-commit}, when this machine trusts them.
  */
@@ -79,21 +77,14 @@ public final class RepoChecks {
      * base version, with its hooks.
      */
     public CheckReport working(Repository repo, WorkingCopy wc) {
-        Path scratch = wc.tmp().resolve("check-" + ProcessHandle.current().pid() + ".duckdb");
-        try {
-            CatalogConverter.scratchCopy(wc.catalog(), scratch);
+        try (ReadableCatalog copy = ReadableCatalog.working(wc.catalog(), wc.tmp().resolve("check-" + ProcessHandle.current().pid() + ".duckdb"))) {
+            Path scratch = copy.catalog();
             Path described = wc.datasetFile();
             ObjectNode raw = null;
             String name = described == null ? "dataset.json" : described.getFileName().toString();
             if (described != null) raw = JsonRead.parseUserObject(read(described), described.toString());
             ObjectNode filled = DatasetDescriptor.checkAndFill(raw, name, facts(scratch), wc.dir().getFileName().toString());
             return forWorkingCopy(repo, wc, scratch, filled, name);
-        } finally {
-            try {
-                Files.deleteIfExists(scratch);
-            } catch (IOException ignored) {
-                // a scratch file in .fdl/tmp
-            }
         }
     }
 
@@ -166,9 +157,8 @@ public final class RepoChecks {
 
     /** Where the built-in reader finds the catalog's data files: the repository's data folder, mirrored locally when remote. */
     private String dataPath(Repository repo, Path catalog) {
-        String location = repo.store().location(repo.dataDir());
-        if (!DuckLakePaths.isRemote(location)) return location;
-        return DataFileMirror.fetch(env.pool(), catalog, null, repo.store(), repo.dataDir(), env.cache().dataFolder(repo));
+        return ReadableCatalog.version(catalog).dataPath(env.pool(), new ReadableCatalog.DataFiles(repo.store(), repo.dataDir(),
+                env.cache().dataFolder(repo)), null);
     }
 
     /** The tables at the catalog's newest snapshot, as dataset.json's filling needs them (what commit's step 3 reads). */

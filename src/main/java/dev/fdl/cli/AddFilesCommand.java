@@ -52,12 +52,12 @@ final class AddFilesCommand implements Runnable {
 
     @Override
     public void run() {
-        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         CommandContext context = CommandContext.of(spec);
         Path scratch = null;
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            List<String> keys = FileRegistration.keys(store, repo.dataDir(), files, Cwd.get());
+            List<String> keys = FileRegistration.keys(store, repo.dataDir(), files, CommandContext.of(spec).cwd().get());
             scratch = Files.createTempDirectory("fdl-add-files-");
             FileRegistration.Result r = new FileRegistration(context.duckDb()).register(
                     new FileRegistration.Request(wc.catalog(), store, repo.dataDir(), keys, table, create, message,

@@ -37,7 +37,7 @@ final class AttachCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
-            DefaultRef which = DefaultRef.forArgument(repo, target, spec.commandLine().getErr());
+            DefaultRef which = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, target, spec.commandLine().getErr());
             Resolved r = repo.resolve(which.spec());
             List<String> sql = AttachStatements.of(repo, r.version(), rootUrl, alias);
             if (json) {

@@ -53,7 +53,7 @@ final class CheckCommand implements Runnable {
         CheckReport report;
         String what;
         if (working) {
-            WorkingCopy wc = WorkingCopy.require(Cwd.get());
+            WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
             try (ObjectStore store = Stores.open(wc.state().root())) {
                 report = checks.working(Repository.open(store), wc);
                 what = "the working copy";
@@ -61,7 +61,7 @@ final class CheckCommand implements Runnable {
         } else {
             try (ObjectStore store = repoOption.openStore()) {
                 Repository repo = Repository.open(store);
-                DefaultRef which = DefaultRef.forArgument(repo, ref, err);
+                DefaultRef which = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, ref, err);
                 Resolved r = repo.resolve(which.spec());
                 report = checks.version(repo, r.version());
                 what = "version " + r.version().id();

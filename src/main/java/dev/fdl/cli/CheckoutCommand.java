@@ -51,12 +51,12 @@ final class CheckoutCommand implements Runnable {
 
     @Override
     public void run() {
-        Path here = Cwd.get();
+        Path here = CommandContext.of(spec).cwd().get();
         Optional<WorkingCopy> existing = WorkingCopy.find(here);
         if (existing.isPresent() && force && repoOption.repo != null && existing.get().dir().equals(here.toAbsolutePath().normalize())
                 && existing.get().stateDamaged()) {
             // the way back from a damaged state: start this working copy over from --repo, keeping the old files aside
-            try (ObjectStore s = Stores.open(Cwd.root(repoOption.repo))) {
+            try (ObjectStore s = Stores.open(CommandContext.of(spec).cwd().root(repoOption.repo))) {
                 Repository repo = Repository.open(s); // a wrong --repo or <ref> fails here, before anything is moved
                 if (ref != null) repo.resolve(ref);
             }
@@ -80,7 +80,7 @@ final class CheckoutCommand implements Runnable {
                             + "To switch it: fdl -C " + ShellQuote.word(enclosing.dir()) + " checkout <ref>; for another working copy, "
                             + "run fdl checkout --repo in a folder outside " + enclosing.dir());
                 String given;
-                try (ObjectStore s = Stores.open(Cwd.root(repoOption.repo))) {
+                try (ObjectStore s = Stores.open(CommandContext.of(spec).cwd().root(repoOption.repo))) {
                     given = s.root();
                 }
                 if (!given.equals(root))
@@ -98,7 +98,7 @@ final class CheckoutCommand implements Runnable {
             ProgressListener progress = Progress.listener(quiet, err);
             if (existing.isEmpty() && ref != null) DefaultRef.warnIfAmbiguous(repo, ref, err); // resolveHead warns inside one
             Checkout.Result r = Checkout.run(repo, CommandContext.of(spec).cache(), wc,
-                    new Checkout.Request(existing.isPresent() ? DefaultRef.resolveHead(repo, ref, err) : ref, newBranch, force,
+                    new Checkout.Request(existing.isPresent() ? DefaultRef.resolveHead(CommandContext.of(spec).cwd().get(), repo, ref, err) : ref, newBranch, force,
                             ducklakeFormat), progress);
             if (newBranch != null) DefaultRef.warnIfAmbiguous(repo, new RefName(newBranch), r.version(), err);
             PrintWriter out = spec.commandLine().getOut();

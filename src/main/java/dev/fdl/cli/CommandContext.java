@@ -15,7 +15,7 @@ import java.nio.file.Path;
  * made from the environment on first use (the one place fdl reads {@code FDL_CACHE_DIR}), the
  * pool of DuckDB instances under the run's memory budget ({@code --memory}, else {@code FDL_MEMORY},
  * else half the machine's or cgroup's memory: {@link MemoryBudget}) and whether extensions may load ({@code FDL_NO_EXTENSION}), the clock, and
- * whether the {@code FDL_REPO} warning was printed. Nothing below the CLI reads the environment
+ * whether the {@code FDL_REPO} warning was printed, and the folder the run acts in ({@code -C}). Nothing below the CLI reads the environment
  * for these; they are passed in.
  */
 final class CommandContext {
@@ -24,6 +24,7 @@ final class CommandContext {
     private DuckDbPool pool;
     private Path spill;
     private boolean repoWarningPrinted;
+    private Cwd cwd = Cwd.process();
 
     /**
      * The context of the run {@code spec} belongs to: the one {@link Main} made, or a fresh one
@@ -32,6 +33,16 @@ final class CommandContext {
     static CommandContext of(CommandSpec spec) {
         Object root = spec == null ? null : spec.root().userObject();
         return root instanceof Main m ? m.context() : new CommandContext();
+    }
+
+    /** The folder this run acts in: the process's current folder, or {@code -C <path>}. */
+    Cwd cwd() {
+        return cwd;
+    }
+
+    /** {@code -C dir}: the run acts in {@code dir} (null: the process's current folder). */
+    void cwd(Path dir) {
+        this.cwd = dir == null ? Cwd.process() : Cwd.of(dir);
     }
 
     /** The clock versions, expiry and gc read the time from (UTC). */
@@ -63,9 +74,9 @@ final class CommandContext {
      * around the current folder (same disk as the data fdl writes), else a folder of the system's
      * temporary folder. DuckDB makes it only when it spills; {@link #close()} removes it.
      */
-    private static Path spillFolder() {
+    private Path spillFolder() {
         String name = "spill-" + ProcessHandle.current().pid() + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
-        return WorkingCopy.find(Cwd.get()).map(w -> w.tmp().resolve(name))
+        return WorkingCopy.find(cwd.get()).map(w -> w.tmp().resolve(name))
                 .orElse(Path.of(System.getProperty("java.io.tmpdir")).resolve("fdl-" + name));
     }
 

@@ -68,7 +68,7 @@ final class CommitCommand implements Runnable {
 
     @Override
     public void run() {
-        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         String ignored = wc.ignoredDescriptionWarning();
         if (ignored != null) spec.commandLine().getErr().println("fdl: warning: " + ignored);
         try (ObjectStore store = Stores.open(wc.state().root())) {

@@ -9,6 +9,7 @@ import dev.fdl.repo.RevisionResolver;
 import dev.fdl.repo.WorkingCopy;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -24,12 +25,12 @@ import java.util.Optional;
  */
 record DefaultRef(String spec, String description) {
     /**
-     * The default for {@code repo}, seen from the current folder.
+     * The default for {@code repo}, seen from the folder {@code here} (the run's, {@link CommandContext#cwd()}).
      *
      * @throws FdlException exit 4 when the working copy's branch has no version yet and no base
      */
-    static DefaultRef of(Repository repo) {
-        Optional<WorkingCopy> wc = WorkingCopy.find(Cwd.get());
+    static DefaultRef of(Path here, Repository repo) {
+        Optional<WorkingCopy> wc = WorkingCopy.find(here);
         if (wc.isPresent()) {
             WorkingCopy.State st = wc.get().state();
             if (st.repositoryId().equals(repo.config().id())) {
@@ -52,29 +53,29 @@ record DefaultRef(String spec, String description) {
      *
      * @return the spec, and the line to print first (null when the user named the ref)
      */
-    static DefaultRef forArgument(Repository repo, String given, PrintWriter err) {
+    static DefaultRef forArgument(Path here, Repository repo, String given, PrintWriter err) {
         if (given != null && !RevisionResolver.isDateAlone(given)) {
             warnIfAmbiguous(repo, given, err);
             String rest = RevisionResolver.afterHead(given);
             if (rest == null) return new DefaultRef(given, null);
-            DefaultRef d = of(repo);
+            DefaultRef d = of(here, repo);
             if (RevisionResolver.isHead(d.spec())) return new DefaultRef(given, null);
             return new DefaultRef(d.spec() + rest, "HEAD" + rest + ": " + d.description() + rest);
         }
-        DefaultRef d = of(repo);
+        DefaultRef d = of(here, repo);
         if (given == null) return d;
         return new DefaultRef(d.spec() + given, d.description() + " " + given);
     }
 
     /**
-     * {@code spec} as seen from the current folder: inside a working copy of {@code repo}, a
+     * {@code spec} as seen from the folder {@code here}: inside a working copy of {@code repo}, a
      * leading {@code HEAD} means what is checked out (its branch, or its base version), as in
      * git; elsewhere HEAD is the repository's default branch. Any other spec is returned as given.
      *
      * @throws FdlException exit 4 when HEAD is the working copy's branch and it has no version yet
      */
-    static String resolveHead(Repository repo, String spec, PrintWriter err) {
-        return spec == null ? null : forArgument(repo, spec, err).spec();
+    static String resolveHead(Path here, Repository repo, String spec, PrintWriter err) {
+        return spec == null ? null : forArgument(here, repo, spec, err).spec();
     }
 
     /**

@@ -71,11 +71,11 @@ final class DemoCommand implements Runnable {
     public void run() {
         long started = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
-        Path base = Cwd.resolve(dir);
+        Path base = CommandContext.of(spec).cwd().resolve(dir);
         prepare(base);
         Path sources = base.resolve("sources");
         List<Path> files = extract(sources);
-        String repoRoot = root != null ? Cwd.root(root) : base.resolve("repo").toString();
+        String repoRoot = root != null ? CommandContext.of(spec).cwd().root(root) : base.resolve("repo").toString();
         try (ObjectStore store = Stores.open(repoRoot)) {
             Repository repo = Repository.init(store, new RefName("main"));
             out.println("== fdl init " + ShellQuote.word(store.root()));
@@ -132,8 +132,8 @@ final class DemoCommand implements Runnable {
         }
     }
 
-    private static String relative(Path p) {
-        Path here = Cwd.get();
+    private String relative(Path p) {
+        Path here = CommandContext.of(spec).cwd().get();
         return p.startsWith(here) ? here.relativize(p).toString() : p.toString();
     }
 

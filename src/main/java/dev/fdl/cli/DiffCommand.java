@@ -1,13 +1,11 @@
 package dev.fdl.cli;
 
-import dev.fdl.ducklake.format.DuckLakePaths;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.catalog.EmptyCatalog;
-import dev.fdl.ducklake.read.DataFileMirror;
+import dev.fdl.ducklake.read.ReadableCatalog;
 import dev.fdl.ducklake.read.CatalogDiff;
 import dev.fdl.repo.RevisionRange;
 import dev.fdl.repo.Repository;
@@ -70,12 +68,12 @@ final class DiffCommand implements Runnable {
             if (refs.size() > 1) throw FdlException.usage("fdl diff takes <a>..<b> or <a> <b>, not both: " + String.join(" ", refs));
             refs = List.of(range.from(), range.to()); // as in git: diff a..b is diff a b
         }
-        List<Path> scratch = new ArrayList<>();
+        List<ReadableCatalog> scratch = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
             // the working copy counts only for the repository it was checked out from (as DefaultRef decides)
-            Optional<WorkingCopy> wc = WorkingCopy.find(Cwd.get()).filter(w -> w.state().repositoryId().equals(repo.config().id()));
+            Optional<WorkingCopy> wc = WorkingCopy.find(CommandContext.of(spec).cwd().get()).filter(w -> w.state().repositoryId().equals(repo.config().id()));
             CatalogDiff.Side a, b;
             String which; // what a default chose, for the first line of human output (null: the user named both)
             if (refs.isEmpty()) {
@@ -86,20 +84,20 @@ final class DiffCommand implements Runnable {
                 b = working(repo, w, scratch);
                 which = workingCopy(w) + " against its base, " + (base == null ? "no version yet" : "version " + base);
             } else if (refs.size() == 1) {
-                DefaultRef from = DefaultRef.forArgument(repo, refs.get(0), spec.commandLine().getErr());
+                DefaultRef from = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, refs.get(0), spec.commandLine().getErr());
                 a = version(repo, from.spec(), scratch);
                 String against;
                 if (wc.isPresent()) {
                     b = working(repo, wc.get(), scratch);
                     against = workingCopy(wc.get());
                 } else {
-                    DefaultRef to = DefaultRef.of(repo);
+                    DefaultRef to = DefaultRef.of(CommandContext.of(spec).cwd().get(), repo);
                     b = version(repo, to.spec(), scratch);
                     against = to.description();
                 }
                 which = (from.description() != null ? from.description() : refs.get(0)) + " against " + against;
             } else {
-                DefaultRef from = DefaultRef.forArgument(repo, refs.get(0), spec.commandLine().getErr()), to = DefaultRef.forArgument(repo, refs.get(1), spec.commandLine().getErr());
+                DefaultRef from = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, refs.get(0), spec.commandLine().getErr()), to = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, refs.get(1), spec.commandLine().getErr());
                 a = version(repo, from.spec(), scratch);
                 b = version(repo, to.spec(), scratch);
                 which = from.description() == null && to.description() == null ? null
@@ -114,13 +112,7 @@ final class DiffCommand implements Runnable {
             printer.summary(s);
             out.flush();
         } finally {
-            for (Path p : scratch) {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException ignored) {
-                    // scratch catalog in .fdl/tmp or the temp folder
-                }
-            }
+            scratch.forEach(ReadableCatalog::close);
         }
     }
 
@@ -130,39 +122,37 @@ final class DiffCommand implements Runnable {
         return "the working copy (" + (branch == null ? "detached" : "branch '" + branch + "'") + ")";
     }
 
-    private CatalogDiff.Side version(Repository repo, String rev, List<Path> scratch) {
+    private CatalogDiff.Side version(Repository repo, String rev, List<ReadableCatalog> opened) {
         Resolved r = repo.resolve(rev);
-        Path catalog = CommandContext.of(spec).cache().versionCatalog(repo, r.version());
-        return new CatalogDiff.Side(rev.equals(r.version().id()) ? rev : rev + " (" + r.version().id() + ")", catalog,
-                dataPath(repo, catalog));
+        ReadableCatalog c = ReadableCatalog.version(CommandContext.of(spec).cache().versionCatalog(repo, r.version()));
+        opened.add(c);
+        return new CatalogDiff.Side(rev.equals(r.version().id()) ? rev : rev + " (" + r.version().id() + ")", c.catalog(),
+                dataPath(repo, c));
     }
 
-    private CatalogDiff.Side working(Repository repo, WorkingCopy w, List<Path> scratch) {
-        Path tmp = w.tmp().resolve("diff-" + ProcessHandle.current().pid() + ".duckdb");
-        scratch.add(tmp);
-        CatalogConverter.scratchCopy(w.catalog(), tmp);
-        return new CatalogDiff.Side("working copy", tmp, dataPath(repo, tmp));
+    private CatalogDiff.Side working(Repository repo, WorkingCopy w, List<ReadableCatalog> opened) {
+        ReadableCatalog c = ReadableCatalog.working(w.catalog(), w.tmp().resolve("diff-" + ProcessHandle.current().pid() + ".duckdb"));
+        opened.add(c);
+        return new CatalogDiff.Side("working copy", c.catalog(), dataPath(repo, c));
     }
 
-    /** The side of a branch without a version yet: an empty catalog. */
-    private CatalogDiff.Side empty(Repository repo, WorkingCopy w, List<Path> scratch) {
+    /** The side of a branch without a version yet: an empty catalog (a scratch file, deleted with the others). */
+    private CatalogDiff.Side empty(Repository repo, WorkingCopy w, List<ReadableCatalog> opened) {
         Path tmp = w.tmp().resolve("diff-empty-" + ProcessHandle.current().pid() + ".duckdb");
-        scratch.add(tmp);
         try {
             Files.deleteIfExists(tmp);
         } catch (IOException e) {
             throw new FdlException("cannot write " + tmp + ": " + e.getMessage());
         }
         EmptyCatalog.create(tmp, CatalogKind.DUCKDB, repo.dataLocation());
+        opened.add(ReadableCatalog.scratch(tmp));
         return new CatalogDiff.Side("(no version)", tmp, repo.dataLocation());
     }
 
     /** Where the built-in reader finds the data files: the repository's data folder, or for a remote one a local mirror. */
-    private String dataPath(Repository repo, Path catalog) {
-        String location = repo.dataLocation();
-        if (!DuckLakePaths.isRemote(location)) return location;
-        return DataFileMirror.fetch(CommandContext.of(spec).duckDb(), catalog, null, repo.store(), repo.dataDir(),
-                CommandContext.of(spec).cache().dataFolder(repo));
+    private String dataPath(Repository repo, ReadableCatalog c) {
+        return c.dataPath(CommandContext.of(spec).duckDb(), new ReadableCatalog.DataFiles(repo.store(), repo.dataDir(),
+                CommandContext.of(spec).cache().dataFolder(repo)), null);
     }
 
     /** A sink that also prints the summary. */

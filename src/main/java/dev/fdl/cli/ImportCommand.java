@@ -78,7 +78,7 @@ final class ImportCommand implements Runnable {
 
     @Override
     public void run() {
-        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         ImportMode m = Modes.named(mode);
         if (m == ImportMode.SYNC) {
             if (noKey && keys != null) throw FdlException.usage("--key and --no-key exclude each other");
@@ -89,7 +89,7 @@ final class ImportCommand implements Runnable {
         CommandContext context = CommandContext.of(spec);
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            SourceFiles sources = SourceFiles.expand(files, Cwd.get());
+            SourceFiles sources = SourceFiles.expand(files, CommandContext.of(spec).cwd().get());
             if (m == ImportMode.SYNC && sources.many())
                 throw FdlException.usage("--mode sync reads one file; " + sources.files().size() + " were named (" + sources.first()
                         + ", …): import them into a staging table first, or sync from one file");

@@ -52,7 +52,7 @@ final class InitCommand implements Runnable {
                     Json.MAPPER.getNodeFactory().textNode(DuckDbStorage.parse(catalogStorage, "--catalog-storage", FdlException.Kind.USAGE,
                             "use " + DuckDbStorage.acceptedValues() + ", or leave the option out for \""
                                     + DuckDbStorage.DEFAULT.storageString() + "\" (DuckDB 1.5 and 2.0 readers)").storageString()));
-        String resolved = Cwd.root(where);
+        String resolved = CommandContext.of(spec).cwd().root(where);
         if (Stores.localPath(resolved).filter(java.nio.file.Files::isRegularFile).isPresent()) // a folder path or file:// URL
             throw FdlException.usage("cannot init " + where + ": it is a file, not a folder; a repository's root is a folder "
                     + "(fdl init <new or empty folder>) or an s3://bucket/prefix/; to load a file, run fdl import in a working copy");

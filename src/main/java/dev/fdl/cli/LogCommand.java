@@ -83,10 +83,10 @@ final class LogCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = RepoOption.of(given).openStore()) {
             Repository repo = Repository.open(store);
-            DefaultRef target = DefaultRef.forArgument(repo, start, spec.commandLine().getErr());
+            DefaultRef target = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, start, spec.commandLine().getErr());
             Resolved r = repo.resolveAllowingExpired(target.spec());
             String hidden = exclude == null ? null
-                    : repo.resolveAllowingExpired(DefaultRef.forArgument(repo, exclude, spec.commandLine().getErr()).spec()).version().id();
+                    : repo.resolveAllowingExpired(DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, exclude, spec.commandLine().getErr()).spec()).version().id();
             List<Repository.LogEntry> entries = repo.log(r.version().id(), hidden, limit, parents);
             Map<String, List<RefValue>> refs = decorations(repo, r, spec.commandLine().getErr());
             for (Repository.LogEntry e : entries)

@@ -98,7 +98,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
                 .setter(new CommandLine.Model.ISetter() {
                     @Override
                     public <T> T set(T dir) {
-                        Cwd.set((Path) dir);
+                        m.context.cwd((Path) dir);
                         return null;
                     }
                 }).build());
@@ -166,7 +166,6 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
     /** A configured picocli command line with only {@code only} as subcommand, or every one when null. */
     private static CommandLine commandLine(Subcommand only) {
-        Cwd.set(null);
         CommandLine cl = new CommandLine(spec(), Specs.FACTORY);
         for (Subcommand c : SUBCOMMANDS)
             if (only == null || c == only) cl.addSubcommand(c.model());

@@ -42,7 +42,7 @@ final class MergeCommand implements Runnable {
 
     @Override
     public void run() {
-        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         if (abort) {
             if (ref != null) throw FdlException.usage("--abort takes no <ref>");
             MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), Merge.abort(wc), json);

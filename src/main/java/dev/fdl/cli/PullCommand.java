@@ -34,7 +34,7 @@ final class PullCommand implements Runnable {
 
     @Override
     public void run() {
-        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             Merge.Result r = Merge.pull(repo, wc, MergePrinter.options(strategy, ours, theirs, key).withStrict(strict), Authors.resolve(author),

@@ -2,8 +2,8 @@ package dev.fdl.cli;
 
 import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.read.CatalogQuery;
+import dev.fdl.ducklake.read.ReadableCatalog;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
 import dev.fdl.repo.WorkingCopy;
@@ -16,9 +16,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -50,28 +48,24 @@ final class QueryCommand implements Runnable {
         CatalogQuery.Answer answer;
         String header = null;
         if (working) {
-            WorkingCopy wc = WorkingCopy.require(Cwd.get());
+            WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
             Path tmp = wc.tmp().resolve("query-" + ProcessHandle.current().pid() + ".duckdb");
             try (ObjectStore store = Stores.open(wc.state().root())) {
                 Repository repo = Repository.open(store);
-                CatalogConverter.scratchCopy(wc.catalog(), tmp);
-                answer = query().run(new CatalogQuery.Request(tmp, store, repo.dataDir(), CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql));
+                try (ReadableCatalog catalog = ReadableCatalog.working(wc.catalog(), tmp)) {
+                    answer = query().run(new CatalogQuery.Request(catalog.catalog(), store, repo.dataDir(),
+                            CommandContext.of(spec).cache().dataFolder(repo), snapshot, sql));
+                }
             } catch (FdlException e) {
                 // the scratch copy is fdl's business: name what the user queried
                 String file = "\\S*" + java.util.regex.Pattern.quote(tmp.getFileName().toString());
                 throw new FdlException(e.kind(), e.getMessage().replaceAll("catalog " + file, "the working copy")
                         .replaceAll(file, "the working copy's catalog"), e);
-            } finally {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // scratch file in .fdl/tmp
-                }
             }
         } else {
             try (ObjectStore store = repoOption.openStore()) {
                 Repository repo = Repository.open(store);
-                DefaultRef which = DefaultRef.forArgument(repo, ref, spec.commandLine().getErr());
+                DefaultRef which = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, ref, spec.commandLine().getErr());
                 if (which.description() != null) header = which.description() + ", version ";
                 Resolved r = repo.resolve(which.spec());
                 if (header != null) header += r.version().id();

@@ -76,7 +76,7 @@ final class RefCommand implements Runnable {
                 keepSiteInStep(repo, word + " '" + name + "' was deleted", out, json);
             } else {
                 // as git branch/tag: the start point defaults to what is checked out
-                String at = DefaultRef.forArgument(repo, target, spec.commandLine().getErr()).spec();
+                String at = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, target, spec.commandLine().getErr()).spec();
                 RefUpdate.Outcome r = kind == RefValue.Kind.BRANCH ? repo.createBranch(n, at) : repo.createTag(n, at);
                 RefValue created = RefUpdateRefused.require(r).ref();
                 DefaultRef.warnIfAmbiguous(repo, n, created.versionId(), spec.commandLine().getErr());
@@ -102,9 +102,9 @@ final class RefCommand implements Runnable {
      *
      * @throws FdlException naming the branch, its version and the ways on
      */
-    private static void refuseUnsafeDelete(Repository repo, RefName n) {
+    private void refuseUnsafeDelete(Repository repo, RefName n) {
         if (n.equals(repo.headBranch())) return; // deleteRef refuses it: HEAD names it
-        java.util.Optional<dev.fdl.repo.WorkingCopy> wc = dev.fdl.repo.WorkingCopy.find(Cwd.get());
+        java.util.Optional<dev.fdl.repo.WorkingCopy> wc = dev.fdl.repo.WorkingCopy.find(CommandContext.of(spec).cwd().get());
         if (wc.isPresent() && wc.get().state().repositoryId().equals(repo.config().id()) && n.name().equals(wc.get().state().branch()))
             throw new FdlException("cannot delete branch '" + n.name() + "': the working copy " + wc.get().dir()
                     + " is on it; switch it first (fdl checkout <other-branch>), or delete anyway with fdl branch -D " + ShellQuote.word(n.name()));

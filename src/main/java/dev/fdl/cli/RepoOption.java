@@ -38,14 +38,14 @@ public final class RepoOption {
 
     /** The root the user named, or the working copy's, or a usage error (exit 2). */
     public String root() {
-        if (repo != null && !repo.isBlank()) return Cwd.root(repo);
+        if (repo != null && !repo.isBlank()) return CommandContext.of(command).cwd().root(repo);
         String env = System.getenv("FDL_REPO");
         if (env != null && !env.isBlank()) {
-            String root = Cwd.root(env);
+            String root = CommandContext.of(command).cwd().root(env);
             warnIfInsideAnotherRepository(root);
             return root;
         }
-        Optional<String> wc = WorkingCopyRoot.find(Cwd.get());
+        Optional<String> wc = WorkingCopyRoot.find(CommandContext.of(command).cwd().get());
         if (wc.isPresent()) return wc.get();
         throw FdlException.usage("no repository given: use --repo <root>, set FDL_REPO, or run inside a working copy");
     }
@@ -56,7 +56,7 @@ public final class RepoOption {
      * one line on stderr says which repository is used and how to use the other.
      */
     private void warnIfInsideAnotherRepository(String envRoot) {
-        Optional<String> wc = WorkingCopyRoot.find(Cwd.get());
+        Optional<String> wc = WorkingCopyRoot.find(CommandContext.of(command).cwd().get());
         if (wc.isEmpty() || stripSlash(wc.get()).equals(stripSlash(envRoot))) return;
         if (!CommandContext.of(command).firstRepoWarning()) return; // once per run: a command may ask for its root several times
         System.err.println("fdl: using FDL_REPO=" + dev.fdl.util.Redacted.location(envRoot) + ", not the repository of the working copy here ("

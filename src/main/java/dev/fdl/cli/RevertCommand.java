@@ -28,7 +28,7 @@ final class RevertCommand implements Runnable {
 
     @Override
     public void run() {
-        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             Merge.Result r = Merge.revert(repo, wc, version, message, Authors.resolve(author),

@@ -39,7 +39,7 @@ final class RmCommand implements Runnable {
 
     @Override
     public void run() {
-        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         Remove.Result r;
         try (ObjectStore store = Stores.open(wc.state().root())) {
             r = Remove.run(Repository.open(store), wc, tables, message);

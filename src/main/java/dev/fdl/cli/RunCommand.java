@@ -26,7 +26,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);

@@ -5,6 +5,7 @@ import dev.fdl.FdlException;
 import dev.fdl.repo.Repository;
 import dev.fdl.serve.RepoServer;
 import dev.fdl.site.Site;
+import dev.fdl.site.SiteOptions;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Command;
@@ -36,11 +37,11 @@ final class ServeCommand implements Runnable {
     @Override
     public void run() {
         if (port < 0 || port > 65535) throw FdlException.usage("--port must be 0-65535: " + port);
-        try (ObjectStore store = root != null ? Stores.open(Cwd.root(root)) : repoOption.openStore()) {
+        try (ObjectStore store = root != null ? Stores.open(CommandContext.of(spec).cwd().root(root)) : repoOption.openStore()) {
             if (store.readOnly()) throw FdlException.usage(store.root() + " is an HTTP(S) root: it is already served; fdl serve serves a folder or s3://");
             Repository repo = Repository.open(store);
             CountDownLatch stop = new CountDownLatch(1);
-            try (RepoServer server = RepoServer.start(store, Site.Options.of(repo.config()), CommandContext.of(spec).cache(), bind, port)) {
+            try (RepoServer server = RepoServer.start(store, SiteOptions.of(repo.config()), CommandContext.of(spec).cache(), CommandContext.of(spec).duckDb(), bind, port)) {
                 PrintWriter out = spec.commandLine().getOut();
                 out.println("Serving " + store.root() + " read-only at " + server.url() + " (Ctrl-C to stop)");
                 out.println("Attach a version: fdl attach <ref> --root-url " + ShellQuote.word(server.url()));

@@ -36,7 +36,7 @@ final class ShowCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = RepoOption.of(given).openStore()) {
             Repository repo = Repository.open(store);
-            DefaultRef which = DefaultRef.forArgument(repo, target, spec.commandLine().getErr());
+            DefaultRef which = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, target, spec.commandLine().getErr());
             Resolved r = repo.resolveAllowingExpired(which.spec());
             VersionInfo v = r.version();
             if (json) {

@@ -3,6 +3,7 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.repo.Repository;
 import dev.fdl.site.Site;
+import dev.fdl.site.SiteOptions;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.util.Json;
 import picocli.CommandLine.Command;
@@ -42,11 +43,11 @@ final class SiteCommand implements Runnable {
     public void run() {
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = repoOption.open(store);
-            Site.Options configured = Site.Options.of(repo.config());
-            Site.Options options = new Site.Options(out == null ? configured.prefix() : out,
+            SiteOptions configured = SiteOptions.of(repo.config());
+            SiteOptions options = new SiteOptions(out == null ? configured.prefix() : out,
                     index == null ? configured.indexKey() : index, pageSize);
             if (auto != null) repo = Site.saveSetting(repo, auto, options);
-            Site.Result r = Site.write(repo, options, noStat ? null : CommandContext.of(spec).cache());
+            Site.Result r = Site.write(repo, options, noStat ? null : CommandContext.of(spec).cache(), CommandContext.of(spec).duckDb());
             PrintWriter pw = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();

@@ -2,6 +2,7 @@ package dev.fdl.cli;
 
 import dev.fdl.repo.Repository;
 import dev.fdl.site.Site;
+import dev.fdl.site.SiteOptions;
 
 import java.io.PrintWriter;
 
@@ -26,10 +27,10 @@ final class SiteUpkeep {
      * @return what the site write did, or null when it did not run or failed
      */
     static Site.Result afterChange(Repository repo, CommandContext context, boolean asked, String done, PrintWriter err) {
-        Site.Options options = Site.Options.of(repo.config());
+        SiteOptions options = SiteOptions.of(repo.config());
         if (asked || Site.autoUpdate(repo.config())) {
             try {
-                return Site.write(repo, options, context.cache());
+                return Site.write(repo, options, context.cache(), context.duckDb());
             } catch (RuntimeException e) {
                 err.println("fdl: warning: " + done + ", but the site could not be written (" + e.getMessage() + "); run fdl site");
                 err.flush();

@@ -27,7 +27,7 @@ final class SqlCommand implements Runnable {
 
     @Override
     public void run() {
-        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             CommandContext context = CommandContext.of(spec);

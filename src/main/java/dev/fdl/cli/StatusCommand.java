@@ -36,7 +36,7 @@ final class StatusCommand implements Runnable {
     @Override
     public void run() {
         boolean json = spec.commandLine().getParseResult().hasMatchedOption("--json");
-        WorkingCopy wc = WorkingCopy.require(Cwd.get());
+        WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Commit.reconcile(Repository.open(store), wc);
         }

@@ -1,10 +1,12 @@
 package dev.fdl.serve;
 
 import dev.fdl.FdlException;
-import dev.fdl.repo.CatalogSource;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.repo.ReadCache;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.site.Site;
+import dev.fdl.site.SiteOptions;
 import dev.fdl.store.LocalFiles;
 import dev.fdl.store.ObjectBytes;
 import dev.fdl.store.ObjectMeta;
@@ -103,9 +105,11 @@ public final class RepoServer implements AutoCloseable {
     private final LocalFiles local;
     /** A folder's files kept open between requests; null for other stores. */
     private final OpenFiles openFiles;
-    private final Site.Options siteOptions;
-    /** Catalogs for the version pages' change over the parent when the site is rendered on the fly; null: none shown. */
-    private final CatalogSource catalogs;
+    private final SiteOptions siteOptions;
+    /** Catalogs for the version pages' change over the parent and previews when the site is rendered on the fly; null: none shown. */
+    private final ReadCache catalogs;
+    /** The DuckDB instances those catalogs are read on; null when {@code catalogs} is. */
+    private final DuckDbPool pool;
     private final EventLoopGroup loops;
     private final ExecutorService blocking;
     private final AtomicInteger requests = new AtomicInteger();
@@ -117,12 +121,13 @@ public final class RepoServer implements AutoCloseable {
 
     private record CachedSite(List<String> refsState, Map<String, byte[]> pages) {}
 
-    private RepoServer(ObjectStore store, Site.Options siteOptions, CatalogSource catalogs) {
+    private RepoServer(ObjectStore store, SiteOptions siteOptions, ReadCache catalogs, DuckDbPool pool) {
         this.store = store;
         this.local = store.localFiles().orElse(null);
         this.openFiles = local == null ? null : new OpenFiles(local);
         this.siteOptions = siteOptions;
         this.catalogs = catalogs;
+        this.pool = pool;
         this.loops = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()),
                 new DefaultThreadFactory(THREAD_PREFIX + "-loop", true));
         AtomicInteger n = new AtomicInteger();
@@ -138,16 +143,17 @@ public final class RepoServer implements AutoCloseable {
      *
      * @throws FdlException when the address cannot be bound (naming it)
      */
-    public static RepoServer start(ObjectStore store, Site.Options siteOptions, String bind, int port) {
-        return start(store, siteOptions, null, bind, port);
+    public static RepoServer start(ObjectStore store, SiteOptions siteOptions, String bind, int port) {
+        return start(store, siteOptions, null, null, bind, port);
     }
 
     /**
-     * {@link #start(ObjectStore, Site.Options, String, int)}; a site rendered on the fly shows each
-     * version's change over its parent, read from the catalogs {@code catalogs} gives (null: none).
+     * {@link #start(ObjectStore, SiteOptions, String, int)}; a site rendered on the fly shows each
+     * version's change over its parent and its tables' previews, read from the catalogs {@code catalogs}
+     * gives (null: none) on DuckDB instances of {@code pool}.
      */
-    public static RepoServer start(ObjectStore store, Site.Options siteOptions, CatalogSource catalogs, String bind, int port) {
-        RepoServer s = new RepoServer(store, siteOptions, catalogs);
+    public static RepoServer start(ObjectStore store, SiteOptions siteOptions, ReadCache catalogs, DuckDbPool pool, String bind, int port) {
+        RepoServer s = new RepoServer(store, siteOptions, catalogs, pool);
         ChannelFuture bound = new ServerBootstrap()
                 .group(s.loops)
                 .channel(NioServerSocketChannel.class)
@@ -645,7 +651,7 @@ public final class RepoServer implements AutoCloseable {
         List<String> state = repo.listRefs().stream().map(r -> r.key() + "=" + r.versionId()).sorted().toList();
         CachedSite c = cachedSite;
         if (c == null || !c.refsState().equals(state)) {
-            c = new CachedSite(state, Site.render(repo, siteOptions, catalogs));
+            c = new CachedSite(state, Site.render(repo, siteOptions, catalogs, pool));
             cachedSite = c;
         }
         return c.pages().get(key);

@@ -3,6 +3,7 @@ package dev.fdl.bench;
 import dev.fdl.repo.RepoFixture;
 import dev.fdl.serve.RepoServer;
 import dev.fdl.site.Site;
+import dev.fdl.site.SiteOptions;
 import dev.fdl.store.LocalStore;
 
 import com.sun.net.httpserver.HttpServer;
@@ -142,7 +143,7 @@ public final class ServeBench {
         // floor 3: 64 KiB over a TCP socket, no HTTP
         TcpFloor tcp = new TcpFloor(range);
         before = threadIds();
-        try (LocalStore store = new LocalStore(fx.root); RepoServer server = RepoServer.start(store, Site.Options.defaults(), "127.0.0.1", 0)) {
+        try (LocalStore store = new LocalStore(fx.root); RepoServer server = RepoServer.start(store, SiteOptions.defaults(), "127.0.0.1", 0)) {
             // the threads its start made and its named threads (Netty starts its event loops at the first connection)
             Server serveThreads = new Server(newThreads(before), RepoServer.THREAD_PREFIX);
             URI uri = URI.create(server.url() + key);
@@ -228,7 +229,7 @@ public final class ServeBench {
         for (int i = 0; i < warmup; i++) warm[i] = rnd.nextInt(catalog.length - 65536);
         try (Nginx ng = Nginx.start(nginx, dir.resolve("nginx"), fx.root);
              LocalStore store = new LocalStore(fx.root);
-             RepoServer server = RepoServer.start(store, Site.Options.defaults(), "127.0.0.1", 0)) {
+             RepoServer server = RepoServer.start(store, SiteOptions.defaults(), "127.0.0.1", 0)) {
             Server serveThreads = new Server(Set.of(), RepoServer.THREAD_PREFIX);
             List<Double> cpuRatio = new ArrayList<>(), wallRatio = new ArrayList<>();
             try (RawClient fdl = new RawClient(server.port(), "/" + key); RawClient ngc = new RawClient(ng.port, "/" + key)) {

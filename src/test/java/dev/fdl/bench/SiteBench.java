@@ -4,6 +4,7 @@ import dev.fdl.repo.RefName;
 import dev.fdl.repo.RepoFixture;
 import dev.fdl.repo.Repository;
 import dev.fdl.site.Site;
+import dev.fdl.site.SiteOptions;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -77,11 +78,11 @@ public final class SiteBench {
             deleteSite(fx.root);
             t0 = System.nanoTime();
             c0 = processCpu();
-            Site.Result r1 = Site.write(repo, Site.Options.defaults());
+            Site.Result r1 = Site.write(repo, SiteOptions.defaults());
             long s1 = System.nanoTime() - t0, s1Cpu = processCpu() - c0;
             t0 = System.nanoTime();
             c0 = processCpu();
-            Site.Result r2 = Site.write(repo, Site.Options.defaults());
+            Site.Result r2 = Site.write(repo, SiteOptions.defaults());
             long s2 = System.nanoTime() - t0, s2Cpu = processCpu() - c0;
             // what creating that many files of those sizes costs on this file system, without fdl:
             // Files.write of the pages' bytes into an empty folder, one thread

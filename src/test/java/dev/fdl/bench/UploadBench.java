@@ -21,7 +21,7 @@ import java.util.Arrays;
  * {@code fdl import} into an S3 repository (S3Mock on 127.0.0.1, started by this bench) with data
  * files uploaded while DuckDB writes the next ones ({@link DataFileUploads}, the default) against
  * the same import with the files uploaded one after another once the statement has ended
- * ({@code DataFileUploads.overlap(false)}), in the same run: wall time, medians of the runs, the
+ * ({@code DataFileUploads.Schedule.AFTER_WRITING}), in the same run: wall time, medians of the runs, the
  * two modes alternating, each run into a fresh bucket. Also prints DuckDB's own {@code COPY} of
  * the same rows to a local folder (no upload) as the floor. The source is a generated Parquet file
  * of six columns.
@@ -55,12 +55,12 @@ public final class UploadBench {
         for (int run = 0; run < runs; run++) {
             copy[run] = copyOnly(src, tmp.resolve("copy-" + run), target);
             for (boolean on : run % 2 == 0 ? new boolean[]{false, true} : new boolean[]{true, false}) {
-                boolean was = DataFileUploads.overlap(on);
                 try (S3Store store = s3.newStore()) {
                     Path catalog = tmp.resolve("catalog-" + run + "-" + on + ".sqlite");
                     EmptyCatalog.create(catalog, CatalogKind.SQLITE, store.location("data/"));
                     long t0 = System.nanoTime();
-                    ImportResult r = new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(catalog, store, "data/", src, "t",
+                    ImportResult r = new Importer(DuckDbPool.shared(),
+                            on ? DataFileUploads.Schedule.WHILE_WRITING : DataFileUploads.Schedule.AFTER_WRITING).importFile(ImportRequest.of(catalog, store, "data/", src, "t",
                             ImportMode.CREATE).withTargetFileSize(target).withAuthor("bench"));
                     long t = System.nanoTime() - t0;
                     (on ? overlapped : sequential)[run] = t;
@@ -68,8 +68,6 @@ public final class UploadBench {
                     bytes = r.fileSizeBytes();
                     System.out.printf("run %d %-10s %6.2f s (%d files, %,d bytes)%n", run + 1, on ? "overlapped" : "sequential",
                             t / 1e9, files, bytes);
-                } finally {
-                    DataFileUploads.overlap(was);
                 }
             }
         }

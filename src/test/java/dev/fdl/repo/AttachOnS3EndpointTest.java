@@ -1,6 +1,7 @@
 package dev.fdl.repo;
 
 import dev.fdl.site.Site;
+import dev.fdl.site.SiteOptions;
 import dev.fdl.store.S3MockServer;
 import dev.fdl.store.S3ReaderEndpoint;
 import dev.fdl.store.S3Store;
@@ -45,7 +46,7 @@ class AttachOnS3EndpointTest {
             // another root: that endpoint is not this store's, so no secret is made up for it
             assertThat(AttachStatements.of(repo, v, "https://example.org/cities/", "cities")).noneMatch(s -> s.contains("SECRET"));
 
-            String page = new String(Site.render(repo, Site.Options.defaults()).get("site/versions/" + id + ".html"), StandardCharsets.UTF_8);
+            String page = new String(Site.render(repo, SiteOptions.defaults()).get("site/versions/" + id + ".html"), StandardCharsets.UTF_8);
             assertThat(page).contains("CREATE OR REPLACE SECRET v_" + id.substring(0, 8) + "_s3", "ENDPOINT &#39;127.0.0.1:" + port)
                     .doesNotContain(S3MockServer.SECRET_KEY);
         }

@@ -3,6 +3,7 @@ package dev.fdl.serve;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
 import dev.fdl.site.Site;
+import dev.fdl.site.SiteOptions;
 import dev.fdl.store.Payload;
 import dev.fdl.store.S3MockServer;
 import dev.fdl.store.S3Store;
@@ -41,7 +42,7 @@ class RepoServerOnS3Test {
             new Random(3).nextBytes(big);
             String key = "versions/0000/ducklake.duckdb";
             store.put(key, Payload.of(big));
-            try (RepoServer server = RepoServer.start(store, Site.Options.defaults(), "127.0.0.1", 0)) {
+            try (RepoServer server = RepoServer.start(store, SiteOptions.defaults(), "127.0.0.1", 0)) {
                 URI uri = URI.create(server.url() + key);
                 HttpResponse<byte[]> whole = http.send(request(uri).build(), HttpResponse.BodyHandlers.ofByteArray());
                 assertThat(whole.statusCode()).isEqualTo(200);

@@ -2,6 +2,7 @@ package dev.fdl.serve;
 
 import dev.fdl.cli.Cli;
 import dev.fdl.site.Site;
+import dev.fdl.site.SiteOptions;
 import dev.fdl.site.SiteRepo;
 import dev.fdl.store.LocalStore;
 import org.junit.jupiter.api.AfterAll;
@@ -50,7 +51,7 @@ class RepoServerTest {
         Files.createSymbolicLink(towns.root.resolve("link.txt"), shared.resolve("secret.txt"));
         Files.createSymbolicLink(towns.root.resolve("outside"), shared);
         store = new LocalStore(towns.root);
-        server = RepoServer.start(store, Site.Options.defaults(), "127.0.0.1", 0);
+        server = RepoServer.start(store, SiteOptions.defaults(), "127.0.0.1", 0);
         catalogKey = "versions/" + towns.third + "/ducklake.duckdb";
         catalog = Files.readAllBytes(towns.root.resolve(catalogKey));
     }
@@ -141,7 +142,7 @@ class RepoServerTest {
         new Random(2).nextBytes(two);
         Path file = root.resolve("data/big.bin");
         Files.write(file, one);
-        try (RepoServer s = RepoServer.start(new LocalStore(root), Site.Options.defaults(), "127.0.0.1", 0)) {
+        try (RepoServer s = RepoServer.start(new LocalStore(root), SiteOptions.defaults(), "127.0.0.1", 0)) {
             HttpRequest range = HttpRequest.newBuilder(s.url().resolve("data/big.bin")).header("Range", "bytes=10-99").build();
             HttpResponse<byte[]> first = http.send(range, HttpResponse.BodyHandlers.ofByteArray());
             assertThat(first.body()).isEqualTo(Arrays.copyOfRange(one, 10, 100));
@@ -188,7 +189,7 @@ class RepoServerTest {
         Files.writeString(root.resolve("parquet/main/t/ducklake-1.parquet"), "PAR1");
         Files.createDirectories(root.resolve("data"));
         Files.writeString(root.resolve("data/notes.txt"), "not the data folder of this repository: may change");
-        try (RepoServer s = RepoServer.start(new LocalStore(root), Site.Options.defaults(), "127.0.0.1", 0)) {
+        try (RepoServer s = RepoServer.start(new LocalStore(root), SiteOptions.defaults(), "127.0.0.1", 0)) {
             HttpResponse<byte[]> data = http.send(HttpRequest.newBuilder(s.url().resolve("parquet/main/t/ducklake-1.parquet")).build(),
                     HttpResponse.BodyHandlers.ofByteArray());
             assertThat(data.statusCode()).isEqualTo(200);
@@ -319,7 +320,7 @@ class RepoServerTest {
         // the root's real path is resolved (once): a file inside is inside, wherever the link points
         Path link = Files.createSymbolicLink(dir.resolve("published"), towns.root);
         try (LocalStore linked = new LocalStore(link);
-             RepoServer s = RepoServer.start(linked, Site.Options.defaults(), "127.0.0.1", 0)) {
+             RepoServer s = RepoServer.start(linked, SiteOptions.defaults(), "127.0.0.1", 0)) {
             HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(s.url() + catalogKey)).build(), HttpResponse.BodyHandlers.ofByteArray());
             assertThat(r.statusCode()).isEqualTo(200);
             assertThat(r.body()).isEqualTo(catalog);

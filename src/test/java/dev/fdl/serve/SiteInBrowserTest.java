@@ -2,6 +2,7 @@ package dev.fdl.serve;
 
 import dev.fdl.cli.Cli;
 import dev.fdl.site.Site;
+import dev.fdl.site.SiteOptions;
 import dev.fdl.site.SiteRepo;
 import dev.fdl.store.LocalStore;
 import org.junit.jupiter.api.Assumptions;
@@ -104,7 +105,7 @@ class SiteInBrowserTest {
     @Test
     void theDatasetAndVersionPagesRenderFromFdlServe() throws Exception {
         try (LocalStore store = new LocalStore(towns.root);
-             RepoServer server = RepoServer.start(store, Site.Options.defaults(), "127.0.0.1", 0)) {
+             RepoServer server = RepoServer.start(store, SiteOptions.defaults(), "127.0.0.1", 0)) {
             String base = server.url().toString();
             String index = render(base + "index.html", "dataset-page.png");
             assertThat(index).contains("<span id=\"version-count\">3</span>")
@@ -173,7 +174,7 @@ class SiteInBrowserTest {
         com.fasterxml.jackson.databind.JsonNode log = dev.fdl.util.Json.MAPPER.readTree(
                 Cli.ok(shared, "log", "--repo", repo.root.toString(), "--stat", "--json").out());
         try (LocalStore store = new LocalStore(repo.root);
-             RepoServer server = RepoServer.start(store, Site.Options.defaults(), "127.0.0.1", 0)) {
+             RepoServer server = RepoServer.start(store, SiteOptions.defaults(), "127.0.0.1", 0)) {
             String base = server.url().toString();
             String index = render(base + "index.html", "dataset-page-history.png", 1900);
             assertThat(fetchedUrls(index)).isEmpty();

@@ -29,7 +29,7 @@ class SiteMergeTest {
             side = TestVersions.copyWithParents(store, first, List.of(towns.first), "side work");
             merge = TestVersions.copyWithParents(store, third, List.of(towns.third, side), "merge side");
             TestVersions.setBranch(store, "main", merge);
-            pages = Site.render(Repository.open(store), Site.Options.defaults());
+            pages = Site.render(Repository.open(store), SiteOptions.defaults());
         }
         assertThat(pages).containsKey("site/versions/" + side + ".html");
         String index = new String(pages.get("index.html"), StandardCharsets.UTF_8);

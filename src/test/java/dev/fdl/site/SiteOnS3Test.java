@@ -1,6 +1,7 @@
 package dev.fdl.site;
 
 import dev.fdl.cache.CatalogCache;
+import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.CountingStore;
 import dev.fdl.store.LocalStore;
@@ -39,11 +40,11 @@ class SiteOnS3Test {
             version = towns.third;
             String local;
             try (ObjectStore store = new LocalStore(towns.root)) {
-                local = new String(Site.render(Repository.open(store), Site.Options.defaults(), new CatalogCache(dir.resolve("cache-local")))
+                local = new String(Site.render(Repository.open(store), SiteOptions.defaults(), new CatalogCache(dir.resolve("cache-local")), DuckDbPool.shared())
                         .get("site/versions/" + version + ".html"), StandardCharsets.UTF_8);
             }
             CatalogCache cache = new CatalogCache(dir.resolve("cache"));
-            Site.write(Repository.open(remote), Site.Options.defaults(), cache);
+            Site.write(Repository.open(remote), SiteOptions.defaults(), cache, DuckDbPool.shared());
             String page = new String(remote.get("site/versions/" + version + ".html").orElseThrow().bytes(), StandardCharsets.UTF_8);
             assertThat(page).contains("class=\"preview\"").contains("class=\"stats\"");
             assertThat(data(page)).isEqualTo(data(local));
@@ -57,7 +58,7 @@ class SiteOnS3Test {
                 for (Path p : files.filter(Files::isRegularFile).toList()) Files.delete(p);
             }
             CountingStore counting = new CountingStore(remote);
-            String again = new String(Site.render(Repository.open(counting), Site.Options.defaults(), cache)
+            String again = new String(Site.render(Repository.open(counting), SiteOptions.defaults(), cache, DuckDbPool.shared())
                     .get("site/versions/" + version + ".html"), StandardCharsets.UTF_8);
             assertThat(data(again)).isEqualTo(data(local));
             assertThat(counting.contentReads).noneMatch(k -> k.startsWith("data/"));

@@ -40,7 +40,7 @@ class SiteTest {
 
     private static Map<String, byte[]> render(Path root) {
         try (ObjectStore store = new LocalStore(root)) {
-            return Site.render(Repository.open(store), Site.Options.defaults());
+            return Site.render(Repository.open(store), SiteOptions.defaults());
         }
     }
 
@@ -89,7 +89,7 @@ class SiteTest {
     void versionPagesShowTheirChangeOverTheParentWhenGivenTheCatalogs() {
         Map<String, byte[]> pages;
         try (ObjectStore store = new LocalStore(towns.root)) {
-            pages = Site.render(Repository.open(store), Site.Options.defaults(), dev.fdl.cache.CatalogCache.fromEnvironment());
+            pages = Site.render(Repository.open(store), SiteOptions.defaults(), dev.fdl.cache.CatalogCache.fromEnvironment(), dev.fdl.ducklake.engine.DuckDbPool.shared());
         }
         assertThat(page(pages, "site/versions/" + towns.first + ".html")).contains("<h2>Changes over an empty catalog</h2>")
                 .contains("<tr><td>main.towns</td><td class=\"num\">+2</td><td class=\"num\">-0</td><td class=\"num\">2</td></tr>");
@@ -116,22 +116,22 @@ class SiteTest {
         Path root = copy(towns.root, dir.resolve("repo"));
         try (ObjectStore store = new LocalStore(root)) {
             Repository repo = Repository.open(store);
-            Site.Result first = Site.write(repo, new Site.Options("site/", "index.html", 1));
+            Site.Result first = Site.write(repo, new SiteOptions("site/", "index.html", 1));
             assertThat(first.written()).isEqualTo(first.pages()).isEqualTo(1 + 3 + 3);
-            assertThat(Site.write(repo, new Site.Options("site/", "index.html", 1)).written()).isZero();
+            assertThat(Site.write(repo, new SiteOptions("site/", "index.html", 1)).written()).isZero();
             // a page deleted by hand is written again, the others are left alone
             Files.delete(root.resolve("site/log/2.html"));
-            assertThat(Site.write(repo, new Site.Options("site/", "index.html", 1)).written()).isEqualTo(1);
+            assertThat(Site.write(repo, new SiteOptions("site/", "index.html", 1)).written()).isEqualTo(1);
             // pages are written without a flush to disk: one left empty by a power loss (its size
             // is not the page's) is written again although the manifest names its content
             Path emptied = root.resolve("site/log/1.html");
             String content = Files.readString(emptied);
             Files.write(emptied, new byte[0]);
-            assertThat(Site.write(repo, new Site.Options("site/", "index.html", 1)).written()).isEqualTo(1);
+            assertThat(Site.write(repo, new SiteOptions("site/", "index.html", 1)).written()).isEqualTo(1);
             assertThat(emptied).hasContent(content);
             // fewer log pages: the third is removed; the index and the remaining log pages change
             Files.writeString(root.resolve("site/notes.txt"), "mine");
-            Site.Result fewer = Site.write(repo, new Site.Options("site/", "index.html", 2));
+            Site.Result fewer = Site.write(repo, new SiteOptions("site/", "index.html", 2));
             assertThat(fewer.removed()).isEqualTo(1);
             assertThat(root.resolve("site/log/3.html")).doesNotExist();
             assertThat(root.resolve("site/log/2.html")).exists();
@@ -145,9 +145,9 @@ class SiteTest {
         try (CountingStore store = new CountingStore(new LocalStore(root))) {
             Repository repo = Repository.open(store);
             String datasetFile = repo.readVersion(towns.first).orElseThrow().dataset().path();
-            Site.write(repo, Site.Options.defaults());
+            Site.write(repo, SiteOptions.defaults());
             store.reset();
-            assertThat(Site.write(repo, Site.Options.defaults()).written()).isZero();
+            assertThat(Site.write(repo, SiteOptions.defaults()).written()).isZero();
             // no version page was rendered: only the index's version (HEAD's tip) had its dataset.json read
             assertThat(datasetReads(store, datasetFile)).containsExactly(towns.third);
 
@@ -155,7 +155,7 @@ class SiteTest {
             assertThat(repo.updateRef(RefValue.Kind.TAG, new RefName("kept")).create(towns.first).result())
                     .isEqualTo(RefUpdate.Result.CREATED);
             store.reset();
-            assertThat(Site.write(repo, Site.Options.defaults()).written()).isEqualTo(3); // index.html, site/log/1.html, its page
+            assertThat(Site.write(repo, SiteOptions.defaults()).written()).isEqualTo(3); // index.html, site/log/1.html, its page
             assertThat(datasetReads(store, datasetFile)).containsExactlyInAnyOrder(towns.first, towns.third);
             assertThat(Files.readString(root.resolve("site/versions/" + towns.first + ".html"))).contains("tag: kept");
 
@@ -163,14 +163,14 @@ class SiteTest {
             // (whose change over the parent depends on the parent's expiry; without catalogs it came out the same)
             store.putIfAbsent(RepoLayout.expiredJson(towns.first), new ExpiredInfo(Instant.parse("2026-12-01T00:00:00Z"), "retention", Map.of()).toBytes());
             store.reset();
-            Site.Result r = Site.write(repo, Site.Options.defaults());
+            Site.Result r = Site.write(repo, SiteOptions.defaults());
             assertThat(r.written()).isEqualTo(3);
             assertThat(datasetReads(store, datasetFile)).containsExactlyInAnyOrder(towns.first, towns.second, towns.third);
             assertThat(Files.readString(root.resolve("site/versions/" + towns.first + ".html"))).contains("id=\"expired\"");
 
             // the manifest records what each version page was made of; one damaged is a full rewrite
             Files.writeString(root.resolve("site/manifest.json"), "{");
-            assertThat(Site.write(repo, Site.Options.defaults()).written()).isEqualTo(r.pages());
+            assertThat(Site.write(repo, SiteOptions.defaults()).written()).isEqualTo(r.pages());
         }
     }
 
@@ -239,7 +239,7 @@ class SiteTest {
         RepoConfig c = RepoConfig.parse(Files.readAllBytes(root.resolve("fdl.json")));
         assertThat(c.extra()).containsKey("publisher_note");
         assertThat(Site.autoUpdate(c)).isTrue();
-        assertThat(Site.Options.of(c).prefix()).isEqualTo("www/");
+        assertThat(SiteOptions.of(c).prefix()).isEqualTo("www/");
         assertThat(root.resolve("www/log/1.html")).exists();
 
         // someone else changes fdl.json between our read and our write: precondition failed, exit 3
@@ -252,7 +252,7 @@ class SiteTest {
                 return super.putIfMatch(key, body, etag);
             }
         };
-        assertThatThrownBy(() -> Site.saveSetting(Repository.open(racing), false, Site.Options.defaults()))
+        assertThatThrownBy(() -> Site.saveSetting(Repository.open(racing), false, SiteOptions.defaults()))
                 .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.CONFLICT));
         assertThat(Files.readString(root.resolve("fdl.json"))).contains("\"x\" : 2").contains("\"auto\" : true");
     }
@@ -280,9 +280,9 @@ class SiteTest {
 
     @Test
     void badOptionsAreRefusedNamingThem() {
-        assertThatThrownBy(() -> new Site.Options("versions/", "index.html", 10)).hasMessageContaining("versions/");
-        assertThatThrownBy(() -> new Site.Options("../x/", "index.html", 10)).hasMessageContaining("../x/");
-        assertThatThrownBy(() -> new Site.Options("site", "index.html", 10)).hasMessageContaining("ending in '/'");
+        assertThatThrownBy(() -> new SiteOptions("versions/", "index.html", 10)).hasMessageContaining("versions/");
+        assertThatThrownBy(() -> new SiteOptions("../x/", "index.html", 10)).hasMessageContaining("../x/");
+        assertThatThrownBy(() -> new SiteOptions("site", "index.html", 10)).hasMessageContaining("ending in '/'");
         Cli.Result r = Cli.run("site", "--repo", towns.root.toString(), "--out", "data/");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("data/");

@@ -14,11 +14,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.TableName;
-import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.DataProgress;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.read.BuiltInReader;
-import dev.fdl.ducklake.read.DataFileMirror;
+import dev.fdl.ducklake.read.ReadableCatalog;
 import dev.fdl.ducklake.read.SnapshotView;
 
 /**
@@ -66,13 +65,12 @@ public final class Compactor {
         Path tmp = null;
         try {
             tmp = Files.createTempDirectory("fdl-compact-");
-            Path converted = tmp.resolve("catalog.duckdb");
-            CatalogConverter.scratchCopy(sqliteCatalog, converted);
-            String location = store.location(DuckLakePaths.dataPath(dataDirKey));
-            String readBase = DuckLakePaths.isRemote(location) ? DataFileMirror.fetch(pool, converted, null, store, dataDirKey, cacheDir) : null;
             Path rows = tmp.resolve(name.name() + ".parquet");
             int files, deletes, inlined;
-            try (BuiltInReader reader = BuiltInReader.open(pool, converted, readBase, null)) {
+            try (ReadableCatalog copy = ReadableCatalog.working(sqliteCatalog, tmp.resolve("catalog.duckdb"));
+                 BuiltInReader reader = BuiltInReader.open(pool, copy.catalog(),
+                         copy.readBase(pool, new ReadableCatalog.DataFiles(store, DuckLakePaths.dataPath(dataDirKey), cacheDir), null), null)) {
+                Path converted = copy.catalog();
                 if (!reader.tables().contains(name.toString())) {
                     throw FdlException.notFound("table " + name + " does not exist in the working catalog");
                 }

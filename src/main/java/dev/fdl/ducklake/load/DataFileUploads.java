@@ -51,7 +51,12 @@ public final class DataFileUploads {
     /** How often the folder is looked at while DuckDB writes, in milliseconds. */
     static final long POLL_MILLIS = 50;
     private static final Path OPEN_FILES = Path.of("/proc/self/fd");
-    private static volatile boolean overlap = true;
+
+    /**
+     * When files are uploaded: while DuckDB writes, {@link #IN_FLIGHT} at a time (what fdl does), or
+     * only after the statement, one after another (to measure the difference: {@code bench.UploadBench}).
+     */
+    public enum Schedule { WHILE_WRITING, AFTER_WRITING }
 
     /** The statement that writes the files: returns them in row order ({@link DataFileWriter.Written#files()}). */
     @FunctionalInterface
@@ -99,7 +104,13 @@ public final class DataFileUploads {
      */
     public static List<Uploaded> run(ObjectStore store, String folderKey, Path localFolder, DataProgress progress, Write write)
             throws SQLException {
-        boolean overlapped = overlap;
+        return run(Schedule.WHILE_WRITING, store, folderKey, localFolder, progress, write);
+    }
+
+    /** {@link #run(ObjectStore, String, Path, DataProgress, Write)} with the uploads scheduled as {@code schedule} says. */
+    public static List<Uploaded> run(Schedule schedule, ObjectStore store, String folderKey, Path localFolder, DataProgress progress,
+                                     Write write) throws SQLException {
+        boolean overlapped = schedule == Schedule.WHILE_WRITING;
         DataFileUploads u = new DataFileUploads(store, folderKey, localFolder, progress, overlapped ? IN_FLIGHT : 1);
         boolean done = false;
         try {
@@ -120,19 +131,6 @@ public final class DataFileUploads {
             if (!done) u.abort();
             u.pool.shutdownNow();
         }
-    }
-
-    /**
-     * Whether files are uploaded while DuckDB writes, {@link #IN_FLIGHT} at a time (true, the
-     * default), or only after the statement, one after another (false): a switch for measuring the
-     * difference ({@code bench.UploadBench}), never changed by fdl itself.
-     *
-     * @return the previous setting
-     */
-    public static boolean overlap(boolean on) {
-        boolean was = overlap;
-        overlap = on;
-        return was;
     }
 
     /** One upload: its file, key, the size it was started at, and its outcome. */

@@ -50,10 +50,17 @@ import dev.fdl.ducklake.working.WorkingCatalog;
  */
 public final class Importer {
     private final DuckDbPool pool;
+    private final DataFileUploads.Schedule uploads;
 
-    /** An importer borrowing its DuckDB instances from {@code pool}. */
+    /** An importer borrowing its DuckDB instances from {@code pool}, uploading data files while DuckDB writes them. */
     public Importer(DuckDbPool pool) {
+        this(pool, DataFileUploads.Schedule.WHILE_WRITING);
+    }
+
+    /** An importer borrowing its DuckDB instances from {@code pool}, uploading data files as {@code uploads} says. */
+    public Importer(DuckDbPool pool, DataFileUploads.Schedule uploads) {
         this.pool = java.util.Objects.requireNonNull(pool, "pool");
+        this.uploads = java.util.Objects.requireNonNull(uploads, "uploads");
     }
 
     /**
@@ -215,9 +222,9 @@ public final class Importer {
     }
 
     /** {@link #writeParquet} with each file uploaded under {@code folderKey} as soon as it is finished ({@link DataFileUploads}). */
-    private static List<DataFileUploads.Uploaded> upload(Connection duck, SourceColumns src, ImportPlan plan, Path folder,
-                                                         ImportRequest request, String folderKey) throws SQLException {
-        return DataFileUploads.run(request.store(), folderKey, folder, request.progress(),
+    private List<DataFileUploads.Uploaded> upload(Connection duck, SourceColumns src, ImportPlan plan, Path folder,
+                                                  ImportRequest request, String folderKey) throws SQLException {
+        return DataFileUploads.run(uploads, request.store(), folderKey, folder, request.progress(),
                 () -> writeParquet(duck, src, plan, folder, request).files());
     }
 

@@ -1,7 +1,6 @@
 package dev.fdl.ducklake.load;
 
 import dev.fdl.ducklake.engine.Sql;
-import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
@@ -19,8 +18,7 @@ import java.util.List;
 import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.TableName;
-import dev.fdl.ducklake.convert.CatalogConverter;
-import dev.fdl.ducklake.read.DataFileMirror;
+import dev.fdl.ducklake.read.ReadableCatalog;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
 import dev.fdl.ducklake.working.ImportPlan;
@@ -65,14 +63,12 @@ public final class RecordedKeyCheck {
      */
     public static Visible visibleRows(DuckDbPool pool, Connection duck, ImportRequest request, WorkingCatalog.State state,
                                       Path cacheDir, Path tmp) throws SQLException {
-        String location = request.store().location(request.dataDir());
         Path sqliteCatalog = request.catalog();
         TableName name = TableName.parse(request.table());
-        Path converted = tmp.resolve("catalog.duckdb");
-        CatalogConverter.scratchCopy(sqliteCatalog, converted);
-        Sql.attach(duck, converted, ALIAS, true);
-        String readBase = DuckLakePaths.isRemote(location)
-                ? DataFileMirror.fetch(pool, converted, state.snapshot(), request.store(), request.dataDir(), cacheDir) : null;
+        // stays attached to duck after this returns: tmp, the caller's, holds the copy until it is deleted
+        ReadableCatalog converted = ReadableCatalog.working(sqliteCatalog, tmp.resolve("catalog.duckdb"));
+        Sql.attach(duck, converted.catalog(), ALIAS, true);
+        String readBase = converted.readBase(pool, new ReadableCatalog.DataFiles(request.store(), request.dataDir(), cacheDir), state.snapshot());
         SnapshotView view = SnapshotView.loadTable(duck, ALIAS, sqliteCatalog.toString(), readBase, state.snapshot(), state.table().id());
         SnapshotView.TableEntry entry = view.tables().stream().filter(t -> t.id() == state.table().id()).findFirst()
                 .orElseThrow(() -> new FdlException("table " + name + " is not visible in the converted working catalog; "

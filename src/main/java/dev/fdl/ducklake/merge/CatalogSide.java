@@ -1,13 +1,11 @@
 package dev.fdl.ducklake.merge;
 
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.Sql;
-import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.format.RowKeyTag;
 import dev.fdl.ducklake.format.Visibility;
-import dev.fdl.ducklake.read.DataFileMirror;
+import dev.fdl.ducklake.read.ReadableCatalog;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.util.SqlQuote;
 
@@ -24,7 +22,7 @@ import java.util.Map;
 
 /**
  * One side of a three-way merge (base, ours or theirs) as DuckDB reads it: the SQLite catalog
- * copied to a DuckDB scratch file ({@link CatalogConverter#scratchCopy}), attached as
+ * copied to a DuckDB scratch file ({@link ReadableCatalog#working}, in the merge's scratch folder), attached as
  * {@code alias}, and its tables at the snapshot, each with its {@code table_uuid} (a table's
  * identity across the sides: DuckLake gives every created table a new uuid, so two tables are the
  * same table when they descend from the same table of the base), its recorded key and a
@@ -40,12 +38,12 @@ final class CatalogSide {
 
     final String alias;
     final Path sqlite;
-    final Path duckdb;
+    final ReadableCatalog duckdb;
     final long snapshot;
     final Map<String, Table> byUuid = new LinkedHashMap<>();
     private SnapshotView readable;
 
-    private CatalogSide(String alias, Path sqlite, Path duckdb, long snapshot) {
+    private CatalogSide(String alias, Path sqlite, ReadableCatalog duckdb, long snapshot) {
         this.alias = alias;
         this.sqlite = sqlite;
         this.duckdb = duckdb;
@@ -63,9 +61,9 @@ final class CatalogSide {
     static List<CatalogSide> openAll(Connection duck, List<Source> sources, Path tmp) throws SQLException {
         java.util.concurrent.ExecutorService copiers = java.util.concurrent.Executors.newFixedThreadPool(sources.size());
         try {
-            List<java.util.concurrent.Future<Path>> copies = new ArrayList<>();
+            List<java.util.concurrent.Future<ReadableCatalog>> copies = new ArrayList<>();
             for (Source s : sources)
-                copies.add(copiers.submit(() -> CatalogConverter.scratchCopy(s.sqlite(), tmp.resolve(s.alias() + ".duckdb"))));
+                copies.add(copiers.submit(() -> ReadableCatalog.working(s.sqlite(), tmp.resolve(s.alias() + ".duckdb"))));
             List<CatalogSide> out = new ArrayList<>();
             for (int i = 0; i < sources.size(); i++) {
                 Source s = sources.get(i);
@@ -77,7 +75,7 @@ final class CatalogSide {
         }
     }
 
-    private static Path done(java.util.concurrent.Future<Path> copy) {
+    private static ReadableCatalog done(java.util.concurrent.Future<ReadableCatalog> copy) {
         try {
             return copy.get();
         } catch (InterruptedException e) {
@@ -90,8 +88,8 @@ final class CatalogSide {
     }
 
     /** Attaches {@code copy}, the DuckDB copy of {@code sqlite}, to {@code duck} as {@code alias} and reads its tables at {@code snapshot} (null: newest). */
-    private static CatalogSide open(Connection duck, String alias, Path sqlite, Long snapshot, Path copy) throws SQLException {
-        Sql.attach(duck, copy, alias, true);
+    private static CatalogSide open(Connection duck, String alias, Path sqlite, Long snapshot, ReadableCatalog copy) throws SQLException {
+        Sql.attach(duck, copy.catalog(), alias, true);
         SnapshotView view = SnapshotView.loadRelative(duck, alias, sqlite.toString(), snapshot);
         long s = snapshot != null ? snapshot : newest(duck, alias);
         CatalogSide side = new CatalogSide(alias, sqlite, copy, s);
@@ -165,11 +163,8 @@ final class CatalogSide {
     SnapshotView.TableEntry readable(Connection duck, DuckDbPool pool, MergeRequest.Writer w, String uuid)
             throws SQLException {
         if (readable == null) {
-            String location = w.store().location(w.dataDirKey());
-            String dataPath = DuckLakePaths.isRemote(location)
-                    ? DataFileMirror.fetch(pool, duckdb, snapshot, w.store(), w.dataDirKey(),
-                    w.cacheDir() != null ? w.cacheDir() : w.tmp().resolve("mirror"))
-                    : location;
+            String dataPath = duckdb.dataPath(pool, new ReadableCatalog.DataFiles(w.store(), w.dataDirKey(),
+                    w.cacheDir() != null ? w.cacheDir() : w.tmp().resolve("mirror")), snapshot);
             readable = SnapshotView.load(duck, alias, sqlite.toString(), dataPath, snapshot);
         }
         long id = byUuid.get(uuid).entry().id();

@@ -1,7 +1,6 @@
 package dev.fdl.ducklake.read;
 
 import dev.fdl.ducklake.engine.Sql;
-import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.util.SqlQuote;
 import dev.fdl.FdlException;
@@ -53,7 +52,7 @@ public final class CatalogQuery {
      * Like {@link #run(Path, String, Long, String)} for a catalog whose data files are in
      * {@code request.store()} under {@code request.dataDirKey()}. For a remote store (S3, HTTPS) without loadable
      * {@code ducklake} and {@code httpfs} extensions, the files the snapshot needs are first
-     * fetched into {@code cacheDir} ({@link DataFileMirror}) and read from there, since DuckDB core
+     * fetched into {@code cacheDir} ({@link ReadableCatalog}) and read from there, since DuckDB core
      * reads local files only; only the files of the tables the query names are fetched
      * ({@link QueryTables}), all when that cannot be told.
      */
@@ -64,8 +63,9 @@ public final class CatalogQuery {
         Long snapshot = request.snapshot();
         String sql = request.sql();
         Path cacheDir = request.cacheDir();
-        String location = store.location(dataDirKey);
-        if (!DuckLakePaths.isRemote(location)) return run(catalog, location, snapshot, sql);
+        ReadableCatalog.DataFiles files = new ReadableCatalog.DataFiles(store, dataDirKey, cacheDir);
+        String location = files.location();
+        if (!files.remote()) return run(catalog, location, snapshot, sql);
         java.util.Set<String> named;
         try (Connection duck = pool.connection()) {
             ReadOnlySql.check(duck, sql);
@@ -75,7 +75,7 @@ public final class CatalogQuery {
             throw new FdlException("cannot start DuckDB: " + e.getMessage());
         }
         // only the files of the tables the query names (a whole dataset is often many times one table)
-        String local = DataFileMirror.fetch(pool, catalog, snapshot, store, dataDirKey, cacheDir, named);
+        String local = ReadableCatalog.version(catalog).dataPath(pool, files, snapshot, named);
         try (BuiltInReader r = BuiltInReader.open(pool, catalog, local, snapshot, named)) {
             return new Answer(r.query(sql), Engine.BUILT_IN, r.snapshot());
         }
