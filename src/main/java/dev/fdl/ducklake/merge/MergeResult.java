@@ -61,13 +61,18 @@ public record MergeResult(List<TableOutcome> tables, List<TableConflict> conflic
      * ours, onto the branch's version, the engine's ours). Conflicts' sides and outcomes' words swap.
      */
     public MergeResult sidesSwapped() {
+        return new MergeResult(tables.stream().map(TableOutcome::swapped).toList(), swapped(conflicts), snapshot, bytesRead,
+                swapped(warnings));
+    }
+
+    private static List<TableConflict> swapped(List<TableConflict> conflicts) {
         List<TableConflict> cs = new java.util.ArrayList<>();
         for (TableConflict c : conflicts) {
             List<KeyConflict> ks = new java.util.ArrayList<>();
             for (KeyConflict k : c.keys()) ks.add(new KeyConflict(k.key(), k.base(), k.theirs(), k.ours()));
             cs.add(new TableConflict(c.table(), c.kind(), c.count(), ks));
         }
-        return new MergeResult(tables.stream().map(TableOutcome::swapped).toList(), cs, snapshot, bytesRead);
+        return cs;
     }
 
     /** Per table, one of these. */
