@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
  * versions/&lt;id&gt;/                   {@link #versionFolder}
  *   ducklake.duckdb, dataset.json {@link #versionFile} (names as version.json records them)
  *   version.json, expired.json    {@link #versionJson}, {@link #expiredJson}
+ *   manifest.sha256               {@link #MANIFEST} (digests), version.json.sig {@link #SIGNATURE}
  *   unreachable.json              {@link #unreachableJson} (gc's mark: no ref reaches the version)
  *   catalogs/…                    {@link #EXTRA_CATALOGS}
  * data/…                          fdl.json {@code data_dir}; {@link #DEFAULT_DATA_DIR} for a new repository
@@ -43,6 +44,10 @@ public final class RepoLayout {
     public static final String DATASET = "dataset.json";
     /** Written last in a version folder: the version is finished. */
     public static final String VERSION_JSON = "version.json";
+    /** The version's digest manifest, in sha256sum's format (docs/signing.md); written before version.json. */
+    public static final String MANIFEST = "manifest.sha256";
+    /** The SSH signature (SSHSIG, namespace fdl) of the version's version.json (docs/signing.md); written before it. */
+    public static final String SIGNATURE = "version.json.sig";
     /** Present once a version is out of retention. */
     public static final String EXPIRED_JSON = "expired.json";
     /**

@@ -69,13 +69,16 @@ public final class DataFileUploads {
     private final String folderKey;
     private final Path localFolder;
     private final DataProgress progress;
+    private final DataFileDigests digests;
     private final ExecutorService pool;
     private final Map<Path, Job> jobs = new LinkedHashMap<>();
     private final List<String> names = new ArrayList<>();
     private final AtomicLong uploadedBytes = new AtomicLong();
 
-    private DataFileUploads(ObjectStore store, String folderKey, Path localFolder, DataProgress progress, int threads) {
+    private DataFileUploads(ObjectStore store, String folderKey, Path localFolder, DataProgress progress, DataFileDigests digests,
+                            int threads) {
         this.store = store;
+        this.digests = digests;
         this.folderKey = folderKey;
         this.localFolder = localFolder;
         this.progress = progress;
@@ -99,8 +102,17 @@ public final class DataFileUploads {
      */
     public static List<Uploaded> run(ObjectStore store, String folderKey, Path localFolder, DataProgress progress, Write write)
             throws SQLException {
+        return run(store, folderKey, localFolder, progress, DataFileDigests.NONE, write);
+    }
+
+    /**
+     * {@link #run(ObjectStore, String, Path, DataProgress, Write)}, recording each uploaded file's
+     * SHA-256 in {@code digests}, hashed by the upload's own thread once the put is done.
+     */
+    public static List<Uploaded> run(ObjectStore store, String folderKey, Path localFolder, DataProgress progress,
+                                     DataFileDigests digests, Write write) throws SQLException {
         boolean overlapped = overlap;
-        DataFileUploads u = new DataFileUploads(store, folderKey, localFolder, progress, overlapped ? IN_FLIGHT : 1);
+        DataFileUploads u = new DataFileUploads(store, folderKey, localFolder, progress, digests, overlapped ? IN_FLIGHT : 1);
         boolean done = false;
         try {
             List<Path> files;
@@ -209,6 +221,7 @@ public final class DataFileUploads {
         String key = folderKey + fileName;
         Future<?> f = pool.submit(() -> {
             store.put(key, Payload.of(file));
+            digests.hashAndRecord(key, file, size);
             uploadedBytes.addAndGet(size);
         });
         jobs.put(file, new Job(file, fileName, size, f));
