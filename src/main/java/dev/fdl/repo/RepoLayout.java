@@ -108,6 +108,13 @@ public final class RepoLayout {
         return versionFolder(id) + UNREACHABLE_JSON;
     }
 
+    /** A key relative to the root: no leading {@code /}, scheme, backslash, or empty, {@code .} or {@code ..} segment. */
+    public static boolean isPlainRelative(String key) {
+        if (key.isEmpty() || key.startsWith("/") || key.contains(":") || key.contains("\\")) return false;
+        for (String seg : key.split("/", -1)) if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) return false;
+        return true;
+    }
+
     /**
      * Whether the object at {@code key} (under {@code versions/}) may change or disappear while its
      * version exists: expired.json appears, gc's mark comes and goes. Every other object of a version
