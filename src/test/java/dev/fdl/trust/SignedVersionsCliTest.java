@@ -114,6 +114,19 @@ class SignedVersionsCliTest {
     }
 
     @Test
+    void plainVerifyNoticesADataFileWhoseSizeDiffersFromTheCatalogs() throws Exception {
+        Path data;
+        try (Stream<Path> s = Files.walk(repo.resolve("data"))) {
+            data = s.filter(p -> p.toString().endsWith(".parquet")).sorted().findFirst().orElseThrow();
+        }
+        assertThat(Cli.in(tmp, "verify", "--repo", repo.toString()).exit()).isZero();
+        Files.write(data, new byte[]{1}, java.nio.file.StandardOpenOption.APPEND);
+        Cli.Result r = Cli.in(tmp, "verify", "--repo", repo.toString());
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.out()).contains(repo.relativize(data) + ": its size differs from the " + (Files.size(data) - 1) + " bytes");
+    }
+
+    @Test
     void aKeyNotAllowedAndAnUnsignedVersionAreRefused() throws Exception {
         Path other = OpenSsh.keygen(tmp, "mallory", "ed25519", "");
         Files.writeString(allowed, OpenSsh.allowedLine("mallory@example.org", other));
