@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.cache.CatalogCache;
+import dev.fdl.repo.RefValue;
+import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
+import dev.fdl.trust.TagSignature;
 import dev.fdl.repo.VersionFolder;
 import dev.fdl.trust.AllowedSigners;
 import dev.fdl.trust.SignatureCheck;
@@ -20,6 +23,13 @@ import java.util.List;
 final class SignatureOutput {
     private SignatureOutput() {}
 
+    /** The tags whose signatures are checked: every tag with --all, the ref when it is a tag. */
+    private static List<RefValue> tags(Repository repo, String ref, boolean all) {
+        if (all) return repo.listRefs().stream().filter(r -> r.kind() == RefValue.Kind.TAG).toList();
+        if (ref == null) return List.of();
+        return repo.bareRef(ref).filter(r -> r.kind() == RefValue.Kind.TAG).map(List::of).orElse(List.of());
+    }
+
     static void verify(Repository repo, CatalogCache cache, String ref, boolean all, Path allowedFile, PrintWriter out,
                        boolean json, boolean progress) {
         AllowedSigners signers = SignatureCheck.allowedSigners(repo, allowedFile);
@@ -32,13 +42,25 @@ final class SignatureOutput {
         } else {
             ids.add(repo.resolveAllowingExpired(ref == null ? "HEAD" : ref).version().id());
         }
-        SignatureCheck.Report r = new SignatureCheck(repo, cache, signers, Instant.now()).run(ids, step -> {
+        List<String> tagLines = new ArrayList<>();
+        List<SignatureCheck.Problem> tagProblems = new ArrayList<>();
+        for (RefValue t : tags(repo, ref, all)) {
+            java.util.Optional<String[]> c = TagSignature.check(repo, t.versionId(), t.name(), signers);
+            if (c.isEmpty()) continue;
+            String key = RepoLayout.tagSignature(t.versionId(), t.name().name());
+            if (c.get()[0] != null) tagProblems.add(new SignatureCheck.Problem(key, c.get()[0]));
+            else tagLines.add("tag " + t.name().name() + ": signed by " + c.get()[1]);
+        }
+        SignatureCheck.Report checked = new SignatureCheck(repo, cache, signers, Instant.now()).run(ids, step -> {
             if (progress) {
                 System.err.print("\r\033[Kverify: " + step);
                 System.err.flush();
             }
         });
         if (progress) System.err.print("\r\033[K");
+        List<SignatureCheck.Problem> all0 = new ArrayList<>(checked.problems());
+        all0.addAll(tagProblems);
+        SignatureCheck.Report r = new SignatureCheck.Report(all0, checked.versions(), checked.signed(), checked.files(), checked.bytes());
         if (json) {
             ObjectNode o = Json.MAPPER.createObjectNode();
             o.put("clean", r.clean());
@@ -55,6 +77,7 @@ final class SignatureOutput {
             for (SignatureCheck.Signer x : r.signed())
                 out.println("version " + x.versionId() + ": signed by " + (x.principals() == null ? "an unknown key" : x.principals())
                         + " (" + x.key() + ")");
+            tagLines.forEach(out::println);
             for (SignatureCheck.Problem p : r.problems()) out.println(p);
             out.printf("Checked %d version(s), %,d file(s), %,d bytes: %s%n", r.versions(), r.files(), r.bytes(),
                     r.clean() ? "every signature allowed, every digest matches" : r.problems().size() + " problem(s)");

@@ -98,6 +98,11 @@ public final class RepoLayout {
         return versionFolder(id) + VERSION_JSON;
     }
 
+    /** {@code versions/<id>/tags/<tag>.sig}: the signature of a signed tag at the version (docs/signing.md). */
+    public static String tagSignature(String id, String tag) {
+        return Keys.check(versionFolder(id) + "tags/" + tag + ".sig");
+    }
+
     /** {@code versions/<id>/expired.json}. */
     public static String expiredJson(String id) {
         return versionFolder(id) + EXPIRED_JSON;

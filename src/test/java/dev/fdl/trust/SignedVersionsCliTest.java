@@ -71,6 +71,20 @@ class SignedVersionsCliTest {
         assertThat(lines).contains("versions/" + id + "/ducklake.duckdb: OK", "versions/" + id + "/dataset.json: OK");
         assertThat(lines.stream().filter(l -> l.startsWith("data/main/") && l.endsWith(".parquet: OK"))).hasSize(2); // t's and u's
         assertThat(Files.readString(folder.resolve("version.json"))).contains("\"manifest\"");
+
+        Cli.ok(tmp, "tag", "-u", key.toString(), "v1", "--repo", repo.toString());
+        Cli.Result tagged = verify("v1");
+        assertThat(tagged.exit()).as(tagged.toString()).isZero();
+        assertThat(tagged.out()).contains("tag v1: signed by alice@example.org");
+        byte[] tagText = ("object " + id + "\ntag v1\n").getBytes(StandardCharsets.UTF_8);
+        OpenSsh.Run tagSig = OpenSsh.run(tmp, tagText, Map.of(), "ssh-keygen", "-Y", "verify", "-f", allowed.toString(),
+                "-I", "alice@example.org", "-n", "fdl", "-s", folder.resolve("tags/v1.sig").toString());
+        assertThat(tagSig.exit()).as(tagSig.out()).isZero();
+        Files.copy(folder.resolve("tags/v1.sig"), folder.resolve("tags/v2.sig"));
+        Cli.ok(tmp, "tag", "v2", "--repo", repo.toString());
+        Cli.Result moved = verify("v2");
+        assertThat(moved.exit()).isEqualTo(1);
+        assertThat(moved.out()).contains("tags/v2.sig: does not sign tag 'v2'");
     }
 
     @Test
@@ -173,6 +187,10 @@ class SignedVersionsCliTest {
         Cli.Result r = Cli.in(tmp, "verify", "--signatures", "--repo", repo.toString());
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).contains("signed by alice@example.org");
+        assertThat(Cli.ok(wc, "show").out()).contains("Signed:    alice@example.org (ssh-ed25519 SHA256:");
+        assertThat(Cli.ok(wc, "log", "--show-signature").out()).contains("Signed:    alice@example.org (ssh-ed25519");
+        Files.writeString(repo.resolve("allowed_signers"), OpenSsh.allowedLine("bob@example.org", OpenSsh.keygen(tmp, "bob", "ed25519", "")));
+        assertThat(Cli.ok(wc, "show").out()).contains("does not allow");
     }
 
     private long versions() throws Exception {
