@@ -30,8 +30,13 @@ final class SignatureOutput {
         return repo.bareRef(ref).filter(r -> r.kind() == RefValue.Kind.TAG).map(List::of).orElse(List.of());
     }
 
-    static void verify(Repository repo, CatalogCache cache, String ref, boolean all, Path allowedFile, PrintWriter out,
-                       boolean json, boolean progress) {
+    /** Runs the check the options of {@code c} ask for and prints its report on {@code out}; exit 1 on any problem. */
+    static void verify(Repository repo, CatalogCache cache, VerifyCommand c, PrintWriter out) {
+        String ref = c.ref;
+        boolean all = c.all;
+        Path allowedFile = c.allowedSigners;
+        boolean json = c.json;
+        boolean progress = Out.interactive(c.quiet);
         AllowedSigners signers = SignatureCheck.allowedSigners(repo, allowedFile);
         List<String> ids = new ArrayList<>();
         if (all) {
@@ -45,11 +50,11 @@ final class SignatureOutput {
         List<String> tagLines = new ArrayList<>();
         List<SignatureCheck.Problem> tagProblems = new ArrayList<>();
         for (RefValue t : tags(repo, ref, all)) {
-            java.util.Optional<String[]> c = TagSignature.check(repo, t.versionId(), t.name(), signers);
-            if (c.isEmpty()) continue;
+            java.util.Optional<String[]> tc = TagSignature.check(repo, t.versionId(), t.name(), signers);
+            if (tc.isEmpty()) continue;
             String key = RepoLayout.tagSignature(t.versionId(), t.name().name());
-            if (c.get()[0] != null) tagProblems.add(new SignatureCheck.Problem(key, c.get()[0]));
-            else tagLines.add("tag " + t.name().name() + ": signed by " + c.get()[1]);
+            if (tc.get()[0] != null) tagProblems.add(new SignatureCheck.Problem(key, tc.get()[0]));
+            else tagLines.add("tag " + t.name().name() + ": signed by " + tc.get()[1]);
         }
         SignatureCheck.Report checked = new SignatureCheck(repo, cache, signers, Instant.now()).run(ids, step -> {
             if (progress) {

@@ -46,8 +46,7 @@ final class VerifyCommand implements Runnable {
         if (all && ref != null) throw FdlException.usage("give a <ref> or --all, not both");
         if (signatures) {
             try (ObjectStore store = repoOption.openStore()) {
-                SignatureOutput.verify(Repository.open(store), CommandContext.of(spec).cache(cacheDir), ref, all, allowedSigners,
-                        spec.commandLine().getOut(), json, Out.interactive(quiet));
+                SignatureOutput.verify(Repository.open(store), CommandContext.of(spec).cache(cacheDir), this, spec.commandLine().getOut());
             }
             return;
         }
