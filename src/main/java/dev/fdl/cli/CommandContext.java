@@ -119,6 +119,12 @@ final class CommandContext {
         return new dev.fdl.util.UserConfig(base.resolve("fdl").resolve("config.json"));
     }
 
+    /** The SSH agent's socket ({@code SSH_AUTH_SOCK}, the one place fdl reads it), or null when none is set. */
+    Path sshAgent() {
+        String sock = System.getenv("SSH_AUTH_SOCK");
+        return sock == null || sock.isEmpty() ? null : Path.of(sock);
+    }
+
     /** True the first time it is asked: the FDL_REPO warning is printed once per run, however often a root is read. */
     boolean firstRepoWarning() {
         if (repoWarningPrinted) return false;

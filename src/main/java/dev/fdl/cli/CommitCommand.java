@@ -15,6 +15,9 @@ import dev.fdl.repo.WorkingCopy;
 import dev.fdl.site.Site;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
+import dev.fdl.trust.Sealing;
+import dev.fdl.trust.SigningKeys;
+import dev.fdl.trust.SshSigner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -54,6 +57,10 @@ final class CommitCommand implements Runnable {
             + "changes (fdl pull) and commit again, as long as nothing conflicts (at most " + PULL_ATTEMPTS + " attempts).") boolean pull;
     /** How often {@code --pull} commits before giving up on a branch that keeps moving. */
     static final int PULL_ATTEMPTS = 5;
+    @Option(names = "--sign", arity = "0..1", paramLabel = "<key>", fallbackValue = "",
+            description = "Sign the version with an SSH key (SSHSIG, namespace fdl; docs/signing.md): the private key file, or its .pub when "
+                    + "an SSH agent (SSH_AUTH_SOCK) holds it. Without <key>: the user setting signing.key (fdl config signing.key <file>), "
+                    + "which also signs every commit when set.") String sign;
     @Option(names = "--site", description = "Regenerate the repository's site after the commit (also done when fdl.json's site.auto is true).") boolean site;
 
     /** The warnings the checks recorded in the new version, one line each on stderr. */
@@ -64,6 +71,20 @@ final class CommitCommand implements Runnable {
                         ? " (" + w.path("count").asLong() + " rows)" : "") + (w.has("detail") ? ": " + w.get("detail").asText() : ""));
             err.flush();
         });
+    }
+
+    /**
+     * The key this commit signs with: {@code --sign=<key>}, else the user setting {@code signing.key}
+     * (with or without {@code --sign}); null when neither. Checked before anything is done.
+     */
+    private SshSigner signer(CommandContext ctx) {
+        String key = sign != null && !sign.isEmpty() ? sign : ctx.userConfig().get("signing.key").orElse(null);
+        if (key == null && sign != null)
+            throw FdlException.usage("--sign needs a key: fdl commit --sign=<private key file>, or set one with fdl config signing.key <file>");
+        if (key == null) return null;
+        java.nio.file.Path p = key.startsWith("~/") ? java.nio.file.Path.of(System.getProperty("user.home"), key.substring(2))
+                : Cwd.get().resolve(key);
+        return SigningKeys.open(p, ctx.sshAgent());
     }
 
     @Override
@@ -81,9 +102,10 @@ final class CommitCommand implements Runnable {
             RepoChecks checks = new RepoChecks(new RepoChecks.Env(ctx.duckDb(), ctx.cache(),
                     CheckCommand.options(full, new ChangeGuards.Allow(allowDrop, allowSchemaChange, allowShrink), hookTimeout),
                     ctx.userConfig().isTrue("hooks.trust"), spec.commandLine().getErr()));
+            Sealing seal = new Sealing(signer(ctx));
             Supplier<Commit.Result> commit = () -> Commit.run(repo, wc, message, Authors.resolve(author),
                     ctx.clock(), Progress.listener(quiet, spec.commandLine().getErr()),
-                    new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit()));
+                    new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit(), seal));
             Commit.Result r = !pull ? commit.get() : Merge.commitPulling(repo, wc, commit, Authors.resolve(author),
                     MergeCommand.services(ctx, repo, quiet, spec), PULL_ATTEMPTS,
                     pulled -> MergePrinter.pulled(json ? spec.commandLine().getErr() : spec.commandLine().getOut(), pulled));

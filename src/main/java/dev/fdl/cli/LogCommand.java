@@ -44,6 +44,8 @@ final class LogCommand implements Runnable {
         c.spec.addOption(Specs.flag("Follow only the first parent of merge versions: the versions the branch itself "
                 + "pointed at, each merge standing for what it brought in.", "--first-parent"));
         c.spec.addOption(Specs.flag("Print as JSON.", "--json"));
+        c.spec.addOption(Specs.flag("Say who signed each version, checking its signature against the allowed signers fdl.json names "
+                + "(docs/signing.md).", "--show-signature"));
         c.spec.addOption(Specs.flag("Per version and table, the rows added and removed (a changed row counts as both), "
                 + "from the catalogs alone: no data file is read.", "--stat"));
         c.spec.addOption(RepoOption.spec());
@@ -94,6 +96,7 @@ final class LogCommand implements Runnable {
                     spec.commandLine().getErr().println("fdl: warning: parent " + p + " of version " + e.version().id()
                             + " is missing, so history stops there; run fdl verify");
             RefName head = repo.headBranch();
+            dev.fdl.trust.SignatureLine signatures = given.hasMatchedOption("--show-signature") ? new dev.fdl.trust.SignatureLine(repo) : null;
             if (json) {
                 ArrayNode a = Json.MAPPER.createArrayNode();
                 for (Repository.LogEntry e : entries) {
@@ -142,6 +145,7 @@ final class LogCommand implements Runnable {
                     lines.add("version " + v.id() + deco + exp);
                     if (v.parents().size() > 1) lines.add("Merge:     " + mergeLine(v));
                     lines.add("Author:    " + v.author());
+                    if (signatures != null) lines.add("Signed:    " + signatures.of(v.id()).orElse("no (unsigned)"));
                     lines.add("Date:      " + v.createdAt());
                     lines.add("Seq:       " + v.seq() + (v.parents().isEmpty() ? "" : "  parent " + String.join(", ", v.parents())));
                     lines.add("Snapshots: " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot());

@@ -45,6 +45,11 @@ final class RefCommand implements Runnable {
                 "-d", "--delete"));
         if (kind == RefValue.Kind.BRANCH)
             c.spec.addOption(Specs.flag("Delete it even then (its versions become unreachable: gc marks them, and deletes them a grace period after its mark).", "-D"));
+        if (kind == RefValue.Kind.TAG) {
+            c.spec.addOption(Specs.flag("Sign the tag with the SSH key of the user setting signing.key (docs/signing.md).", "-s", "--sign"));
+            c.spec.addOption(Specs.option(String.class, "<key>", "Sign the tag with this SSH key (its private key file, or its .pub "
+                    + "when an SSH agent holds it).", "-u", "--local-user"));
+        }
         c.spec.addOption(Specs.flag("Print as JSON.", "--json"));
         c.spec.addOption(RepoOption.spec());
         return c.spec;
@@ -77,6 +82,7 @@ final class RefCommand implements Runnable {
             } else {
                 // as git branch/tag: the start point defaults to what is checked out
                 String at = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, target, spec.commandLine().getErr()).spec();
+                if (kind == RefValue.Kind.TAG) signTag(given, repo, n, at);
                 RefUpdate.Outcome r = kind == RefValue.Kind.BRANCH ? repo.createBranch(n, at) : repo.createTag(n, at);
                 RefValue created = RefUpdateRefused.require(r).ref();
                 DefaultRef.warnIfAmbiguous(repo, n, created.versionId(), spec.commandLine().getErr());
@@ -84,6 +90,22 @@ final class RefCommand implements Runnable {
                 keepSiteInStep(repo, word + " '" + name + "' was created", out, json);
             }
         }
+    }
+
+    /**
+     * {@code fdl tag -s} / {@code -u <key>}: signs the tag before it is created (docs/signing.md). A tag that
+     * exists is left to the create to refuse, its signature untouched.
+     */
+    private void signTag(ParseResult given, Repository repo, RefName n, String at) {
+        String key = given.matchedOptionValue("-u", null);
+        CommandContext ctx = CommandContext.of(spec);
+        if (key == null && given.hasMatchedOption("-s"))
+            key = ctx.userConfig().get("signing.key").orElseThrow(() -> FdlException.usage(
+                    "fdl tag -s signs with the user setting signing.key, which is not set: fdl config signing.key <file>, or fdl tag -u <key>"));
+        if (key == null || repo.readTag(n).isPresent()) return;
+        java.nio.file.Path p = key.startsWith("~/") ? java.nio.file.Path.of(System.getProperty("user.home"), key.substring(2)) : Cwd.get().resolve(key);
+        dev.fdl.trust.SshSigner signer = dev.fdl.trust.SigningKeys.open(p, ctx.sshAgent());
+        dev.fdl.trust.TagSignature.write(repo, repo.resolve(at).version().id(), n, signer);
     }
 
     /** The site shows refs: regenerated with site.auto, else said to be stale when there is one ({@link SiteUpkeep}). */

@@ -51,6 +51,7 @@ final class ShowCommand implements Runnable {
             if (v.parents().size() > 1) out.println("Merge:     " + LogCommand.mergeLine(v)); // as git show prints a merge
             out.println("Author:    " + v.author());
             out.println("Date:      " + v.createdAt());
+            new dev.fdl.trust.SignatureLine(repo).of(v.id()).ifPresent(line -> out.println("Signed:    " + line));
             out.println("Seq:       " + v.seq());
             out.println("Parents:   " + (v.parents().isEmpty() ? "(none)" : String.join(", ", v.parents())));
             out.println("Catalog:   " + RepoLayout.versionFile(v.id(), v.catalog().path()) + "  " + v.catalog().bytes()

@@ -31,9 +31,25 @@ final class VerifyCommand implements Runnable {
     java.nio.file.Path cacheDir;
     @Option(names = "--json", description = "Print the report as JSON.") boolean json;
     @Option(names = {"-q", "--quiet"}, description = "No progress on the terminal.") boolean quiet;
+    @Option(names = "--signatures", description = "Instead: check versions' signatures against the allowed signers, and every file "
+            + "their digest manifests list against the store (docs/signing.md). Works over HTTP(S) too (with a ref).") boolean signatures;
+    @Option(names = "--all", description = "With --signatures: every finished version, not only the ref's.") boolean all;
+    @Option(names = "--allowed-signers", paramLabel = "<file>", description = "With --signatures: this local allowed-signers file "
+            + "(ssh-keygen's format) instead of the one fdl.json's allowed_signers names.") java.nio.file.Path allowedSigners;
+    @picocli.CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "<ref>",
+            description = "With --signatures: the version to check (default HEAD).") String ref;
 
     @Override
     public void run() {
+        if (!signatures && (all || allowedSigners != null || ref != null))
+            throw FdlException.usage("<ref>, --all and --allowed-signers go with --signatures");
+        if (all && ref != null) throw FdlException.usage("give a <ref> or --all, not both");
+        if (signatures) {
+            try (ObjectStore store = repoOption.openStore()) {
+                SignatureOutput.verify(Repository.open(store), CommandContext.of(spec).cache(cacheDir), this, spec.commandLine().getOut());
+            }
+            return;
+        }
         PrintWriter out = spec.commandLine().getOut();
         boolean progress = Out.interactive(quiet);
         Verify.Report r;

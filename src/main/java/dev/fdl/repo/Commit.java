@@ -54,17 +54,48 @@ public final class Commit {
      * @param allowEmpty           publish a version even when nothing changed since the base (as
      *                             {@code git commit --allow-empty}): its catalog adds one empty snapshot
      */
-    public record Options(boolean allowDescriptionLoss, boolean allowEmpty, PreCommit preCommit) {
+    public record Options(boolean allowDescriptionLoss, boolean allowEmpty, PreCommit preCommit, Seal seal) {
         /** Neither, and no checks. */
         public static final Options NONE = new Options(false, false);
 
         public Options {
             java.util.Objects.requireNonNull(preCommit, "preCommit");
+            java.util.Objects.requireNonNull(seal, "seal");
+        }
+
+        /** Without a seal ({@link Seal#NONE}). */
+        public Options(boolean allowDescriptionLoss, boolean allowEmpty, PreCommit preCommit) {
+            this(allowDescriptionLoss, allowEmpty, preCommit, Seal.NONE);
         }
 
         /** Without checks ({@link PreCommit#NONE}). */
         public Options(boolean allowDescriptionLoss, boolean allowEmpty) {
             this(allowDescriptionLoss, allowEmpty, PreCommit.NONE);
+        }
+    }
+
+    /**
+     * Step 5a (docs/signing.md): the version's digest manifest and signature, made before anything
+     * is uploaded. The {@code trust} package implements it; the CLI hands it in.
+     */
+    @FunctionalInterface
+    public interface Seal {
+        /** Adds nothing. */
+        Seal NONE = (repo, wc, v, catalog) -> new Sealed(v, List.of());
+
+        /**
+         * @param v       version.json as step 4 made it
+         * @param catalog the catalog to be uploaded
+         * @return version.json as uploaded (recording the manifest), and the files uploaded before it
+         * @throws FdlException exit 1 when a file cannot be hashed or the key cannot sign; nothing is uploaded
+         */
+        Sealed seal(Repository repo, WorkingCopy wc, VersionInfo v, Path catalog);
+    }
+
+    /** What {@link Seal} made: version.json to upload, and the version folder's files uploaded before it (name, bytes). */
+    public record Sealed(VersionInfo version, List<Map.Entry<String, byte[]>> files) {
+        public Sealed {
+            files = List.copyOf(files);
         }
     }
 
@@ -213,8 +244,11 @@ public final class Commit {
             ObjectNode checks = options.preCommit().check(repo, wc, catalog, dataset); // 3a
             VersionInfo v = versionJson(catalog, dataset, facts, first, checks); // 4
             checkFilesExist(catalog);                                          // 5
+            Sealed sealed = options.seal().seal(repo, wc, v, catalog);         // 5a: digests, signature
+            v = sealed.version();
             upload(v, v.catalog().path(), Payload.of(catalog));                // 6
             upload(v, v.dataset().path(), Payload.of(dataset));                // 7
+            for (Map.Entry<String, byte[]> f : sealed.files()) upload(v, f.getKey(), Payload.of(f.getValue())); // 7a
             upload(v, RepoLayout.VERSION_JSON, Payload.of(v.toBytes()));                // 8
             wc.save(state.withCommitting(v.id()));   // lets a run after a crash here recognise its own version
             refTried = true;

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
  * versions/&lt;id&gt;/                   {@link #versionFolder}
  *   ducklake.duckdb, dataset.json {@link #versionFile} (names as version.json records them)
  *   version.json, expired.json    {@link #versionJson}, {@link #expiredJson}
+ *   manifest.sha256               {@link #MANIFEST} (digests), version.json.sig {@link #SIGNATURE}
  *   unreachable.json              {@link #unreachableJson} (gc's mark: no ref reaches the version)
  *   catalogs/…                    {@link #EXTRA_CATALOGS}
  * data/…                          fdl.json {@code data_dir}; {@link #DEFAULT_DATA_DIR} for a new repository
@@ -43,6 +44,10 @@ public final class RepoLayout {
     public static final String DATASET = "dataset.json";
     /** Written last in a version folder: the version is finished. */
     public static final String VERSION_JSON = "version.json";
+    /** The version's digest manifest, in sha256sum's format (docs/signing.md); written before version.json. */
+    public static final String MANIFEST = "manifest.sha256";
+    /** The SSH signature (SSHSIG, namespace fdl) of the version's version.json (docs/signing.md); written before it. */
+    public static final String SIGNATURE = "version.json.sig";
     /** Present once a version is out of retention. */
     public static final String EXPIRED_JSON = "expired.json";
     /**
@@ -93,6 +98,11 @@ public final class RepoLayout {
         return versionFolder(id) + VERSION_JSON;
     }
 
+    /** {@code versions/<id>/tags/<tag>.sig}: the signature of a signed tag at the version (docs/signing.md). */
+    public static String tagSignature(String id, String tag) {
+        return Keys.check(versionFolder(id) + "tags/" + tag + ".sig");
+    }
+
     /** {@code versions/<id>/expired.json}. */
     public static String expiredJson(String id) {
         return versionFolder(id) + EXPIRED_JSON;
@@ -101,6 +111,13 @@ public final class RepoLayout {
     /** {@code versions/<id>/unreachable.json}: gc's mark ({@link #UNREACHABLE_JSON}). */
     public static String unreachableJson(String id) {
         return versionFolder(id) + UNREACHABLE_JSON;
+    }
+
+    /** A key relative to the root: no leading {@code /}, scheme, backslash, or empty, {@code .} or {@code ..} segment. */
+    public static boolean isPlainRelative(String key) {
+        if (key.isEmpty() || key.startsWith("/") || key.contains(":") || key.contains("\\")) return false;
+        for (String seg : key.split("/", -1)) if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) return false;
+        return true;
     }
 
     /**

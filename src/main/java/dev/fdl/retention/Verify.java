@@ -31,7 +31,8 @@ import java.util.stream.Stream;
  *   <li>every version.json parses, names its own folder, and its parents are finished versions;</li>
  *   <li>every live version's catalog and dataset.json exist with the size and SHA-256 version.json
  *       records (the catalog is always read from the store, never trusted from the cache);</li>
- *   <li>every file a live catalog names, in any snapshot, lies inside the data folder and exists;</li>
+ *   <li>every file a live catalog names, in any snapshot, lies inside the data folder and exists with the size the
+ *       catalog records ({@code file_size_bytes});</li>
  *   <li>no expired version still holds catalog objects (an unfinished expire), and no stray keys
  *       sit under {@code versions/}.</li>
  * </ul>
@@ -124,11 +125,13 @@ public final class Verify {
 
         progress.accept("listing data");
         NameSet existing = new NameSet(1 << 16);
+        NameSet sized = new NameSet(1 << 16); // name and size: a file rewritten in place at another size is caught
         long dataFiles = 0;
         String dataDir = repo.dataDir();
         try (Stream<ObjectMeta> s = repo.store().list(dataDir)) {
             for (ObjectMeta m : (Iterable<ObjectMeta>) s::iterator) {
                 existing.add(m.key().substring(dataDir.length()));
+                sized.add(m.key().substring(dataDir.length()) + "\0" + m.size());
                 dataFiles++;
             }
         }
@@ -194,6 +197,9 @@ public final class Verify {
                     else if (!existing.contains(name))
                         fileProblems.add(new Problem(CatalogCache.catalogKey(v), "names " + what + dataDir + name
                                 + ", which does not exist"));
+                    else if (nf.bytes() > 0 && !sized.contains(name + "\0" + nf.bytes()))
+                        fileProblems.add(new Problem(dataDir + name, "its size differs from the " + nf.bytes() + " bytes the catalog of version "
+                                + v.id() + " records: the file was changed after it was written (fdl verify --signatures compares its digest)"));
                 });
                 if (!found) problems.add(new Problem(CatalogCache.catalogKey(v), "missing: the version is finished and not expired"));
             } catch (FdlException e) {

@@ -19,7 +19,11 @@ import java.util.Optional;
 public final class UserConfig {
     /** The known keys and what each holds. */
     public static final Map<String, String> KEYS = Map.of(
-            "hooks.trust", "true or false: run the pre-commit hook a repository's fdl.json names (default false)");
+            "hooks.trust", "true or false: run the pre-commit hook a repository's fdl.json names (default false)",
+            "signing.key", "an SSH private key file (or its .pub, for a key an SSH agent holds): fdl commit signs every version with it "
+                    + "(docs/signing.md; as git's user.signingkey)");
+    /** The keys whose value is a string rather than true or false. */
+    private static final java.util.Set<String> STRING_KEYS = java.util.Set.of("signing.key");
 
     private final Path file;
 
@@ -50,10 +54,13 @@ public final class UserConfig {
      */
     public void set(String key, String value) {
         known(key);
-        if (value != null && !value.equals("true") && !value.equals("false"))
+        boolean text = STRING_KEYS.contains(key);
+        if (value != null && text && value.isBlank()) throw FdlException.usage("fdl config " + key + " takes a file name, not an empty value");
+        if (value != null && !text && !value.equals("true") && !value.equals("false"))
             throw FdlException.usage("fdl config " + key + " takes true or false, not '" + value + "'");
         ObjectNode o = read();
         if (value == null) o.remove(key);
+        else if (text) o.put(key, value);
         else o.put(key, Boolean.parseBoolean(value));
         try {
             Files.createDirectories(file.getParent());

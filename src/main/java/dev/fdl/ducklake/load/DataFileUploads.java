@@ -74,13 +74,16 @@ public final class DataFileUploads {
     private final String folderKey;
     private final Path localFolder;
     private final DataProgress progress;
+    private final DataFileDigests digests;
     private final ExecutorService pool;
     private final Map<Path, Job> jobs = new LinkedHashMap<>();
     private final List<String> names = new ArrayList<>();
     private final AtomicLong uploadedBytes = new AtomicLong();
 
-    private DataFileUploads(ObjectStore store, String folderKey, Path localFolder, DataProgress progress, int threads) {
+    private DataFileUploads(ObjectStore store, String folderKey, Path localFolder, DataProgress progress, DataFileDigests digests,
+                            int threads) {
         this.store = store;
+        this.digests = digests;
         this.folderKey = folderKey;
         this.localFolder = localFolder;
         this.progress = progress;
@@ -104,14 +107,26 @@ public final class DataFileUploads {
      */
     public static List<Uploaded> run(ObjectStore store, String folderKey, Path localFolder, DataProgress progress, Write write)
             throws SQLException {
-        return run(Schedule.WHILE_WRITING, store, folderKey, localFolder, progress, write);
+        return run(Schedule.WHILE_WRITING, store, folderKey, localFolder, progress, DataFileDigests.NONE, write);
     }
 
-    /** {@link #run(ObjectStore, String, Path, DataProgress, Write)} with the uploads scheduled as {@code schedule} says. */
+    /**
+     * {@link #run(ObjectStore, String, Path, DataProgress, Write)}, recording each uploaded file's
+     * SHA-256 in {@code digests}, hashed by the upload's own thread once the put is done.
+     */
+    public static List<Uploaded> run(ObjectStore store, String folderKey, Path localFolder, DataProgress progress,
+                                     DataFileDigests digests, Write write) throws SQLException {
+        return run(Schedule.WHILE_WRITING, store, folderKey, localFolder, progress, digests, write);
+    }
+
+    /**
+     * {@link #run(ObjectStore, String, Path, DataProgress, DataFileDigests, Write)} with the uploads
+     * scheduled as {@code schedule} says.
+     */
     public static List<Uploaded> run(Schedule schedule, ObjectStore store, String folderKey, Path localFolder, DataProgress progress,
-                                     Write write) throws SQLException {
+                                     DataFileDigests digests, Write write) throws SQLException {
         boolean overlapped = schedule == Schedule.WHILE_WRITING;
-        DataFileUploads u = new DataFileUploads(store, folderKey, localFolder, progress, overlapped ? IN_FLIGHT : 1);
+        DataFileUploads u = new DataFileUploads(store, folderKey, localFolder, progress, digests, overlapped ? IN_FLIGHT : 1);
         boolean done = false;
         try {
             List<Path> files;
@@ -207,6 +222,7 @@ public final class DataFileUploads {
         String key = folderKey + fileName;
         Future<?> f = pool.submit(() -> {
             store.put(key, Payload.of(file));
+            digests.hashAndRecord(key, file, size);
             uploadedBytes.addAndGet(size);
         });
         jobs.put(file, new Job(file, fileName, size, f));

@@ -236,6 +236,7 @@ public final class Syncer {
             List<WorkingCatalog.NewDataFile> files = new ArrayList<>();
             SyncPlan inserting = plan;
             for (DataFileUploads.Uploaded u : DataFileUploads.run(store, folder, tmp.resolve("data"), run.request().progress(),
+                    dev.fdl.ducklake.load.DataFileDigests.beside(run.request().catalog()),
                     () -> writeInserts(duck, inserting, tmp.resolve("data"), run.request()))) {
                 uploaded.add(u.key());
                 if (dataKey == null) dataKey = u.key();
