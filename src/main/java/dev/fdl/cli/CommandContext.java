@@ -125,6 +125,16 @@ final class CommandContext {
         return sock == null || sock.isEmpty() ? null : Path.of(sock);
     }
 
+    /**
+     * The SSH signer of a key named by the user ({@code --sign=<key>}, {@code -u <key>}, the user
+     * setting {@code signing.key}): {@code ~/} is the home folder, a relative path is from the working
+     * folder; the agent at {@code SSH_AUTH_SOCK} signs when it holds the key.
+     */
+    dev.fdl.trust.SshSigner signer(String key) {
+        Path p = key.startsWith("~/") ? Path.of(System.getProperty("user.home"), key.substring(2)) : cwd().get().resolve(key);
+        return dev.fdl.trust.SigningKeys.open(p, sshAgent());
+    }
+
     /** True the first time it is asked: the FDL_REPO warning is printed once per run, however often a root is read. */
     boolean firstRepoWarning() {
         if (repoWarningPrinted) return false;

@@ -16,7 +16,6 @@ import dev.fdl.site.Site;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import dev.fdl.trust.Sealing;
-import dev.fdl.trust.SigningKeys;
 import dev.fdl.trust.SshSigner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -82,9 +81,7 @@ final class CommitCommand implements Runnable {
         if (key == null && sign != null)
             throw FdlException.usage("--sign needs a key: fdl commit --sign=<private key file>, or set one with fdl config signing.key <file>");
         if (key == null) return null;
-        java.nio.file.Path p = key.startsWith("~/") ? java.nio.file.Path.of(System.getProperty("user.home"), key.substring(2))
-                : Cwd.get().resolve(key);
-        return SigningKeys.open(p, ctx.sshAgent());
+        return ctx.signer(key);
     }
 
     @Override

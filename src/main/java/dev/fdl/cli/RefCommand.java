@@ -103,9 +103,7 @@ final class RefCommand implements Runnable {
             key = ctx.userConfig().get("signing.key").orElseThrow(() -> FdlException.usage(
                     "fdl tag -s signs with the user setting signing.key, which is not set: fdl config signing.key <file>, or fdl tag -u <key>"));
         if (key == null || repo.readTag(n).isPresent()) return;
-        java.nio.file.Path p = key.startsWith("~/") ? java.nio.file.Path.of(System.getProperty("user.home"), key.substring(2)) : Cwd.get().resolve(key);
-        dev.fdl.trust.SshSigner signer = dev.fdl.trust.SigningKeys.open(p, ctx.sshAgent());
-        dev.fdl.trust.TagSignature.write(repo, repo.resolve(at).version().id(), n, signer);
+        dev.fdl.trust.TagSignature.write(repo, repo.resolve(at).version().id(), n, ctx.signer(key));
     }
 
     /** The site shows refs: regenerated with site.auto, else said to be stale when there is one ({@link SiteUpkeep}). */
