@@ -34,6 +34,14 @@ class OneHomePerRuleTest {
     }
 
     @Test
+    void whetherAWorkingCopyBelongsToARepositoryIsDecidedByWorkingCopyState() throws IOException {
+        // WorkingCopy.State.belongsTo / requireBelongsTo: the working copy's recorded id against fdl.json's
+        assertThat(sites(Pattern.compile("repositoryId(?:\\(\\))?\\s*\\.\\s*equals\\(|equals\\([^;]*repositoryId\\(\\)")))
+                .as("a working copy's repository id compared outside WorkingCopy.State.belongsTo")
+                .allMatch(s -> s.startsWith("repo/WorkingCopy.java:"));
+    }
+
+    @Test
     void temporaryFileAndRenameAreWrittenOnlyByAtomicFile() throws IOException {
         // LocalStore's writes are the store's commit protocol (its lock, its last-modified rule);
         // DuckDbNativeLibrary runs before fdl starts proper

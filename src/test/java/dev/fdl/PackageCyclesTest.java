@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * src/main/java are read from its sources (imports and fully qualified names, comments
  * excluded) and must form a graph without cycles, so each package can be read, tested and
  * changed from its dependencies up. Every folder is a package of its own, sub-packages included
- * (dev.fdl.ducklake.read and dev.fdl.ducklake.catalog are two nodes). README.md's development
- * section maps the packages.
+ * (dev.fdl.ducklake.read and dev.fdl.ducklake.catalog are two nodes). docs/ARCHITECTURE.md
+ * maps the packages and their order.
  */
 class PackageCyclesTest {
     private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.fdl\\.((?:[a-z][a-z0-9_]*\\.)*)[A-Z]");

@@ -50,7 +50,7 @@ import java.util.stream.Stream;
 public final class CatalogCache implements ReadCache {
     /** File lists are named by their layout (v1) and by the path rule that made them: {@code files-v1-rule<N>}. */
     private static final String FILES = "files-v1-rule";
-    private static final int FILES_MAGIC = 0x46444c31; // "FDL1"
+    private static final int FILES_MAGIC = 0x46444c32; // "FDL2": flags 8 = recorded relative to its table path
     /** Temporary files of entries being written start with this ({@link AtomicFile#tempBeside(Path, String)}). */
     private static final String TEMP = ".tmp-";
 
@@ -393,7 +393,7 @@ public final class CatalogCache implements ReadCache {
                         out.writeUTF(nf.dataPath());
                     }
                     boolean rel = nf.dataPath().equals(dataPath[0]) && nf.location().startsWith(dataPath[0]);
-                    out.writeByte(1 | (nf.deleteFile() ? 2 : 0) | (rel ? 4 : 0));
+                    out.writeByte(1 | (nf.deleteFile() ? 2 : 0) | (rel ? 4 : 0) | (nf.relative() ? 8 : 0));
                     out.writeLong(nf.bytes());
                     out.writeUTF(rel ? nf.location().substring(dataPath[0].length()) : nf.location());
                     if (!rel) out.writeUTF(nf.dataPath());
@@ -425,8 +425,9 @@ public final class CatalogCache implements ReadCache {
             for (int flags = in.readUnsignedByte(); flags != 0; flags = in.readUnsignedByte()) {
                 long bytes = in.readLong();
                 String loc = in.readUTF();
-                if ((flags & 4) != 0) sink.accept(new NamedFile(dataPath, dataPath + loc, (flags & 2) != 0, bytes));
-                else sink.accept(new NamedFile(in.readUTF(), loc, (flags & 2) != 0, bytes));
+                boolean delete = (flags & 2) != 0, relative = (flags & 8) != 0;
+                if ((flags & 4) != 0) sink.accept(new NamedFile(dataPath, dataPath + loc, delete, bytes, relative));
+                else sink.accept(new NamedFile(in.readUTF(), loc, delete, bytes, relative));
             }
             return true;
         } catch (NoSuchFileException e) {

@@ -33,7 +33,7 @@ record DefaultRef(String spec, String description) {
         Optional<WorkingCopy> wc = WorkingCopy.find(here);
         if (wc.isPresent()) {
             WorkingCopy.State st = wc.get().state();
-            if (st.repositoryId().equals(repo.config().id())) {
+            if (st.belongsTo(repo)) {
                 if (st.branch() != null && repo.readBranch(new RefName(st.branch())).isPresent())
                     return new DefaultRef(RepoLayout.BRANCHES + st.branch(), "branch '" + st.branch() + "' (the working copy's branch)");
                 if (st.baseVersion() != null)

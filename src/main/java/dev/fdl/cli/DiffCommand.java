@@ -73,7 +73,7 @@ final class DiffCommand implements Runnable {
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
             // the working copy counts only for the repository it was checked out from (as DefaultRef decides)
-            Optional<WorkingCopy> wc = WorkingCopy.find(CommandContext.of(spec).cwd().get()).filter(w -> w.state().repositoryId().equals(repo.config().id()));
+            Optional<WorkingCopy> wc = WorkingCopy.find(CommandContext.of(spec).cwd().get()).filter(w -> w.state().belongsTo(repo));
             CatalogDiff.Side a, b;
             String which; // what a default chose, for the first line of human output (null: the user named both)
             if (refs.isEmpty()) {

@@ -316,9 +316,7 @@ public final class Commit {
     }
 
     private Pending preconditions() {
-        if (!state.repositoryId().equals(repo.config().id()))
-            throw new FdlException("the working copy was checked out from repository " + state.repositoryId()
-                    + " but " + repo.root() + " holds repository " + repo.config().id() + "; check out again");
+        state.requireBelongsTo(repo);
         if (state.branch() == null)
             throw new FdlException("the working copy is not on a branch (checked out from version " + state.baseVersion()
                     + "); create one to commit to: fdl checkout -b <new-branch>");

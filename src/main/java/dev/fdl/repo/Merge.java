@@ -345,9 +345,7 @@ public final class Merge {
     private static WorkingCopy.State checked(Repository repo, WorkingCopy wc, String what) {
         Commit.reconcile(repo, wc);
         WorkingCopy.State st = wc.state();
-        if (!st.repositoryId().equals(repo.config().id()))
-            throw new FdlException("the working copy was checked out from repository " + st.repositoryId()
-                    + " but " + repo.root() + " holds repository " + repo.config().id() + "; check out again");
+        st.requireBelongsTo(repo);
         if (st.branch() == null && !what.equals("revert"))
             throw new FdlException("the working copy is not on a branch (checked out from version " + st.baseVersion()
                     + "); create one first: fdl checkout -b <new-branch>");

@@ -39,9 +39,7 @@ public final class Restore {
                              ProgressListener progress) {
         Commit.reconcile(repo, wc);
         WorkingCopy.State state = wc.state();
-        if (!state.repositoryId().equals(repo.config().id()))
-            throw new FdlException("the working copy was checked out from repository " + state.repositoryId()
-                    + " but " + repo.root() + " holds repository " + repo.config().id() + "; check out again");
+        state.requireBelongsTo(repo);
         VersionInfo v = repo.resolve(spec).version(); // refuses an expired version, naming it
         String msg = message != null && !message.isBlank() ? message
                 : "Restore version " + v.id() + " (" + v.createdAt() + ": " + v.message().lines().findFirst().orElse("") + ")";

@@ -73,6 +73,25 @@ public final class WorkingCopy {
                 throw new IllegalArgumentException("not a working catalog file name: " + catalog);
         }
 
+        /**
+         * Whether this working copy was checked out from {@code repo}: the same fdl.json id (SPEC.md
+         * section 1), not merely the same root, where another repository may since have been made.
+         */
+        public boolean belongsTo(Repository repo) {
+            return repositoryId.equals(repo.config().id());
+        }
+
+        /**
+         * Refuses to work on {@code repo} with a working copy of another repository.
+         *
+         * @throws FdlException (exit 1) naming both repository ids and the root, and that a new checkout is the way on
+         */
+        public void requireBelongsTo(Repository repo) {
+            if (!belongsTo(repo))
+                throw new FdlException("the working copy was checked out from repository " + repositoryId
+                        + " but " + repo.root() + " holds repository " + repo.config().id() + "; check out again");
+        }
+
         static State parse(byte[] bytes, String file) {
             ObjectNode o = JsonRead.parseObject(bytes, file);
             String catalog = JsonRead.optString(o, "catalog", file);

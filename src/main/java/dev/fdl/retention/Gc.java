@@ -209,78 +209,153 @@ public final class Gc {
     public Report run(Options options, Consumer<Progress> progress) {
         if (repo.store().readOnly())
             throw new FdlException("cannot gc " + repo.root() + ": the store is read-only");
-        Instant now = clock.instant();
-        Instant cutoff = now.minus(options.grace());
-        List<RefValue> refs = repo.listRefs();
-        VersionFolder.Listing listing = VersionFolder.list(repo.store());
-        for (RefValue r : refs) {
-            VersionFolder f = listing.get(r.versionId());
-            if (f == null || !f.finished())
-                throw new FdlException("ref " + r.key() + " points at version " + r.versionId()
-                        + ", which the listing of versions/ does not show as finished; gc deleted nothing (run fdl verify)");
-        }
-        // Young versions are roots as well: a commit between steps 8 and 9 (or one that just lost
-        // the race) is kept, with its ancestors, exactly as long as its data files are.
-        Set<String> young = new HashSet<>();
-        for (VersionFolder f : listing.folders().values())
-            if (f.finished() && (f.finishedAt() == null || !f.finishedAt().isBefore(cutoff))) young.add(f.id());
-        Marks marks = marks(refs, young, listing, now, cutoff);
-        Set<String> toDelete = deletable(refs, young, marks.due, listing);
+        return new Pass(options, progress).run();
+    }
 
-        LiveNames liveNames = new LiveNames();
-        long cachedBefore = cache.hits(), downloadedBefore = cache.downloads();
-        int live = 0;
-        for (VersionFolder f : listing.folders().values()) {
-            if (!f.live() || toDelete.contains(f.id())) continue;
-            if (liveNames.read(f.id())) live++;
-            progress.accept(new Progress("reading catalogs", live, liveNames.names.size()));
+    /**
+     * One run of gc, a method per phase in the order they run: check the refs, choose what to mark
+     * and delete, read the live catalogs, then (refs read again) mark, unmark, delete unreachable
+     * versions, delete leftovers and unfinished folders, sweep the data folder, clean up uploads.
+     */
+    private final class Pass {
+        private final Options options;
+        private final Consumer<Progress> progress;
+        private final Instant now;
+        private final Instant cutoff;
+        /** The refs as first read, before the listing (a ref names a version the listing then shows). */
+        private final List<RefValue> refs;
+        private final VersionFolder.Listing listing;
+        private final LiveNames liveNames = new LiveNames();
+        /** Young versions (finished within the grace period): roots as well, see {@link #youngVersions}. */
+        private Set<String> young;
+        private Marks marks;
+        private Set<String> toDelete;
+        /** Live versions whose catalog names were read. */
+        private int live;
+
+        Pass(Options options, Consumer<Progress> progress) {
+            this.options = options;
+            this.progress = progress;
+            this.now = clock.instant();
+            this.cutoff = now.minus(options.grace());
+            this.refs = repo.listRefs();
+            this.listing = VersionFolder.list(repo.store());
         }
 
-        try (Deleter deleter = new Deleter(repo.store(), options)) {
-            Tally gone = Tally.ZERO, leftovers = Tally.ZERO, unfinished = Tally.ZERO;
-            if (!toDelete.isEmpty() || !marks.toMark.isEmpty()) {
-                // Refs read again right before marking and deleting: a ref created since the first
-                // read (e.g. a tag at a version that was unreachable) keeps that version and its
-                // ancestors, and spares them a mark they would only inherit later.
-                List<RefValue> again = repo.listRefs();
-                marks.toMark.removeAll(reachedFrom(again, List.of(), listing));
-                Set<String> still = deletable(again, young, marks.due, listing);
-                for (String id : new ArrayList<>(toDelete)) {
-                    if (still.contains(id)) continue;
-                    toDelete.remove(id);
-                    if (listing.get(id).live() && liveNames.read(id)) live++;
-                }
+        Report run() {
+            requireFinishedRefs();
+            young = youngVersions();
+            marks = marks(refs, young, listing, now, cutoff);
+            toDelete = deletable(refs, young, marks.due, listing);
+            long cachedBefore = cache.hits(), downloadedBefore = cache.downloads();
+            readLiveCatalogs();
+            try (Deleter deleter = new Deleter(repo.store(), options)) {
+                if (!toDelete.isEmpty() || !marks.toMark.isEmpty()) keepWhatNewRefsReach();
+                List<String> marked = writeMarks();
+                removeMarks(deleter);
+                Tally gone = deleteUnreachable(deleter);
+                Waiting waiting = waiting(marked);
+                Leftovers left = deleteLeftoversAndUnfinished(deleter);
+                Sweep sweep = sweepData(deleter);
+                int uploads = options.dryRun() ? 0 : repo.store().cleanupIncompleteUploads(cutoff);
+                return new Report(options.dryRun(), now, cutoff, live + liveNames.lateVersions, liveNames.names.size(),
+                        cache.downloads() - downloadedBefore, cache.hits() - cachedBefore, sweep.listed,
+                        sweep.deleted, sweep.young, left.unfinished(), left.catalogs(), gone, uploads,
+                        marked, marks.toUnmark.size(), waiting.count(), waiting.firstDue());
             }
-            // Create-only: a mark another gc wrote first keeps its (earlier) time.
+        }
+
+        private void requireFinishedRefs() {
+            for (RefValue r : refs) {
+                VersionFolder f = listing.get(r.versionId());
+                if (f == null || !f.finished())
+                    throw new FdlException("ref " + r.key() + " points at version " + r.versionId()
+                            + ", which the listing of versions/ does not show as finished; gc deleted nothing (run fdl verify)");
+            }
+        }
+
+        /**
+         * Young versions are roots as well: a commit between steps 8 and 9 (or one that just lost
+         * the race) is kept, with its ancestors, exactly as long as its data files are.
+         */
+        private Set<String> youngVersions() {
+            Set<String> out = new HashSet<>();
+            for (VersionFolder f : listing.folders().values())
+                if (f.finished() && (f.finishedAt() == null || !f.finishedAt().isBefore(cutoff))) out.add(f.id());
+            return out;
+        }
+
+        private void readLiveCatalogs() {
+            for (VersionFolder f : listing.folders().values()) {
+                if (!f.live() || toDelete.contains(f.id())) continue;
+                if (liveNames.read(f.id())) live++;
+                progress.accept(new Progress("reading catalogs", live, liveNames.names.size()));
+            }
+        }
+
+        /**
+         * Refs read again right before marking and deleting: a ref created since the first read
+         * (e.g. a tag at a version that was unreachable) keeps that version and its ancestors, and
+         * spares them a mark they would only inherit later.
+         */
+        private void keepWhatNewRefsReach() {
+            List<RefValue> again = repo.listRefs();
+            marks.toMark.removeAll(reachedFrom(again, List.of(), listing));
+            Set<String> still = deletable(again, young, marks.due, listing);
+            for (String id : new ArrayList<>(toDelete)) {
+                if (still.contains(id)) continue;
+                toDelete.remove(id);
+                if (listing.get(id).live() && liveNames.read(id)) live++;
+            }
+        }
+
+        /** Create-only: a mark another gc wrote first keeps its (earlier) time. Returns the versions marked. */
+        private List<String> writeMarks() {
             List<String> marked = new ArrayList<>();
             for (String id : marks.toMark)
                 if (options.dryRun() || repo.store().putIfAbsent(RepoLayout.unreachableJson(id),
                         UnreachableMark.byGc(now).toBytes()).isWritten()) marked.add(id);
-            // Best effort, no condition: if a ref goes away again meanwhile, the next gc marks the
-            // version afresh, so its window restarts (never shortens).
+            return marked;
+        }
+
+        /**
+         * Best effort, no condition: if a ref goes away again meanwhile, the next gc marks the
+         * version afresh, so its window restarts (never shortens).
+         */
+        private void removeMarks(Deleter deleter) {
             for (String id : marks.toUnmark) deleter.submit(RepoLayout.unreachableJson(id));
             deleter.flush();
-            if (!toDelete.isEmpty()) {
-                // version.json first: from then on the folder is unfinished, so no reader, ref or
-                // expire will use it, and if gc stops here the next run deletes the rest as an
-                // unfinished folder (its objects are as old as the commit; the mark does not count).
-                // Deleting it last would leave a "finished" version without its catalog, which
-                // readers would fail on. The mark goes last, with nothing left to protect.
-                for (String id : toDelete) {
-                    VersionFolder f = listing.get(id);
-                    gone = gone.plus(1, f.bytes());
-                    deleter.submit(RepoLayout.versionJson(id));
-                }
-                deleter.flush();
-                for (String id : toDelete)
-                    for (ObjectMeta m : listing.get(id).objects())
-                        if (!m.key().equals(RepoLayout.versionJson(id)) && !m.key().equals(RepoLayout.unreachableJson(id)))
-                            deleter.submit(m.key());
-                deleter.flush();
-                for (String id : toDelete) deleter.submit(RepoLayout.unreachableJson(id));
-                deleter.flush();
-                progress.accept(new Progress("deleting unreachable versions", listing.folders().size(), gone.count()));
+        }
+
+        /**
+         * version.json first: from then on the folder is unfinished, so no reader, ref or expire
+         * will use it, and if gc stops here the next run deletes the rest as an unfinished folder
+         * (its objects are as old as the commit; the mark does not count). Deleting it last would
+         * leave a "finished" version without its catalog, which readers would fail on. The mark goes
+         * last, with nothing left to protect.
+         */
+        private Tally deleteUnreachable(Deleter deleter) {
+            Tally gone = Tally.ZERO;
+            if (toDelete.isEmpty()) return gone;
+            for (String id : toDelete) {
+                VersionFolder f = listing.get(id);
+                gone = gone.plus(1, f.bytes());
+                deleter.submit(RepoLayout.versionJson(id));
             }
+            deleter.flush();
+            for (String id : toDelete)
+                for (ObjectMeta m : listing.get(id).objects())
+                    if (!m.key().equals(RepoLayout.versionJson(id)) && !m.key().equals(RepoLayout.unreachableJson(id)))
+                        deleter.submit(m.key());
+            deleter.flush();
+            for (String id : toDelete) deleter.submit(RepoLayout.unreachableJson(id));
+            deleter.flush();
+            progress.accept(new Progress("deleting unreachable versions", listing.folders().size(), gone.count()));
+            return gone;
+        }
+
+        /** The marked versions still waiting for their grace period, and the earliest time one is due. */
+        private Waiting waiting(List<String> marked) {
             Set<String> markedNow = new HashSet<>(marked);
             int waiting = 0;
             Instant firstDue = null;
@@ -295,6 +370,12 @@ public final class Gc {
                 // window (or of a young one): it can go no sooner than that one, so it names no time
                 if (due.isAfter(now) && (firstDue == null || due.isBefore(firstDue))) firstDue = due;
             }
+            return new Waiting(waiting, firstDue);
+        }
+
+        /** Deletes the catalogs expired versions left, and unfinished folders older than the cutoff. */
+        private Leftovers deleteLeftoversAndUnfinished(Deleter deleter) {
+            Tally leftovers = Tally.ZERO, unfinished = Tally.ZERO;
             for (VersionFolder f : listing.folders().values()) {
                 if (toDelete.contains(f.id())) continue;
                 if (f.finished() && f.expired()) {
@@ -309,20 +390,25 @@ public final class Gc {
                 }
             }
             deleter.flush();
+            return new Leftovers(leftovers, unfinished);
+        }
 
+        private Sweep sweepData(Deleter deleter) {
             Sweep sweep = new Sweep(liveNames, deleter, cutoff, options.dryRun(), progress);
             String dataDir = repo.dataDir();
             try (Stream<ObjectMeta> s = repo.store().list(dataDir)) {
                 s.forEach(m -> sweep.accept(m, m.key().substring(dataDir.length())));
             }
             sweep.finish();
-            int uploads = options.dryRun() ? 0 : repo.store().cleanupIncompleteUploads(cutoff);
-            return new Report(options.dryRun(), now, cutoff, live + liveNames.lateVersions, liveNames.names.size(),
-                    cache.downloads() - downloadedBefore, cache.hits() - cachedBefore, sweep.listed,
-                    sweep.deleted, sweep.young, unfinished, leftovers, gone, uploads,
-                    marked, marks.toUnmark.size(), waiting, firstDue);
+            return sweep;
         }
     }
+
+    /** What {@link Pass#deleteLeftoversAndUnfinished} deleted: expired versions' catalogs, unfinished folders. */
+    private record Leftovers(Tally catalogs, Tally unfinished) {}
+
+    /** Marked versions waiting for their grace period, and the earliest time one is due (null: none names one). */
+    private record Waiting(int count, Instant firstDue) {}
 
     /**
      * What to do about marks, from the first read of the refs.

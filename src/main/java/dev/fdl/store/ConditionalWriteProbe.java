@@ -10,7 +10,7 @@ import java.util.UUID;
  * expects the second to be refused, and deletes the object.
  *
  * <p>Run by {@code Repository.init} for every store whose {@link ObjectStore#conditionalWritesNeedProbe()} says so, and by
- * {@link S3Store} once per process (per endpoint and bucket) before its first conditional write.
+ * {@link S3Store} once per store ({@link S3Probes}) before its first conditional write.
  */
 public final class ConditionalWriteProbe {
     /** The folder of probe objects; names beginning with {@code .fdl-} are never listed. */
@@ -28,7 +28,7 @@ public final class ConditionalWriteProbe {
     public static void check(ObjectStore store) {
         if (store.readOnly()) throw new ReadOnlyStoreException(store.root());
         if (store instanceof S3Store s3) {
-            s3.probeConditionalWrites(); // also remembers the result for this process
+            s3.probeConditionalWrites(); // also remembers the result for this store
             return;
         }
         probe(store);

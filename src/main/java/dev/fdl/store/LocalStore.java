@@ -17,13 +17,10 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 import java.security.DigestInputStream;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HexFormat;
@@ -131,8 +128,8 @@ public final class LocalStore implements ObjectStore, LocalFiles {
             byte[] bytes = Files.readAllBytes(f);
             BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
             if (!sameFile(before, after) || after.size() != bytes.length) return null;
-            if (after.size() > CONTENT_ETAG_LIMIT) return new ObjectBytes(bytes, metaEtag(after));
-            return ObjectBytes.lazy(bytes, () -> md5(bytes));
+            if (after.size() > CONTENT_ETAG_LIMIT) return new ObjectBytes(bytes, LocalEtags.ofMetadata(after));
+            return ObjectBytes.lazy(bytes, () -> LocalEtags.md5(bytes));
         });
     }
 
@@ -144,14 +141,14 @@ public final class LocalStore implements ObjectStore, LocalFiles {
         try {
             return readConsistently(key, f, "downloaded", "cannot download " + f + " to " + target, before -> {
                 Files.createDirectories(target.toAbsolutePath().getParent());
-                MessageDigest md = md5Digest();
+                MessageDigest md = LocalEtags.md5Digest();
                 try (InputStream in = new DigestInputStream(Files.newInputStream(f), md)) {
                     Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
                 }
                 BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
                 if (!sameFile(before, after) || Files.size(tmp) != after.size()) return null;
                 AtomicFile.moveCopy(tmp, target);
-                String etag = after.size() <= CONTENT_ETAG_LIMIT ? HexFormat.of().formatHex(md.digest()) : metaEtag(after);
+                String etag = after.size() <= CONTENT_ETAG_LIMIT ? HexFormat.of().formatHex(md.digest()) : LocalEtags.ofMetadata(after);
                 return new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant());
             });
         } finally {
@@ -166,8 +163,8 @@ public final class LocalStore implements ObjectStore, LocalFiles {
         if (f == null) return Optional.empty();
         return readConsistently(key, f, "read", "cannot read " + f, attrs -> {
             if (attrs.size() > CONTENT_ETAG_LIMIT)
-                return new ObjectMeta(key, attrs.size(), metaEtag(attrs), attrs.lastModifiedTime().toInstant());
-            String md5 = md5(f);
+                return new ObjectMeta(key, attrs.size(), LocalEtags.ofMetadata(attrs), attrs.lastModifiedTime().toInstant());
+            String md5 = LocalEtags.md5(f);
             if (!sameFile(attrs, Files.readAttributes(f, BasicFileAttributes.class))) return null;
             return new ObjectMeta(key, attrs.size(), md5, attrs.lastModifiedTime().toInstant());
         });
@@ -243,7 +240,7 @@ public final class LocalStore implements ObjectStore, LocalFiles {
         Path f = file(key);
         return locked(key, () -> {
             if (!Files.isRegularFile(f)) return WriteResult.preconditionFailed();
-            if (!ETags.same(etagOf(f), etag)) return WriteResult.preconditionFailed();
+            if (!ETags.same(LocalEtags.of(f), etag)) return WriteResult.preconditionFailed();
             return stageAndReplace(key, f, body, true);
         });
     }
@@ -316,7 +313,7 @@ public final class LocalStore implements ObjectStore, LocalFiles {
     public boolean deleteIfMatch(String key, String etag) {
         Path f = file(key);
         return locked(key, () -> {
-            if (!Files.isRegularFile(f) || !ETags.same(md5(f), etag)) return false;
+            if (!Files.isRegularFile(f) || !ETags.same(LocalEtags.md5(f), etag)) return false;
             Files.delete(f);
             pruneEmptyParents(f);
             return true;
@@ -408,7 +405,7 @@ public final class LocalStore implements ObjectStore, LocalFiles {
     private Staged stageOnce(Path target, Payload body, boolean durable) throws IOException {
         Files.createDirectories(target.getParent());
         Path tmp = target.resolveSibling(INTERNAL_PREFIX + "tmp-" + UUID.randomUUID());
-        MessageDigest md = md5Digest();
+        MessageDigest md = LocalEtags.md5Digest();
         // a file larger than CONTENT_ETAG_LIMIT gets a metadata ETag: its bytes are copied by the
         // kernel (FileChannel.transferFrom), neither through the heap nor through MD5
         boolean digested = body.file() == null || Files.size(body.file()) <= CONTENT_ETAG_LIMIT;
@@ -436,7 +433,7 @@ public final class LocalStore implements ObjectStore, LocalFiles {
                     in.transferTo(OutputStream.nullOutputStream());
                 }
             }
-            String etag = attrs.size() <= CONTENT_ETAG_LIMIT ? HexFormat.of().formatHex(md.digest()) : metaEtag(attrs);
+            String etag = attrs.size() <= CONTENT_ETAG_LIMIT ? HexFormat.of().formatHex(md.digest()) : LocalEtags.ofMetadata(attrs);
             return new Staged(tmp, etag);
         } catch (IOException | RuntimeException e) {
             deleteQuietly(tmp);
@@ -468,18 +465,6 @@ public final class LocalStore implements ObjectStore, LocalFiles {
         throw new IOException("cannot give " + staged + " a last-modified time after " + previous);
     }
 
-    /** The ETag the file at {@code f} has now: its content's MD5 when small, else from its metadata. */
-    private static String etagOf(Path f) throws IOException {
-        BasicFileAttributes attrs = Files.readAttributes(f, BasicFileAttributes.class);
-        return attrs.size() <= CONTENT_ETAG_LIMIT ? md5(f) : metaEtag(attrs);
-    }
-
-    /** The metadata ETag: hex MD5 of size, last-modified nanoseconds and file key (device, inode). */
-    private static String metaEtag(BasicFileAttributes a) {
-        String id = a.size() + ":" + a.lastModifiedTime().to(TimeUnit.NANOSECONDS) + ":" + a.fileKey();
-        return md5(id.getBytes(StandardCharsets.UTF_8));
-    }
-
     /** Whether two reads of a key's metadata describe the same, unchanged file. */
     private static boolean sameFile(BasicFileAttributes a, BasicFileAttributes b) {
         return a.size() == b.size() && a.lastModifiedTime().equals(b.lastModifiedTime())
@@ -504,43 +489,6 @@ public final class LocalStore implements ObjectStore, LocalFiles {
         } finally {
             JVM_LOCK.unlock();
         }
-    }
-
-    /**
-     * MD5, looked up once, on first use: {@code MessageDigest.getInstance} finds the provider's
-     * class and makes an instance by reflection at every call, and {@code fdl log} reads a file per
-     * version; a command that never needs an ETag never loads the security providers.
-     */
-    private static final class Md5 {
-        static final MessageDigest PROTOTYPE = newMd5();
-    }
-
-    private static MessageDigest newMd5() {
-        try {
-            return MessageDigest.getInstance("MD5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static MessageDigest md5Digest() {
-        try {
-            return (MessageDigest) Md5.PROTOTYPE.clone();
-        } catch (CloneNotSupportedException e) {
-            return newMd5(); // a provider whose digest cannot be cloned
-        }
-    }
-
-    private static String md5(byte[] bytes) {
-        return HexFormat.of().formatHex(md5Digest().digest(bytes));
-    }
-
-    private static String md5(Path f) throws IOException {
-        MessageDigest md = md5Digest();
-        try (InputStream in = new DigestInputStream(Files.newInputStream(f), md)) {
-            in.transferTo(OutputStream.nullOutputStream());
-        }
-        return HexFormat.of().formatHex(md.digest());
     }
 
     private static void deleteQuietly(Path p) {
@@ -678,7 +626,7 @@ public final class LocalStore implements ObjectStore, LocalFiles {
             try {
                 BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
                 if (!sameFile(before, after) || ch.size() != after.size()) return null;
-                String etag = after.size() > CONTENT_ETAG_LIMIT ? metaEtag(after) : md5(ch);
+                String etag = after.size() > CONTENT_ETAG_LIMIT ? LocalEtags.ofMetadata(after) : LocalEtags.md5(ch);
                 OpenFile open = new OpenFile(new ObjectMeta(key, after.size(), etag, after.lastModifiedTime().toInstant()), ch, after.fileKey(), f);
                 ch = null;
                 return open;
@@ -703,19 +651,6 @@ public final class LocalStore implements ObjectStore, LocalFiles {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    /** MD5 of an open file's bytes, read by position (the channel's own position stays 0). */
-    private static String md5(FileChannel ch) throws IOException {
-        MessageDigest md = md5Digest();
-        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(64 * 1024);
-        long pos = 0;
-        for (int n; (n = ch.read(buf, pos)) > 0; pos += n) {
-            buf.flip();
-            md.update(buf);
-            buf.clear();
-        }
-        return HexFormat.of().formatHex(md.digest());
     }
 
     /**

@@ -29,34 +29,17 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.nio.charset.StandardCharsets;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
-import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -67,7 +50,7 @@ import java.util.stream.StreamSupport;
  *
  * <p>Conditional writes use {@code If-None-Match: *} and {@code If-Match} on PutObject (on
  * CompleteMultipartUpload only above S3's 5 GiB single-request limit); plain writes of files above
- * {@link S3Config#multipartThreshold()} stream in parts, up to {@value #PART_THREADS} parts under
+ * {@link S3Config#multipartThreshold()} stream in parts, up to {@value S3Parts#THREADS} parts under
  * way at a time over all of a store's uploads. The ways S3-compatible
  * stores answer them differ, so each known answer is handled:
  * <ul>
@@ -80,13 +63,13 @@ import java.util.stream.StreamSupport;
  *       object is re-read: if it holds what we wrote, the write succeeded.</li>
  *   <li>A refused or failed multipart upload is aborted, leaving no parts behind.</li>
  * </ul>
- * Before its first conditional write a store is probed once per process (see
- * {@link ConditionalWriteProbe}): a store that ignores conditional headers is refused.
+ * Before its first conditional write a store is probed once (see
+ * {@link ConditionalWriteProbe}, {@link S3Probes}): a store that ignores conditional headers is refused.
  *
  * <p>{@link #deleteIfMatch} sends {@code If-Match} on DeleteObject (AWS S3 general purpose buckets
  * since September 2025; S3Mock 4.12.4): 412 and 404 are refusals, 409 is retried. Stores that
  * predate conditional deletes may ignore the header and delete anyway, so before the first
- * conditional delete of a process the store is probed once: a probe object deleted with a wrong
+ * conditional delete the store is probed once: a probe object deleted with a wrong
  * ETag must survive. A store that fails the probe gets the interface's read-then-delete instead
  * (docs/stores.md names the window that leaves).
  *
@@ -98,9 +81,6 @@ public final class S3Store implements ObjectStore {
     static final int MAX_ATTEMPTS = 6;
     /** S3's largest single PutObject: 5 GiB. */
     static final long MAX_SINGLE_PUT = 5L << 30;
-    private static final Set<String> PROBED = ConcurrentHashMap.newKeySet();
-    /** Per endpoint and bucket: whether the store honours If-Match on DeleteObject (probed once per process). */
-    private static final ConcurrentHashMap<String, Boolean> CONDITIONAL_DELETES = new ConcurrentHashMap<>();
 
     private final S3Location location;
     private final S3Config config;
@@ -108,14 +88,12 @@ public final class S3Store implements ObjectStore {
     private final S3Client client;
     /** Sends conditional writes without SDK retries, so this class knows when an outcome is unknown. */
     private final S3Client conditionalClient;
-    private final Object probeLock = new Object();
-    private volatile Thread probing;
     private final S3Errors errors;
+    /** What this store's probes found (conditional writes, conditional deletes). */
+    private final S3Probes probes = new S3Probes(this);
     private volatile long conditionalMultipartAbove = MAX_SINGLE_PUT;
-    /** Parts of multipart uploads sent at one time, over all of this store's uploads. */
-    static final int PART_THREADS = 4;
-    private final Object partLock = new Object();
-    private ExecutorService parts;
+    /** The parts of this store's multipart uploads, on their own threads. */
+    private final S3Parts parts;
 
     /**
      * A store at {@code location}, reached as {@code config} says.
@@ -147,6 +125,7 @@ public final class S3Store implements ObjectStore {
         }
         this.client = b.build();
         this.conditionalClient = b.overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
+        this.parts = new S3Parts(client, location.bucket(), config.partSize());
     }
 
     /**
@@ -198,7 +177,8 @@ public final class S3Store implements ObjectStore {
         return key.isEmpty() ? root() : root() + key;
     }
 
-    private String objectKey(String key) {
+    /** The S3 object key of repository key {@code key} (under the root's prefix). */
+    String objectKey(String key) {
         return location.objectKey(Keys.check(key));
     }
 
@@ -299,14 +279,14 @@ public final class S3Store implements ObjectStore {
 
     @Override
     public WriteResult putIfAbsent(String key, Payload body) {
-        ensureProbed();
+        probes.ensureWritesProbed();
         return conditionalWrite(key, body, null);
     }
 
     @Override
     public WriteResult putIfMatch(String key, Payload body, String etag) {
         if (etag == null || ETags.normalize(etag).isEmpty()) return WriteResult.preconditionFailed();
-        ensureProbed();
+        probes.ensureWritesProbed();
         return conditionalWrite(key, body, ETags.normalize(etag));
     }
 
@@ -324,7 +304,7 @@ public final class S3Store implements ObjectStore {
     @Override
     public boolean deleteIfMatch(String key, String etag) {
         if (etag == null || ETags.normalize(etag).isEmpty()) return false;
-        if (!honoursConditionalDeletes()) return ObjectStore.super.deleteIfMatch(key, etag);
+        if (!probes.honoursConditionalDeletes()) return ObjectStore.super.deleteIfMatch(key, etag);
         String k = objectKey(key);
         boolean uncertain = false;
         SdkException last = null;
@@ -348,34 +328,6 @@ public final class S3Store implements ObjectStore {
         }
         throw new StoreException(key, "conditional delete of " + location(key) + " did not complete after "
                 + MAX_ATTEMPTS + " attempts (" + S3Errors.brief(last) + "); try again", last);
-    }
-
-    /**
-     * Whether this store honours {@code If-Match} on DeleteObject: probed once per process and
-     * endpoint+bucket by deleting a fresh probe object with a wrong ETag. A store that deletes it
-     * anyway, or refuses the header as unsupported (400, 501), does not.
-     */
-    boolean honoursConditionalDeletes() {
-        return CONDITIONAL_DELETES.computeIfAbsent(probeIdentity(), id -> probeConditionalDeletes());
-    }
-
-    private boolean probeConditionalDeletes() {
-        String key = ConditionalWriteProbe.PREFIX + UUID.randomUUID();
-        String k = objectKey(key);
-        WriteResult w = put(key, ("fdl delete probe " + key + "\n").getBytes(StandardCharsets.UTF_8));
-        String wrong = ETags.same(w.etag(), "0".repeat(32)) ? "1".repeat(32) : "0".repeat(32);
-        try {
-            conditionalClient.deleteObject(b -> b.bucket(location.bucket()).key(k).ifMatch(ETags.quoted(wrong)));
-            return false; // deleted despite the wrong ETag: the header is ignored
-        } catch (S3Exception e) {
-            if (e.statusCode() == 412) return head(key).isPresent();
-            if (e.statusCode() == 400 || e.statusCode() == 501) return false;
-            throw errors.fail("delete", key, e);
-        } catch (SdkException e) {
-            throw errors.fail("delete", key, e);
-        } finally {
-            delete(key);
-        }
     }
 
     /** {@code DeleteObjects} (quiet mode), 1,000 keys a request; keys the store reports as failed are named in the error. */
@@ -422,45 +374,34 @@ public final class S3Store implements ObjectStore {
         return aborted;
     }
 
+    /** Whether this store honours {@code If-Match} on DeleteObject ({@link S3Probes}, probed on first use). */
+    boolean honoursConditionalDeletes() {
+        return probes.honoursConditionalDeletes();
+    }
+
+    /** Runs the conditional-write probe now and remembers, for this store, that it passed ({@link S3Probes#probeWrites}). */
+    void probeConditionalWrites() {
+        probes.probeWrites();
+    }
+
+    /** The client that sends conditional requests without SDK retries (the probes use it too). */
+    S3Client conditionalClient() {
+        return conditionalClient;
+    }
+
+    S3Errors errors() {
+        return errors;
+    }
+
     @Override
     public void close() {
-        synchronized (partLock) {
-            if (parts != null) parts.shutdownNow();
-        }
+        parts.close();
         client.close();
         conditionalClient.close();
         http.close();
     }
 
     // ---------------------------------------------------------------- conditional writes
-
-    /** The SPEC.md section 2 probe, run once per process and endpoint+bucket before conditional writes. */
-    private void ensureProbed() {
-        if (PROBED.contains(probeIdentity()) || probing == Thread.currentThread()) return;
-        probeConditionalWrites();
-    }
-
-    /**
-     * Runs {@link ConditionalWriteProbe} against this store now (even if done before) and
-     * remembers, for this process, that it passed.
-     *
-     * @throws StoreException when the store accepts a second create-only write of the probe object
-     */
-    void probeConditionalWrites() {
-        synchronized (probeLock) {
-            probing = Thread.currentThread();
-            try {
-                ConditionalWriteProbe.probe(this);
-                PROBED.add(probeIdentity());
-            } finally {
-                probing = null;
-            }
-        }
-    }
-
-    private String probeIdentity() {
-        return config.describeEndpoint() + "|" + location.bucket();
-    }
 
     /** Outcome of one attempt of a conditional request. */
     private enum Answer { REFUSED, CONFLICT, UNKNOWN }
@@ -555,8 +496,8 @@ public final class S3Store implements ObjectStore {
         Optional<ObjectMeta> now = head(key);
         if (now.isEmpty() || now.get().etag() == null) return Optional.empty();
         try {
-            String expected = partSize == null ? md5Hex(body.file(), 0, Files.size(body.file()))
-                    : multipartEtag(body.file(), partSize);
+            String expected = partSize == null ? S3Parts.md5Hex(body.file(), 0, Files.size(body.file()))
+                    : S3Parts.multipartEtag(body.file(), partSize);
             return ETags.same(now.get().etag(), expected) ? Optional.of(now.get().etag()) : Optional.empty();
         } catch (IOException e) {
             throw new StoreException(key, "cannot read " + body.file() + ": " + e.getMessage(), e);
@@ -608,10 +549,10 @@ public final class S3Store implements ObjectStore {
         String uploadId = client.createMultipartUpload(b -> b.bucket(location.bucket()).key(k)).uploadId();
         boolean completed = false;
         try {
-            List<CompletedPart> parts = uploadParts(k, uploadId, file, size);
+            List<CompletedPart> completedParts = parts.upload(k, uploadId, file, size);
             if (condition == null) {
                 CompleteMultipartUploadResponse r = client.completeMultipartUpload(b -> b.bucket(location.bucket()).key(k)
-                        .uploadId(uploadId).multipartUpload(m -> m.parts(parts)));
+                        .uploadId(uploadId).multipartUpload(m -> m.parts(completedParts)));
                 completed = true;
                 return r.eTag();
             }
@@ -623,7 +564,7 @@ public final class S3Store implements ObjectStore {
                 Answer answer;
                 try {
                     CompleteMultipartUploadRequest.Builder req = CompleteMultipartUploadRequest.builder()
-                            .bucket(location.bucket()).key(k).uploadId(uploadId).multipartUpload(m -> m.parts(parts));
+                            .bucket(location.bucket()).key(k).uploadId(uploadId).multipartUpload(m -> m.parts(completedParts));
                     if (condition.etag() == null) req.ifNoneMatch("*");
                     else req.ifMatch(ETags.quoted(condition.etag()));
                     CompleteMultipartUploadResponse r = conditionalClient.completeMultipartUpload(req.build());
@@ -668,143 +609,6 @@ public final class S3Store implements ObjectStore {
                     // already completed or gone; a bucket lifecycle rule cleans up what is left
                 }
             }
-        }
-    }
-
-    /**
-     * Uploads the parts of {@code file} (UploadPart), up to {@link #PART_THREADS} of this store's
-     * uploads at a time, each streamed from its slice of the file. When one fails, the parts not
-     * begun are cancelled and those under way waited for (a part that lands after
-     * AbortMultipartUpload could be kept), then its error is thrown.
-     *
-     * @return the completed parts, by part number
-     */
-    private List<CompletedPart> uploadParts(String k, String uploadId, Path file, long size) {
-        long partSize = config.partSize();
-        int count = partCount(size, partSize);
-        List<Future<CompletedPart>> futures = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            long start = i * partSize;
-            long len = Math.min(partSize, size - start);
-            int number = i + 1;
-            Callable<CompletedPart> part = () -> {
-                String etag = client.uploadPart(b -> b.bucket(location.bucket()).key(k).uploadId(uploadId).partNumber(number),
-                        RequestBody.fromContentProvider(() -> slice(file, start, len), len, "application/octet-stream")).eTag();
-                return CompletedPart.builder().partNumber(number).eTag(etag).build();
-            };
-            if (count == 1) {
-                try {
-                    return List.of(part.call());
-                } catch (RuntimeException e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-            futures.add(partPool().submit(part));
-        }
-        List<CompletedPart> parts = new ArrayList<>();
-        try {
-            for (Future<CompletedPart> f : futures) parts.add(f.get());
-            return parts;
-        } catch (InterruptedException | ExecutionException e) {
-            for (Future<CompletedPart> f : futures) f.cancel(false);
-            for (Future<CompletedPart> f : futures) {
-                try {
-                    f.get();
-                } catch (InterruptedException | ExecutionException | java.util.concurrent.CancellationException ignored) {
-                    // only waiting until no part is under way
-                }
-            }
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-                throw new StoreException(k, "interrupted while uploading " + file, e);
-            }
-            Throwable c = e.getCause();
-            if (c instanceof RuntimeException r) throw r;
-            if (c instanceof Error err) throw err;
-            throw new StoreException(k, "cannot upload " + file + ": " + c.getMessage(), c);
-        }
-    }
-
-    /** The threads that upload parts, made on first use: {@link #PART_THREADS} daemon threads shared by this store's uploads. */
-    private ExecutorService partPool() {
-        synchronized (partLock) {
-            if (parts == null) {
-                parts = Executors.newFixedThreadPool(PART_THREADS, r -> {
-                    Thread t = new Thread(r, "fdl-s3-part");
-                    t.setDaemon(true);
-                    return t;
-                });
-            }
-            return parts;
-        }
-    }
-
-    /** A fresh stream over {@code len} bytes of {@code file} from {@code offset}. */
-    private static InputStream slice(Path file, long offset, long len) {
-        try {
-            FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-            ch.position(offset);
-            InputStream in = Channels.newInputStream(ch);
-            return new InputStream() {
-                private long left = len;
-
-                @Override
-                public int read() throws IOException {
-                    if (left <= 0) return -1;
-                    int b = in.read();
-                    if (b >= 0) left--;
-                    return b;
-                }
-
-                @Override
-                public int read(byte[] buf, int off, int n) throws IOException {
-                    if (left <= 0) return -1;
-                    int r = in.read(buf, off, (int) Math.min(n, left));
-                    if (r > 0) left -= r;
-                    return r;
-                }
-
-                @Override
-                public void close() throws IOException {
-                    in.close();
-                }
-            };
-        } catch (IOException e) {
-            throw new StoreException(null, "cannot read " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** S3's ETag of a multipart object: MD5 of the concatenated part MD5s, a dash, the part count. */
-    static String multipartEtag(Path file, long partSize) throws IOException {
-        long size = Files.size(file);
-        MessageDigest all = md5();
-        int count = partCount(size, partSize);
-        for (int i = 0; i < count; i++) {
-            long start = i * partSize;
-            all.update(HexFormat.of().parseHex(md5Hex(file, start, Math.min(partSize, size - start))));
-        }
-        return HexFormat.of().formatHex(all.digest()) + "-" + count;
-    }
-
-    private static int partCount(long size, long partSize) {
-        return (int) Math.max(1, (size + partSize - 1) / partSize);
-    }
-
-    private static String md5Hex(Path file, long offset, long len) throws IOException {
-        MessageDigest md = md5();
-        try (InputStream in = new DigestInputStream(slice(file, offset, len), md)) {
-            in.transferTo(OutputStream.nullOutputStream());
-        }
-        return HexFormat.of().formatHex(md.digest());
-    }
-
-    private static MessageDigest md5() {
-        try {
-            return MessageDigest.getInstance("MD5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 

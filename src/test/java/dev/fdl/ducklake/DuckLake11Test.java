@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import dev.fdl.ducklake.catalog.CatalogFile;
+import dev.fdl.ducklake.catalog.NamedFile;
 import dev.fdl.ducklake.catalog.CatalogFiles;
 import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.ducklake.convert.CatalogConverter;
@@ -189,9 +189,9 @@ class DuckLake11Test {
         long last;
         try (CatalogInspector c = CatalogInspector.open(copy.catalog())) {
             last = c.lastSnapshotId();
-            List<CatalogFile> files = new ArrayList<>();
+            List<NamedFile> files = new ArrayList<>();
             c.forEachFile(files::add);
-            assertThat(files).filteredOn(CatalogFile::deleteFile).extracting(CatalogFile::location)
+            assertThat(files).filteredOn(NamedFile::deleteFile).extracting(NamedFile::location)
                     .contains("/fixture/towns/data/main/towns/ducklake-01a2306a-dv.puffin");
         }
         assertThatThrownBy(() -> BuiltInReader.open(DuckDbPool.shared(), copy.catalog(), copy.dataPath(), null)).isInstanceOf(FdlException.class)

@@ -38,7 +38,7 @@ public final class RepoFixture {
             List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
             String dataPath = lines.get(0);
             for (String loc : lines.subList(1, lines.size()))
-                if (!loc.isBlank()) sink.accept(new NamedFile(dataPath, loc, loc.endsWith("-delete.parquet"), 1));
+                if (!loc.isBlank()) sink.accept(new NamedFile(dataPath, loc, loc.endsWith("-delete.parquet"), 1, true));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

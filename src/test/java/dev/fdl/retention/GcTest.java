@@ -339,7 +339,7 @@ class GcTest {
             public void forEach(Path catalogFile, java.util.function.Consumer<dev.fdl.ducklake.catalog.NamedFile> sink) {
                 RepoFixture.TEXT_CATALOGS.forEach(catalogFile, nf -> {
                     sink.accept(nf);
-                    sink.accept(new dev.fdl.ducklake.catalog.NamedFile(nf.dataPath(), nf.dataPath() + "main/t/named-by-the-new-rule.parquet", false, 1));
+                    sink.accept(new dev.fdl.ducklake.catalog.NamedFile(nf.dataPath(), nf.dataPath() + "main/t/named-by-the-new-rule.parquet", false, 1, true));
                 });
             }
 

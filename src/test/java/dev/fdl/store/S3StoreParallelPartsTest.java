@@ -27,7 +27,7 @@ class S3StoreParallelPartsTest {
             for (int i = 0; i < 3; i++) {
                 Path f = tmp.resolve("big-" + i + ".bin");
                 // more parts than the store sends at once, the last one short
-                sums.add(ObjectStoreContract.writeRandom(f, (S3Store.PART_THREADS + 1) * (5L << 20) + 7 + i));
+                sums.add(ObjectStoreContract.writeRandom(f, (S3Parts.THREADS + 1) * (5L << 20) + 7 + i));
                 files.add(f);
             }
             ExecutorService callers = Executors.newFixedThreadPool(files.size());
@@ -41,8 +41,8 @@ class S3StoreParallelPartsTest {
                 for (int i = 0; i < files.size(); i++) {
                     WriteResult w = writes.get(i).get();
                     assertThat(w.isWritten()).isTrue();
-                    assertThat(w.etag()).isEqualTo(S3Store.multipartEtag(files.get(i), 5L << 20))
-                            .endsWith("-" + (S3Store.PART_THREADS + 2));
+                    assertThat(w.etag()).isEqualTo(S3Parts.multipartEtag(files.get(i), 5L << 20))
+                            .endsWith("-" + (S3Parts.THREADS + 2));
                     Path back = tmp.resolve("back-" + i + ".bin");
                     store.download("data/t/f" + i + ".parquet", back).orElseThrow();
                     assertThat(ObjectStoreContract.sha256(back)).isEqualTo(sums.get(i));

@@ -251,7 +251,7 @@ class S3StoreQuirksTest {
             WriteResult again = mp.putIfAbsent("versions/v/ducklake.duckdb", Payload.of(big));
 
             assertThat(created.isWritten()).isTrue();
-            assertThat(created.etag()).endsWith("-3").isEqualTo(S3Store.multipartEtag(big, 5L << 20));
+            assertThat(created.etag()).endsWith("-3").isEqualTo(S3Parts.multipartEtag(big, 5L << 20));
             assertThat(meta.size()).isEqualTo((11L << 20) + 7);
             assertThat(again.status()).isEqualTo(WriteResult.Status.PRECONDITION_FAILED);
             assertThat(mp.client().listMultipartUploads(b -> b.bucket(mp.s3Location().bucket())).uploads()).isEmpty();

@@ -199,14 +199,15 @@ public final class CatalogInspector implements AutoCloseable {
      * @throws FdlException (exit 1) if a relative file belongs to a table the catalog does not
      *     describe (its location cannot be resolved), or a file row has no path
      */
-    public void forEachFile(Consumer<CatalogFile> action) {
+    public void forEachFile(Consumer<NamedFile> action) {
         DuckLakePaths paths = DuckLakePaths.of(dataPath(), null);
+        String dataPath = dataPath() == null ? "" : DuckLakePaths.dataPath(dataPath());
         try {
             Map<Long, MetadataQueries.Table> tables = model.everyTable(paths);
             model.dataFiles(null, null, f -> action.accept(
-                    resolve(paths, tables, new FileRow(f.id(), f.tableId(), f.path(), f.relative(), f.bytes(), false))));
+                    resolve(paths, dataPath, tables, new FileRow(f.id(), f.tableId(), f.path(), f.relative(), f.bytes(), false))));
             model.deleteFiles(null, null, f -> action.accept(
-                    resolve(paths, tables, new FileRow(f.id(), f.tableId(), f.path(), f.relative(), f.bytes(), true))));
+                    resolve(paths, dataPath, tables, new FileRow(f.id(), f.tableId(), f.path(), f.relative(), f.bytes(), true))));
         } catch (SQLException e) {
             throw Sql.failure("listing the files of", file, e);
         }
@@ -215,7 +216,7 @@ public final class CatalogInspector implements AutoCloseable {
     /** A data or delete file row, as {@link #forEachFile} resolves it. */
     private record FileRow(long id, long tableId, String path, Boolean relative, long bytes, boolean deleteFile) {}
 
-    private CatalogFile resolve(DuckLakePaths paths, Map<Long, MetadataQueries.Table> tables, FileRow f) {
+    private NamedFile resolve(DuckLakePaths paths, String dataPath, Map<Long, MetadataQueries.Table> tables, FileRow f) {
         long id = f.id(), tableId = f.tableId(), bytes = f.bytes();
         String path = f.path();
         Boolean rel = f.relative();
@@ -228,7 +229,7 @@ public final class CatalogInspector implements AutoCloseable {
                     + " (" + path + ") belongs to table " + tableId + ", which the catalog does not describe");
         }
         String location = paths.file(table == null ? null : table.folder(), path, rel, "catalog " + file + ": " + kind + " file " + id);
-        return new CatalogFile(location, deleteFile, bytes, isRelative);
+        return new NamedFile(dataPath, location, deleteFile, bytes, isRelative);
     }
 
     /** Parses DuckDB's VARCHAR form of a TIMESTAMPTZ ({@code 2026-11-29 21:41:30.123456+00}) into an instant. */

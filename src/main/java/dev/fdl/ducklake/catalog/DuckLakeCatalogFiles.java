@@ -18,8 +18,7 @@ final class DuckLakeCatalogFiles implements CatalogFiles {
     @Override
     public void forEach(Path catalogFile, Consumer<NamedFile> sink) {
         try (CatalogInspector c = CatalogInspector.open(catalogFile)) {
-            String dataPath = c.dataPath() == null ? "" : DuckLakePaths.dataPath(c.dataPath());
-            c.forEachFile(f -> sink.accept(new NamedFile(dataPath, f.location(), f.deleteFile(), f.bytes())));
+            c.forEachFile(sink);
         }
     }
 }

@@ -7,16 +7,18 @@ import dev.fdl.ducklake.format.DuckLakePaths;
 
 /**
  * One data or delete file a DuckLake catalog names, in any of its snapshots, as the catalog
- * records it: the input of gc's mark phase and of verify.
+ * records it: what {@link CatalogInspector#forEachFile} streams, the input of gc's mark phase and
+ * of verify.
  *
  * @param dataPath   the catalog's {@code data_path} (an absolute location, e.g. {@code /abs/root/data/}
  *                   or {@code s3://b/p/data/}); DUCKLAKE.md, Paths
  * @param location   the file's absolute location: data_path + schema path + table path + file path
  *                   for relative paths, else the path as recorded
  * @param deleteFile true for a positional delete file, false for a data file
- * @param bytes      the size the catalog records ({@code file_size_bytes}), in bytes
+ * @param bytes      the size the catalog records ({@code file_size_bytes}), in bytes; -1 if not recorded
+ * @param relative   whether the catalog records the file's path relative to its table path
  */
-public record NamedFile(String dataPath, String location, boolean deleteFile, long bytes) {
+public record NamedFile(String dataPath, String location, boolean deleteFile, long bytes, boolean relative) {
     public NamedFile {
         Objects.requireNonNull(dataPath, "dataPath");
         Objects.requireNonNull(location, "location");

@@ -13,7 +13,7 @@ import dev.fdl.ducklake.format.DuckLakePaths;
 import dev.fdl.ducklake.format.DuckLakeTypes;
 import dev.fdl.ducklake.working.FileStats;
 import dev.fdl.ducklake.working.ImportPlan;
-import dev.fdl.ducklake.working.RowKey;
+import dev.fdl.ducklake.format.RowKey;
 import dev.fdl.ducklake.working.WorkingCatalog;
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
@@ -277,7 +277,7 @@ public final class FileRegistration {
      */
     private void checkKey(Connection duck, RecordedKeyCheck.Rows rows, TableName name) throws SQLException {
         if (rows.state().table() == null) return;
-        List<String> key = RowKey.current(rows.catalog(), rows.state().table().id());
+        List<String> key = RowKey.current(rows.catalog().connection(), rows.state().table().id());
         if (key.isEmpty()) return;
         String refusal = "cannot add " + (rows.written().size() == 1 ? "the file" : rows.written().size() + " files") + " to " + name
                 + ": the table's key (" + String.join(", ", key) + "), recorded by import --mode sync --key, ";

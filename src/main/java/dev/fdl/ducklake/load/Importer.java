@@ -66,7 +66,7 @@ public final class Importer {
     /**
      * Imports {@code request.source()} into {@code request.table()} of the working catalog (modes
      * create, replace, append; sync is {@code load.sync.Syncer}'s). An append or replace into a
-     * table whose row key is recorded ({@link dev.fdl.ducklake.working.RowKey}) is refused (a
+     * table whose row key is recorded ({@link dev.fdl.ducklake.format.RowKey}) is refused (a
      * failure, nothing imported) when it would leave the key NULL or repeated
      * ({@link RecordedKeyCheck}), unless {@link ImportRequest#dropKey()}, which ends the recorded key
      * in the import's snapshot instead.
@@ -85,7 +85,7 @@ public final class Importer {
     }
 
     /**
-     * {@link #importFile}, also recording the table's {@link dev.fdl.ducklake.working.RowKey}
+     * {@link #importFile}, also recording the table's {@link dev.fdl.ducklake.format.RowKey}
      * ({@code rowKey}; null: left as it is) in the same snapshot, without checking the rows against a
      * recorded key: for sync creating a table and for compaction (the same rows again).
      */

@@ -22,7 +22,7 @@ import dev.fdl.ducklake.read.ReadableCatalog;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
 import dev.fdl.ducklake.working.ImportPlan;
-import dev.fdl.ducklake.working.RowKey;
+import dev.fdl.ducklake.format.RowKey;
 import dev.fdl.ducklake.working.WorkingCatalog;
 
 /**
@@ -93,7 +93,7 @@ public final class RecordedKeyCheck {
                       ImportRequest request, DuckDbPool pool) throws SQLException, IOException {
         ImportMode mode = request.mode();
         if (state.table() == null || mode == ImportMode.CREATE) return;
-        List<String> key = RowKey.current(catalog, state.table().id());
+        List<String> key = RowKey.current(catalog.connection(), state.table().id());
         if (key.isEmpty()) return;
         String refusal = "cannot import " + request.source() + " into " + plan.table() + " (--mode "
                 + mode.name().toLowerCase(java.util.Locale.ROOT) + "): the table's key (" + String.join(", ", key)

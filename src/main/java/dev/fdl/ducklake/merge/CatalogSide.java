@@ -3,7 +3,7 @@ package dev.fdl.ducklake.merge;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.Sql;
-import dev.fdl.ducklake.format.RowKeyTag;
+import dev.fdl.ducklake.format.RowKey;
 import dev.fdl.ducklake.format.Visibility;
 import dev.fdl.ducklake.read.ReadableCatalog;
 import dev.fdl.ducklake.read.SnapshotView;
@@ -102,7 +102,7 @@ final class CatalogSide {
         for (SnapshotView.TableEntry t : view.tables()) {
             String uuid = uuids.get(t.id());
             if (uuid == null) throw new FdlException("catalog " + sqlite + " shows table " + t.name() + " without a ducklake_table row");
-            List<String> key = RowKeyTag.read(duck, SqlQuote.ident(alias) + ".main.ducklake_tag", t.id(), s);
+            List<String> key = RowKey.read(duck, SqlQuote.ident(alias) + ".main.ducklake_tag", t.id(), s);
             side.byUuid.put(uuid, new Table(uuid, t, key, side.fingerprint(duck, t, key)));
         }
         return side;

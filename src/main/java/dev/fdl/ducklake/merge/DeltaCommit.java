@@ -11,7 +11,6 @@ import dev.fdl.ducklake.read.TableViewSql;
 import dev.fdl.ducklake.working.DeleteFiles;
 import dev.fdl.ducklake.working.FileStats;
 import dev.fdl.ducklake.working.ImportPlan;
-import dev.fdl.ducklake.working.RowKey;
 import dev.fdl.ducklake.working.WorkingCatalog;
 import dev.fdl.store.Payload;
 import dev.fdl.util.SqlQuote;
@@ -129,7 +128,7 @@ final class DeltaCommit {
                     catalog.insertDataFiles(s, tableId, ImportPlan.append(name, state, columns), inserts, duck);
                     s.change("inserted_into_table:" + tableId);
                 }
-                if (t.key() != null) RowKey.record(s, tableId, t.key());
+                if (t.key() != null) s.recordRowKey(tableId, t.key());
                 return s.id();
             });
         } catch (java.io.IOException e) {

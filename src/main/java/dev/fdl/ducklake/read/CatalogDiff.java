@@ -23,7 +23,7 @@ import java.util.Properties;
 import java.util.Set;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.engine.DuckDbPool;
-import dev.fdl.ducklake.format.RowKeyTag;
+import dev.fdl.ducklake.format.RowKey;
 
 /**
  * {@code fdl diff}: what changed between two DuckLake catalogs (two versions, or a version and the
@@ -132,7 +132,7 @@ public final class CatalogDiff {
      * @param onlyTable null, or {@code [schema.]table}: only that table
      * @param keys      key columns (empty: rows are compared whole); used for every table that has them all;
      *                  null: per table the key {@code import --mode sync --key} recorded on the new side
-     *                  ({@link dev.fdl.ducklake.working.RowKey}), else whole rows
+     *                  ({@link dev.fdl.ducklake.format.RowKey}), else whole rows
      * @param rows      false: counts only ({@code --stat}), no row is sent to the sink
      */
     public record Request(Side a, Side b, String onlyTable, List<String> keys, boolean rows) {}
@@ -196,14 +196,14 @@ public final class CatalogDiff {
     }
 
     /**
-     * The {@link dev.fdl.ducklake.working.RowKey} recorded for the table on the new side (the old side's only for a dropped
+     * The {@link dev.fdl.ducklake.format.RowKey} recorded for the table on the new side (the old side's only for a dropped
      * table); empty when it has none. Only the new side's: a sync without {@code --key} ended the
      * key there, and the file it loaded need not hold it unique.
      */
     private static List<String> recordedKey(Connection duck, SnapshotView ca, SnapshotView.TableEntry a,
                                             SnapshotView cb, SnapshotView.TableEntry b) throws SQLException {
-        if (b != null) return RowKeyTag.read(duck, cb.catalogTable("ducklake_tag"), b.id(), cb.snapshot());
-        return RowKeyTag.read(duck, ca.catalogTable("ducklake_tag"), a.id(), ca.snapshot());
+        if (b != null) return RowKey.read(duck, cb.catalogTable("ducklake_tag"), b.id(), cb.snapshot());
+        return RowKey.read(duck, ca.catalogTable("ducklake_tag"), a.id(), ca.snapshot());
     }
 
     private static Map<String, SnapshotView.TableEntry> byName(SnapshotView c) {

@@ -4,6 +4,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import dev.fdl.ducklake.format.RowKey;
 import dev.fdl.ducklake.format.Visibility;
 
 /**
@@ -142,5 +143,18 @@ public final class NewSnapshot {
             ps.executeBatch();
         }
         return rowIds.size();
+    }
+
+    /**
+     * Records {@code key} (empty: none) as table {@code tableId}'s row identity at this snapshot
+     * ({@link RowKey}: ends the visible tag row, begins the new one), unless the visible tag
+     * already says the same.
+     */
+    public void recordRowKey(long tableId, List<String> key) throws SQLException {
+        if (RowKey.current(catalog.connection(), tableId).equals(key)) return;
+        endRows("ducklake_tag", "object_id = ? AND key = ?", tableId, RowKey.TAG);
+        if (!key.isEmpty())
+            catalog.update("INSERT INTO ducklake_tag (object_id, begin_snapshot, end_snapshot, key, value) VALUES (?, ?, NULL, ?, ?)",
+                    tableId, id(), RowKey.TAG, RowKey.json(key));
     }
 }

@@ -66,7 +66,7 @@ public final class WorkingCatalog implements AutoCloseable {
      *
      * @param state    the catalog as the plan read it
      * @param files    the new data files, in the order their row ids are given
-     * @param rowKey   the table's {@link RowKey} to record (empty: none), or null to leave it as it is
+     * @param rowKey   the table's {@link dev.fdl.ducklake.format.RowKey} to record (empty: none), or null to leave it as it is
      */
     public record ImportCommit(State state, ImportPlan plan, List<NewDataFile> files, List<String> rowKey) {
         public ImportCommit {
@@ -322,7 +322,7 @@ public final class WorkingCatalog implements AutoCloseable {
         s.change("inserted_into_table:" + tableId);
 
         insertDataFiles(s, tableId, plan, in.files(), duck);
-        if (in.rowKey() != null) RowKey.record(s, tableId, in.rowKey());
+        if (in.rowKey() != null) s.recordRowKey(tableId, in.rowKey());
     }
 
     /**

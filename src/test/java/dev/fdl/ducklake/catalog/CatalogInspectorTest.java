@@ -84,7 +84,7 @@ class CatalogInspectorTest {
     @ParameterizedTest
     @CsvSource({"towns,duckdb", "towns,sqlite"})
     void forEachFileResolvesEveryDataAndDeleteFileAgainstDataSchemaAndTablePath(String fixture, String kind) {
-        List<CatalogFile> files = new ArrayList<>();
+        List<NamedFile> files = new ArrayList<>();
         try (CatalogInspector catalog = CatalogInspector.open(fixtureAs(fixture, kind))) {
             catalog.forEachFile(files::add);
         }
@@ -95,8 +95,8 @@ class CatalogInspectorTest {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        assertThat(files).extracting(CatalogFile::location).containsExactlyInAnyOrderElementsOf(expected);
-        assertThat(files).filteredOn(CatalogFile::deleteFile).singleElement()
+        assertThat(files).extracting(NamedFile::location).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(files).filteredOn(NamedFile::deleteFile).singleElement()
                 .satisfies(f -> assertThat(f.location()).endsWith("-delete.parquet"));
         assertThat(files).allSatisfy(f -> {
             assertThat(f.relative()).isTrue();

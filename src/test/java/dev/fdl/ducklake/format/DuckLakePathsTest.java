@@ -114,9 +114,9 @@ class DuckLakePathsTest {
     void gcNamesAFileInADoubleSlashFolderNoKeyAtAllSoCommitRefusesIt() {
         // "main//t/f" is one file on a local disk and another key on S3: no single key is right, so
         // the name counts as outside the data folder (commit step 5 refuses such a catalog).
-        NamedFile f = new NamedFile(DATA, "/r/data/main//t/f.parquet", false, 1);
+        NamedFile f = new NamedFile(DATA, "/r/data/main//t/f.parquet", false, 1, true);
         assertThat(f.nameIn(DATA)).isNull();
-        assertThat(new NamedFile(DATA, "/r/data/my schema/a+b%20/東京.parquet", false, 1).nameIn(DATA))
+        assertThat(new NamedFile(DATA, "/r/data/my schema/a+b%20/東京.parquet", false, 1, true).nameIn(DATA))
                 .isEqualTo("my schema/a+b%20/東京.parquet");
     }
 

@@ -21,7 +21,7 @@ import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.WorkingCatalogFixture;
 import dev.fdl.ducklake.engine.Sql;
-import dev.fdl.ducklake.format.RowKeyTag;
+import dev.fdl.ducklake.format.RowKey;
 import dev.fdl.ducklake.load.ImportResult;
 import dev.fdl.ducklake.read.BuiltInReader;
 
@@ -108,7 +108,7 @@ class TableDropTest {
             assertThat(rows(st, "SELECT count(*) FROM ducklake_delete_file WHERE table_id = 1 AND end_snapshot = " + r.snapshot()))
                     .containsExactly("1");
             assertThat(rows(st, "SELECT key, end_snapshot FROM ducklake_tag WHERE object_id = 1"))
-                    .containsExactly(RowKeyTag.TAG + "|" + r.snapshot());
+                    .containsExactly(RowKey.TAG + "|" + r.snapshot());
         }
         try (BuiltInReader reader = wc.read(null)) {
             assertThat(reader.tables()).containsExactly("main.other");

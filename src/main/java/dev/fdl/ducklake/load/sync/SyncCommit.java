@@ -16,7 +16,7 @@ import dev.fdl.ducklake.format.DuckLakeSchema;
 import dev.fdl.ducklake.working.DeleteFiles;
 import dev.fdl.ducklake.working.ImportPlan;
 import dev.fdl.ducklake.working.NewSnapshot;
-import dev.fdl.ducklake.working.RowKey;
+import dev.fdl.ducklake.format.RowKey;
 import dev.fdl.ducklake.working.WorkingCatalog;
 
 /**
@@ -98,7 +98,7 @@ final class SyncCommit {
             catalog.insertDataFiles(s, tableId, ImportPlan.append(in.name(), state, plan.columns()), in.insert().files(), duck);
             s.change("inserted_into_table:" + tableId);
         }
-        RowKey.record(s, tableId, plan.keys().stream().map(ImportPlan.Column::name).toList());
+        s.recordRowKey(tableId, plan.keys().stream().map(ImportPlan.Column::name).toList());
     }
 
     /** The column rows of an {@code ALTER TABLE}: drops end, renames/retypes continue the id in a new row, adds begin. */

@@ -37,7 +37,7 @@ import dev.fdl.ducklake.read.TableViewSql;
 import dev.fdl.ducklake.working.DeleteFiles;
 import dev.fdl.ducklake.working.FileStats;
 import dev.fdl.ducklake.working.ImportPlan;
-import dev.fdl.ducklake.working.RowKey;
+import dev.fdl.ducklake.format.RowKey;
 import dev.fdl.ducklake.working.WorkingCatalog;
 
 /**
@@ -132,7 +132,7 @@ public final class Syncer {
                         newTableKey = checkKeysOfNewTable(duck, src, source, name, keys == null ? List.of() : keys);
                     }
                 } else {
-                    List<String> recorded = keys == null ? RowKey.current(catalog, state.table().id()) : List.of();
+                    List<String> recorded = keys == null ? RowKey.current(catalog.connection(), state.table().id()) : List.of();
                     for (String k : recorded) {
                         if (src.types().keySet().stream().noneMatch(c -> Identifiers.same(c, k)))
                             throw FdlException.usage("cannot sync " + source + " into " + name + ": the key recorded by an earlier "
@@ -222,7 +222,7 @@ public final class Syncer {
         if (rows == 0) throw new FdlException("cannot import " + source + ": it holds no data rows; nothing was imported");
         long added = counts[0], changed = counts[1], removed = counts[2];
         // a file equal to the table still records a key it names (or ends one with --no-key): that is a snapshot
-        boolean keyChanges = !RowKey.current(catalog, state.table().id()).equals(keyNames(plan));
+        boolean keyChanges = !RowKey.current(catalog.connection(), state.table().id()).equals(keyNames(plan));
         if (added + changed + removed == 0 && !plan.altersTable() && !keyChanges) {
             return new SyncResult(name, null, rows, 0, 0, 0, null, 0, 0, 0, 0, List.of(), false, keyNames(plan), keyRecorded,
                     ImportResult.of(plan.columns()));

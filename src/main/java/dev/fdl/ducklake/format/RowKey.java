@@ -12,15 +12,40 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The format of the recorded row identity ({@code dev.fdl.ducklake.working.RowKey}): a
- * {@code ducklake_tag} row of the table, key {@value #TAG}, value a JSON array of column names;
- * and its reading at a snapshot of any catalog.
+ * The row identity of a table, as the last {@code fdl import --mode sync --key cols} named it,
+ * recorded in the catalog so that {@code fdl diff} reports changed rows (old → new) without
+ * {@code --key} (docs/data.md "The recorded key").
+ *
+ * <p>It is a DuckLake table tag ({@code ducklake_tag}: {@code object_id} = the table id, key
+ * {@value #TAG}, value a JSON array of column names), so it lives in the working catalog and in
+ * every version's catalog, travels through checkout and commit like every catalog row, and follows
+ * DuckLake's snapshot rules: a new key ends the previous tag row ({@code end_snapshot}) and begins
+ * its own in the sync's snapshot ({@code working.NewSnapshot.recordRowKey}); a sync without
+ * {@code --key} uses it, {@code sync --no-key} ends it (the whole row is the identity again). The
+ * DuckLake extension keeps tags it does not use (its own key is {@code comment}); readers ignore
+ * this one. This class holds the format and its reading, at a snapshot of any catalog
+ * ({@link #read}) or at a working catalog's newest snapshot ({@link #current}).
  */
-public final class RowKeyTag {
+public final class RowKey {
     /** The {@code ducklake_tag} key of the recorded row identity. */
     public static final String TAG = "fdl.key";
 
-    private RowKeyTag() {}
+    private RowKey() {}
+
+    /**
+     * The key recorded for table {@code tableId} at the newest snapshot of the working catalog
+     * (SQLite) {@code catalog}; empty when none.
+     */
+    public static List<String> current(Connection catalog, long tableId) throws SQLException {
+        try (PreparedStatement ps = catalog.prepareStatement(
+                "SELECT value FROM ducklake_tag WHERE object_id = ? AND key = ? AND" + Visibility.live(""))) {
+            ps.setLong(1, tableId);
+            ps.setString(2, TAG);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? parse(rs.getString(1)) : List.of();
+            }
+        }
+    }
 
     /**
      * The key recorded for table {@code tableId} at {@code snapshot} in the catalog whose
@@ -39,6 +64,7 @@ public final class RowKeyTag {
         }
     }
 
+    /** The tag value of {@code key}: a JSON array of its column names. */
     public static String json(List<String> key) {
         try {
             return Json.MAPPER.writeValueAsString(key);
