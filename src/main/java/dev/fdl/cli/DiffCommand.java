@@ -182,8 +182,12 @@ final class DiffCommand implements Runnable {
         return new CatalogDiff.Side("(no version)", tmp, repo.dataLocation());
     }
 
-    /** Where the built-in reader finds the data files: the repository's data folder, or for a remote one a local mirror. */
     private String dataPath(Repository repo, Path catalog) {
+        return dataPath(spec, repo, catalog);
+    }
+
+    /** Where the built-in reader finds a catalog's data files: the repository's data folder, or for a remote one a local mirror. */
+    static String dataPath(CommandSpec spec, Repository repo, Path catalog) {
         String location = repo.dataLocation();
         if (!DuckLakePaths.isRemote(location)) return location;
         return DataFileMirror.fetch(CommandContext.of(spec).duckDb(), catalog, null, repo.store(), repo.dataDir(),
@@ -360,7 +364,7 @@ final class DiffCommand implements Runnable {
         }
     }
 
-    private static final class CsvPrinter implements Printer {
+    static final class CsvPrinter implements Printer {
         private final PrintWriter out;
         private final boolean stat;
         private final String eol;
@@ -388,7 +392,8 @@ final class DiffCommand implements Runnable {
             line(table, rest);
         }
 
-        private static String field(String v) {
+        /** One CSV field (RFC 4180 quoting; NULL as the empty field). */
+        static String field(String v) {
             if (v == null) return "";
             if (v.isEmpty() || v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r")) {
                 return '"' + v.replace("\"", "\"\"") + '"';
