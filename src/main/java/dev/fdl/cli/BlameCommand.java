@@ -56,13 +56,7 @@ final class BlameCommand implements Runnable {
     }
 
     /** git blame's shape: short version id, seq, date, author, then the row's shown values. */
-    private static final class TextLines implements Blame.Sink {
-        private final PrintWriter out;
-
-        TextLines(PrintWriter out) {
-            this.out = out;
-        }
-
+    private record TextLines(PrintWriter out) implements Blame.Sink {
         @Override
         public void columns(List<String> names) {
             out.println(String.format("%-13s %5s %-10s %-16s ", "version", "seq", "date", "author") + String.join("\t", names));
@@ -81,13 +75,7 @@ final class BlameCommand implements Runnable {
         }
     }
 
-    private static final class JsonLines implements Blame.Sink {
-        private final PrintWriter out;
-
-        JsonLines(PrintWriter out) {
-            this.out = out;
-        }
-
+    private record JsonLines(PrintWriter out) implements Blame.Sink {
         @Override
         public void columns(List<String> names) {}
 
@@ -110,13 +98,7 @@ final class BlameCommand implements Runnable {
         }
     }
 
-    private static final class CsvLines implements Blame.Sink {
-        private final PrintWriter out;
-
-        CsvLines(PrintWriter out) {
-            this.out = out;
-        }
-
+    private record CsvLines(PrintWriter out) implements Blame.Sink {
         @Override
         public void columns(List<String> names) {
             StringBuilder sb = new StringBuilder("version,seq,created_at,author,message");
