@@ -58,6 +58,11 @@ final class BlameCommand implements Runnable {
     /** git blame's shape: short version id, seq, date, author, then the row's shown values. */
     private record TextLines(PrintWriter out) implements Blame.Sink {
         @Override
+        public boolean json() {
+            return false;
+        }
+
+        @Override
         public void columns(List<String> names) {
             out.println(String.format("%-13s %5s %-10s %-16s ", "version", "seq", "date", "author") + String.join("\t", names));
         }
@@ -99,6 +104,11 @@ final class BlameCommand implements Runnable {
     }
 
     private record CsvLines(PrintWriter out) implements Blame.Sink {
+        @Override
+        public boolean json() {
+            return false;
+        }
+
         @Override
         public void columns(List<String> names) {
             StringBuilder sb = new StringBuilder("version,seq,created_at,author,message");

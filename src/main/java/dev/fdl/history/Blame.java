@@ -50,8 +50,13 @@ public final class Blame {
     public interface Sink {
         void columns(List<String> names);
 
-        /** A row's shown values as text (null for NULL) and as one JSON object, and its owner. */
+        /** A row's shown values as text (null for NULL) and as one JSON object (null unless {@link #json()}), and its owner. */
         void row(SnapshotOwners.Owner owner, List<String> values, String json);
+
+        /** Whether {@link #row} needs each row as JSON (DuckDB's {@code to_json}, costly per row when unused). */
+        default boolean json() {
+            return true;
+        }
     }
 
     private final Repository repo;
@@ -90,7 +95,7 @@ public final class Blame {
             String ownerOf = ownerColumn(duck, request.version(), rel, owners);
             List<String> shown = keys.isEmpty() ? names : keys;
             sink.columns(shown);
-            return emit(duck, rows, ownerOf, shown, owners, sink);
+            return emit(duck, new Emitted(rows, ownerOf, shown, owners), sink);
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot blame table " + request.table() + " in version "
                     + request.version().id() + ": " + DuckDbErrors.firstLine(e), e);
@@ -189,21 +194,29 @@ public final class Blame {
         return sb.append(" END").toString();
     }
 
-    private static long emit(Connection duck, String rows, String ownerOf, List<String> shown, List<SnapshotOwners.Owner> owners,
-                             Sink sink) throws SQLException {
-        StringBuilder select = new StringBuilder("SELECT " + ownerOf + " AS __fdl_owner, to_json({");
-        for (int i = 0; i < shown.size(); i++)
-            select.append(i == 0 ? "" : ", ").append(SqlQuote.literal(shown.get(i))).append(": r.").append(SqlQuote.ident(shown.get(i)));
-        select.append("})");
+    /** What {@link #emit} sends: the rows' SELECT, the expression of each row's owner index, the columns shown, the owners. */
+    private record Emitted(String rows, String ownerOf, List<String> shown, List<SnapshotOwners.Owner> owners) {}
+
+    private static long emit(Connection duck, Emitted e, Sink sink) throws SQLException {
+        List<String> shown = e.shown();
+        StringBuilder select = new StringBuilder("SELECT " + e.ownerOf() + " AS __fdl_owner, ");
+        if (sink.json()) {
+            select.append("to_json({");
+            for (int i = 0; i < shown.size(); i++)
+                select.append(i == 0 ? "" : ", ").append(SqlQuote.literal(shown.get(i))).append(": r.").append(SqlQuote.ident(shown.get(i)));
+            select.append("})");
+        } else {
+            select.append("NULL");
+        }
         for (String c : shown) select.append(", CAST(r.").append(SqlQuote.ident(c)).append(" AS VARCHAR)");
         String order = String.join(", ", shown.stream().map(c -> "r." + SqlQuote.ident(c)).toList());
         long n = 0;
         try (Statement st = duck.createStatement();
-             ResultSet rs = st.executeQuery(select + " FROM (" + rows + ") AS r ORDER BY " + order)) {
+             ResultSet rs = st.executeQuery(select + " FROM (" + e.rows() + ") AS r ORDER BY " + order)) {
             while (rs.next()) {
                 List<String> values = new ArrayList<>(shown.size());
                 for (int i = 0; i < shown.size(); i++) values.add(rs.getString(i + 3));
-                sink.row(owners.get(rs.getInt(1)), values, rs.getString(2));
+                sink.row(e.owners().get(rs.getInt(1)), values, rs.getString(2));
                 n++;
             }
         }
