@@ -58,11 +58,6 @@ final class BlameCommand implements Runnable {
     /** git blame's shape: short version id, seq, date, author, then the row's shown values. */
     private record TextLines(PrintWriter out) implements Blame.Sink {
         @Override
-        public boolean json() {
-            return false;
-        }
-
-        @Override
         public void columns(List<String> names) {
             out.println(String.format("%-13s %5s %-10s %-16s ", "version", "seq", "date", "author") + String.join("\t", names));
         }
@@ -81,6 +76,11 @@ final class BlameCommand implements Runnable {
     }
 
     private record JsonLines(PrintWriter out) implements Blame.Sink {
+        @Override
+        public boolean json() {
+            return true;
+        }
+
         @Override
         public void columns(List<String> names) {}
 
@@ -104,11 +104,6 @@ final class BlameCommand implements Runnable {
     }
 
     private record CsvLines(PrintWriter out) implements Blame.Sink {
-        @Override
-        public boolean json() {
-            return false;
-        }
-
         @Override
         public void columns(List<String> names) {
             StringBuilder sb = new StringBuilder("version,seq,created_at,author,message");

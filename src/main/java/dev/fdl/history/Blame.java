@@ -55,7 +55,7 @@ public final class Blame {
 
         /** Whether {@link #row} needs each row as JSON (DuckDB's {@code to_json}, costly per row when unused). */
         default boolean json() {
-            return true;
+            return false;
         }
     }
 
