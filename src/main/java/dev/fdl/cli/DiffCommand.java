@@ -7,6 +7,7 @@ import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.catalog.EmptyCatalog;
 import dev.fdl.ducklake.read.ReadableCatalog;
 import dev.fdl.ducklake.read.CatalogDiff;
+import dev.fdl.history.ChangeFeed;
 import dev.fdl.repo.RevisionRange;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
@@ -54,10 +55,20 @@ final class DiffCommand implements Runnable {
     @Option(names = "--json", description = "One JSON object per line (schema changes, rows, per-table counts), then a summary object.") boolean json;
     @Option(names = "--csv", description = {"Rows as CSV (nothing but CSV lines): per table a header line (table, change, its columns), "
             + "then one line per row, each starting with the table's name.", "With --stat: table, added, removed, changed."}) boolean csv;
+    @Option(names = "--changes", description = {"The change feed: one record per row change, with change_type insert, delete, "
+            + "update_preimage or update_postimage (by the table's key; without one, inserts and deletes). "
+            + "Applied to <a>'s rows it gives <b>'s rows (docs/history.md)."}) boolean changes;
+    @Option(names = "--format", paramLabel = "csv|json|parquet", description = "With --changes: how records are written (default json: "
+            + "one object per line with table, change_type and row).") String format;
+    @Option(names = "--output", paramLabel = "FILE", description = "With --changes: write to this file (several tables as CSV or "
+            + "Parquet: a folder, one file per table) instead of stdout.") Path output;
     @Option(names = "--crlf", description = "With --csv: end lines with \\r\\n (RFC 4180's CRLF) instead of \\n.") boolean crlf;
 
     @Override
     public void run() {
+        if (!changes && (format != null || output != null)) throw FdlException.usage("--format and --output go with --changes");
+        if (changes && (stat || json || csv)) throw FdlException.usage("--changes writes the change feed: choose its form with --format, "
+                + "not --stat, --json or --csv");
         if (json && csv) throw FdlException.usage("give either --json or --csv, not both");
         if (crlf && !csv) throw FdlException.usage("--crlf goes with --csv");
         if (noKey && keys != null) throw FdlException.usage("give either --key or --no-key, not both");
@@ -104,6 +115,10 @@ final class DiffCommand implements Runnable {
                         : (from.description() != null ? from.description() : refs.get(0)) + " against "
                         + (to.description() != null ? to.description() : refs.get(1));
             }
+            if (changes) {
+                changeFeed(a, b, out);
+                return;
+            }
             Printer printer = json ? new JsonPrinter(out) : csv ? new CsvPrinter(out, stat, crlf ? "\r\n" : "\n")
                     : new TextPrinter(out, stat, spec.commandLine().getErr(), which, "diff " + a.label() + " " + b.label());
             // null: each table's key recorded by import --mode sync --key (none: whole rows)
@@ -114,6 +129,16 @@ final class DiffCommand implements Runnable {
         } finally {
             scratch.forEach(ReadableCatalog::close);
         }
+    }
+
+    /** Writes the change feed of {@code a} → {@code b} ({@link ChangeFeed}), telling on stderr what was written to a file. */
+    private void changeFeed(CatalogDiff.Side a, CatalogDiff.Side b, PrintWriter out) {
+        ChangeFeed.Format f = format == null ? ChangeFeed.Format.JSON : ChangeFeed.Format.parse(format);
+        ChangeFeed.Result r = new ChangeFeed(CommandContext.of(spec).duckDb())
+                .write(new ChangeFeed.Request(a, b, table, noKey ? List.of() : keys, f, output), out);
+        out.flush();
+        if (output != null)
+            spec.commandLine().getErr().printf("Wrote %,d change record(s) of %d table(s) to %s%n", r.records(), r.tables(), output);
     }
 
     /** "the working copy (branch 'dev')", as the first line names it. */
@@ -149,8 +174,12 @@ final class DiffCommand implements Runnable {
         return new CatalogDiff.Side("(no version)", tmp, repo.dataLocation());
     }
 
-    /** Where the built-in reader finds the data files: the repository's data folder, or for a remote one a local mirror. */
     private String dataPath(Repository repo, ReadableCatalog c) {
+        return dataPath(spec, repo, c);
+    }
+
+    /** Where the built-in reader finds a catalog's data files: the repository's data folder, or for a remote one a local mirror. */
+    static String dataPath(CommandSpec spec, Repository repo, ReadableCatalog c) {
         return c.dataPath(CommandContext.of(spec).duckDb(), new ReadableCatalog.DataFiles(repo.store(), repo.dataDir(),
                 CommandContext.of(spec).cache().dataFolder(repo)), null);
     }
@@ -325,7 +354,7 @@ final class DiffCommand implements Runnable {
         }
     }
 
-    private static final class CsvPrinter implements Printer {
+    static final class CsvPrinter implements Printer {
         private final PrintWriter out;
         private final boolean stat;
         private final String eol;
@@ -353,7 +382,8 @@ final class DiffCommand implements Runnable {
             line(table, rest);
         }
 
-        private static String field(String v) {
+        /** One CSV field (RFC 4180 quoting; NULL as the empty field). */
+        static String field(String v) {
             if (v == null) return "";
             if (v.isEmpty() || v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r")) {
                 return '"' + v.replace("\"", "\"\"") + '"';

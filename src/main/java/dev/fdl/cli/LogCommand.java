@@ -48,6 +48,11 @@ final class LogCommand implements Runnable {
                 + "(docs/signing.md).", "--show-signature"));
         c.spec.addOption(Specs.flag("Per version and table, the rows added and removed (a changed row counts as both), "
                 + "from the catalogs alone: no data file is read.", "--stat"));
+        c.spec.addOption(Specs.option(String.class, "[schema.]table", "The history of rows of this table (with --key or --where): "
+                + "the versions that added, changed or removed them, with their values there; first parents unless --all.", "--table"));
+        c.spec.addOption(Specs.option(String[].class, "col=value", "With --table: the row, by its key's values (repeat for several columns).", "--key"));
+        c.spec.addOption(Specs.option(String.class, "SQL", "With --table: the rows matching this read-only SQL expression.", "--where"));
+        c.spec.addOption(Specs.flag("With --table: follow every parent, not only the first.", "--all"));
         c.spec.addOption(RepoOption.spec());
         return c.spec;
     }
@@ -83,9 +88,18 @@ final class LogCommand implements Runnable {
             throw FdlException.usage("fdl log --graph draws text and cannot be combined with --json; the JSON lists each version's "
                     + "parents, from which a graph can be drawn");
         PrintWriter out = spec.commandLine().getOut();
+        boolean rows = given.hasMatchedOption("--table");
+        if (!rows && (given.hasMatchedOption("--key") || given.hasMatchedOption("--where") || given.hasMatchedOption("--all")))
+            throw FdlException.usage("--key, --where and --all go with --table (the history of rows of one table)");
+        if (rows && (exclude != null || stat || graph || oneline))
+            throw FdlException.usage("fdl log --table shows one table's rows; it takes one ref, not <a>..<b>, --stat, --graph or --oneline");
         try (ObjectStore store = RepoOption.of(given).openStore()) {
             Repository repo = Repository.open(store);
             DefaultRef target = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, start, spec.commandLine().getErr());
+            if (rows) {
+                RowLogPrinter.print(spec, repo, repo.resolve(target.spec()).version(), given, json);
+                return;
+            }
             Resolved r = repo.resolveAllowingExpired(target.spec());
             String hidden = exclude == null ? null
                     : repo.resolveAllowingExpired(DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, exclude, spec.commandLine().getErr()).spec()).version().id();

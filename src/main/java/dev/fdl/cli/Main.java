@@ -56,6 +56,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         Subcommand.annotated(CommitCommand.class),
         Subcommand.built("log", LogCommand::spec),
         Subcommand.annotated(DiffCommand.class),
+        Subcommand.annotated(BlameCommand.class),
         Subcommand.annotated(CompactCommand.class),
         Subcommand.built("show", ShowCommand::spec),
         Subcommand.built("refs", RefsCommand::spec),

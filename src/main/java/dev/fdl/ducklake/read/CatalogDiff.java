@@ -90,6 +90,14 @@ public final class CatalogDiff {
 
         /** The counts of one table, after its rows. */
         default void stat(TableStat stat) {}
+
+        /**
+         * With {@link Request#changes()}: the table's change feed as one SELECT, to run on {@code duck}
+         * during this call: column {@code change_type} ({@code delete}, {@code insert},
+         * {@code update_preimage}, {@code update_postimage}) then the compared {@code columns} under their
+         * names on the new side, ordered by the key (a preimage before its postimage), else by every column.
+         */
+        default void changes(String table, List<String> columns, String select, Connection duck) throws SQLException {}
     }
 
     /**
@@ -134,8 +142,14 @@ public final class CatalogDiff {
      *                  null: per table the key {@code import --mode sync --key} recorded on the new side
      *                  ({@link dev.fdl.ducklake.format.RowKey}), else whole rows
      * @param rows      false: counts only ({@code --stat}), no row is sent to the sink
+     * @param changes   true: no counts and no rows, each table's change feed goes to {@link Sink#changes} instead
      */
-    public record Request(Side a, Side b, String onlyTable, List<String> keys, boolean rows) {}
+    public record Request(Side a, Side b, String onlyTable, List<String> keys, boolean rows, boolean changes) {
+        /** A diff of rows or counts, without the change feed. */
+        public Request(Side a, Side b, String onlyTable, List<String> keys, boolean rows) {
+            this(a, b, onlyTable, keys, rows, false);
+        }
+    }
 
     /**
      * Compares {@code request.a()} (old) with {@code request.b()} (new), sending rows to {@code sink}.
@@ -182,6 +196,7 @@ public final class CatalogDiff {
                 List<String> tableKeys = keys != null ? keys : recordedKey(duck, ca, x, cb, y);
                 TableDiff diff = new TableDiff(duck, name, new TableSide(ca, x), new TableSide(cb, y), tableKeys, rows, sink);
                 diff.sides(a.label(), b.label(), keys == null);
+                diff.changes = request.changes();
                 TableStat stat = diff.run();
                 if (x != null && y != null && stat.differs()) changedTables++;
                 rowsAdded += stat.added();
@@ -243,6 +258,8 @@ public final class CatalogDiff {
         private boolean schemaChanged;
         private final List<String[]> schemaChanges = new ArrayList<>();
         private boolean keyRecorded;
+        /** True: the change feed goes to the sink instead of counts and rows. */
+        boolean changes;
 
         /** Names the sides in messages; {@code keyRecorded}: the key is the one sync recorded, not one given with --key. */
         void sides(String labelA, String labelB, boolean keyRecorded) {
@@ -308,7 +325,10 @@ public final class CatalogDiff {
                 if (b != null) refuseNonUniqueKey("__fdl_pb", labelB, keys, labels);
             }
             emitSchemaChanges();
-            if (common.isEmpty()) {
+            if (changes) {
+                if (!common.isEmpty()) sink.changes(name, labels, feed(keys, list), duck);
+                stat = new TableStat(name, 0, 0, 0, schemaChanged);
+            } else if (common.isEmpty()) {
                 // no column on both sides: no row of one side can equal one of the other, so every
                 // row is removed and every row added; rows are not listed (they share no columns)
                 stat = new TableStat(name, count("SELECT 1 FROM __fdl_pb"), count("SELECT 1 FROM __fdl_pa"), 0, schemaChanged);
@@ -342,6 +362,39 @@ public final class CatalogDiff {
             }
             sink.stat(stat);
             return stat;
+        }
+
+        /**
+         * The change feed over the two sides' differing rows: by key, a key on one side only is a
+         * delete or an insert and a key on both with other values an update pair; without a key the
+         * multiset difference (EXCEPT ALL) each way. Rows left out of the parts are equal on both sides.
+         */
+        private String feed(List<Integer> keys, String list) {
+            String body;
+            if (keys.isEmpty()) {
+                body = "SELECT 'delete' AS change_type, 0 AS __fdl_rank, * FROM (SELECT " + list + " FROM __fdl_pa EXCEPT ALL SELECT "
+                        + list + " FROM __fdl_pb)\nUNION ALL SELECT 'insert', 3, * FROM (SELECT " + list + " FROM __fdl_pb EXCEPT ALL SELECT "
+                        + list + " FROM __fdl_pa)";
+            } else {
+                String on = String.join(" AND ", keys.stream().map(i -> "x." + col(i) + " = y." + col(i)).toList());
+                List<String> differs = new ArrayList<>();
+                for (int i = 0; i < common.size(); i++) if (!keys.contains(i)) differs.add("x." + col(i) + " IS DISTINCT FROM y." + col(i));
+                String changed = "FROM __fdl_pa x JOIN __fdl_pb y ON " + on + " WHERE " + (differs.isEmpty() ? "false" : String.join(" OR ", differs));
+                body = "SELECT 'delete' AS change_type, 0 AS __fdl_rank, x.* FROM __fdl_pa x ANTI JOIN __fdl_pb y ON " + on
+                        + "\nUNION ALL SELECT 'update_preimage', 1, x.* " + changed
+                        + "\nUNION ALL SELECT 'update_postimage', 2, y.* " + changed
+                        + "\nUNION ALL SELECT 'insert', 3, y.* FROM __fdl_pb y ANTI JOIN __fdl_pa x ON " + on;
+            }
+            List<String> named = new ArrayList<>();
+            List<String> order = new ArrayList<>();
+            for (int k : keys) order.add("f." + col(k));
+            order.add("f.__fdl_rank");
+            for (int i = 0; i < common.size(); i++) {
+                SnapshotView.ColumnEntry c = common.get(i)[1] != null ? common.get(i)[1] : common.get(i)[0];
+                named.add("f." + col(i) + " AS " + SqlQuote.ident(c.name()));
+                if (!keys.contains(i)) order.add("f." + col(i));
+            }
+            return "SELECT f.change_type, " + String.join(", ", named) + " FROM (" + body + ") AS f ORDER BY " + String.join(", ", order);
         }
 
         /** {@code ORDER BY} the key columns of {@code alias}, then all its {@code columns} compared columns. */

@@ -1,0 +1,225 @@
+package dev.fdl.history;
+
+import dev.fdl.FdlException;
+import dev.fdl.ducklake.engine.DuckDbErrors;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.engine.Identifiers;
+import dev.fdl.ducklake.engine.Sql;
+import dev.fdl.ducklake.format.RowKeyTag;
+import dev.fdl.ducklake.read.SnapshotView;
+import dev.fdl.ducklake.read.TableViewSql;
+import dev.fdl.ducklake.TableName;
+import dev.fdl.repo.CatalogSource;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionInfo;
+import dev.fdl.util.SqlQuote;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * {@code fdl blame}: per visible row of a table at a version, the version that last added or changed
+ * it (docs/history.md). DuckLake never changes a row in place: it ends it and adds the new one, so a
+ * row was last added or changed by the snapshot that began its data file or inlined row
+ * (DUCKLAKE.md "Snapshots and visibility", "Data"), and that snapshot maps to the version that
+ * published it ({@link SnapshotOwners}). Only the blamed version's rows are read; other versions
+ * contribute version.json files and, for merges, catalog metadata.
+ */
+public final class Blame {
+    private static final String ALIAS = "__fdl_blame";
+
+    /**
+     * One blame.
+     *
+     * @param version  the version blamed, its catalog and where its data files are read ({@code dataPath})
+     * @param keys     null: the table's recorded key, else these columns (empty: every column is shown, no key)
+     * @param where    null, or a read-only SQL expression over the table's columns choosing the rows
+     */
+    public record Request(VersionInfo version, Path catalog, String dataPath, String table, List<String> keys, String where) {}
+
+    /** Receives the blame: first the columns shown (the key, else every column), then one line per row in key order. */
+    public interface Sink {
+        void columns(List<String> names);
+
+        /** A row's shown values as text (null for NULL) and as one JSON object (null unless {@link #json()}), and its owner. */
+        void row(SnapshotOwners.Owner owner, List<String> values, String json);
+
+        /** Whether {@link #row} needs each row as JSON (DuckDB's {@code to_json}, costly per row when unused). */
+        default boolean json() {
+            return false;
+        }
+    }
+
+    private final Repository repo;
+    private final CatalogSource catalogs;
+    private final DuckDbPool pool;
+
+    public Blame(Repository repo, CatalogSource catalogs, DuckDbPool pool) {
+        this.repo = repo;
+        this.catalogs = catalogs;
+        this.pool = pool;
+    }
+
+    /**
+     * Sends the blame of {@code request} to {@code sink}; returns the rows sent.
+     *
+     * @throws FdlException not found (exit 4) for a table the version lacks; usage (exit 2) for a
+     *                      key column the table lacks, a key that is not unique or NULL, or a
+     *                      {@code --where} that is not one read-only expression
+     */
+    public long run(Request request, Sink sink) {
+        Properties props = new Properties();
+        props.setProperty("jdbc_stream_results", "true");
+        try (Connection duck = pool.connection(props)) {
+            Sql.attach(duck, request.catalog(), ALIAS, true);
+            String file = request.catalog().toString();
+            SnapshotView view = SnapshotView.load(duck, ALIAS, file, request.dataPath(), null);
+            SnapshotView.TableEntry table = table(view, request.table(), request.version());
+            SnapshotView relative = SnapshotView.loadRelative(duck, ALIAS, file, null);
+            SnapshotView.TableEntry rel = relative.tables().stream().filter(t -> t.id() == table.id()).findFirst().orElseThrow();
+            List<String> names = table.columns().stream().map(SnapshotView.ColumnEntry::name).toList();
+            List<String> keys = keys(duck, view, table, request.keys(), names);
+            String rows = named(table, new TableViewSql(view, table).selectWithRowIds());
+            if (request.where() != null) rows = RowFilter.apply(duck, rows, request.where());
+            if (request.keys() != null && !keys.isEmpty()) refuseNonUnique(duck, named(table, new TableViewSql(view, table).selectWithRowIds()), keys, request);
+            List<SnapshotOwners.Owner> owners = new ArrayList<>();
+            String ownerOf = ownerColumn(duck, request.version(), rel, owners);
+            List<String> shown = keys.isEmpty() ? names : keys;
+            sink.columns(shown);
+            return emit(duck, new Emitted(rows, ownerOf, shown, owners), sink);
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot blame table " + request.table() + " in version "
+                    + request.version().id() + ": " + DuckDbErrors.firstLine(e), e);
+        }
+    }
+
+    /** The table named {@code name} in the view. @throws FdlException not found naming the version */
+    static SnapshotView.TableEntry table(SnapshotView view, String name, VersionInfo version) {
+        TableName wanted = TableName.parse(name);
+        for (SnapshotView.TableEntry t : view.tables())
+            if (Identifiers.same(t.schema(), wanted.schema()) && Identifiers.same(t.name(), wanted.name())) return t;
+        List<String> have = view.tables().stream().map(t -> t.schema() + "." + t.name()).toList();
+        throw FdlException.notFound("table " + wanted + " is not in version " + version.id() + " (it has "
+                + (have.isEmpty() ? "no tables" : String.join(", ", have)) + ")");
+    }
+
+    /** The key columns under the table's spelling: the given ones (each must exist), else the recorded key. */
+    private static List<String> keys(Connection duck, SnapshotView view, SnapshotView.TableEntry table, List<String> given,
+                                     List<String> names) throws SQLException {
+        List<String> wanted = given != null ? given
+                : RowKeyTag.read(duck, SqlQuote.ident(ALIAS) + ".main.ducklake_tag", table.id(), view.snapshot());
+        List<String> out = new ArrayList<>();
+        for (String k : wanted) {
+            String found = names.stream().filter(n -> Identifiers.same(n, k.trim())).findFirst().orElse(null);
+            if (found == null) {
+                if (given == null) return List.of(); // a recorded key whose column is gone identifies nothing
+                throw FdlException.usage("table " + table.schema() + "." + table.name() + " has no column " + k + " (it has "
+                        + String.join(", ", names) + "); name its key columns with --key");
+            }
+            out.add(found);
+        }
+        return out;
+    }
+
+    /** {@code rows} (columns {@code c<id>}, row identity) with the table's column names, identity kept. */
+    static String named(SnapshotView.TableEntry table, String rows) {
+        List<String> select = new ArrayList<>();
+        for (SnapshotView.ColumnEntry c : table.columns())
+            select.add("r." + SqlQuote.ident(TableViewSql.idColumn(c.id())) + " AS " + SqlQuote.ident(c.name()));
+        select.add("r." + TableViewSql.FILE_ID + ", r." + TableViewSql.POS + ", r." + TableViewSql.INLINED);
+        return "SELECT " + String.join(", ", select) + " FROM (" + rows + ") AS r";
+    }
+
+    private static void refuseNonUnique(Connection duck, String rows, List<String> keys, Request request) throws SQLException {
+        String cols = String.join(", ", keys.stream().map(SqlQuote::ident).toList());
+        String value = keys.size() == 1 ? "CAST(" + cols + " AS VARCHAR)" : "CAST(row(" + cols + ") AS VARCHAR)";
+        String anyNull = String.join(" OR ", keys.stream().map(k -> SqlQuote.ident(k) + " IS NULL").toList());
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT " + value + ", count(*), bool_or(" + anyNull + ") FROM (" + rows + ") GROUP BY " + cols
+                     + " HAVING count(*) > 1 OR bool_or(" + anyNull + ") LIMIT 1")) {
+            if (rs.next())
+                throw FdlException.usage("--key " + String.join(",", keys) + " does not identify the rows of table " + request.table()
+                        + " in version " + request.version().id() + ": " + (rs.getBoolean(3) ? "it is NULL in some rows"
+                        : rs.getString(1) + " is held by " + rs.getLong(2) + " rows") + "; name columns unique in every row");
+        }
+    }
+
+    /**
+     * The SQL expression giving each row's index into {@code owners}: data files by id, inlined rows
+     * by their begin snapshot (joined by {@code row_id} in their inlined-data table).
+     */
+    private String ownerColumn(Connection duck, VersionInfo version, SnapshotView.TableEntry rel, List<SnapshotOwners.Owner> owners)
+            throws SQLException {
+        SnapshotOwners lookup = new SnapshotOwners(repo, catalogs, pool);
+        Map<SnapshotOwners.Owner, Integer> index = new LinkedHashMap<>();
+        Map<Long, Integer> byFile = new HashMap<>();
+        for (SnapshotView.DataFileEntry f : rel.dataFiles())
+            byFile.put(f.id(), index.computeIfAbsent(lookup.of(version, f.beginSnapshot(), f.location()), o -> index.size()));
+        Map<Long, Integer> byBegin = new HashMap<>();
+        List<String> inlined = new ArrayList<>();
+        for (int i = 0; i < rel.inlined().size(); i++) {
+            SnapshotView.InlinedTable t = rel.inlined().get(i);
+            String q = SqlQuote.ident(ALIAS) + ".main." + SqlQuote.ident(t.tableName());
+            String begin = SqlQuote.ident(t.system().begin());
+            try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery("SELECT DISTINCT " + begin + " FROM " + q)) {
+                while (rs.next()) {
+                    long b = rs.getLong(1);
+                    byBegin.put(b, index.computeIfAbsent(lookup.of(version, b, null), o -> index.size()));
+                }
+            }
+            inlined.add("SELECT " + i + " AS ix, " + SqlQuote.ident(t.system().rowId()) + " AS rid, " + begin + " AS b FROM " + q);
+        }
+        owners.addAll(index.keySet());
+        String fileCase = caseOf("r." + TableViewSql.FILE_ID, byFile);
+        if (inlined.isEmpty()) return fileCase;
+        String inlinedCase = "(SELECT " + caseOf("i.b", byBegin) + " FROM (" + String.join(" UNION ALL ", inlined)
+                + ") AS i WHERE i.ix = r." + TableViewSql.INLINED + " AND i.rid = r." + TableViewSql.POS + ")";
+        return "CASE WHEN r." + TableViewSql.FILE_ID + " IS NOT NULL THEN " + fileCase + " ELSE " + inlinedCase + " END";
+    }
+
+    /** {@code CASE expr WHEN k THEN v … END} over {@code m} (NULL when empty). */
+    private static String caseOf(String expr, Map<Long, Integer> m) {
+        if (m.isEmpty()) return "CAST(NULL AS INTEGER)";
+        StringBuilder sb = new StringBuilder("CASE ").append(expr);
+        m.forEach((k, v) -> sb.append(" WHEN ").append(k).append(" THEN ").append(v));
+        return sb.append(" END").toString();
+    }
+
+    /** What {@link #emit} sends: the rows' SELECT, the expression of each row's owner index, the columns shown, the owners. */
+    private record Emitted(String rows, String ownerOf, List<String> shown, List<SnapshotOwners.Owner> owners) {}
+
+    private static long emit(Connection duck, Emitted e, Sink sink) throws SQLException {
+        List<String> shown = e.shown();
+        StringBuilder select = new StringBuilder("SELECT " + e.ownerOf() + " AS __fdl_owner, ");
+        if (sink.json()) {
+            select.append("to_json({");
+            for (int i = 0; i < shown.size(); i++)
+                select.append(i == 0 ? "" : ", ").append(SqlQuote.literal(shown.get(i))).append(": r.").append(SqlQuote.ident(shown.get(i)));
+            select.append("})");
+        } else {
+            select.append("NULL");
+        }
+        for (String c : shown) select.append(", CAST(r.").append(SqlQuote.ident(c)).append(" AS VARCHAR)");
+        String order = String.join(", ", shown.stream().map(c -> "r." + SqlQuote.ident(c)).toList());
+        long n = 0;
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery(select + " FROM (" + e.rows() + ") AS r ORDER BY " + order)) {
+            while (rs.next()) {
+                List<String> values = new ArrayList<>(shown.size());
+                for (int i = 0; i < shown.size(); i++) values.add(rs.getString(i + 3));
+                sink.row(e.owners().get(rs.getInt(1)), values, rs.getString(2));
+                n++;
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,211 @@
+package dev.fdl.history;
+
+import dev.fdl.FdlException;
+import dev.fdl.ducklake.TableName;
+import dev.fdl.ducklake.engine.DuckDbErrors;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.engine.Identifiers;
+import dev.fdl.ducklake.engine.Sql;
+import dev.fdl.ducklake.read.SnapshotView;
+import dev.fdl.ducklake.read.TableViewSql;
+import dev.fdl.repo.CatalogSource;
+import dev.fdl.repo.HistoryWalk;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionInfo;
+import dev.fdl.util.SqlQuote;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * {@code fdl log <ref> --table T --key col=value} (or {@code --where}): the versions in which the
+ * rows chosen were added, changed or removed, with their values there (docs/history.md). A version
+ * is compared with its first parent. Its rows are read only when the table's data files, delete
+ * files, inlined rows or columns differ from its first parent's in the catalogs' metadata; a
+ * version that changed none of them shows its parent's rows, unread. Versions are followed along
+ * first parents, or every parent ({@link HistoryWalk.Parents#ALL}); expired versions are left out,
+ * and a version whose first parent is expired or missing shows the rows it holds as
+ * {@link Change#OLDEST}.
+ */
+public final class RowLog {
+    /** What a version did to the rows chosen. */
+    public enum Change { ADDED, CHANGED, REMOVED, OLDEST }
+
+    /**
+     * One version that changed the rows chosen: its columns, the rows before (its first parent's) and
+     * after, each row a map of column name to value as text (null for NULL), and as JSON objects.
+     */
+    public record Entry(VersionInfo version, Change change, List<Map<String, String>> before, List<Map<String, String>> after,
+                        List<String> beforeJson, List<String> afterJson) {}
+
+    /**
+     * One row log.
+     *
+     * @param key   column → value (as SQL text, cast to the column's type by DuckDB), all must match; or empty
+     * @param where null, or a read-only SQL expression choosing the rows (with or instead of {@code key})
+     */
+    public record Request(VersionInfo start, String table, Map<String, String> key, String where, HistoryWalk.Parents parents) {}
+
+    /** What a version shows of the rows chosen; {@code signature} is the table's metadata, equal when the rows are. */
+    private record State(String signature, List<Map<String, String>> rows, List<String> json) {}
+
+    private final Repository repo;
+    private final CatalogSource catalogs;
+    private final DuckDbPool pool;
+    private final Function<Path, String> dataPath;
+    /** Versions whose rows were read (the others showed their first parent's). */
+    private int read;
+
+    /** @param dataPath where a version's data files are read, given its catalog (the data folder, or a local mirror) */
+    public RowLog(Repository repo, CatalogSource catalogs, DuckDbPool pool, Function<Path, String> dataPath) {
+        this.repo = repo;
+        this.catalogs = catalogs;
+        this.pool = pool;
+        this.dataPath = dataPath;
+    }
+
+    /**
+     * The versions that changed the rows chosen, newest first.
+     *
+     * @throws FdlException usage error for a key column or {@code --where} the table does not take, or
+     *                      neither key nor where given; not found when no version walked has the table
+     */
+    public List<Entry> run(Request request) {
+        if (request.key().isEmpty() && request.where() == null)
+            throw FdlException.usage("fdl log --table needs the row: --key col=value or --where SQL");
+        List<Repository.LogEntry> walk = repo.log(request.start().id(), null, -1, request.parents());
+        List<VersionInfo> live = new ArrayList<>();
+        for (Repository.LogEntry e : walk) if (e.expired() == null) live.add(e.version());
+        live.sort(Comparator.comparingLong(VersionInfo::seq).thenComparing(VersionInfo::id)); // parents first
+        Map<String, State> states = new HashMap<>();
+        List<Entry> out = new ArrayList<>();
+        boolean anyTable = false;
+        for (VersionInfo v : live) {
+            State parent = v.parents().isEmpty() ? new State("absent", List.of(), List.of()) : states.get(v.parents().get(0));
+            State mine = state(v, request, parent);
+            states.put(v.id(), mine);
+            anyTable |= !mine.signature().equals("absent");
+            Change change = parent == null ? (mine.rows().isEmpty() ? null : Change.OLDEST)
+                    : mine.json().equals(parent.json()) ? null
+                    : parent.rows().isEmpty() ? Change.ADDED : mine.rows().isEmpty() ? Change.REMOVED : Change.CHANGED;
+            if (change != null) out.add(new Entry(v, change, parent == null ? List.of() : parent.rows(), mine.rows(),
+                    parent == null ? List.of() : parent.json(), mine.json()));
+        }
+        if (!anyTable) throw FdlException.notFound("table " + TableName.parse(request.table()) + " is in no version from " + request.start().id());
+        java.util.Collections.reverse(out);
+        return out;
+    }
+
+    /** Versions whose rows {@link #run} read. */
+    public int versionsRead() {
+        return read;
+    }
+
+    /** {@code v}'s rows chosen: its first parent's when the table's metadata is the same, else read. */
+    private State state(VersionInfo v, Request request, State parent) {
+        Path catalog = catalogs.versionCatalog(repo, v);
+        try (Connection duck = pool.connection()) {
+            Sql.attach(duck, catalog, "__fdl_row_log", true);
+            SnapshotView relative = SnapshotView.loadRelative(duck, "__fdl_row_log", catalog.toString(), null);
+            SnapshotView.TableEntry t = find(relative, request.table());
+            if (t == null) return new State("absent", List.of(), List.of());
+            String signature = signature(duck, t);
+            if (parent != null && signature.equals(parent.signature())) return parent;
+            read++;
+            SnapshotView view = SnapshotView.load(duck, "__fdl_row_log", catalog.toString(), dataPath.apply(catalog), null);
+            return rows(duck, view, find(view, request.table()), request, signature);
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read table " + request.table() + " in version " + v.id() + ": "
+                    + DuckDbErrors.firstLine(e), e);
+        }
+    }
+
+    private static SnapshotView.TableEntry find(SnapshotView view, String name) {
+        TableName wanted = TableName.parse(name);
+        for (SnapshotView.TableEntry t : view.tables())
+            if (Identifiers.same(t.schema(), wanted.schema()) && Identifiers.same(t.name(), wanted.name())) return t;
+        return null;
+    }
+
+    /**
+     * The table's metadata that decides its rows: columns, data files and delete files by path,
+     * and its visible inlined rows and inlined deletes (counted and hashed in the catalog).
+     */
+    private static String signature(Connection duck, SnapshotView.TableEntry t) throws SQLException {
+        StringBuilder sb = new StringBuilder();
+        t.columns().forEach(c -> sb.append(c.id()).append(' ').append(c.name()).append(' ').append(c.duckType()).append(';'));
+        t.dataFiles().stream().map(SnapshotView.DataFileEntry::location).sorted().forEach(f -> sb.append('\n').append(f));
+        t.deleteFiles().stream().map(SnapshotView.DeleteFileEntry::location).sorted().forEach(f -> sb.append("\n-").append(f));
+        List<String> inlined = new ArrayList<>();
+        for (SnapshotView.InlinedTable i : t.inlined())
+            inlined.add("SELECT count(*), sum(hash(" + SqlQuote.ident(i.system().rowId()) + ", " + SqlQuote.ident(i.system().begin())
+                    + ", " + SqlQuote.ident(i.system().end()) + ")) FROM \"__fdl_row_log\".main." + SqlQuote.ident(i.tableName()));
+        if (t.inlinedDeleteTable() != null)
+            inlined.add("SELECT count(*), sum(hash(file_id, row_id, begin_snapshot)) FROM \"__fdl_row_log\".main." + SqlQuote.ident(t.inlinedDeleteTable()));
+        try (Statement st = duck.createStatement()) {
+            for (String q : inlined) {
+                try (ResultSet rs = st.executeQuery(q)) {
+                    rs.next();
+                    sb.append("\ninlined ").append(rs.getLong(1)).append(' ').append(rs.getString(2));
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The rows {@code request} chooses in table {@code t}, ordered, as text and JSON. */
+    private static State rows(Connection duck, SnapshotView view, SnapshotView.TableEntry t, Request request, String signature)
+            throws SQLException {
+        List<String> names = t.columns().stream().map(SnapshotView.ColumnEntry::name).toList();
+        List<String> match = new ArrayList<>();
+        for (Map.Entry<String, String> k : request.key().entrySet()) {
+            String column = names.stream().filter(n -> Identifiers.same(n, k.getKey())).findFirst().orElse(k.getKey());
+            match.add(SqlQuote.ident(column) + " = " + SqlQuote.literal(k.getValue()));
+        }
+        if (request.where() != null) match.add("(" + request.where() + "\n)");
+        String all = "SELECT * EXCLUDE (" + TableViewSql.FILE_ID + ", " + TableViewSql.POS + ", " + TableViewSql.INLINED + ") FROM ("
+                + Blame.named(t, new TableViewSql(view, t).selectWithRowIds()) + ")";
+        String chosen = RowFilter.apply(duck, all, String.join(" AND ", match));
+        StringBuilder select = new StringBuilder("SELECT to_json(r)");
+        for (String n : names) select.append(", CAST(r.").append(SqlQuote.ident(n)).append(" AS VARCHAR)");
+        List<Map<String, String>> rows = new ArrayList<>();
+        List<String> json = new ArrayList<>();
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(select + " FROM (" + chosen + ") AS r ORDER BY ALL")) {
+            while (rs.next()) {
+                json.add(rs.getString(1));
+                Map<String, String> row = new LinkedHashMap<>();
+                for (int i = 0; i < names.size(); i++) row.put(names.get(i), rs.getString(i + 2));
+                rows.add(row);
+            }
+        }
+        return new State(signature, rows, json);
+    }
+
+    /**
+     * {@code col=value} pairs as a key map.
+     *
+     * @throws FdlException usage error for a pair without {@code =} or a column named twice
+     */
+    public static Map<String, String> parseKey(List<String> pairs) {
+        Map<String, String> key = new LinkedHashMap<>();
+        for (String p : pairs) {
+            int eq = p.indexOf('=');
+            if (eq <= 0) throw FdlException.usage("--key takes col=value (e.g. --key id=42); got '" + p + "'");
+            String col = p.substring(0, eq).trim();
+            if (key.keySet().stream().anyMatch(c -> Identifiers.same(c, col)))
+                throw FdlException.usage("--key names column " + col + " twice");
+            key.put(col, p.substring(eq + 1));
+        }
+        return key;
+    }
+}
