@@ -83,7 +83,8 @@ final class CommitCommand implements Runnable {
                     ctx.userConfig().isTrue("hooks.trust"), spec.commandLine().getErr()));
             Supplier<Commit.Result> commit = () -> Commit.run(repo, wc, message, Authors.resolve(author),
                     ctx.clock(), Progress.listener(quiet, spec.commandLine().getErr()),
-                    new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit()));
+                    new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit(),
+                            dev.fdl.iceberg.IcebergMetadataWriter.atCommit(ctx.duckDb(), wc.tmp())));
             Commit.Result r = !pull ? commit.get() : Merge.commitPulling(repo, wc, commit, Authors.resolve(author),
                     MergeCommand.services(ctx, repo, quiet, spec), PULL_ATTEMPTS);
             warnings(r.version(), spec.commandLine().getErr());

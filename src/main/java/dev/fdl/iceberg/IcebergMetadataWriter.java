@@ -53,6 +53,20 @@ public final class IcebergMetadataWriter {
         this.repo = repo;
     }
 
+    /**
+     * Commit's step 7a ({@link dev.fdl.repo.Commit.VersionFiles}): the new version's Iceberg
+     * metadata, into the repository, when fdl.json asks for it ({@code "iceberg": true}); nothing otherwise.
+     *
+     * @param scratch a local folder for the files DuckDB writes (the working copy's temporary folder)
+     */
+    public static dev.fdl.repo.Commit.VersionFiles atCommit(DuckDbPool pool, Path scratch) {
+        return (repo, version, catalog) -> {
+            if (!repo.config().iceberg()) return;
+            Target target = new Target(repo.store(), "", IcebergLocation.of(repo.store(), repo.config(), null));
+            new IcebergMetadataWriter(pool, repo).write(version.id(), catalog, target, scratch);
+        };
+    }
+
     /** The key of a table's metadata file in a version, relative to the root. */
     public static String metadataKey(String versionId, String schema, String table) {
         return RepoLayout.icebergTable(versionId, schema, table) + "metadata/" + IcebergTableWriter.METADATA_FILE;
