@@ -55,6 +55,14 @@ class IcebergCliTest {
         // written again: the version's files are kept as they are
         assertThat(Cli.ok(wc, "iceberg", "m0").out()).contains("main.cities: ").contains("(there already)");
         assertThat(Cli.ok(wc, "verify").out()).isNotEmpty();
+        String url = metadata(root, first, "main", "cities").toUri().toString();
+        assertThat(Cli.ok(wc, "attach", "--iceberg", "m0").out()).contains("iceberg_scan('" + url + "')")
+                .contains("StaticTable.from_metadata(\"" + url + "\")").contains("register_table(schema_name => 'main', table_name => 'cities'");
+        // verify parses each metadata file
+        Files.writeString(metadata(root, first, "main", "cities"), "{}");
+        Cli.Result verify = Cli.in(wc, "verify");
+        assertThat(verify.exit()).as(verify.toString()).isEqualTo(1);
+        assertThat(verify.out() + verify.err()).contains(IcebergMetadataWriter.metadataKey(first, "main", "cities")).contains("is not Iceberg table metadata");
     }
 
     @Test
@@ -74,6 +82,9 @@ class IcebergCliTest {
         assertThat(refused.exit()).as(refused.toString()).isEqualTo(1);
         assertThat(refused.err()).contains("table main.huge").contains("column span").contains("'interval'");
         assertThat(root.resolve("versions/" + id + "/iceberg")).doesNotExist();
+        Cli.Result attach = Cli.in(wc, "attach", "--iceberg");
+        assertThat(attach.exit()).isEqualTo(4);
+        assertThat(attach.err()).contains("has no Iceberg metadata").contains("fdl iceberg --enable");
         // a location that is no URL: a usage error, nothing written
         Cli.Result notUrl = Cli.in(wc, "iceberg", "--location", "mirror/folder", "--out", dir.resolve("out").toString());
         assertThat(notUrl.exit()).isEqualTo(2);
