@@ -107,10 +107,17 @@ final class IcebergRows {
         if (v instanceof ByteBuffer b) {
             byte[] bytes = new byte[b.remaining()];
             b.duplicate().get(bytes);
-            return HexFormat.of().formatHex(bytes);
+            StringBuilder sb = new StringBuilder(); // DuckDB's text of a BLOB: printable ASCII as is, other bytes \xHH
+            for (byte x : bytes) {
+                int c = x & 0xff;
+                if (c >= 32 && c < 127 && c != '\\') sb.append((char) c);
+                else sb.append("\\x").append(HexFormat.of().withUpperCase().toHexDigits((byte) c));
+            }
+            return sb.toString();
         }
-        if (v instanceof OffsetDateTime t) return t.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime().toString();
-        if (v instanceof LocalDateTime t) return t.toString();
+        if (v instanceof OffsetDateTime t) return duckDbText(t.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()) + "+00";
+        if (v instanceof LocalDateTime t) return duckDbText(t);
+        if (v instanceof java.time.LocalTime t) return duckDbText(t);
         if (v instanceof List<?> l) {
             List<String> items = new ArrayList<>();
             for (Object o : l) items.add(canonValue(o));
@@ -122,6 +129,18 @@ final class IcebergRows {
             return sorted.toString();
         }
         return v.toString();
+    }
+
+    /** DuckDB's text of a timestamp: {@code 2024-01-01 10:00:00}, fractions of a second only when there are any. */
+    private static String duckDbText(LocalDateTime t) {
+        return t.toLocalDate() + " " + duckDbText(t.toLocalTime());
+    }
+
+    private static String duckDbText(java.time.LocalTime t) {
+        String text = String.format("%02d:%02d:%02d", t.getHour(), t.getMinute(), t.getSecond());
+        if (t.getNano() == 0) return text;
+        String micros = String.format("%06d", t.getNano() / 1000).replaceAll("0+$", "");
+        return text + "." + micros;
     }
 
     private static String canon(JsonNode row) {
