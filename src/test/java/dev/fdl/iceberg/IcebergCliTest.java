@@ -71,9 +71,7 @@ class IcebergCliTest {
         Path root = dir.resolve("repo");
         String repo = root.toString();
         Path huge = dir.resolve("huge.parquet");
-        try (java.sql.Connection c = dev.fdl.ducklake.engine.DuckDbPool.connect(); java.sql.Statement st = c.createStatement()) {
-            st.execute("COPY (SELECT INTERVAL 1 DAY AS span, 'a' AS name) TO '" + huge + "' (FORMAT parquet)");
-        }
+        IcebergTypesCliTest.duck("COPY (SELECT INTERVAL 1 DAY AS span, 'a' AS name) TO '" + huge + "' (FORMAT parquet)");
         Cli.ok(wc, "import", month(dir, "2024-10-04").toString(), "--table", "cities");
         Cli.ok(wc, "import", huge.toString(), "--table", "huge");
         Cli.ok(wc, "commit", "-m", "an INTERVAL column");

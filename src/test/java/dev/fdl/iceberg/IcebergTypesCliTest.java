@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IcebergTypesCliTest {
     @TempDir Path dir;
 
-    private static void duck(String sql) throws Exception {
+    static void duck(String sql) throws Exception {
         try (Connection c = DuckDbPool.connect(); Statement st = c.createStatement()) {
             st.execute(sql);
         }
