@@ -3,6 +3,8 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.repo.AttachStatements;
+import dev.fdl.iceberg.IcebergLocation;
+import dev.fdl.iceberg.IcebergReaders;
 import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
@@ -31,6 +33,7 @@ final class AttachCommand implements Runnable {
     @Option(names = "--root-url", paramLabel = "<url>", description = "The root readers reach the repository at, if not --repo.") String rootUrl;
     @Option(names = "--as", paramLabel = "<name>", defaultValue = "lake", description = "Database name (default: ${DEFAULT-VALUE}).") String alias;
     @Option(names = "--json", description = "Print as JSON.") boolean json;
+    @Option(names = "--iceberg", description = "Print what Spark, Trino, DuckDB (iceberg_scan), pyiceberg and Snowflake run to read the version's Iceberg tables (fdl iceberg writes them).") boolean iceberg;
 
     @Override
     public void run() {
@@ -39,7 +42,9 @@ final class AttachCommand implements Runnable {
             Repository repo = Repository.open(store);
             DefaultRef which = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, target, spec.commandLine().getErr());
             Resolved r = repo.resolve(which.spec());
-            List<String> sql = AttachStatements.of(repo, r.version(), rootUrl, alias);
+            List<String> sql = iceberg
+                    ? IcebergReaders.statements(IcebergReaders.tables(repo, r.version().id(), IcebergLocation.of(store, repo.config(), rootUrl)))
+                    : AttachStatements.of(repo, r.version(), rootUrl, alias);
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();
                 o.put("version", r.version().id());
@@ -49,7 +54,7 @@ final class AttachCommand implements Runnable {
                 return;
             }
             out.println("-- version " + r.version().id() + " (" + (which.description() != null ? which.description() : r.spec())
-                    + "), DuckDB with the DuckLake extension:");
+                    + ")" + (iceberg ? ", its Iceberg tables:" : ", DuckDB with the DuckLake extension:"));
             sql.forEach(out::println);
             out.flush();
         }

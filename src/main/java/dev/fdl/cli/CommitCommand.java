@@ -102,7 +102,8 @@ final class CommitCommand implements Runnable {
             Sealing seal = new Sealing(signer(ctx));
             Supplier<Commit.Result> commit = () -> Commit.run(repo, wc, message, Authors.resolve(author),
                     ctx.clock(), Progress.listener(quiet, spec.commandLine().getErr()),
-                    new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit(), seal));
+                    new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit(), seal,
+                            dev.fdl.iceberg.IcebergMetadataWriter.atCommit(ctx.duckDb(), wc.tmp())));
             Commit.Result r = !pull ? commit.get() : Merge.commitPulling(repo, wc, commit, Authors.resolve(author),
                     MergeCommand.services(ctx, repo, quiet, spec), PULL_ATTEMPTS,
                     pulled -> MergePrinter.pulled(json ? spec.commandLine().getErr() : spec.commandLine().getOut(), pulled));

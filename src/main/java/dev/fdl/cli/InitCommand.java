@@ -38,6 +38,9 @@ final class InitCommand implements Runnable {
                     + "when every reader runs DuckDB 2.0 (DuckDB 1.5 cannot open those catalogs). Default: duckdb-v1.5.0, read by DuckDB 1.5 and 2.0.")
     String catalogStorage;
 
+    @Option(names = "--iceberg", description = "Every commit also writes the version's Iceberg metadata (fdl.json \"iceberg\": true; docs/iceberg.md).")
+    boolean iceberg;
+
     @Option(names = "--json", description = "Print the result as JSON.")
     boolean json;
 
@@ -52,6 +55,7 @@ final class InitCommand implements Runnable {
                     Json.MAPPER.getNodeFactory().textNode(DuckDbStorage.parse(catalogStorage, "--catalog-storage", FdlException.Kind.USAGE,
                             "use " + DuckDbStorage.acceptedValues() + ", or leave the option out for \""
                                     + DuckDbStorage.DEFAULT.storageString() + "\" (DuckDB 1.5 and 2.0 readers)").storageString()));
+        if (iceberg) config = config.withExtra(RepoConfig.ICEBERG, Json.MAPPER.getNodeFactory().booleanNode(true));
         String resolved = CommandContext.of(spec).cwd().root(where);
         if (Stores.localPath(resolved).filter(java.nio.file.Files::isRegularFile).isPresent()) // a folder path or file:// URL
             throw FdlException.usage("cannot init " + where + ": it is a file, not a folder; a repository's root is a folder "

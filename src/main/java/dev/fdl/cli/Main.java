@@ -64,6 +64,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         Subcommand.built("tag", RefCommand::tag),
         Subcommand.annotated(QueryCommand.class),
         Subcommand.annotated(AttachCommand.class),
+        Subcommand.annotated(IcebergCommand.class),
         Subcommand.annotated(SqlCommand.class),
         Subcommand.annotated(RunCommand.class),
         Subcommand.annotated(RestoreCommand.class),

@@ -54,24 +54,42 @@ public final class Commit {
      * @param allowEmpty           publish a version even when nothing changed since the base (as
      *                             {@code git commit --allow-empty}): its catalog adds one empty snapshot
      */
-    public record Options(boolean allowDescriptionLoss, boolean allowEmpty, PreCommit preCommit, Seal seal) {
+    public record Options(boolean allowDescriptionLoss, boolean allowEmpty, PreCommit preCommit, Seal seal, VersionFiles versionFiles) {
         /** Neither, and no checks. */
         public static final Options NONE = new Options(false, false);
 
         public Options {
             java.util.Objects.requireNonNull(preCommit, "preCommit");
             java.util.Objects.requireNonNull(seal, "seal");
-        }
-
-        /** Without a seal ({@link Seal#NONE}). */
-        public Options(boolean allowDescriptionLoss, boolean allowEmpty, PreCommit preCommit) {
-            this(allowDescriptionLoss, allowEmpty, preCommit, Seal.NONE);
+            java.util.Objects.requireNonNull(versionFiles, "versionFiles");
         }
 
         /** Without checks ({@link PreCommit#NONE}). */
         public Options(boolean allowDescriptionLoss, boolean allowEmpty) {
             this(allowDescriptionLoss, allowEmpty, PreCommit.NONE);
         }
+
+        /** Without a seal ({@link Seal#NONE}) and without files beyond the catalog and description ({@link VersionFiles#NONE}). */
+        public Options(boolean allowDescriptionLoss, boolean allowEmpty, PreCommit preCommit) {
+            this(allowDescriptionLoss, allowEmpty, preCommit, Seal.NONE, VersionFiles.NONE);
+        }
+    }
+
+    /**
+     * Files a commit adds to the new version folder after the catalog and description and before
+     * version.json (step 7a; the version's Iceberg metadata, docs/iceberg.md): plain writes into a
+     * folder no reader reaches yet.
+     */
+    @FunctionalInterface
+    public interface VersionFiles {
+        /** Adds nothing. */
+        VersionFiles NONE = (repo, version, catalog) -> { };
+
+        /**
+         * @param catalog the version's DuckDB catalog as uploaded by step 6
+         * @throws FdlException exit 1 naming what cannot be written; the version is not published
+         */
+        void write(Repository repo, VersionInfo version, Path catalog);
     }
 
     /**
@@ -248,7 +266,8 @@ public final class Commit {
             v = sealed.version();
             upload(v, v.catalog().path(), Payload.of(catalog));                // 6
             upload(v, v.dataset().path(), Payload.of(dataset));                // 7
-            for (Map.Entry<String, byte[]> f : sealed.files()) upload(v, f.getKey(), Payload.of(f.getValue())); // 7a
+            options.versionFiles().write(repo, v, catalog);                     // 7a: Iceberg metadata
+            for (Map.Entry<String, byte[]> f : sealed.files()) upload(v, f.getKey(), Payload.of(f.getValue())); // 7b: manifest, signature
             upload(v, RepoLayout.VERSION_JSON, Payload.of(v.toBytes()));                // 8
             wc.save(state.withCommitting(v.id()));   // lets a run after a crash here recognise its own version
             refTried = true;

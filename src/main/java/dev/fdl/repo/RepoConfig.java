@@ -30,6 +30,10 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
      * fdl before this key ignores it (unknown keys are kept and ignored, SPEC.md section 3).
      */
     public static final String TARGET_FILE_SIZE = "target_file_size";
+    /** The optional key by which {@code fdl commit} writes each version's Iceberg metadata ({@code true}; docs/iceberg.md). */
+    public static final String ICEBERG = "iceberg";
+    /** The optional key naming the root URL Iceberg readers reach the repository at (docs/iceberg.md, "Locations"). */
+    public static final String ICEBERG_LOCATION = "iceberg_location";
     private static final Set<String> KNOWN = Set.of("fdl", "id", "data_dir");
 
     public RepoConfig {
@@ -68,6 +72,30 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
         if (bytes <= 0) throw FdlException.corrupt(RepoLayout.CONFIG, "key '" + TARGET_FILE_SIZE
                 + "' must be a size in bytes, a number or a string such as \"512MB\", not " + n);
         return bytes;
+    }
+
+    /**
+     * Whether commits write Iceberg metadata ({@link #ICEBERG}).
+     *
+     * @throws FdlException (exit 1) naming fdl.json and the key when the value is not a boolean
+     */
+    public boolean iceberg() {
+        JsonNode n = extra.get(ICEBERG);
+        if (n == null || n.isNull()) return false;
+        if (!n.isBoolean()) throw FdlException.corrupt(RepoLayout.CONFIG, "key '" + ICEBERG + "' must be true or false, not " + n);
+        return n.asBoolean();
+    }
+
+    /**
+     * The root URL for Iceberg metadata ({@link #ICEBERG_LOCATION}), or empty.
+     *
+     * @throws FdlException (exit 1) naming fdl.json and the key when the value is not a string
+     */
+    public java.util.Optional<String> icebergLocation() {
+        JsonNode n = extra.get(ICEBERG_LOCATION);
+        if (n == null || n.isNull()) return java.util.Optional.empty();
+        if (!n.isTextual()) throw FdlException.corrupt(RepoLayout.CONFIG, "key '" + ICEBERG_LOCATION + "' must be a URL string, not " + n);
+        return java.util.Optional.of(n.asText());
     }
 
     static String dataDirProblem(String d) {

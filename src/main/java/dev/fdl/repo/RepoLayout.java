@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
  *   manifest.sha256               {@link #MANIFEST} (digests), version.json.sig {@link #SIGNATURE}
  *   unreachable.json              {@link #unreachableJson} (gc's mark: no ref reaches the version)
  *   catalogs/…                    {@link #EXTRA_CATALOGS}
+ *   iceberg/&lt;schema&gt;/&lt;table&gt;/…     {@link #icebergTable} (Iceberg metadata of the version, docs/iceberg.md)
  * data/…                          fdl.json {@code data_dir}; {@link #DEFAULT_DATA_DIR} for a new repository
  * </pre>
  */
@@ -58,6 +59,8 @@ public final class RepoLayout {
     public static final String UNREACHABLE_JSON = "unreachable.json";
     /** Optional extra encodings of the catalog, relative to the version folder (deleted on expiry). */
     public static final String EXTRA_CATALOGS = "catalogs/";
+    /** The Iceberg metadata of a version, relative to its folder (docs/iceberg.md; deleted on expiry). */
+    public static final String ICEBERG = "iceberg/";
     /** The data folder of a new repository (fdl.json {@code data_dir}). */
     public static final String DEFAULT_DATA_DIR = "data/";
 
@@ -91,6 +94,22 @@ public final class RepoLayout {
      */
     public static String versionFile(String id, String name) {
         return Keys.check(versionFolder(id) + name);
+    }
+
+    /**
+     * {@code versions/<id>/iceberg/<schema>/<table>/}: the Iceberg table of one DuckLake table of
+     * a version (its {@code metadata/} and the delete and inlined-row files written for it).
+     *
+     * @throws IllegalArgumentException when a name would not be one key segment (store key rules)
+     */
+    public static String icebergTable(String id, String schema, String table) {
+        return Keys.check(versionFolder(id) + ICEBERG + segment(schema) + "/" + segment(table) + "/");
+    }
+
+    private static String segment(String name) {
+        if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.equals(".") || name.equals(".."))
+            throw new IllegalArgumentException("'" + name + "' cannot be a folder name of the Iceberg layout");
+        return name;
     }
 
     /** {@code versions/<id>/version.json}. */

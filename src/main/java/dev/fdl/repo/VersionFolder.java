@@ -58,12 +58,15 @@ public record VersionFolder(String id, List<ObjectMeta> objects) {
         return finished() && !expired();
     }
 
-    /** The catalog objects expiry deletes: {@code ducklake.duckdb} and everything under {@code catalogs/}. */
+    /**
+     * The catalog objects expiry deletes: {@code ducklake.duckdb}, everything under {@code catalogs/}
+     * and the version's Iceberg metadata under {@code iceberg/} (it names data files gc may delete once the version is expired).
+     */
     public List<ObjectMeta> catalogObjects() {
         List<ObjectMeta> out = new ArrayList<>();
         for (ObjectMeta m : objects) {
             String rel = m.key().substring(prefix().length());
-            if (rel.equals(RepoLayout.CATALOG) || rel.startsWith(RepoLayout.EXTRA_CATALOGS)) out.add(m);
+            if (rel.equals(RepoLayout.CATALOG) || rel.startsWith(RepoLayout.EXTRA_CATALOGS) || rel.startsWith(RepoLayout.ICEBERG)) out.add(m);
         }
         return out;
     }

@@ -2,6 +2,7 @@ package dev.fdl.retention;
 
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.catalog.CatalogFiles;
+import dev.fdl.iceberg.IcebergCheck;
 import dev.fdl.repo.HistoryWalk;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.RefName;
@@ -184,6 +185,8 @@ public final class Verify {
             live++;
             progress.accept("checking version " + f.id());
             checkDataset(v, problems);
+            for (IcebergCheck.Problem p : IcebergCheck.problems(repo.store(), f.id(), f.objects()))
+                problems.add(new Problem(p.key(), p.message()));
             long[] count = {0};
             List<Problem> fileProblems = new ArrayList<>();
             try {

@@ -49,13 +49,13 @@ public final class ColumnTypes {
     }
 
     /**
-     * Top-level columns of {@code tableId} visible at {@code snapshot}, in column order
-     * ({@code column_order}, then id), each with the tree of its child columns.
-     *
-     * @param qualifier what precedes catalog table names in SQL ({@code "alias".main.}, or empty)
+     * A visible {@code ducklake_column} row: a top-level column ({@code parent} null) or a child of
+     * a struct, list or map, with its own column id (a nested field's Parquet field id).
      */
-    static List<Column> trees(Connection c, String qualifier, long tableId, long snapshot) throws SQLException {
-        record Row(long id, String name, String type, boolean nullsAllowed, String initialDefault, Long parent) {}
+    public record Row(long id, String name, String type, boolean nullsAllowed, String initialDefault, Long parent) {}
+
+    /** Every column row of {@code tableId} visible at {@code snapshot}, children included, in column order, then id. */
+    static List<Row> rows(Connection c, String qualifier, long tableId, long snapshot) throws SQLException {
         List<Row> rows = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT column_id, column_name, column_type, nulls_allowed, initial_default, parent_column FROM "
@@ -72,6 +72,17 @@ public final class ColumnTypes {
                 }
             }
         }
+        return rows;
+    }
+
+    /**
+     * Top-level columns of {@code tableId} visible at {@code snapshot}, in column order
+     * ({@code column_order}, then id), each with the tree of its child columns.
+     *
+     * @param qualifier what precedes catalog table names in SQL ({@code "alias".main.}, or empty)
+     */
+    static List<Column> trees(Connection c, String qualifier, long tableId, long snapshot) throws SQLException {
+        List<Row> rows = rows(c, qualifier, tableId, snapshot);
         Map<Long, List<Row>> children = new HashMap<>();
         for (Row r : rows) {
             if (r.parent() != null) children.computeIfAbsent(r.parent(), k -> new ArrayList<>()).add(r);

@@ -342,6 +342,38 @@ public final class MetadataQueries {
         return ColumnTypes.trees(conn, qualifier(), tableId, snapshot);
     }
 
+    /** Every column row of a table visible at {@code snapshot}, nested children included, with their own ids ({@link ColumnTypes#rows}). */
+    public List<ColumnTypes.Row> columnRows(long tableId, long snapshot) throws SQLException {
+        return ColumnTypes.rows(conn, qualifier(), tableId, snapshot);
+    }
+
+    /**
+     * A {@code ducklake_file_column_stats} row: DuckDB's text of the least and greatest value
+     * (null: unknown), the null count (-1: unknown) and {@code contains_nan} (null: unknown).
+     */
+    public record FileColumnStats(long dataFileId, long columnId, long nullCount, String min, String max, Boolean containsNan) {}
+
+    /**
+     * Streams the column statistics of every data file of {@code tableId} any snapshot names
+     * (statistics never change once a file is written); none when the catalog has no such table.
+     */
+    public void fileColumnStats(long tableId, Consumer<FileColumnStats> sink) throws SQLException {
+        if (!tableNames.contains("ducklake_file_column_stats")) return;
+        try (PreparedStatement ps = conn.prepareStatement("SELECT data_file_id, column_id, null_count, min_value, max_value, contains_nan FROM "
+                + t("ducklake_file_column_stats") + " WHERE table_id = ?")) {
+            ps.setLong(1, tableId);
+            try (ResultSet r = ps.executeQuery()) {
+                while (r.next()) {
+                    Long nulls = nullableLong(r, 3);
+                    Object nan = r.getObject(6);
+                    Boolean containsNan = nan == null ? null : nan instanceof Boolean b ? b
+                            : nan instanceof Number n ? n.longValue() != 0 : Boolean.valueOf("true".equalsIgnoreCase(nan.toString()) || "1".equals(nan.toString()));
+                    sink.accept(new FileColumnStats(r.getLong(1), r.getLong(2), nulls == null ? -1 : nulls, r.getString(4), r.getString(5), containsNan));
+                }
+            }
+        }
+    }
+
     /** A top-level column row of any snapshot: id, name and its snapshot range ({@code end} null: not ended). */
     public record ColumnHistory(long id, String name, long begin, Long end) {}
 

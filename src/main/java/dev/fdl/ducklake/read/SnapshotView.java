@@ -133,7 +133,7 @@ public final class SnapshotView {
     }
 
     /** {@code "alias"."main"."table"}: a catalog table as the reader's DuckDB addresses it. */
-    String catalogTable(String table) {
+    public String catalogTable(String table) {
         return SqlQuote.ident(alias) + ".main." + SqlQuote.ident(table);
     }
 

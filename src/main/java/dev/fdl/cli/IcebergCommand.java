@@ -1,0 +1,106 @@
+package dev.fdl.cli;
+
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.fdl.FdlException;
+import dev.fdl.iceberg.IcebergLocation;
+import dev.fdl.iceberg.IcebergMetadataWriter;
+import dev.fdl.repo.RepoConfig;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.Resolved;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code fdl iceberg}: Iceberg metadata for existing versions, and the repository's Iceberg keys (docs/iceberg.md). */
+@Command(name = "iceberg", mixinStandardHelpOptions = true,
+        description = {"Write Iceberg metadata (format 2) for versions, beside them: one Iceberg table per DuckLake table over the same Parquet files.",
+                "A version's existing files are never changed; a table already described is left as it is.",
+                "With --enable, every later fdl commit writes it too (fdl.json \"iceberg\": true)."})
+final class IcebergCommand implements Runnable {
+    @Spec CommandSpec spec;
+    @Mixin RepoOption repoOption;
+
+    @Parameters(arity = "0..*", paramLabel = "<ref-or-version>",
+            description = "Versions to describe. Default: inside a working copy its branch, else HEAD.") List<String> targets;
+    @Option(names = "--enable", description = "Set fdl.json \"iceberg\": true: fdl commit writes each new version's Iceberg metadata.") boolean enable;
+    @Option(names = "--disable", description = "Set fdl.json \"iceberg\": false.") boolean disable;
+    @Option(names = "--published-at", paramLabel = "<url>",
+            description = "Set fdl.json \"iceberg_location\": the root URL readers reach the repository at (default: its own root).") String publishedAt;
+    @Option(names = "--location", paramLabel = "<url>", description = "With --out: the root URL of a mirror the copy's metadata names files under.") String location;
+    @Option(names = "--out", paramLabel = "<folder>", description = "Write a copy of the metadata into this folder (laid out as the repository), for a mirror at --location.") Path out;
+
+    @Override
+    public void run() {
+        if (enable && disable) throw FdlException.usage("give either --enable or --disable, not both");
+        if ((location == null) != (out == null)) throw FdlException.usage("--location and --out go together: the copy in --out names files under --location");
+        PrintWriter w = spec.commandLine().getOut();
+        try (ObjectStore store = repoOption.openStore()) {
+            Repository repo = Repository.open(store);
+            boolean configOnly = (enable || disable || publishedAt != null) && (targets == null || targets.isEmpty());
+            if (enable || disable || publishedAt != null) repo = configure(repo, w);
+            if (configOnly) return;
+            String root = IcebergLocation.of(store, repo.config(), location);
+            if (out == null) repo.requireWritable("write Iceberg metadata");
+            try (ObjectStore target = out == null ? null : Stores.open(createFolder(out).toString())) {
+                IcebergMetadataWriter.Target where = new IcebergMetadataWriter.Target(target == null ? store : target, "", root);
+                for (String t : targets == null || targets.isEmpty() ? java.util.Collections.<String>singletonList(null) : targets) write(repo, t, where, w);
+            }
+        }
+    }
+
+    private Repository configure(Repository repo, PrintWriter w) {
+        repo.requireWritable("change fdl.json");
+        RepoConfig c = repo.config();
+        if (enable || disable) c = c.withExtra(RepoConfig.ICEBERG, BooleanNode.valueOf(enable));
+        if (publishedAt != null) {
+            IcebergLocation.of(repo.store(), repo.config(), publishedAt); // refuses what is not a URL, before anything is written
+            c = c.withExtra(RepoConfig.ICEBERG_LOCATION, TextNode.valueOf(publishedAt));
+        }
+        Repository saved = repo.saveConfig(c);
+        if (enable || disable) w.println("fdl commit " + (enable ? "writes" : "no longer writes") + " Iceberg metadata for new versions (fdl.json \"iceberg\": " + enable + ")");
+        if (publishedAt != null) w.println("Iceberg metadata names files under " + publishedAt + " (fdl.json \"iceberg_location\")");
+        w.flush();
+        return saved;
+    }
+
+    private void write(Repository repo, String target, IcebergMetadataWriter.Target where, PrintWriter w) {
+        CommandContext ctx = CommandContext.of(spec);
+        DefaultRef which = DefaultRef.forArgument(repo, target, spec.commandLine().getErr());
+        Resolved r = repo.resolve(which.spec());
+        Path catalog = ctx.cache().versionCatalog(repo, r.version());
+        Path scratch = createFolder(ctx.cache().dir().resolve("tmp"));
+        List<IcebergMetadataWriter.TableWritten> tables = new IcebergMetadataWriter(ctx.duckDb(), repo)
+                .write(r.version().id(), catalog, where, scratch);
+        List<String> lines = new ArrayList<>();
+        for (IcebergMetadataWriter.TableWritten t : tables) {
+            lines.add("  " + t.table() + ": " + t.metadataKey() + (t.skipped() ? " (there already)"
+                    : t.extraBytes() > 0 ? " (delete and inlined-row files: " + t.extraBytes() + " bytes)" : ""));
+        }
+        w.println("Version " + r.version().id() + " (" + (which.description() != null ? which.description() : r.spec()) + "): "
+                + tables.size() + " Iceberg table(s)" + (where.location().isEmpty() ? "" : " under " + where.location()));
+        lines.forEach(w::println);
+        w.flush();
+    }
+
+    private static Path createFolder(Path p) {
+        try {
+            return Files.createDirectories(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create folder " + p, e);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.fdl.iceberg;
+
+import dev.fdl.FdlException;
+import dev.fdl.repo.RepoConfig;
+import dev.fdl.repo.RepoLayout;
+import dev.fdl.store.ObjectStore;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+
+/**
+ * Where Iceberg readers find a repository (docs/iceberg.md, "Locations"): Iceberg metadata names
+ * every file by an absolute URL, the repository's root followed by the file's key. By default the
+ * root the repository was written at ({@code file:} for a folder, {@code s3://} for S3, the URL of
+ * an HTTP(S) root); fdl.json's {@code iceberg_location} for a repository readers reach elsewhere;
+ * {@code fdl iceberg --location} for a mirror.
+ */
+public final class IcebergLocation {
+    private IcebergLocation() {}
+
+    /**
+     * The root URL Iceberg metadata names files under, ending in {@code /}: {@code explicit} when
+     * given, else fdl.json's {@code iceberg_location}, else the store's own root as a URL.
+     *
+     * @throws FdlException usage (exit 2) when {@code explicit} is not an absolute URL; failure
+     *     (exit 1) naming fdl.json and the key when its value is not one
+     */
+    public static String of(ObjectStore store, RepoConfig config, String explicit) {
+        if (explicit != null) {
+            String why = problem(explicit);
+            if (why != null) throw FdlException.usage("--location " + explicit + " " + why);
+            return withSlash(explicit);
+        }
+        String configured = config.icebergLocation().orElse(null);
+        if (configured != null) {
+            String why = problem(configured);
+            if (why != null) throw FdlException.corrupt(RepoLayout.CONFIG, "key '" + RepoConfig.ICEBERG_LOCATION + "' (" + configured + ") " + why);
+            return withSlash(configured);
+        }
+        String root = store.root();
+        if (root.contains("://")) return withSlash(root);
+        return withSlash(Path.of(root).toAbsolutePath().normalize().toUri().toString());
+    }
+
+    /** Why {@code url} is no root URL for Iceberg, or null when it is one ({@code s3://b/p/}, {@code file:/x/}, {@code https://h/p/}). */
+    static String problem(String url) {
+        try {
+            URI u = new URI(url);
+            if (u.getScheme() == null || u.getScheme().length() < 2) {
+                return "is not a URL: give the repository's root as Iceberg readers reach it, e.g. s3://bucket/prefix/ or file:///data/repo/";
+            }
+            if (u.getQuery() != null || u.getFragment() != null) return "has a query or fragment; give the root URL alone";
+            return null;
+        } catch (URISyntaxException e) {
+            return "is not a URL (" + e.getReason() + "): give e.g. s3://bucket/prefix/ or file:///data/repo/";
+        }
+    }
+
+    private static String withSlash(String url) {
+        return url.endsWith("/") ? url : url + "/";
+    }
+}

@@ -1,0 +1,221 @@
+package dev.fdl.iceberg;
+
+import dev.fdl.FdlException;
+import dev.fdl.ducklake.catalog.ColumnTypes;
+import dev.fdl.ducklake.catalog.MetadataQueries;
+import dev.fdl.ducklake.read.SnapshotView;
+import dev.fdl.store.Payload;
+
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.mapping.MappedField;
+import org.apache.iceberg.mapping.MappedFields;
+import org.apache.iceberg.mapping.MappingUtil;
+import org.apache.iceberg.mapping.NameMapping;
+import org.apache.iceberg.mapping.NameMappingParser;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToLongFunction;
+
+/**
+ * One DuckLake table at one snapshot as an Iceberg table of format 2 (docs/iceberg.md), built with
+ * Iceberg's own API: the schema ({@link IcebergTypes}), one snapshot whose manifests list every
+ * visible data file in place (record count, size, {@link FileMetrics}), the delete file and
+ * inlined rows {@link ExtraFiles} writes, and, for data files registered without field ids, the
+ * name mapping {@code schema.name-mapping.default}. Unpartitioned: readers get every row, pruning
+ * by column bounds only.
+ */
+final class IcebergTableWriter {
+    /** The metadata file of a table's static metadata, under {@code metadata/}. */
+    static final String METADATA_FILE = "v1.metadata.json";
+    /** Hadoop-style readers (DuckDB's {@code iceberg_scan} of a folder) find the metadata file through it. */
+    static final String VERSION_HINT = "version-hint.text";
+
+    /** Where the table goes: its folder's URL (no trailing {@code /}) and the data folder's URL (ending in {@code /}). */
+    record Place(String tableLocation, String dataLocation) {}
+
+    /** What was made: every file to store, by its URL, and the bytes of the delete and inlined-row files among them. */
+    record Result(Map<String, Payload> files, long extraBytes) {}
+
+    private final Connection duck;
+    private final MetadataQueries model;
+    private final SnapshotView catalog;
+    private final Path scratch;
+
+    IcebergTableWriter(Connection duck, MetadataQueries model, SnapshotView catalog, Path scratch) {
+        this.duck = duck;
+        this.model = model;
+        this.catalog = catalog;
+        this.scratch = scratch;
+    }
+
+    /**
+     * Describes {@code table} (its data and delete file locations relative to the data folder, as
+     * {@link SnapshotView#loadRelative} gives them).
+     *
+     * @param readableDeletes each delete file's location DuckDB reads, in {@code table.deleteFiles()} order
+     * @param sizeOf          a data file's size in bytes by its name under the data folder, for files whose size the catalog does not record
+     * @throws FdlException (exit 1) naming the table for a type Iceberg cannot hold, a column with
+     *     an initial default, a file outside the data folder, or name mappings that contradict
+     */
+    Result write(SnapshotView.TableEntry table, Place place, List<String> readableDeletes, ToLongFunction<String> sizeOf,
+                 String versionId) throws SQLException {
+        String where = table.schema() + "." + table.name();
+        Schema schema = schema(table);
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put(TableProperties.FORMAT_VERSION, "2");
+        properties.put("fdl.version", versionId);
+        NameMapping mapping = nameMapping(schema, table, where);
+        if (mapping != null) properties.put(TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapping));
+        TableMetadata empty = TableMetadata.buildFromEmpty(2).assignUUID().setLocation(place.tableLocation())
+                .setCurrentSchema(schema, Math.max(schema.highestFieldId(), 0)).setDefaultPartitionSpec(PartitionSpec.unpartitioned())
+                .setDefaultSortOrder(SortOrder.unsorted()).setProperties(properties).build();
+        BufferedFileIO io = new BufferedFileIO();
+        MemoryTableOperations ops = new MemoryTableOperations(empty, io);
+        BaseTable iceberg = new BaseTable(ops, where);
+        Map<String, Payload> files = new LinkedHashMap<>();
+        RowDelta delta = iceberg.newRowDelta().set("fdl.version", versionId);
+        Map<Long, String> locations = addDataFiles(delta, schema, table, place, sizeOf, where);
+        long extraBytes = addExtras(delta, schema, table, place, readableDeletes, locations, files);
+        delta.commit();
+        String metadata = place.tableLocation() + "/metadata/";
+        TableMetadataParser.overwrite(ops.current(), io.newOutputFile(metadata + METADATA_FILE));
+        io.files().forEach((location, bytes) -> files.put(location, Payload.of(bytes)));
+        files.put(metadata + VERSION_HINT, Payload.of("1".getBytes(StandardCharsets.UTF_8)));
+        return new Result(files, extraBytes);
+    }
+
+    /**
+     * The Iceberg schema of {@code table} at the snapshot.
+     *
+     * @throws FdlException (exit 1) naming the table and column for a type Iceberg cannot hold or a
+     *     column with an initial default (files written before the column read it; Iceberg 2 reads NULL)
+     */
+    Schema schema(SnapshotView.TableEntry table) throws SQLException {
+        String where = table.schema() + "." + table.name();
+        List<ColumnTypes.Row> rows = model.columnRows(table.id(), catalog.snapshot());
+        for (ColumnTypes.Row r : rows) {
+            if (r.parent() == null && r.initialDefault() != null) {
+                throw new FdlException("table " + where + " cannot be described as an Iceberg table of format 2: column " + r.name()
+                        + " has an initial default (" + r.initialDefault() + "), which files written before the column read as;"
+                        + " Iceberg 2 readers would read NULL there. Rewrite the table (fdl compact) or read it with DuckLake");
+            }
+        }
+        return IcebergTypes.schema(rows, where);
+    }
+
+    /** Adds every visible data file; returns each one's Iceberg location by DuckLake data file id. */
+    private Map<Long, String> addDataFiles(RowDelta delta, Schema schema, SnapshotView.TableEntry table, Place place,
+                                           ToLongFunction<String> sizeOf, String where) throws SQLException {
+        FileMetrics metrics = new FileMetrics(schema);
+        model.fileColumnStats(table.id(), metrics::add);
+        Map<Long, String> locations = new LinkedHashMap<>();
+        for (SnapshotView.DataFileEntry f : table.dataFiles()) {
+            String name = underDataFolder(f.location(), where);
+            String location = place.dataLocation() + name;
+            long bytes = f.bytes() >= 0 ? f.bytes() : sizeOf.applyAsLong(name);
+            DataFile file = DataFiles.builder(PartitionSpec.unpartitioned()).withPath(location).withFormat(FileFormat.PARQUET)
+                    .withFileSizeInBytes(bytes).withMetrics(metrics.of(f.id(), f.recordCount())).build();
+            delta.addRows(file);
+            locations.put(f.id(), location);
+        }
+        return locations;
+    }
+
+    /** Writes and adds the delete file and the inlined rows' data file; returns their bytes. */
+    private long addExtras(RowDelta delta, Schema schema, SnapshotView.TableEntry table, Place place, List<String> readableDeletes,
+                           Map<Long, String> locations, Map<String, Payload> files) throws SQLException {
+        long bytes = 0;
+        String base = place.tableLocation() + "/data/";
+        ExtraFiles.Written deletes = ExtraFiles.deletes(duck, catalog, table, readableDeletes, locations,
+                scratch.resolve("deletes-" + table.id() + ".parquet"));
+        if (deletes != null) {
+            long size = size(deletes.file());
+            String location = base + "deletes-" + catalog.snapshot() + ".parquet";
+            delta.addDeletes(FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned()).ofPositionDeletes().withPath(location)
+                    .withFormat(FileFormat.PARQUET).withFileSizeInBytes(size).withRecordCount(deletes.rows()).build());
+            files.put(location, Payload.of(deletes.file()));
+            bytes += size;
+        }
+        ExtraFiles.Written inlined = ExtraFiles.inlinedRows(duck, catalog, table, schema, scratch.resolve("inlined-" + table.id() + ".parquet"));
+        if (inlined != null) {
+            long size = size(inlined.file());
+            String location = base + "inlined-" + catalog.snapshot() + ".parquet";
+            delta.addRows(DataFiles.builder(PartitionSpec.unpartitioned()).withPath(location).withFormat(FileFormat.PARQUET)
+                    .withFileSizeInBytes(size).withRecordCount(inlined.rows()).build());
+            files.put(location, Payload.of(inlined.file()));
+            bytes += size;
+        }
+        return bytes;
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** A file's name under the data folder; a file outside it cannot be named by the repository's URL. */
+    private static String underDataFolder(String relative, String where) {
+        if (relative.startsWith("/") || relative.contains("://") || relative.contains("..")) {
+            throw new FdlException("table " + where + " names data file " + relative + " outside the repository's data folder;"
+                    + " Iceberg metadata names files under the repository's root only");
+        }
+        return relative;
+    }
+
+    /**
+     * The name mapping for the data files registered without field ids (null when there are none):
+     * every field by its name, and each top-level field also by the names the files' DuckLake
+     * mappings give it.
+     */
+    private static NameMapping nameMapping(Schema schema, SnapshotView.TableEntry table, String where) {
+        Map<Integer, Set<String>> aliases = new HashMap<>();
+        Map<String, Integer> owner = new HashMap<>();
+        boolean any = false;
+        for (SnapshotView.DataFileEntry f : table.dataFiles()) {
+            if (f.nameMap() == null) continue;
+            any = true;
+            for (Map.Entry<Long, String> e : f.nameMap().entrySet()) {
+                int id = e.getKey().intValue();
+                Integer before = owner.putIfAbsent(e.getValue(), id);
+                if (before != null && before != id) {
+                    throw new FdlException("table " + where + ": files registered without field ids name field '" + e.getValue()
+                            + "' for two columns (ids " + before + " and " + id + "); one Iceberg name mapping cannot hold both");
+                }
+                aliases.computeIfAbsent(id, k -> new LinkedHashSet<>()).add(e.getValue());
+            }
+        }
+        if (!any) return null;
+        List<MappedField> fields = new ArrayList<>();
+        for (MappedField f : MappingUtil.create(schema).asMappedFields().fields()) {
+            Set<String> names = new LinkedHashSet<>(f.names());
+            names.addAll(aliases.getOrDefault(f.id(), Set.of()));
+            fields.add(MappedField.of(f.id(), names, f.nestedMapping()));
+        }
+        return NameMapping.of(MappedFields.of(fields));
+    }
+}
