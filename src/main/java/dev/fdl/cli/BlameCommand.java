@@ -44,7 +44,7 @@ final class BlameCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
-            DefaultRef target = DefaultRef.forArgument(repo, ref, spec.commandLine().getErr());
+            DefaultRef target = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, ref, spec.commandLine().getErr());
             Resolved r = repo.resolve(target.spec());
             VersionInfo v = r.version();
             Path catalog = CommandContext.of(spec).cache().versionCatalog(repo, v);

@@ -39,7 +39,7 @@ final class CheckCommand implements Runnable {
     @Option(names = "--json", description = "Print the report as JSON.") boolean json;
     @Option(names = "--allow-drop", description = "A dropped table is meant (reported as a warning).") boolean allowDrop;
     @Option(names = "--allow-schema-change", description = "A dropped or retyped column is meant.") boolean allowSchemaChange;
-    @Option(names = "--allow-shrink", description = "Removing more than a table's share of rows (fdl:max_shrink, default 10%) is meant.") boolean allowShrink;
+    @Option(names = "--allow-shrink", description = "Removing more than a table's share of rows (fdl:max_shrink, default 10%%) is meant.") boolean allowShrink;
     @Option(names = "--hook-timeout", paramLabel = "<duration>", converter = DurationConverter.class,
             description = "How long each hook may run (e.g. 30s, 5m; default 5m).") Duration hookTimeout;
 

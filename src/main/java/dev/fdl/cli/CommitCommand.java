@@ -45,7 +45,7 @@ final class CommitCommand implements Runnable {
     @Option(names = "--full", description = "Check every row, even where the parent version's checks allow checking only the rows added since.") boolean full;
     @Option(names = "--allow-drop", description = "Commit even though a table of the parent version is dropped.") boolean allowDrop;
     @Option(names = "--allow-schema-change", description = "Commit even though a column of the parent version is dropped or retyped.") boolean allowSchemaChange;
-    @Option(names = "--allow-shrink", description = "Commit even though a table loses more than its share of rows (dataset.json fdl:max_shrink, default 10%).") boolean allowShrink;
+    @Option(names = "--allow-shrink", description = "Commit even though a table loses more than its share of rows (dataset.json fdl:max_shrink, default 10%%).") boolean allowShrink;
     @Option(names = "--hook-timeout", paramLabel = "<duration>", converter = DurationConverter.class,
             description = "How long each pre-commit hook may run (e.g. 30s, 5m; default 5m).") java.time.Duration hookTimeout;
     @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;

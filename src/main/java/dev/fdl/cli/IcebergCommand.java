@@ -79,7 +79,7 @@ final class IcebergCommand implements Runnable {
 
     private void write(Repository repo, String target, IcebergMetadataWriter.Target where, PrintWriter w) {
         CommandContext ctx = CommandContext.of(spec);
-        DefaultRef which = DefaultRef.forArgument(repo, target, spec.commandLine().getErr());
+        DefaultRef which = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, target, spec.commandLine().getErr());
         Resolved r = repo.resolve(which.spec());
         Path catalog = ctx.cache().versionCatalog(repo, r.version());
         Path scratch = createFolder(ctx.cache().dir().resolve("tmp"));

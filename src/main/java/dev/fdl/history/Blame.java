@@ -5,7 +5,7 @@ import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.ducklake.engine.Sql;
-import dev.fdl.ducklake.format.RowKeyTag;
+import dev.fdl.ducklake.format.RowKey;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
 import dev.fdl.ducklake.TableName;
@@ -116,7 +116,7 @@ public final class Blame {
     private static List<String> keys(Connection duck, SnapshotView view, SnapshotView.TableEntry table, List<String> given,
                                      List<String> names) throws SQLException {
         List<String> wanted = given != null ? given
-                : RowKeyTag.read(duck, SqlQuote.ident(ALIAS) + ".main.ducklake_tag", table.id(), view.snapshot());
+                : RowKey.read(duck, SqlQuote.ident(ALIAS) + ".main.ducklake_tag", table.id(), view.snapshot());
         List<String> out = new ArrayList<>();
         for (String k : wanted) {
             String found = names.stream().filter(n -> Identifiers.same(n, k.trim())).findFirst().orElse(null);
