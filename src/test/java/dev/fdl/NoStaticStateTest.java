@@ -36,10 +36,7 @@ class NoStaticStateTest {
             "BY_FORMAT: DuckLake's catalog tables per format version, filled once by the class initializer and only read after",
             "ducklake/engine/RunScope.java",
             "the running command's pool for the static utilities OneHomePerRuleTest.theDuckDbPoolIsPassedInNotReachedStatically lists;"
-                    + " goes when they take the pool as a parameter (two sites: the pool and the refusal flag)",
-            "store/S3Store.java",
-            "what an S3 endpoint supports (conditional writes and deletes) is the endpoint's, probed once per JVM and endpoint"
-                    + " (two sites: the probed endpoints and their answers)");
+                    + " goes when they take the pool as a parameter (two sites: the pool and the refusal flag)");
 
     @Test
     void noStaticFieldChangesOutsideTheListedJvmWideOnes() throws IOException {

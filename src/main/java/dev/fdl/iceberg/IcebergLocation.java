@@ -39,7 +39,7 @@ public final class IcebergLocation {
             return withSlash(configured);
         }
         String root = store.root();
-        if (root.contains("://")) return withSlash(root);
+        if (dev.fdl.ducklake.format.DuckLakePaths.isRemote(root)) return withSlash(root);
         return withSlash(Path.of(root).toAbsolutePath().normalize().toUri().toString());
     }
 

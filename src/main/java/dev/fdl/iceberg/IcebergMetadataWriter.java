@@ -5,7 +5,8 @@ import dev.fdl.ducklake.catalog.MetadataQueries;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.Sql;
-import dev.fdl.ducklake.read.DataFileMirror;
+import dev.fdl.ducklake.read.ReadableCatalog;
+import dev.fdl.ducklake.read.TableSummary;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
@@ -128,15 +129,11 @@ public final class IcebergMetadataWriter {
     private List<String> readableDeletes(SnapshotView.TableEntry t, Path work) {
         List<String> names = new ArrayList<>();
         for (SnapshotView.DeleteFileEntry d : t.deleteFiles()) names.add(d.location());
-        ObjectStore store = repo.store();
+        ReadableCatalog.DataFiles data = new ReadableCatalog.DataFiles(repo.store(), repo.dataDir(), work.resolve("mirror"));
+        TableSummary.Fetcher fetch = data.fetcher("table " + t.schema() + "." + t.name());
+        if (fetch != null) fetch.fetch(names);
         List<String> result = new ArrayList<>();
-        if (store.localFiles().isPresent()) {
-            for (String n : names) result.add(store.location(repo.dataDir() + n));
-            return result;
-        }
-        Path mirror = work.resolve("mirror");
-        DataFileMirror.fetchFiles(store, repo.dataDir(), mirror, names, "table " + t.schema() + "." + t.name());
-        for (String n : names) result.add(mirror.resolve(n).toAbsolutePath().toString());
+        for (String n : names) result.add(data.readPath() + n);
         return result;
     }
 

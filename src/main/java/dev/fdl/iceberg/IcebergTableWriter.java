@@ -180,7 +180,7 @@ final class IcebergTableWriter {
 
     /** A file's name under the data folder; a file outside it cannot be named by the repository's URL. */
     private static String underDataFolder(String relative, String where) {
-        if (relative.startsWith("/") || relative.contains("://") || relative.contains("..")) {
+        if (relative.startsWith("/") || dev.fdl.ducklake.format.DuckLakePaths.isRemote(relative) || relative.contains("..")) {
             throw new FdlException("table " + where + " names data file " + relative + " outside the repository's data folder;"
                     + " Iceberg metadata names files under the repository's root only");
         }
