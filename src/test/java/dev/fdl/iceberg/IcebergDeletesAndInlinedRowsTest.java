@@ -32,24 +32,10 @@ class IcebergDeletesAndInlinedRowsTest {
 
     @TempDir Path tmp;
 
-    private static void sql(Path catalog, String... statements) throws Exception {
-        try (Connection c = DuckDbPool.connect(); Statement st = c.createStatement()) {
-            st.execute("ATTACH " + SqlQuote.literal(catalog.toString()) + " AS c");
-            st.execute("USE c");
-            for (String s : statements) st.execute(s);
-        }
-    }
 
     @Test
     void deletesInlinedDeletesAndInlinedRowsReadAsTheBuiltInReaderReadsThem() throws Exception {
-        FixtureCopies.Copy towns = FixtureCopies.copy("towns", tmp);
-        sql(towns.catalog(),
-                "INSERT INTO ducklake_snapshot VALUES (16, now(), 9, 6, 7)",
-                "INSERT INTO ducklake_snapshot_changes VALUES (16, 'inlined_delete:1,inlined_insert:1', NULL, NULL, NULL)",
-                "CREATE TABLE ducklake_inlined_delete_1 (file_id BIGINT, row_id BIGINT, begin_snapshot BIGINT)",
-                "INSERT INTO ducklake_inlined_delete_1 VALUES (1, 500, 16), (1, 501, 16)",
-                "UPDATE ducklake_inlined_data_1_9 SET end_snapshot = 16 WHERE name = 'Oslo'",
-                "INSERT INTO ducklake_inlined_data_1_9 VALUES (2004, 16, NULL, 'Bergen', 285000, 'added by hand')");
+        FixtureCopies.Copy towns = FixtureCopies.townsWithSnapshot16(tmp);
         ObjectStore store = Stores.open(towns.dir().toString());
         Repository repo = Repository.init(store, new RefName("main"));
         String root = towns.dir().toUri().toString();

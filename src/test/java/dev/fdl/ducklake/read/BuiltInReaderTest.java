@@ -28,25 +28,11 @@ class BuiltInReaderTest {
     Path tmp;
 
     private static void sql(Path catalog, String... statements) throws Exception {
-        try (Connection c = DuckDbPool.connect(); Statement st = c.createStatement()) {
-            st.execute("ATTACH " + SqlQuote.literal(catalog.toString()) + " AS c");
-            st.execute("USE c");
-            for (String s : statements) st.execute(s);
-        }
+        FixtureCopies.sql(catalog, statements);
     }
 
-    /** Adds snapshot 16 to the towns fixture: two Parquet rows deleted inline, one inlined row ended, one added. */
     private FixtureCopies.Copy townsWithSnapshot16() throws Exception {
-        FixtureCopies.Copy towns = FixtureCopies.copy("towns", tmp);
-        sql(towns.catalog(),
-                "INSERT INTO ducklake_snapshot VALUES (16, now(), 9, 6, 7)",
-                "INSERT INTO ducklake_snapshot_changes VALUES (16, 'inlined_delete:1,inlined_insert:1', NULL, NULL, NULL)",
-                // positions 500 and 501 of data file 1 are town-500 and town-501 (not deleted by the delete file)
-                "CREATE TABLE ducklake_inlined_delete_1 (file_id BIGINT, row_id BIGINT, begin_snapshot BIGINT)",
-                "INSERT INTO ducklake_inlined_delete_1 VALUES (1, 500, 16), (1, 501, 16)",
-                "UPDATE ducklake_inlined_data_1_9 SET end_snapshot = 16 WHERE name = 'Oslo'",
-                "INSERT INTO ducklake_inlined_data_1_9 VALUES (2004, 16, NULL, 'Bergen', 285000, 'added by hand')");
-        return towns;
+        return FixtureCopies.townsWithSnapshot16(tmp);
     }
 
     @Test
