@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.Plural;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.ducklake.load.FileRegistration;
@@ -77,7 +78,7 @@ final class AddFilesCommand implements Runnable {
                 Out.json(out, o);
                 return;
             }
-            out.println("Added " + r.keys().size() + " file(s) of " + r.rows() + " rows (" + Out.size(r.bytes()) + ") to " + r.table()
+            out.println("Added " + r.keys().size() + " file(s) of " + Plural.of(r.rows(), "row") + " (" + Out.size(r.bytes()) + ") to " + r.table()
                     + " (snapshot " + r.snapshot() + "); nothing was copied" + (r.createdTable() ? "; created the table" : ""));
             out.flush();
         } catch (java.io.IOException e) {

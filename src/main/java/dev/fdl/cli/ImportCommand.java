@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.Plural;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
@@ -108,9 +109,9 @@ final class ImportCommand implements Runnable {
                 Out.json(out, Summary.of(r, m).json());
                 return;
             }
-            String where = r.dataFileKeys().size() == 1 ? r.dataFileKey() : r.dataFileKeys().size() + " data files";
-            String from = sources.files().size() == 1 ? "" : " from " + sources.files().size() + " files";
-            out.println("Imported " + r.rows() + " rows" + from + " into " + r.table() + " (snapshot " + r.snapshot() + ", "
+            String where = r.dataFileKeys().size() == 1 ? r.dataFileKey() : Plural.of(r.dataFileKeys().size(), "data file");
+            String from = sources.files().size() == 1 ? "" : " from " + Plural.of(sources.files().size(), "file");
+            out.println("Imported " + Plural.of(r.rows(), "row") + from + " into " + r.table() + " (snapshot " + r.snapshot() + ", "
                     + r.fileSizeBytes() + " bytes in " + where + ")" + (r.createdTable() ? "; created the table" : ""));
             out.flush();
         }
@@ -123,14 +124,14 @@ final class ImportCommand implements Runnable {
             return;
         }
         if (r.unchanged()) {
-            out.println(files.get(0) + " holds exactly the rows of " + r.table() + " (" + r.rows() + " rows): nothing to write, no snapshot made");
+            out.println(files.get(0) + " holds exactly the rows of " + r.table() + " (" + Plural.of(r.rows(), "row") + "): nothing to write, no snapshot made");
         } else if (r.added() + r.removed() + r.changed() == 0 && r.schemaChanges().isEmpty()) {
             // the file equals the table: the snapshot only records the key (or ends it)
-            out.println(files.get(0) + " holds exactly the rows of " + r.table() + " (" + r.rows() + " rows): no row written; snapshot "
+            out.println(files.get(0) + " holds exactly the rows of " + r.table() + " (" + Plural.of(r.rows(), "row") + "): no row written; snapshot "
                     + r.snapshot() + (r.key().isEmpty() ? " ends the recorded key (rows compare whole)"
                     : " records the key (" + String.join(", ", r.key()) + ")"));
         } else {
-            out.println("Synced " + r.table() + " to " + r.rows() + " rows (snapshot " + r.snapshot() + "): " + r.added() + " added, "
+            out.println("Synced " + r.table() + " to " + Plural.of(r.rows(), "row") + " (snapshot " + r.snapshot() + "): " + r.added() + " added, "
                     + r.removed() + " removed" + (r.key().isEmpty() ? "" : ", " + r.changed() + " changed")
                     + (r.createdTable() ? "; created the table" : "")
                     + (r.keyRecorded() ? "; rows matched on the recorded key (" + String.join(", ", r.key()) + ")" : ""));
