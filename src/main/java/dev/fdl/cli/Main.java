@@ -246,6 +246,13 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
                     break;
                 }
             }
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+                // picocli's suggestions (names close to the mistyped subcommand or option), in one question
+                String prefix = u.isUnknownOption() ? "" : u.getCommandLine().getCommandSpec().qualifiedName() + " ";
+                java.util.List<String> names = new java.util.ArrayList<>();
+                for (String suggestion : u.getSuggestions()) if (names.size() < 3) names.add(prefix + suggestion);
+                err.println("Did you mean: " + String.join(" or ", names) + "?");
+            }
             err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
             return ExitCodes.USAGE;
         }
