@@ -265,6 +265,16 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         @Override
         public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
             PrintWriter err = cl.getErr();
+            for (Throwable t = ex; t != null; t = t.getCause()) {
+                // DuckDB's out-of-memory advice names its own settings: say it with --memory, wherever it was caught
+                String memory = dev.fdl.ducklake.engine.DuckDbErrors.outOfMemory(t.getMessage());
+                if (memory != null) {
+                    err.println("fdl: " + memory);
+                    err.flush();
+                    return ExitCodes.FAILURE;
+                }
+                if (t.getCause() == t) break;
+            }
             if (ex instanceof FdlException f) {
                 err.println("fdl: " + clip(f.getMessage()));
                 err.flush();
