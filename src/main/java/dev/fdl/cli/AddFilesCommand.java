@@ -58,7 +58,7 @@ final class AddFilesCommand implements Runnable {
         Path scratch = null;
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            List<String> keys = FileRegistration.keys(store, repo.dataDir(), files, Cwd.get(), table);
+            List<String> keys = FileRegistration.keys(store, repo.dataDir(), files, Cwd.get(), table, create);
             scratch = Files.createTempDirectory("fdl-add-files-");
             FileRegistration.Result r = new FileRegistration(context.duckDb()).register(
                     new FileRegistration.Request(wc.catalog(), store, repo.dataDir(), keys, table, create, message,
