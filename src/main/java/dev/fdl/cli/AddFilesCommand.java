@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.Plural;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.ducklake.load.FileRegistration;
@@ -57,7 +58,7 @@ final class AddFilesCommand implements Runnable {
         Path scratch = null;
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            List<String> keys = FileRegistration.keys(store, repo.dataDir(), files, CommandContext.of(spec).cwd().get());
+            List<String> keys = FileRegistration.keys(store, repo.dataDir(), files, CommandContext.of(spec).cwd().get(), table, create);
             scratch = Files.createTempDirectory("fdl-add-files-");
             FileRegistration.Result r = new FileRegistration(context.duckDb()).register(
                     new FileRegistration.Request(wc.catalog(), store, repo.dataDir(), keys, table, create, message,
@@ -77,7 +78,7 @@ final class AddFilesCommand implements Runnable {
                 Out.json(out, o);
                 return;
             }
-            out.println("Added " + r.keys().size() + " file(s) of " + r.rows() + " rows (" + Out.size(r.bytes()) + ") to " + r.table()
+            out.println("Added " + r.keys().size() + " file(s) of " + Plural.of(r.rows(), "row") + " (" + Out.size(r.bytes()) + ") to " + r.table()
                     + " (snapshot " + r.snapshot() + "); nothing was copied" + (r.createdTable() ? "; created the table" : ""));
             out.flush();
         } catch (java.io.IOException e) {

@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.Plural;
 import dev.fdl.util.ShellQuote;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
@@ -102,6 +103,7 @@ final class CheckoutCommand implements Runnable {
                             ducklakeFormat), progress);
             if (newBranch != null) DefaultRef.warnIfAmbiguous(repo, new RefName(newBranch), r.version(), err);
             PrintWriter out = spec.commandLine().getOut();
+            if (!json && r.discarded() > 0) out.println("Discarded " + Plural.of(r.discarded(), "uncommitted snapshot"));
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();
                 o.put("working_copy", r.workingCopy().dir().toString());
@@ -110,6 +112,7 @@ final class CheckoutCommand implements Runnable {
                 o.put("version", r.version());
                 o.put("base_snapshot", r.baseSnapshot());
                 o.put("fresh", r.fresh());
+                o.put("discarded_snapshots", r.discarded());
                 if (ducklakeFormat != null) o.put("ducklake_format", ducklakeFormat);
                 Out.json(out, o);
                 return;

@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.Plural;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.check.ChangeGuards;
@@ -67,7 +68,7 @@ final class CommitCommand implements Runnable {
         v.checks().ifPresent(c -> {
             for (var w : c.path("warnings"))
                 err.println("fdl: warning: " + w.path("check").asText() + (w.path("count").asLong() > 0 && !w.has("detail")
-                        ? " (" + w.path("count").asLong() + " rows)" : "") + (w.has("detail") ? ": " + w.get("detail").asText() : ""));
+                        ? " (" + Plural.of(w.path("count").asLong(), "row") + ")" : "") + (w.has("detail") ? ": " + w.get("detail").asText() : ""));
             err.flush();
         });
     }

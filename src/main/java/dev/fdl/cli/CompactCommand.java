@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.Plural;
 import dev.fdl.ducklake.load.Compactor;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.WorkingCopy;
@@ -40,7 +41,7 @@ final class CompactCommand implements Runnable {
                 out.println(r.table() + " is in " + r.dataFiles() + " data file(s) without deletes or inlined rows: nothing to compact");
             } else {
                 out.println("Compacted " + r.table() + ": " + r.dataFiles() + " data file(s), " + r.deleteFiles() + " delete file(s) and "
-                        + r.inlinedTables() + " inlined-data table(s) -> " + r.written().dataFileKeys().size() + " data file(s) of " + r.written().rows() + " rows ("
+                        + r.inlinedTables() + " inlined-data table(s) -> " + r.written().dataFileKeys().size() + " data file(s) of " + Plural.of(r.written().rows(), "row") + " ("
                         + Out.size(r.written().fileSizeBytes()) + ", snapshot " + r.written().snapshot() + "); nothing was deleted");
             }
             out.flush();

@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.Plural;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.ducklake.catalog.CatalogFiles;
 import dev.fdl.retention.Gc;
@@ -95,8 +96,9 @@ final class GcCommand implements Runnable {
                 return;
             }
             String verb = r.dryRun() ? "Would delete" : "Deleted";
-            out.printf("Read %d live version(s) (%d catalog(s) downloaded, %d cached), %,d file names; listed %,d data files.%n",
-                    r.liveVersions(), r.catalogsDownloaded(), r.catalogsCached(), r.liveNames(), r.dataListed());
+            out.printf("Read %d live version(s) (%d catalog(s) downloaded, %d cached), %s; listed %s.%n",
+                    r.liveVersions(), r.catalogsDownloaded(), r.catalogsCached(), Plural.grouped(r.liveNames(), "file name"),
+                    Plural.grouped(r.dataListed(), "data file"));
             out.printf("%s %,d unreferenced data file(s), %s%n", verb, r.dataFiles().count(), bytes(r.dataFiles().bytes()));
             out.printf("%s %,d unreachable version(s) (marked more than %s ago), %s%n", verb, r.unreachableVersions().count(),
                     DurationConverter.format(grace), bytes(r.unreachableVersions().bytes()));

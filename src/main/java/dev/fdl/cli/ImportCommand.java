@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.Plural;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
@@ -74,7 +75,8 @@ final class ImportCommand implements Runnable {
             + "added, removed, changed (sync's comparison of file and table; null in the other modes); data_file (the new data file's key, the first when there are several; null: none), data_files (every new data file's key) "
             + "and data_bytes (its size; bytes: the same, its older name); delete_files, delete_bytes (0 outside sync); "
             + "ended_files (data files sync ended whole; null outside sync); created_table; columns (the table's, [{name, type}]); "
-            + "schema_changes (sync's, in words; [] otherwise); key (the columns sync matched rows on; [] otherwise); key_recorded.") boolean json;
+            + "schema_changes (sync's, in words; [] otherwise); key (the columns sync matched rows on; [] otherwise); key_recorded; "
+            + "warnings (in words, as printed on stderr: a column a late value made text).") boolean json;
 
     @Override
     public void run() {
@@ -103,34 +105,43 @@ final class ImportCommand implements Runnable {
                 return;
             }
             ImportResult r = new Importer(context.duckDb()).importFile(request);
+            warn(r.warnings());
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 Out.json(out, Summary.of(r, m).json());
                 return;
             }
-            String where = r.dataFileKeys().size() == 1 ? r.dataFileKey() : r.dataFileKeys().size() + " data files";
-            String from = sources.files().size() == 1 ? "" : " from " + sources.files().size() + " files";
-            out.println("Imported " + r.rows() + " rows" + from + " into " + r.table() + " (snapshot " + r.snapshot() + ", "
+            String where = r.dataFileKeys().size() == 1 ? r.dataFileKey() : Plural.of(r.dataFileKeys().size(), "data file");
+            String from = sources.files().size() == 1 ? "" : " from " + Plural.of(sources.files().size(), "file");
+            out.println("Imported " + Plural.of(r.rows(), "row") + from + " into " + r.table() + " (snapshot " + r.snapshot() + ", "
                     + r.fileSizeBytes() + " bytes in " + where + ")" + (r.createdTable() ? "; created the table" : ""));
             out.flush();
         }
     }
 
+    /** Each warning on stderr, as {@code fdl: warning: …} (also in {@code --json}'s {@code warnings}). */
+    private void warn(List<String> warnings) {
+        PrintWriter err = spec.commandLine().getErr();
+        for (String w : warnings) err.println("fdl: warning: " + w);
+        err.flush();
+    }
+
     private void sync(SyncResult r) {
+        warn(r.warnings());
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Out.json(out, Summary.of(r).json());
             return;
         }
         if (r.unchanged()) {
-            out.println(files.get(0) + " holds exactly the rows of " + r.table() + " (" + r.rows() + " rows): nothing to write, no snapshot made");
+            out.println(files.get(0) + " holds exactly the rows of " + r.table() + " (" + Plural.of(r.rows(), "row") + "): nothing to write, no snapshot made");
         } else if (r.added() + r.removed() + r.changed() == 0 && r.schemaChanges().isEmpty()) {
             // the file equals the table: the snapshot only records the key (or ends it)
-            out.println(files.get(0) + " holds exactly the rows of " + r.table() + " (" + r.rows() + " rows): no row written; snapshot "
+            out.println(files.get(0) + " holds exactly the rows of " + r.table() + " (" + Plural.of(r.rows(), "row") + "): no row written; snapshot "
                     + r.snapshot() + (r.key().isEmpty() ? " ends the recorded key (rows compare whole)"
                     : " records the key (" + String.join(", ", r.key()) + ")"));
         } else {
-            out.println("Synced " + r.table() + " to " + r.rows() + " rows (snapshot " + r.snapshot() + "): " + r.added() + " added, "
+            out.println("Synced " + r.table() + " to " + Plural.of(r.rows(), "row") + " (snapshot " + r.snapshot() + "): " + r.added() + " added, "
                     + r.removed() + " removed" + (r.key().isEmpty() ? "" : ", " + r.changed() + " changed")
                     + (r.createdTable() ? "; created the table" : "")
                     + (r.keyRecorded() ? "; rows matched on the recorded key (" + String.join(", ", r.key()) + ")" : ""));
@@ -152,16 +163,16 @@ final class ImportCommand implements Runnable {
     private record Summary(TableName table, String mode, Long snapshot, long rows, Long added, Long removed, Long changed,
                            String dataFile, long dataBytes, long deleteFiles, long deleteBytes, Integer endedFiles,
                            boolean createdTable, List<ImportResult.Column> columns, List<String> schemaChanges,
-                           List<String> key, boolean keyRecorded, List<String> dataFiles) {
+                           List<String> key, boolean keyRecorded, List<String> dataFiles, List<String> warnings) {
         static Summary of(ImportResult r, ImportMode m) {
             return new Summary(r.table(), m.name(), r.snapshot(), r.rows(), null, null, null, r.dataFileKey(), r.fileSizeBytes(),
-                    0, 0, null, r.createdTable(), r.columns(), List.of(), List.of(), false, r.dataFileKeys());
+                    0, 0, null, r.createdTable(), r.columns(), List.of(), List.of(), false, r.dataFileKeys(), r.warnings());
         }
 
         static Summary of(SyncResult r) {
             return new Summary(r.table(), ImportMode.SYNC.name(), r.snapshot(), r.rows(), r.added(), r.removed(), r.changed(), r.dataFileKey(),
                     r.dataBytes(), r.deleteFiles(), r.deleteBytes(), r.endedFiles(), r.createdTable(), r.columns(),
-                    r.schemaChanges(), r.key(), r.keyRecorded(), r.dataFileKey() == null ? List.of() : List.of(r.dataFileKey()));
+                    r.schemaChanges(), r.key(), r.keyRecorded(), r.dataFileKey() == null ? List.of() : List.of(r.dataFileKey()), r.warnings());
         }
 
         ObjectNode json() {
@@ -189,6 +200,8 @@ final class ImportCommand implements Runnable {
             ArrayNode keyNode = o.putArray("key");
             key.forEach(keyNode::add);
             o.put("key_recorded", keyRecorded);
+            ArrayNode warningNode = o.putArray("warnings");
+            warnings.forEach(warningNode::add);
             return o;
         }
     }

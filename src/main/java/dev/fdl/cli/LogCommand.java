@@ -1,5 +1,6 @@
 package dev.fdl.cli;
 
+import dev.fdl.util.Plural;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
@@ -211,7 +212,7 @@ final class LogCommand implements Runnable {
     private List<String> statLines(Repository repo, VersionInfo v, List<Repository.LogEntry> entries) {
         StatColumns lines = new StatColumns();
         for (ParentStat.TableStat t : stats(repo, v, entries))
-            lines.add(t.table(), "+" + t.added(), "-" + (t.removed() == null ? "?" : t.removed().toString()), t.dropped() ? "(dropped)" : String.format("(%,d rows)", t.rows()));
+            lines.add(t.table(), "+" + t.added(), "-" + (t.removed() == null ? "?" : t.removed().toString()), t.dropped() ? "(dropped)" : "(" + Plural.grouped(t.rows(), "row") + ")");
         StringWriter text = new StringWriter();
         PrintWriter w = new PrintWriter(text);
         lines.print(w);

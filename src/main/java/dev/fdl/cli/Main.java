@@ -247,6 +247,13 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
                     break;
                 }
             }
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+                // picocli's suggestions (names close to the mistyped subcommand or option), in one question
+                String prefix = u.isUnknownOption() ? "" : u.getCommandLine().getCommandSpec().qualifiedName() + " ";
+                java.util.List<String> names = new java.util.ArrayList<>();
+                for (String suggestion : u.getSuggestions()) if (names.size() < 3) names.add(prefix + suggestion);
+                err.println("Did you mean: " + String.join(" or ", names) + "?");
+            }
             err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
             return ExitCodes.USAGE;
         }
@@ -259,6 +266,16 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         @Override
         public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
             PrintWriter err = cl.getErr();
+            for (Throwable t = ex; t != null; t = t.getCause()) {
+                // DuckDB's out-of-memory advice names its own settings: say it with --memory, wherever it was caught
+                String memory = dev.fdl.ducklake.engine.DuckDbErrors.outOfMemory(t.getMessage());
+                if (memory != null) {
+                    err.println("fdl: " + memory);
+                    err.flush();
+                    return ExitCodes.FAILURE;
+                }
+                if (t.getCause() == t) break;
+            }
             if (ex instanceof FdlException f) {
                 err.println("fdl: " + clip(f.getMessage()));
                 err.flush();

@@ -160,7 +160,73 @@ public final class ResultPrinter {
 
     private static String text(Object v) {
         if (v instanceof BigDecimal d) return d.toPlainString();
+        if (v instanceof Double d && Double.isFinite(d)) return floatText(shortest(d), d < 0 || (d == 0 && 1 / d < 0));
+        if (v instanceof Float f && Float.isFinite(f)) return floatText(shortest(f), f < 0 || (f == 0 && 1 / f < 0));
         return v.toString();
+    }
+
+    /**
+     * A DOUBLE or FLOAT as DuckDB's CLI and its cast to VARCHAR print it: the shortest decimal that
+     * reads back as the same value, in plain digits with at least one decimal ({@code 50036265.71},
+     * {@code 3.0}) while its decimal exponent is from -4 to 15, else in scientific notation with a
+     * signed two-digit exponent ({@code 1e+16}, {@code 1e-05}); the rule of Python's {@code repr}
+     * that DuckDB follows.
+     *
+     * @param digits the value's absolute shortest decimal
+     * @param negative whether a minus sign leads
+     */
+    static String floatText(BigDecimal digits, boolean negative) {
+        BigDecimal abs = digits.abs().stripTrailingZeros();
+        String sign = negative ? "-" : "";
+        if (abs.signum() == 0) return sign + "0.0";
+        String unscaled = abs.unscaledValue().toString();
+        int exponent = unscaled.length() - 1 - abs.scale();
+        if (exponent >= -4 && exponent < 16) {
+            String plain = abs.toPlainString();
+            return sign + (plain.indexOf('.') < 0 ? plain + ".0" : plain);
+        }
+        String mantissa = unscaled.length() == 1 ? unscaled : unscaled.charAt(0) + "." + unscaled.substring(1);
+        return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + (Math.abs(exponent) < 10 ? "0" : "") + Math.abs(exponent);
+    }
+
+    /**
+     * The shortest decimal that reads back as {@code d}, the nearest of its length. Java 17's
+     * toString may give a digit more ({@code 4.9E-324} for {@code 5e-324}): its text is shortened
+     * while the nearest decimal of one digit less still reads back (when any shorter one does, the
+     * nearest of one digit less does too: it is at least as near).
+     */
+    private static BigDecimal shortest(double d) {
+        BigDecimal best = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+        BigDecimal exact = new BigDecimal(d);
+        for (int p = best.precision() - 1; p >= 1; p--) {
+            BigDecimal r = nearest(exact, p);
+            if (r == null || r.doubleValue() != d) break;
+            best = r;
+        }
+        return best;
+    }
+
+    /**
+     * The decimal of {@code p} significant digits nearest {@code exact}; null when two are equally
+     * near (DuckDB then prints the longer, exact text: a FLOAT 470026.625, not 470026.62).
+     */
+    private static BigDecimal nearest(BigDecimal exact, int p) {
+        BigDecimal up = exact.round(new java.math.MathContext(p, java.math.RoundingMode.HALF_UP));
+        return up.compareTo(exact.round(new java.math.MathContext(p, java.math.RoundingMode.HALF_DOWN))) == 0 ? up : null;
+    }
+
+    /**
+     * As {@link #shortest(double)} for a FLOAT: the first length, up to 9 digits, whose nearest
+     * decimal reads back. DuckDB prints some large integral FLOATs with all their digits
+     * ({@code 940068032.0} where this gives {@code 940068030.0}, the same FLOAT).
+     */
+    private static BigDecimal shortest(float f) {
+        BigDecimal exact = new BigDecimal(f);
+        for (int p = 1; p <= 9; p++) {
+            BigDecimal r = nearest(exact, p);
+            if (r != null && r.floatValue() == f) return r;
+        }
+        return new BigDecimal(Float.toString(f));
     }
 
     private static String oneLine(String s) {

@@ -77,6 +77,8 @@ final class StatusCommand implements Runnable {
             if (moved != null) o.put("branch_now", nowAt);
             if (st.merging() != null) o.put("merging", st.merging().version());
             o.put("description", toCommit.description().name().toLowerCase(java.util.Locale.ROOT));
+            if (toCommit.description() != dev.fdl.repo.Description.Change.UNCHANGED)
+                o.put("description_invalid", dev.fdl.repo.Description.problem(wc));
             o.put("ducklake_format", toCommit.format());
             if (toCommit.formatChanged()) o.put("ducklake_format_changed_from", toCommit.baseFormat());
             o.put("nothing_to_commit", toCommit.isEmpty());
@@ -109,7 +111,11 @@ final class StatusCommand implements Runnable {
         if (st.merging() != null)
             out.println("Merging version " + st.merging().version() + ": fdl commit publishes the merge (two parents), "
                     + "fdl merge --abort puts the working copy back as it was before");
-        if (toCommit.description() != dev.fdl.repo.Description.Change.UNCHANGED)
+        String invalid = toCommit.description() == dev.fdl.repo.Description.Change.UNCHANGED ? null : dev.fdl.repo.Description.problem(wc);
+        if (invalid != null)
+            out.println("Description: " + descName + " " + toCommit.description().words() + " but invalid, so the next commit would be refused: "
+                    + invalid.replaceFirst("^cannot read \\S+: ", ""));
+        else if (toCommit.description() != dev.fdl.repo.Description.Change.UNCHANGED)
             out.println("Description: " + descName + " " + toCommit.description().words() + " (published by the next commit)");
         if (toCommit.formatChanged())
             out.println("DuckLake format: " + toCommit.baseFormat() + " -> " + toCommit.format() + " (published by the next commit)");

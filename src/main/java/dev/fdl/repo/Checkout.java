@@ -25,8 +25,11 @@ import java.util.Optional;
  * the repository's data folder. A branch with no version yet gets a new, empty catalog.
  */
 public final class Checkout {
-    /** What was checked out. {@code version} is null for a fresh catalog; {@code branch} null when detached. */
-    public record Result(WorkingCopy workingCopy, String branch, String version, boolean fresh, long baseSnapshot) {}
+    /**
+     * What was checked out. {@code version} is null for a fresh catalog; {@code branch} null when
+     * detached; {@code discarded}: the uncommitted snapshots {@code --force} dropped (0 without).
+     */
+    public record Result(WorkingCopy workingCopy, String branch, String version, boolean fresh, long baseSnapshot, long discarded) {}
 
     /**
      * What to check out.
@@ -81,7 +84,7 @@ public final class Checkout {
             Commit.reconcile(repo, wc);
             FormatUpgrade.upgrade(wc.catalog(), ducklakeFormat); // one transaction: the old catalog or the upgraded one
             WorkingCopy.State st = wc.state();
-            return new Result(wc, st.branch(), st.baseVersion(), false, st.baseSnapshot());
+            return new Result(wc, st.branch(), st.baseVersion(), false, st.baseSnapshot(), 0);
         }
         return runChecked(repo, catalogs, wc, request, progress, steps);
     }
@@ -100,8 +103,8 @@ public final class Checkout {
             if (ducklakeFormat != null) FormatUpgrade.upgrade(wc.catalog(), ducklakeFormat);
             return kept;
         }
-        if (wc.exists() && !force) {
-            long pending = pendingSnapshots(wc);
+        long pending = wc.exists() ? pendingSnapshots(wc) : 0;
+        if (!force) {
             if (pending > 0)
                 throw new FdlException("the working copy has " + pending + " snapshot(s) not yet committed; "
                         + "commit them (fdl commit -m ...) or discard them with fdl checkout --force");
@@ -147,14 +150,15 @@ public final class Checkout {
 
         if (base != null && !force) Description.checkCanPlace(repo, wc, base.version());
         byte[] description = base == null ? null : Description.read(repo, base.version()); // checked before anything changes
-        return switchTo(repo, catalogs, wc, new Target(branch, etag, base, description), ducklakeFormat, progress, steps);
+        return switchTo(repo, catalogs, wc, new Target(branch, etag, base, description, pending), ducklakeFormat, progress, steps);
     }
 
     /**
      * What a checkout switches to: the branch (null: detached) and the ETag its ref was read at
-     * (null: no ref yet), the version (null: a fresh catalog) and its description's bytes (null: none).
+     * (null: no ref yet), the version (null: a fresh catalog) and its description's bytes (null: none);
+     * {@code discarded}: the working copy's uncommitted snapshots the switch drops.
      */
-    private record Target(String branch, String refEtag, Resolved base, byte[] description) {}
+    private record Target(String branch, String refEtag, Resolved base, byte[] description, long discarded) {}
 
     /**
      * Writes the new working catalog under a new file name (it is not current yet), forces it to
@@ -203,7 +207,7 @@ public final class Checkout {
         steps.reached("state-switched");
         wc.deleteOtherCatalogs();
         steps.reached("old-catalog-deleted");
-        return new Result(wc, target.branch(), baseId, base == null, baseSnapshot);
+        return new Result(wc, target.branch(), baseId, base == null, baseSnapshot, target.discarded());
     }
 
     /**
@@ -219,7 +223,7 @@ public final class Checkout {
         wc.save(new WorkingCopy.State(st.root(), st.repositoryId(), branch.name(), st.baseVersion(), null, st.baseSnapshot(),
                 st.catalog(), st.extra()), steps);
         steps.reached("state-switched");
-        return new Result(wc, branch.name(), st.baseVersion(), false, st.baseSnapshot());
+        return new Result(wc, branch.name(), st.baseVersion(), false, st.baseSnapshot(), 0);
     }
 
     /** Snapshots in the working catalog newer than its base. */

@@ -109,6 +109,24 @@ public final class Description {
     }
 
     /**
+     * Why the working copy's description file cannot be committed as it stands (not valid JSON, or
+     * not an object), in words naming the file, line and column; null when it parses or there is
+     * no file. A light read (Jackson's streaming parser, no {@code ObjectMapper}) for {@code fdl status}.
+     */
+    public static String problem(WorkingCopy wc) {
+        Path f = wc.datasetFile();
+        if (f == null) return null;
+        try {
+            JsonRead.parseUserObject(java.nio.file.Files.readAllBytes(f), f.getFileName().toString());
+            return null;
+        } catch (FdlException e) {
+            return e.getMessage();
+        } catch (java.io.IOException e) {
+            return "cannot read " + f + ": " + e.getMessage();
+        }
+    }
+
+    /**
      * Refuses a commit whose filled description drops the parent's title or license (a CC-BY
      * attribution lost silently), unless {@code allow}.
      *

@@ -68,7 +68,7 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
     public long targetFileSize() {
         JsonNode n = extra.get(TARGET_FILE_SIZE);
         if (n == null || n.isNull()) return 0;
-        long bytes = n.isIntegralNumber() ? n.asLong() : n.isTextual() ? dev.fdl.util.ByteSize.parse(n.asText()) : -1;
+        long bytes = n.isIntegralNumber() ? n.asLong() : n.isNumber() ? integral(n) : n.isTextual() ? dev.fdl.util.ByteSize.parse(n.asText()) : -1;
         if (bytes <= 0) throw FdlException.corrupt(RepoLayout.CONFIG, "key '" + TARGET_FILE_SIZE
                 + "' must be a size in bytes, a number or a string such as \"512MB\", not " + n);
         return bytes;
@@ -96,6 +96,19 @@ public record RepoConfig(String fdl, String id, String dataDir, Map<String, Json
         if (n == null || n.isNull()) return java.util.Optional.empty();
         if (!n.isTextual()) throw FdlException.corrupt(RepoLayout.CONFIG, "key '" + ICEBERG_LOCATION + "' must be a URL string, not " + n);
         return java.util.Optional.of(n.asText());
+    }
+
+    /**
+     * A JSON number written with a fraction or an exponent ({@code 1e9}, {@code 5.12E8}) as a
+     * whole number of bytes (RFC 8259 numbers carry no integer/float distinction), or -1 when it
+     * has a fraction or does not fit a long.
+     */
+    private static long integral(JsonNode n) {
+        try {
+            return n.decimalValue().longValueExact();
+        } catch (ArithmeticException e) {
+            return -1;
+        }
     }
 
     static String dataDirProblem(String d) {

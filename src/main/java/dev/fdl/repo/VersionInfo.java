@@ -85,7 +85,7 @@ public record VersionInfo(String fdl, String id, long seq, List<String> parents,
             for (JsonNode w : c.path("warnings")) {
                 String line = w.path("check").asText();
                 if (w.path("detail").isTextual()) line += ": " + w.get("detail").asText();
-                else if (w.path("count").asLong() > 0) line += " (" + w.get("count").asLong() + " rows)";
+                else if (w.path("count").asLong() > 0) line += " (" + dev.fdl.util.Plural.of(w.get("count").asLong(), "row") + ")";
                 out.add(line);
             }
         });

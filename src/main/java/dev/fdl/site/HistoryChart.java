@@ -98,8 +98,8 @@ final class HistoryChart {
                         .append("\" data-version=\"").append(p.id()).append("\" data-table=\"").append(Html.esc(r.getKey()))
                         .append("\" data-rows=\"").append(r.getValue()).append("\" data-added=\"").append(added)
                         .append("\" data-removed=\"").append(removed).append("\"><title>").append(Html.esc(r.getKey())).append(" at ")
-                        .append(p.id(), 0, 13).append(" (").append(p.date()).append("): ").append(num(r.getValue())).append(" rows")
-                        .append(s == null ? "" : ", +" + num(added) + " -" + (s.removed() == null ? "?" : num(s.removed())))
+                        .append(p.id(), 0, 13).append(" (").append(p.date()).append("): ").append(rows(r.getValue()))
+                        .append(s == null ? "" : ", " + change(added, s.removed() == null, s.removed() == null ? 0 : s.removed()))
                         .append("</title></circle>\n");
             }
         }
@@ -108,7 +108,7 @@ final class HistoryChart {
         for (Map.Entry<String, Integer> t : colour.entrySet())
             b.append("<span class=\"key\"><span class=\"swatch\" style=\"background:").append(COLORS[t.getValue() % COLORS.length])
                     .append("\"></span>").append(Html.esc(t.getKey())).append(" (").append(current.containsKey(t.getKey())
-                            ? num(current.get(t.getKey())) + " rows now" : "dropped").append(")</span> ");
+                            ? rows(current.get(t.getKey())) + " now" : "dropped").append(")</span> ");
         b.append("</p></figure>\n");
         // rows added and removed per version
         b.append("<figure class=\"chart\" id=\"chart-changes\"><figcaption>Rows added (up) and removed (down) per version, "
@@ -135,7 +135,7 @@ final class HistoryChart {
             long left = Math.max(LEFT, Math.min(W - RIGHT - barWidth, x(i, n) - barWidth / 2));
             b.append("<g class=\"bar\" data-version=\"").append(p.id()).append("\" data-added=\"").append(added).append("\" data-removed=\"")
                     .append(unknown ? "" : Long.toString(removed)).append("\"><title>").append(p.id(), 0, 13).append(" (").append(p.date())
-                    .append("): +").append(num(added)).append(" -").append(unknown ? "?" : num(removed)).append("</title>");
+                    .append("): ").append(change(added, unknown, removed)).append("</title>");
             b.append("<rect class=\"added\" fill=\"#1a7f37\" x=\"").append(left).append("\" y=\"").append(zero - up).append("\" width=\"")
                     .append(barWidth).append("\" height=\"").append(up).append("\"/>");
             b.append("<rect class=\"removed\" fill=\"#d1242f\" x=\"").append(left).append("\" y=\"").append(zero).append("\" width=\"")
@@ -170,25 +170,60 @@ final class HistoryChart {
         }
     }
 
+    /**
+     * The dashed line and name of each tag; a version's tags share one label. A label that would
+     * run past the plot's right edge ends at its line instead of starting there, so every name
+     * stays inside the chart's {@link #W} (its width estimated at {@link #CHAR_WIDTH} per character).
+     */
     private static void tags(StringBuilder b, List<Point> points) {
         for (int i = 0; i < points.size(); i++) {
-            for (String tag : points.get(i).tags()) {
-                long xx = x(i, points.size());
+            List<String> names = points.get(i).tags();
+            if (names.isEmpty()) continue;
+            long xx = x(i, points.size());
+            String label = String.join(", ", names);
+            boolean fits = xx + 3 + Math.round(label.length() * CHAR_WIDTH) <= W - 2;
+            for (String tag : names) {
                 b.append("<g class=\"tag\" data-tag=\"").append(Html.esc(tag)).append("\" data-version=\"").append(points.get(i).id())
                         .append("\"><line x1=\"").append(xx).append("\" x2=\"").append(xx).append("\" y1=\"").append(TOP - 4).append("\" y2=\"")
-                        .append(H - BOTTOM).append("\" stroke=\"#9a6700\" stroke-dasharray=\"3,3\"/><text x=\"").append(xx + 3)
-                        .append("\" y=\"").append(TOP - 8).append("\" fill=\"#7a5400\">").append(Html.esc(tag)).append("</text></g>\n");
+                        .append(H - BOTTOM).append("\" stroke=\"#9a6700\" stroke-dasharray=\"3,3\"/>");
+                if (tag.equals(names.get(0)))
+                    b.append("<text x=\"").append(fits ? xx + 3 : xx - 3).append("\" y=\"").append(TOP - 8).append("\" text-anchor=\"")
+                            .append(fits ? "start" : "end").append("\" fill=\"#7a5400\">").append(Html.esc(label)).append("</text>");
+                b.append("</g>\n");
             }
         }
     }
 
+    /** The width of one character of the charts' 11px font, in SVG units, as an upper estimate (digits and lower case). */
+    private static final double CHAR_WIDTH = 6.5;
+
+    /**
+     * The x axis's labels: the first and the last version's dates; when both fall on one day, the
+     * versions' places along the branch ({@code version 1}, {@code version n}) at the ends and that
+     * day once in the middle, so no two labels read the same.
+     */
     private static void dates(StringBuilder b, List<Point> points) {
         int n = points.size();
-        b.append("<text x=\"").append(x(0, n)).append("\" y=\"").append(H - 8).append("\" text-anchor=\"").append(n == 1 ? "middle" : "start")
-                .append("\" fill=\"#5b6573\">").append(Html.esc(points.get(0).date())).append("</text>\n");
-        if (n > 1)
-            b.append("<text x=\"").append(x(n - 1, n)).append("\" y=\"").append(H - 8).append("\" text-anchor=\"end\" fill=\"#5b6573\">")
-                    .append(Html.esc(points.get(n - 1).date())).append("</text>\n");
+        String first = points.get(0).date(), last = points.get(n - 1).date();
+        boolean oneDay = n > 1 && first.equals(last);
+        label(b, x(0, n), n == 1 ? "middle" : "start", oneDay ? "version 1" : first);
+        if (n > 1) label(b, x(n - 1, n), "end", oneDay ? "version " + n : last);
+        if (oneDay) label(b, LEFT + (W - LEFT - RIGHT) / 2, "middle", "all on " + first);
+    }
+
+    private static void label(StringBuilder b, long x, String anchor, String text) {
+        b.append("<text class=\"x-label\" x=\"").append(x).append("\" y=\"").append(H - 8).append("\" text-anchor=\"").append(anchor)
+                .append("\" fill=\"#5b6573\">").append(Html.esc(text)).append("</text>\n");
+    }
+
+    /** A table's rows, counted in words: {@code 1 row}, {@code 1,234 rows}. */
+    private static String rows(long v) {
+        return dev.fdl.util.Plural.grouped(v, "row");
+    }
+
+    /** A version's change in words, {@code 5 added, 0 removed} ({@code removed unknown} when its parent expired). */
+    private static String change(long added, boolean removedUnknown, long removed) {
+        return num(added) + " added, " + (removedUnknown ? "removed unknown" : num(removed) + " removed");
     }
 
     private static long x(int i, int n) {

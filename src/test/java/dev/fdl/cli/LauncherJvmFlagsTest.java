@@ -28,6 +28,16 @@ class LauncherJvmFlagsTest {
     @TempDir
     Path dir;
 
+    /** Run the launcher through a symbolic link to it (a {@code ~/bin/fdl} pointing at a checkout). */
+    private boolean viaLink;
+
+    @Test
+    void aLinkedLauncherRunsTheJarBesideTheLauncher() throws Exception {
+        viaLink = true;
+        assertThat(javaArguments("status")).contains(dir.resolve("fdl-home/target/fdl-0.1.0.jar").toString())
+                .noneMatch(l -> l.contains("building"));
+    }
+
     /** The arguments the launcher passes to {@code java} for {@code args}, one per element. */
     private List<String> javaArguments(String... args) throws IOException, InterruptedException {
         return javaArguments(Map.of("LANG", "C.UTF-8"), args);
@@ -48,7 +58,9 @@ class LauncherJvmFlagsTest {
         Path java = Files.writeString(bin.resolve("java"),
                 "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\nprintf 'LC_ALL=%s\\n' \"$LC_ALL\"\nprintf 'FDL_USER_LC_ALL=%s\\n' \"${FDL_USER_LC_ALL-unset}\"\n");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
-        ProcessBuilder pb = new ProcessBuilder(concat("bash", home.resolve("fdl").toString(), args)).redirectErrorStream(true);
+        Path launcher = home.resolve("fdl");
+        if (viaLink) launcher = Files.createSymbolicLink(Files.createDirectories(dir.resolve("links")).resolve("fdl"), launcher);
+        ProcessBuilder pb = new ProcessBuilder(concat("bash", launcher.toString(), args)).redirectErrorStream(true);
         pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
         pb.environment().remove("FDL_JAVA_OPTS");
         pb.environment().keySet().removeIf(k -> k.equals("LANG") || k.startsWith("LC_"));

@@ -62,7 +62,7 @@ class LightCommandsHelpTest {
 
     @ParameterizedTest
     @ValueSource(strings = {
-            "2|bogus|fdl: Unmatched argument at index 0: 'bogus'|fdl",
+            "2|bogus|fdl: Unmatched argument at index 0: 'bogus'\nDid you mean: fdl log or fdl status?|fdl",
             "2|-C /nonexistent-fdl-folder log|fdl: -C /nonexistent-fdl-folder: no such folder|fdl",
             "2|-C|fdl: Missing required parameter for option '-C' (<path>)|fdl",
             "2|log --bogus|fdl: Unknown option: '--bogus'|fdl log",

@@ -9,9 +9,30 @@ import java.util.List;
 public final class DuckDbErrors {
     private DuckDbErrors() {}
 
-    /** DuckDB's error without its wrapper and SQL excerpt: the lines a user can act on. */
+    private static final java.util.regex.Pattern OUT_OF_MEMORY = java.util.regex.Pattern.compile(
+            "Out of Memory Error: (?:failed to allocate data of size ([\\d.]+ ?[KMGT]?i?B) \\(([\\d.]+ ?[KMGT]?i?B)/([\\d.]+ ?[KMGT]?i?B) used\\))?");
+
+    /**
+     * DuckDB's out-of-memory error in fdl's words, or null for another error: DuckDB's own advice
+     * ({@code SET threads=X}, {@code SET memory_limit}) names settings a user of fdl does not set;
+     * the budget is {@code --memory} (or {@code FDL_MEMORY}), and DuckDB's message says how much
+     * more it asked for and how much of the budget was in use, which is repeated.
+     */
+    public static String outOfMemory(String message) {
+        if (message == null) return null;
+        java.util.regex.Matcher m = OUT_OF_MEMORY.matcher(message);
+        if (!m.find()) return null;
+        String asked = m.group(1) == null ? "" : " (it asked for " + m.group(1) + " more with " + m.group(2) + " of its " + m.group(3)
+                + " in use)";
+        return "DuckDB ran out of the memory budget" + asked + "; nothing was changed. Give the command more memory with --memory "
+                + "(e.g. twice the budget), or set FDL_MEMORY; what does not fit in memory spills to .fdl/tmp/ when the query allows it";
+    }
+
+    /** DuckDB's error without its wrapper and SQL excerpt: the lines a user can act on (an out-of-memory error in fdl's words). */
     public static String duckError(SQLException e) {
         String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        String memory = outOfMemory(m);
+        if (memory != null) return memory;
         List<String> keep = new ArrayList<>();
         for (String line : m.split("\n")) {
             String l = line.trim();

@@ -297,6 +297,59 @@ public final class CsvSource {
         }
     }
 
+    private static final Pattern NOT_CONVERTED = Pattern.compile("Could not convert string \"(.*)\" to");
+
+    /**
+     * Warnings for the columns that the sample typed ({@code sampleTypes}: BIGINT, DATE, …) but that
+     * this whole-file sniff reads as text because of a later value: each names the column, the
+     * first line (1 = the header) and value the sample's type does not hold, and how to keep the
+     * type. Found by one more read of the file with the sample's types for those columns, DuckDB's
+     * rejects table recording each value that does not cast; none when no column became text.
+     */
+    List<String> widenedToText(Connection duck, Map<String, String> sampleTypes) throws SQLException {
+        Map<String, String> widened = new LinkedHashMap<>();
+        for (Map.Entry<String, String> c : columns.entrySet()) {
+            String was = sampleTypes.get(c.getKey());
+            if (c.getValue().equals("VARCHAR") && was != null && !was.equals("VARCHAR")) widened.put(c.getKey(), was);
+        }
+        if (widened.isEmpty()) return List.of();
+        String id = java.util.UUID.randomUUID().toString().replace("-", "");
+        String table = "fdl_rejects_" + id, scan = "fdl_scans_" + id;
+        StringBuilder cols = new StringBuilder("{");
+        List<String> counted = new java.util.ArrayList<>();
+        for (String c : columns.keySet()) {
+            if (cols.length() > 1) cols.append(", ");
+            cols.append(SqlQuote.literal(c)).append(": ").append(SqlQuote.literal(widened.getOrDefault(c, "VARCHAR")));
+            if (widened.containsKey(c)) counted.add("count(" + SqlQuote.ident(c) + ")");
+        }
+        String read = "SELECT " + String.join(" + ", counted) + " FROM read_csv(" + SqlQuote.literal(source.toAbsolutePath().toString())
+                + ", auto_detect = false" + options + ", columns = " + cols.append('}') + ", store_rejects = true, rejects_table = "
+                + SqlQuote.literal(table) + ", rejects_scan = " + SqlQuote.literal(scan) + ")";
+        List<String> warnings = new java.util.ArrayList<>();
+        try (Statement st = duck.createStatement()) {
+            st.executeQuery(read).close();
+            for (Map.Entry<String, String> w : widened.entrySet()) {
+                try (ResultSet rs = st.executeQuery("SELECT line, error_message, csv_line FROM " + table + " WHERE column_name = "
+                        + SqlQuote.literal(w.getKey()) + " ORDER BY line LIMIT 1")) {
+                    if (!rs.next()) continue;
+                    Matcher m = NOT_CONVERTED.matcher(String.valueOf(rs.getString(2)));
+                    String value = m.find() ? m.group(1) : rs.getString(3);
+                    warnings.add(String.format(java.util.Locale.ROOT, "column '%s' of %s was imported as text (VARCHAR), not %s: line %,d "
+                            + "holds '%s', which is not a %s (the first rows held only %s values). To keep %s, make such values empty "
+                            + "(empty is NULL) or correct them, and import with --schema %s", w.getKey(), source.getFileName(),
+                            w.getValue(), rs.getLong(1), value, w.getValue(), w.getValue(), w.getValue(),
+                            dev.fdl.util.ShellQuote.word(w.getKey() + " " + w.getValue())));
+                }
+            }
+        } finally {
+            try (Statement st = duck.createStatement()) {
+                st.execute("DROP TABLE IF EXISTS " + table);
+                st.execute("DROP TABLE IF EXISTS " + scan);
+            }
+        }
+        return warnings;
+    }
+
     /** sniff_csv spells "none" as {@code (empty)}; read_csv takes an empty string. */
     private static String option(String sniffed) {
         return sniffed == null || sniffed.equals("(empty)") ? "" : sniffed;

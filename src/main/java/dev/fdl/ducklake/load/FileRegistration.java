@@ -116,15 +116,17 @@ public final class FileRegistration {
      * {@code .parquet} file below, {@code .} and {@code _} names left out), or, for a repository in a
      * local folder, the path of a file inside its data folder.
      *
+     * @param table  the table the files are for, as the user named it (in the commands a refusal prints)
+     * @param create whether the command creates the table ({@code --create}, kept in the commands a refusal prints)
      * @throws FdlException failure naming the argument when it names no file, or a local file outside the data
-     *                      folder (with the command that copies it in)
+     *                      folder (with the commands that copy it in and add it, to be pasted as printed)
      */
-    public static List<String> keys(ObjectStore store, String dataDirKey, List<String> args, Path cwd) {
+    public static List<String> keys(ObjectStore store, String dataDirKey, List<String> args, Path cwd, String table, boolean create) {
         String dataDir = DuckLakePaths.dataPath(dataDirKey);
         String location = store.location(dataDir);
         Set<String> keys = new LinkedHashSet<>();
         for (String arg : args) {
-            String key = keyOf(store, dataDir, location, arg, cwd);
+            String key = keyOf(store, dataDir, location, arg, cwd, new Target(table, create));
             if (SourceFiles.isGlob(key)) {
                 String fixed = SourceFiles.fixedPart(key.substring(dataDir.length()));
                 String prefix = dataDir + (fixed.equals(".") ? "" : fixed);
@@ -154,10 +156,13 @@ public final class FileRegistration {
     }
 
     /** The store key (or key glob) {@code arg} names; refuses a local file outside the data folder. */
-    private static String keyOf(ObjectStore store, String dataDir, String location, String arg, Path cwd) {
+    /** The table files are added to, and whether the command creates it, as the user gave them. */
+    private record Target(String table, boolean create) {}
+
+    private static String keyOf(ObjectStore store, String dataDir, String location, String arg, Path cwd, Target table) {
         if (DuckLakePaths.isRemote(arg)) {
             if (arg.startsWith(location)) return dataDir + arg.substring(location.length());
-            throw outside(arg, location, false);
+            throw outside(arg, location, false, table);
         }
         Path local = cwd.resolve(arg).normalize();
         boolean isLocal = Path.of(arg).isAbsolute() || arg.startsWith("./") || arg.startsWith("../")
@@ -169,20 +174,28 @@ public final class FileRegistration {
                     return dataDir + data.relativize(local).toString().replace('\\', '/');
                 }
             }
-            throw outside(local.toString(), location, DuckLakePaths.isRemote(location));
+            throw outside(local.toString(), location, DuckLakePaths.isRemote(location), table);
         }
         String key = arg.startsWith("/") ? arg.substring(1) : arg;
         return key.startsWith(dataDir) ? key : dataDir + key;
     }
 
-    private static FdlException outside(String file, String location, boolean remote) {
+    /**
+     * The refusal of a file outside the data folder, with the commands that copy it in (the
+     * folder made first: {@code cp} does not make it) and add it to {@code table}, each to be
+     * pasted as printed ({@code PrintedCommandsCliTest} runs them).
+     */
+    private static FdlException outside(String file, String location, boolean remote, Target table) {
         String name = Path.of(file).getFileName() == null ? "file.parquet" : Path.of(file).getFileName().toString();
         String copy = remote ? "aws s3 cp " + ShellQuote.word(file) + " " + ShellQuote.word(location + "incoming/" + name)
-                : "cp " + ShellQuote.word(file) + " " + ShellQuote.word(location + "incoming/");
+                : "mkdir -p " + ShellQuote.word(location + "incoming") + " && cp " + ShellQuote.word(file) + " "
+                + ShellQuote.word(location + "incoming/");
+        String t = ShellQuote.word(table.table());
         return new FdlException("cannot add " + file + ": it is outside the repository's data folder " + location
                 + "; add-files registers files already there without copying them. Copy it in first:\n  " + copy
-                + "\n  fdl add-files " + ShellQuote.word("incoming/" + name) + " --table <table>\nor load a copy with fdl import "
-                + ShellQuote.word(file) + " --table <table> --mode append");
+                + "\n  fdl add-files " + ShellQuote.word("incoming/" + name) + " --table " + t + (table.create() ? " --create" : "")
+                + "\nor load a copy with\n  fdl import " + ShellQuote.word(file) + " --table " + t + " --mode "
+                + (table.create() ? "create" : "append"));
     }
 
     private static boolean hidden(String relative) {

@@ -17,15 +17,23 @@ import dev.fdl.ducklake.working.ImportPlan;
  * @param columns       the table's columns after the import, in table order
  * @param dataFileKeys  the store keys of every new data file, in row order ({@code dataFileKey} first): more than one
  *                      when the rows outgrew the target file size
+ * @param warnings      what the user should know about how the file was read (a column a late value made text), in words
  */
 public record ImportResult(TableName table, long snapshot, long rows, String dataFileKey, long fileSizeBytes,
-                           boolean createdTable, List<Column> columns, List<String> dataFileKeys) {
+                           boolean createdTable, List<Column> columns, List<String> dataFileKeys, List<String> warnings) {
     public ImportResult {
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
         dataFileKeys = dataFileKeys == null ? List.of(dataFileKey) : List.copyOf(dataFileKeys);
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(dataFileKey, "dataFileKey");
         if (rows < 0 || fileSizeBytes < 0) throw new IllegalArgumentException("negative rows or size");
         columns = List.copyOf(columns);
+    }
+
+    /** An import without warnings. */
+    public ImportResult(TableName table, long snapshot, long rows, String dataFileKey, long fileSizeBytes,
+                        boolean createdTable, List<Column> columns, List<String> dataFileKeys) {
+        this(table, snapshot, rows, dataFileKey, fileSizeBytes, createdTable, columns, dataFileKeys, List.of());
     }
 
     /**

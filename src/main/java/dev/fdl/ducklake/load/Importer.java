@@ -138,7 +138,7 @@ public final class Importer {
                 written = upload(duck, src, plan, tmp.resolve("out"), request, folder);
             } catch (SampleFailed e) {
                 // the strict read of a sample-sniffed CSV failed: sniff the whole file and read again (CsvSource.sniffSample)
-                src = SourceColumns.describe(duck, source, format, overrides);
+                src = SourceColumns.describeAgain(duck, source, format, overrides, src);
                 plan = ImportPlan.make(name, mode, state, src.types(), source);
                 folder = dataDir + plan.tableFolderKey(location);
                 written = upload(duck, src, plan, tmp.resolve("again"), request, folder);
@@ -163,7 +163,7 @@ public final class Importer {
             long snapshot = catalog.commit(new WorkingCatalog.ImportCommit(state, plan, files, rowKey), author, message, duck);
             committed = true;
             return new ImportResult(name, snapshot, rows, uploadedKeys.get(0), bytes,
-                    plan.createsTable(), ImportResult.of(plan.columns()), uploadedKeys);
+                    plan.createsTable(), ImportResult.of(plan.columns()), uploadedKeys, src.warnings());
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
         } catch (IOException e) {
@@ -269,11 +269,34 @@ public final class Importer {
 
     /**
      * The columns of the source file as DuckDB reads it, and the relation to select them from;
-     * {@code sampled}: a CSV file's dialect and types come from its sample ({@link CsvSource#sniffSample}).
+     * {@code sampled}: a CSV file's dialect and types come from its sample ({@link CsvSource#sniffSample});
+     * {@code warnings}: what the reading changed that the user should know (a column the sample
+     * typed that a later value made text), in words.
      */
-    public record SourceColumns(String relation, Map<String, String> types, boolean sampled) {
+    public record SourceColumns(String relation, Map<String, String> types, boolean sampled, List<String> warnings) {
         public SourceColumns {
             types = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(types));
+            warnings = List.copyOf(warnings);
+        }
+
+        public SourceColumns(String relation, Map<String, String> types, boolean sampled) {
+            this(relation, types, sampled, List.of());
+        }
+
+        /**
+         * {@link #describe} after a read of {@code sampled} (from the file's sample) failed: the
+         * whole file sniffed, with a warning for each column the sample typed and a later value
+         * made text ({@link CsvSource#widenedToText}).
+         */
+        public static SourceColumns describeAgain(Connection duck, Path source, ImportFormat format, Map<String, String> overrides,
+                                                  SourceColumns sampled) throws SQLException {
+            if (format != ImportFormat.CSV) return describe(duck, source, format, overrides);
+            CsvSource whole = CsvSource.sniff(duck, source);
+            SourceColumns again = describe(duck, source, format, overrides, whole);
+            Map<String, String> sampleTypes = new LinkedHashMap<>();
+            for (Map.Entry<String, String> c : sampled.types().entrySet())
+                if (overrides.keySet().stream().noneMatch(o -> Identifiers.same(o, c.getKey()))) sampleTypes.put(c.getKey(), c.getValue());
+            return new SourceColumns(again.relation(), again.types(), again.sampled(), whole.widenedToText(duck, sampleTypes));
         }
 
         /**

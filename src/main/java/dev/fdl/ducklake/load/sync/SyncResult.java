@@ -27,16 +27,35 @@ import dev.fdl.ducklake.load.ImportResult;
  * @param keyRecorded    true when {@code key} is the one an earlier {@code sync --key} recorded,
  *                       used because no key was given
  * @param columns        the table's columns after the sync, in table order
+ * @param warnings       what the user should know about how the file was read (a column a late value made text), in words
  */
 public record SyncResult(TableName table, Long snapshot, long rows, long added, long removed, long changed,
                          String dataFileKey, long dataBytes, int deleteFiles, long deleteBytes, int endedFiles,
                          List<String> schemaChanges, boolean createdTable, List<String> key, boolean keyRecorded,
-                         List<ImportResult.Column> columns) {
+                         List<ImportResult.Column> columns, List<String> warnings) {
     public SyncResult {
         Objects.requireNonNull(table, "table");
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
         schemaChanges = List.copyOf(schemaChanges);
         key = List.copyOf(key);
         columns = List.copyOf(columns);
+    }
+
+    /** A sync without warnings. */
+    public SyncResult(TableName table, Long snapshot, long rows, long added, long removed, long changed,
+                      String dataFileKey, long dataBytes, int deleteFiles, long deleteBytes, int endedFiles,
+                      List<String> schemaChanges, boolean createdTable, List<String> key, boolean keyRecorded,
+                      List<ImportResult.Column> columns) {
+        this(table, snapshot, rows, added, removed, changed, dataFileKey, dataBytes, deleteFiles, deleteBytes, endedFiles,
+                schemaChanges, createdTable, key, keyRecorded, columns, List.of());
+    }
+
+    /** The same result with {@code more} warnings after its own. */
+    public SyncResult withWarnings(List<String> more) {
+        List<String> all = new java.util.ArrayList<>(warnings);
+        for (String w : more) if (!all.contains(w)) all.add(w);
+        return new SyncResult(table, snapshot, rows, added, removed, changed, dataFileKey, dataBytes, deleteFiles, deleteBytes,
+                endedFiles, schemaChanges, createdTable, key, keyRecorded, columns, all);
     }
 
     /** True when the file held exactly the table's rows and columns: no snapshot was made. */

@@ -122,13 +122,13 @@ public final class Syncer {
                 // the table's, or when a read with them fails (SampleFailed), so types and refusals are the whole-file sniff's
                 Importer.SourceColumns src = Importer.SourceColumns.describeFast(duck, source, format, overrides);
                 if (src.sampled() && state.table() != null && !tableTypes(src, state, source)) {
-                    src = Importer.SourceColumns.describe(duck, source, format, overrides);
+                    src = Importer.SourceColumns.describeAgain(duck, source, format, overrides, src);
                 }
                 if (state.table() == null) {
                     try {
                         newTableKey = checkKeysOfNewTable(duck, src, source, name, keys == null ? List.of() : keys);
                     } catch (SampleFailed e) {
-                        src = Importer.SourceColumns.describe(duck, source, format, overrides);
+                        src = Importer.SourceColumns.describeAgain(duck, source, format, overrides, src);
                         newTableKey = checkKeysOfNewTable(duck, src, source, name, keys == null ? List.of() : keys);
                     }
                 } else {
@@ -141,7 +141,7 @@ public final class Syncer {
                                     + "--key, or compare whole rows and end the recorded key with --no-key");
                     }
                     SyncResult r = syncExisting(new Run(pool, request, catalog, state, duck, location, tmp, uploaded), name, src,
-                            keys == null ? recorded : keys, !recorded.isEmpty());
+                            keys == null ? recorded : keys, !recorded.isEmpty()).withWarnings(src.warnings());
                     committed = true;
                     return r;
                 }
@@ -166,7 +166,7 @@ public final class Syncer {
         ImportResult r = new Importer(pool).importRecordingKey(
                 request.withMode(ImportMode.CREATE).withFormat(format).withCacheDir(null), newTableKey);
         return new SyncResult(r.table(), r.snapshot(), r.rows(), r.rows(), 0, 0, r.dataFileKey(), r.fileSizeBytes(), 0, 0, 0,
-                List.of(), true, newTableKey, false, r.columns());
+                List.of(), true, newTableKey, false, r.columns(), r.warnings());
     }
 
     /**
@@ -203,6 +203,7 @@ public final class Syncer {
         SyncPlan plan;
         long rows;
         long[] counts;
+        refuseNoRows(duck, src, source);
         try {
             plan = SyncPlan.make(name, state, src, source, keyNames);
             rows = checkSource(duck, src, plan.keys(), source, name, keyRecorded);
@@ -213,8 +214,8 @@ public final class Syncer {
             try (Statement st = duck.createStatement()) {
                 st.execute("DROP TABLE IF EXISTS __fdl_diff");
             }
-            src = Importer.SourceColumns.describe(duck, source, ImportFormat.of(source, run.request().format()),
-                    SchemaOverride.parse(run.request().schemaOverride()));
+            src = Importer.SourceColumns.describeAgain(duck, source, ImportFormat.of(source, run.request().format()),
+                    SchemaOverride.parse(run.request().schemaOverride()), src);
             plan = SyncPlan.make(name, state, src, source, keyNames);
             rows = checkSource(duck, src, plan.keys(), source, name, keyRecorded);
             counts = rows > 0 ? difference(duck, plan, src, view, source) : null;
@@ -225,7 +226,7 @@ public final class Syncer {
         boolean keyChanges = !RowKey.current(catalog.connection(), state.table().id()).equals(keyNames(plan));
         if (added + changed + removed == 0 && !plan.altersTable() && !keyChanges) {
             return new SyncResult(name, null, rows, 0, 0, 0, null, 0, 0, 0, 0, List.of(), false, keyNames(plan), keyRecorded,
-                    ImportResult.of(plan.columns()));
+                    ImportResult.of(plan.columns())).withWarnings(src.warnings());
         }
 
         List<long[]> perFile = deletesPerFile(duck, view);
@@ -269,7 +270,20 @@ public final class Syncer {
                 new SyncCommit.Input(state, name, plan, insert, deletes, ended, inlinedDeletes), author, message, duck);
         return new SyncResult(name, snapshot, rows, added, removed, changed, dataKey,
                 insert == null ? 0 : insert.bytes(), deletes.size(), deleteBytes, ended.size(), plan.changes(), false,
-                keyNames(plan), keyRecorded, ImportResult.of(plan.columns()));
+                keyNames(plan), keyRecorded, ImportResult.of(plan.columns())).withWarnings(src.warnings());
+    }
+
+    /**
+     * Refuses a file without data rows (a CSV file of its header alone) before its columns are
+     * compared with the table's: a header-only file's columns read as text, which is not what is wrong.
+     */
+    private static void refuseNoRows(Connection duck, Importer.SourceColumns src, Path source) throws SQLException {
+        try (Statement st = duck.createStatement(); java.sql.ResultSet rs = st.executeQuery("SELECT 1 FROM " + src.relation() + " LIMIT 1")) {
+            if (!rs.next()) throw new FdlException("cannot import " + source + ": it holds no data rows (only a header, or nothing at all); "
+                    + "nothing was imported");
+        } catch (SQLException e) {
+            if (!src.sampled()) throw e; // a sampled read that fails is read again whole, below
+        }
     }
 
     private static List<String> keyNames(SyncPlan plan) {
