@@ -38,7 +38,7 @@ public final class RepoFixture {
             List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
             String dataPath = lines.get(0);
             for (String loc : lines.subList(1, lines.size()))
-                if (!loc.isBlank()) sink.accept(new NamedFile(dataPath, loc, loc.endsWith("-delete.parquet"), 1, true));
+                if (!loc.isBlank()) sink.accept(new NamedFile(dataPath, loc, loc.endsWith("-delete.parquet"), -1, true));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -86,6 +86,13 @@ public final class RepoFixture {
     public void dataFile(String name, Instant mtime) {
         String key = repo.dataDir() + name;
         store.put(key, ("parquet " + name).getBytes(StandardCharsets.UTF_8));
+        age(key, mtime);
+    }
+
+    /** Writes {@code data/<name>} holding {@code content}, last modified at {@code mtime}. */
+    public void dataFile(String name, byte[] content, Instant mtime) {
+        String key = repo.dataDir() + name;
+        store.put(key, content);
         age(key, mtime);
     }
 

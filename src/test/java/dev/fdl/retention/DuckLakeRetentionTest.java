@@ -94,10 +94,10 @@ class DuckLakeRetentionTest {
         for (String n : fixtureFiles) {
             if (!n.startsWith("main/towns/")) continue;
             String moved = "europe/towns/" + n.substring("main/towns/".length());
-            fx.dataFile(moved, RepoFixture.OLD);
+            fx.dataFile(moved, java.nio.file.Files.readAllBytes(fx.root.resolve(fx.repo.dataDir() + n)), RepoFixture.OLD); // the size the catalog records
             nested.add(moved);
         }
-        fx.dataFile("europe/towns/ducklake-dv.puffin", RepoFixture.OLD);
+        fx.dataFile("europe/towns/ducklake-dv.puffin", new byte[64], RepoFixture.OLD); // the 64 bytes the catalog records
         fx.dataFile("main/europe/towns/ducklake-dv.puffin", RepoFixture.OLD); // where rule 4 looked: no file of the catalog
         String v1 = fx.version(List.of(), Instant.now(), catalog);
         fx.store.put("refs/heads/main", Repository.refBytes(v1));
