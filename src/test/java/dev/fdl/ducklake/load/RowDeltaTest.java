@@ -53,9 +53,15 @@ class RowDeltaTest {
         assertThat(visibleDeleteCounts(wc)).containsExactly(2L);
         assertThat(visibleDataFiles(wc)).isEqualTo(2);
 
-        // delete the other two positions: the data file ends, and its delete file with it
-        long third = change(wc, 3, new long[]{0, 3}, null);
-        assertThat(rows(wc, third)).containsExactly(50L);
+        // a third position: three of four rows deleted, the data file stays with one delete file of three
+        long third = change(wc, 3, new long[]{0}, null);
+        assertThat(rows(wc, third)).containsExactly(40L, 50L);
+        assertThat(visibleDeleteCounts(wc)).containsExactly(3L);
+        assertThat(visibleDataFiles(wc)).isEqualTo(2);
+
+        // the last position: the data file ends, and its delete file with it
+        long fourth = change(wc, 4, new long[]{3}, null);
+        assertThat(rows(wc, fourth)).containsExactly(50L);
         assertThat(visibleDeleteCounts(wc)).isEmpty();
         assertThat(visibleDataFiles(wc)).isEqualTo(1);
     }
