@@ -7,6 +7,7 @@ import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.load.ImportRequest;
+import dev.fdl.ducklake.load.RowDelta;
 import dev.fdl.ducklake.load.sync.Syncer;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
@@ -115,7 +116,7 @@ public final class ThreeWayMerge {
                     if (delta != null) {
                         found = delta.conflicts();
                         empty = found.isEmpty() && delta.count(delta.inserts()) == 0
-                                && DeltaCommit.perFile(duck, delta).stream().filter(DeltaCommit.FileDeletes::ends).count() == os.entry().dataFiles().size();
+                                && DeltaCommit.perFile(duck, delta).stream().filter(RowDelta.FileDeletes::ends).count() == os.entry().dataFiles().size();
                         bytesRead += delta.bytesRead();
                         merged.add(new Merged(null, delta));
                     } else {

@@ -491,7 +491,7 @@ public final class WorkingCatalog implements AutoCloseable {
         }
     }
 
-    /** The SQLite connection, for operations that add to a snapshot's transaction ({@link dev.fdl.ducklake.load.sync.SyncCommit}). */
+    /** The SQLite connection, for operations that add to a snapshot's transaction ({@link dev.fdl.ducklake.load.RowDelta}). */
     public Connection connection() {
         return conn;
     }

@@ -5,7 +5,6 @@ import dev.fdl.ducklake.catalog.ColumnTypes;
 import dev.fdl.ducklake.engine.Identifiers;
 import dev.fdl.FdlException;
 import dev.fdl.store.ObjectStore;
-import dev.fdl.store.Payload;
 import dev.fdl.util.SqlQuote;
 
 import java.io.IOException;
@@ -28,14 +27,11 @@ import dev.fdl.ducklake.load.ImportFormat;
 import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.ducklake.load.ImportResult;
 import dev.fdl.ducklake.load.Importer;
-import dev.fdl.ducklake.load.DataFileUploads;
-import dev.fdl.ducklake.load.DataFileWriter;
+import dev.fdl.ducklake.load.RowDelta;
 import dev.fdl.ducklake.load.RecordedKeyCheck;
 import dev.fdl.ducklake.load.SchemaOverride;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
-import dev.fdl.ducklake.working.DeleteFiles;
-import dev.fdl.ducklake.working.FileStats;
 import dev.fdl.ducklake.working.ImportPlan;
 import dev.fdl.ducklake.format.RowKey;
 import dev.fdl.ducklake.working.WorkingCatalog;
@@ -45,8 +41,8 @@ import dev.fdl.ducklake.working.WorkingCatalog;
  * the file's rows, and only the difference is written, as the DuckLake extension writes a
  * {@code DELETE} plus {@code INSERT} in one transaction: rows new or changed go into one new
  * Parquet data file, rows gone or changed are deleted from their data files with positional
- * delete files (inlined rows by ending them), in one snapshot ({@link SyncCommit}). Schema
- * changes are applied as DuckLake {@code ALTER TABLE}s where DuckLake allows them ({@link SyncPlan}).
+ * delete files (inlined rows by ending them), in one snapshot ({@link RowDelta}). Schema
+ * changes are applied as DuckLake {@code ALTER TABLE}s where DuckLake allows them ({@link SyncPlan}, {@link SyncAlter}).
  *
  * <p>The difference is computed by DuckDB core, streaming: the table's visible rows as the built-in
  * reader shows them ({@link TableViewSql#selectWithRowIds()}: each row with its data file and
@@ -229,47 +225,16 @@ public final class Syncer {
                     ImportResult.of(plan.columns())).withWarnings(src.warnings());
         }
 
-        List<long[]> perFile = deletesPerFile(duck, view);
         String folder = dataDir + ImportPlan.tableFolderKey(state, name, location);
-        SyncCommit.Insert insert = null;
-        String dataKey = null;
-        if (added + changed > 0) {
-            List<WorkingCatalog.NewDataFile> files = new ArrayList<>();
-            SyncPlan inserting = plan;
-            for (DataFileUploads.Uploaded u : DataFileUploads.run(store, folder, tmp.resolve("data"), run.request().progress(),
-                    dev.fdl.ducklake.load.DataFileDigests.beside(run.request().catalog()),
-                    () -> writeInserts(duck, inserting, tmp.resolve("data"), run.request()))) {
-                uploaded.add(u.key());
-                if (dataKey == null) dataKey = u.key();
-                files.add(new WorkingCatalog.NewDataFile(u.fileName(), FileStats.of(duck, u.file(), plan.columns())));
-            }
-            insert = new SyncCommit.Insert(files);
-        }
-        List<DeleteFiles.Written> deletes = new ArrayList<>();
-        List<DeleteFiles.Ended> ended = new ArrayList<>();
-        long deleteBytes = 0;
-        for (long[] f : perFile) {
-            long dataFileId = f[0], deleteCount = f[1], visible = f[2];
-            if (deleteCount == visible) {
-                SnapshotView.DataFileEntry meta = entry.dataFiles().stream().filter(d -> d.id() == dataFileId).findFirst()
-                        .orElseThrow(() -> new IllegalStateException("data file " + dataFileId + " is not visible in " + name));
-                ended.add(new DeleteFiles.Ended(dataFileId, meta.recordCount(), Math.max(0, meta.bytes())));
-                continue;
-            }
-            List<String> previous = entry.deleteFiles().stream().filter(d -> d.dataFileId() == dataFileId)
-                    .map(SnapshotView.DeleteFileEntry::location).toList();
-            Path file = tmp.resolve("delete-" + dataFileId + ".parquet");
-            DeleteFiles.Written d = DeleteFiles.write(duck, dataFileId, written.get(dataFileId), positions(dataFileId, previous), file);
-            store.put(folder + d.fileName(), Payload.of(file));
-            uploaded.add(folder + d.fileName());
-            deletes.add(d);
-            deleteBytes += d.fileSizeBytes();
-        }
-        Map<String, List<Long>> inlinedDeletes = inlinedDeletes(duck, entry);
-        long snapshot = SyncCommit.commit(catalog,
-                new SyncCommit.Input(state, name, plan, insert, deletes, ended, inlinedDeletes), author, message, duck);
-        return new SyncResult(name, snapshot, rows, added, removed, changed, dataKey,
-                insert == null ? 0 : insert.bytes(), deletes.size(), deleteBytes, ended.size(), plan.changes(), false,
+        SyncPlan inserting = plan;
+        RowDelta.Change change = new RowDelta.Change(added + changed > 0 ? insertedRows(plan) : null, plan.columns(),
+                "SELECT " + FILE + ", " + POS + " FROM __fdl_diff", entry, written, inlinedDeletes(duck, entry), keyNames(plan));
+        RowDelta.Written files = RowDelta.write(duck, new RowDelta.Target(store, folder, tmp, run.request().progress(),
+                run.request().targetFileSize(), dev.fdl.ducklake.load.DataFileDigests.beside(run.request().catalog())), change, uploaded);
+        long snapshot = RowDelta.commit(duck, new RowDelta.At(catalog, state, name, "import", author, message), change, files,
+                inserting.altersTable() ? SyncAlter.of(inserting, state.table().id()) : null);
+        return new SyncResult(name, snapshot, rows, added, removed, changed, files.insertKeys().isEmpty() ? null : files.insertKeys().get(0),
+                files.insertBytes(), files.deletes().size(), files.deleteBytes(), files.ended().size(), plan.changes(), false,
                 keyNames(plan), keyRecorded, ImportResult.of(plan.columns())).withWarnings(src.warnings());
     }
 
@@ -477,44 +442,13 @@ public final class Syncer {
         }
     }
 
-    /** The new rows as Parquet files in {@code folder}, through the one data file writer (the request's target size and progress). */
-    private static List<Path> writeInserts(Connection duck, SyncPlan plan, Path folder, ImportRequest request) throws SQLException {
+    /** The new rows, in file order, columns named as the table's (for {@link RowDelta}). */
+    private static String insertedRows(SyncPlan plan) {
         List<String> select = new ArrayList<>();
         for (ImportPlan.Column c : plan.columns()) {
             select.add(SqlQuote.ident(TableViewSql.idColumn(c.id())) + " AS " + SqlQuote.ident(c.name()));
         }
-        return DataFileWriter.write(duck, "SELECT " + String.join(", ", select) + " FROM __fdl_diff WHERE __fdl_row IS NOT NULL ORDER BY __fdl_row", plan.columns(),
-                folder, request.targetFileSize(), request.progress()).files();
-    }
-
-    /** Per data file with deletes: {data file id, rows deleted now, rows visible before} (the visible rows counted over {@code view}). */
-    private static List<long[]> deletesPerFile(Connection duck, String view) throws SQLException {
-        Map<Long, Long> deleted = new LinkedHashMap<>();
-        try (Statement st = duck.createStatement();
-             ResultSet rs = st.executeQuery("SELECT " + FILE + ", count(*) FROM __fdl_diff WHERE " + FILE + " IS NOT NULL GROUP BY ALL ORDER BY 1")) {
-            while (rs.next()) deleted.put(rs.getLong(1), rs.getLong(2));
-        }
-        List<long[]> result = new ArrayList<>();
-        if (deleted.isEmpty()) return result;
-        String ids = String.join(", ", deleted.keySet().stream().map(String::valueOf).toList());
-        try (Statement st = duck.createStatement();
-             ResultSet rs = st.executeQuery("SELECT " + FILE + ", count(*) FROM (" + view + ") AS v WHERE " + FILE + " IN (" + ids
-                     + ") GROUP BY ALL ORDER BY 1")) {
-            while (rs.next()) result.add(new long[]{rs.getLong(1), deleted.get(rs.getLong(1)), rs.getLong(2)});
-        }
-        return result;
-    }
-
-    /**
-     * Every position of data file {@code dataFileId} deleted after the sync: those its previous
-     * delete files held and those deleted now (a query of one column {@code pos}).
-     */
-    private static String positions(long dataFileId, List<String> previous) {
-        StringBuilder positions = new StringBuilder("SELECT " + POS + " AS pos FROM __fdl_diff WHERE " + FILE + " = " + dataFileId);
-        for (String p : previous) {
-            positions.append(" UNION SELECT pos FROM read_parquet(").append(SqlQuote.literal(p)).append(')');
-        }
-        return positions.toString();
+        return "SELECT " + String.join(", ", select) + " FROM __fdl_diff WHERE __fdl_row IS NOT NULL ORDER BY __fdl_row";
     }
 
     /** Inlined rows to end: inlined-data table name → row ids. */
