@@ -70,7 +70,7 @@ class BadChecksCliTest {
     void aWarningSqlCheckIsRecordedAndAnErrorOneRefuses() throws Exception {
         describe("{\"name\": \"t\"}", "[{\"name\": \"b-rows\", \"sql\": \"SELECT * FROM t WHERE name = 'b'\", \"level\": \"warn\"}]");
         Cli.Result ok = Cli.ok(wc, "commit", "-m", "with a warning");
-        assertThat(ok.err()).contains("fdl: warning: check 'b-rows' (1 rows)");
+        assertThat(ok.err()).contains("fdl: warning: check 'b-rows' (1 row)");
         describe("{\"name\": \"t\"}", "[{\"name\": \"b-rows\", \"sql\": \"SELECT * FROM t WHERE name = 'b'\", \"level\": \"error\"}]");
         Cli.Result r = Cli.in(wc, "commit", "-m", "x", "--allow-empty");
         assertThat(r.exit()).as(r.toString()).isEqualTo(1);
