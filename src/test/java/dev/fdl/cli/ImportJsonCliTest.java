@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ImportJsonCliTest {
     static final List<String> KEYS = List.of("table", "mode", "snapshot", "rows", "added", "removed", "changed", "data_file", "data_files",
             "data_bytes", "bytes", "delete_files", "delete_bytes", "ended_files", "created_table", "columns", "schema_changes",
-            "key", "key_recorded");
+            "key", "key_recorded", "warnings");
 
     @TempDir Path dir;
 

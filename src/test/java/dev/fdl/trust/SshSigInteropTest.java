@@ -36,7 +36,7 @@ class SshSigInteropTest {
         Path key = OpenSsh.keygen(tmp, "id_" + type, type, "");
         Path msg = tmp.resolve("msg");
         Files.write(msg, message);
-        OpenSsh.Run r = OpenSsh.run(tmp, message, Map.of(), "ssh-keygen", "-Y", "sign", "-f", key.toString(), "-n", "fdl", msg.toString());
+        OpenSsh.Run r = OpenSsh.run(tmp, null, Map.of(), "ssh-keygen", "-Y", "sign", "-f", key.toString(), "-n", "fdl", msg.toString()); // signs the file named
         assertThat(r.exit()).as(r.out()).isZero();
         SshSig.Parsed sig = SshSig.parse(Files.readAllBytes(tmp.resolve("msg.sig")), "msg.sig");
         assertThat(SshSig.verifies(sig, message)).isTrue();
@@ -46,7 +46,7 @@ class SshSigInteropTest {
 
         // a signature for another namespace is no fdl signature
         Files.delete(tmp.resolve("msg.sig"));
-        OpenSsh.Run git = OpenSsh.run(tmp, message, Map.of(), "ssh-keygen", "-Y", "sign", "-f", key.toString(), "-n", "git", msg.toString());
+        OpenSsh.Run git = OpenSsh.run(tmp, null, Map.of(), "ssh-keygen", "-Y", "sign", "-f", key.toString(), "-n", "git", msg.toString());
         assertThat(git.exit()).as(git.out()).isZero();
         assertThat(SshSig.verifies(SshSig.parse(Files.readAllBytes(tmp.resolve("msg.sig")), "msg.sig"), message)).isFalse();
     }
