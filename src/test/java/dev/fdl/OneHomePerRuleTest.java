@@ -38,7 +38,7 @@ class OneHomePerRuleTest {
         // WorkingCopy.State.belongsTo / requireBelongsTo: the working copy's recorded id against fdl.json's
         assertThat(sites(Pattern.compile("repositoryId(?:\\(\\))?\\s*\\.\\s*equals\\(|equals\\([^;]*repositoryId\\(\\)")))
                 .as("a working copy's repository id compared outside WorkingCopy.State.belongsTo")
-                .allMatch(s -> s.startsWith("repo/WorkingCopy.java:"));
+                .allMatch(s -> s.startsWith("workingcopy/WorkingCopy.java:"));
     }
 
     @Test

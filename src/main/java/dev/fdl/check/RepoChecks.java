@@ -9,11 +9,11 @@ import dev.fdl.dataset.TableFacts;
 import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.read.ReadableCatalog;
-import dev.fdl.repo.Commit;
-import dev.fdl.repo.Description;
+import dev.fdl.workingcopy.Commit;
+import dev.fdl.workingcopy.Description;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionInfo;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.util.JsonRead;
 import dev.fdl.store.ObjectBytes;
 

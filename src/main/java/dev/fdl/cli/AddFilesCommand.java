@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.ducklake.load.FileRegistration;
 import dev.fdl.ducklake.load.ImportResult;
 import dev.fdl.repo.Repository;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import dev.fdl.util.Json;

@@ -10,7 +10,7 @@ import dev.fdl.check.Hook;
 import dev.fdl.check.RepoChecks;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Command;

@@ -4,7 +4,7 @@ import dev.fdl.cache.CatalogCache;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.DuckLakeExtension;
 import dev.fdl.ducklake.engine.MemoryBudget;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.RevisionResolver;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -11,7 +11,7 @@ import dev.fdl.history.ChangeFeed;
 import dev.fdl.repo.RevisionRange;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.util.Json;
 import picocli.CommandLine.Command;

@@ -15,7 +15,7 @@ import dev.fdl.ducklake.load.Importer;
 import dev.fdl.ducklake.ImportMode;
 import dev.fdl.util.Json;
 import dev.fdl.repo.Repository;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Command;

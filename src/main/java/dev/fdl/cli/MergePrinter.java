@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.merge.MergeOptions;
 import dev.fdl.ducklake.merge.MergeResult;
-import dev.fdl.repo.Merge;
+import dev.fdl.workingcopy.Merge;
 import dev.fdl.util.Json;
 
 import java.io.PrintWriter;

@@ -1,9 +1,9 @@
 package dev.fdl.cli;
 
-import dev.fdl.repo.Authors;
-import dev.fdl.repo.Merge;
+import dev.fdl.workingcopy.Authors;
+import dev.fdl.workingcopy.Merge;
 import dev.fdl.repo.Repository;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Command;

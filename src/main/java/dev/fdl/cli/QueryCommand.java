@@ -6,7 +6,7 @@ import dev.fdl.ducklake.read.CatalogQuery;
 import dev.fdl.ducklake.read.ReadableCatalog;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Command;

@@ -124,7 +124,7 @@ final class RefCommand implements Runnable {
      */
     private void refuseUnsafeDelete(Repository repo, RefName n) {
         if (n.equals(repo.headBranch())) return; // deleteRef refuses it: HEAD names it
-        java.util.Optional<dev.fdl.repo.WorkingCopy> wc = dev.fdl.repo.WorkingCopy.find(CommandContext.of(spec).cwd().get());
+        java.util.Optional<dev.fdl.workingcopy.WorkingCopy> wc = dev.fdl.workingcopy.WorkingCopy.find(CommandContext.of(spec).cwd().get());
         if (wc.isPresent() && wc.get().state().belongsTo(repo) && n.name().equals(wc.get().state().branch()))
             throw new FdlException("cannot delete branch '" + n.name() + "': the working copy " + wc.get().dir()
                     + " is on it; switch it first (fdl checkout <other-branch>), or delete anyway with fdl branch -D " + ShellQuote.word(n.name()));

@@ -1,10 +1,10 @@
 package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fdl.repo.Authors;
+import dev.fdl.workingcopy.Authors;
 import dev.fdl.repo.Repository;
-import dev.fdl.repo.Restore;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.Restore;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import dev.fdl.util.Json;

@@ -1,7 +1,7 @@
 package dev.fdl.cli;
 
 import dev.fdl.repo.Repository;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Command;

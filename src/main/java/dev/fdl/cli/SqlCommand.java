@@ -3,7 +3,7 @@ import dev.fdl.ducklake.read.QueryResult;
 import dev.fdl.ducklake.read.WorkingCopySql;
 
 import dev.fdl.repo.Repository;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Command;

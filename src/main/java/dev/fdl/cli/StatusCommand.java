@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.ducklake.SnapshotInfo;
 import dev.fdl.util.Json;
-import dev.fdl.repo.Commit;
+import dev.fdl.workingcopy.Commit;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Model.CommandSpec;
@@ -77,8 +77,8 @@ final class StatusCommand implements Runnable {
             if (moved != null) o.put("branch_now", nowAt);
             if (st.merging() != null) o.put("merging", st.merging().version());
             o.put("description", toCommit.description().name().toLowerCase(java.util.Locale.ROOT));
-            if (toCommit.description() != dev.fdl.repo.Description.Change.UNCHANGED)
-                o.put("description_invalid", dev.fdl.repo.Description.problem(wc));
+            if (toCommit.description() != dev.fdl.workingcopy.Description.Change.UNCHANGED)
+                o.put("description_invalid", dev.fdl.workingcopy.Description.problem(wc));
             o.put("ducklake_format", toCommit.format());
             if (toCommit.formatChanged()) o.put("ducklake_format_changed_from", toCommit.baseFormat());
             o.put("nothing_to_commit", toCommit.isEmpty());
@@ -111,11 +111,11 @@ final class StatusCommand implements Runnable {
         if (st.merging() != null)
             out.println("Merging version " + st.merging().version() + ": fdl commit publishes the merge (two parents), "
                     + "fdl merge --abort puts the working copy back as it was before");
-        String invalid = toCommit.description() == dev.fdl.repo.Description.Change.UNCHANGED ? null : dev.fdl.repo.Description.problem(wc);
+        String invalid = toCommit.description() == dev.fdl.workingcopy.Description.Change.UNCHANGED ? null : dev.fdl.workingcopy.Description.problem(wc);
         if (invalid != null)
             out.println("Description: " + descName + " " + toCommit.description().words() + " but invalid, so the next commit would be refused: "
                     + invalid.replaceFirst("^cannot read \\S+: ", ""));
-        else if (toCommit.description() != dev.fdl.repo.Description.Change.UNCHANGED)
+        else if (toCommit.description() != dev.fdl.workingcopy.Description.Change.UNCHANGED)
             out.println("Description: " + descName + " " + toCommit.description().words() + " (published by the next commit)");
         if (toCommit.formatChanged())
             out.println("DuckLake format: " + toCommit.baseFormat() + " -> " + toCommit.format() + " (published by the next commit)");

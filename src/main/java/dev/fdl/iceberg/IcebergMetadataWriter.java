@@ -55,12 +55,12 @@ public final class IcebergMetadataWriter {
     }
 
     /**
-     * Commit's step 7a ({@link dev.fdl.repo.Commit.VersionFiles}): the new version's Iceberg
+     * Commit's step 7a ({@link dev.fdl.workingcopy.Commit.VersionFiles}): the new version's Iceberg
      * metadata, into the repository, when fdl.json asks for it ({@code "iceberg": true}); nothing otherwise.
      *
      * @param scratch a local folder for the files DuckDB writes (the working copy's temporary folder)
      */
-    public static dev.fdl.repo.Commit.VersionFiles atCommit(DuckDbPool pool, Path scratch) {
+    public static dev.fdl.workingcopy.Commit.VersionFiles atCommit(DuckDbPool pool, Path scratch) {
         return (repo, version, catalog) -> {
             if (!repo.config().iceberg()) return;
             Target target = new Target(repo.store(), "", IcebergLocation.of(repo.store(), repo.config(), null));

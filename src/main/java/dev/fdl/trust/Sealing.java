@@ -3,11 +3,11 @@ package dev.fdl.trust;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.ducklake.load.DataFileDigests;
-import dev.fdl.repo.Commit;
+import dev.fdl.workingcopy.Commit;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionInfo;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.util.Json;
 import dev.fdl.util.Sha256;
 

@@ -5,7 +5,7 @@ import dev.fdl.ducklake.catalog.EmptyCatalog;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.TestVersions;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.LocalStore;
 
 import java.io.IOException;

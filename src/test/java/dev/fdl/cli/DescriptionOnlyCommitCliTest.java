@@ -2,7 +2,7 @@ package dev.fdl.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fdl.ducklake.catalog.CatalogInspector;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.util.Json;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

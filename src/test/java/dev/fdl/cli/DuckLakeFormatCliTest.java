@@ -3,7 +3,7 @@ package dev.fdl.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import dev.fdl.ducklake.catalog.CatalogInspector;
 
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

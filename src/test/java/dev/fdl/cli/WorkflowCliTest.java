@@ -142,8 +142,8 @@ class WorkflowCliTest {
         assertThat(cleanup.exit()).isEqualTo(1);
         assertThat(cleanup.err()).contains("refused");
         var repo = dev.fdl.repo.Repository.open(new dev.fdl.store.LocalStore(root));
-        var vars = RunCommand.variables(dev.fdl.repo.WorkingCopy.require(wc), repo);
-        assertThat(vars).containsEntry("FDL_CATALOG_URL", "ducklake:sqlite:" + dev.fdl.repo.WorkingCopy.require(wc).catalog())
+        var vars = RunCommand.variables(dev.fdl.workingcopy.WorkingCopy.require(wc), repo);
+        assertThat(vars).containsEntry("FDL_CATALOG_URL", "ducklake:sqlite:" + dev.fdl.workingcopy.WorkingCopy.require(wc).catalog())
                 .containsEntry("FDL_DATA_PATH", root + "/data/").containsEntry("FDL_BRANCH", "main");
     }
 

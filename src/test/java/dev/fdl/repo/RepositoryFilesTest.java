@@ -1,6 +1,7 @@
 package dev.fdl.repo;
 
 import dev.fdl.FdlException;
+import dev.fdl.workingcopy.Authors;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

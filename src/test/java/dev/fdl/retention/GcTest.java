@@ -2,7 +2,7 @@ package dev.fdl.retention;
 
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.cache.CatalogCache;
-import dev.fdl.repo.CommitWorker;
+import dev.fdl.workingcopy.CommitWorker;
 import dev.fdl.repo.ExpiredInfo;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;

@@ -1,9 +1,16 @@
-package dev.fdl.repo;
+package dev.fdl.workingcopy;
 
 import dev.fdl.cli.Main;
-import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.TableInfo;
+import dev.fdl.ducklake.catalog.CatalogInspector;
+import dev.fdl.repo.CatalogSource;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.RefValue;
+import dev.fdl.repo.RepoLayout;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionInfo;
+import dev.fdl.repo.WorkingCatalogEdits;
 import dev.fdl.store.LocalStore;
 import dev.fdl.store.ObjectStore;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,4 +1,4 @@
-package dev.fdl.repo;
+package dev.fdl.workingcopy;
 
 import dev.fdl.cache.CatalogCache;
 import dev.fdl.cli.Cli;
@@ -6,6 +6,9 @@ import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.merge.MergeOptions;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionInfo;
 import dev.fdl.store.LocalStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,10 +1,13 @@
-package dev.fdl.repo;
+package dev.fdl.workingcopy;
 
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
-import dev.fdl.ducklake.working.RestoreSnapshot;
 import dev.fdl.ducklake.ProgressListener;
+import dev.fdl.ducklake.convert.CatalogConverter;
+import dev.fdl.ducklake.working.RestoreSnapshot;
+import dev.fdl.repo.CatalogSource;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionInfo;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,10 +1,13 @@
-package dev.fdl.repo;
+package dev.fdl.workingcopy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.dataset.DatasetDescriptor;
 import dev.fdl.dataset.TableFacts;
 import dev.fdl.ducklake.working.TableDrop;
+import dev.fdl.repo.RepoLayout;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionInfo;
 import dev.fdl.util.Json;
 import dev.fdl.util.JsonRead;
 

@@ -1,4 +1,4 @@
-package dev.fdl.repo;
+package dev.fdl.workingcopy;
 
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.S3MockServer;

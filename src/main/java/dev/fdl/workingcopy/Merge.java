@@ -1,4 +1,4 @@
-package dev.fdl.repo;
+package dev.fdl.workingcopy;
 
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.CatalogKind;
@@ -10,6 +10,13 @@ import dev.fdl.ducklake.merge.MergeRequest;
 import dev.fdl.ducklake.merge.MergeResult;
 import dev.fdl.ducklake.merge.ThreeWayMerge;
 import dev.fdl.ducklake.rewrite.DataPath;
+import dev.fdl.repo.CatalogSource;
+import dev.fdl.repo.HistoryWalk;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.RefUpdate;
+import dev.fdl.repo.RefValue;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionInfo;
 import dev.fdl.util.AtomicFile;
 
 import java.io.IOException;

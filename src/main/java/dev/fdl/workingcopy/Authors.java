@@ -1,6 +1,7 @@
-package dev.fdl.repo;
+package dev.fdl.workingcopy;
 
 import dev.fdl.FdlException;
+import dev.fdl.repo.VersionInfo;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,12 @@
-package dev.fdl.repo;
+package dev.fdl.workingcopy;
 
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.ducklake.ProgressListener;
+import dev.fdl.ducklake.catalog.CatalogInspector;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.RepoLayout;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.WorkingCatalogEdits;
 import dev.fdl.store.FaultyStore;
 import dev.fdl.store.ForwardingStore;
 import dev.fdl.store.LocalStore;

@@ -1,16 +1,21 @@
-package dev.fdl.repo;
+package dev.fdl.workingcopy;
 
-import dev.fdl.util.ShellQuote;
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.catalog.CatalogInspector;
-import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.ProgressListener;
+import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.ducklake.catalog.EmptyCatalog;
+import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.rewrite.DataPath;
 import dev.fdl.ducklake.rewrite.FormatUpgrade;
-import dev.fdl.ducklake.ProgressListener;
-
+import dev.fdl.repo.CatalogSource;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.RefValue;
+import dev.fdl.repo.RepoLayout;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.Resolved;
 import dev.fdl.util.AtomicFile;
+import dev.fdl.util.ShellQuote;
 
 import java.io.IOException;
 import java.nio.file.Files;

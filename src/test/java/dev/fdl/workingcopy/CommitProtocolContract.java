@@ -1,13 +1,18 @@
-package dev.fdl.repo;
-
-import dev.fdl.util.Sha256;
+package dev.fdl.workingcopy;
 
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.ProgressListener;
+import dev.fdl.repo.CatalogSource;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.RefValue;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionInfo;
+import dev.fdl.repo.WorkingCatalogEdits;
 import dev.fdl.store.FaultyStore;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.RecordingStore;
 import dev.fdl.store.StoreException;
+import dev.fdl.util.Sha256;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

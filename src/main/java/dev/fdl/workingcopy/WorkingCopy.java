@@ -1,12 +1,12 @@
-package dev.fdl.repo;
-
-import dev.fdl.util.AtomicFile;
-import dev.fdl.util.Json;
-import dev.fdl.util.JsonRead;
+package dev.fdl.workingcopy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
+import dev.fdl.repo.Repository;
+import dev.fdl.util.AtomicFile;
+import dev.fdl.util.Json;
+import dev.fdl.util.JsonRead;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

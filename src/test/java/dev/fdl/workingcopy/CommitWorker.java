@@ -1,4 +1,6 @@
-package dev.fdl.repo;
+package dev.fdl.workingcopy;
+
+import dev.fdl.repo.RepoFixture;
 
 import java.nio.file.Path;
 import java.time.Instant;

@@ -1,8 +1,11 @@
-package dev.fdl.repo;
+package dev.fdl.workingcopy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.FdlException;
 import dev.fdl.dataset.DatasetDescriptor;
+import dev.fdl.repo.RepoLayout;
+import dev.fdl.repo.Repository;
+import dev.fdl.repo.VersionInfo;
 import dev.fdl.store.ObjectBytes;
 import dev.fdl.util.JsonRead;
 import dev.fdl.util.Sha256;

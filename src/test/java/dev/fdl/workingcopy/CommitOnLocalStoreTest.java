@@ -1,8 +1,8 @@
-package dev.fdl.repo;
-import dev.fdl.ducklake.convert.CatalogConverter;
+package dev.fdl.workingcopy;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.ProgressListener;
-
+import dev.fdl.ducklake.convert.CatalogConverter;
+import dev.fdl.repo.VersionInfo;
 import dev.fdl.store.LocalStore;
 import dev.fdl.store.ObjectStore;
 import org.junit.jupiter.api.Test;
