@@ -10,6 +10,7 @@ import dev.fdl.retention.Expire;
 import dev.fdl.retention.RetentionPolicy;
 import dev.fdl.workingcopy.Commit;
 import dev.fdl.workingcopy.Merge;
+import dev.fdl.workingcopy.CommitPulling;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.workingcopy.WorkingCopy;
@@ -105,7 +106,7 @@ final class CommitCommand implements Runnable {
                     ctx.clock(), Progress.listener(quiet, spec.commandLine().getErr()),
                     new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit(), seal,
                             dev.fdl.iceberg.IcebergMetadataWriter.atCommit(ctx.duckDb(), wc.tmp())));
-            Commit.Result r = !pull ? commit.get() : Merge.commitPulling(repo, wc, commit, Authors.resolve(author),
+            Commit.Result r = !pull ? commit.get() : CommitPulling.run(repo, wc, commit, Authors.resolve(author),
                     MergeCommand.services(ctx, repo, quiet, spec), PULL_ATTEMPTS,
                     pulled -> MergePrinter.pulled(json ? spec.commandLine().getErr() : spec.commandLine().getOut(), pulled));
             warnings(r.version(), spec.commandLine().getErr());

@@ -3,6 +3,7 @@ package dev.fdl.cli;
 import dev.fdl.FdlException;
 import dev.fdl.workingcopy.Authors;
 import dev.fdl.workingcopy.Merge;
+import dev.fdl.workingcopy.MergeAbort;
 import dev.fdl.repo.Repository;
 import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
@@ -45,7 +46,7 @@ final class MergeCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         if (abort) {
             if (ref != null) throw FdlException.usage("--abort takes no <ref>");
-            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), Merge.abort(wc), json);
+            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), MergeAbort.abort(wc), json);
             return;
         }
         if (ref == null) throw FdlException.usage("fdl merge needs the <ref> to merge (or --abort)");

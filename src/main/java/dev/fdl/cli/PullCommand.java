@@ -2,6 +2,7 @@ package dev.fdl.cli;
 
 import dev.fdl.workingcopy.Authors;
 import dev.fdl.workingcopy.Merge;
+import dev.fdl.workingcopy.Pull;
 import dev.fdl.repo.Repository;
 import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
@@ -37,7 +38,7 @@ final class PullCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            Merge.Result r = Merge.pull(repo, wc, MergePrinter.options(strategy, ours, theirs, key).withStrict(strict), Authors.resolve(author),
+            Merge.Result r = Pull.pull(repo, wc, MergePrinter.options(strategy, ours, theirs, key).withStrict(strict), Authors.resolve(author),
                     MergeCommand.services(CommandContext.of(spec), repo, quiet, spec));
             MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json);
         }

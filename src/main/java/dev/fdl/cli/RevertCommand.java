@@ -2,6 +2,7 @@ package dev.fdl.cli;
 
 import dev.fdl.workingcopy.Authors;
 import dev.fdl.workingcopy.Merge;
+import dev.fdl.workingcopy.Revert;
 import dev.fdl.repo.Repository;
 import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
@@ -31,7 +32,7 @@ final class RevertCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            Merge.Result r = Merge.revert(repo, wc, version, message, Authors.resolve(author),
+            Merge.Result r = Revert.revert(repo, wc, version, message, Authors.resolve(author),
                     MergeCommand.services(CommandContext.of(spec), repo, quiet, spec));
             MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json);
         }
