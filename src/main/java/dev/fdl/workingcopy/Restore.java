@@ -4,7 +4,7 @@ import dev.fdl.FdlException;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.convert.CatalogConverter;
-import dev.fdl.ducklake.working.RestoreSnapshot;
+import dev.fdl.ducklake.working.CatalogMatch;
 import dev.fdl.repo.CatalogSource;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionInfo;
@@ -16,7 +16,7 @@ import java.nio.file.Path;
 /**
  * {@code fdl restore <version>} (docs/retention.md, "Restoring an old version"): one new
  * snapshot in the working catalog at which its tables are those of an old version
- * ({@link RestoreSnapshot}: no data file is copied, the snapshot names the old files), so that the
+ * ({@link CatalogMatch}: no data file is copied, the snapshot names the old files), so that the
  * next commit publishes the old content as a new version of the branch. The working copy's state
  * remembers the restored version; commit's message names it.
  */
@@ -50,7 +50,7 @@ public final class Restore {
         try {
             Files.deleteIfExists(source);
             CatalogConverter.convert(catalogs.versionCatalog(repo, v), source, CatalogKind.SQLITE, progress); // size and sha256 checked
-            RestoreSnapshot.Result r = RestoreSnapshot.restore(wc.catalog(), source, v.ducklake().snapshotId(), author.toString(), msg);
+            CatalogMatch.Result r = CatalogMatch.run(CatalogMatch.Request.restore(wc.catalog(), source, v.ducklake().snapshotId(), author.toString(), msg));
             wc.save(state.withRestored(v.id(), msg));
             return new Result(v, r.snapshot(), r.changes(), msg);
         } catch (IOException e) {

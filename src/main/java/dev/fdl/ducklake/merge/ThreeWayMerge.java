@@ -11,7 +11,7 @@ import dev.fdl.ducklake.load.RowDelta;
 import dev.fdl.ducklake.load.sync.Syncer;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
-import dev.fdl.ducklake.working.RestoreSnapshot;
+import dev.fdl.ducklake.working.CatalogMatch;
 import dev.fdl.ducklake.working.SnapshotRow;
 import dev.fdl.ducklake.working.TableRename;
 import dev.fdl.ducklake.working.WorkingCatalog;
@@ -40,7 +40,7 @@ import java.util.stream.Stream;
  * <ul>
  * <li>kept as ours when theirs did not change it (nor drop it), or both changed it the same way;</li>
  * <li>taken from theirs when only theirs changed, created or dropped it: the merged catalog names
- * their data and delete files under ids it has not used ({@link RestoreSnapshot#restoreTables}),
+ * their data and delete files under ids it has not used ({@link CatalogMatch.Request#tables}),
  * so no data file is copied or written;</li>
  * <li>merged when both changed it: from what each side changed since the base ({@link DeltaMerge}:
  * only data and delete files not shared with the base are read, keys touched on both sides go
@@ -55,7 +55,7 @@ import java.util.stream.Stream;
  * merge as whole objects ({@link ViewMerge}).
  * Conflicts write nothing. Otherwise the merge is composed in a scratch copy of ours and then
  * recorded in {@link MergeRequest#output} (a fresh copy of ours) as <em>one</em> snapshot
- * ({@link RestoreSnapshot#restoreAllowingEmpty}): ours is never changed, so the caller switches to
+ * ({@link CatalogMatch.Request#merge}): ours is never changed, so the caller switches to
  * the output in one atomic step or throws it away.
  */
 public final class ThreeWayMerge {
@@ -146,7 +146,7 @@ public final class ThreeWayMerge {
                 Path scratch = tmp.resolve("scratch.sqlite");
                 copy(r.ours(), scratch);
                 if (!plan.take.isEmpty())
-                    RestoreSnapshot.restoreTables(scratch, r.theirs().catalog(), r.theirs().snapshot(), plan.take, w.author(), w.message());
+                    CatalogMatch.run(CatalogMatch.Request.tables(scratch, r.theirs().catalog(), r.theirs().snapshot(), plan.take, w.author(), w.message()));
                 List<String> uploaded = new ArrayList<>();
                 boolean done = false;
                 try {
@@ -181,7 +181,7 @@ public final class ThreeWayMerge {
                 }
                 copy(r.ours(), r.output());
                 written = true;
-                RestoreSnapshot.Result result = RestoreSnapshot.restoreAllowingEmpty(r.output(), scratch, last, w.author(), w.message());
+                CatalogMatch.Result result = CatalogMatch.run(CatalogMatch.Request.merge(r.output(), scratch, last, w.author(), w.message()));
                 return new MergeResult(plan.outcomes, List.of(), result.snapshot(), bytesRead, plan.warnings);
             }
         } catch (SQLException e) {

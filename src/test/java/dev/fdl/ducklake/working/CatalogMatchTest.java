@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * any snapshot adds one snapshot that reads exactly as expected.json says that snapshot reads
  * (tables, columns, row counts, checksums), while the older snapshots still read as before.
  */
-class RestoreSnapshotTest {
+class CatalogMatchTest {
     @TempDir Path tmp;
 
     static JsonNode expected(String fixture) {
@@ -103,7 +103,7 @@ class RestoreSnapshotTest {
                     // an older version's statistics: its next_row_id was smaller
                     c.createStatement().executeUpdate("UPDATE ducklake_table_stats SET next_row_id = 1 WHERE table_id = 1");
                 }
-                RestoreSnapshot.Result r = RestoreSnapshot.restore(working, source, at, "tester", "restore " + at);
+                CatalogMatch.Result r = CatalogMatch.run(CatalogMatch.Request.restore(working, source, at, "tester", "restore " + at));
                 assertThat(nextRowId(working)).as("row ids never go back").isEqualTo(nextRowId);
                 assertThat(r.snapshot()).isEqualTo(16);
                 assertThat(r.changes()).isNotEmpty();
@@ -138,7 +138,7 @@ class RestoreSnapshotTest {
         Path working = sqlite(towns, "working.sqlite");
         JsonNode typesExpected = expected("types");
         long last = typesExpected.get("snapshots").get(typesExpected.get("snapshots").size() - 1).get("id").asLong();
-        RestoreSnapshot.Result r = RestoreSnapshot.restore(working, sqlite(types, "source.sqlite"), last, "tester", "types");
+        CatalogMatch.Result r = CatalogMatch.run(CatalogMatch.Request.restore(working, sqlite(types, "source.sqlite"), last, "tester", "types"));
         assertThat(r.snapshot()).isEqualTo(16);
         assertThat(r.changes()).contains("created_schema:\"main\"", "dropped_schema:0", "dropped_table:1");
         assertReadsAs(working, towns.dataPath(), 16, snapshot(typesExpected, last), 15, snapshot(expected("towns"), 15));
@@ -153,7 +153,7 @@ class RestoreSnapshotTest {
         FormatUpgrade.upgrade(working, "1.1");
         FormatUpgrade.upgrade(source, "1.1");
         String before = WorkingCatalogFixture.dump(working);
-        assertThatThrownBy(() -> RestoreSnapshot.restore(working, source, 5, "tester", "towns"))
+        assertThatThrownBy(() -> CatalogMatch.run(CatalogMatch.Request.restore(working, source, 5, "tester", "towns")))
                 .isInstanceOf(FdlException.class).hasMessageContaining("DuckLake 1.1").hasMessageContaining("inlined rows")
                 .hasMessageContaining("nothing was changed");
         assertThat(WorkingCatalogFixture.dump(working)).isEqualTo(before);
@@ -166,7 +166,7 @@ class RestoreSnapshotTest {
         FixtureCopies.Copy towns = FixtureCopies.copy("towns", tmp.resolve("b"));
         Path working = sqlite(types, "working.sqlite");
         String before = WorkingCatalogFixture.dump(working);
-        assertThatThrownBy(() -> RestoreSnapshot.restore(working, sqlite(towns, "source.sqlite"), 15, "tester", "towns"))
+        assertThatThrownBy(() -> CatalogMatch.run(CatalogMatch.Request.restore(working, sqlite(towns, "source.sqlite"), 15, "tester", "towns")))
                 .isInstanceOf(FdlException.class).hasMessageContaining("older schema").hasMessageContaining("nothing was changed");
         assertThat(WorkingCatalogFixture.dump(working)).isEqualTo(before);
     }
@@ -186,7 +186,7 @@ class RestoreSnapshotTest {
         FixtureCopies.Copy copy = FixtureCopies.copy("towns", tmp.resolve("same"));
         Path working = sqlite(copy, "working.sqlite");
         String before = WorkingCatalogFixture.dump(working);
-        assertThatThrownBy(() -> RestoreSnapshot.restore(working, sqlite(copy, "source.sqlite"), 15, "tester", "again"))
+        assertThatThrownBy(() -> CatalogMatch.run(CatalogMatch.Request.restore(working, sqlite(copy, "source.sqlite"), 15, "tester", "again")))
                 .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.FAILURE))
                 .hasMessageContaining("already shows");
         assertThat(WorkingCatalogFixture.dump(working)).isEqualTo(before);

@@ -24,9 +24,9 @@ import dev.fdl.ducklake.format.DuckLakeSchema;
 import dev.fdl.ducklake.format.Visibility;
 
 /**
- * Restores an old state into the working catalog ({@code fdl restore}): one new DuckLake
- * snapshot at which the working catalog's schemas, tables, views, columns, comments, data and
- * delete files, inlined rows and inlined deletes are those another catalog (the old version's,
+ * Makes a working catalog match another catalog ({@code fdl restore}; a merge taking one side's
+ * tables, and recording its result): one new DuckLake snapshot at which the working catalog's
+ * schemas, tables, views, columns, comments, data and delete files, inlined rows and inlined deletes are those another catalog (the old version's,
  * converted to SQLite) shows at its newest snapshot. No data file is copied or written: the new
  * snapshot names the old files, so an fdl commit afterwards publishes the old content as a new
  * version, and every earlier snapshot of the working catalog reads as before (time travel).
@@ -50,7 +50,7 @@ import dev.fdl.ducklake.format.Visibility;
  * DuckLake format. Everything happens in one SQLite transaction: on any error the working catalog
  * is unchanged.
  */
-public final class RestoreSnapshot {
+public final class CatalogMatch {
     /**
      * The new snapshot.
      *
@@ -82,75 +82,89 @@ public final class RestoreSnapshot {
     private final Set<Long> scopedWorking = new HashSet<>();
 
     /** Whether a snapshot that changes nothing is written rather than refused. */
-    private boolean allowEmpty;
+    private final boolean allowEmpty;
+    private final CatalogTables cat;
 
-    private RestoreSnapshot(NewSnapshot snapshot, Set<String> scope) {
-        this.allowEmpty = scope != null;
+    private CatalogMatch(NewSnapshot snapshot, Set<String> scope, boolean allowEmpty) {
+        this.allowEmpty = allowEmpty;
         this.snapshot = snapshot;
         this.conn = snapshot.catalog().connection();
+        this.cat = new CatalogTables(conn, V);
         this.s = snapshot.id();
         this.scope = scope == null ? null : Set.copyOf(scope);
     }
 
     /**
-     * Adds one snapshot to {@code working} whose state equals {@code source}'s at {@code sourceSnapshot}.
+     * What to match: {@code working} is given one snapshot at which it shows what {@code source}
+     * shows at {@code sourceSnapshot}.
      *
      * @param working        the SQLite working catalog (changed in one transaction)
-     * @param source         the old version's catalog as SQLite (read only)
-     * @param sourceSnapshot the snapshot of {@code source} to restore (a version's newest: its {@code ducklake.snapshot_id})
-     * @param author  recorded in {@code ducklake_snapshot_changes}
-     * @param message recorded in {@code ducklake_snapshot_changes}
+     * @param source         the other catalog as SQLite (read only), e.g. an old version's
+     * @param sourceSnapshot the snapshot of {@code source} to match (a version's newest: its {@code ducklake.snapshot_id})
+     * @param tableUuids     the tables (by {@code table_uuid}) and views (by {@code view_uuid}) matched; null: the whole
+     *                       catalog. Scoped, each such table or view is made what {@code source} shows (created, changed,
+     *                       or dropped when the source does not show it), naming the source's data and delete files under
+     *                       ids the working catalog has not used; every other table, schema and view stays as it is. The
+     *                       source's schemas must be the working catalog's (same {@code schema_uuid}); a table in another
+     *                       schema is refused.
+     * @param allowEmpty     a source that shows what the working catalog shows still gets its snapshot (no changes): a
+     *                       merge whose result equals ours is recorded all the same; false: refused (always true when scoped)
+     * @param author         recorded in {@code ducklake_snapshot_changes}
+     * @param message        recorded in {@code ducklake_snapshot_changes}
+     */
+    public record Request(Path working, Path source, long sourceSnapshot, Set<String> tableUuids, boolean allowEmpty, String author,
+                          String message) {
+        public Request {
+            Objects.requireNonNull(working, "working");
+            Objects.requireNonNull(source, "source");
+            tableUuids = tableUuids == null ? null : Set.copyOf(tableUuids);
+            allowEmpty = allowEmpty || tableUuids != null;
+        }
+
+        /** {@code fdl restore}: the whole catalog, refused when nothing differs. */
+        public static Request restore(Path working, Path source, long sourceSnapshot, String author, String message) {
+            return new Request(working, source, sourceSnapshot, null, false, author, message);
+        }
+
+        /** A merge's result: the whole catalog, recorded even when nothing differs. */
+        public static Request merge(Path working, Path source, long sourceSnapshot, String author, String message) {
+            return new Request(working, source, sourceSnapshot, null, true, author, message);
+        }
+
+        /** A merge taking one side's tables and views ({@code tableUuids}): only those, recorded even when nothing differs. */
+        public static Request tables(Path working, Path source, long sourceSnapshot, Set<String> tableUuids, String author, String message) {
+            return new Request(working, source, sourceSnapshot, Objects.requireNonNull(tableUuids, "tableUuids"), true, author, message);
+        }
+
+        /** The snapshot's operation as the snapshot writer records it: {@code restore}, else {@code merge}. */
+        String operation() {
+            return tableUuids == null && !allowEmpty ? "restore" : "merge";
+        }
+
+        /** What a failure message says could not be done. */
+        String what() {
+            return tableUuids != null ? "cannot take tables into the working catalog " + working
+                    : allowEmpty ? "cannot write the merge into " + working : "cannot restore into the working catalog " + working;
+        }
+    }
+
+    /**
+     * Adds one snapshot to {@code request.working()} whose state equals {@code request.source()}'s at
+     * {@code request.sourceSnapshot()} (for the tables in scope).
+     *
      * @throws FdlException exit 1 when the catalogs differ in DuckLake format, or either uses a
-     *                      feature restore does not handle (partitions, sort orders, macros),
+     *                      feature this does not handle (partitions, sort orders, macros),
      *                      naming it, or when the working catalog already shows
-     *                      that state (nothing to restore); the working catalog is then unchanged
+     *                      that state and {@code allowEmpty} is false (nothing to restore); the working catalog is then unchanged
      */
-    public static Result restore(Path working, Path source, long sourceSnapshot, String author, String message) {
-        try (WorkingCatalog catalog = WorkingCatalog.open(working)) {
+    public static Result run(Request request) {
+        try (WorkingCatalog catalog = WorkingCatalog.open(request.working())) {
             // outside the transaction: SQLite attaches no database inside one
-            Sql.exec(catalog.connection(), "ATTACH DATABASE " + SqlQuote.literal(source.toAbsolutePath().toString()) + " AS " + V);
-            return catalog.newSnapshot(catalog.newestSnapshot(), "restore", author, message)
-                    .commit(ns -> new RestoreSnapshot(ns, null).run(sourceSnapshot));
+            Sql.exec(catalog.connection(), "ATTACH DATABASE " + SqlQuote.literal(request.source().toAbsolutePath().toString()) + " AS " + V);
+            return catalog.newSnapshot(catalog.newestSnapshot(), request.operation(), request.author(), request.message())
+                    .commit(ns -> new CatalogMatch(ns, request.tableUuids(), request.allowEmpty()).run(request.sourceSnapshot()));
         } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot restore into the working catalog " + working + ": " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * As {@link #restore}, but only for the tables whose {@code table_uuid}, and the views whose
-     * {@code view_uuid}, is in {@code tableUuids} (a three-way merge taking one side's tables and
-     * views): each such table or view is made what {@code source} shows at {@code sourceSnapshot}
-     * (created, changed, or dropped when the source does not show it), naming the source's data and
-     * delete files under ids the working catalog has not used; every other table, schema and view
-     * stays as it is. The source's schemas must be the working
-     * catalog's (same {@code schema_uuid}); a table in another schema is refused. When nothing
-     * differs the snapshot is still written, with no changes.
-     */
-    public static Result restoreTables(Path working, Path source, long sourceSnapshot, Set<String> tableUuids, String author,
-                                       String message) {
-        try (WorkingCatalog catalog = WorkingCatalog.open(working)) {
-            Sql.exec(catalog.connection(), "ATTACH DATABASE " + SqlQuote.literal(source.toAbsolutePath().toString()) + " AS " + V);
-            return catalog.newSnapshot(catalog.newestSnapshot(), "merge", author, message)
-                    .commit(ns -> new RestoreSnapshot(ns, Objects.requireNonNull(tableUuids, "tableUuids")).run(sourceSnapshot));
-        } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot take tables into the working catalog " + working + ": " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * As {@link #restore}, but a source that shows what the working catalog shows still gets its
-     * snapshot (no changes): a merge whose result equals ours is recorded all the same.
-     */
-    public static Result restoreAllowingEmpty(Path working, Path source, long sourceSnapshot, String author, String message) {
-        try (WorkingCatalog catalog = WorkingCatalog.open(working)) {
-            Sql.exec(catalog.connection(), "ATTACH DATABASE " + SqlQuote.literal(source.toAbsolutePath().toString()) + " AS " + V);
-            return catalog.newSnapshot(catalog.newestSnapshot(), "merge", author, message).commit(ns -> {
-                RestoreSnapshot r = new RestoreSnapshot(ns, null);
-                r.allowEmpty = true;
-                return r.run(sourceSnapshot);
-            });
-        } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot write the merge into " + working + ": " + e.getMessage(), e);
+            throw new FdlException(FdlException.Kind.FAILURE, request.what() + ": " + e.getMessage(), e);
         }
     }
 
@@ -159,8 +173,8 @@ public final class RestoreSnapshot {
         Sync out = new Sync();
         out.idColumn = "schema_id";
         Map<String, Long> working = new HashMap<>();
-        for (Row r : rows("main", "ducklake_schema", visibleIn("main"))) working.put(r.text("schema_uuid"), r.num("schema_id"));
-        for (Row r : rows(V, "ducklake_schema", visibleIn(V))) {
+        for (CatalogRow r : cat.rows("main", "ducklake_schema", visibleIn("main"))) working.put(r.text("schema_uuid"), r.num("schema_id"));
+        for (CatalogRow r : cat.rows(V, "ducklake_schema", visibleIn(V))) {
             Long to = working.get(r.text("schema_uuid"));
             if (to != null) out.ids.put(r.num("schema_id"), to);
         }
@@ -170,12 +184,12 @@ public final class RestoreSnapshot {
     /** Scoped: the ids, in {@code db}, of tables whose uuid is in scope, at any snapshot. */
     private Set<Long> scopedTableIds(String db) throws SQLException {
         Set<Long> out = new HashSet<>();
-        for (Row r : rows(db, "ducklake_table", "1 = 1")) if (scope.contains(r.text("table_uuid"))) out.add(r.num("table_id"));
+        for (CatalogRow r : cat.rows(db, "ducklake_table", "1 = 1")) if (scope.contains(r.text("table_uuid"))) out.add(r.num("table_id"));
         return out;
     }
 
     /** Whether a row of catalog table {@code table} in {@code db} takes part: always unscoped, else only rows of restored tables. */
-    private boolean inScope(String db, String table, Row r) {
+    private boolean inScope(String db, String table, CatalogRow r) {
         if (scope == null) return true;
         if (table.equals("ducklake_table")) return scope.contains(r.text("table_uuid"));
         if (table.equals("ducklake_view")) return scope.contains(r.text("view_uuid"));
@@ -185,15 +199,15 @@ public final class RestoreSnapshot {
     }
 
     private Result run(long sourceSnapshot) throws SQLException {
-        String wFormat = one("SELECT value FROM main.ducklake_metadata WHERE key = 'version' AND scope IS NULL");
-        String vFormat = one("SELECT value FROM " + V + ".ducklake_metadata WHERE key = 'version' AND scope IS NULL");
+        String wFormat = cat.one("SELECT value FROM main.ducklake_metadata WHERE key = 'version' AND scope IS NULL");
+        String vFormat = cat.one("SELECT value FROM " + V + ".ducklake_metadata WHERE key = 'version' AND scope IS NULL");
         if (!Objects.equals(wFormat, vFormat))
             throw new FdlException("cannot restore a DuckLake " + vFormat + " catalog into a DuckLake " + wFormat
                     + " working catalog: the formats differ");
         SnapshotRow v = SnapshotRow.newest(conn, V);
         if (v == null) throw new FdlException("the catalog to restore has no snapshot");
         vs = sourceSnapshot;
-        if (one("SELECT count(*) FROM " + V + ".ducklake_snapshot WHERE snapshot_id = " + vs).equals("0"))
+        if (cat.one("SELECT count(*) FROM " + V + ".ducklake_snapshot WHERE snapshot_id = " + vs).equals("0"))
             throw new FdlException("cannot restore: the version's catalog has no snapshot " + vs + " (newest: " + v.id() + ")");
         // the source's ids stay taken: its rows keep their ids where they mean the same thing
         snapshot.reserveIdsBelow(v.nextCatalogId(), v.nextFileId());
@@ -204,31 +218,31 @@ public final class RestoreSnapshot {
             scopedWorking.addAll(scopedTableIds("main"));
         }
         Sync schemas = scope != null ? sameSchemas() : sync("ducklake_schema", "schema_id", "schema_uuid", Map.of(), Set.of());
-        for (Row r : schemas.inserted) changes.add("created_schema:" + SqlQuote.ident(r.text("schema_name")));
-        for (Row r : schemas.ended) if (!schemas.ids.containsValue(r.num("schema_id"))) changes.add("dropped_schema:" + r.num("schema_id"));
+        for (CatalogRow r : schemas.inserted) changes.add("created_schema:" + SqlQuote.ident(r.text("schema_name")));
+        for (CatalogRow r : schemas.ended) if (!schemas.ids.containsValue(r.num("schema_id"))) changes.add("dropped_schema:" + r.num("schema_id"));
         Sync tables = sync("ducklake_table", "table_id", "table_uuid", Map.of("schema_id", schemas.ids), Set.of());
         Map<Long, String> schemaNames = new HashMap<>();
         // the schemas visible before the new snapshot or at it (a restored table may be in either)
-        for (Row r : rows("main", "ducklake_schema", Visibility.live("") + "OR end_snapshot = " + s))
+        for (CatalogRow r : cat.rows("main", "ducklake_schema", Visibility.live("") + "OR end_snapshot = " + s))
             schemaNames.put(r.num("schema_id"), r.text("schema_name"));
-        for (Row r : tables.inserted)
+        for (CatalogRow r : tables.inserted)
             if (!tables.endedIds().contains(r.num("table_id")))
                 changes.add("created_table:" + SqlQuote.qualified(schemaNames.getOrDefault(r.num("schema_id"), "main"), r.text("table_name")));
             else mark(r.num("table_id"), "altered_table");
-        for (Row r : tables.ended) if (!tables.ids.containsValue(r.num("table_id"))) changes.add("dropped_table:" + r.num("table_id"));
+        for (CatalogRow r : tables.ended) if (!tables.ids.containsValue(r.num("table_id"))) changes.add("dropped_table:" + r.num("table_id"));
         scopedWorking.addAll(tables.ids.values());
         Sync views = sync("ducklake_view", "view_id", "view_uuid", Map.of("schema_id", schemas.ids), Set.of());
-        for (Row r : views.inserted)
+        for (CatalogRow r : views.inserted)
             changes.add((views.endedIds().contains(r.num("view_id")) ? "altered_view:" + r.num("view_id")
                     : "created_view:" + SqlQuote.qualified(schemaNames.getOrDefault(r.num("schema_id"), "main"), r.text("view_name"))));
-        for (Row r : views.ended) if (!views.ids.containsValue(r.num("view_id"))) changes.add("dropped_view:" + r.num("view_id"));
+        for (CatalogRow r : views.ended) if (!views.ids.containsValue(r.num("view_id"))) changes.add("dropped_view:" + r.num("view_id"));
         catalogIds.putAll(schemas.ids);
         catalogIds.putAll(tables.ids);
         catalogIds.putAll(views.ids);
 
         Sync columns = sync("ducklake_column", null, null, Map.of("table_id", tables.ids), Set.of());
-        for (Row r : columns.inserted) mark(r.num("table_id"), "altered_table");
-        for (Row r : columns.ended) if (tables.ids.containsValue(r.num("table_id"))) mark(r.num("table_id"), "altered_table");
+        for (CatalogRow r : columns.inserted) mark(r.num("table_id"), "altered_table");
+        for (CatalogRow r : columns.ended) if (tables.ids.containsValue(r.num("table_id"))) mark(r.num("table_id"), "altered_table");
         ddl = !schemas.isEmpty() || !tables.isEmpty() || !views.isEmpty() || !columns.isEmpty();
         if (ddl) snapshot.schemaChanged();
         sync("ducklake_tag", null, null, Map.of("object_id", catalogIds), Set.of());
@@ -236,26 +250,26 @@ public final class RestoreSnapshot {
 
         Sync files = sync("ducklake_data_file", "data_file_id", null, Map.of("table_id", tables.ids, "mapping_id", nameMappings(tables.ids)),
                 filesWithOtherDeletes(tables.ids));
-        for (Row r : files.inserted) mark(r.num("table_id"), "inserted_into_table");
-        for (Row r : files.ended) mark(r.num("table_id"), "deleted_from_table");
+        for (CatalogRow r : files.inserted) mark(r.num("table_id"), "inserted_into_table");
+        for (CatalogRow r : files.ended) mark(r.num("table_id"), "deleted_from_table");
         for (Map.Entry<Long, Long> e : files.fresh.entrySet()) {
             for (String t : List.of("ducklake_file_column_stats", "ducklake_file_variant_stats", "ducklake_file_partition_value"))
                 copyDependent(t, e.getKey(), e.getValue(), tables.ids);
         }
         Sync deletes = sync("ducklake_delete_file", "delete_file_id", null,
                 Map.of("table_id", tables.ids, "data_file_id", files.ids), Set.of());
-        for (Row r : deletes.inserted) mark(r.num("table_id"), "deleted_from_table");
+        for (CatalogRow r : deletes.inserted) mark(r.num("table_id"), "deleted_from_table");
         copyInlinedDeletes(files, tables.ids);
         inlinedData(tables.ids);
         tableStats(tables.ids);
 
         if (ddl) {
             Set<Long> changed = new TreeSet<>();
-            for (Row r : tables.inserted) changed.add(r.num("table_id"));
-            for (Row r : columns.inserted) changed.add(r.num("table_id"));
+            for (CatalogRow r : tables.inserted) changed.add(r.num("table_id"));
+            for (CatalogRow r : columns.inserted) changed.add(r.num("table_id"));
             changed.addAll(newSchema);
             for (Long t : changed)
-                update("INSERT INTO main.ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)", s,
+                cat.update("INSERT INTO main.ducklake_schema_versions (begin_snapshot, schema_version, table_id) VALUES (?, ?, ?)", s,
                         snapshot.schemaVersion(), t);
         }
         tableChanges.forEach((t, kinds) -> kinds.forEach(k -> changes.add(k + ":" + t)));
@@ -285,22 +299,22 @@ public final class RestoreSnapshot {
         for (String db : List.of("main", V)) {
             String which = db.equals(V) ? "the version to restore" : "the working catalog";
             for (String t : REFUSED) {
-                if (!exists(db, t)) continue;
-                if (one("SELECT count(*) FROM " + db + "." + t + " WHERE " + visibleIn(db)).equals("0")) continue;
+                if (!cat.exists(db, t)) continue;
+                if (cat.one("SELECT count(*) FROM " + db + "." + t + " WHERE " + visibleIn(db)).equals("0")) continue;
                 throw new FdlException("cannot restore: " + which + " uses " + t.substring("ducklake_".length()).replace('_', ' ')
                         + " (" + t + "), which fdl restore does not handle yet; nothing was changed");
             }
             // DuckLake 1.1 renamed the inlined-data system columns and added nested schemas; restore
             // copies rows by the 1.0 names and would not remap parent_schema_id, so it refuses both
-            if (DuckLakeSchema.FORMAT_1_1.equals(one("SELECT value FROM " + db + ".ducklake_metadata WHERE key = 'version' AND scope IS NULL"))) {
-                if (!one("SELECT count(*) FROM " + db + ".ducklake_inlined_data_tables").equals("0"))
+            if (DuckLakeSchema.FORMAT_1_1.equals(cat.one("SELECT value FROM " + db + ".ducklake_metadata WHERE key = 'version' AND scope IS NULL"))) {
+                if (!cat.one("SELECT count(*) FROM " + db + ".ducklake_inlined_data_tables").equals("0"))
                     throw new FdlException("cannot restore: " + which + " is a DuckLake 1.1 catalog with inlined rows, which fdl restore "
                             + "does not handle yet; nothing was changed");
-                if (!one("SELECT count(*) FROM " + db + ".ducklake_schema WHERE parent_schema_id IS NOT NULL AND " + visibleIn(db)).equals("0"))
+                if (!cat.one("SELECT count(*) FROM " + db + ".ducklake_schema WHERE parent_schema_id IS NOT NULL AND " + visibleIn(db)).equals("0"))
                     throw new FdlException("cannot restore: " + which + " has nested schemas (DuckLake 1.1), which fdl restore "
                             + "does not handle yet; nothing was changed");
             }
-            if (!one("SELECT count(*) FROM " + db + ".ducklake_data_file WHERE " + visibleIn(db)
+            if (!cat.one("SELECT count(*) FROM " + db + ".ducklake_data_file WHERE " + visibleIn(db)
                     + " AND partition_id IS NOT NULL").equals("0"))
                 throw new FdlException("cannot restore: " + which + " has partitioned data files, which fdl restore "
                         + "does not handle yet; nothing was changed");
@@ -311,8 +325,8 @@ public final class RestoreSnapshot {
     private final class Sync {
         final Map<Long, Long> ids = new HashMap<>();   // source id -> id in the working catalog (visible at s)
         final Map<Long, Long> fresh = new HashMap<>(); // source id -> new id, for rows inserted under a new id
-        final List<Row> inserted = new ArrayList<>();
-        final List<Row> ended = new ArrayList<>();
+        final List<CatalogRow> inserted = new ArrayList<>();
+        final List<CatalogRow> ended = new ArrayList<>();
         String idColumn;
 
         boolean isEmpty() {
@@ -321,7 +335,7 @@ public final class RestoreSnapshot {
 
         Set<Long> endedIds() {
             Set<Long> out = new HashSet<>();
-            for (Row r : ended) out.add(r.num(idColumn));
+            for (CatalogRow r : ended) out.add(r.num(idColumn));
             return out;
         }
     }
@@ -337,12 +351,12 @@ public final class RestoreSnapshot {
             throws SQLException {
         Sync out = new Sync();
         out.idColumn = idColumn;
-        if (!exists("main", table) || !exists(V, table)) return out;
-        List<String> cols = columns(table);
+        if (!cat.exists("main", table) || !cat.exists(V, table)) return out;
+        List<String> cols = cat.columns(table);
         Set<Long> keptRowids = new HashSet<>();
-        List<Row> toInsert = new ArrayList<>();
+        List<CatalogRow> toInsert = new ArrayList<>();
         source:
-        for (Row r : rows(V, table, visibleIn(V))) {
+        for (CatalogRow r : cat.rows(V, table, visibleIn(V))) {
             if (!inScope(V, table, r)) continue;
             for (Map.Entry<String, Map<Long, Long>> m : maps.entrySet()) {
                 Object ref = r.values.get(m.getKey());
@@ -369,15 +383,15 @@ public final class RestoreSnapshot {
             }
             toInsert.add(r);
         }
-        for (Row w : rows("main", table, visibleIn("main"))) {
+        for (CatalogRow w : cat.rows("main", table, visibleIn("main"))) {
             if (keptRowids.contains(w.rowid) || !inScope("main", table, w)) continue;
             snapshot.endRows("main." + table, "rowid = ?", w.rowid);
             out.ended.add(w);
         }
-        for (Row r : toInsert) {
+        for (CatalogRow r : toInsert) {
             r.values.put("begin_snapshot", s);
             r.values.put("end_snapshot", null);
-            insert("main." + table, cols, r.values);
+            cat.insert("main." + table, cols, r.values);
             out.inserted.add(r);
         }
         return out;
@@ -398,7 +412,7 @@ public final class RestoreSnapshot {
     }
 
     /** The rowid of a row the working catalog shows with the same values in every column but the snapshot range, or null. */
-    private Long match(String table, List<String> cols, Row r) throws SQLException {
+    private Long match(String table, List<String> cols, CatalogRow r) throws SQLException {
         StringBuilder sql = new StringBuilder("SELECT rowid FROM main." + table + " WHERE" + Visibility.live(""));
         List<Object> args = new ArrayList<>();
         for (String c : cols) {
@@ -422,7 +436,7 @@ public final class RestoreSnapshot {
         Set<Long> out = new HashSet<>();
         Map<Long, Set<String>> src = deletesOf(V, tableIds.keySet());
         Map<Long, Set<String>> dst = deletesOf("main", new HashSet<>(tableIds.values()));
-        for (Row f : rows(V, "ducklake_data_file", visibleIn(V))) {
+        for (CatalogRow f : cat.rows(V, "ducklake_data_file", visibleIn(V))) {
             long id = f.num("data_file_id");
             if (!src.getOrDefault(id, Set.of()).equals(dst.getOrDefault(id, Set.of()))) out.add(id);
         }
@@ -432,11 +446,11 @@ public final class RestoreSnapshot {
     /** Per data file id: the visible delete files (id and path) and inlined deletes (row ids) of {@code db}. */
     private Map<Long, Set<String>> deletesOf(String db, Set<Long> tables) throws SQLException {
         Map<Long, Set<String>> out = new HashMap<>();
-        for (Row d : rows(db, "ducklake_delete_file", visibleIn(db)))
+        for (CatalogRow d : cat.rows(db, "ducklake_delete_file", visibleIn(db)))
             out.computeIfAbsent(d.num("data_file_id"), k -> new HashSet<>()).add("file " + d.num("delete_file_id") + " " + d.values.get("path"));
         for (long t : tables) {
             String name = "ducklake_inlined_delete_" + t;
-            if (!exists(db, name)) continue;
+            if (!cat.exists(db, name)) continue;
             String where = db.equals(V) ? " WHERE begin_snapshot <= " + vs : "";
             try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT file_id, row_id FROM " + db + "." + name + where)) {
                 while (rs.next()) out.computeIfAbsent(rs.getLong(1), k -> new HashSet<>()).add("row " + rs.getLong(2));
@@ -449,7 +463,7 @@ public final class RestoreSnapshot {
     private void copyInlinedDeletes(Sync files, Map<Long, Long> tableIds) throws SQLException {
         for (Map.Entry<Long, Long> t : tableIds.entrySet()) {
             String from = "ducklake_inlined_delete_" + t.getKey();
-            if (!exists(V, from)) continue;
+            if (!cat.exists(V, from)) continue;
             String to = "ducklake_inlined_delete_" + t.getValue();
             boolean created = false;
             try (PreparedStatement ps = conn.prepareStatement("SELECT file_id, row_id FROM " + V + "." + from + " WHERE begin_snapshot <= ?")) {
@@ -458,8 +472,8 @@ public final class RestoreSnapshot {
                     while (rs.next()) {
                         Long file = files.fresh.get(rs.getLong(1));
                         if (file == null) continue; // unchanged file: its inlined deletes are already there
-                        if (!created) created = createLike(from, to);
-                        update("INSERT INTO main." + SqlQuote.ident(to) + " (file_id, row_id, begin_snapshot) VALUES (?, ?, ?)", file, rs.getLong(2), s);
+                        if (!created) created = cat.createLike(from, to);
+                        cat.update("INSERT INTO main." + SqlQuote.ident(to) + " (file_id, row_id, begin_snapshot) VALUES (?, ?, ?)", file, rs.getLong(2), s);
                     }
                 }
             }
@@ -478,16 +492,16 @@ public final class RestoreSnapshot {
      */
     private void inlinedData(Map<Long, Long> tableIds) throws SQLException {
         Set<String> targets = new HashSet<>();
-        if (exists(V, "ducklake_inlined_data_tables")) {
-            for (Row r : rows(V, "ducklake_inlined_data_tables", "1 = 1")) {
+        if (cat.exists(V, "ducklake_inlined_data_tables")) {
+            for (CatalogRow r : cat.rows(V, "ducklake_inlined_data_tables", "1 = 1")) {
                 Long to = tableIds.get(r.num("table_id"));
                 String from = r.text("table_name");
-                if (to == null || !exists(V, from)) continue;
+                if (to == null || !cat.exists(V, from)) continue;
                 long sv = r.num("schema_version");
                 String target = "ducklake_inlined_data_" + to + "_" + sv;
-                if (!exists("main", target) && one("SELECT count(*) FROM main.ducklake_schema_versions WHERE table_id = " + to
+                if (!cat.exists("main", target) && cat.one("SELECT count(*) FROM main.ducklake_schema_versions WHERE table_id = " + to
                         + " AND schema_version = " + sv + " AND begin_snapshot < " + s).equals("0")) {
-                    if (one("SELECT count(*) FROM " + V + "." + SqlQuote.ident(from) + " WHERE " + visibleIn(V)).equals("0")) continue;
+                    if (cat.one("SELECT count(*) FROM " + V + "." + SqlQuote.ident(from) + " WHERE " + visibleIn(V)).equals("0")) continue;
                     if (!inlinedColumns(from).equals(currentColumns(r.num("table_id"))))
                         throw new FdlException("cannot restore table " + to + ": some of its inlined rows were written under an older "
                                 + "schema (" + from + ") that the working catalog does not know (the version comes from another line "
@@ -500,21 +514,21 @@ public final class RestoreSnapshot {
                                 + "versions the working catalog does not know; nothing was changed");
                     newSchema.add(to);
                 }
-                if (!exists("main", target)) createLike(from, target);
-                else if (!columnDecl("main", target).equals(columnDecl(V, from)))
+                if (!cat.exists("main", target)) cat.createLike(from, target);
+                else if (!cat.columnDecl("main", target).equals(cat.columnDecl(V, from)))
                     throw new FdlException("cannot restore: inlined rows of table " + to + " at schema version " + r.num("schema_version")
                             + " have other columns in the working catalog (" + target + ") than in the version; nothing was changed");
-                if (one("SELECT count(*) FROM main.ducklake_inlined_data_tables WHERE table_name = " + SqlQuote.literal(target)).equals("0"))
-                    update("INSERT INTO main.ducklake_inlined_data_tables (table_id, table_name, schema_version) VALUES (?, ?, ?)",
+                if (cat.one("SELECT count(*) FROM main.ducklake_inlined_data_tables WHERE table_name = " + SqlQuote.literal(target)).equals("0"))
+                    cat.update("INSERT INTO main.ducklake_inlined_data_tables (table_id, table_name, schema_version) VALUES (?, ?, ?)",
                             to, target, sv);
                 targets.add(target);
                 List<String> data = new ArrayList<>();
-                for (String c : columns(V, from)) if (!c.equals("begin_snapshot") && !c.equals("end_snapshot")) data.add(SqlQuote.ident(c));
+                for (String c : cat.columns(V, from)) if (!c.equals("begin_snapshot") && !c.equals("end_snapshot")) data.add(SqlQuote.ident(c));
                 String t = "main." + SqlQuote.ident(target), f = V + "." + SqlQuote.ident(from);
                 StringBuilder same = new StringBuilder();
                 for (String c : data) same.append(" AND x.").append(c).append(" IS w.").append(c);
                 int ended = snapshot.endRows(t + " AS w", "NOT EXISTS (SELECT 1 FROM " + f + " AS x WHERE " + visibleIn(V, "x") + same + ")");
-                int added = updateCount("INSERT INTO " + t + " (" + String.join(", ", data) + ", begin_snapshot, end_snapshot) SELECT "
+                int added = cat.updateCount("INSERT INTO " + t + " (" + String.join(", ", data) + ", begin_snapshot, end_snapshot) SELECT "
                         + prefixed("x.", data) + ", " + s + ", NULL FROM " + f + " AS x WHERE "
                         + visibleIn(V, "x")
                         + " AND NOT EXISTS (SELECT 1 FROM " + t + " AS w WHERE" + Visibility.live("w") + "AND w.begin_snapshot < " + s + same + ")");
@@ -522,10 +536,10 @@ public final class RestoreSnapshot {
                 if (added > 0) mark(to, "inlined_insert");
             }
         }
-        if (!exists("main", "ducklake_inlined_data_tables")) return;
-        for (Row r : rows("main", "ducklake_inlined_data_tables", "1 = 1")) {
+        if (!cat.exists("main", "ducklake_inlined_data_tables")) return;
+        for (CatalogRow r : cat.rows("main", "ducklake_inlined_data_tables", "1 = 1")) {
             String name = r.text("table_name");
-            if (targets.contains(name) || !exists("main", name)) continue;
+            if (targets.contains(name) || !cat.exists("main", name)) continue;
             if (scope != null && !scopedWorking.contains(r.num("table_id"))) continue;
             if (snapshot.endRows("main." + SqlQuote.ident(name), "1 = 1") > 0)
                 mark(r.num("table_id"), "inlined_delete");
@@ -534,7 +548,7 @@ public final class RestoreSnapshot {
 
     /** The data columns of a source inlined-data table, in order. */
     private List<String> inlinedColumns(String table) throws SQLException {
-        List<String> out = new ArrayList<>(columns(V, table));
+        List<String> out = new ArrayList<>(cat.columns(V, table));
         out.removeAll(List.of("row_id", "begin_snapshot", "end_snapshot"));
         return out;
     }
@@ -558,32 +572,32 @@ public final class RestoreSnapshot {
     /** Restored tables take the source's statistics; next_row_id never goes back. */
     private void tableStats(Map<Long, Long> tableIds) throws SQLException {
         for (Map.Entry<Long, Long> t : tableIds.entrySet()) {
-            List<Row> src = rows(V, "ducklake_table_stats", "table_id = " + t.getKey());
+            List<CatalogRow> src = cat.rows(V, "ducklake_table_stats", "table_id = " + t.getKey());
             if (src.isEmpty()) continue;
-            List<Row> dst = rows("main", "ducklake_table_stats", "table_id = " + t.getValue());
+            List<CatalogRow> dst = cat.rows("main", "ducklake_table_stats", "table_id = " + t.getValue());
             long nextRowId = src.get(0).num("next_row_id");
-            for (Row d : dst) nextRowId = Math.max(nextRowId, d.num("next_row_id"));
-            update("DELETE FROM main.ducklake_table_stats WHERE table_id = ?", t.getValue());
-            Row r = src.get(0);
+            for (CatalogRow d : dst) nextRowId = Math.max(nextRowId, d.num("next_row_id"));
+            cat.update("DELETE FROM main.ducklake_table_stats WHERE table_id = ?", t.getValue());
+            CatalogRow r = src.get(0);
             r.values.put("table_id", t.getValue());
             r.values.put("next_row_id", nextRowId);
-            insert("main.ducklake_table_stats", columns("ducklake_table_stats"), r.values);
-            update("DELETE FROM main.ducklake_table_column_stats WHERE table_id = ?", t.getValue());
-            for (Row c : rows(V, "ducklake_table_column_stats", "table_id = " + t.getKey())) {
+            cat.insert("main.ducklake_table_stats", cat.columns("ducklake_table_stats"), r.values);
+            cat.update("DELETE FROM main.ducklake_table_column_stats WHERE table_id = ?", t.getValue());
+            for (CatalogRow c : cat.rows(V, "ducklake_table_column_stats", "table_id = " + t.getKey())) {
                 c.values.put("table_id", t.getValue());
-                insert("main.ducklake_table_column_stats", columns("ducklake_table_column_stats"), c.values);
+                cat.insert("main.ducklake_table_column_stats", cat.columns("ducklake_table_column_stats"), c.values);
             }
         }
     }
 
     /** Rows keyed by data_file_id (statistics, partition values) copied for a file that came back under a new id. */
     private void copyDependent(String table, long from, long to, Map<Long, Long> tableIds) throws SQLException {
-        if (!exists("main", table) || !exists(V, table)) return;
-        for (Row r : rows(V, table, "data_file_id = " + from)) {
+        if (!cat.exists("main", table) || !cat.exists(V, table)) return;
+        for (CatalogRow r : cat.rows(V, table, "data_file_id = " + from)) {
             r.values.put("data_file_id", to);
             Object t = r.values.get("table_id");
             if (t != null) r.values.put("table_id", tableIds.get(((Number) t).longValue()));
-            insert("main." + table, columns(table), r.values);
+            cat.insert("main." + table, cat.columns(table), r.values);
         }
     }
 
@@ -594,14 +608,14 @@ public final class RestoreSnapshot {
      */
     private Map<Long, Long> nameMappings(Map<Long, Long> tableIds) throws SQLException {
         Map<Long, Long> out = new HashMap<>();
-        if (!exists("main", "ducklake_column_mapping") || !exists(V, "ducklake_column_mapping")) return out;
-        for (Row f : rows(V, "ducklake_data_file", visibleIn(V) + " AND mapping_id IS NOT NULL")) {
+        if (!cat.exists("main", "ducklake_column_mapping") || !cat.exists(V, "ducklake_column_mapping")) return out;
+        for (CatalogRow f : cat.rows(V, "ducklake_data_file", visibleIn(V) + " AND mapping_id IS NOT NULL")) {
             long from = f.num("mapping_id");
             if (out.containsKey(from)) continue;
             Long table = tableIds.get(f.num("table_id"));
             if (table == null) continue; // a file of a table not restored
-            List<Row> mapping = rows(V, "ducklake_column_mapping", "mapping_id = " + from);
-            List<Row> entries = rows(V, "ducklake_name_mapping", "mapping_id = " + from + " ORDER BY column_id");
+            List<CatalogRow> mapping = cat.rows(V, "ducklake_column_mapping", "mapping_id = " + from);
+            List<CatalogRow> entries = cat.rows(V, "ducklake_name_mapping", "mapping_id = " + from + " ORDER BY column_id");
             if (mapping.isEmpty()) throw new FdlException("cannot restore: the version's catalog names column mapping " + from
                     + " but holds no such mapping; nothing was changed");
             mapping.get(0).values.put("table_id", table);
@@ -611,10 +625,10 @@ public final class RestoreSnapshot {
             }
             long to = snapshot.newCatalogId();
             mapping.get(0).values.put("mapping_id", to);
-            insert("main.ducklake_column_mapping", columns("ducklake_column_mapping"), mapping.get(0).values);
-            for (Row e : entries) {
+            cat.insert("main.ducklake_column_mapping", cat.columns("ducklake_column_mapping"), mapping.get(0).values);
+            for (CatalogRow e : entries) {
                 e.values.put("mapping_id", to);
-                insert("main.ducklake_name_mapping", columns("ducklake_name_mapping"), e.values);
+                cat.insert("main.ducklake_name_mapping", cat.columns("ducklake_name_mapping"), e.values);
             }
             out.put(from, to);
         }
@@ -622,126 +636,12 @@ public final class RestoreSnapshot {
     }
 
     /** Whether the working catalog holds mapping {@code id} as {@code mapping} (table id already mapped) with {@code entries}. */
-    private boolean sameMapping(long id, Row mapping, List<Row> entries) throws SQLException {
-        List<Row> here = rows("main", "ducklake_column_mapping", "mapping_id = " + id);
-        if (here.size() != 1 || !alike(here.get(0), mapping)) return false;
-        List<Row> hereEntries = rows("main", "ducklake_name_mapping", "mapping_id = " + id + " ORDER BY column_id");
+    private boolean sameMapping(long id, CatalogRow mapping, List<CatalogRow> entries) throws SQLException {
+        List<CatalogRow> here = cat.rows("main", "ducklake_column_mapping", "mapping_id = " + id);
+        if (here.size() != 1 || !CatalogRow.alike(here.get(0), mapping)) return false;
+        List<CatalogRow> hereEntries = cat.rows("main", "ducklake_name_mapping", "mapping_id = " + id + " ORDER BY column_id");
         if (hereEntries.size() != entries.size()) return false;
-        for (int i = 0; i < entries.size(); i++) if (!alike(hereEntries.get(i), entries.get(i))) return false;
+        for (int i = 0; i < entries.size(); i++) if (!CatalogRow.alike(hereEntries.get(i), entries.get(i))) return false;
         return true;
-    }
-
-    /** Same columns with equal values, numbers compared by value whatever their Java type. */
-    private static boolean alike(Row a, Row b) {
-        if (!a.values.keySet().equals(b.values.keySet())) return false;
-        for (Map.Entry<String, Object> e : a.values.entrySet()) {
-            Object x = e.getValue(), y = b.values.get(e.getKey());
-            boolean same = x instanceof Number n && y instanceof Number m ? n.longValue() == m.longValue() : Objects.equals(x, y);
-            if (!same) return false;
-        }
-        return true;
-    }
-
-    private boolean createLike(String sourceTable, String target) throws SQLException {
-        String sql = one("SELECT sql FROM " + V + ".sqlite_master WHERE type = 'table' AND name = " + SqlQuote.literal(sourceTable));
-        int open = sql.indexOf('(');
-        update("CREATE TABLE main." + SqlQuote.ident(target) + " " + sql.substring(open));
-        return true;
-    }
-
-    private String columnDecl(String db, String table) throws SQLException {
-        StringBuilder sb = new StringBuilder();
-        for (Sql.SqliteColumn c : Sql.sqliteTableInfo(conn, db, table)) sb.append(c.name()).append(' ').append(c.declaredType()).append(',');
-        return sb.toString();
-    }
-
-    private final Map<String, List<String>> columnCache = new HashMap<>();
-
-    /** The columns of catalog table {@code table}, which both catalogs must declare alike (same DuckLake format). */
-    private List<String> columns(String table) throws SQLException {
-        List<String> c = columnCache.get(table);
-        if (c != null) return c;
-        List<String> w = columns("main", table), v = columns(V, table);
-        if (!w.equals(v))
-            throw new FdlException("cannot restore: the catalogs' " + table + " tables have different columns (" + w + " here, " + v
-                    + " in the version); nothing was changed");
-        columnCache.put(table, w);
-        return w;
-    }
-
-    private List<String> columns(String db, String table) throws SQLException {
-        List<String> out = new ArrayList<>();
-        for (Sql.SqliteColumn c : Sql.sqliteTableInfo(conn, db, table)) out.add(c.name());
-        return out;
-    }
-
-    private boolean exists(String db, String table) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement("SELECT count(*) FROM " + db + ".sqlite_master WHERE type = 'table' AND name = ?")) {
-            ps.setString(1, table);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1) > 0;
-            }
-        }
-    }
-
-    /** A catalog row: its values by column name, and its rowid (for rows of the working catalog). */
-    private static final class Row {
-        final Map<String, Object> values = new LinkedHashMap<>();
-        long rowid;
-
-        Long num(String c) {
-            Object o = values.get(c);
-            return o == null ? null : ((Number) o).longValue();
-        }
-
-        String text(String c) {
-            Object o = values.get(c);
-            return o == null ? null : o.toString();
-        }
-    }
-
-    private List<Row> rows(String db, String table, String where) throws SQLException {
-        List<Row> out = new ArrayList<>();
-        try (Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT rowid AS \"__rowid\", * FROM " + db + "." + SqlQuote.ident(table) + " WHERE " + where)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                Row r = new Row();
-                r.rowid = rs.getLong(1);
-                for (int i = 2; i <= n; i++) r.values.put(rs.getMetaData().getColumnName(i), rs.getObject(i));
-                out.add(r);
-            }
-        }
-        return out;
-    }
-
-    private void insert(String table, List<String> cols, Map<String, Object> values) throws SQLException {
-        List<String> q = new ArrayList<>();
-        for (String c : cols) q.add(SqlQuote.ident(c));
-        String marks = String.join(", ", java.util.Collections.nCopies(cols.size(), "?"));
-        try (PreparedStatement ps = conn.prepareStatement("INSERT INTO " + table + " (" + String.join(", ", q) + ") VALUES (" + marks + ")")) {
-            for (int i = 0; i < cols.size(); i++) ps.setObject(i + 1, values.get(cols.get(i)));
-            ps.executeUpdate();
-        }
-    }
-
-    private void update(String sql, Object... args) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement(sql)) {
-            for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
-            ps.executeUpdate();
-        }
-    }
-
-    private int updateCount(String sql) throws SQLException {
-        try (Statement st = conn.createStatement()) {
-            return st.executeUpdate(sql);
-        }
-    }
-
-    private String one(String sql) throws SQLException {
-        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            return rs.next() ? rs.getString(1) : null;
-        }
     }
 }
