@@ -60,7 +60,7 @@ final class AddFilesCommand implements Runnable {
             Repository repo = Repository.open(store);
             List<String> keys = FileRegistration.keys(store, repo.dataDir(), files, CommandContext.of(spec).cwd().get(), table, create);
             scratch = Files.createTempDirectory("fdl-add-files-");
-            FileRegistration.Result r = new FileRegistration(context.duckDb()).register(
+            FileRegistration.RegistrationResult r = new FileRegistration(context.duckDb()).register(
                     new FileRegistration.Request(wc.catalog(), store, repo.dataDir(), keys, table, create, message,
                             Progress.data(quiet, spec.commandLine().getErr()), noKey), scratch);
             PrintWriter out = spec.commandLine().getOut();

@@ -98,7 +98,7 @@ final class CheckoutCommand implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             ProgressListener progress = Progress.listener(quiet, err);
             if (existing.isEmpty() && ref != null) DefaultRef.warnIfAmbiguous(repo, ref, err); // resolveHead warns inside one
-            Checkout.Result r = Checkout.run(repo, CommandContext.of(spec).cache(), wc,
+            Checkout.CheckoutResult r = Checkout.run(repo, CommandContext.of(spec).cache(), wc,
                     new Checkout.Request(existing.isPresent() ? DefaultRef.resolveHead(CommandContext.of(spec).cwd().get(), repo, ref, err) : ref, newBranch, force,
                             ducklakeFormat), progress);
             if (newBranch != null) DefaultRef.warnIfAmbiguous(repo, new RefName(newBranch), r.version(), err);

@@ -102,17 +102,17 @@ final class CommitCommand implements Runnable {
                     CheckCommand.options(full, new ChangeGuards.Allow(allowDrop, allowSchemaChange, allowShrink), hookTimeout),
                     ctx.userConfig().isTrue("hooks.trust"), spec.commandLine().getErr()));
             Sealing seal = new Sealing(signer(ctx));
-            Supplier<Commit.Result> commit = () -> Commit.run(repo, wc, message, Authors.resolve(author),
+            Supplier<Commit.CommitResult> commit = () -> Commit.run(repo, wc, message, Authors.resolve(author),
                     ctx.clock(), Progress.listener(quiet, spec.commandLine().getErr()),
                     new Commit.Options(allowDescriptionLoss, allowEmpty, checks.preCommit(), seal,
                             dev.fdl.iceberg.IcebergMetadataWriter.atCommit(ctx.duckDb(), wc.tmp())));
-            Commit.Result r = !pull ? commit.get() : CommitPulling.run(repo, wc, commit, Authors.resolve(author),
+            Commit.CommitResult r = !pull ? commit.get() : CommitPulling.run(repo, wc, commit, Authors.resolve(author),
                     MergeCommand.services(ctx, repo, quiet, spec), PULL_ATTEMPTS,
                     pulled -> MergePrinter.pulled(json ? spec.commandLine().getErr() : spec.commandLine().getOut(), pulled));
             warnings(r.version(), spec.commandLine().getErr());
             PrintWriter out = spec.commandLine().getOut();
             Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, CommandContext.of(spec), policy, false);
-            Site.Result siteResult = SiteUpkeep.afterChange(repo, CommandContext.of(spec), site, "version " + r.version().id() + " was committed",
+            Site.SiteResult siteResult = SiteUpkeep.afterChange(repo, CommandContext.of(spec), site, "version " + r.version().id() + " was committed",
                     spec.commandLine().getErr());
             if (json) {
                 ObjectNode o = r.version().toJson();

@@ -33,7 +33,7 @@ final class CompactCommand implements Runnable {
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             CommandContext context = CommandContext.of(spec);
-            Compactor.Result r = new Compactor(context.duckDb(), repo.config().targetFileSize(),
+            Compactor.CompactionResult r = new Compactor(context.duckDb(), repo.config().targetFileSize(),
                     Progress.data(quiet, spec.commandLine().getErr())).compact(wc.catalog(), store, repo.dataDir(),
                     context.cache().dataFolder(repo), table, null, message);
             PrintWriter out = spec.commandLine().getOut();

@@ -92,7 +92,7 @@ final class DemoCommand implements Runnable {
                         ImportRequest.of(wc.catalog(), store, repo.dataDir(), files.get(i), "cities", ImportMode.SYNC)
                                 .withCacheDir(CommandContext.of(spec).cache().dataFolder(repo)).withKeys(List.of("geonameid"))
                                 .withAuthor(author.name()).withMessage("import world-cities " + MONTHS.get(i)));
-                Commit.Result c = Commit.run(repo, wc, "world-cities as published on " + MONTHS.get(i), author,
+                Commit.CommitResult c = Commit.run(repo, wc, "world-cities as published on " + MONTHS.get(i), author,
                         CommandContext.of(spec).clock(), ProgressListener.NONE);
                 versions.add(c.version());
                 long added = imp.dataBytes() + imp.deleteBytes();

@@ -85,7 +85,7 @@ final class DiffCommand implements Runnable {
             Repository repo = Repository.open(store);
             // the working copy counts only for the repository it was checked out from (as DefaultRef decides)
             Optional<WorkingCopy> wc = WorkingCopy.find(CommandContext.of(spec).cwd().get()).filter(w -> w.state().belongsTo(repo));
-            CatalogDiff.Side a, b;
+            CatalogDiff.DiffSide a, b;
             String which; // what a default chose, for the first line of human output (null: the user named both)
             if (refs.isEmpty()) {
                 WorkingCopy w = wc.orElseThrow(() -> FdlException.usage("fdl diff without arguments compares the working copy with its "
@@ -132,9 +132,9 @@ final class DiffCommand implements Runnable {
     }
 
     /** Writes the change feed of {@code a} → {@code b} ({@link ChangeFeed}), telling on stderr what was written to a file. */
-    private void changeFeed(CatalogDiff.Side a, CatalogDiff.Side b, PrintWriter out) {
+    private void changeFeed(CatalogDiff.DiffSide a, CatalogDiff.DiffSide b, PrintWriter out) {
         ChangeFeed.Format f = format == null ? ChangeFeed.Format.JSON : ChangeFeed.Format.parse(format);
-        ChangeFeed.Result r = new ChangeFeed(CommandContext.of(spec).duckDb())
+        ChangeFeed.FeedResult r = new ChangeFeed(CommandContext.of(spec).duckDb())
                 .write(new ChangeFeed.Request(a, b, table, noKey ? List.of() : keys, f, output), out);
         out.flush();
         if (output != null)
@@ -147,22 +147,22 @@ final class DiffCommand implements Runnable {
         return "the working copy (" + (branch == null ? "detached" : "branch '" + branch + "'") + ")";
     }
 
-    private CatalogDiff.Side version(Repository repo, String rev, List<ReadableCatalog> opened) {
+    private CatalogDiff.DiffSide version(Repository repo, String rev, List<ReadableCatalog> opened) {
         Resolved r = repo.resolve(rev);
         ReadableCatalog c = ReadableCatalog.version(CommandContext.of(spec).cache().versionCatalog(repo, r.version()));
         opened.add(c);
-        return new CatalogDiff.Side(rev.equals(r.version().id()) ? rev : rev + " (" + r.version().id() + ")", c.catalog(),
+        return new CatalogDiff.DiffSide(rev.equals(r.version().id()) ? rev : rev + " (" + r.version().id() + ")", c.catalog(),
                 dataPath(repo, c));
     }
 
-    private CatalogDiff.Side working(Repository repo, WorkingCopy w, List<ReadableCatalog> opened) {
+    private CatalogDiff.DiffSide working(Repository repo, WorkingCopy w, List<ReadableCatalog> opened) {
         ReadableCatalog c = ReadableCatalog.working(w.catalog(), w.tmp().resolve("diff-" + ProcessHandle.current().pid() + ".duckdb"));
         opened.add(c);
-        return new CatalogDiff.Side("working copy", c.catalog(), dataPath(repo, c));
+        return new CatalogDiff.DiffSide("working copy", c.catalog(), dataPath(repo, c));
     }
 
     /** The side of a branch without a version yet: an empty catalog (a scratch file, deleted with the others). */
-    private CatalogDiff.Side empty(Repository repo, WorkingCopy w, List<ReadableCatalog> opened) {
+    private CatalogDiff.DiffSide empty(Repository repo, WorkingCopy w, List<ReadableCatalog> opened) {
         Path tmp = w.tmp().resolve("diff-empty-" + ProcessHandle.current().pid() + ".duckdb");
         try {
             Files.deleteIfExists(tmp);
@@ -171,7 +171,7 @@ final class DiffCommand implements Runnable {
         }
         EmptyCatalog.create(tmp, CatalogKind.DUCKDB, repo.dataLocation());
         opened.add(ReadableCatalog.scratch(tmp));
-        return new CatalogDiff.Side("(no version)", tmp, repo.dataLocation());
+        return new CatalogDiff.DiffSide("(no version)", tmp, repo.dataLocation());
     }
 
     private String dataPath(Repository repo, ReadableCatalog c) {

@@ -101,7 +101,7 @@ final class ExpireCommand implements Runnable {
             if (given != null) given.requireARuleToApply();
             Expire.Report r = run(repo, CommandContext.of(spec), policy, dryRun);
             // expired versions' pages must stop offering attach statements that now fail
-            Site.Result site = dryRun || r.expired().isEmpty() ? null
+            Site.SiteResult site = dryRun || r.expired().isEmpty() ? null
                     : SiteUpkeep.afterChange(repo, CommandContext.of(spec), false, r.expired().size() + " version(s) expired", spec.commandLine().getErr());
             if (json) {
                 ObjectNode o = toJson(r, policy);

@@ -66,7 +66,7 @@ final class GcCommand implements Runnable {
             Gc.Report r = gc.run(new Gc.Options(grace, dryRun, Math.max(1, threads)), p);
             if (progress) System.err.print("\r\033[K");
             // pages of deleted versions (and their links) must go
-            Site.Result site = r.dryRun() || r.unreachableVersions().count() == 0 ? null
+            Site.SiteResult site = r.dryRun() || r.unreachableVersions().count() == 0 ? null
                     : SiteUpkeep.afterChange(repo, CommandContext.of(spec), false, r.unreachableVersions().count() + " unreachable version(s) were deleted",
                             spec.commandLine().getErr());
             if (json) {

@@ -54,7 +54,7 @@ final class MergeCommand implements Runnable {
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
             CommandContext ctx = CommandContext.of(spec);
-            Merge.Result r = Merge.merge(repo, wc, new Merge.Request(ref, ffOnly, noFf, MergePrinter.options(strategy, ours, theirs, key).withStrict(strict), message),
+            Merge.MergeOutcome r = Merge.merge(repo, wc, new Merge.Request(ref, ffOnly, noFf, MergePrinter.options(strategy, ours, theirs, key).withStrict(strict), message),
                     Authors.resolve(author), services(ctx, repo, quiet, spec));
             MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json);
         }

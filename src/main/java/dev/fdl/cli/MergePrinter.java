@@ -20,18 +20,18 @@ final class MergePrinter {
 
     /** The options of {@code --strategy}, {@code --ours T}, {@code --theirs T} and {@code --key}. */
     static MergeOptions options(String strategy, List<String> ours, List<String> theirs, String key) {
-        MergeOptions.Side s = null;
+        MergeOptions.MergeSide s = null;
         if (strategy != null) {
             switch (strategy.toLowerCase(Locale.ROOT)) {
-                case "ours" -> s = MergeOptions.Side.OURS;
-                case "theirs" -> s = MergeOptions.Side.THEIRS;
+                case "ours" -> s = MergeOptions.MergeSide.OURS;
+                case "theirs" -> s = MergeOptions.MergeSide.THEIRS;
                 default -> throw FdlException.usage("--strategy takes ours or theirs, not '" + strategy + "'");
             }
         }
-        Map<String, MergeOptions.Side> per = new HashMap<>();
-        if (ours != null) ours.forEach(t -> per.put(t.toLowerCase(Locale.ROOT), MergeOptions.Side.OURS));
+        Map<String, MergeOptions.MergeSide> per = new HashMap<>();
+        if (ours != null) ours.forEach(t -> per.put(t.toLowerCase(Locale.ROOT), MergeOptions.MergeSide.OURS));
         if (theirs != null) for (String t : theirs) {
-            if (per.put(t.toLowerCase(Locale.ROOT), MergeOptions.Side.THEIRS) != null)
+            if (per.put(t.toLowerCase(Locale.ROOT), MergeOptions.MergeSide.THEIRS) != null)
                 throw FdlException.usage("table " + t + " is named by both --ours and --theirs");
         }
         List<String> k = key == null || key.isBlank() ? List.of() : List.of(key.split("\\s*,\\s*"));
@@ -39,7 +39,7 @@ final class MergePrinter {
     }
 
     /** Prints the result; exit 1 (an exception after the listing) when the merge stopped on conflicts. */
-    static void print(PrintWriter out, PrintWriter err, Merge.Result r, boolean json) {
+    static void print(PrintWriter out, PrintWriter err, Merge.MergeOutcome r, boolean json) {
         if (json) {
             ObjectNode o = Json.MAPPER.createObjectNode();
             o.put("result", r.kind().name().toLowerCase(Locale.ROOT));
@@ -122,14 +122,14 @@ final class MergePrinter {
      * What {@code fdl commit --pull} pulled before committing again: the branch's version it pulled
      * and, per table, what happened (ours: the working copy).
      */
-    static void pulled(PrintWriter out, Merge.Result r) {
+    static void pulled(PrintWriter out, Merge.MergeOutcome r) {
         out.println("Pulled version " + r.other().id() + " (the branch moved since checkout) under the working copy's snapshots:");
         for (MergeResult.TableOutcome t : r.merge().tables())
             out.println("  " + t.action().name().toLowerCase(Locale.ROOT) + " " + t.table() + (t.detail().isEmpty() ? "" : ": " + t.detail()));
         out.flush();
     }
 
-    private static String done(Merge.Result r) {
+    private static String done(Merge.MergeOutcome r) {
         return switch (r.kind()) {
             case MERGED -> "Merged version " + r.other().id() + " into the working catalog as snapshot " + r.merge().snapshot()
                     + "; publish it with fdl commit (its parents: the branch's version and " + r.other().id() + "), or undo it with fdl merge --abort.";

@@ -38,7 +38,7 @@ final class PullCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            Merge.Result r = Pull.pull(repo, wc, MergePrinter.options(strategy, ours, theirs, key).withStrict(strict), Authors.resolve(author),
+            Merge.MergeOutcome r = Pull.pull(repo, wc, MergePrinter.options(strategy, ours, theirs, key).withStrict(strict), Authors.resolve(author),
                     MergeCommand.services(CommandContext.of(spec), repo, quiet, spec));
             MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json);
         }

@@ -37,7 +37,7 @@ final class RestoreCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            Restore.Result r = Restore.run(repo, CommandContext.of(spec).cache(), wc, DefaultRef.resolveHead(CommandContext.of(spec).cwd().get(), repo, version, spec.commandLine().getErr()), message, Authors.resolve(author),
+            Restore.RestoreResult r = Restore.run(repo, CommandContext.of(spec).cache(), wc, DefaultRef.resolveHead(CommandContext.of(spec).cwd().get(), repo, version, spec.commandLine().getErr()), message, Authors.resolve(author),
                     Progress.listener(quiet, spec.commandLine().getErr()));
             PrintWriter out = spec.commandLine().getOut();
             if (json) {

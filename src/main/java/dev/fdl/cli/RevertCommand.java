@@ -32,7 +32,7 @@ final class RevertCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         try (ObjectStore store = Stores.open(wc.state().root())) {
             Repository repo = Repository.open(store);
-            Merge.Result r = Revert.revert(repo, wc, version, message, Authors.resolve(author),
+            Merge.MergeOutcome r = Revert.revert(repo, wc, version, message, Authors.resolve(author),
                     MergeCommand.services(CommandContext.of(spec), repo, quiet, spec));
             MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json);
         }

@@ -40,7 +40,7 @@ final class RmCommand implements Runnable {
     @Override
     public void run() {
         WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
-        Remove.Result r;
+        Remove.RemoveResult r;
         try (ObjectStore store = Stores.open(wc.state().root())) {
             r = Remove.run(Repository.open(store), wc, tables, message);
         }

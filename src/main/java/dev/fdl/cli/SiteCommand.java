@@ -47,7 +47,7 @@ final class SiteCommand implements Runnable {
             SiteOptions options = new SiteOptions(out == null ? configured.prefix() : out,
                     index == null ? configured.indexKey() : index, pageSize);
             if (auto != null) repo = Site.saveSetting(repo, auto, options);
-            Site.Result r = Site.write(repo, options, noStat ? null : CommandContext.of(spec).cache(), CommandContext.of(spec).duckDb());
+            Site.SiteResult r = Site.write(repo, options, noStat ? null : CommandContext.of(spec).cache(), CommandContext.of(spec).duckDb());
             PrintWriter pw = spec.commandLine().getOut();
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();

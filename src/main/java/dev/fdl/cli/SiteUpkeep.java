@@ -26,7 +26,7 @@ final class SiteUpkeep {
      * @param done what the command did, for the warning ({@code version X was committed})
      * @return what the site write did, or null when it did not run or failed
      */
-    static Site.Result afterChange(Repository repo, CommandContext context, boolean asked, String done, PrintWriter err) {
+    static Site.SiteResult afterChange(Repository repo, CommandContext context, boolean asked, String done, PrintWriter err) {
         SiteOptions options = SiteOptions.of(repo.config());
         if (asked || Site.autoUpdate(repo.config())) {
             try {
@@ -45,7 +45,7 @@ final class SiteUpkeep {
     }
 
     /** The line commands print after their own report: {@code  site: 3 of 12 pages written}. */
-    static String summary(Site.Result r) {
+    static String summary(Site.SiteResult r) {
         return " site: " + r.written() + " of " + r.pages() + " pages written";
     }
 }

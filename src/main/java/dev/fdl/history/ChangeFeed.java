@@ -58,10 +58,10 @@ public final class ChangeFeed {
      * @param output null: the caller's stream (CSV and JSON only); else a file, or with several tables
      *               and CSV or Parquet a folder receiving {@code <schema>.<table>.<format>} per table
      */
-    public record Request(CatalogDiff.Side a, CatalogDiff.Side b, String table, List<String> keys, Format format, Path output) {}
+    public record Request(CatalogDiff.DiffSide a, CatalogDiff.DiffSide b, String table, List<String> keys, Format format, Path output) {}
 
     /** What was written: tables with at least one record, and records in all. */
-    public record Result(int tables, long records) {}
+    public record FeedResult(int tables, long records) {}
 
     private final DuckDbPool pool;
 
@@ -77,7 +77,7 @@ public final class ChangeFeed {
      *                      table into one file, or a table with a column named {@code change_type};
      *                      otherwise as {@link CatalogDiff#run} fails
      */
-    public Result write(Request request, java.io.Writer stdout) {
+    public FeedResult write(Request request, java.io.Writer stdout) {
         Format format = request.format();
         boolean perTable = request.table() == null && format != Format.JSON;
         if (request.output() == null && format == Format.PARQUET)
@@ -96,7 +96,7 @@ public final class ChangeFeed {
         try {
             new CatalogDiff(pool).run(new CatalogDiff.Request(request.a(), request.b(), request.table(), request.keys(), false, true), writer);
             writer.finish();
-            return new Result(writer.tables, writer.records);
+            return new FeedResult(writer.tables, writer.records);
         } finally {
             try (Stream<Path> files = Files.walk(tmp)) {
                 for (Path p : files.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);

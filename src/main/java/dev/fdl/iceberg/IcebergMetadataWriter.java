@@ -116,7 +116,7 @@ public final class IcebergMetadataWriter {
         String tableRel = RepoLayout.icebergTable(versionId, t.schema(), t.name());
         IcebergTableWriter.Place place = new IcebergTableWriter.Place(target.location() + tableRel.substring(0, tableRel.length() - 1),
                 target.location() + repo.dataDir());
-        IcebergTableWriter.Result r = writer.write(t, place, readableDeletes(t, work), this::sizeOf, versionId);
+        IcebergTableWriter.TableFiles r = writer.write(t, place, readableDeletes(t, work), this::sizeOf, versionId);
         for (Map.Entry<String, Payload> f : r.files().entrySet()) {
             String url = f.getKey();
             if (!url.startsWith(target.location())) throw new IllegalStateException("Iceberg wrote outside its root: " + url);

@@ -56,7 +56,7 @@ final class IcebergTableWriter {
     record Place(String tableLocation, String dataLocation) {}
 
     /** What was made: every file to store, by its URL, and the bytes of the delete and inlined-row files among them. */
-    record Result(Map<String, Payload> files, long extraBytes) {}
+    record TableFiles(Map<String, Payload> files, long extraBytes) {}
 
     private final Connection duck;
     private final MetadataQueries model;
@@ -79,7 +79,7 @@ final class IcebergTableWriter {
      * @throws FdlException (exit 1) naming the table for a type Iceberg cannot hold, a column with
      *     an initial default, a file outside the data folder, or name mappings that contradict
      */
-    Result write(SnapshotView.TableEntry table, Place place, List<String> readableDeletes, ToLongFunction<String> sizeOf,
+    TableFiles write(SnapshotView.TableEntry table, Place place, List<String> readableDeletes, ToLongFunction<String> sizeOf,
                  String versionId) throws SQLException {
         String where = table.schema() + "." + table.name();
         Schema schema = schema(table);
@@ -103,7 +103,7 @@ final class IcebergTableWriter {
         TableMetadataParser.overwrite(ops.current(), io.newOutputFile(metadata + METADATA_FILE));
         io.files().forEach((location, bytes) -> files.put(location, Payload.of(bytes)));
         files.put(metadata + VERSION_HINT, Payload.of("1".getBytes(StandardCharsets.UTF_8)));
-        return new Result(files, extraBytes);
+        return new TableFiles(files, extraBytes);
     }
 
     /**

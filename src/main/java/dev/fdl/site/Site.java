@@ -78,7 +78,7 @@ public final class Site {
     }
 
     /** What {@link #write} did: pages written, pages left as they were, stale pages removed. */
-    public record Result(int written, int unchanged, int removed) {
+    public record SiteResult(int written, int unchanged, int removed) {
         public int pages() {
             return written + unchanged;
         }
@@ -147,12 +147,12 @@ public final class Site {
      *
      * @throws FdlException exit 1 for a read-only root
      */
-    public static Result write(Repository repo, SiteOptions options) {
+    public static SiteResult write(Repository repo, SiteOptions options) {
         return write(repo, options, null, null);
     }
 
     /** {@link #write(Repository, SiteOptions)}, version pages with their change over the parent and previews ({@link #render(Repository, SiteOptions, ReadCache, DuckDbPool)}). */
-    public static Result write(Repository repo, SiteOptions options, ReadCache cache, DuckDbPool pool) {
+    public static SiteResult write(Repository repo, SiteOptions options, ReadCache cache, DuckDbPool pool) {
         ObjectStore store = repo.store();
         if (store.readOnly())
             throw new FdlException(store.root() + " is read-only (an HTTP(S) root); run fdl site where the repository lives (a folder or s3://)");
@@ -184,7 +184,7 @@ public final class Site {
         for (String k : before.keySet()) if (!after.containsKey(k) && present.containsKey(k)) stale.add(k);
         if (!stale.isEmpty()) store.deleteAll(stale);
         store.putDerived(options.manifestKey(), Manifest.bytes(after));
-        return new Result(toWrite.size(), pages.size() - toWrite.size(), stale.size());
+        return new SiteResult(toWrite.size(), pages.size() - toWrite.size(), stale.size());
     }
 
     /**

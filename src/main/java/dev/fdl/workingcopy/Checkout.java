@@ -34,7 +34,7 @@ public final class Checkout {
      * What was checked out. {@code version} is null for a fresh catalog; {@code branch} null when
      * detached; {@code discarded}: the uncommitted snapshots {@code --force} dropped (0 without).
      */
-    public record Result(WorkingCopy workingCopy, String branch, String version, boolean fresh, long baseSnapshot, long discarded) {}
+    public record CheckoutResult(WorkingCopy workingCopy, String branch, String version, boolean fresh, long baseSnapshot, long discarded) {}
 
     /**
      * What to check out.
@@ -59,7 +59,7 @@ public final class Checkout {
      *                      catalog does not match version.json; exit 3 when {@code newBranch} exists; exit 4
      *                      when {@code spec} does not resolve
      */
-    public static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
+    public static CheckoutResult run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String newBranch, boolean force,
                              ProgressListener progress) {
         return run(repo, catalogs, wc, new Request(spec, newBranch, force, null), progress, WorkingCopy.Steps.NONE);
     }
@@ -74,12 +74,12 @@ public final class Checkout {
      *
      * @throws FdlException exit 2 for a format fdl cannot write or a downgrade, before anything changes
      */
-    public static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, Request request, ProgressListener progress) {
+    public static CheckoutResult run(Repository repo, CatalogSource catalogs, WorkingCopy wc, Request request, ProgressListener progress) {
         return run(repo, catalogs, wc, request, progress, WorkingCopy.Steps.NONE);
     }
 
     /** {@link #run}, telling {@code steps} each step it reaches (crash tests stop at each). */
-    static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, Request request, ProgressListener progress,
+    static CheckoutResult run(Repository repo, CatalogSource catalogs, WorkingCopy wc, Request request, ProgressListener progress,
                       WorkingCopy.Steps steps) {
         String spec = request.spec(), newBranch = request.newBranch(), ducklakeFormat = request.ducklakeFormat();
         if (ducklakeFormat != null && !FormatUpgrade.targets().contains(ducklakeFormat))
@@ -89,12 +89,12 @@ public final class Checkout {
             Commit.reconcile(repo, wc);
             FormatUpgrade.upgrade(wc.catalog(), ducklakeFormat); // one transaction: the old catalog or the upgraded one
             WorkingCopy.State st = wc.state();
-            return new Result(wc, st.branch(), st.baseVersion(), false, st.baseSnapshot(), 0);
+            return new CheckoutResult(wc, st.branch(), st.baseVersion(), false, st.baseSnapshot(), 0);
         }
         return runChecked(repo, catalogs, wc, request, progress, steps);
     }
 
-    private static Result runChecked(Repository repo, CatalogSource catalogs, WorkingCopy wc, Request request, ProgressListener progress,
+    private static CheckoutResult runChecked(Repository repo, CatalogSource catalogs, WorkingCopy wc, Request request, ProgressListener progress,
                                      WorkingCopy.Steps steps) {
         String spec = request.spec(), newBranch = request.newBranch(), ducklakeFormat = request.ducklakeFormat();
         boolean force = request.force();
@@ -104,7 +104,7 @@ public final class Checkout {
                     + ShellQuote.word(repo.root()) + ")");
         if (wc.exists()) Commit.reconcile(repo, wc);
         if (newBranch != null && spec == null && wc.exists()) {
-            Result kept = keepOnNewBranch(repo, wc, new RefName(newBranch), steps);
+            CheckoutResult kept = keepOnNewBranch(repo, wc, new RefName(newBranch), steps);
             if (ducklakeFormat != null) FormatUpgrade.upgrade(wc.catalog(), ducklakeFormat);
             return kept;
         }
@@ -171,7 +171,7 @@ public final class Checkout {
      * (WorkingCopy). Only then is the old catalog deleted. A failure or crash at any step leaves
      * the old working copy whole, or the new one.
      */
-    private static Result switchTo(Repository repo, CatalogSource catalogs, WorkingCopy wc, Target target, String ducklakeFormat,
+    private static CheckoutResult switchTo(Repository repo, CatalogSource catalogs, WorkingCopy wc, Target target, String ducklakeFormat,
                                    ProgressListener progress, WorkingCopy.Steps steps) {
         Resolved base = target.base();
         byte[] description = target.description();
@@ -212,7 +212,7 @@ public final class Checkout {
         steps.reached("state-switched");
         wc.deleteOtherCatalogs();
         steps.reached("old-catalog-deleted");
-        return new Result(wc, target.branch(), baseId, base == null, baseSnapshot, target.discarded());
+        return new CheckoutResult(wc, target.branch(), baseId, base == null, baseSnapshot, target.discarded());
     }
 
     /**
@@ -220,7 +220,7 @@ public final class Checkout {
      * uncommitted snapshots stay; the next commit creates the new branch (If-None-Match: *)
      * with the current base as parent. The way to keep work after a conflict.
      */
-    private static Result keepOnNewBranch(Repository repo, WorkingCopy wc, RefName branch, WorkingCopy.Steps steps) {
+    private static CheckoutResult keepOnNewBranch(Repository repo, WorkingCopy wc, RefName branch, WorkingCopy.Steps steps) {
         if (repo.readBranch(branch).isPresent())
             throw FdlException.conflict("branch '" + branch + "' already exists; check it out with fdl checkout " + ShellQuote.word(branch));
         repo.refuseAmbiguous(RefValue.Kind.BRANCH, branch);
@@ -228,7 +228,7 @@ public final class Checkout {
         wc.save(new WorkingCopy.State(st.root(), st.repositoryId(), branch.name(), st.baseVersion(), null, st.baseSnapshot(),
                 st.catalog(), st.extra()), steps);
         steps.reached("state-switched");
-        return new Result(wc, branch.name(), st.baseVersion(), false, st.baseSnapshot(), 0);
+        return new CheckoutResult(wc, branch.name(), st.baseVersion(), false, st.baseSnapshot(), 0);
     }
 
     /** Snapshots in the working catalog newer than its base. */

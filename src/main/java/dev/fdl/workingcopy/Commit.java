@@ -52,7 +52,7 @@ import java.util.stream.Stream;
  */
 public final class Commit {
     /** What a successful commit made. */
-    public record Result(VersionInfo version, String branch, boolean createdBranch) {}
+    public record CommitResult(VersionInfo version, String branch, boolean createdBranch) {}
 
     /**
      * What {@code fdl commit} may do beyond the default.
@@ -197,7 +197,7 @@ public final class Commit {
      * @throws FdlException exit 1: nothing to commit, detached working copy, dataset.json or files refused;
      *                      exit 3: the branch moved since checkout (conflict)
      */
-    public static Result run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
+    public static CommitResult run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
                              Clock clock, ProgressListener progress) {
         return run(repo, wc, message, author, clock, progress, Options.NONE);
     }
@@ -208,7 +208,7 @@ public final class Commit {
      * or license is accepted (otherwise refused before anything is uploaded, exit 1); with
      * {@code allowEmpty} a commit with nothing to publish makes a version anyway.
      */
-    public static Result run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
+    public static CommitResult run(Repository repo, WorkingCopy wc, String message, VersionInfo.Author author,
                              Clock clock, ProgressListener progress, Options options) {
         reconcile(repo, wc);
         Commit c = new Commit(repo, wc, message, author, clock, progress);
@@ -237,7 +237,7 @@ public final class Commit {
      * Runs the steps; when the branch moved since checkout (exit 3) the message is kept in the
      * working copy's state as the next commit's default, so {@code fdl pull} then {@code fdl commit} keeps it.
      */
-    private Result run() {
+    private CommitResult run() {
         try {
             return steps();
         } catch (FdlException e) {
@@ -252,7 +252,7 @@ public final class Commit {
         }
     }
 
-    private Result steps() {
+    private CommitResult steps() {
         Pending pending = preconditions();
         DuckDbStorage storage = catalogStorage(repo);
         long first = state.baseVersion() == null ? 0 : state.baseSnapshot() + 1;
@@ -283,7 +283,7 @@ public final class Commit {
             wc.save(state.committed(v.id(), etag, v.ducklake().lastSnapshot()));
             if (state.merging() != null) wc.deleteOtherCatalogs(); // the catalog before the merge: --abort no longer goes back to it
             Description.writeBack(wc, dataset); // the working copy now holds the version's description, as git's checkout would
-            return new Result(v, state.branch(), state.refEtag() == null);
+            return new CommitResult(v, state.branch(), state.refEtag() == null);
         } catch (RuntimeException e) {
             // take the snapshot back only when no ref can name the version: before step 9, or step 9
             // refused (conflict). After any other failure of step 9 the ref may have moved (a lost

@@ -22,9 +22,9 @@ public final class CommitPulling {
      * @throws FdlException the commit's own failure; exit 1 when the pull meets conflicts (nothing
      *                      written; {@code fdl pull} lists them); exit 3 when the branch kept moving
      */
-    public static Commit.Result run(Repository repo, WorkingCopy wc, java.util.function.Supplier<Commit.Result> commit,
+    public static Commit.CommitResult run(Repository repo, WorkingCopy wc, java.util.function.Supplier<Commit.CommitResult> commit,
                                        VersionInfo.Author author, Merge.Services s, int attempts,
-                                       java.util.function.Consumer<Merge.Result> pulled) {
+                                       java.util.function.Consumer<Merge.MergeOutcome> pulled) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return commit.get();
@@ -33,7 +33,7 @@ public final class CommitPulling {
                 WorkingCopy.State st = wc.state();
                 Optional<RefValue> ref = st.branch() == null ? Optional.empty() : repo.readBranch(new RefName(st.branch()));
                 if (ref.isEmpty() || ref.get().etag().equals(st.refEtag())) throw e; // not a branch that moved
-                Merge.Result r = Pull.pull(repo, wc, MergeOptions.NONE, author, s);
+                Merge.MergeOutcome r = Pull.pull(repo, wc, MergeOptions.NONE, author, s);
                 if (r.kind() == Merge.Kind.CONFLICTS)
                     throw new FdlException(FdlException.Kind.FAILURE, "branch '" + st.branch() + "' moved to version " + r.other().id() + ", whose changes conflict "
                             + "with the working copy's in " + r.merge().conflicts().size() + " table(s); nothing was committed. See them with "

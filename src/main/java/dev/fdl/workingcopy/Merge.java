@@ -21,7 +21,7 @@ import java.util.List;
 /**
  * {@code fdl merge} on a working copy (docs/SPEC.md section 7): the merge base from {@link MergeBase},
  * the three-way merge from {@link ThreeWayMerge} (through {@link WorkingMerge}), and the working
- * copy's switch to the merged catalog. Its {@link Result} is also what {@link MergeAbort},
+ * copy's switch to the merged catalog. Its {@link MergeOutcome} is also what {@link MergeAbort},
  * {@link Pull}, {@link Revert} and {@link CommitPulling} report.
  *
  * <p>Crash safety: the merged catalog is written under a new file name and forced to disk; only
@@ -55,7 +55,7 @@ public final class Merge {
      * @param baseAmbiguous several common ancestors were equally near; the newest by seq was used
      * @param merge         the engine's result (null where no three-way merge ran)
      */
-    public record Result(Kind kind, VersionInfo other, VersionInfo base, boolean baseAmbiguous, MergeResult merge) {}
+    public record MergeOutcome(Kind kind, VersionInfo other, VersionInfo base, boolean baseAmbiguous, MergeResult merge) {}
 
     private Merge() {}
 
@@ -70,16 +70,16 @@ public final class Merge {
      *                      {@code ffOnly} and no fast-forward possible; exit 3: the branch moved (fast-forward);
      *                      exit 4: {@code spec} does not resolve or is expired
      */
-    public static Result merge(Repository repo, WorkingCopy wc, Request request, VersionInfo.Author author, Services s) {
+    public static MergeOutcome merge(Repository repo, WorkingCopy wc, Request request, VersionInfo.Author author, Services s) {
         return merge(repo, wc, request, author, s, WorkingCopy.Steps.NONE);
     }
 
-    static Result merge(Repository repo, WorkingCopy wc, Request request, VersionInfo.Author author, Services s, WorkingCopy.Steps steps) {
+    static MergeOutcome merge(Repository repo, WorkingCopy wc, Request request, VersionInfo.Author author, Services s, WorkingCopy.Steps steps) {
         WorkingCopy.State st = WorkingMerge.checked(repo, wc, "merge");
         VersionInfo other = repo.resolve(request.spec()).version();
         String ours = st.baseVersion();
         if (ours != null && (ours.equals(other.id()) || HistoryWalk.reachable(List.of(ours), repo::readVersion, id -> false).contains(other.id())))
-            return new Result(Kind.UP_TO_DATE, other, null, false, null);
+            return new MergeOutcome(Kind.UP_TO_DATE, other, null, false, null);
         boolean canFastForward = (ours == null || HistoryWalk.reachable(List.of(other.id()), repo::readVersion, id -> false).contains(ours))
                 && Checkout.pendingSnapshots(wc) == 0;
         if (canFastForward && !request.noFf()) return fastForward(repo, wc, st, other, s);
@@ -95,19 +95,19 @@ public final class Merge {
         String message = request.message() != null && !request.message().isBlank() ? request.message()
                 : "Merge version " + other.id() + " (" + other.message().lines().findFirst().orElse("") + ")";
         WorkingMerge.Written w = WorkingMerge.write(repo, wc, new WorkingMerge.Job(new WorkingMerge.Sides(wc.catalog(), other, base.version()), request.options(), author, message), s, steps);
-        if (w.result().conflicted()) return new Result(Kind.CONFLICTS, other, base.version(), base.ambiguous(), w.result());
+        if (w.result().conflicted()) return new MergeOutcome(Kind.CONFLICTS, other, base.version(), base.ambiguous(), w.result());
         wc.save(st.withCatalog(w.catalog(), new WorkingCopy.State.PendingMerge(other.id(), st.catalog(), message)), steps);
         steps.reached("state-switched");
-        return new Result(Kind.MERGED, other, base.version(), base.ambiguous(), w.result());
+        return new MergeOutcome(Kind.MERGED, other, base.version(), base.ambiguous(), w.result());
     }
 
-    private static Result fastForward(Repository repo, WorkingCopy wc, WorkingCopy.State st, VersionInfo other, Services s) {
+    private static MergeOutcome fastForward(Repository repo, WorkingCopy wc, WorkingCopy.State st, VersionInfo other, Services s) {
         RefUpdate update = repo.updateRef(RefValue.Kind.BRANCH, new RefName(st.branch()));
         RefUpdate.Outcome o = st.refEtag() == null ? update.create(other.id()) : update.move(st.refEtag(), other.id());
         if (!o.result().changed())
             throw FdlException.conflict("cannot fast-forward branch '" + st.branch() + "': " + (o.message() != null ? o.message()
                     : "it moved since checkout") + "; nothing changed. Bring the working copy up to date with fdl pull, then merge again");
         Checkout.run(repo, s.catalogs(), wc, st.branch(), null, false, s.progress());
-        return new Result(Kind.FAST_FORWARD, other, null, false, null);
+        return new MergeOutcome(Kind.FAST_FORWARD, other, null, false, null);
     }
 }

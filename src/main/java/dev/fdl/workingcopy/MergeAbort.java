@@ -12,12 +12,12 @@ public final class MergeAbort {
      *
      * @throws FdlException exit 1 when no merge is pending
      */
-    public static Merge.Result abort(WorkingCopy wc) {
+    public static Merge.MergeOutcome abort(WorkingCopy wc) {
         WorkingCopy.State st = wc.state();
         WorkingCopy.State.PendingMerge m = st.merging();
         if (m == null) throw new FdlException("no merge is pending in " + wc.dir() + "; nothing to abort");
         wc.save(st.withCatalog(m.previousCatalog(), null));
         wc.deleteOtherCatalogs();
-        return new Merge.Result(Merge.Kind.ABORTED, null, null, false, null);
+        return new Merge.MergeOutcome(Merge.Kind.ABORTED, null, null, false, null);
     }
 }

@@ -38,11 +38,11 @@ public final class Pull {
      *
      * @throws FdlException exit 1: a merge pending, detached, no common history; exit 4: the branch is gone
      */
-    public static Merge.Result pull(Repository repo, WorkingCopy wc, MergeOptions options, VersionInfo.Author author, Merge.Services s) {
+    public static Merge.MergeOutcome pull(Repository repo, WorkingCopy wc, MergeOptions options, VersionInfo.Author author, Merge.Services s) {
         return pull(repo, wc, options, author, s, WorkingCopy.Steps.NONE);
     }
 
-    static Merge.Result pull(Repository repo, WorkingCopy wc, MergeOptions options, VersionInfo.Author author, Merge.Services s, WorkingCopy.Steps steps) {
+    static Merge.MergeOutcome pull(Repository repo, WorkingCopy wc, MergeOptions options, VersionInfo.Author author, Merge.Services s, WorkingCopy.Steps steps) {
         WorkingCopy.State st = WorkingMerge.checked(repo, wc, "pull");
         RefValue ref = repo.readBranch(new RefName(st.branch())).orElseThrow(() -> FdlException.notFound("branch '" + st.branch()
                 + "' does not exist in " + repo.root() + (st.baseVersion() == null ? " yet: nothing to pull" : " any more")));
@@ -50,11 +50,11 @@ public final class Pull {
                 + "' points at version " + ref.versionId() + ", which has no version.json"));
         if (branchVersion.id().equals(st.baseVersion())) {
             if (!ref.etag().equals(st.refEtag())) wc.save(st.rebased(st.baseVersion(), ref.etag(), st.baseSnapshot(), st.catalog()));
-            return new Merge.Result(Merge.Kind.UP_TO_DATE, branchVersion, null, false, null);
+            return new Merge.MergeOutcome(Merge.Kind.UP_TO_DATE, branchVersion, null, false, null);
         }
         if (Checkout.pendingSnapshots(wc) == 0) {
             Checkout.run(repo, s.catalogs(), wc, st.branch(), null, false, s.progress());
-            return new Merge.Result(Merge.Kind.FAST_FORWARD, branchVersion, null, false, null);
+            return new Merge.MergeOutcome(Merge.Kind.FAST_FORWARD, branchVersion, null, false, null);
         }
         if (st.baseVersion() == null) throw new FdlException("the working copy started branch '" + st.branch()
                 + "' before it had a version; commit it to another branch (fdl checkout -b <new-branch>)");
@@ -74,11 +74,11 @@ public final class Pull {
             DataPath.set(ours, repo.dataLocation());
             steps.reached("branch-catalog-converted");
             Replayed done = replay(repo, wc, new Replay(ours, replay, swap(options), author), s, steps, scratch);
-            if (done.conflicts() != null) return new Merge.Result(Merge.Kind.CONFLICTS, branchVersion, base.version(), base.ambiguous(), done.conflicts().sidesSwapped());
+            if (done.conflicts() != null) return new Merge.MergeOutcome(Merge.Kind.CONFLICTS, branchVersion, base.version(), base.ambiguous(), done.conflicts().sidesSwapped());
             wc.save(st.rebased(branchVersion.id(), ref.etag(), branchVersion.ducklake().lastSnapshot(), done.catalog()), steps);
             steps.reached("state-switched");
             wc.deleteOtherCatalogs();
-            return new Merge.Result(Merge.Kind.PULLED, branchVersion, base.version(), base.ambiguous(), done.result().sidesSwapped());
+            return new Merge.MergeOutcome(Merge.Kind.PULLED, branchVersion, base.version(), base.ambiguous(), done.result().sidesSwapped());
         } finally {
             scratch.forEach(AtomicFile::deleteQuietly);
         }
@@ -90,7 +90,7 @@ public final class Pull {
      * (each may be null, as the pending snapshot had none); {@code from} null: from version
      * {@code fromVersion}'s catalog, recorded with the pull's author.
      */
-    private record Step(MergeRequest.Side from, VersionInfo fromVersion, MergeRequest.Side to, String author, String message) {}
+    private record Step(MergeRequest.CatalogSnapshot from, VersionInfo fromVersion, MergeRequest.CatalogSnapshot to, String author, String message) {}
 
     /** What a pull replays: onto {@code branch} (a SQLite catalog), the {@code steps} in order. */
     private record Replay(Path branch, List<Step> steps, MergeOptions options, VersionInfo.Author author) {}
@@ -109,12 +109,12 @@ public final class Pull {
         Path working = wc.catalog();
         long from = st.baseSnapshot();
         if (!mergeBase.id().equals(st.baseVersion()))
-            out.add(new Step(null, mergeBase, new MergeRequest.Side(working, from), null, "Pull: version " + st.baseVersion()
+            out.add(new Step(null, mergeBase, new MergeRequest.CatalogSnapshot(working, from), null, "Pull: version " + st.baseVersion()
                     + "'s changes that branch version " + branch.id() + " does not hold"));
         try (dev.fdl.ducklake.catalog.CatalogInspector c = dev.fdl.ducklake.catalog.CatalogInspector.open(working)) {
             for (dev.fdl.ducklake.SnapshotInfo snap : c.snapshots()) {
                 if (snap.id() <= st.baseSnapshot()) continue;
-                out.add(new Step(new MergeRequest.Side(working, from), null, new MergeRequest.Side(working, snap.id()), snap.author(), snap.message()));
+                out.add(new Step(new MergeRequest.CatalogSnapshot(working, from), null, new MergeRequest.CatalogSnapshot(working, snap.id()), snap.author(), snap.message()));
                 from = snap.id();
             }
         }
@@ -141,8 +141,8 @@ public final class Pull {
                 boolean last = i == r.steps().size() - 1;
                 Path next = last ? output : wc.tmp().resolve("pull-step-" + i + "-" + java.util.UUID.randomUUID() + ".sqlite");
                 if (!last) scratch.add(next);
-                MergeRequest.Side from = step.from() != null ? step.from()
-                        : new MergeRequest.Side(WorkingMerge.sqlite(repo, wc, step.fromVersion(), s, scratch), step.fromVersion().ducklake().lastSnapshot());
+                MergeRequest.CatalogSnapshot from = step.from() != null ? step.from()
+                        : new MergeRequest.CatalogSnapshot(WorkingMerge.sqlite(repo, wc, step.fromVersion(), s, scratch), step.fromVersion().ducklake().lastSnapshot());
                 steps.reached("catalogs-converted");
                 String author = step.from() != null ? step.author() : r.author().toString(); // a pending snapshot keeps its own, even none
                 MergeResult m = new ThreeWayMerge(s.pool()).merge(new MergeRequest(current, step.to(), from, r.options(), next,
@@ -175,12 +175,12 @@ public final class Pull {
 
     /** A pull merges the working copy (the user's ours) into the branch's version (the engine's ours): sides swap. */
     private static MergeOptions swap(MergeOptions o) {
-        java.util.Map<String, MergeOptions.Side> per = new java.util.HashMap<>();
+        java.util.Map<String, MergeOptions.MergeSide> per = new java.util.HashMap<>();
         o.perTable().forEach((k, v) -> per.put(k, flip(v)));
         return new MergeOptions(flip(o.strategy()), per, o.key(), o.strict());
     }
 
-    private static MergeOptions.Side flip(MergeOptions.Side s) {
-        return s == null ? null : s == MergeOptions.Side.OURS ? MergeOptions.Side.THEIRS : MergeOptions.Side.OURS;
+    private static MergeOptions.MergeSide flip(MergeOptions.MergeSide s) {
+        return s == null ? null : s == MergeOptions.MergeSide.OURS ? MergeOptions.MergeSide.THEIRS : MergeOptions.MergeSide.OURS;
     }
 }

@@ -34,8 +34,8 @@ public final class Remove {
      * @param kept        resources describing a dropped table that were kept (they hold words no version has)
      * @param unreadable  why the description could not be read (it was left as it is), or null
      */
-    public record Result(TableDrop.Result drop, Path description, List<String> removed, List<String> kept, String unreadable) {
-        public Result {
+    public record RemoveResult(TableDrop.DropResult drop, Path description, List<String> removed, List<String> kept, String unreadable) {
+        public RemoveResult {
             removed = List.copyOf(removed);
             kept = List.copyOf(kept);
         }
@@ -50,7 +50,7 @@ public final class Remove {
      * @throws FdlException as {@link TableDrop#drop} (nothing changed); exit 1 when dataset.json
      *     cannot be written once the tables are dropped (the message says so)
      */
-    public static Result run(Repository repo, WorkingCopy wc, List<String> tables, String message) {
+    public static RemoveResult run(Repository repo, WorkingCopy wc, List<String> tables, String message) {
         Path file = wc.datasetFile();
         ObjectNode descriptor = null;
         String unreadable = null;
@@ -62,8 +62,8 @@ public final class Remove {
             }
         }
         ObjectNode base = descriptor == null || repo == null ? null : baseDescription(repo, wc);
-        TableDrop.Result drop = TableDrop.drop(wc.catalog(), tables, null, message);
-        if (descriptor == null) return new Result(drop, file, List.of(), List.of(), unreadable);
+        TableDrop.DropResult drop = TableDrop.drop(wc.catalog(), tables, null, message);
+        if (descriptor == null) return new RemoveResult(drop, file, List.of(), List.of(), unreadable);
         List<String> names = new ArrayList<>();
         for (TableDrop.Dropped d : drop.tables()) names.add(TableFacts.resourceName(d.table().schema(), d.table().name()));
         DatasetDescriptor.Removal r = DatasetDescriptor.withoutTables(descriptor, names, base);
@@ -75,7 +75,7 @@ public final class Remove {
                         + "), but " + e.getMessage() + "; remove resource(s) " + r.removed() + " from " + file + " yourself", e);
             }
         }
-        return new Result(drop, file, r.removed(), r.kept(), null);
+        return new RemoveResult(drop, file, r.removed(), r.kept(), null);
     }
 
     /**

@@ -22,7 +22,7 @@ import java.nio.file.Path;
  */
 public final class Restore {
     /** What was restored: the version, the new snapshot, its DuckLake changes and the message the next commit gets by default. */
-    public record Result(VersionInfo version, long snapshot, java.util.List<String> changes, String message) {}
+    public record RestoreResult(VersionInfo version, long snapshot, java.util.List<String> changes, String message) {}
 
     private Restore() {}
 
@@ -38,7 +38,7 @@ public final class Restore {
      *                      catalog already shows that version's tables, or a catalog feature restore
      *                      does not handle is in use (the working catalog is then unchanged)
      */
-    public static Result run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String message, VersionInfo.Author author,
+    public static RestoreResult run(Repository repo, CatalogSource catalogs, WorkingCopy wc, String spec, String message, VersionInfo.Author author,
                              ProgressListener progress) {
         Commit.reconcile(repo, wc);
         WorkingCopy.State state = wc.state();
@@ -50,9 +50,9 @@ public final class Restore {
         try {
             Files.deleteIfExists(source);
             CatalogConverter.convert(catalogs.versionCatalog(repo, v), source, CatalogKind.SQLITE, progress); // size and sha256 checked
-            CatalogMatch.Result r = CatalogMatch.run(CatalogMatch.Request.restore(wc.catalog(), source, v.ducklake().snapshotId(), author.toString(), msg));
+            CatalogMatch.MatchResult r = CatalogMatch.run(CatalogMatch.Request.restore(wc.catalog(), source, v.ducklake().snapshotId(), author.toString(), msg));
             wc.save(state.withRestored(v.id(), msg));
-            return new Result(v, r.snapshot(), r.changes(), msg);
+            return new RestoreResult(v, r.snapshot(), r.changes(), msg);
         } catch (IOException e) {
             throw new FdlException("cannot write " + source + ": " + e.getMessage());
         } finally {

@@ -18,7 +18,7 @@ public final class Revert {
      * @throws FdlException exit 1: a version without parents (nothing to undo to), a merge pending,
      *                      conflicts (reported in the result, nothing written); exit 4: no such version
      */
-    public static Merge.Result revert(Repository repo, WorkingCopy wc, String spec, String message, VersionInfo.Author author, Merge.Services s) {
+    public static Merge.MergeOutcome revert(Repository repo, WorkingCopy wc, String spec, String message, VersionInfo.Author author, Merge.Services s) {
         WorkingCopy.State st = WorkingMerge.checked(repo, wc, "revert");
         VersionInfo v = repo.resolve(spec).version();
         if (v.parents().isEmpty()) throw new FdlException("version " + v.id() + " is the first of its history: there is no earlier state to revert to");
@@ -26,9 +26,9 @@ public final class Revert {
         String msg = message != null && !message.isBlank() ? message
                 : "Revert version " + v.id() + " (" + v.message().lines().findFirst().orElse("") + ")";
         WorkingMerge.Written w = WorkingMerge.write(repo, wc, new WorkingMerge.Job(new WorkingMerge.Sides(wc.catalog(), parent, v), MergeOptions.NONE, author, msg), s, WorkingCopy.Steps.NONE);
-        if (w.result().conflicted()) return new Merge.Result(Merge.Kind.CONFLICTS, parent, v, false, w.result());
+        if (w.result().conflicted()) return new Merge.MergeOutcome(Merge.Kind.CONFLICTS, parent, v, false, w.result());
         wc.save(st.withCatalog(w.catalog(), st.merging()).withReverting(new WorkingCopy.State.Reverting(v.id(), parent.id()), msg));
         wc.deleteOtherCatalogs();
-        return new Merge.Result(Merge.Kind.REVERTED, parent, v, false, w.result());
+        return new Merge.MergeOutcome(Merge.Kind.REVERTED, parent, v, false, w.result());
     }
 }

@@ -91,8 +91,8 @@ final class WorkingMerge {
             Path theirs = sqlite(repo, wc, sides.theirs(), s, scratch);
             long theirsSnapshot = sides.theirs().ducklake().lastSnapshot();
             steps.reached("catalogs-converted");
-            MergeResult r = new ThreeWayMerge(s.pool()).merge(new MergeRequest(sides.ours(), new MergeRequest.Side(theirs, theirsSnapshot),
-                    new MergeRequest.Side(base, sides.base().ducklake().lastSnapshot()), options, output,
+            MergeResult r = new ThreeWayMerge(s.pool()).merge(new MergeRequest(sides.ours(), new MergeRequest.CatalogSnapshot(theirs, theirsSnapshot),
+                    new MergeRequest.CatalogSnapshot(base, sides.base().ducklake().lastSnapshot()), options, output,
                     new MergeRequest.Writer(repo.store(), repo.dataDir(), wc.tmp(), s.dataCache(), author.toString(), message)));
             if (r.conflicted()) return new Written(r, null);
             steps.reached("catalog-written");

@@ -78,16 +78,16 @@ public final class MergeBench {
         for (int round = 0; round <= rounds; round++) {
             long before = folderBytes(dir.resolve("repo/data")), beforeOther = folderBytes(dir.resolve("repo/data/main/other"));
             long t0 = System.nanoTime();
-            r = new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours, new MergeRequest.Side(theirs, newest(theirs)),
-                    new MergeRequest.Side(base, newest(base)), MergeOptions.NONE, dir.resolve("merged-" + round + ".sqlite"),
+            r = new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours, new MergeRequest.CatalogSnapshot(theirs, newest(theirs)),
+                    new MergeRequest.CatalogSnapshot(base, newest(base)), MergeOptions.NONE, dir.resolve("merged-" + round + ".sqlite"),
                     new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), null, "bench", "merge")));
             long mergeNanos = System.nanoTime() - t0;
             if (r.conflicted()) throw new IllegalStateException("unexpected conflicts: " + r.conflicts());
             written = folderBytes(dir.resolve("repo/data")) - before;
             writtenOther = folderBytes(dir.resolve("repo/data/main/other")) - beforeOther;
             long t1 = System.nanoTime();
-            new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(new CatalogDiff.Side("ours", od, null),
-                    new CatalogDiff.Side("theirs", td, null), null, List.of(), false), new CatalogDiff.Sink() {});
+            new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(new CatalogDiff.DiffSide("ours", od, null),
+                    new CatalogDiff.DiffSide("theirs", td, null), null, List.of(), false), new CatalogDiff.Sink() {});
             long diffNanos = System.nanoTime() - t1;
             System.out.printf("round %d%s: merge %.2f s, diff %.2f s: %.2fx%n", round, round == 0 ? " (warm-up)" : "", mergeNanos / 1e9,
                     diffNanos / 1e9, mergeNanos / (double) diffNanos);

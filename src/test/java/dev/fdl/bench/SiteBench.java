@@ -78,11 +78,11 @@ public final class SiteBench {
             deleteSite(fx.root);
             t0 = System.nanoTime();
             c0 = processCpu();
-            Site.Result r1 = Site.write(repo, SiteOptions.defaults());
+            Site.SiteResult r1 = Site.write(repo, SiteOptions.defaults());
             long s1 = System.nanoTime() - t0, s1Cpu = processCpu() - c0;
             t0 = System.nanoTime();
             c0 = processCpu();
-            Site.Result r2 = Site.write(repo, SiteOptions.defaults());
+            Site.SiteResult r2 = Site.write(repo, SiteOptions.defaults());
             long s2 = System.nanoTime() - t0, s2Cpu = processCpu() - c0;
             // what creating that many files of those sizes costs on this file system, without fdl:
             // Files.write of the pages' bytes into an empty folder, one thread

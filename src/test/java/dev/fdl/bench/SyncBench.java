@@ -126,7 +126,7 @@ public final class SyncBench {
         long[] refCounts = null;
         for (int r = 0; r < RUNS; r++) {
             long t0 = System.nanoTime();
-            summary = new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(new CatalogDiff.Side("a", a, null), new CatalogDiff.Side("b", b, null), null, List.of(), false), new CatalogDiff.Sink() {});
+            summary = new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(new CatalogDiff.DiffSide("a", a, null), new CatalogDiff.DiffSide("b", b, null), null, List.of(), false), new CatalogDiff.Sink() {});
             diff[r] = System.nanoTime() - t0;
             t0 = System.nanoTime();
             refCounts = exceptAll(a, b);
@@ -161,7 +161,7 @@ public final class SyncBench {
         sampler.setDaemon(true);
         sampler.start();
         try {
-            new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(new CatalogDiff.Side("a", a, null), new CatalogDiff.Side("b", b, null), null, List.of("id"), true), new CatalogDiff.Sink() {});
+            new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(new CatalogDiff.DiffSide("a", a, null), new CatalogDiff.DiffSide("b", b, null), null, List.of("id"), true), new CatalogDiff.Sink() {});
         } finally {
             done.set(true);
             sampler.join();

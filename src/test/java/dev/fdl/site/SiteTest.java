@@ -116,7 +116,7 @@ class SiteTest {
         Path root = copy(towns.root, dir.resolve("repo"));
         try (ObjectStore store = new LocalStore(root)) {
             Repository repo = Repository.open(store);
-            Site.Result first = Site.write(repo, new SiteOptions("site/", "index.html", 1));
+            Site.SiteResult first = Site.write(repo, new SiteOptions("site/", "index.html", 1));
             assertThat(first.written()).isEqualTo(first.pages()).isEqualTo(1 + 3 + 3);
             assertThat(Site.write(repo, new SiteOptions("site/", "index.html", 1)).written()).isZero();
             // a page deleted by hand is written again, the others are left alone
@@ -131,7 +131,7 @@ class SiteTest {
             assertThat(emptied).hasContent(content);
             // fewer log pages: the third is removed; the index and the remaining log pages change
             Files.writeString(root.resolve("site/notes.txt"), "mine");
-            Site.Result fewer = Site.write(repo, new SiteOptions("site/", "index.html", 2));
+            Site.SiteResult fewer = Site.write(repo, new SiteOptions("site/", "index.html", 2));
             assertThat(fewer.removed()).isEqualTo(1);
             assertThat(root.resolve("site/log/3.html")).doesNotExist();
             assertThat(root.resolve("site/log/2.html")).exists();
@@ -163,7 +163,7 @@ class SiteTest {
             // (whose change over the parent depends on the parent's expiry; without catalogs it came out the same)
             store.putIfAbsent(RepoLayout.expiredJson(towns.first), new ExpiredInfo(Instant.parse("2026-12-01T00:00:00Z"), "retention", Map.of()).toBytes());
             store.reset();
-            Site.Result r = Site.write(repo, SiteOptions.defaults());
+            Site.SiteResult r = Site.write(repo, SiteOptions.defaults());
             assertThat(r.written()).isEqualTo(3);
             assertThat(datasetReads(store, datasetFile)).containsExactlyInAnyOrder(towns.first, towns.second, towns.third);
             assertThat(Files.readString(root.resolve("site/versions/" + towns.first + ".html"))).contains("id=\"expired\"");

@@ -88,7 +88,7 @@ class CheckoutCrashTest {
         }
     }
 
-    private static Commit.Result commit(Repository repo, WorkingCopy wc) {
+    private static Commit.CommitResult commit(Repository repo, WorkingCopy wc) {
         return Commit.run(repo, wc, "commit", CommitProtocolContract.BOB, Clock.systemUTC(), ProgressListener.NONE);
     }
 

@@ -73,7 +73,7 @@ abstract class CommitProtocolContract {
         return wc;
     }
 
-    static Commit.Result commit(Repository r, WorkingCopy wc, String msg) {
+    static Commit.CommitResult commit(Repository r, WorkingCopy wc, String msg) {
         return Commit.run(r, wc, msg, BOB, Clock.systemUTC(), ProgressListener.NONE);
     }
 
@@ -92,7 +92,7 @@ abstract class CommitProtocolContract {
         assertThat(wc.state().baseVersion()).isNull();
         addTable(wc, "towns");
         RecordingStore rec = new RecordingStore(store);
-        Commit.Result r = commit(Repository.open(rec), wc, "first");
+        Commit.CommitResult r = commit(Repository.open(rec), wc, "first");
         String id = r.version().id();
         assertThat(rec.mutations()).containsExactly(
                 "put versions/" + id + "/ducklake.duckdb",
@@ -247,7 +247,7 @@ abstract class CommitProtocolContract {
         addTable(wc, "b");
         // crash at store call k = 1, 2, ... until a commit gets through: every crash leaves readers as they were
         int k = 0;
-        Commit.Result done = null;
+        Commit.CommitResult done = null;
         while (done == null) {
             k++;
             assertThat(k).as("a commit should need fewer than 100 store calls").isLessThan(100);

@@ -43,7 +43,7 @@ class DescriptionOnlyCommitTest {
         return w;
     }
 
-    static Commit.Result commit(Repository r, WorkingCopy w, String msg) {
+    static Commit.CommitResult commit(Repository r, WorkingCopy w, String msg) {
         return CommitProtocolContract.commit(r, w, msg);
     }
 
@@ -110,7 +110,7 @@ class DescriptionOnlyCommitTest {
     @Test
     void aCrashAtAnyStoreCallLeavesOneSnapshotAtMostAndARetryPublishesIt() {
         int k = 0;
-        Commit.Result done = null;
+        Commit.CommitResult done = null;
         while (done == null) {
             k++;
             assertThat(k).isLessThan(100);

@@ -78,7 +78,7 @@ class MergeCrashTest {
                     new VersionInfo.Author("t", null), services, crashAt(step))).isInstanceOf(Crash.class);
             assertBeforeOrMerged(wc, state, newest, step);
             if (wc.state().merging() != null) MergeAbort.abort(wc);
-            Merge.Result r = Merge.merge(repo, wc, new Merge.Request("side", false, false, MergeOptions.NONE, null),
+            Merge.MergeOutcome r = Merge.merge(repo, wc, new Merge.Request("side", false, false, MergeOptions.NONE, null),
                     new VersionInfo.Author("t", null), services);
             assertThat(r.kind()).as(step).isEqualTo(Merge.Kind.MERGED);
         }
@@ -106,7 +106,7 @@ class MergeCrashTest {
                 assertThat(now.baseVersion()).as(step + ": pulled").isEqualTo(repo.readBranch(new RefName("main")).orElseThrow().versionId());
                 assertThat(newest(wc.catalog())).as(step + ": both pending snapshots replayed").isEqualTo(now.baseSnapshot() + 2);
             }
-            Merge.Result r = Pull.pull(repo, wc, MergeOptions.NONE, new VersionInfo.Author("t", null), services);
+            Merge.MergeOutcome r = Pull.pull(repo, wc, MergeOptions.NONE, new VersionInfo.Author("t", null), services);
             assertThat(r.kind()).as(step).isIn(Merge.Kind.PULLED, Merge.Kind.UP_TO_DATE);
         }
     }

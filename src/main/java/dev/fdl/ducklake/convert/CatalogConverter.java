@@ -211,7 +211,7 @@ public final class CatalogConverter {
             // and fails the conversion
             lite.setAutoCommit(false);
             List<String> tables = Sql.sqliteTables(lite);
-            ConversionCheck.Side from = new ConversionCheck.Side(lite, "", "the SQLite catalog " + source);
+            ConversionCheck.CheckedCatalog from = new ConversionCheck.CheckedCatalog(lite, "", "the SQLite catalog " + source);
             ConversionCheck.RowCounts counts = ConversionCheck.count(from, tables);
             attachNewDuckDb(duck, temp, "cat", storage.forCatalog(counts.largest()));
             // a table's rows are a set (every reader of a catalog orders by keys): letting DuckDB
@@ -238,7 +238,7 @@ public final class CatalogConverter {
                 stopIfInterrupted(table);
             }
             Sql.exec(duck, "COMMIT");
-            ConversionCheck.compare(from, counts, new ConversionCheck.Side(duck, "cat.main.", "the DuckDB catalog written"));
+            ConversionCheck.compare(from, counts, new ConversionCheck.CheckedCatalog(duck, "cat.main.", "the DuckDB catalog written"));
             lite.commit(); // ends the read transaction: the next read sees any commit made meanwhile
             if (wal && dataVersion(lite) != version) {
                 throw new SQLException("the SQLite catalog changed while it was being converted (a writer committed meanwhile);"
@@ -397,7 +397,7 @@ public final class CatalogConverter {
         try (Connection duck = Sql.duckDbMemory()) {
             Sql.attach(duck, source, "src", true);
             Map<String, List<DuckLakeSchema.ColumnDef>> tables = duckDbColumns(duck, "src");
-            ConversionCheck.Side from = new ConversionCheck.Side(duck, "src.main.", "the DuckDB catalog " + source);
+            ConversionCheck.CheckedCatalog from = new ConversionCheck.CheckedCatalog(duck, "src.main.", "the DuckDB catalog " + source);
             ConversionCheck.RowCounts counts = ConversionCheck.count(from, tables.keySet());
             try (Connection lite = Sql.sqlite(temp, false)) {
                 // a new file nobody else sees until it is complete and checked: no journal, no sync
@@ -419,7 +419,7 @@ public final class CatalogConverter {
                 // the checks read the whole new file once more: through a memory map (about 0.06 s
                 // less CPU for quick_check at 10,000 snapshots, and the counts are nearly free)
                 ConversionCheck.mapForReading(lite);
-                ConversionCheck.compare(from, counts, new ConversionCheck.Side(lite, "", "the SQLite catalog written"));
+                ConversionCheck.compare(from, counts, new ConversionCheck.CheckedCatalog(lite, "", "the SQLite catalog written"));
                 ConversionCheck.quickCheck(lite);
             }
         }
@@ -429,7 +429,7 @@ public final class CatalogConverter {
         try (Connection duck = Sql.duckDbMemory()) {
             Sql.attach(duck, source, "src", true);
             Map<String, List<DuckLakeSchema.ColumnDef>> tables = duckDbColumns(duck, "src");
-            ConversionCheck.Side from = new ConversionCheck.Side(duck, "src.main.", "the DuckDB catalog " + source);
+            ConversionCheck.CheckedCatalog from = new ConversionCheck.CheckedCatalog(duck, "src.main.", "the DuckDB catalog " + source);
             ConversionCheck.RowCounts counts = ConversionCheck.count(from, tables.keySet());
             attachNewDuckDb(duck, temp, "cat", storage.forCatalog(counts.largest()));
             Sql.exec(duck, "BEGIN");
@@ -448,7 +448,7 @@ public final class CatalogConverter {
             }
             totals.tables = tables.size();
             Sql.exec(duck, "COMMIT");
-            ConversionCheck.compare(from, counts, new ConversionCheck.Side(duck, "cat.main.", "the DuckDB catalog written"));
+            ConversionCheck.compare(from, counts, new ConversionCheck.CheckedCatalog(duck, "cat.main.", "the DuckDB catalog written"));
             totals.storage = storageOf(duck, "cat", temp);
             Sql.exec(duck, "DETACH cat");
         }

@@ -38,7 +38,7 @@ final class ConversionCheck {
          * hand over without a Java String ({@code encode} in DuckDB; SQLite gives a TEXT value's
          * bytes as they are stored).
          */
-        String select(Side side) {
+        String select(CheckedCatalog side) {
             StringBuilder b = new StringBuilder("SELECT ");
             for (int i = 0; i < columns.size(); i++) {
                 String c = columns.get(i);
@@ -52,7 +52,7 @@ final class ConversionCheck {
      * One side of a conversion: a connection, the qualifier its tables are named with
      * ({@code ""} or {@code "cat.main."}), and how messages name it.
      */
-    record Side(Connection connection, String qualifier, String name) {
+    record CheckedCatalog(Connection connection, String qualifier, String name) {
         /** Whether this side is a SQLite database (sqlite-jdbc), else DuckDB. */
         boolean sqlite() {
             return connection instanceof org.sqlite.SQLiteConnection;
@@ -80,7 +80,7 @@ final class ConversionCheck {
      *
      * @throws SQLException naming the table that cannot be counted
      */
-    static RowCounts count(Side side, Collection<String> tables) throws SQLException {
+    static RowCounts count(CheckedCatalog side, Collection<String> tables) throws SQLException {
         Map<String, Long> rows = new LinkedHashMap<>();
         for (String table : tables) {
             rows.put(table, count(side, table));
@@ -94,7 +94,7 @@ final class ConversionCheck {
      *
      * @throws SQLException naming the first table that differs and both sides' numbers
      */
-    static void compare(Side source, Side target, Collection<String> tables) throws SQLException {
+    static void compare(CheckedCatalog source, CheckedCatalog target, Collection<String> tables) throws SQLException {
         compare(source, count(source, tables), target);
     }
 
@@ -104,7 +104,7 @@ final class ConversionCheck {
      *
      * @throws SQLException naming the first table that differs and both sides' numbers
      */
-    static void compare(Side source, RowCounts sourceRows, Side target) throws SQLException {
+    static void compare(CheckedCatalog source, RowCounts sourceRows, CheckedCatalog target) throws SQLException {
         for (Map.Entry<String, Long> e : sourceRows.rows().entrySet()) {
             String table = e.getKey();
             long expected = e.getValue();
@@ -157,7 +157,7 @@ final class ConversionCheck {
         Sql.exec(lite, "PRAGMA mmap_size = 1073741824");
     }
 
-    private static long count(Side side, String table) throws SQLException {
+    private static long count(CheckedCatalog side, String table) throws SQLException {
         try (Statement s = side.connection().createStatement();
              ResultSet r = s.executeQuery("SELECT count(*) FROM " + side.qualifier() + SqlQuote.ident(table))) {
             r.next();
@@ -179,7 +179,7 @@ final class ConversionCheck {
         }
     }
 
-    private static Digest digest(Side side, FileTable table) throws SQLException {
+    private static Digest digest(CheckedCatalog side, FileTable table) throws SQLException {
         int n = table.text().length;
         long rows = 0;
         long sum1 = 0;

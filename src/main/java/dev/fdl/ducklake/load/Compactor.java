@@ -53,13 +53,13 @@ public final class Compactor {
     }
 
     /** What compaction did: files read before, and the import that wrote the new file (null when there was nothing to do). */
-    public record Result(TableName table, int dataFiles, int deleteFiles, int inlinedTables, ImportResult written) {}
+    public record CompactionResult(TableName table, int dataFiles, int deleteFiles, int inlinedTables, ImportResult written) {}
 
     /**
      * @param cacheDir where a remote repository's data files are mirrored to be read
      * @throws FdlException not found for a missing table; failure as {@link Importer#importFile} fails
      */
-    public Result compact(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, String table,
+    public CompactionResult compact(Path sqliteCatalog, ObjectStore store, String dataDirKey, Path cacheDir, String table,
                                  String author, String message) {
         TableName name = TableName.parse(table);
         Path tmp = null;
@@ -78,7 +78,7 @@ public final class Compactor {
                 files = counts[0];
                 deletes = counts[1];
                 inlined = counts[2];
-                if (files <= 1 && deletes == 0 && inlined == 0) return new Result(name, files, deletes, inlined, null);
+                if (files <= 1 && deletes == 0 && inlined == 0) return new CompactionResult(name, files, deletes, inlined, null);
                 try (Statement st = reader.connection().createStatement()) {
                     st.execute("COPY (SELECT * FROM " + SqlQuote.qualified(name.schema(), name.name()) + ") TO "
                             + SqlQuote.literal(rows.toString()) + " (FORMAT parquet)");
@@ -89,7 +89,7 @@ public final class Compactor {
                     ImportRequest.of(sqliteCatalog, store, dataDirKey, rows, table, ImportMode.REPLACE).withFormat(ImportFormat.PARQUET)
                             .withTargetFileSize(targetFileSize).withProgress(progress)
                             .withAuthor(author).withMessage(message == null ? "compact " + name : message), null);
-            return new Result(name, files, deletes, inlined, written);
+            return new CompactionResult(name, files, deletes, inlined, written);
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot compact " + name + ": " + DuckDbErrors.firstLine(e), e);
         } catch (IOException e) {

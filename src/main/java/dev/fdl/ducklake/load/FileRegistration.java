@@ -101,9 +101,9 @@ public final class FileRegistration {
      * @param bytes        their sizes together
      * @param createdTable whether {@code --create} made the table
      */
-    public record Result(TableName table, long snapshot, List<String> keys, long rows, long bytes, boolean createdTable,
+    public record RegistrationResult(TableName table, long snapshot, List<String> keys, long rows, long bytes, boolean createdTable,
                          List<ImportResult.Column> columns) {
-        public Result {
+        public RegistrationResult {
             keys = List.copyOf(keys);
             columns = List.copyOf(columns);
         }
@@ -211,7 +211,7 @@ public final class FileRegistration {
      *                      whose field id, name or type does not match, a file without field ids, or one the table
      *                      already has; conflict when the working catalog changed meanwhile. Nothing changes then.
      */
-    public Result register(Request request, Path scratch) {
+    public RegistrationResult register(Request request, Path scratch) {
         TableName name = TableName.parse(request.table());
         ObjectStore store = request.store();
         String dataDir = DuckLakePaths.dataPath(request.dataDirKey());
@@ -277,7 +277,7 @@ public final class FileRegistration {
                     request.keys().stream().map(store::location).toList()), name);
             long snapshot = catalog.commit(new WorkingCatalog.ImportCommit(state, plan, files, request.dropKey() ? List.of() : null),
                     "add-files", null, message, duck);
-            return new Result(name, snapshot, request.keys(), rows, bytes, plan.createsTable(), ImportResult.of(plan.columns()));
+            return new RegistrationResult(name, snapshot, request.keys(), rows, bytes, plan.createsTable(), ImportResult.of(plan.columns()));
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot add files to " + name + ": " + DuckDbErrors.duckError(e), e);
         }

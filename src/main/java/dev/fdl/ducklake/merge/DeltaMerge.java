@@ -95,7 +95,7 @@ final class DeltaMerge {
      * @param index a number unique among the tables of this merge (names its DuckDB temp tables)
      * @param key   the key columns (empty: rows as multisets)
      */
-    static DeltaMerge plan(Connection duck, int index, String table, Entries e, List<String> key, MergeOptions.Side resolution)
+    static DeltaMerge plan(Connection duck, int index, String table, Entries e, List<String> key, MergeOptions.MergeSide resolution)
             throws SQLException {
         if (!e.base().columns().equals(e.ours().columns()) || !e.base().columns().equals(e.theirs().columns())) return null;
         for (SnapshotView.TableEntry t : List.of(e.base(), e.ours(), e.theirs()))
@@ -300,7 +300,7 @@ final class DeltaMerge {
      * keys added on both) merged by {@link RowMerge} over their rows only; everything else theirs
      * changed is taken as it is.
      */
-    private void keyed(String table, List<String> keyCols, long both, MergeOptions.Side resolution) throws SQLException {
+    private void keyed(String table, List<String> keyCols, long both, MergeOptions.MergeSide resolution) throws SQLException {
         String keys = String.join(", ", keyCols);
         String baseRows;
         if (both > 0) {
@@ -320,8 +320,8 @@ final class DeltaMerge {
         for (String k : keyCols)
             for (SnapshotView.ColumnEntry c : e.base().columns())
                 if (SqlQuote.ident(TableViewSql.idColumn(c.id())).equals(k)) keyNames.add(c.name());
-        RowMerge rm = RowMerge.plan(duck, table, new RowMerge.Side(e.base(), "SELECT * FROM " + t("b")),
-                new RowMerge.Side(e.ours(), "SELECT * FROM " + t("o")), new RowMerge.Side(e.theirs(), "SELECT * FROM " + t("t")),
+        RowMerge rm = RowMerge.plan(duck, table, new RowMerge.SideRows(e.base(), "SELECT * FROM " + t("b")),
+                new RowMerge.SideRows(e.ours(), "SELECT * FROM " + t("o")), new RowMerge.SideRows(e.theirs(), "SELECT * FROM " + t("t")),
                 keyNames, new RowMerge.Settle(resolution, false));
         if (!rm.conflicts().isEmpty()) {
             conflicts.addAll(rm.conflicts());

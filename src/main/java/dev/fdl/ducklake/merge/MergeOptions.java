@@ -15,9 +15,9 @@ import java.util.Map;
  * @param strict    {@code --strict}: a row of a table without a key whose count both sides changed
  *                  differently is a conflict (kind {@code count}) instead of a warning
  */
-public record MergeOptions(Side strategy, Map<String, Side> perTable, List<String> key, boolean strict) {
+public record MergeOptions(MergeSide strategy, Map<String, MergeSide> perTable, List<String> key, boolean strict) {
     /** The side a conflict is settled for. */
-    public enum Side { OURS, THEIRS }
+    public enum MergeSide { OURS, THEIRS }
 
     /** Nothing settled, no key given. */
     public static final MergeOptions NONE = new MergeOptions(null, Map.of(), List.of(), false);
@@ -28,7 +28,7 @@ public record MergeOptions(Side strategy, Map<String, Side> perTable, List<Strin
     }
 
     /** Options that are not strict. */
-    public MergeOptions(Side strategy, Map<String, Side> perTable, List<String> key) {
+    public MergeOptions(MergeSide strategy, Map<String, MergeSide> perTable, List<String> key) {
         this(strategy, perTable, key, false);
     }
 
@@ -38,8 +38,8 @@ public record MergeOptions(Side strategy, Map<String, Side> perTable, List<Strin
     }
 
     /** The side that wins conflicts of table {@code name} (schema {@code main} may be left out), or null. */
-    public Side resolution(String schema, String name) {
-        Side s = perTable.get((schema + "." + name).toLowerCase(Locale.ROOT));
+    public MergeSide resolution(String schema, String name) {
+        MergeSide s = perTable.get((schema + "." + name).toLowerCase(Locale.ROOT));
         if (s == null && "main".equals(schema)) s = perTable.get(name.toLowerCase(Locale.ROOT));
         return s != null ? s : strategy;
     }

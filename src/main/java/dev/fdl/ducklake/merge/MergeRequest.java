@@ -16,9 +16,9 @@ import java.nio.file.Path;
  * @param output  where the merged catalog is written (must not exist); left absent when nothing is written
  * @param writer  where new data files go and what the snapshot records
  */
-public record MergeRequest(Path ours, Side theirs, Side base, MergeOptions options, Path output, Writer writer) {
+public record MergeRequest(Path ours, CatalogSnapshot theirs, CatalogSnapshot base, MergeOptions options, Path output, Writer writer) {
     /** A catalog at one snapshot. */
-    public record Side(Path catalog, long snapshot) {}
+    public record CatalogSnapshot(Path catalog, long snapshot) {}
 
     /**
      * Where and how the merge writes.

@@ -35,7 +35,7 @@ record Naming(String table, String renameOurs, Map<Long, String> columns, Map<Lo
     }
 
     /** The merged names of a table both sides changed, settled by {@code res} (null: conflicts stand). */
-    static Naming of(SnapshotView.TableEntry b, SnapshotView.TableEntry o, SnapshotView.TableEntry t, MergeOptions.Side res) {
+    static Naming of(SnapshotView.TableEntry b, SnapshotView.TableEntry o, SnapshotView.TableEntry t, MergeOptions.MergeSide res) {
         List<MergeResult.KeyConflict> conflicts = new ArrayList<>();
         String table = o.name();
         if (!Identifiers.same(o.schema(), t.schema()) && !Identifiers.same(t.schema(), b.schema()) && res == null) {
@@ -77,12 +77,12 @@ record Naming(String table, String renameOurs, Map<Long, String> columns, Map<Lo
      * different on both: the settled side's. Names compare exactly: a change of letter case is a
      * rename (as {@code fdl diff} shows it and {@code import --mode sync} writes it).
      */
-    private static String merge(String base, String ours, String theirs, MergeOptions.Side res) {
+    private static String merge(String base, String ours, String theirs, MergeOptions.MergeSide res) {
         if (ours.equals(theirs)) return ours;
         if (ours.equals(base)) return theirs;
         if (theirs.equals(base)) return ours;
         if (res == null) return null;
-        return res == MergeOptions.Side.THEIRS ? theirs : ours;
+        return res == MergeOptions.MergeSide.THEIRS ? theirs : ours;
     }
 
     private static SnapshotView.ColumnEntry byId(SnapshotView.TableEntry t, long id) {

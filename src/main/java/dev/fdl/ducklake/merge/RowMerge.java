@@ -75,9 +75,9 @@ final class RowMerge {
      * Plans the merge of one table: loads the three sides' rows into DuckDB and finds the conflicts
      * not settled by {@code resolution}.
      */
-    static RowMerge plan(Connection duck, String table, Side base, Side ours, Side theirs, List<String> key,
+    static RowMerge plan(Connection duck, String table, SideRows base, SideRows ours, SideRows theirs, List<String> key,
                          Settle settle) throws SQLException {
-        MergeOptions.Side resolution = settle.side();
+        MergeOptions.MergeSide resolution = settle.side();
         RowMerge m = new RowMerge(duck, table);
         m.strict = settle.strict();
         m.columns(base.entry(), ours.entry(), theirs.entry(), resolution);
@@ -103,20 +103,20 @@ final class RowMerge {
      * How the table's conflicts are settled: {@code side} wins them (null: they are reported);
      * {@code strict}: a keyless row whose count both sides changed differently is a conflict.
      */
-    record Settle(MergeOptions.Side side, boolean strict) {}
+    record Settle(MergeOptions.MergeSide side, boolean strict) {}
 
     /**
      * One side of the table: its entry (columns) and the SELECT of the rows to merge, columns named
      * {@code c<column id>} ({@link TableViewSql#idColumn}); more columns may follow and are ignored.
      */
-    record Side(SnapshotView.TableEntry entry, String rows) {
+    record SideRows(SnapshotView.TableEntry entry, String rows) {
         /** Every row of the table as the built-in reader shows it. */
-        static Side whole(SnapshotView view, SnapshotView.TableEntry entry) {
-            return new Side(entry, new TableViewSql(view, entry).selectWithRowIds());
+        static SideRows whole(SnapshotView view, SnapshotView.TableEntry entry) {
+            return new SideRows(entry, new TableViewSql(view, entry).selectWithRowIds());
         }
     }
 
-    private static void load(Connection duck, String name, Side side) throws SQLException {
+    private static void load(Connection duck, String name, SideRows side) throws SQLException {
         List<String> select = new ArrayList<>();
         for (SnapshotView.ColumnEntry c : side.entry().columns())
             select.add("v." + SqlQuote.ident(TableViewSql.idColumn(c.id())) + " AS " + SqlQuote.ident(c.name()));
@@ -134,7 +134,7 @@ final class RowMerge {
     }
 
     /** The merged columns: ours' order, then theirs' additions. */
-    private void columns(SnapshotView.TableEntry b, SnapshotView.TableEntry o, SnapshotView.TableEntry t, MergeOptions.Side resolution) {
+    private void columns(SnapshotView.TableEntry b, SnapshotView.TableEntry o, SnapshotView.TableEntry t, MergeOptions.MergeSide resolution) {
         List<MergeResult.KeyConflict> columnConflicts = new ArrayList<>();
         for (SnapshotView.ColumnEntry oc : o.columns()) {
             SnapshotView.ColumnEntry bc = find(b, oc.name()), tc = find(t, oc.name());
@@ -146,7 +146,7 @@ final class RowMerge {
             if (!oc.duckType().equals(tc.duckType())) {
                 if (bc != null && bc.duckType().equals(oc.duckType())) type = tc.duckType();
                 else if (bc != null && bc.duckType().equals(tc.duckType())) type = oc.duckType();
-                else if (resolution == MergeOptions.Side.THEIRS) type = tc.duckType();
+                else if (resolution == MergeOptions.MergeSide.THEIRS) type = tc.duckType();
                 else if (resolution == null)
                     columnConflicts.add(new MergeResult.KeyConflict(oc.name(), bc == null ? null : bc.duckType(), oc.duckType(), tc.duckType()));
             }
@@ -173,7 +173,7 @@ final class RowMerge {
      * ours and theirs changed the row over the columns they share with the base, and {@code conf}:
      * the row conflicts.
      */
-    private void keyed(MergeOptions.Side resolution) throws SQLException {
+    private void keyed(MergeOptions.MergeSide resolution) throws SQLException {
         List<String> keyCols = key.stream().map(k -> cols.stream().filter(c -> Identifiers.same(c.name(), k)).findFirst().orElseThrow()).map(this::q).toList();
         List<String> select = new ArrayList<>();
         for (String k : keyCols) select.add("coalesce(o." + k + ", t." + k + ", b." + k + ") AS " + k);
@@ -239,7 +239,7 @@ final class RowMerge {
      *
      * @return the number of rows written
      */
-    long write(Path file, MergeOptions.Side resolution) throws SQLException {
+    long write(Path file, MergeOptions.MergeSide resolution) throws SQLException {
         String query = merged(resolution);
         try (Statement st = duck.createStatement()) {
             st.execute("COPY (" + query + ") TO " + SqlQuote.literal(file.toAbsolutePath().toString()) + " (FORMAT parquet)");
@@ -248,7 +248,7 @@ final class RowMerge {
     }
 
     /** The SELECT of the merged rows, the merged columns by name in order ({@link #columns()}); valid until the next plan. */
-    String merged(MergeOptions.Side resolution) {
+    String merged(MergeOptions.MergeSide resolution) {
         return key.isEmpty() ? multiset(resolution) : keyedRows(resolution);
     }
 
@@ -257,8 +257,8 @@ final class RowMerge {
         return cols;
     }
 
-    private String keyedRows(MergeOptions.Side resolution) {
-        boolean oursWins = resolution != MergeOptions.Side.THEIRS;
+    private String keyedRows(MergeOptions.MergeSide resolution) {
+        boolean oursWins = resolution != MergeOptions.MergeSide.THEIRS;
         List<String> select = new ArrayList<>();
         for (Col c : cols) {
             String o = side("o", c), t = side("t", c), b = side("b", c);
@@ -275,7 +275,7 @@ final class RowMerge {
     }
 
     /** Without a key: every distinct row {@link #count} times. */
-    private String multiset(MergeOptions.Side resolution) {
+    private String multiset(MergeOptions.MergeSide resolution) {
         String list = String.join(", ", cols.stream().map(this::q).toList());
         return "SELECT " + list + " FROM (SELECT " + list + ", unnest(range(" + count(resolution) + ")) FROM (" + counted() + "))";
     }
@@ -293,13 +293,13 @@ final class RowMerge {
      * {@code t}; {@code t = b}: {@code o}; else {@code max(0, o + t - b)}, or the settling side's
      * count when the clash is a settled conflict (strict).
      */
-    private String count(MergeOptions.Side resolution) {
-        String clash = strict && resolution != null ? (resolution == MergeOptions.Side.THEIRS ? "nt" : "no") : "greatest(0, no + nt - nb)";
+    private String count(MergeOptions.MergeSide resolution) {
+        String clash = strict && resolution != null ? (resolution == MergeOptions.MergeSide.THEIRS ? "nt" : "no") : "greatest(0, no + nt - nb)";
         return "CASE WHEN no = nt THEN no WHEN no = nb THEN nt WHEN nt = nb THEN no ELSE " + clash + " END";
     }
 
     /** Lists the rows whose count both sides changed differently: a conflict under strict unless settled, else a warning. */
-    private void clashes(MergeOptions.Side resolution) throws SQLException {
+    private void clashes(MergeOptions.MergeSide resolution) throws SQLException {
         List<String> fields = new ArrayList<>();
         for (Col c : cols) fields.add(q(c) + " := " + q(c));
         List<MergeResult.KeyConflict> rows = new ArrayList<>();

@@ -103,12 +103,12 @@ public final class ThreeWayMerge {
                 for (int i = 0; i < plan.both.size(); i++) {
                     Both b = plan.both.get(i);
                     String name = b.ours().qualified();
-                    MergeOptions.Side res = r.options().resolution(b.ours().entry().schema(), b.ours().entry().name());
+                    MergeOptions.MergeSide res = r.options().resolution(b.ours().entry().schema(), b.ours().entry().name());
                     List<String> key = !r.options().key().isEmpty() ? r.options().key()
                             : Stream.of(b.ours().key(), b.theirs().key(), b.base().key()).filter(k -> !k.isEmpty()).findFirst().orElse(List.of());
                     // the delta path reads the sides under their own names (a renamed column makes it fall back);
                     // the whole-table merge reads them under the merged names
-                    RowMerge.Side bs = side(duck, base, b.base(), w), os = side(duck, ours, b.ours(), w), ts = side(duck, theirs, b.theirs(), w);
+                    RowMerge.SideRows bs = side(duck, base, b.base(), w), os = side(duck, ours, b.ours(), w), ts = side(duck, theirs, b.theirs(), w);
                     DeltaMerge delta = DeltaMerge.plan(duck, i, name, new DeltaMerge.Entries(base.view(), bs.entry(), ours.view(), os.entry(),
                             theirs.view(), ts.entry()), key, res);
                     List<MergeResult.TableConflict> found;
@@ -120,7 +120,7 @@ public final class ThreeWayMerge {
                         bytesRead += delta.bytesRead();
                         merged.add(new Merged(null, delta));
                     } else {
-                        for (RowMerge.Side s : List.of(bs, os, ts)) bytesRead += wholeBytes(s.entry());
+                        for (RowMerge.SideRows s : List.of(bs, os, ts)) bytesRead += wholeBytes(s.entry());
                         RowMerge m = RowMerge.plan(duck, name, named(base, bs, b), named(ours, os, b), named(theirs, ts, b), key,
                                 new RowMerge.Settle(res, r.options().strict()));
                         found = m.conflicts();
@@ -181,7 +181,7 @@ public final class ThreeWayMerge {
                 }
                 copy(r.ours(), r.output());
                 written = true;
-                CatalogMatch.Result result = CatalogMatch.run(CatalogMatch.Request.merge(r.output(), scratch, last, w.author(), w.message()));
+                CatalogMatch.MatchResult result = CatalogMatch.run(CatalogMatch.Request.merge(r.output(), scratch, last, w.author(), w.message()));
                 return new MergeResult(plan.outcomes, List.of(), result.snapshot(), bytesRead, plan.warnings);
             }
         } catch (SQLException e) {
@@ -197,8 +197,8 @@ public final class ThreeWayMerge {
     }
 
     /** A side of a table changed on both sides, its columns under their merged names. */
-    private static RowMerge.Side named(CatalogSide side, RowMerge.Side s, Both b) {
-        return RowMerge.Side.whole(side.view(), b.naming().apply(s.entry()));
+    private static RowMerge.SideRows named(CatalogSide side, RowMerge.SideRows s, Both b) {
+        return RowMerge.SideRows.whole(side.view(), b.naming().apply(s.entry()));
     }
 
     /** A table changed on both sides, merged: the merged rows' file (whole-table merge) or its changes ({@link DeltaMerge}). */
@@ -218,9 +218,9 @@ public final class ThreeWayMerge {
         return n;
     }
 
-    private RowMerge.Side side(Connection duck, CatalogSide side, CatalogSide.Table t, MergeRequest.Writer w) throws SQLException {
+    private RowMerge.SideRows side(Connection duck, CatalogSide side, CatalogSide.Table t, MergeRequest.Writer w) throws SQLException {
         SnapshotView.TableEntry e = side.readable(duck, pool, w, t.uuid());
-        return RowMerge.Side.whole(side.view(), e);
+        return RowMerge.SideRows.whole(side.view(), e);
     }
 
     /** What {@link #classify} decided. */
@@ -242,7 +242,7 @@ public final class ThreeWayMerge {
             CatalogSide.Table b = base.byUuid.get(uuid), o = ours.byUuid.get(uuid), t = theirs.byUuid.get(uuid);
             CatalogSide.Table any = o != null ? o : t != null ? t : b;
             String name = any.qualified();
-            MergeOptions.Side res = options.resolution(any.entry().schema(), any.entry().name());
+            MergeOptions.MergeSide res = options.resolution(any.entry().schema(), any.entry().name());
             if (same(b, t)) {
                 if (o != null) p.outcomes.add(new MergeResult.TableOutcome(name, MergeResult.Action.KEPT, same(b, o) ? "unchanged" : "changed on ours only"));
                 continue;
@@ -270,7 +270,7 @@ public final class ThreeWayMerge {
                     p.conflicts.add(new MergeResult.TableConflict(name, "table", 1, List.of(new MergeResult.KeyConflict(name, "table",
                             o == null ? "dropped" : "changed", t == null ? "dropped" : "changed"))));
                 } else {
-                    if (res == MergeOptions.Side.THEIRS) p.take.add(uuid);
+                    if (res == MergeOptions.MergeSide.THEIRS) p.take.add(uuid);
                     p.outcomes.add(new MergeResult.TableOutcome(name, MergeResult.Action.SETTLED, "dropped on one side, changed on the other: "
                             + res.name().toLowerCase(java.util.Locale.ROOT) + " taken"));
                 }
@@ -289,7 +289,7 @@ public final class ThreeWayMerge {
     /** Our and their side, read through {@code duck}. */
     private record Sides(Connection duck, CatalogSide ours, CatalogSide theirs, MergeRequest.Writer w) {}
 
-    private void createdOnBoth(Sides sides, CatalogSide.Table o, CatalogSide.Table t, MergeOptions.Side res, Plan p) throws SQLException {
+    private void createdOnBoth(Sides sides, CatalogSide.Table o, CatalogSide.Table t, MergeOptions.MergeSide res, Plan p) throws SQLException {
         String name = o.qualified();
         CatalogSide theirs = sides.theirs();
         if (sameContents(sides.duck(), sides.ours(), o, theirs, t, sides.w())) {
@@ -301,7 +301,7 @@ public final class ThreeWayMerge {
                     "created", "created with other contents"))));
             return;
         }
-        if (res == MergeOptions.Side.THEIRS) {
+        if (res == MergeOptions.MergeSide.THEIRS) {
             p.take.add(t.uuid());
             if (!theirs.byUuid.containsKey(o.uuid())) p.take.add(o.uuid()); // ours' table ends: theirs does not show it
         }

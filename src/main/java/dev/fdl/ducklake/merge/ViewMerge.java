@@ -64,7 +64,7 @@ final class ViewMerge {
             View bv = b.get(uuid), ov = o.get(uuid), tv = t.get(uuid);
             View any = ov != null ? ov : tv != null ? tv : bv;
             String name = "view " + any.qualified();
-            MergeOptions.Side res = options.resolution(any.schema(), any.name());
+            MergeOptions.MergeSide res = options.resolution(any.schema(), any.name());
             if (same(bv, tv)) continue; // theirs unchanged: ours stands
             if (same(bv, ov)) {
                 View clash = bv != null || tv == null ? null : o.values().stream()
@@ -79,7 +79,7 @@ final class ViewMerge {
                     into.conflicts().add(new MergeResult.TableConflict(name, "created", 1, List.of(new MergeResult.KeyConflict(name, null,
                             clash.definition(), tv.definition()))));
                 } else {
-                    if (res == MergeOptions.Side.THEIRS) {
+                    if (res == MergeOptions.MergeSide.THEIRS) {
                         into.take().add(uuid);
                         into.take().add(clash.uuid()); // ours ends: theirs does not show it
                     }
@@ -95,7 +95,7 @@ final class ViewMerge {
                 into.conflicts().add(new MergeResult.TableConflict(name, "view", 1, List.of(new MergeResult.KeyConflict(name,
                         text(bv), text(ov), text(tv)))));
             } else {
-                if (res == MergeOptions.Side.THEIRS) into.take().add(uuid);
+                if (res == MergeOptions.MergeSide.THEIRS) into.take().add(uuid);
                 into.outcomes().add(new MergeResult.TableOutcome(name, MergeResult.Action.SETTLED, "changed on both sides: " + side(res) + " taken"));
             }
         }
@@ -110,7 +110,7 @@ final class ViewMerge {
         return v == null ? "dropped" : v.qualified() + ": " + v.definition().replace('\u001f', ' ');
     }
 
-    private static String side(MergeOptions.Side s) {
+    private static String side(MergeOptions.MergeSide s) {
         return Objects.requireNonNull(s).name().toLowerCase(Locale.ROOT);
     }
 }

@@ -47,8 +47,8 @@ public final class CatalogDiff {
     private static final String B = "__fdl_diff_b";
 
     /** One side of a diff: a DuckDB-file catalog, read at its newest snapshot, with its data files at {@code dataPath} (null: the catalog's own). */
-    public record Side(String label, Path catalog, String dataPath) {
-        public Side {
+    public record DiffSide(String label, Path catalog, String dataPath) {
+        public DiffSide {
             Objects.requireNonNull(label, "label");
             Objects.requireNonNull(catalog, "catalog");
         }
@@ -144,9 +144,9 @@ public final class CatalogDiff {
      * @param rows      false: counts only ({@code --stat}), no row is sent to the sink
      * @param changes   true: no counts and no rows, each table's change feed goes to {@link Sink#changes} instead
      */
-    public record Request(Side a, Side b, String onlyTable, List<String> keys, boolean rows, boolean changes) {
+    public record Request(DiffSide a, DiffSide b, String onlyTable, List<String> keys, boolean rows, boolean changes) {
         /** A diff of rows or counts, without the change feed. */
-        public Request(Side a, Side b, String onlyTable, List<String> keys, boolean rows) {
+        public Request(DiffSide a, DiffSide b, String onlyTable, List<String> keys, boolean rows) {
             this(a, b, onlyTable, keys, rows, false);
         }
     }
@@ -158,11 +158,11 @@ public final class CatalogDiff {
      *                      built-in reader refuses
      */
     public Summary run(Request request, Sink sink) {
-        Side a = request.a(), b = request.b();
+        DiffSide a = request.a(), b = request.b();
         String onlyTable = request.onlyTable();
         List<String> keys = request.keys();
         boolean rows = request.rows();
-        for (Side s : List.of(a, b)) {
+        for (DiffSide s : List.of(a, b)) {
             if (!Files.isRegularFile(s.catalog())) throw FdlException.notFound("catalog file " + s.catalog() + " does not exist");
         }
         Properties props = new Properties();

@@ -57,8 +57,8 @@ public final class CatalogMatch {
      * @param snapshot the new snapshot's id
      * @param changes  its {@code changes_made} entries (empty: the working catalog already showed that state)
      */
-    public record Result(long snapshot, List<String> changes) {
-        public Result {
+    public record MatchResult(long snapshot, List<String> changes) {
+        public MatchResult {
             changes = List.copyOf(changes);
         }
     }
@@ -157,7 +157,7 @@ public final class CatalogMatch {
      *                      naming it, or when the working catalog already shows
      *                      that state and {@code allowEmpty} is false (nothing to restore); the working catalog is then unchanged
      */
-    public static Result run(Request request) {
+    public static MatchResult run(Request request) {
         try (WorkingCatalog catalog = WorkingCatalog.open(request.working())) {
             // outside the transaction: SQLite attaches no database inside one
             Sql.exec(catalog.connection(), "ATTACH DATABASE " + SqlQuote.literal(request.source().toAbsolutePath().toString()) + " AS " + V);
@@ -198,7 +198,7 @@ public final class CatalogMatch {
         return t != null && ids.contains(t);
     }
 
-    private Result run(long sourceSnapshot) throws SQLException {
+    private MatchResult run(long sourceSnapshot) throws SQLException {
         String wFormat = cat.one("SELECT value FROM main.ducklake_metadata WHERE key = 'version' AND scope IS NULL");
         String vFormat = cat.one("SELECT value FROM " + V + ".ducklake_metadata WHERE key = 'version' AND scope IS NULL");
         if (!Objects.equals(wFormat, vFormat))
@@ -276,7 +276,7 @@ public final class CatalogMatch {
         if (changes.isEmpty() && !allowEmpty)
             throw new FdlException("the working catalog already shows exactly these tables; nothing to restore (nothing was changed)");
         changes.forEach(snapshot::change);
-        return new Result(s, changes);
+        return new MatchResult(s, changes);
     }
 
     private void mark(long table, String kind) {

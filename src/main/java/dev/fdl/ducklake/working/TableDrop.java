@@ -38,8 +38,8 @@ public final class TableDrop {
      * @param snapshot the new snapshot's id
      * @param tables   the dropped tables, in the order they were named (each once)
      */
-    public record Result(long snapshot, List<Dropped> tables) {
-        public Result {
+    public record DropResult(long snapshot, List<Dropped> tables) {
+        public DropResult {
             tables = List.copyOf(tables);
         }
     }
@@ -72,7 +72,7 @@ public final class TableDrop {
      *     every table the working catalog does not show, with the tables it does; conflict when
      *     another writer added a snapshot meanwhile. The working catalog is then unchanged.
      */
-    public static Result drop(Path sqliteCatalog, List<String> tables, String author, String message) {
+    public static DropResult drop(Path sqliteCatalog, List<String> tables, String author, String message) {
         if (tables == null || tables.isEmpty()) throw FdlException.usage("name at least one table to remove: [schema.]name");
         List<TableName> names = new ArrayList<>();
         for (String t : tables) {
@@ -116,7 +116,7 @@ public final class TableDrop {
                 s.schemaChanged();
                 return s.id();
             });
-            return new Result(snapshot, dropped);
+            return new DropResult(snapshot, dropped);
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot remove " + names.get(0)
                     + (names.size() > 1 ? " and " + (names.size() - 1) + " more" : "") + " from the working catalog "

@@ -98,11 +98,11 @@ class CatalogConversionRoundTripTest {
             // the same number of rows, one path changed: only the digest can see it
             Sql.exec(lite, "UPDATE ducklake_data_file SET path = path || 'x' WHERE data_file_id = (SELECT min(data_file_id) FROM ducklake_data_file)");
             List<String> tables = Sql.sqliteTables(lite);
-            assertThatThrownBy(() -> ConversionCheck.compare(new ConversionCheck.Side(d, "cat.main.", "source"),
-                    new ConversionCheck.Side(lite, "", "target"), tables))
+            assertThatThrownBy(() -> ConversionCheck.compare(new ConversionCheck.CheckedCatalog(d, "cat.main.", "source"),
+                    new ConversionCheck.CheckedCatalog(lite, "", "target"), tables))
                     .isInstanceOf(SQLException.class).hasMessageContaining("ducklake_data_file");
             Sql.exec(lite, "UPDATE ducklake_data_file SET path = substr(path, 1, length(path) - 1) WHERE path LIKE '%x'");
-            ConversionCheck.compare(new ConversionCheck.Side(d, "cat.main.", "source"), new ConversionCheck.Side(lite, "", "target"), tables);
+            ConversionCheck.compare(new ConversionCheck.CheckedCatalog(d, "cat.main.", "source"), new ConversionCheck.CheckedCatalog(lite, "", "target"), tables);
             // two rows' paths swapped: every column holds the same values, the rows differ
             List<String> ends = new ArrayList<>();
             try (Statement s = lite.createStatement(); ResultSet r = s.executeQuery("SELECT data_file_id || ' ' || path FROM ducklake_data_file"
@@ -114,19 +114,19 @@ class CatalogConversionRoundTripTest {
             String[] first = ends.get(0).split(" ", 2);
             String[] last = ends.get(1).split(" ", 2);
             setPaths(lite, first[0] + " " + last[1], last[0] + " " + first[1]);
-            assertThatThrownBy(() -> ConversionCheck.compare(new ConversionCheck.Side(d, "cat.main.", "source"),
-                    new ConversionCheck.Side(lite, "", "target"), tables))
+            assertThatThrownBy(() -> ConversionCheck.compare(new ConversionCheck.CheckedCatalog(d, "cat.main.", "source"),
+                    new ConversionCheck.CheckedCatalog(lite, "", "target"), tables))
                     .isInstanceOf(SQLException.class).hasMessageContaining("ducklake_data_file");
             setPaths(lite, ends.get(0), ends.get(1));
-            ConversionCheck.compare(new ConversionCheck.Side(d, "cat.main.", "source"), new ConversionCheck.Side(lite, "", "target"), tables);
+            ConversionCheck.compare(new ConversionCheck.CheckedCatalog(d, "cat.main.", "source"), new ConversionCheck.CheckedCatalog(lite, "", "target"), tables);
             Sql.exec(lite, "UPDATE ducklake_delete_file SET end_snapshot = coalesce(end_snapshot, 0) + 1"
                     + " WHERE delete_file_id = (SELECT min(delete_file_id) FROM ducklake_delete_file)");
-            assertThatThrownBy(() -> ConversionCheck.compare(new ConversionCheck.Side(d, "cat.main.", "source"),
-                    new ConversionCheck.Side(lite, "", "target"), tables))
+            assertThatThrownBy(() -> ConversionCheck.compare(new ConversionCheck.CheckedCatalog(d, "cat.main.", "source"),
+                    new ConversionCheck.CheckedCatalog(lite, "", "target"), tables))
                     .isInstanceOf(SQLException.class).hasMessageContaining("ducklake_delete_file");
             Sql.exec(lite, "DELETE FROM ducklake_snapshot WHERE snapshot_id = (SELECT max(snapshot_id) FROM ducklake_snapshot)");
-            assertThatThrownBy(() -> ConversionCheck.compare(new ConversionCheck.Side(d, "cat.main.", "source"),
-                    new ConversionCheck.Side(lite, "", "target"), tables))
+            assertThatThrownBy(() -> ConversionCheck.compare(new ConversionCheck.CheckedCatalog(d, "cat.main.", "source"),
+                    new ConversionCheck.CheckedCatalog(lite, "", "target"), tables))
                     .isInstanceOf(SQLException.class).hasMessageContaining("table ducklake_snapshot");
         }
     }

@@ -61,8 +61,8 @@ class ColumnAndCellMergeTest {
 
     private MergeResult merge(LocalStore store, Path base, Path ours, Path theirs, Path out) throws Exception {
         return new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours,
-                new MergeRequest.Side(theirs, RandomThreeWayMergeTest.Trio.newest(theirs)),
-                new MergeRequest.Side(base, RandomThreeWayMergeTest.Trio.newest(base)), MergeOptions.NONE, out,
+                new MergeRequest.CatalogSnapshot(theirs, RandomThreeWayMergeTest.Trio.newest(theirs)),
+                new MergeRequest.CatalogSnapshot(base, RandomThreeWayMergeTest.Trio.newest(base)), MergeOptions.NONE, out,
                 new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), null, "tester", "merge")));
     }
 

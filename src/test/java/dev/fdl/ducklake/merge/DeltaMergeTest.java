@@ -52,8 +52,8 @@ class DeltaMergeTest {
 
         Path out = dir.resolve("merged.sqlite");
         MergeResult r = new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours,
-                new MergeRequest.Side(theirs, RandomThreeWayMergeTest.Trio.newest(theirs)),
-                new MergeRequest.Side(base, RandomThreeWayMergeTest.Trio.newest(base)), MergeOptions.NONE, out,
+                new MergeRequest.CatalogSnapshot(theirs, RandomThreeWayMergeTest.Trio.newest(theirs)),
+                new MergeRequest.CatalogSnapshot(base, RandomThreeWayMergeTest.Trio.newest(base)), MergeOptions.NONE, out,
                 new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), null, "tester", "merge")));
 
         assertThat(r.conflicts()).isEmpty();
@@ -84,8 +84,8 @@ class DeltaMergeTest {
 
         Path out = dir.resolve("merged.sqlite");
         MergeResult r = new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours,
-                new MergeRequest.Side(theirs, RandomThreeWayMergeTest.Trio.newest(theirs)),
-                new MergeRequest.Side(base, RandomThreeWayMergeTest.Trio.newest(base)), MergeOptions.NONE, out,
+                new MergeRequest.CatalogSnapshot(theirs, RandomThreeWayMergeTest.Trio.newest(theirs)),
+                new MergeRequest.CatalogSnapshot(base, RandomThreeWayMergeTest.Trio.newest(base)), MergeOptions.NONE, out,
                 new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), null, "tester", "merge")));
 
         assertThat(r.conflicts()).isEmpty();

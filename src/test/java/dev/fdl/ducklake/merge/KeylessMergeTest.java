@@ -113,7 +113,7 @@ class KeylessMergeTest {
         });
         assertThat(dir.resolve("s.sqlite")).doesNotExist();
 
-        MergeResult settled = merge(new MergeOptions(MergeOptions.Side.THEIRS, Map.of(), List.of(), true), "st");
+        MergeResult settled = merge(new MergeOptions(MergeOptions.MergeSide.THEIRS, Map.of(), List.of(), true), "st");
         assertThat(settled.conflicts()).isEmpty();
         assertThat(settled.warnings()).isEmpty();
         assertThat(rows("st")).containsExactly("1,a", "2,b", "2,b", "9,z");
@@ -121,8 +121,8 @@ class KeylessMergeTest {
 
     private MergeResult merge(MergeOptions options, String out) throws Exception {
         return new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours,
-                new MergeRequest.Side(theirs, RandomThreeWayMergeTest.Trio.newest(theirs)),
-                new MergeRequest.Side(base, RandomThreeWayMergeTest.Trio.newest(base)), options, dir.resolve(out + ".sqlite"),
+                new MergeRequest.CatalogSnapshot(theirs, RandomThreeWayMergeTest.Trio.newest(theirs)),
+                new MergeRequest.CatalogSnapshot(base, RandomThreeWayMergeTest.Trio.newest(base)), options, dir.resolve(out + ".sqlite"),
                 new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), null, "tester", "merge")));
     }
 

@@ -395,7 +395,7 @@ class RandomThreeWayMergeTest {
         private void check() throws Exception {
             Path out = dir.resolve("merged.sqlite");
             MergeResult r = new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours,
-                    new MergeRequest.Side(theirs, newest(theirs)), new MergeRequest.Side(base, newest(base)), MergeOptions.NONE, out,
+                    new MergeRequest.CatalogSnapshot(theirs, newest(theirs)), new MergeRequest.CatalogSnapshot(base, newest(base)), MergeOptions.NONE, out,
                     new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), null, "tester", "merge")));
             long filesAfter = dataFiles();
             Set<String> expectedConflicts = new TreeSet<>();

@@ -116,7 +116,7 @@ class RenameMergeTest {
         });
         assertThat(dir.resolve("merged.sqlite")).doesNotExist();
 
-        MergeResult settled = merge(ours, theirs, new MergeOptions(MergeOptions.Side.THEIRS, Map.of(), List.of()), dir.resolve("settled.sqlite"));
+        MergeResult settled = merge(ours, theirs, new MergeOptions(MergeOptions.MergeSide.THEIRS, Map.of(), List.of()), dir.resolve("settled.sqlite"));
         assertThat(settled.conflicts()).isEmpty();
         assertThat(read(dir.resolve("settled.sqlite"), "SELECT string_agg(concat_ws(',', k, a, b), '|' ORDER BY k) FROM yours"))
                 .isEqualTo("1,11,x|2,22,y|3,30,z");
@@ -124,8 +124,8 @@ class RenameMergeTest {
 
     private MergeResult merge(Path o, Path t, MergeOptions options, Path out) throws Exception {
         return new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(o,
-                new MergeRequest.Side(t, RandomThreeWayMergeTest.Trio.newest(t)),
-                new MergeRequest.Side(base, RandomThreeWayMergeTest.Trio.newest(base)), options, out,
+                new MergeRequest.CatalogSnapshot(t, RandomThreeWayMergeTest.Trio.newest(t)),
+                new MergeRequest.CatalogSnapshot(base, RandomThreeWayMergeTest.Trio.newest(base)), options, out,
                 new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), null, "tester", "merge")));
     }
 

@@ -71,15 +71,15 @@ class ViewMergeTest {
                 .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("view w", "view"), org.assertj.core.groups.Tuple.tuple("view v", "created"));
         assertThat(dir.resolve("merged.sqlite")).doesNotExist();
 
-        MergeResult s = merge(new MergeOptions(MergeOptions.Side.THEIRS, java.util.Map.of(), List.of()), dir.resolve("settled.sqlite"));
+        MergeResult s = merge(new MergeOptions(MergeOptions.MergeSide.THEIRS, java.util.Map.of(), List.of()), dir.resolve("settled.sqlite"));
         assertThat(s.conflicts()).isEmpty();
         assertThat(views(dir.resolve("settled.sqlite"))).containsExactly("v: SELECT 2", "w: SELECT k, a FROM kt");
     }
 
     private MergeResult merge(MergeOptions options, Path out) throws Exception {
         return new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours,
-                new MergeRequest.Side(theirs, RandomThreeWayMergeTest.Trio.newest(theirs)),
-                new MergeRequest.Side(base, RandomThreeWayMergeTest.Trio.newest(base)), options, out,
+                new MergeRequest.CatalogSnapshot(theirs, RandomThreeWayMergeTest.Trio.newest(theirs)),
+                new MergeRequest.CatalogSnapshot(base, RandomThreeWayMergeTest.Trio.newest(base)), options, out,
                 new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), null, "tester", "merge")));
     }
 

@@ -34,10 +34,10 @@ class CatalogDiffTest {
     }
 
     /** The working catalog as a DuckDB file: one side of a diff. */
-    private CatalogDiff.Side side(WorkingCatalogFixture wc, String label) {
+    private CatalogDiff.DiffSide side(WorkingCatalogFixture wc, String label) {
         Path duck = tmp.resolve(label + ".duckdb");
         CatalogConverter.convert(wc.catalog, duck, CatalogKind.DUCKDB, ProgressListener.NONE);
-        return new CatalogDiff.Side(label, duck, null);
+        return new CatalogDiff.DiffSide(label, duck, null);
     }
 
     /** Everything the diff reports, one line per event. */
@@ -77,14 +77,14 @@ class CatalogDiffTest {
         // row 3 is deleted from the first data file: it gets a delete file
         wc.sync(csv("v2.csv", "id,name,pop\n1,a,10\n2,b,20\n4,d,40\n5,e,50\n6,f,60\n"), "t", "id");
         wc.sync(csv("u.csv", "x\n1\n"), "u");
-        CatalogDiff.Side a = side(wc, "a");
+        CatalogDiff.DiffSide a = side(wc, "a");
         // only rows of the second file change; the first file keeps its delete file; u is dropped, w added; pop renamed
         wc.sync(csv("v3.csv", "id,name,Pop\n1,a,10\n2,b,20\n4,d,41\n6,f,60\n7,g,70\n"), "t", "id");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + wc.catalog)) {
             c.createStatement().execute("UPDATE ducklake_table SET end_snapshot = 5 WHERE table_name = 'u'");
         }
         wc.sync(csv("w.csv", "y\nhello\n"), "w");
-        CatalogDiff.Side b = side(wc, "b");
+        CatalogDiff.DiffSide b = side(wc, "b");
         // the first data file of t is shared with the same delete file: take it away, the diff must not need it
         Path first;
         try (var s = Files.list(wc.dir.resolve("repo/data/main/t"))) {
@@ -125,11 +125,11 @@ class CatalogDiffTest {
     void aKeyHeldByTwoRowsOrNullIsRefusedNamingTableSideAndValueInsteadOfCountingAJoin() throws Exception {
         WorkingCatalogFixture wc = new WorkingCatalogFixture(tmp.resolve("wc"));
         wc.sync(csv("v1.csv", "id,k,name\n1,x,a\n2,x,b\n3,y,c\n"), "t");
-        CatalogDiff.Side a = side(wc, "a");
+        CatalogDiff.DiffSide a = side(wc, "a");
         wc.sync(csv("v2.csv", "id,k,name\n1,x,A\n2,x,B\n3,y,C\n"), "t");
-        CatalogDiff.Side b = side(wc, "b");
+        CatalogDiff.DiffSide b = side(wc, "b");
         wc.sync(csv("v3.csv", "id,k,name\n1,x,A\n2,z,B\n3,,D\n"), "t");
-        CatalogDiff.Side c = side(wc, "c");
+        CatalogDiff.DiffSide c = side(wc, "c");
 
         // k = 'x' pairs 2 rows with 2: the join would count 4 changed rows where there are 2
         assertThatThrownBy(() -> new CatalogDiff(DuckDbPool.shared()).run(new CatalogDiff.Request(a, b, null, List.of("k"), false), new Lines()))

@@ -103,7 +103,7 @@ class CatalogMatchTest {
                     // an older version's statistics: its next_row_id was smaller
                     c.createStatement().executeUpdate("UPDATE ducklake_table_stats SET next_row_id = 1 WHERE table_id = 1");
                 }
-                CatalogMatch.Result r = CatalogMatch.run(CatalogMatch.Request.restore(working, source, at, "tester", "restore " + at));
+                CatalogMatch.MatchResult r = CatalogMatch.run(CatalogMatch.Request.restore(working, source, at, "tester", "restore " + at));
                 assertThat(nextRowId(working)).as("row ids never go back").isEqualTo(nextRowId);
                 assertThat(r.snapshot()).isEqualTo(16);
                 assertThat(r.changes()).isNotEmpty();
@@ -138,7 +138,7 @@ class CatalogMatchTest {
         Path working = sqlite(towns, "working.sqlite");
         JsonNode typesExpected = expected("types");
         long last = typesExpected.get("snapshots").get(typesExpected.get("snapshots").size() - 1).get("id").asLong();
-        CatalogMatch.Result r = CatalogMatch.run(CatalogMatch.Request.restore(working, sqlite(types, "source.sqlite"), last, "tester", "types"));
+        CatalogMatch.MatchResult r = CatalogMatch.run(CatalogMatch.Request.restore(working, sqlite(types, "source.sqlite"), last, "tester", "types"));
         assertThat(r.snapshot()).isEqualTo(16);
         assertThat(r.changes()).contains("created_schema:\"main\"", "dropped_schema:0", "dropped_table:1");
         assertReadsAs(working, towns.dataPath(), 16, snapshot(typesExpected, last), 15, snapshot(expected("towns"), 15));

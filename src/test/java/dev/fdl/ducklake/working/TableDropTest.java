@@ -69,7 +69,7 @@ class TableDropTest {
         asOf(theirs, 9);
         assertThat(WorkingCatalogFixture.dump(ours)).as("the story up to the drop").isNotEqualTo(WorkingCatalogFixture.dump(theirs));
 
-        TableDrop.Result r = TableDrop.drop(ours, List.of("scratch"), null, null);
+        TableDrop.DropResult r = TableDrop.drop(ours, List.of("scratch"), null, null);
 
         assertThat(r.snapshot()).isEqualTo(9);
         assertThat(r.tables()).containsExactly(new TableDrop.Dropped(new TableName("main", "scratch"), 2));
@@ -94,7 +94,7 @@ class TableDropTest {
             before = rs.getLong(1);
         }
 
-        TableDrop.Result r = TableDrop.drop(wc.catalog, List.of("main.t"), "bob", "no more t");
+        TableDrop.DropResult r = TableDrop.drop(wc.catalog, List.of("main.t"), "bob", "no more t");
 
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + wc.catalog); Statement st = c.createStatement()) {
             assertThat(rows(st, "SELECT schema_version, changes_made, author, commit_message FROM ducklake_snapshot "
@@ -144,7 +144,7 @@ class TableDropTest {
                 .isInstanceOfSatisfying(FdlException.class, e -> assertThat(e.kind()).isEqualTo(FdlException.Kind.USAGE));
         assertThat(wc.dump()).as("nothing changed").isEqualTo(dump);
 
-        TableDrop.Result r = TableDrop.drop(wc.catalog, List.of("c", "sales.orders", "c"), null, null);
+        TableDrop.DropResult r = TableDrop.drop(wc.catalog, List.of("c", "sales.orders", "c"), null, null);
         assertThat(r.tables()).extracting(d -> d.table().toString()).containsExactly("main.c", "sales.orders");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + wc.catalog); Statement st = c.createStatement()) {
             assertThat(rows(st, "SELECT changes_made FROM ducklake_snapshot_changes WHERE snapshot_id = " + r.snapshot()))
