@@ -81,6 +81,17 @@ class KeylessMergeTest {
 
     @ParameterizedTest(name = "whole table: {0}")
     @ValueSource(booleans = {false, true})
+    void aDuplicateRemovedOnBothSidesAmongOtherEditsKeepsOneCopyNotTheMultisetDifference(boolean whole) throws Exception {
+        // (2,0): b 2, o 1, t 1 -> 1 (not o + t - b = 0); (1,1): b 1, o 1, t 2 -> 2; (1,2), (2,1): added by ours
+        sides(whole, "1,1\n2,0\n2,0\n0,2\n2,2\n0,1\n", "1,1\n2,0\n0,2\n2,2\n0,1\n1,2\n2,1\n", "1,1\n2,0\n0,2\n2,2\n0,1\n1,1\n");
+        MergeResult r = merge(MergeOptions.NONE, "m");
+        assertThat(r.conflicts()).isEmpty();
+        assertThat(r.warnings()).isEmpty();
+        assertThat(rows("m")).containsExactly("0,1", "0,2", "1,1", "1,1", "1,2", "2,0", "2,1", "2,2");
+    }
+
+    @ParameterizedTest(name = "whole table: {0}")
+    @ValueSource(booleans = {false, true})
     void aCountChangedOnOneSideIsTakenEvenWhereTheOtherTouchedOtherRows(boolean whole) throws Exception {
         // (1,a): b 2, o 2, t 0 -> 0; (2,b): b 1, o 0, t 1 -> 0; (4,d): added by ours; (5,e): added once more by theirs
         sides(whole, "1,a\n1,a\n2,b\n5,e\n", "1,a\n1,a\n5,e\n4,d\n", "2,b\n5,e\n5,e\n");

@@ -10,6 +10,7 @@ import dev.fdl.ducklake.load.sync.Syncer;
 import dev.fdl.ducklake.read.BuiltInReader;
 import dev.fdl.ducklake.working.EmptySnapshot;
 import dev.fdl.ducklake.working.TableDrop;
+import dev.fdl.ducklake.working.TableRename;
 import dev.fdl.ducklake.working.WorkingCatalog;
 import dev.fdl.store.LocalStore;
 import dev.fdl.util.SqlQuote;
@@ -43,39 +44,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Seeded, reproducible random three-way merges. Each case is one seed ({@code -Dfdl.merge.seed=N}
- * runs that one alone; {@code -Dfdl.merge.cases=N} runs seeds {@code 0..N-1}): a keyed table
- * (recorded key, {@code import --mode sync --key}) and an unkeyed one (duplicates allowed) in the
- * base, then random edits on two copies through fdl's own writers: inserts, updates and deletes on
- * disjoint keys (and, now and then, one key changed on both sides: a conflict), columns added or
- * dropped on one side, tables created (sometimes on both sides under one name) and dropped.
+ * runs that one alone; {@code -Dfdl.merge.cases=N} runs seeds {@code 0..N-1}, 50 by default): a
+ * keyed table (recorded key, {@code import --mode sync --key}) edited on disjoint keys (and, now and
+ * then, one key changed on both sides: a conflict), columns added or dropped on one side, dropped on
+ * one side; then either a keyless table whose sides overlap or a keyed table whose sides change
+ * single cells, each sometimes renamed (the table, or a column by a full or a letter-case rename) on
+ * one side; now and then tables created on one or both sides. Tables whose columns are the same on
+ * all sides are merged from their changes, the others whole ({@link DeltaMerge}); every default
+ * run plans cases of every {@link Kind} ({@link #defaultSeedsReachEveryKind}).
  *
- * <p>Cases are independent, so to keep hundreds of them cheap the tables of many cases (named
+ * <p>Cases are independent, so to keep them cheap the tables of many cases (named
  * {@code c<seed>_...}) share one base, ours and theirs catalog and one merge: the engine merges
  * every table on its own, and the cost of a case is then that of its few table writes, not of
  * catalogs, conversions and merges of its own. Cases expected to conflict share a merge of their
- * own (a conflict writes nothing), which must report exactly their conflicting tables; the others'
- * merge, read through the built-in reader, must equal what plain SQL computes over whole rows of
- * base, ours and theirs: per table, ours when theirs left it as the base, theirs when ours did, else
- * {@code (ours UNION ALL theirs) EXCEPT ALL base} (multisets; for keyed tables the set form).
+ * own (a conflict writes nothing), which must report exactly their conflicting tables. In the
+ * others' merge, read through the built-in reader, the keyed table of each case must equal what
+ * plain SQL computes over whole rows of base, ours and theirs (ours when theirs left it as the
+ * base, theirs when ours did, else {@code (B ∩ O ∩ T) ∪ (O − B) ∪ (T − B)}); the cell and keyless
+ * tables must equal what the case computes in plain Java, cell by cell (a cell changed on one side
+ * is taken from it) and per distinct row by the diff3 rule (docs/SPEC.md section 7).
  */
 class RandomThreeWayMergeTest {
     @TempDir Path tmp;
 
-    private static final int CASES = Integer.getInteger("fdl.merge.cases", 100);
-    /**
-     * Seeds whose keyless {@code bag} table the engine merges one row away from the per-row diff3
-     * rule (docs/SPEC.md section 7): an open defect of issue 37, left out of the default run so the
-     * rest keeps guarding; run one with {@code -Dfdl.merge.seed=71} to see it.
-     */
-    private static final java.util.Set<Integer> KNOWN_KEYLESS_MISMATCH = java.util.Set.of(71, 72, 91);
+    private static final int CASES = Integer.getInteger("fdl.merge.cases", 50);
     /** Cases per group of shared catalogs: bigger groups share more set-up, smaller ones run in parallel. */
     private static final int GROUP = 25;
 
     @TestFactory
     Stream<DynamicTest> randomMergesEqualSetAlgebraOverWholeRows() {
         Integer only = Integer.getInteger("fdl.merge.seed");
-        List<Integer> seeds = only != null ? List.of(only)
-                : IntStream.range(0, CASES).filter(i -> !KNOWN_KEYLESS_MISMATCH.contains(i)).boxed().toList();
+        List<Integer> seeds = only != null ? List.of(only) : IntStream.range(0, CASES).boxed().toList();
         // groups share nothing, so two run at once (the machine's two cores); each dynamic test waits for its own
         ExecutorService workers = Executors.newFixedThreadPool(2);
         List<DynamicTest> tests = new ArrayList<>();
@@ -98,6 +97,14 @@ class RandomThreeWayMergeTest {
         return tests.stream();
     }
 
+    /** The default seeds plan cases of every kind, so the default run reaches both merge paths and every rename. */
+    @org.junit.jupiter.api.Test
+    void defaultSeedsReachEveryKind() {
+        Set<Kind> planned = java.util.EnumSet.noneOf(Kind.class);
+        for (int seed = 0; seed < 50; seed++) planned.addAll(new Case(seed).kinds);
+        assertThat(planned).containsExactlyInAnyOrder(Kind.values());
+    }
+
     private static void runGroup(Path dir, List<Integer> seeds) throws Exception {
         List<Case> clean = new ArrayList<>(), conflicting = new ArrayList<>();
         for (int seed : seeds) {
@@ -111,11 +118,46 @@ class RandomThreeWayMergeTest {
     /** Where an edit goes. */
     enum Where { BASE, OURS, THEIRS }
 
+    /** What a case plans; tables with the same columns on every side merge from their changes, the others whole. */
+    enum Kind {
+        /** Keyed rows changed on disjoint keys, the same key sometimes changed on both sides. */
+        KEYED_ROWS,
+        /** A column added or dropped on one side (whole table). */
+        KEYED_COLUMNS,
+        /** Dropped on one side, sometimes changed on the other (a conflict). */
+        KEYED_DROP,
+        /** Single cells changed, the same key on both sides now and then (from the changes). */
+        CELLS,
+        /** Single cells, one side renames a column in letter case only (whole table). */
+        CELLS_CASE_RENAME,
+        /** Single cells, one side renames a column to another name (whole table). */
+        CELLS_FULL_RENAME,
+        /** Single cells, one side renames the table (from the changes). */
+        CELLS_TABLE_RENAME,
+        /** Keyless, overlapping sides (from the changes, or whole when both changed a count differently). */
+        KEYLESS,
+        /** Keyless, overlapping sides, one side renames a column in letter case only or fully (whole table). */
+        KEYLESS_RENAME,
+        /** Keyless, overlapping sides, one side renames the table. */
+        KEYLESS_TABLE_RENAME,
+        /** Tables created on one or both sides. */
+        CREATED
+    }
+
     /**
-     * One table write of a case: the table's rows become {@code csv} (import --mode sync; with
-     * {@code key}, recorded) or, with a null {@code csv}, the table is dropped.
+     * One table edit of a case: the table's rows become {@code csv} (import --mode sync; with
+     * {@code key}, recorded); with a null {@code csv}, the table is renamed to {@code renameTo} and
+     * its {@code columns} (old name to new) are renamed, or, with neither, it is dropped.
      */
-    record Edit(Where where, String table, String csv, List<String> key) {}
+    record Edit(Where where, String table, String csv, List<String> key, String renameTo, Map<String, String> columns) {
+        Edit(Where where, String table, String csv, List<String> key) {
+            this(where, table, csv, key, null, Map.of());
+        }
+
+        boolean drops() {
+            return csv == null && renameTo == null && columns.isEmpty();
+        }
+    }
 
     /** One random case: its edits, in order, and the tables whose merge must conflict. */
     static final class Case {
@@ -123,41 +165,43 @@ class RandomThreeWayMergeTest {
         final Random rnd;
         final List<Edit> edits = new ArrayList<>();
         final Set<String> conflicts = new TreeSet<>();
+        final Set<Kind> kinds = java.util.EnumSet.noneOf(Kind.class);
         /** Tables whose merge is computed here in plain Java: their merged columns, and rows as sorted CSV lines. */
         final Map<String, List<String>> columns = new TreeMap<>(), rows = new TreeMap<>();
+        /** Names a side renamed tables from, as the built-in reader names them: no merged table has them. */
+        final Set<String> renamedFrom = new TreeSet<>();
 
         Case(long seed) {
             this.p = "c" + seed + "_";
             this.rnd = new Random(seed);
-            plan();
+            keyed();
+            if (rnd.nextBoolean()) overlapping();
+            else cells();
+            created();
         }
 
         private void sync(Where w, String table, String csv) {
             edits.add(new Edit(w, p + table, csv, null));
         }
 
-        private void plan() {
+        /** A keyed table: disjoint keys per side, sometimes one shared key (a conflict unless the same change). */
+        private void keyed() {
             Map<Integer, String> keyed = new TreeMap<>();
             int n = 4 + rnd.nextInt(8);
             for (int k = 1; k <= n; k++) keyed.put(k, k + "," + rnd.nextInt(5) + "," + word());
             // key 0 is never edited: a merged keyed table is never empty (an empty merge result is refused)
-            Map<Integer, String> withKept = new TreeMap<>(keyed);
-            withKept.put(0, "0,0,kept");
-            edits.add(new Edit(Where.BASE, p + "kt", keyedCsv(withKept), List.of("k")));
-            List<String> bag = new ArrayList<>();
-            for (int i = 0; i < 3 + rnd.nextInt(6); i++) bag.add(rnd.nextInt(3) + "," + rnd.nextInt(3));
-            sync(Where.BASE, "bag", "x,y\n" + String.join("\n", bag) + "\n");
-
-            // keyed table: disjoint keys per side, sometimes one shared key (a conflict unless the same change)
+            edits.add(new Edit(Where.BASE, p + "kt", keyedCsv(withKept(keyed)), List.of("k")));
             List<Integer> keys = new ArrayList<>(keyed.keySet());
             java.util.Collections.shuffle(keys, rnd);
             int split = keys.size() / 2;
             int mode = rnd.nextInt(10);
             if (mode < 2) { // columns change on one side only: the table is taken from that side
+                kinds.add(Kind.KEYED_COLUMNS);
                 Where side = rnd.nextBoolean() ? Where.OURS : Where.THEIRS;
                 Map<Integer, String> edited = withKept(editRows(keyed, keys, 0, keys.size(), 1000));
                 sync(side, "kt", rnd.nextBoolean() ? addColumn(edited) : dropColumn(edited));
             } else if (mode < 3) { // dropped on one side; changed on the other sometimes (a conflict)
+                kinds.add(Kind.KEYED_DROP);
                 boolean oursDrops = rnd.nextBoolean();
                 edits.add(new Edit(oursDrops ? Where.OURS : Where.THEIRS, p + "kt", null, null));
                 if (rnd.nextBoolean()) {
@@ -165,6 +209,7 @@ class RandomThreeWayMergeTest {
                     conflicts.add(p + "kt");
                 }
             } else {
+                kinds.add(Kind.KEYED_ROWS);
                 Map<Integer, String> o = editRows(keyed, keys, 0, split, 1000);
                 Map<Integer, String> t = editRows(keyed, keys, split, keys.size(), 2000);
                 if (mode == 3 && split > 0) { // the same key changed on both sides
@@ -177,36 +222,61 @@ class RandomThreeWayMergeTest {
                 if (!o.equals(keyed)) sync(Where.OURS, "kt", keyedCsv(withKept(o)));
                 if (!t.equals(keyed)) sync(Where.THEIRS, "kt", keyedCsv(withKept(t)));
             }
+        }
 
-            // unkeyed table: multiset edits on each side, never a conflict
-            for (Where side : List.of(Where.OURS, Where.THEIRS)) {
-                if (rnd.nextInt(3) == 0) continue;
-                List<String> b = new ArrayList<>(bag);
-                if (!b.isEmpty() && rnd.nextBoolean()) b.remove(rnd.nextInt(b.size()));
-                for (int i = rnd.nextInt(3); i > 0; i--) b.add(rnd.nextInt(3) + "," + rnd.nextInt(3));
-                if (b.isEmpty()) b.add("9,9");
-                if (!b.equals(bag)) sync(side, "bag", "x,y\n" + String.join("\n", b) + "\n");
-            }
-
-            if (rnd.nextBoolean()) overlapping();
-            else cells();
-
-            // new tables
-            if (rnd.nextInt(3) == 0) sync(Where.OURS, "new_o", "a,b\n1,2\n3,4\n");
-            if (rnd.nextInt(3) == 0) sync(Where.THEIRS, "new_t", "a\n5\n");
-            if (rnd.nextInt(6) == 0) {
+        /** New tables on one side, or on both under one name (equal, or a conflict). */
+        private void created() {
+            if (rnd.nextInt(4) == 0) sync(Where.OURS, "new_o", "a,b\n1,2\n3,4\n");
+            if (rnd.nextInt(4) == 0) sync(Where.THEIRS, "new_t", "a\n5\n");
+            if (rnd.nextInt(8) == 0) {
                 boolean equal = rnd.nextBoolean();
                 sync(Where.OURS, "both", "a\n1\n");
                 sync(Where.THEIRS, "both", equal ? "a\n1\n" : "a\n2\n");
                 if (!equal) conflicts.add(p + "both");
             }
+            if (edits.stream().anyMatch(e -> e.table().endsWith("new_o") || e.table().endsWith("new_t") || e.table().endsWith("both")))
+                kinds.add(Kind.CREATED);
+        }
+
+        /**
+         * How one side renames a table of the case: nothing, the table, or column {@code column} by
+         * letter case (by the file's header alone) or to another name ({@link dev.fdl.ducklake.working.TableRename}).
+         */
+        private record Rename(Where side, String table, String column, String to, boolean byHeader) {
+            String header(Where w, String header) {
+                if (w != side || column == null) return header;
+                return String.join(",", java.util.Arrays.stream(header.split(",")).map(c -> c.equals(column) ? to : c).toList());
+            }
+        }
+
+        /** A random rename of {@code table} (column {@code column}) on a random side; {@code kinds}: the kinds of a case, table and column renames. */
+        private Rename rename(String table, String column, Kind plain, Kind tableRename, Kind columnRename, Kind caseRename) {
+            Where side = rnd.nextBoolean() ? Where.OURS : Where.THEIRS;
+            int r = rnd.nextInt(6);
+            Rename out;
+            if (r == 0) {
+                out = new Rename(side, table + "_r", null, null, false);
+                kinds.add(tableRename);
+                renamedFrom.add("main." + p + table);
+                edits.add(new Edit(side, p + table, null, null, p + out.table(), Map.of()));
+            } else if (r == 1) {
+                out = new Rename(side, table, column, column.toUpperCase(java.util.Locale.ROOT), true);
+                kinds.add(caseRename);
+            } else if (r == 2) {
+                out = new Rename(side, table, column, column + "_new", false);
+                kinds.add(columnRename);
+                edits.add(new Edit(side, p + table, null, null, null, Map.of(column, out.to())));
+            } else {
+                out = new Rename(side, table, null, null, false);
+                kinds.add(plain);
+            }
+            return out;
         }
 
         /**
          * A table without a key whose sides overlap: duplicates in the base, the same row removed
-         * and the same row added on both sides, then each side's own edits; now and then theirs
-         * renames column x to X (letter case, by the file's header: the whole-table merge). The
-         * expected rows follow the diff3 rule per distinct row (docs/SPEC.md section 7).
+         * and the same row added on both sides, then each side's own edits; sometimes renamed on
+         * one side. The expected rows follow the diff3 rule per distinct row (docs/SPEC.md section 7).
          */
         private void overlapping() {
             List<String> base = new ArrayList<>(List.of("5,5"));
@@ -216,10 +286,15 @@ class RandomThreeWayMergeTest {
             if (rnd.nextBoolean()) shared.remove(1 + rnd.nextInt(shared.size() - 1));
             if (rnd.nextBoolean()) shared.add("7," + rnd.nextInt(2));
             List<String> o = own(shared), t = own(shared);
-            boolean rename = rnd.nextInt(3) == 0;
             sync(Where.BASE, "ov", "x,y\n" + String.join("\n", base) + "\n");
-            if (!counts(o).equals(counts(base))) sync(Where.OURS, "ov", "x,y\n" + String.join("\n", o) + "\n");
-            if (rename || !counts(t).equals(counts(base))) sync(Where.THEIRS, "ov", (rename ? "X,y\n" : "x,y\n") + String.join("\n", t) + "\n");
+            Rename rn = rename("ov", rnd.nextBoolean() ? "x" : "y", Kind.KEYLESS, Kind.KEYLESS_TABLE_RENAME, Kind.KEYLESS_RENAME, Kind.KEYLESS_RENAME);
+            String table = rn.table();
+            for (Where w : List.of(Where.OURS, Where.THEIRS)) {
+                List<String> side = w == Where.OURS ? o : t;
+                boolean header = rn.byHeader() && rn.side() == w;
+                if (header || !counts(side).equals(counts(base)))
+                    sync(w, rn.side() == w ? table : "ov", rn.header(w, "x,y") + "\n" + String.join("\n", side) + "\n");
+            }
             Map<String, Integer> b = counts(base), oc = counts(o), tc = counts(t);
             List<String> merged = new ArrayList<>();
             Set<String> all = new TreeSet<>(b.keySet());
@@ -230,7 +305,7 @@ class RandomThreeWayMergeTest {
                 int n = no == nt ? no : no == nb ? nt : nt == nb ? no : Math.max(0, no + nt - nb);
                 for (int i = 0; i < n; i++) merged.add(r);
             }
-            expect("ov", rename ? List.of("X", "y") : List.of("x", "y"), merged);
+            expect(table, List.of(rn.header(rn.side(), "x,y").split(",")), merged);
         }
 
         /** {@code rows} with a random row removed (never the kept 5,5) and up to two added. */
@@ -250,7 +325,7 @@ class RandomThreeWayMergeTest {
         /**
          * A keyed table whose sides change single cells: ours column a of some keys, theirs column
          * b of some keys (the same key now and then: both cells merge), sometimes the same new
-         * value of a on both; now and then theirs renames b to B (the whole-table merge).
+         * value of a on both; sometimes renamed on one side.
          */
         private void cells() {
             Map<Integer, int[]> base = new TreeMap<>(), o = new TreeMap<>(), t = new TreeMap<>();
@@ -268,10 +343,13 @@ class RandomThreeWayMergeTest {
                 }
             }
             if (rnd.nextInt(3) == 0) o.put(100, new int[]{1, 1});
-            boolean rename = rnd.nextInt(3) == 0;
             edits.add(new Edit(Where.BASE, p + "cell", cellCsv("k,a,b", base), List.of("k")));
-            if (!same(o, base)) sync(Where.OURS, "cell", cellCsv("k,a,b", o));
-            if (rename || !same(t, base)) sync(Where.THEIRS, "cell", cellCsv(rename ? "k,a,B" : "k,a,b", t));
+            Rename rn = rename("cell", rnd.nextBoolean() ? "a" : "b", Kind.CELLS, Kind.CELLS_TABLE_RENAME, Kind.CELLS_FULL_RENAME, Kind.CELLS_CASE_RENAME);
+            for (Where w : List.of(Where.OURS, Where.THEIRS)) {
+                Map<Integer, int[]> side = w == Where.OURS ? o : t;
+                boolean header = rn.byHeader() && rn.side() == w;
+                if (header || !same(side, base)) sync(w, rn.side() == w ? rn.table() : "cell", cellCsv(rn.header(w, "k,a,b"), side));
+            }
             List<String> merged = new ArrayList<>();
             Set<Integer> keys = new TreeSet<>(o.keySet());
             keys.addAll(t.keySet());
@@ -280,7 +358,7 @@ class RandomThreeWayMergeTest {
                 int[] m = bv == null ? (ov != null ? ov : tv) : new int[]{ov[0] != bv[0] ? ov[0] : tv[0], ov[1] != bv[1] ? ov[1] : tv[1]};
                 merged.add(k + "," + m[0] + "," + m[1]);
             }
-            expect("cell", rename ? List.of("k", "a", "B") : List.of("k", "a", "b"), merged);
+            expect(rn.table(), List.of(rn.header(rn.side(), "k,a,b").split(",")), merged);
         }
 
         private static boolean same(Map<Integer, int[]> a, Map<Integer, int[]> b) {
@@ -380,16 +458,38 @@ class RandomThreeWayMergeTest {
         }
 
         /** The cases' edits of {@code where}, case by case in order; drops of one side go in one snapshot. */
-        private void apply(Where where, Path catalog) throws IOException {
+        private void apply(Where where, Path catalog) throws IOException, SQLException {
             List<String> drops = new ArrayList<>();
             for (Case c : cases) {
                 for (Edit e : c.edits) {
                     if (e.where() != where) continue;
-                    if (e.csv() == null) drops.add(e.table());
+                    if (e.drops()) drops.add(e.table());
+                    else if (e.csv() == null) rename(catalog, e);
                     else sync(catalog, e.table(), e.csv(), e.key());
                 }
             }
             if (!drops.isEmpty()) TableDrop.drop(catalog, drops, "tester", "drop " + String.join(", ", drops));
+        }
+
+        /** Renames the table of {@code e} and its columns, by their ids in {@code catalog}. */
+        private static void rename(Path catalog, Edit e) throws SQLException {
+            long table = -1;
+            Map<Long, String> columns = new TreeMap<>();
+            try (Connection c = dev.fdl.ducklake.engine.Sql.sqlite(catalog, true); Statement st = c.createStatement()) {
+                try (ResultSet rs = st.executeQuery("SELECT table_id FROM ducklake_table WHERE end_snapshot IS NULL AND table_name = "
+                        + SqlQuote.literal(e.table()))) {
+                    if (rs.next()) table = rs.getLong(1);
+                }
+                for (Map.Entry<String, String> col : e.columns().entrySet()) {
+                    try (ResultSet rs = st.executeQuery("SELECT column_id FROM ducklake_column WHERE end_snapshot IS NULL AND table_id = "
+                            + table + " AND column_name = " + SqlQuote.literal(col.getKey()))) {
+                        assertThat(rs.next()).as("column " + col.getKey() + " of " + e.table()).isTrue();
+                        columns.put(rs.getLong(1), col.getValue());
+                    }
+                }
+            }
+            assertThat(table).as("table " + e.table()).isNotNegative();
+            TableRename.rename(catalog, table, e.renameTo(), columns, "tester", "rename " + e.table());
         }
 
         private void check() throws Exception {
@@ -419,6 +519,7 @@ class RandomThreeWayMergeTest {
                     javaRows.putAll(c.rows);
                 });
                 names.removeAll(javaRows.keySet());
+                cases.forEach(c -> names.removeAll(c.renamedFrom));
                 Map<String, String> expected = new TreeMap<>();
                 for (String name : names) {
                     String rel = expected(duck, name.endsWith("kt"), b.get(name), o.get(name), t.get(name));
@@ -442,16 +543,15 @@ class RandomThreeWayMergeTest {
         /**
          * Plain SQL over whole rows: ours where theirs is the base's, theirs where ours is; a table
          * created on both sides (equal, or the case expects a conflict) is ours; else, keyed (rows
-         * are a set), {@code (B ∩ O ∩ T) ∪ (O − B) ∪ (T − B)}, and unkeyed (a multiset), {@code (O ⊎ T) − B}.
+         * are a set), {@code (B ∩ O ∩ T) ∪ (O − B) ∪ (T − B)}.
          */
         private static String expected(Connection duck, boolean keyed, Path b, Path o, Path t) throws SQLException {
             if (sameRows(duck, b, t)) return o == null ? null : read(o);
             if (sameRows(duck, b, o)) return t == null ? null : read(t);
             if (b == null) return read(o);
-            if (keyed)
-                return "(" + read(b) + " INTERSECT " + read(o) + " INTERSECT " + read(t) + ") UNION (" + read(o) + " EXCEPT " + read(b)
-                        + ") UNION (" + read(t) + " EXCEPT " + read(b) + ")";
-            return "(" + read(o) + " UNION ALL " + read(t) + ") EXCEPT ALL " + read(b);
+            if (!keyed) throw new IllegalStateException("a keyless table changed on both sides is expected by its case (the diff3 rule)");
+            return "(" + read(b) + " INTERSECT " + read(o) + " INTERSECT " + read(t) + ") UNION (" + read(o) + " EXCEPT " + read(b)
+                    + ") UNION (" + read(t) + " EXCEPT " + read(b) + ")";
         }
 
         /** The columns of Parquet file {@code p} and its rows as sorted CSV lines, put under {@code name}. */
