@@ -44,11 +44,21 @@ public final class IcebergReaders {
         return tables;
     }
 
+    /** The Spark configuration key of the catalog the Spark statements name ({@code fdl}). */
+    static final String SPARK_CATALOG = "spark.sql.catalog.fdl";
+
     /** The statements, grouped by reader, each group headed by a {@code --} comment line. */
     public static List<String> statements(List<Table> tables) {
         List<String> out = new ArrayList<>();
-        out.add("-- Spark SQL (iceberg-spark-runtime; any catalog):");
-        for (Table t : tables) out.add("SELECT * FROM iceberg.`" + t.metadataUrl() + "`;  -- or spark.read.format(\"iceberg\").load(\"" + t.metadataUrl() + "\")");
+        // the version's iceberg/ folder is laid out as a Hadoop catalog's warehouse: <schema>/<table>/metadata/version-hint.text
+        String tableSuffix = "/metadata/" + IcebergTableWriter.METADATA_FILE;
+        Table first = tables.get(0);
+        String warehouse = first.metadataUrl().substring(0, first.metadataUrl().length() - tableSuffix.length()
+                - (first.schema() + "/" + first.table()).length());
+        out.add("-- Spark SQL (iceberg-spark-runtime), the version as a catalog: --conf " + SPARK_CATALOG + "=org.apache.iceberg.spark.SparkCatalog"
+                + " --conf " + SPARK_CATALOG + ".type=hadoop --conf " + SPARK_CATALOG + ".warehouse=" + warehouse);
+        for (Table t : tables) out.add("SELECT * FROM fdl.`" + t.schema() + "`.`" + t.table() + "`;  -- or spark.read.format(\"iceberg\").load(\""
+                + t.metadataUrl() + "\")");
         out.add("-- Trino (Iceberg connector with iceberg.register-table-procedure.enabled=true):");
         for (Table t : tables) out.add("CALL iceberg.system.register_table(schema_name => '" + t.schema() + "', table_name => '" + t.table()
                 + "', table_location => '" + t.metadataUrl().substring(0, t.metadataUrl().length() - ("/metadata/" + IcebergTableWriter.METADATA_FILE).length())

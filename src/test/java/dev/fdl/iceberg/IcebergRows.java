@@ -100,9 +100,18 @@ final class IcebergRows {
         return sb.append('}').toString();
     }
 
-    private static String canonValue(Object v) {
+    /** A struct value read by another reader (Spark): its fields by name, in the schema's order. */
+    record Struct(Map<String, Object> fields) {}
+
+    /** One value as canonical text: what {@code fdl query --json} shows for it, read back the same way ({@link #fdl}). */
+    static String canonValue(Object v) {
         if (v == null) return "null";
         if (v instanceof Record rec) return canon(rec, rec.struct());
+        if (v instanceof Struct st) {
+            StringBuilder sb = new StringBuilder("{");
+            st.fields().forEach((k, x) -> sb.append(sb.length() > 1 ? "," : "").append(k).append('=').append(canonValue(x)));
+            return sb.append('}').toString();
+        }
         if (v instanceof Number n) return new BigDecimal(n.toString()).stripTrailingZeros().toPlainString();
         if (v instanceof ByteBuffer b) {
             byte[] bytes = new byte[b.remaining()];

@@ -1,0 +1,157 @@
+package dev.fdl.bench;
+
+import dev.fdl.ducklake.CatalogKind;
+import dev.fdl.ducklake.catalog.EmptyCatalog;
+import dev.fdl.ducklake.catalog.MetadataQueries;
+import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.engine.Sql;
+import dev.fdl.ducklake.read.SnapshotView;
+import dev.fdl.iceberg.IcebergMetadataWriter;
+import dev.fdl.repo.RefName;
+import dev.fdl.repo.Repository;
+import dev.fdl.store.ObjectStore;
+import dev.fdl.store.Stores;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Stream;
+
+/**
+ * Writing a version's Iceberg metadata (docs/iceberg.md) against reading the version's catalog,
+ * measured in one run: a generated DuckLake catalog whose one table has F data files (default
+ * 10,000) with statistics for four columns (int64, varchar, float64, timestamptz) and 100 inlined
+ * rows. The reference is what fdl reads of the catalog to describe it: attaching it, the
+ * snapshot's tables and data files ({@code SnapshotView}) and every file's column statistics.
+ * Prints the medians of 5 runs after one warm-up, the ratio (target ≤ 1.5x), the bytes written
+ * (metadata files, and the inlined rows' Parquet: the only data bytes) and the number of files.
+ *
+ * <p>Run: {@code mvn -q test-compile exec:java -Dexec.classpathScope=test
+ * -Dexec.mainClass=dev.fdl.bench.IcebergBench [-Dexec.args="10000"]}.
+ */
+public final class IcebergBench {
+    private static final int RUNS = 5;
+
+    private IcebergBench() {}
+
+    public static void main(String[] args) throws Exception {
+        long files = args.length > 0 ? Long.parseLong(args[0]) : 10_000;
+        Path tmp = Files.createTempDirectory("fdl-icebergbench-");
+        try {
+            Path catalog = tmp.resolve("ducklake.duckdb");
+            generate(catalog, files);
+            long[] read = new long[RUNS], write = new long[RUNS];
+            long metadataBytes = 0, dataBytes = 0, written = 0;
+            for (int i = 0; i <= RUNS; i++) { // the first round warms up and is not counted
+                Path root = Files.createDirectories(tmp.resolve("repo-" + i)), scratch = Files.createDirectories(tmp.resolve("scratch-" + i));
+                List<IcebergMetadataWriter.TableWritten> out;
+                long t0, t1, t2, stats;
+                try (ObjectStore store = Stores.open(root.toString())) {
+                    Repository repo = Repository.init(store, new RefName("main"));
+                    IcebergMetadataWriter.Target target = new IcebergMetadataWriter.Target(store, "", root.toUri().toString());
+                    t0 = System.nanoTime();
+                    stats = readCatalog(catalog);
+                    t1 = System.nanoTime();
+                    out = new IcebergMetadataWriter(DuckDbPool.shared(), repo).write("01a24600-0000-7000-8000-00000000000" + i, catalog, target, scratch);
+                    t2 = System.nanoTime();
+                }
+                if (stats != files * 4) throw new IllegalStateException("read " + stats + " statistics rows, expected " + files * 4);
+                if (i == 0) continue;
+                read[i - 1] = t1 - t0;
+                write[i - 1] = t2 - t1;
+                Path iceberg = root.resolve("versions");
+                long[] sizes = sizes(iceberg);
+                written = sizes[1];
+                dataBytes = out.stream().mapToLong(IcebergMetadataWriter.TableWritten::extraBytes).sum();
+                metadataBytes = sizes[0] - dataBytes;
+            }
+            System.out.printf(Locale.ROOT, "%,d data files, 4 columns with statistics, 100 inlined rows; medians of %d runs%n", files, RUNS);
+            System.out.printf(Locale.ROOT, "read the catalog (attach, snapshot view, column statistics): %,d ms%n", median(read) / 1_000_000);
+            System.out.printf(Locale.ROOT, "write the Iceberg metadata:                                 %,d ms, ratio %.2fx (target <= 1.5x)%n",
+                    median(write) / 1_000_000, median(write) / (double) median(read));
+            System.out.printf(Locale.ROOT, "files written: %d; metadata %,d bytes; data bytes %,d (the inlined rows' Parquet; no data file copied)%n",
+                    written, metadataBytes, dataBytes);
+        } finally {
+            deleteTree(tmp);
+        }
+    }
+
+    /** What fdl reads of the catalog to describe it: the snapshot's tables and data files, and every file's statistics. */
+    private static long readCatalog(Path catalog) throws Exception {
+        try (Connection duck = DuckDbPool.shared().connection()) {
+            Sql.attach(duck, catalog, MetadataQueries.CATALOG_ALIAS, true);
+            try {
+                SnapshotView view = SnapshotView.loadRelative(duck, MetadataQueries.CATALOG_ALIAS, catalog.toString(), null);
+                MetadataQueries model = new MetadataQueries(duck, MetadataQueries.CATALOG_ALIAS, catalog.toString());
+                LongAdder rows = new LongAdder();
+                for (SnapshotView.TableEntry t : view.tables()) model.fileColumnStats(t.id(), s -> rows.increment());
+                return rows.sum();
+            } finally {
+                try (Statement st = duck.createStatement()) {
+                    st.execute("DETACH " + MetadataQueries.CATALOG_ALIAS);
+                }
+            }
+        }
+    }
+
+    /** A catalog at snapshot 1 with table main.events: {@code files} data files, their column statistics, 100 inlined rows. */
+    static void generate(Path file, long files) throws Exception {
+        EmptyCatalog.create(file, CatalogKind.DUCKDB, "data/");
+        try (Connection c = DuckDbPool.connect(); Statement s = c.createStatement()) {
+            s.execute("ATTACH '" + file + "' AS cat");
+            s.execute("USE cat");
+            s.execute("INSERT INTO ducklake_snapshot VALUES (1, TIMESTAMPTZ '2026-01-01 00:00:00+00', 1, 10, " + files + ")");
+            s.execute("INSERT INTO ducklake_snapshot_changes VALUES (1, 'created_table:\"main\".\"events\"', NULL, NULL, NULL)");
+            s.execute("INSERT INTO ducklake_table VALUES (1, uuid(), 1, NULL, 0, 'events', 'events/', true)");
+            s.execute("INSERT INTO ducklake_column SELECT k, 1, NULL, 1, k, 'c' || k, CASE WHEN k = 1 THEN 'int64' WHEN k = 2 THEN 'varchar'"
+                    + " WHEN k = 3 THEN 'float64' ELSE 'timestamptz' END, NULL, NULL, true, NULL, 'literal', 'duckdb' FROM range(1, 5) b(k)");
+            s.execute("INSERT INTO ducklake_schema_versions VALUES (1, 1, 1)");
+            s.execute("INSERT INTO ducklake_data_file SELECT i, 1, 1, NULL, NULL, 'ducklake-' || uuid() || '.parquet', true, 'parquet',"
+                    + " 100000, 4000000 + i, 2000, i * 100000, NULL, NULL, NULL, NULL FROM range(" + files + ") t(i)");
+            s.execute("INSERT INTO ducklake_file_column_stats SELECT f, 1, k, 1000000, 100000, f % 3,"
+                    + " CASE WHEN k = 1 THEN CAST(f * 100000 AS VARCHAR) WHEN k = 2 THEN 'a' || f WHEN k = 3 THEN CAST(f / 7.0 AS VARCHAR)"
+                    + " ELSE '2026-01-01 00:00:00+00' END,"
+                    + " CASE WHEN k = 1 THEN CAST(f * 100000 + 99999 AS VARCHAR) WHEN k = 2 THEN 'z' || f WHEN k = 3 THEN CAST(f / 7.0 + 1 AS VARCHAR)"
+                    + " ELSE '2026-02-01 00:00:00+00' END, CASE WHEN k = 3 THEN false END, NULL FROM range(" + files + ") a(f), range(1, 5) b(k)");
+            s.execute("INSERT INTO ducklake_table_stats VALUES (1, " + files * 100000 + ", " + files * 100000 + ", " + files * 4000000 + ")");
+            s.execute("CREATE TABLE ducklake_inlined_data_1_1(row_id BIGINT, begin_snapshot BIGINT, end_snapshot BIGINT, c1 BIGINT,"
+                    + " c2 VARCHAR, c3 DOUBLE, c4 TIMESTAMP WITH TIME ZONE)");
+            s.execute("INSERT INTO ducklake_inlined_data_tables VALUES (1, 'ducklake_inlined_data_1_1', 1)");
+            s.execute("INSERT INTO ducklake_inlined_data_1_1 SELECT " + files * 100000 + " + i, 1, NULL, i, 'town ' || i, i / 3.0,"
+                    + " TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_microseconds(i) FROM range(100) t(i)");
+            s.execute("USE memory");
+            s.execute("DETACH cat");
+        }
+    }
+
+    /** {bytes, files} of every file under {@code dir}. */
+    private static long[] sizes(Path dir) throws IOException {
+        long[] out = new long[2];
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                out[0] += Files.size(p);
+                out[1]++;
+            }
+        }
+        return out;
+    }
+
+    private static long median(long[] xs) {
+        long[] s = xs.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        }
+    }
+}
