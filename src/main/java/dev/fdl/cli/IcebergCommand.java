@@ -3,6 +3,7 @@ package dev.fdl.cli;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.fdl.FdlException;
+import dev.fdl.iceberg.IcebergHistory;
 import dev.fdl.iceberg.IcebergLocation;
 import dev.fdl.iceberg.IcebergMetadataWriter;
 import dev.fdl.repo.RepoConfig;
@@ -29,7 +30,8 @@ import java.util.List;
 @Command(name = "iceberg", mixinStandardHelpOptions = true,
         description = {"Write Iceberg metadata (format 2) for versions, beside them: one Iceberg table per DuckLake table over the same Parquet files.",
                 "A version's existing files are never changed; a table already described is left as it is.",
-                "With --enable, every later fdl commit writes it too (fdl.json \"iceberg\": true)."})
+                "With --enable, every later fdl commit writes it too (fdl.json \"iceberg\": true).",
+                "Then rewrites each table's Iceberg history (iceberg/<schema>/<table>/): every retained version as a snapshot, branches and tags as refs."})
 final class IcebergCommand implements Runnable {
     @Spec CommandSpec spec;
     @Mixin RepoOption repoOption;
@@ -59,6 +61,7 @@ final class IcebergCommand implements Runnable {
                 IcebergMetadataWriter.Target where = new IcebergMetadataWriter.Target(target == null ? store : target, "", root);
                 for (String t : targets == null || targets.isEmpty() ? java.util.Collections.<String>singletonList(null) : targets) write(repo, t, where, w);
             }
+            if (out == null) history(repo, w);
         }
     }
 
@@ -93,6 +96,15 @@ final class IcebergCommand implements Runnable {
         w.println("Version " + r.version().id() + " (" + (which.description() != null ? which.description() : r.spec()) + "): "
                 + tables.size() + " Iceberg table(s)" + (where.location().isEmpty() ? "" : " under " + where.location()));
         lines.forEach(w::println);
+        w.flush();
+    }
+
+    /** Rewrites the history of every table (docs/iceberg.md, "History") and prints one line per table. */
+    private static void history(Repository repo, PrintWriter w) {
+        List<IcebergHistory.Written> tables = new IcebergHistory(repo).rewrite();
+        w.println("Iceberg history: " + tables.size() + " table(s)");
+        for (IcebergHistory.Written t : tables)
+            w.println("  " + t.table() + ": " + t.metadataKey() + " (" + t.snapshots() + " snapshot(s), " + t.refs() + " ref(s))");
         w.flush();
     }
 

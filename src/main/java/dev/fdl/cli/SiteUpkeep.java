@@ -9,7 +9,8 @@ import java.io.PrintWriter;
 /**
  * Keeps the repository's site in step after a command changed what it shows (commit, expire,
  * gc deleting versions, tag and branch creating or deleting a ref): regenerated when asked or when fdl.json's {@code site.auto} is on
- * (docs/site.md), else one line on stderr when a site exists and is now stale.
+ * (docs/site.md), else one line on stderr when a site exists and is now stale. The Iceberg history
+ * (docs/iceberg.md, "History"), derived from the same versions and refs, is rewritten first.
  */
 final class SiteUpkeep {
     private SiteUpkeep() {}
@@ -26,7 +27,16 @@ final class SiteUpkeep {
      * @param done what the command did, for the warning ({@code version X was committed})
      * @return what the site write did, or null when it did not run or failed
      */
+<<<<<<< HEAD
     static Site.SiteResult afterChange(Repository repo, CommandContext context, boolean asked, String done, PrintWriter err) {
+=======
+    static Site.Result afterChange(Repository repo, CommandContext context, boolean asked, String done, PrintWriter err) {
+        String icebergWarning = dev.fdl.iceberg.IcebergHistory.afterChange(repo, done);
+        if (icebergWarning != null) {
+            err.println(icebergWarning);
+            err.flush();
+        }
+>>>>>>> rest
         SiteOptions options = SiteOptions.of(repo.config());
         if (asked || Site.autoUpdate(repo.config())) {
             try {

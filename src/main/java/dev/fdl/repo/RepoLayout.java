@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
  *   unreachable.json              {@link #unreachableJson} (gc's mark: no ref reaches the version)
  *   catalogs/…                    {@link #EXTRA_CATALOGS}
  *   iceberg/&lt;schema&gt;/&lt;table&gt;/…     {@link #icebergTable} (Iceberg metadata of the version, docs/iceberg.md)
+ * iceberg/&lt;schema&gt;/&lt;table&gt;/metadata/…  {@link #icebergHistory} (derived: every retained version of a table, docs/iceberg.md)
  * data/…                          fdl.json {@code data_dir}; {@link #DEFAULT_DATA_DIR} for a new repository
  * </pre>
  */
@@ -61,6 +62,8 @@ public final class RepoLayout {
     public static final String EXTRA_CATALOGS = "catalogs/";
     /** The Iceberg metadata of a version, relative to its folder (docs/iceberg.md; deleted on expiry). */
     public static final String ICEBERG = "iceberg/";
+    /** The Iceberg history of every table, at the root (docs/iceberg.md, "History"; derived, rewritten in place). */
+    public static final String HISTORY = "iceberg/";
     /** The data folder of a new repository (fdl.json {@code data_dir}). */
     public static final String DEFAULT_DATA_DIR = "data/";
 
@@ -104,6 +107,17 @@ public final class RepoLayout {
      */
     public static String icebergTable(String id, String schema, String table) {
         return Keys.check(versionFolder(id) + ICEBERG + segment(schema) + "/" + segment(table) + "/");
+    }
+
+    /**
+     * {@code iceberg/<schema>/<table>/} at the root: the table's Iceberg history (docs/iceberg.md,
+     * "History"), derived from the versions and rewritten in place; the only {@link #HISTORY}
+     * keys, never inside a version.
+     *
+     * @throws IllegalArgumentException when a name would not be one key segment (store key rules)
+     */
+    public static String icebergHistory(String schema, String table) {
+        return Keys.check(HISTORY + segment(schema) + "/" + segment(table) + "/");
     }
 
     private static String segment(String name) {

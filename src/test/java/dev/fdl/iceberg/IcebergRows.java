@@ -73,6 +73,19 @@ final class IcebergRows {
         return rows;
     }
 
+    /** Every row the Iceberg reader reads at the snapshot {@code ref} (a branch or tag of {@code t}) names, canonical and sorted. */
+    static List<String> icebergAt(Table t, String ref) throws Exception {
+        assertThat(t.refs()).as("refs of " + t.name()).containsKey(ref);
+        long id = t.refs().get(ref).snapshotId();
+        Types.StructType struct = t.schemas().get(t.snapshot(id).schemaId()).asStruct();
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterable<Record> records = IcebergGenerics.read(t).useSnapshot(id).build()) {
+            for (Record r : records) rows.add(canon(r, struct));
+        }
+        rows.sort(null);
+        return rows;
+    }
+
     /** Every row {@code fdl query --json <ref> "SELECT * FROM <table>"} prints, canonical and sorted. */
     static List<String> fdl(Path cwd, String repo, String ref, String table) throws Exception {
         Cli.Result r = Cli.ok(cwd, "query", "--repo", repo, "--json", ref, "SELECT * FROM " + table);
