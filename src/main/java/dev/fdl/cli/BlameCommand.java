@@ -16,7 +16,9 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** {@code fdl blame <table> [<ref>]}: per visible row, the version that last added or changed it ({@link Blame}, docs/history.md). */
 @Command(name = "blame", mixinStandardHelpOptions = true,
@@ -41,7 +43,8 @@ final class BlameCommand implements Runnable {
     @Override
     public void run() {
         if (json && csv) throw FdlException.usage("give either --json or --csv, not both");
-        PrintWriter out = spec.commandLine().getOut();
+        // one flush at the end, not one per row (picocli's standard output flushes every line)
+        PrintWriter out = new PrintWriter(new java.io.BufferedWriter(spec.commandLine().getOut(), 1 << 16), false);
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
             DefaultRef target = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, ref, spec.commandLine().getErr());
@@ -55,47 +58,74 @@ final class BlameCommand implements Runnable {
         }
     }
 
+    /** The text {@code prefix} gives an owner, once per owner (owners are few, rows many). */
+    private abstract static class Prefixed implements Blame.Sink {
+        final PrintWriter out;
+        private final Map<SnapshotOwners.Owner, String> prefixes = new IdentityHashMap<>();
+
+        Prefixed(PrintWriter out) {
+            this.out = out;
+        }
+
+        abstract String prefix(SnapshotOwners.Owner owner);
+
+        abstract String line(String prefix, String values);
+
+        @Override
+        public void row(SnapshotOwners.Owner owner, String values) {
+            out.println(line(prefixes.computeIfAbsent(owner, this::prefix), values));
+        }
+    }
+
     /** git blame's shape: short version id, seq, date, author, then the row's shown values. */
-    private record TextLines(PrintWriter out) implements Blame.Sink {
+    private static final class TextLines extends Prefixed {
+        TextLines(PrintWriter out) {
+            super(out);
+        }
+
         @Override
         public void columns(List<String> names) {
             out.println(String.format("%-13s %5s %-10s %-16s ", "version", "seq", "date", "author") + String.join("\t", names));
         }
 
         @Override
-        public void row(SnapshotOwners.Owner owner, List<String> values, String json) {
-            String text = String.join("\t", values.stream().map(x -> x == null ? "NULL" : x).toList());
-            if (owner.expired()) {
-                out.println(String.format("%-13s %5s %-10s %-16s ", "expired", "", "", "") + text);
-                return;
-            }
+        String prefix(SnapshotOwners.Owner owner) {
+            if (owner.expired()) return String.format("%-13s %5s %-10s %-16s ", "expired", "", "", "");
             VersionInfo v = owner.version();
             String author = v.author().name().length() > 16 ? v.author().name().substring(0, 16) : v.author().name();
-            out.println(String.format("%-13s %5d %-10s %-16s ", v.id().substring(0, 13), v.seq(), v.createdAt().toString().substring(0, 10), author) + text);
+            return String.format("%-13s %5d %-10s %-16s ", v.id().substring(0, 13), v.seq(), v.createdAt().toString().substring(0, 10), author);
+        }
+
+        @Override
+        String line(String prefix, String values) {
+            return prefix + values;
         }
     }
 
-    private record JsonLines(PrintWriter out) implements Blame.Sink {
+    private static final class JsonLines extends Prefixed {
+        JsonLines(PrintWriter out) {
+            super(out);
+        }
+
         @Override
-        public boolean json() {
-            return true;
+        public Form form() {
+            return Form.JSON;
         }
 
         @Override
         public void columns(List<String> names) {}
 
         @Override
-        public void row(SnapshotOwners.Owner owner, List<String> values, String json) {
-            StringBuilder sb = new StringBuilder("{");
-            if (owner.expired()) {
-                sb.append("\"expired\":true");
-            } else {
-                VersionInfo v = owner.version();
-                sb.append("\"version\":").append(quote(v.id())).append(",\"seq\":").append(v.seq())
-                        .append(",\"created_at\":").append(quote(v.createdAt().toString()))
-                        .append(",\"author\":").append(quote(v.author().toString())).append(",\"message\":").append(quote(v.message()));
-            }
-            out.println(sb.append(",\"row\":").append(json).append('}'));
+        String prefix(SnapshotOwners.Owner owner) {
+            if (owner.expired()) return "{\"expired\":true";
+            VersionInfo v = owner.version();
+            return "{\"version\":" + quote(v.id()) + ",\"seq\":" + v.seq() + ",\"created_at\":" + quote(v.createdAt().toString())
+                    + ",\"author\":" + quote(v.author().toString()) + ",\"message\":" + quote(v.message());
+        }
+
+        @Override
+        String line(String prefix, String values) {
+            return prefix + ",\"row\":" + values + "}";
         }
 
         private static String quote(String s) {
@@ -103,7 +133,16 @@ final class BlameCommand implements Runnable {
         }
     }
 
-    private record CsvLines(PrintWriter out) implements Blame.Sink {
+    private static final class CsvLines extends Prefixed {
+        CsvLines(PrintWriter out) {
+            super(out);
+        }
+
+        @Override
+        public Form form() {
+            return Form.CSV;
+        }
+
         @Override
         public void columns(List<String> names) {
             StringBuilder sb = new StringBuilder("version,seq,created_at,author,message");
@@ -112,12 +151,15 @@ final class BlameCommand implements Runnable {
         }
 
         @Override
-        public void row(SnapshotOwners.Owner owner, List<String> values, String json) {
+        String prefix(SnapshotOwners.Owner owner) {
+            if (owner.expired()) return "expired,,,,";
             VersionInfo v = owner.version();
-            StringBuilder sb = new StringBuilder(owner.expired() ? "expired,,,," : v.id() + "," + v.seq() + "," + v.createdAt() + ","
-                    + field(v.author().toString()) + "," + field(v.message()));
-            for (String x : values) sb.append(',').append(field(x));
-            out.println(sb);
+            return v.id() + "," + v.seq() + "," + v.createdAt() + "," + field(v.author().toString()) + "," + field(v.message());
+        }
+
+        @Override
+        String line(String prefix, String values) {
+            return prefix + "," + values;
         }
 
         private static String field(String s) {

@@ -48,14 +48,24 @@ public final class Blame {
 
     /** Receives the blame: first the columns shown (the key, else every column), then one line per row in key order. */
     public interface Sink {
+        /** How a row's shown values are written into one text, by DuckDB ({@link #row}). */
+        enum Form {
+            /** Values as text joined by tabs, NULL as {@code NULL}. */
+            TEXT,
+            /** CSV fields (RFC 4180: quoted when empty or holding a comma, quote or line break; NULL empty) joined by commas. */
+            CSV,
+            /** One JSON object of column name → value (DuckDB's {@code to_json}). */
+            JSON
+        }
+
         void columns(List<String> names);
 
-        /** A row's shown values as text (null for NULL) and as one JSON object (null unless {@link #json()}), and its owner. */
-        void row(SnapshotOwners.Owner owner, List<String> values, String json);
+        /** A row's shown values in the {@link #form()}, and its owner (the same object for rows of one owner). */
+        void row(SnapshotOwners.Owner owner, String values);
 
-        /** Whether {@link #row} needs each row as JSON (DuckDB's {@code to_json}, costly per row when unused). */
-        default boolean json() {
-            return false;
+        /** How {@link #row} wants the values. */
+        default Form form() {
+            return Form.TEXT;
         }
     }
 
@@ -199,27 +209,43 @@ public final class Blame {
 
     private static long emit(Connection duck, Emitted e, Sink sink) throws SQLException {
         List<String> shown = e.shown();
-        StringBuilder select = new StringBuilder("SELECT " + e.ownerOf() + " AS __fdl_owner, ");
-        if (sink.json()) {
-            select.append("to_json({");
-            for (int i = 0; i < shown.size(); i++)
-                select.append(i == 0 ? "" : ", ").append(SqlQuote.literal(shown.get(i))).append(": r.").append(SqlQuote.ident(shown.get(i)));
-            select.append("})");
-        } else {
-            select.append("NULL");
+        StringBuilder inner = new StringBuilder("SELECT " + e.ownerOf() + " AS __fdl_owner");
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < shown.size(); i++) {
+            String c = "r." + SqlQuote.ident(shown.get(i));
+            inner.append(", ").append(c).append(" AS __fdl_k").append(i);
+            if (sink.form() != Sink.Form.JSON) inner.append(", CAST(").append(c).append(" AS VARCHAR) AS __fdl_v").append(i);
+            order.add("__fdl_k" + i);
         }
-        for (String c : shown) select.append(", CAST(r.").append(SqlQuote.ident(c)).append(" AS VARCHAR)");
-        String order = String.join(", ", shown.stream().map(c -> "r." + SqlQuote.ident(c)).toList());
+        String sql = "SELECT __fdl_owner, " + rendered(sink.form(), shown) + " FROM (" + inner + " FROM (" + e.rows() + ") AS r) ORDER BY "
+                + String.join(", ", order);
         long n = 0;
-        try (Statement st = duck.createStatement();
-             ResultSet rs = st.executeQuery(select + " FROM (" + e.rows() + ") AS r ORDER BY " + order)) {
+        List<SnapshotOwners.Owner> owners = e.owners();
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
-                List<String> values = new ArrayList<>(shown.size());
-                for (int i = 0; i < shown.size(); i++) values.add(rs.getString(i + 3));
-                sink.row(e.owners().get(rs.getInt(1)), values, rs.getString(2));
+                sink.row(owners.get(rs.getInt(1)), rs.getString(2));
                 n++;
             }
         }
         return n;
+    }
+
+    /** The SQL expression writing a row's shown values ({@code __fdl_k<i>}, as text {@code __fdl_v<i>}) in {@code form}. */
+    private static String rendered(Sink.Form form, List<String> shown) {
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < shown.size(); i++) {
+            String v = "__fdl_v" + i;
+            parts.add(switch (form) {
+                case TEXT -> "coalesce(" + v + ", 'NULL')";
+                case CSV -> "CASE WHEN " + v + " IS NULL THEN '' WHEN " + v + " = '' OR regexp_matches(" + v + ", '[,\"\\n\\r]') THEN '\"' || replace("
+                        + v + ", '\"', '\"\"') || '\"' ELSE " + v + " END";
+                case JSON -> SqlQuote.literal(shown.get(i)) + ": __fdl_k" + i;
+            });
+        }
+        return switch (form) {
+            case TEXT -> "concat_ws(chr(9), " + String.join(", ", parts) + ")";
+            case CSV -> "concat_ws(',', " + String.join(", ", parts) + ")";
+            case JSON -> "CAST(to_json({" + String.join(", ", parts) + "}) AS VARCHAR)";
+        };
     }
 }

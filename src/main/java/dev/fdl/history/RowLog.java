@@ -38,6 +38,7 @@ import java.util.function.Function;
  * {@link Change#OLDEST}.
  */
 public final class RowLog {
+    private static final String ALIAS = "__fdl_row_log";
     /** What a version did to the rows chosen. */
     public enum Change { ADDED, CHANGED, REMOVED, OLDEST }
 
@@ -56,8 +57,16 @@ public final class RowLog {
      */
     public record Request(VersionInfo start, String table, Map<String, String> key, String where, HistoryWalk.Parents parents) {}
 
-    /** What a version shows of the rows chosen; {@code signature} is the table's metadata, equal when the rows are. */
-    private record State(String signature, List<Map<String, String>> rows, List<String> json) {}
+    /**
+     * What a version shows of the rows chosen, ordered by their JSON text; {@code signature} is the
+     * table's metadata, equal when the rows are. {@code files} is each row's data file (location
+     * relative to the data path; null for an inlined row), {@code deletes} every visible data file's
+     * delete file ("" for none), {@code shape} the columns and inlined rows' part of the signature.
+     */
+    private record State(String signature, List<Map<String, String>> rows, List<String> json, List<String> files,
+                         Map<String, String> deletes, String shape) {
+        static final State ABSENT = new State("absent", List.of(), List.of(), List.of(), Map.of(), "absent");
+    }
 
     private final Repository repo;
     private final CatalogSource catalogs;
@@ -90,16 +99,24 @@ public final class RowLog {
         Map<String, State> states = new HashMap<>();
         List<Entry> out = new ArrayList<>();
         boolean anyTable = false;
-        for (VersionInfo v : live) {
-            State parent = v.parents().isEmpty() ? new State("absent", List.of(), List.of()) : states.get(v.parents().get(0));
-            State mine = state(v, request, parent);
-            states.put(v.id(), mine);
-            anyTable |= !mine.signature().equals("absent");
-            Change change = parent == null ? (mine.rows().isEmpty() ? null : Change.OLDEST)
-                    : mine.json().equals(parent.json()) ? null
-                    : parent.rows().isEmpty() ? Change.ADDED : mine.rows().isEmpty() ? Change.REMOVED : Change.CHANGED;
-            if (change != null) out.add(new Entry(v, change, parent == null ? List.of() : parent.rows(), mine.rows(),
-                    parent == null ? List.of() : parent.json(), mine.json()));
+        Path startCatalog = catalogs.versionCatalog(repo, request.start());
+        try (Connection shared = pool.connection()) {
+            Sql.attach(shared, startCatalog, ALIAS, true);
+            Shared start = new Shared(shared, startCatalog, firstParents(request.start(), walk));
+            for (VersionInfo v : live) {
+                State parent = v.parents().isEmpty() ? State.ABSENT : states.get(v.parents().get(0));
+                State mine = state(v, request, parent, start);
+                states.put(v.id(), mine);
+                anyTable |= !mine.signature().equals("absent");
+                Change change = parent == null ? (mine.rows().isEmpty() ? null : Change.OLDEST)
+                        : mine.json().equals(parent.json()) ? null
+                        : parent.rows().isEmpty() ? Change.ADDED : mine.rows().isEmpty() ? Change.REMOVED : Change.CHANGED;
+                if (change != null) out.add(new Entry(v, change, parent == null ? List.of() : parent.rows(), mine.rows(),
+                        parent == null ? List.of() : parent.json(), mine.json()));
+            }
+        } catch (SQLException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read the catalog of version " + request.start().id() + ": "
+                    + DuckDbErrors.firstLine(e), e);
         }
         if (!anyTable) throw FdlException.notFound("table " + TableName.parse(request.table()) + " is in no version from " + request.start().id());
         java.util.Collections.reverse(out);
@@ -111,23 +128,64 @@ public final class RowLog {
         return read;
     }
 
-    /** {@code v}'s rows chosen: its first parent's when the table's metadata is the same, else read. */
-    private State state(VersionInfo v, Request request, State parent) {
-        Path catalog = catalogs.versionCatalog(repo, v);
-        try (Connection duck = pool.connection()) {
-            Sql.attach(duck, catalog, "__fdl_row_log", true);
-            SnapshotView relative = SnapshotView.loadRelative(duck, "__fdl_row_log", catalog.toString(), null);
-            SnapshotView.TableEntry t = find(relative, request.table());
-            if (t == null) return new State("absent", List.of(), List.of());
-            String signature = signature(duck, t);
-            if (parent != null && signature.equals(parent.signature())) return parent;
-            read++;
-            SnapshotView view = SnapshotView.load(duck, "__fdl_row_log", catalog.toString(), dataPath.apply(catalog), null);
-            return rows(duck, view, find(view, request.table()), request, signature);
+    /**
+     * The start version's catalog, attached on {@code duck}: a version's catalog keeps the snapshots
+     * of its whole first-parent history (SPEC.md section 3) unless expire truncated them, so the
+     * versions in {@code firstParents} are read there at their own snapshot, one catalog for all.
+     */
+    private record Shared(Connection duck, Path catalog, java.util.Set<String> firstParents) {}
+
+    /** The ids of {@code start} and its first parents among the versions {@code walk} lists. */
+    private static java.util.Set<String> firstParents(VersionInfo start, List<Repository.LogEntry> walk) {
+        Map<String, VersionInfo> byId = new HashMap<>();
+        for (Repository.LogEntry e : walk) if (e.version() != null) byId.put(e.version().id(), e.version());
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (VersionInfo v = start; v != null && out.add(v.id()); v = v.parents().isEmpty() ? null : byId.get(v.parents().get(0))) {
+            // walked
+        }
+        return out;
+    }
+
+    /** {@code v}'s rows chosen: in the start version's catalog when it holds {@code v}'s snapshot, else in {@code v}'s own. */
+    private State state(VersionInfo v, Request request, State parent, Shared start) {
+        try {
+            if (start.firstParents().contains(v.id()) && v.ducklake() != null) {
+                SnapshotView relative;
+                try {
+                    relative = SnapshotView.loadRelative(start.duck(), ALIAS, start.catalog().toString(), v.ducklake().snapshotId());
+                } catch (FdlException e) {
+                    relative = null; // the snapshot was truncated from the start's catalog: v's own catalog has it
+                }
+                if (relative != null) return state(start.duck(), start.catalog(), relative, request, parent);
+            }
+            Path catalog = catalogs.versionCatalog(repo, v);
+            try (Connection duck = pool.connection()) {
+                Sql.attach(duck, catalog, ALIAS, true);
+                return state(duck, catalog, SnapshotView.loadRelative(duck, ALIAS, catalog.toString(), null), request, parent);
+            }
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read table " + request.table() + " in version " + v.id() + ": "
                     + DuckDbErrors.firstLine(e), e);
         }
+    }
+
+    /** The rows chosen at the snapshot of {@code relative} (the catalog attached as {@link #ALIAS}): the parent's when the table's metadata is the same, else read. */
+    private State state(Connection duck, Path catalog, SnapshotView relative, Request request, State parent) throws SQLException {
+        SnapshotView.TableEntry t = find(relative, request.table());
+        if (t == null) return State.ABSENT;
+        String shape = shape(duck, t, relative.snapshot());
+        String signature = files(t) + shape;
+        if (parent != null && signature.equals(parent.signature())) return parent;
+        read++;
+        SnapshotView view = SnapshotView.loadTable(duck, ALIAS, catalog.toString(), dataPath.apply(catalog), relative.snapshot(), t.id());
+        SnapshotView.TableEntry abs = find(view, request.table());
+        Map<String, String> deletes = deletesOf(t);
+        Map<Long, String> locations = new HashMap<>();
+        t.dataFiles().forEach(f -> locations.put(f.id(), f.location()));
+        State fresh = new State(signature, List.of(), List.of(), List.of(), deletes, shape);
+        if (parent == null || !shape.equals(parent.shape()) || t.inlinedDeleteTable() != null)
+            return rows(duck, view, abs, request, fresh, locations, null);
+        return rows(duck, view, abs, request, fresh, locations, kept(parent, deletes));
     }
 
     private static SnapshotView.TableEntry find(SnapshotView view, String name) {
@@ -137,21 +195,40 @@ public final class RowLog {
         return null;
     }
 
-    /**
-     * The table's metadata that decides its rows: columns, data files and delete files by path,
-     * and its visible inlined rows and inlined deletes (counted and hashed in the catalog).
-     */
-    private static String signature(Connection duck, SnapshotView.TableEntry t) throws SQLException {
+    /** The table's data files and delete files by location: with {@link #shape}, the metadata that decides its rows. */
+    private static String files(SnapshotView.TableEntry t) {
         StringBuilder sb = new StringBuilder();
-        t.columns().forEach(c -> sb.append(c.id()).append(' ').append(c.name()).append(' ').append(c.duckType()).append(';'));
         t.dataFiles().stream().map(SnapshotView.DataFileEntry::location).sorted().forEach(f -> sb.append('\n').append(f));
         t.deleteFiles().stream().map(SnapshotView.DeleteFileEntry::location).sorted().forEach(f -> sb.append("\n-").append(f));
+        return sb.toString();
+    }
+
+    /** Every visible data file's location → its delete file's location ("" for none). */
+    private static Map<String, String> deletesOf(SnapshotView.TableEntry t) {
+        Map<Long, String> byFile = new HashMap<>();
+        t.deleteFiles().forEach(d -> byFile.put(d.dataFileId(), d.location()));
+        Map<String, String> out = new HashMap<>();
+        t.dataFiles().forEach(f -> out.put(f.location(), byFile.getOrDefault(f.id(), "")));
+        return out;
+    }
+
+    /**
+     * The table's columns, and its visible inlined rows and inlined deletes (counted and hashed in
+     * the catalog): when equal in two versions, rows of data files present in both with the same
+     * delete file are the same rows.
+     */
+    private static String shape(Connection duck, SnapshotView.TableEntry t, long snapshot) throws SQLException {
+        StringBuilder sb = new StringBuilder("\n");
+        t.columns().forEach(c -> sb.append(c.id()).append(' ').append(c.name()).append(' ').append(c.duckType()).append(';'));
         List<String> inlined = new ArrayList<>();
-        for (SnapshotView.InlinedTable i : t.inlined())
-            inlined.add("SELECT count(*), sum(hash(" + SqlQuote.ident(i.system().rowId()) + ", " + SqlQuote.ident(i.system().begin())
-                    + ", " + SqlQuote.ident(i.system().end()) + ")) FROM \"__fdl_row_log\".main." + SqlQuote.ident(i.tableName()));
+        for (SnapshotView.InlinedTable i : t.inlined()) {
+            String begin = SqlQuote.ident(i.system().begin()), end = SqlQuote.ident(i.system().end());
+            inlined.add("SELECT count(*), sum(hash(" + SqlQuote.ident(i.system().rowId()) + ", " + begin + ")) FROM " + ALIAS + ".main."
+                    + SqlQuote.ident(i.tableName()) + " WHERE" + dev.fdl.ducklake.format.Visibility.at("", begin, end, Long.toString(snapshot)));
+        }
         if (t.inlinedDeleteTable() != null)
-            inlined.add("SELECT count(*), sum(hash(file_id, row_id, begin_snapshot)) FROM \"__fdl_row_log\".main." + SqlQuote.ident(t.inlinedDeleteTable()));
+            inlined.add("SELECT count(*), sum(hash(file_id, row_id, begin_snapshot)) FROM " + ALIAS + ".main." + SqlQuote.ident(t.inlinedDeleteTable())
+                    + " WHERE begin_snapshot <= " + snapshot);
         try (Statement st = duck.createStatement()) {
             for (String q : inlined) {
                 try (ResultSet rs = st.executeQuery(q)) {
@@ -163,9 +240,36 @@ public final class RowLog {
         return sb.toString();
     }
 
-    /** The rows {@code request} chooses in table {@code t}, ordered, as text and JSON. */
-    private static State rows(Connection duck, SnapshotView view, SnapshotView.TableEntry t, Request request, String signature)
-            throws SQLException {
+    /**
+     * What a version can take unread from its first parent whose columns and inlined rows are the
+     * same: the parent's rows of data files it still shows with the same delete file. The data files
+     * to read are the version's new ones and those whose delete file changed under a parent's row
+     * (a changed or moved row is in a new data file, a removed one is deleted from its file).
+     */
+    private record Kept(State parent, List<Integer> rows, java.util.Set<String> read) {}
+
+    private static Kept kept(State parent, Map<String, String> deletes) {
+        java.util.Set<String> read = new java.util.HashSet<>();
+        for (String f : deletes.keySet()) if (!parent.deletes().containsKey(f)) read.add(f);
+        List<Integer> rows = new ArrayList<>();
+        for (int i = 0; i < parent.rows().size(); i++) {
+            String f = parent.files().get(i);
+            if (f == null || !deletes.containsKey(f)) continue; // inlined rows are read again; a file no longer shown lost its rows
+            if (deletes.get(f).equals(parent.deletes().get(f))) rows.add(i);
+            else read.add(f);
+        }
+        return new Kept(parent, rows, read);
+    }
+
+    /**
+     * The rows {@code request} chooses in table {@code t}, ordered by their JSON text: with
+     * {@code kept} null every row is read; else the parent's kept rows and those of the data files
+     * {@code kept} names and of the inlined rows.
+     *
+     * @param locations data file id → location relative to the data path
+     */
+    private static State rows(Connection duck, SnapshotView view, SnapshotView.TableEntry t, Request request, State fresh,
+                              Map<Long, String> locations, Kept kept) throws SQLException {
         List<String> names = t.columns().stream().map(SnapshotView.ColumnEntry::name).toList();
         List<String> match = new ArrayList<>();
         for (Map.Entry<String, String> k : request.key().entrySet()) {
@@ -173,22 +277,45 @@ public final class RowLog {
             match.add(SqlQuote.ident(column) + " = " + SqlQuote.literal(k.getValue()));
         }
         if (request.where() != null) match.add("(" + request.where() + "\n)");
-        String all = "SELECT * EXCLUDE (" + TableViewSql.FILE_ID + ", " + TableViewSql.POS + ", " + TableViewSql.INLINED + ") FROM ("
-                + Blame.named(t, new TableViewSql(view, t).selectWithRowIds()) + ")";
-        String chosen = RowFilter.apply(duck, all, String.join(" AND ", match));
-        StringBuilder select = new StringBuilder("SELECT to_json(r)");
+        SnapshotView.TableEntry part = kept == null ? t : only(t, locations, kept.read());
+        String chosen = RowFilter.apply(duck, Blame.named(part, new TableViewSql(view, part).selectWithRowIds()), String.join(" AND ", match));
+        StringBuilder select = new StringBuilder("SELECT to_json({");
+        for (int i = 0; i < names.size(); i++)
+            select.append(i == 0 ? "" : ", ").append(SqlQuote.literal(names.get(i))).append(": r.").append(SqlQuote.ident(names.get(i)));
+        select.append("}), r.").append(TableViewSql.FILE_ID);
         for (String n : names) select.append(", CAST(r.").append(SqlQuote.ident(n)).append(" AS VARCHAR)");
-        List<Map<String, String>> rows = new ArrayList<>();
-        List<String> json = new ArrayList<>();
-        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(select + " FROM (" + chosen + ") AS r ORDER BY ALL")) {
+        java.util.TreeMap<String, List<Object[]>> sorted = new java.util.TreeMap<>(); // json → (row, file), duplicates kept
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(select + " FROM (" + chosen + ") AS r")) {
             while (rs.next()) {
-                json.add(rs.getString(1));
                 Map<String, String> row = new LinkedHashMap<>();
-                for (int i = 0; i < names.size(); i++) row.put(names.get(i), rs.getString(i + 2));
-                rows.add(row);
+                for (int i = 0; i < names.size(); i++) row.put(names.get(i), rs.getString(i + 3));
+                long file = rs.getLong(2);
+                sorted.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(new Object[]{row, rs.wasNull() ? null : locations.get(file)});
             }
         }
-        return new State(signature, rows, json);
+        if (kept != null)
+            for (int i : kept.rows())
+                sorted.computeIfAbsent(kept.parent().json().get(i), k -> new ArrayList<>()).add(new Object[]{kept.parent().rows().get(i),
+                        kept.parent().files().get(i)});
+        List<Map<String, String>> rows = new ArrayList<>();
+        List<String> json = new ArrayList<>();
+        List<String> files = new ArrayList<>();
+        sorted.forEach((j, list) -> list.forEach(o -> {
+            json.add(j);
+            @SuppressWarnings("unchecked") Map<String, String> row = (Map<String, String>) o[0];
+            rows.add(row);
+            files.add((String) o[1]);
+        }));
+        return new State(fresh.signature(), rows, json, files, fresh.deletes(), fresh.shape());
+    }
+
+    /** {@code t} with only the data files at {@code read} (relative locations; by id through {@code locations}), their delete files and the inlined rows. */
+    private static SnapshotView.TableEntry only(SnapshotView.TableEntry t, Map<Long, String> locations, java.util.Set<String> read) {
+        List<SnapshotView.DataFileEntry> files = t.dataFiles().stream().filter(f -> read.contains(locations.get(f.id()))).toList();
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        files.forEach(f -> ids.add(f.id()));
+        List<SnapshotView.DeleteFileEntry> deletes = t.deleteFiles().stream().filter(d -> ids.contains(d.dataFileId())).toList();
+        return new SnapshotView.TableEntry(t.id(), t.schema(), t.name(), t.columns(), files, deletes, t.inlined(), t.inlinedDeleteTable());
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.fdl.FdlException;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.read.ReadableCatalog;
 import dev.fdl.ducklake.read.TableSummary;
+import dev.fdl.history.SnapshotOwners;
 import dev.fdl.repo.ParentStat;
 import dev.fdl.repo.ReadCache;
 import dev.fdl.repo.Repository;
@@ -29,6 +30,9 @@ final class Previews {
     /** Each read live version's tables, by version id; null: it could not be read. */
     private final Map<String, Map<String, TableSummary.Table>> summaries = new HashMap<>();
     private TableSummary.Store unitStats;
+    /** Per read live version, per table, the version that last added or changed each first row (empty when unknown). */
+    private final Map<String, Map<String, List<SnapshotOwners.Owner>>> owners = new HashMap<>();
+    private final SnapshotOwners lookup;
 
     /**
      * @param cache where the catalogs, the data mirror and the kept statistics are
@@ -40,6 +44,7 @@ final class Previews {
         this.cache = java.util.Objects.requireNonNull(cache, "cache");
         this.pool = java.util.Objects.requireNonNull(pool, "pool");
         this.stats = stats;
+        this.lookup = new SnapshotOwners(repo, cache, pool);
     }
 
     /**
@@ -73,10 +78,36 @@ final class Previews {
             TableSummary.Summary s = TablePreview.read(pool, catalog.catalog(), files.readPath(), files.fetcher("version " + e.id()),
                     unitStats(), e.version().ducklake().firstSnapshot());
             stats.known(e.version(), s.rows());
+            owners.put(e.id(), owners(e, s));
             return TablePreview.byName(s);
         } catch (FdlException | java.io.UncheckedIOException ex) {
             return null;
         }
+    }
+
+    /**
+     * Per table of {@code e}, the version that last added or changed each of its first rows, by the
+     * rows' begin snapshots ({@link SnapshotOwners}, as {@code fdl blame}); a table whose rows'
+     * origins are not known, or whose versions cannot be read, gets none.
+     */
+    private Map<String, List<SnapshotOwners.Owner>> owners(VersionEntry e, TableSummary.Summary s) {
+        Map<String, List<SnapshotOwners.Owner>> out = new HashMap<>();
+        for (TableSummary.Table t : s.tables()) {
+            if (t.origins().size() != t.rows().size() || t.origins().contains(null)) continue;
+            try {
+                List<SnapshotOwners.Owner> list = new ArrayList<>();
+                for (TableSummary.RowOrigin o : t.origins()) list.add(lookup.of(e.version(), o.beginSnapshot(), o.dataFile()));
+                out.put(t.name(), list);
+            } catch (FdlException | java.io.UncheckedIOException ex) {
+                // the preview stays without the versions
+            }
+        }
+        return out;
+    }
+
+    /** Per table of a read version ({@code schema.table}), the version that last added or changed each first row; empty when unknown. */
+    Map<String, List<SnapshotOwners.Owner>> owners(VersionEntry e) {
+        return owners.getOrDefault(e.id(), Map.of());
     }
 
     /** The data files' statistics: in the local cache, and in memory for this run. */

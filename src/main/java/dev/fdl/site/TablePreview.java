@@ -3,6 +3,8 @@ package dev.fdl.site;
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.read.TableSummary;
+import dev.fdl.history.SnapshotOwners;
+import dev.fdl.repo.VersionInfo;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -48,6 +50,14 @@ final class TablePreview {
         return out;
     }
 
+    /** The cell naming the version that last added or changed a row: a link to its page, or {@code expired}. */
+    static String blameCell(SnapshotOwners.Owner owner) {
+        if (owner.expired()) return "<td class=\"blame\"><span class=\"expired\">expired</span></td>";
+        VersionInfo v = owner.version();
+        return "<td class=\"blame\"><a class=\"id\" href=\"" + v.id() + ".html\" title=\"" + Html.esc("seq " + v.seq() + ", "
+                + v.createdAt() + ", " + v.author().name() + ": " + v.message()) + "\">" + v.id().substring(0, 13) + "</a></td>";
+    }
+
     /** A cell's HTML: escaped, NULL marked, text over {@value #CUT} characters cut with its full length said. */
     static String cell(String v) {
         if (v == null) return "<span class=\"null\">NULL</span>";
@@ -59,15 +69,28 @@ final class TablePreview {
 
     /** The preview and statistics of one table as HTML ({@code table.preview}, {@code table.stats}). */
     static String html(TableSummary.Table t, String table) {
+        return html(t, table, List.of());
+    }
+
+    /**
+     * {@link #html(TableSummary.Table, String)} with, when {@code owners} has one per first row, a
+     * first column naming the version that last added or changed each row (docs/history.md), a link
+     * to its page (version pages are siblings), or {@code expired}.
+     */
+    static String html(TableSummary.Table t, String table, List<SnapshotOwners.Owner> owners) {
+        boolean blame = !owners.isEmpty() && owners.size() == t.rows().size();
         StringBuilder b = new StringBuilder(2048);
         b.append("<h4>First rows</h4>\n");
         if (t.rows().isEmpty()) b.append("<p class=\"muted\">No rows.</p>\n");
         else {
             b.append("<div class=\"scroll\"><table class=\"preview\" data-table=\"").append(Html.esc(table)).append("\"><tr>");
+            if (blame) b.append("<th class=\"blame\" title=\"the version that last added or changed the row\">version</th>");
             for (String c : t.columns()) b.append("<th>").append(Html.esc(c)).append("</th>");
             b.append("</tr>\n");
-            for (List<String> r : t.rows()) {
+            for (int i = 0; i < t.rows().size(); i++) {
+                List<String> r = t.rows().get(i);
                 b.append("<tr>");
+                if (blame) b.append(blameCell(owners.get(i)));
                 for (String v : r) b.append("<td>").append(cell(v)).append("</td>");
                 b.append("</tr>\n");
             }

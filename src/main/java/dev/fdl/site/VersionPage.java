@@ -149,7 +149,8 @@ final class VersionPage {
                     .append(Html.esc(f.path("description").asText(""))).append("</td></tr>\n");
         b.append("</table>\n");
         TableSummary.Table t = preview.get(name.indexOf('.') < 0 ? "main." + name : name);
-        if (t != null) b.append(TablePreview.html(t, name));
+        if (t != null)
+            b.append(TablePreview.html(t, name, previews == null ? List.of() : previews.owners(e).getOrDefault(t.name(), List.of())));
         if (e.expired() == null) b.append(getTheData(e.version(), name, pageKey));
         return b.append("</section>\n").toString();
     }

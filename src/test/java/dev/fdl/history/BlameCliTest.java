@@ -177,4 +177,49 @@ class BlameCliTest {
         assertThat(missing.err()).contains("table main.nosuch is not in version").contains("main.t");
         assertThat(Cli.ok(wc, "blame", "t", "--where", "v <> 'b'").out().lines().count()).isEqualTo(3); // header + two rows
     }
+
+    /**
+     * A snapshot that adds one inlined row, written into the working catalog (SQLite) as DuckDB's
+     * DuckLake extension writes one (DUCKLAKE.md "Data": an inlined-data table per schema version).
+     */
+    private static void addInlinedRow(Path wc, long id, String v) throws Exception {
+        java.nio.file.Path catalog = dev.fdl.repo.WorkingCopy.find(wc).orElseThrow().catalog();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + catalog); java.sql.Statement st = c.createStatement()) {
+            long snapshot, schema, table;
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT snapshot_id, schema_version FROM ducklake_snapshot ORDER BY snapshot_id DESC LIMIT 1")) {
+                rs.next();
+                snapshot = rs.getLong(1);
+                schema = rs.getLong(2);
+            }
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT table_id FROM ducklake_table WHERE table_name = 't' AND end_snapshot IS NULL")) {
+                rs.next();
+                table = rs.getLong(1);
+            }
+            String name = "ducklake_inlined_data_" + table + "_" + schema;
+            long next = snapshot + 1;
+            st.execute("CREATE TABLE IF NOT EXISTS " + name + " (row_id BIGINT, begin_snapshot BIGINT, end_snapshot BIGINT, id BIGINT, v VARCHAR)");
+            st.execute("INSERT INTO ducklake_inlined_data_tables SELECT " + table + ", '" + name + "', " + schema
+                    + " WHERE NOT EXISTS (SELECT 1 FROM ducklake_inlined_data_tables WHERE table_name = '" + name + "')");
+            st.execute("INSERT INTO ducklake_snapshot SELECT " + next + ", snapshot_time, schema_version, next_catalog_id, next_file_id FROM ducklake_snapshot"
+                    + " WHERE snapshot_id = " + snapshot);
+            st.execute("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made) VALUES (" + next + ", 'inlined_insert:" + table + "')");
+            st.execute("INSERT INTO " + name + " SELECT next_row_id, " + next + ", NULL, " + id + ", '" + v + "' FROM ducklake_table_stats WHERE table_id = " + table);
+            st.execute("UPDATE ducklake_table_stats SET record_count = record_count + 1, next_row_id = next_row_id + 1 WHERE table_id = " + table);
+        }
+    }
+
+    @Test
+    void inlinedRowsAreBlamedOnTheVersionThatAddedThem() throws Exception {
+        Path wc = Cli.newWorkingCopy(dir);
+        Cli.ok(wc, "import", csv("a", "id,v\n1,a\n2,b\n").toString(), "--table", "t", "--mode", "sync", "--key", "id");
+        String first = commit(wc, "first");
+        addInlinedRow(wc, 9, "inlined");
+        String second = commit(wc, "inlined row");
+        assertThat(blame(wc, "t")).isEqualTo(Map.of("1", first, "2", first, "9", second));
+        // a later sync that keeps the inlined row unchanged leaves it to the version that added it
+        Cli.ok(wc, "import", csv("b", "id,v\n1,a\n2,B\n9,inlined\n").toString(), "--table", "t", "--mode", "sync");
+        String third = commit(wc, "third");
+        assertThat(blame(wc, "t")).isEqualTo(Map.of("1", first, "2", third, "9", second));
+        assertThat(blame(wc, "t", second)).isEqualTo(Map.of("1", first, "2", first, "9", second));
+    }
 }

@@ -99,4 +99,36 @@ class RowLogCliTest {
         assertThat(Cli.in(wc, "log", "--table", "nosuch", "--key", "id=1").exit()).isEqualTo(4);
         assertThat(Cli.in(wc, "log", "--key", "id=1").exit()).isEqualTo(2);
     }
+
+    @Test
+    void allParentsAddTheVersionsOfAMergedBranchThatChangedTheRow() throws Exception {
+        Path wc = Cli.newWorkingCopy(dir);
+        Path root = dir.resolve("repo"), other = Files.createDirectories(dir.resolve("other"));
+        Cli.ok(wc, "import", Files.writeString(dir.resolve("a.csv"), "id,v\n1,a\n2,b\n").toString(), "--table", "t", "--mode", "sync", "--key", "id");
+        String base = id(Cli.ok(wc, "commit", "-m", "base", "--json").out());
+        Cli.ok(other, "checkout", "--repo", root.toString(), "-b", "staging", "main");
+        Cli.ok(other, "import", Files.writeString(dir.resolve("s.csv"), "id,v\n1,A\n2,b\n").toString(), "--table", "t", "--mode", "sync");
+        String staged = id(Cli.ok(other, "commit", "-m", "staging", "--json").out());
+        Cli.ok(wc, "import", Files.writeString(dir.resolve("m.csv"), "id,v\n1,a\n2,B\n").toString(), "--table", "t", "--mode", "sync");
+        String ours = id(Cli.ok(wc, "commit", "-m", "main", "--json").out());
+        Cli.ok(wc, "merge", "staging");
+        String merge = id(Cli.ok(wc, "commit", "--json").out());
+        // git log's rule: along first parents the merge changed row 1 (over main's version); every parent adds staging's change
+        assertThat(changes(wc, "--key", "id=1")).containsExactly(merge + " changed", base + " added");
+        assertThat(changes(wc, "--key", "id=1", "--all")).containsExactly(merge + " changed", staged + " changed", base + " added");
+        // row 2 changed on main only: the merge took it unchanged
+        assertThat(changes(wc, "--key", "id=2", "--all")).containsExactly(ours + " changed", base + " added");
+    }
+
+    private static String id(String json) throws Exception {
+        return Json.MAPPER.readTree(json).get("id").asText();
+    }
+
+    private static List<String> changes(Path wc, String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("log", "--table", "t", "--json"));
+        all.addAll(List.of(args));
+        List<String> out = new ArrayList<>();
+        Json.MAPPER.readTree(Cli.ok(wc, all.toArray(String[]::new)).out()).forEach(e -> out.add(e.get("version").asText() + " " + e.get("change").asText()));
+        return out;
+    }
 }

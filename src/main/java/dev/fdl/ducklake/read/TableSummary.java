@@ -67,7 +67,22 @@ public final class TableSummary {
      * null for NULL), its row count and its columns' statistics (null: could not be computed).
      */
     public record Table(String name, List<String> columns, List<String> types, List<List<String>> rows, long rowCount,
-                        List<ColumnStats> stats) {}
+                        List<ColumnStats> stats, List<RowOrigin> origins) {
+        /** A table whose rows' origins are not known. */
+        public Table(String name, List<String> columns, List<String> types, List<List<String>> rows, long rowCount, List<ColumnStats> stats) {
+            this(name, columns, types, rows, rowCount, stats, List.of());
+        }
+    }
+
+    /**
+     * Where a first row began: the begin snapshot of its data file or inlined row, and its data
+     * file's location relative to the data path (null for an inlined row), which is what
+     * {@code history.SnapshotOwners} maps to the version that added or last changed the row.
+     */
+    public record RowOrigin(long beginSnapshot, String dataFile) {}
+
+    /** The first rows, and per row where it began (aligned with the rows). */
+    private record FirstRows(List<List<String>> rows, List<RowOrigin> origins) {}
 
     /** Where units' statistics are kept between runs; keys are SHA-256 hex, values small JSON documents. */
     public interface Store {
@@ -175,7 +190,7 @@ public final class TableSummary {
                 units.add(compute(rest, Map.of()));
                 plain.add(false);
             }
-            List<List<String>> first = firstRows(t, units, plain);
+            FirstRows first = firstRows(t, units, plain);
             long count = 0;
             for (UnitStats u : units) count += u.rows();
             List<ColumnStats> stats;
@@ -184,7 +199,7 @@ public final class TableSummary {
             } catch (SQLException e) {
                 stats = null; // a type whose text DuckDB cannot cast back: no statistics, the preview stays
             }
-            return new Table(name, names, types, first, count, stats);
+            return new Table(name, names, types, first.rows(), count, stats, first.origins());
         }
 
         /** The table with data and delete file locations under the local data folder. */
@@ -336,22 +351,62 @@ public final class TableSummary {
          * whole data file (rows in file order, as the reader's view returns them); else one query
          * of the table's view.
          */
-        private List<List<String>> firstRows(SnapshotView.TableEntry t, List<UnitStats> units, List<Boolean> plain) throws SQLException {
+        private FirstRows firstRows(SnapshotView.TableEntry t, List<UnitStats> units, List<Boolean> plain) throws SQLException {
             List<List<String>> out = new ArrayList<>();
+            List<RowOrigin> origins = new ArrayList<>();
             for (int i = 0; i < units.size() && out.size() < limit; i++) {
                 if (!plain.get(i)) {
                     out = null;
                     break;
                 }
-                for (List<String> r : units.get(i).first()) if (out.size() < limit) out.add(r);
+                SnapshotView.DataFileEntry f = t.dataFiles().get(i);
+                for (List<String> r : units.get(i).first()) {
+                    if (out.size() >= limit) break;
+                    out.add(r);
+                    origins.add(new RowOrigin(f.beginSnapshot(), relative(f.location())));
+                }
             }
-            if (out != null) return out;
-            fetch(t.dataFiles().stream().map(f -> f.at(f.location().substring(base.length()))).toList(),
-                    t.deleteFiles().stream().map(d -> new SnapshotView.DeleteFileEntry(d.dataFileId(), d.location().substring(base.length()))).toList());
-            QueryResult r = BuiltInReader.execute(conn, "SELECT * FROM (" + new TableViewSql(view, t).select() + ") LIMIT " + limit);
+            if (out != null) return new FirstRows(out, origins);
+            fetch(t.dataFiles().stream().map(f -> f.at(relative(f.location()))).toList(),
+                    t.deleteFiles().stream().map(d -> new SnapshotView.DeleteFileEntry(d.dataFileId(), relative(d.location()))).toList());
+            return firstRowsRead(t);
+        }
+
+        /** A location under the local data folder as relative to it (others as they are). */
+        private String relative(String location) {
+            return location.startsWith(base) ? location.substring(base.length()) : location;
+        }
+
+        /** The first rows as the table's view returns them, with each row's data file or inlined row's begin snapshot. */
+        private FirstRows firstRowsRead(SnapshotView.TableEntry t) throws SQLException {
+            Map<Long, SnapshotView.DataFileEntry> byId = new HashMap<>();
+            t.dataFiles().forEach(f -> byId.put(f.id(), f));
+            StringBuilder begin = new StringBuilder("CAST(NULL AS BIGINT)");
+            if (!t.inlined().isEmpty()) {
+                begin = new StringBuilder("CASE r." + TableViewSql.INLINED);
+                for (int i = 0; i < t.inlined().size(); i++) {
+                    SnapshotView.InlinedTable in = t.inlined().get(i);
+                    begin.append(" WHEN ").append(i).append(" THEN (SELECT max(i.").append(SqlQuote.ident(in.system().begin())).append(") FROM ")
+                            .append(view.catalogTable(in.tableName())).append(" AS i WHERE i.").append(SqlQuote.ident(in.system().rowId()))
+                            .append(" = r.").append(TableViewSql.POS).append(')');
+                }
+                begin.append(" END");
+            }
+            String sql = "SELECT r.*, " + begin + " AS __fdl_begin FROM (SELECT * FROM (" + new TableViewSql(view, t).selectWithRowIds()
+                    + ") LIMIT " + limit + ") AS r";
+            QueryResult r = BuiltInReader.execute(conn, sql);
+            int n = t.columns().size();
             List<List<String>> rows = new ArrayList<>();
-            for (List<Object> row : r.rows()) rows.add(row.stream().map(TableSummary::text).toList());
-            return rows;
+            List<RowOrigin> origins = new ArrayList<>();
+            for (List<Object> row : r.rows()) {
+                rows.add(row.subList(0, n).stream().map(TableSummary::text).toList());
+                Object file = row.get(n);
+                SnapshotView.DataFileEntry f = file == null ? null : byId.get(((Number) file).longValue());
+                Object b = row.get(n + 3);
+                origins.add(f != null ? new RowOrigin(f.beginSnapshot(), relative(f.location()))
+                        : b == null ? null : new RowOrigin(((Number) b).longValue(), null));
+            }
+            return new FirstRows(rows, origins);
         }
 
         /** The units' statistics combined: sums, the least minimum and greatest maximum (compared by DuckDB as the column's type), distinct counts. */
