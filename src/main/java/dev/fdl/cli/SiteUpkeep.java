@@ -27,16 +27,12 @@ final class SiteUpkeep {
      * @param done what the command did, for the warning ({@code version X was committed})
      * @return what the site write did, or null when it did not run or failed
      */
-<<<<<<< HEAD
     static Site.SiteResult afterChange(Repository repo, CommandContext context, boolean asked, String done, PrintWriter err) {
-=======
-    static Site.Result afterChange(Repository repo, CommandContext context, boolean asked, String done, PrintWriter err) {
         String icebergWarning = dev.fdl.iceberg.IcebergHistory.afterChange(repo, done);
         if (icebergWarning != null) {
             err.println(icebergWarning);
             err.flush();
         }
->>>>>>> rest
         SiteOptions options = SiteOptions.of(repo.config());
         if (asked || Site.autoUpdate(repo.config())) {
             try {
