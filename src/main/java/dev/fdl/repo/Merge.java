@@ -6,6 +6,7 @@ import dev.fdl.ducklake.ProgressListener;
 import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.merge.MergeOptions;
+import dev.fdl.ducklake.load.DataFileDigests;
 import dev.fdl.ducklake.merge.MergeRequest;
 import dev.fdl.ducklake.merge.MergeResult;
 import dev.fdl.ducklake.merge.ThreeWayMerge;
@@ -260,7 +261,8 @@ public final class Merge {
                 steps.reached("catalogs-converted");
                 String author = step.from() != null ? step.author() : r.author().toString(); // a pending snapshot keeps its own, even none
                 MergeResult m = new ThreeWayMerge(s.pool()).merge(new MergeRequest(current, step.to(), from, r.options(), next,
-                        new MergeRequest.Writer(repo.store(), repo.dataDir(), wc.tmp(), s.dataCache(), author, step.message())));
+                        new MergeRequest.Writer(repo.store(), repo.dataDir(), wc.tmp(), s.dataCache(), author, step.message(),
+                                DataFileDigests.beside(wc.catalog()))));
                 if (m.conflicted()) {
                     AtomicFile.deleteQuietly(output);
                     return new Replayed(null, null, m);
@@ -389,7 +391,8 @@ public final class Merge {
             steps.reached("catalogs-converted");
             MergeResult r = new ThreeWayMerge(s.pool()).merge(new MergeRequest(sides.ours(), new MergeRequest.Side(theirs, theirsSnapshot),
                     new MergeRequest.Side(base, sides.base().ducklake().lastSnapshot()), options, output,
-                    new MergeRequest.Writer(repo.store(), repo.dataDir(), wc.tmp(), s.dataCache(), author.toString(), message)));
+                    new MergeRequest.Writer(repo.store(), repo.dataDir(), wc.tmp(), s.dataCache(), author.toString(), message,
+                            DataFileDigests.beside(wc.catalog()))));
             if (r.conflicted()) return new Written(r, null);
             steps.reached("catalog-written");
             AtomicFile.sync(output);
