@@ -4,6 +4,7 @@ import dev.fdl.FdlException;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.merge.MergeOptions;
+import dev.fdl.ducklake.load.DataFileDigests;
 import dev.fdl.ducklake.merge.MergeRequest;
 import dev.fdl.ducklake.merge.MergeResult;
 import dev.fdl.ducklake.merge.ThreeWayMerge;
@@ -146,7 +147,8 @@ public final class Pull {
                 steps.reached("catalogs-converted");
                 String author = step.from() != null ? step.author() : r.author().toString(); // a pending snapshot keeps its own, even none
                 MergeResult m = new ThreeWayMerge(s.pool()).merge(new MergeRequest(current, step.to(), from, r.options(), next,
-                        new MergeRequest.Writer(repo.store(), repo.dataDir(), wc.tmp(), s.dataCache(), author, step.message())));
+                        new MergeRequest.Writer(repo.store(), repo.dataDir(), wc.tmp(), s.dataCache(), author, step.message(),
+                                DataFileDigests.beside(wc.catalog()))));
                 if (m.conflicted()) {
                     AtomicFile.deleteQuietly(output);
                     return new Replayed(null, null, m);

@@ -4,6 +4,7 @@ import dev.fdl.FdlException;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.convert.CatalogConverter;
 import dev.fdl.ducklake.merge.MergeOptions;
+import dev.fdl.ducklake.load.DataFileDigests;
 import dev.fdl.ducklake.merge.MergeRequest;
 import dev.fdl.ducklake.merge.MergeResult;
 import dev.fdl.ducklake.merge.ThreeWayMerge;
@@ -93,7 +94,8 @@ final class WorkingMerge {
             steps.reached("catalogs-converted");
             MergeResult r = new ThreeWayMerge(s.pool()).merge(new MergeRequest(sides.ours(), new MergeRequest.CatalogSnapshot(theirs, theirsSnapshot),
                     new MergeRequest.CatalogSnapshot(base, sides.base().ducklake().lastSnapshot()), options, output,
-                    new MergeRequest.Writer(repo.store(), repo.dataDir(), wc.tmp(), s.dataCache(), author.toString(), message)));
+                    new MergeRequest.Writer(repo.store(), repo.dataDir(), wc.tmp(), s.dataCache(), author.toString(), message,
+                            DataFileDigests.beside(wc.catalog()))));
             if (r.conflicted()) return new Written(r, null);
             steps.reached("catalog-written");
             AtomicFile.sync(output);

@@ -277,6 +277,7 @@ public final class FileRegistration {
                     request.keys().stream().map(store::location).toList()), name);
             long snapshot = catalog.commit(new WorkingCatalog.ImportCommit(state, plan, files, request.dropKey() ? List.of() : null),
                     "add-files", null, message, duck);
+            record(DataFileDigests.beside(request.catalog()), request.keys(), local);
             return new RegistrationResult(name, snapshot, request.keys(), rows, bytes, plan.createsTable(), ImportResult.of(plan.columns()));
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot add files to " + name + ": " + DuckDbErrors.duckError(e), e);
@@ -300,6 +301,21 @@ public final class FileRegistration {
             RecordedKeyCheck.check(duck, rows, key, pool, refusal, remedies);
         } catch (IOException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot check the key of table " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Records each registered file's SHA-256 in the working copy's book (docs/signing.md), hashed
+     * from the copy read here (a remote repository's download, or the local repository's file), so
+     * that commit does not read it again.
+     */
+    private static void record(DataFileDigests book, List<String> keys, List<Path> local) {
+        for (int i = 0; i < keys.size(); i++) {
+            try {
+                book.record(keys.get(i), Files.size(local.get(i)), dev.fdl.util.Sha256.of(local.get(i)));
+            } catch (IOException | FdlException e) {
+                // the book only spares work: commit hashes what it does not know
+            }
         }
     }
 

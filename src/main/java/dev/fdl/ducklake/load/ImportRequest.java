@@ -32,13 +32,16 @@ import java.util.List;
  * @param targetFileSize the size in bytes at which a written data file stops and the next begins
  *                       (DuckLake's {@code target_file_size}); 0: {@link DataFileWriter#DEFAULT_TARGET_FILE_SIZE}
  * @param progress       told how writing and uploading the data files goes (null: {@link DataProgress#NONE})
+ * @param digests        where the written data files' SHA-256 digests are recorded (docs/signing.md; null: the working
+ *                       copy's book beside {@code catalog}, {@link DataFileDigests#beside})
  */
 public record ImportRequest(Path catalog, ObjectStore store, String dataDirKey, Path source, String table, ImportMode mode,
                             ImportFormat format, String schemaOverride, String author, String message, List<String> keys,
                             boolean dropKey, Path cacheDir, SourceFiles sources, long targetFileSize,
-                            DataProgress progress) {
+                            DataProgress progress, DataFileDigests digests) {
     public ImportRequest {
         if (progress == null) progress = DataProgress.NONE;
+        if (digests == null) digests = catalog == null ? DataFileDigests.NONE : DataFileDigests.beside(catalog);
         if (sources == null && source != null) sources = SourceFiles.of(source);
         if (sources != null && !sources.first().equals(source)) throw new IllegalArgumentException("source must be the first of sources");
         if (targetFileSize < 0) throw new IllegalArgumentException("targetFileSize < 0");
@@ -46,7 +49,7 @@ public record ImportRequest(Path catalog, ObjectStore store, String dataDirKey, 
 
     /** A request with no format, override, author, message, key or cache folder given. */
     public static ImportRequest of(Path catalog, ObjectStore store, String dataDirKey, Path source, String table, ImportMode mode) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, null, null, null, null, null, false, null, null, 0, null);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, null, null, null, null, null, false, null, null, 0, null, null);
     }
 
     /** The data folder's key prefix ending in {@code /} (or empty). */
@@ -55,52 +58,58 @@ public record ImportRequest(Path catalog, ObjectStore store, String dataDirKey, 
     }
 
     public ImportRequest withFormat(ImportFormat f) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, f, schemaOverride, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, f, schemaOverride, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
     }
 
     public ImportRequest withSchemaOverride(String s) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, s, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, s, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
     }
 
     public ImportRequest withAuthor(String a) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, a, message, keys, dropKey, cacheDir, sources, targetFileSize, progress);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, a, message, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
     }
 
     public ImportRequest withMessage(String m) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, m, keys, dropKey, cacheDir, sources, targetFileSize, progress);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, m, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
     }
 
     public ImportRequest withKeys(List<String> k) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, k, dropKey, cacheDir, sources, targetFileSize, progress);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, k, dropKey, cacheDir, sources, targetFileSize, progress, digests);
     }
 
     public ImportRequest withDropKey(boolean d) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, d, cacheDir, sources, targetFileSize, progress);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, d, cacheDir, sources, targetFileSize, progress, digests);
     }
 
     public ImportRequest withCacheDir(Path c) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey, c, sources, targetFileSize, progress);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey, c, sources, targetFileSize, progress, digests);
     }
 
     /** The request loading {@code files} ({@link SourceFiles}) as one snapshot. */
     public ImportRequest withSources(SourceFiles files) {
         return new ImportRequest(catalog, store, dataDirKey, files.first(), table, mode, format, schemaOverride, author, message, keys, dropKey,
-                cacheDir, files, targetFileSize, progress);
+                cacheDir, files, targetFileSize, progress, digests);
     }
 
     /** The request writing data files of at most about {@code bytes} each (0: the default). */
     public ImportRequest withTargetFileSize(long bytes) {
         return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey,
-                cacheDir, sources, bytes, progress);
+                cacheDir, sources, bytes, progress, digests);
     }
 
     /** The request telling {@code p} how its data files are written and uploaded. */
     public ImportRequest withProgress(DataProgress p) {
         return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey,
-                cacheDir, sources, targetFileSize, p);
+                cacheDir, sources, targetFileSize, p, digests);
+    }
+
+    /** The request recording its data files' digests in {@code d} ({@link DataFileDigests#NONE}: nowhere). */
+    public ImportRequest withDigests(DataFileDigests d) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey,
+                cacheDir, sources, targetFileSize, progress, d);
     }
 
     public ImportRequest withMode(ImportMode m) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, m, format, schemaOverride, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, m, format, schemaOverride, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
     }
 }

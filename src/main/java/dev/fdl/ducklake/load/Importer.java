@@ -224,7 +224,7 @@ public final class Importer {
     /** {@link #writeParquet} with each file uploaded under {@code folderKey} as soon as it is finished ({@link DataFileUploads}). */
     private List<DataFileUploads.Uploaded> upload(Connection duck, SourceColumns src, ImportPlan plan, Path folder,
                                                   ImportRequest request, String folderKey) throws SQLException {
-        return DataFileUploads.run(uploads, request.store(), folderKey, folder, request.progress(), DataFileDigests.beside(request.catalog()),
+        return DataFileUploads.run(uploads, request.store(), folderKey, folder, request.progress(), request.digests(),
                 () -> writeParquet(duck, src, plan, folder, request).files());
     }
 

@@ -163,6 +163,7 @@ public final class RowDelta {
                     positions(c.deleted(), c.table(), f.dataFileId()), file);
             t.store().put(t.folderKey() + d.fileName(), Payload.of(file));
             uploaded.add(t.folderKey() + d.fileName());
+            t.digests().hashAndRecord(t.folderKey() + d.fileName(), file, d.fileSizeBytes());
             deletes.add(d);
         }
         return new Written(inserts, insertKeys, deletes, ended);

@@ -73,7 +73,7 @@ final class DeltaCommit {
                 select.add(SqlQuote.ident(TableViewSql.idColumn(c.id())) + " AS " + SqlQuote.ident(c.name()));
             RowDelta.Change change = new RowDelta.Change("SELECT " + String.join(", ", select) + " FROM " + m.inserts(), columns,
                     deleted(m), m.ours(), dataPaths, Map.of(), t.key());
-            RowDelta.Written files = RowDelta.write(duck, new RowDelta.Target(w.store(), folder, t.tmp(), DataProgress.NONE, 0, dev.fdl.ducklake.load.DataFileDigests.NONE), change, uploaded);
+            RowDelta.Written files = RowDelta.write(duck, new RowDelta.Target(w.store(), folder, t.tmp(), DataProgress.NONE, 0, w.digests()), change, uploaded);
             RowDelta.commit(duck, new RowDelta.At(catalog, state, name, "merge", w.author(), w.message()), change, files, null);
         } catch (java.io.IOException e) {
             throw new FdlException("cannot merge " + name + ": " + e.getMessage());

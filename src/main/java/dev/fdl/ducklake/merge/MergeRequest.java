@@ -29,6 +29,17 @@ public record MergeRequest(Path ours, CatalogSnapshot theirs, CatalogSnapshot ba
      * @param cacheDir   where a remote repository's data files are mirrored to be read (null: inside {@code tmp})
      * @param author     the merge snapshot's author
      * @param message    the merge snapshot's message
+     * @param digests    where the new files' SHA-256 digests are recorded (docs/signing.md: the working copy's book)
      */
-    public record Writer(ObjectStore store, String dataDirKey, Path tmp, Path cacheDir, String author, String message) {}
+    public record Writer(ObjectStore store, String dataDirKey, Path tmp, Path cacheDir, String author, String message,
+                         dev.fdl.ducklake.load.DataFileDigests digests) {
+        public Writer {
+            java.util.Objects.requireNonNull(digests, "digests");
+        }
+
+        /** A writer recording no digests ({@link dev.fdl.ducklake.load.DataFileDigests#NONE}). */
+        public Writer(ObjectStore store, String dataDirKey, Path tmp, Path cacheDir, String author, String message) {
+            this(store, dataDirKey, tmp, cacheDir, author, message, dev.fdl.ducklake.load.DataFileDigests.NONE);
+        }
+    }
 }

@@ -162,7 +162,7 @@ public final class ThreeWayMerge {
                             continue;
                         }
                         new Syncer(pool).sync(ImportRequest.of(scratch, w.store(), w.dataDirKey(), m.file(), b.merged(), ImportMode.SYNC)
-                                .withKeys(key).withAuthor(w.author()).withMessage(w.message())
+                                .withKeys(key).withAuthor(w.author()).withMessage(w.message()).withDigests(w.digests())
                                 .withCacheDir(w.cacheDir() != null ? w.cacheDir() : tmp.resolve("mirror")));
                     }
                     done = true;

@@ -230,7 +230,7 @@ public final class Syncer {
         RowDelta.Change change = new RowDelta.Change(added + changed > 0 ? insertedRows(plan) : null, plan.columns(),
                 "SELECT " + FILE + ", " + POS + " FROM __fdl_diff", entry, written, inlinedDeletes(duck, entry), keyNames(plan));
         RowDelta.Written files = RowDelta.write(duck, new RowDelta.Target(store, folder, tmp, run.request().progress(),
-                run.request().targetFileSize(), dev.fdl.ducklake.load.DataFileDigests.beside(run.request().catalog())), change, uploaded);
+                run.request().targetFileSize(), run.request().digests()), change, uploaded);
         long snapshot = RowDelta.commit(duck, new RowDelta.At(catalog, state, name, "import", author, message), change, files,
                 inserting.altersTable() ? SyncAlter.of(inserting, state.table().id()) : null);
         return new SyncResult(name, snapshot, rows, added, removed, changed, files.insertKeys().isEmpty() ? null : files.insertKeys().get(0),
