@@ -27,7 +27,8 @@ final class Progress {
     /**
      * One rewritten line on stderr per step: {@code writing data files: 45% (1,234,567 of 2,700,000
      * rows, 310,000 rows/s, 5s left)}, at most four times a second, cleared when the step ends.
-     * Rate and time left are measured from the step's first report.
+     * Rate and time left are measured from the step's first report; a step whose amount is not known
+     * shows as {@code reading the table…} until the next replaces it.
      */
     static final class DataLine implements DataProgress {
         private final PrintWriter err;
@@ -64,6 +65,7 @@ final class Progress {
 
         /** The line for {@code done} of {@code total} after {@code seconds}. */
         static String line(String step, long done, long total, String unit, double seconds) {
+            if (total < 0 && done == 0) return step + "\u2026"; // a phase under way whose amount is not known
             boolean bytes = unit.equals("bytes");
             String suffix = bytes ? "" : " " + unit;
             StringBuilder b = new StringBuilder(step).append(": ");

@@ -104,7 +104,7 @@ public final class BigBuildBench {
                 String fdlAnswer = run(wc, query, round);
                 mine[2][r] = measured(wc, round, query);
                 String refAnswer = referenceAnswer(v2parquet);
-                if (!fdlAnswer.trim().equals(refAnswer.trim())) {
+                if (!sameAnswer(fdlAnswer, refAnswer)) {
                     throw new IllegalStateException("fdl's query answer differs from DuckDB's over v2:\n" + head(fdlAnswer) + "\nvs\n" + head(refAnswer));
                 }
             }
@@ -273,6 +273,25 @@ public final class BigBuildBench {
 
     private static String lit(Path p) {
         return "'" + p.toAbsolutePath().toString().replace("'", "''") + "'";
+    }
+
+    /** Whether two CSV answers hold the same values: numbers compared as numbers ({@code 313358642.0} = {@code 3.13358642E8}). */
+    private static boolean sameAnswer(String a, String b) {
+        List<String> x = a.trim().lines().toList(), y = b.trim().lines().toList();
+        if (x.size() != y.size()) return false;
+        for (int i = 0; i < x.size(); i++) {
+            String[] f = x.get(i).split(",", -1), g = y.get(i).split(",", -1);
+            if (f.length != g.length) return false;
+            for (int j = 0; j < f.length; j++) {
+                if (f[j].equals(g[j])) continue;
+                try {
+                    if (Double.parseDouble(f[j]) != Double.parseDouble(g[j])) return false;
+                } catch (NumberFormatException e) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static String head(String s) {

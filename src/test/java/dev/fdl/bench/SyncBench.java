@@ -43,6 +43,10 @@ public final class SyncBench {
     private static final int RUNS = 3;
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("profile")) {
+            profile(args.length > 1 ? Long.parseLong(args[1].replace("_", "")) : 1_000_000);
+            return;
+        }
         long n = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
         Path tmp = Files.createTempDirectory("fdl-syncbench-");
         bytes(tmp.resolve("bytes"));
@@ -190,4 +194,74 @@ public final class SyncBench {
         }
     }
 
+
+    /**
+     * A sync's phases, in one JVM: BigBuildBench's v1 (N rows, CSV) imported, then v2 (1% changed,
+     * 0.5% gone, 1% new) synced with {@code --key id}; each phase's CPU (this process's, all
+     * threads) and wall time, from the phases the sync reports to its progress; then DuckDB doing
+     * the reference's work (v2 EXCEPT ALL the imported Parquet, written as Parquet) in the same JVM.
+     */
+    private static void profile(long n) throws Exception {
+        Path dir = Files.createTempDirectory("fdl-syncprofile-");
+        Path v1 = dir.resolve("v1.csv"), v2 = dir.resolve("v2.csv");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            String rows = "SELECT i AS id, (i % 1000)::INTEGER AS d, 'name-' || i AS s, ((i * 7919) % 100003) / 8.0 AS x, "
+                    + "DATE '2020-01-01' + (i % 3000)::INTEGER AS day, md5(i::VARCHAR) AS note FROM range(" + n + ") t(i)";
+            s.execute("COPY (" + rows + ") TO '" + v1 + "' (HEADER)");
+            s.execute("COPY (SELECT id, d, CASE WHEN hash(id, 'c') % 100 = 0 THEN s || '!' ELSE s END AS s, x, day, note FROM (" + rows
+                    + ") WHERE hash(id, 'g') % 200 <> 0 UNION ALL SELECT i, (i % 1000)::INTEGER, 'new-' || i, i / 4.0, DATE '2024-01-01', md5(i::VARCHAR) "
+                    + "FROM range(" + n + ", " + (n + n / 100) + ") t(i)) TO '" + v2 + "' (HEADER)");
+        }
+        Files.createDirectories(dir.resolve("repo"));
+        LocalStore store = new LocalStore(dir.resolve("repo"));
+        Path sqlite = dir.resolve("catalog.sqlite");
+        EmptyCatalog.create(sqlite, CatalogKind.SQLITE, store.location("data/"));
+        ImportResult imported = new Importer(DuckDbPool.shared()).importFile(ImportRequest.of(sqlite, store, "data/", v1, "t", ImportMode.CREATE)
+                .withAuthor("bench"));
+        Phases phases = new Phases();
+        phases.update("starting", 0, -1, "");
+        SyncResult r = new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(sqlite, store, "data/", v2, "t", ImportMode.SYNC)
+                .withKeys(List.of("id")).withAuthor("bench").withProgress(phases));
+        phases.update("done", 0, -1, "");
+        double syncCpu = phases.cpuTotal();
+        Path old = dir.resolve("repo").resolve(imported.dataFileKey());
+        long c0 = Phases.cpu(), w0 = System.nanoTime();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("COPY (SELECT * FROM read_csv('" + v2 + "') EXCEPT ALL SELECT * FROM read_parquet('" + old + "')) TO '"
+                    + dir.resolve("changed.parquet") + "' (FORMAT parquet)");
+        }
+        double refCpu = (Phases.cpu() - c0) / 1e9;
+        System.out.printf("sync of %,d rows (+%d ~%d -%d), phases (CPU s of this JVM, wall s):%n", r.rows(), r.added(), r.changed(), r.removed());
+        phases.print();
+        System.out.printf("sync %.2f s CPU; DuckDB EXCEPT ALL to Parquet %.2f s CPU (%.2f s wall); ratio %.2f (target <= 1.5)%n",
+                syncCpu, refCpu, (System.nanoTime() - w0) / 1e9, syncCpu / refCpu);
+        System.out.println("files kept in " + dir + " (delete when done)");
+    }
+
+    /** Records when each reported phase began: this JVM's CPU time and the wall clock. */
+    private static final class Phases implements dev.fdl.ducklake.DataProgress {
+        private final java.util.List<String> names = new java.util.ArrayList<>();
+        private final java.util.List<long[]> at = new java.util.ArrayList<>();
+
+        static long cpu() {
+            return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        }
+
+        @Override
+        public synchronized void update(String phase, long done, long total, String unit) {
+            if (!names.isEmpty() && names.get(names.size() - 1).equals(phase)) return;
+            names.add(phase);
+            at.add(new long[]{cpu(), System.nanoTime()});
+        }
+
+        double cpuTotal() {
+            return (at.get(at.size() - 1)[0] - at.get(0)[0]) / 1e9;
+        }
+
+        void print() {
+            for (int i = 0; i + 1 < names.size(); i++) {
+                System.out.printf("  %-24s %7.2f %7.2f%n", names.get(i), (at.get(i + 1)[0] - at.get(i)[0]) / 1e9, (at.get(i + 1)[1] - at.get(i)[1]) / 1e9);
+            }
+        }
+    }
 }

@@ -37,6 +37,33 @@ class DataProgressCliTest {
     }
 
     @Test
+    void aSyncShowsItsPhasesAndAnImportTheSourcesBytes() throws Exception {
+        Path repo = Files.createDirectories(dir.resolve("repo"));
+        dev.fdl.store.LocalStore store = new dev.fdl.store.LocalStore(repo);
+        Path catalog = dir.resolve("catalog.sqlite");
+        dev.fdl.ducklake.catalog.EmptyCatalog.create(catalog, dev.fdl.ducklake.CatalogKind.SQLITE, store.location("data/"));
+        Path v1 = dir.resolve("v1.csv"), v2 = dir.resolve("v2.csv");
+        Files.writeString(v1, "id,name\n1,a\n2,b\n3,c\n");
+        Files.writeString(v2, "id,name\n1,a\n2,B\n4,d\n");
+        StringWriter imported = new StringWriter();
+        long[] now = {1_000_000_000L};
+        new dev.fdl.ducklake.load.Importer(DuckDbPool.shared()).importFile(dev.fdl.ducklake.load.ImportRequest.of(catalog, store, "data/", v1, "t",
+                dev.fdl.ducklake.ImportMode.CREATE).withProgress(new Progress.DataLine(new PrintWriter(imported, true), () -> now[0] += 300_000_000L)));
+        // the rows DuckDB's CSV reader counts are units of its own: import counts the file's bytes
+        assertThat(imported.toString()).contains("\rwriting data files: 0% (0 B of " + Files.size(v1) + " B)").doesNotContain(" rows");
+        StringWriter synced = new StringWriter();
+        new dev.fdl.ducklake.load.sync.Syncer(DuckDbPool.shared()).sync(dev.fdl.ducklake.load.ImportRequest.of(catalog, store, "data/", v2, "t",
+                dev.fdl.ducklake.ImportMode.SYNC).withKeys(java.util.List.of("id"))
+                .withProgress(new Progress.DataLine(new PrintWriter(synced, true), () -> now[0] += 300_000_000L)));
+        String text = synced.toString();
+        assertThat(text).contains("\rreading the table\u2026\u001b[K", "\rcomparing: 0% (0 B of " + Files.size(v2) + " B)",
+                "\rwriting data files\u2026", "\rwriting delete files: 0% (0 of 1 files)");
+        assertThat(text.indexOf("reading the table")).isLessThan(text.indexOf("comparing")); // in the order they run
+        assertThat(text.indexOf("comparing")).isLessThan(text.indexOf("writing data files"));
+        assertThat(text).endsWith("\r\u001b[K"); // the last step's line is cleared
+    }
+
+    @Test
     void quietOrNotATerminalShowsNothing() {
         StringWriter text = new StringWriter();
         assertThat(Progress.data(true, new PrintWriter(text))).isSameAs(DataProgress.NONE);

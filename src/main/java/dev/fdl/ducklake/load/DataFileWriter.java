@@ -41,6 +41,16 @@ public final class DataFileWriter {
      */
     public static Written write(Connection duck, String select, List<ImportPlan.Column> columns, Path folder, long targetBytes,
                                 DataProgress progress) throws SQLException {
+        return write(duck, select, columns, folder, targetBytes, progress, -1);
+    }
+
+    /**
+     * {@link #write(Connection, String, List, Path, long, DataProgress)}, progress told in bytes of
+     * the source files {@code select} reads ({@code sourceBytes} of them; DuckDB's share of the work
+     * done): a CSV reader's progress counts units of its own, not rows. {@code sourceBytes < 0}: in rows.
+     */
+    public static Written write(Connection duck, String select, List<ImportPlan.Column> columns, Path folder, long targetBytes,
+                                DataProgress progress, long sourceBytes) throws SQLException {
         StringBuilder fieldIds = new StringBuilder("{");
         for (ImportPlan.Column c : columns) {
             if (fieldIds.length() > 1) fieldIds.append(", ");
@@ -51,8 +61,9 @@ public final class DataFileWriter {
         String sql = "COPY (" + select + ") TO " + SqlQuote.literal(folder.toAbsolutePath().toString())
                 + " (FORMAT parquet, FIELD_IDS " + fieldIds + ", FILE_SIZE_BYTES " + target + ", OVERWRITE_OR_IGNORE true)";
         long rows;
+        progress.update("writing data files", 0, sourceBytes, sourceBytes < 0 ? "rows" : "bytes");
         try (Statement st = duck.createStatement()) {
-            rows = QueryProgressWatch.watch(st, progress, "writing data files", () -> {
+            rows = QueryProgressWatch.watchShare(st, progress, "writing data files", sourceBytes, sourceBytes < 0 ? "rows" : "bytes", () -> {
                 st.execute(sql);
                 return (long) st.getUpdateCount();
             });

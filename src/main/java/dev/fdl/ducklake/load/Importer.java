@@ -94,54 +94,41 @@ public final class Importer {
     }
 
     private ImportResult run(ImportRequest request, List<String> rowKey, boolean checkKey) {
-        Path sqliteCatalog = request.catalog();
-        ObjectStore store = request.store();
         Path source = request.source();
-        String table = request.table();
         ImportMode mode = request.mode();
-        String author = request.author();
-        String message = request.message();
-        ImportFormat given = request.format();
-        String schemaOverride = request.schemaOverride();
-        Path cacheDir = request.cacheDir();
-        TableName name = TableName.parse(table);
+        TableName name = TableName.parse(request.table());
         if (mode == null) throw FdlException.usage("an import mode is required: create, replace or append");
         SourceFiles sources = request.sources();
-        ImportFormat format = sources.format(given);
+        ImportFormat format = sources.format(request.format());
         for (Path f : sources.files()) if (!Files.isRegularFile(f)) throw new FdlException("cannot import " + f + ": no such file");
-        if (!Files.isRegularFile(sqliteCatalog)) {
-            throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
+        if (!Files.isRegularFile(request.catalog())) {
+            throw FdlException.notFound("working catalog " + request.catalog() + " does not exist");
         }
-        String dataDir = request.dataDir();
         for (Path f : sources.files()) checkSource(f, format);
-        Map<String, String> overrides = SchemaOverride.parse(schemaOverride);
-
+        Map<String, String> overrides = SchemaOverride.parse(request.schemaOverride());
         Path tmp = null;
         List<String> uploadedKeys = new ArrayList<>();
         boolean committed = false;
-        try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
+        try (WorkingCatalog catalog = WorkingCatalog.open(request.catalog());
              Connection duck = pool.connection()) {
             try (Statement st = duck.createStatement()) {
                 st.execute(Sql.SET_UTC);
             }
             WorkingCatalog.State state = catalog.state(name);
-            String location = store.location(dataDir);
+            String location = request.store().location(request.dataDir());
             checkDataFolder(location, state.dataPath());
             SourceColumns src = sources.many() ? ManyFiles.describe(duck, sources, format, overrides)
                     : SourceColumns.describeFast(duck, source, format, overrides);
             ImportPlan plan = ImportPlan.make(name, mode, state, src.types(), source);
-
             tmp = Files.createTempDirectory("fdl-import-");
-            String folder = dataDir + plan.tableFolderKey(location);
             List<DataFileUploads.Uploaded> written;
             try {
-                written = upload(duck, src, plan, tmp.resolve("out"), request, folder);
+                written = upload(duck, src, plan, tmp.resolve("out"), request, request.dataDir() + plan.tableFolderKey(location));
             } catch (SampleFailed e) {
                 // the strict read of a sample-sniffed CSV failed: sniff the whole file and read again (CsvSource.sniffSample)
                 src = SourceColumns.describeAgain(duck, source, format, overrides, src);
                 plan = ImportPlan.make(name, mode, state, src.types(), source);
-                folder = dataDir + plan.tableFolderKey(location);
-                written = upload(duck, src, plan, tmp.resolve("again"), request, folder);
+                written = upload(duck, src, plan, tmp.resolve("again"), request, request.dataDir() + plan.tableFolderKey(location));
             }
             for (DataFileUploads.Uploaded u : written) uploadedKeys.add(u.key());
             if (written.isEmpty()) {
@@ -152,32 +139,51 @@ public final class Importer {
             if (checkKey)
                 RecordedKeyCheck.check(duck, catalog, state, plan, written.stream().map(DataFileUploads.Uploaded::file).toList(),
                         request, pool);
-            List<WorkingCatalog.NewDataFile> files = new ArrayList<>();
-            long rows = 0, bytes = 0;
-            for (DataFileUploads.Uploaded u : written) {
-                FileStats stats = FileStats.of(duck, u.file(), plan.columns());
-                files.add(new WorkingCatalog.NewDataFile(u.fileName(), stats));
-                rows += stats.recordCount();
-                bytes += stats.fileSizeBytes();
-            }
-            long snapshot = catalog.commit(new WorkingCatalog.ImportCommit(state, plan, files, rowKey), author, message, duck);
+            ImportResult r = commit(duck, catalog, new WorkingCatalog.ImportCommit(state, plan, stats(duck, written, plan), rowKey), request,
+                    uploadedKeys, src.warnings());
             committed = true;
-            return new ImportResult(name, snapshot, rows, uploadedKeys.get(0), bytes,
-                    plan.createsTable(), ImportResult.of(plan.columns()), uploadedKeys, src.warnings());
+            return r;
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
         } catch (IOException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
         } finally {
             deleteTree(tmp);
-            if (!committed) {
-                for (String key : uploadedKeys) {
-                    try {
-                        store.delete(key);
-                    } catch (RuntimeException ignored) {
-                        // nothing names the file: gc removes it later
-                    }
-                }
+            if (!committed) deleteUploaded(request.store(), uploadedKeys);
+        }
+    }
+
+    /** The new data files with their statistics (rows, sizes, column values), in the order written. */
+    private static List<WorkingCatalog.NewDataFile> stats(Connection duck, List<DataFileUploads.Uploaded> written, ImportPlan plan)
+            throws SQLException {
+        List<WorkingCatalog.NewDataFile> files = new ArrayList<>();
+        for (DataFileUploads.Uploaded u : written) files.add(new WorkingCatalog.NewDataFile(u.fileName(), FileStats.of(duck, u.file(), plan.columns())));
+        return files;
+    }
+
+    /** Records the import's snapshot; its result. */
+    private static ImportResult commit(Connection duck, WorkingCatalog catalog, WorkingCatalog.ImportCommit commit, ImportRequest request,
+                                       List<String> uploadedKeys, List<String> warnings) throws SQLException {
+        long rows = 0, bytes = 0;
+        for (WorkingCatalog.NewDataFile f : commit.files()) {
+            rows += f.stats().recordCount();
+            bytes += f.stats().fileSizeBytes();
+        }
+        long snapshot = catalog.commit(commit, request.author(), request.message(), duck);
+        return new ImportResult(commit.plan().table(), snapshot, rows, uploadedKeys.get(0), bytes,
+                commit.plan().createsTable(), ImportResult.of(commit.plan().columns()), uploadedKeys, warnings);
+    }
+
+    /**
+     * Deletes the keys an import or sync uploaded before it failed; a key that cannot be deleted is
+     * left (nothing names it: gc removes it later).
+     */
+    public static void deleteUploaded(ObjectStore store, List<String> keys) {
+        for (String key : keys) {
+            try {
+                store.delete(key);
+            } catch (RuntimeException ignored) {
+                // nothing names the file: gc removes it later
             }
         }
     }
@@ -228,6 +234,19 @@ public final class Importer {
                 () -> writeParquet(duck, src, plan, folder, request).files());
     }
 
+    /** The source files' sizes together in bytes, what import's progress counts (-1 when one cannot be read). */
+    private static long sourceBytes(SourceFiles sources) {
+        long total = 0;
+        for (Path f : sources.files()) {
+            try {
+                total += Files.size(f);
+            } catch (IOException e) {
+                return -1;
+            }
+        }
+        return total;
+    }
+
     private static DataFileWriter.Written writeParquet(Connection duck, SourceColumns src, ImportPlan plan, Path folder,
                                                        ImportRequest request) throws SQLException {
         List<String> select = new ArrayList<>();
@@ -237,7 +256,7 @@ public final class Importer {
         }
         try {
             return DataFileWriter.write(duck, "SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src",
-                    plan.columns(), folder, request.targetFileSize(), request.progress());
+                    plan.columns(), folder, request.targetFileSize(), request.progress(), sourceBytes(request.sources()));
         } catch (SQLException e) {
             if (src.sampled()) throw new SampleFailed(e);
             Path source = request.source();

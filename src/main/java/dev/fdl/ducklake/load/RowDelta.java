@@ -46,6 +46,9 @@ import java.util.Map;
 public final class RowDelta {
     private RowDelta() {}
 
+    /** The phase {@link #write} reports while it writes delete files, in files. */
+    public static final String DELETES = "writing delete files";
+
     /**
      * Where the files go: the store, the table's folder key (ending in {@code /}), a local scratch
      * folder, progress, the data files' target size in bytes (0: one file), and where the new data
@@ -153,7 +156,10 @@ public final class RowDelta {
         }
         List<DeleteFiles.Written> deletes = new ArrayList<>();
         List<DeleteFiles.Ended> ended = new ArrayList<>();
-        for (FileDeletes f : perFile(duck, c.deleted(), c.table())) {
+        List<FileDeletes> perFile = perFile(duck, c.deleted(), c.table());
+        for (int i = 0; i < perFile.size(); i++) {
+            FileDeletes f = perFile.get(i);
+            t.progress().update(DELETES, i, perFile.size(), "files");
             if (f.ends()) {
                 ended.add(new DeleteFiles.Ended(f.dataFileId(), f.recordCount(), Math.max(0, dataFile(c.table(), f.dataFileId()).bytes())));
                 continue;
@@ -166,6 +172,7 @@ public final class RowDelta {
             t.digests().hashAndRecord(t.folderKey() + d.fileName(), file, d.fileSizeBytes());
             deletes.add(d);
         }
+        if (!perFile.isEmpty()) t.progress().update(DELETES, perFile.size(), perFile.size(), "files");
         return new Written(inserts, insertKeys, deletes, ended);
     }
 

@@ -23,6 +23,8 @@ import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.DuckDbPool;
+import dev.fdl.ducklake.engine.QueryProgressWatch;
+import dev.fdl.ducklake.DataProgress;
 import dev.fdl.ducklake.load.ImportFormat;
 import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.ducklake.load.ImportResult;
@@ -82,38 +84,29 @@ public final class Syncer {
      *                      meanwhile. The catalog is then unchanged.
      */
     public SyncResult sync(ImportRequest request) {
-        Path sqliteCatalog = request.catalog();
-        ObjectStore store = request.store();
         Path source = request.source();
-        String table = request.table();
         List<String> keys = request.dropKey() ? List.of() : request.keys();
-        ImportFormat given = request.format();
-        String schemaOverride = request.schemaOverride();
-        TableName name = TableName.parse(table);
-        ImportFormat format = ImportFormat.of(source, given);
+        TableName name = TableName.parse(request.table());
+        ImportFormat format = ImportFormat.of(source, request.format());
         if (!Files.isRegularFile(source)) throw new FdlException("cannot import " + source + ": no such file");
-        if (!Files.isRegularFile(sqliteCatalog)) {
-            throw FdlException.notFound("working catalog " + sqliteCatalog + " does not exist");
+        if (!Files.isRegularFile(request.catalog())) {
+            throw FdlException.notFound("working catalog " + request.catalog() + " does not exist");
         }
-        String dataDir = request.dataDir();
         Importer.checkSource(source);
-        Map<String, String> overrides = SchemaOverride.parse(schemaOverride);
+        Map<String, String> overrides = SchemaOverride.parse(request.schemaOverride());
         Path tmp = null;
         List<String> uploaded = new ArrayList<>();
         boolean committed = false;
-        List<String> newTableKey = List.of();
+        List<String> newTableKey;
         try {
             tmp = Files.createTempDirectory("fdl-sync-");
-            try (WorkingCatalog catalog = WorkingCatalog.open(sqliteCatalog);
+            try (WorkingCatalog catalog = WorkingCatalog.open(request.catalog());
                  Connection duck = pool.connection()) {
-                try (Statement st = duck.createStatement()) {
-                    st.execute(Sql.SET_UTC);
-                    // a budgeted pool spills where the run's budget says; else into this sync's scratch folder
-                    if (pool.budget() == null) st.execute("SET temp_directory = " + SqlQuote.literal(tmp.resolve("spill").toString()));
-                }
+                prepare(duck, tmp);
                 WorkingCatalog.State state = catalog.state(name);
-                String location = store.location(dataDir);
+                String location = request.store().location(request.dataDir());
                 Importer.checkDataFolder(location, state.dataPath());
+                request.progress().update(READING, 0, -1, "");
                 // a CSV file is sniffed from its sample, as import does; the whole file is sniffed when the sample's types are not
                 // the table's, or when a read with them fails (SampleFailed), so types and refusals are the whole-file sniff's
                 Importer.SourceColumns src = Importer.SourceColumns.describeFast(duck, source, format, overrides);
@@ -121,21 +114,9 @@ public final class Syncer {
                     src = Importer.SourceColumns.describeAgain(duck, source, format, overrides, src);
                 }
                 if (state.table() == null) {
-                    try {
-                        newTableKey = checkKeysOfNewTable(duck, src, source, name, keys == null ? List.of() : keys);
-                    } catch (SampleFailed e) {
-                        src = Importer.SourceColumns.describeAgain(duck, source, format, overrides, src);
-                        newTableKey = checkKeysOfNewTable(duck, src, source, name, keys == null ? List.of() : keys);
-                    }
+                    newTableKey = keysOfNewTable(duck, src, request, name, keys == null ? List.of() : keys);
                 } else {
-                    List<String> recorded = keys == null ? RowKey.current(catalog.connection(), state.table().id()) : List.of();
-                    for (String k : recorded) {
-                        if (src.types().keySet().stream().noneMatch(c -> Identifiers.same(c, k)))
-                            throw FdlException.usage("cannot sync " + source + " into " + name + ": the key recorded by an earlier "
-                                    + "sync --key (" + String.join(", ", recorded) + ") names column '" + k + "', which the file "
-                                    + "does not have (it has: " + String.join(", ", src.types().keySet()) + "); name the key with "
-                                    + "--key, or compare whole rows and end the recorded key with --no-key");
-                    }
+                    List<String> recorded = keys == null ? recordedKey(catalog, state, src, source, name) : List.of();
                     SyncResult r = syncExisting(new Run(pool, request, catalog, state, duck, location, tmp, uploaded), name, src,
                             keys == null ? recorded : keys, !recorded.isEmpty()).withWarnings(src.warnings());
                     committed = true;
@@ -148,21 +129,51 @@ public final class Syncer {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
         } finally {
             Importer.deleteTree(tmp);
-            if (!committed) {
-                for (String key : uploaded) {
-                    try {
-                        store.delete(key);
-                    } catch (RuntimeException ignored) {
-                        // nothing names the file: gc removes it later
-                    }
-                }
-            }
+            if (!committed) Importer.deleteUploaded(request.store(), uploaded);
         }
         // A table that does not exist yet is created from the file, as --mode create does.
         ImportResult r = new Importer(pool).importRecordingKey(
                 request.withMode(ImportMode.CREATE).withFormat(format).withCacheDir(null), newTableKey);
         return new SyncResult(r.table(), r.snapshot(), r.rows(), r.rows(), 0, 0, r.dataFileKey(), r.fileSizeBytes(), 0, 0, 0,
                 List.of(), true, newTableKey, false, r.columns(), r.warnings());
+    }
+
+    /** The phases a sync reports to {@link ImportRequest#progress()}, before {@link RowDelta}'s writing and uploading. */
+    public static final String READING = "reading the table", COMPARING = "comparing";
+
+    /** UTC, and a scratch folder to spill to unless the pool's budget names one. */
+    private void prepare(Connection duck, Path tmp) throws SQLException {
+        try (Statement st = duck.createStatement()) {
+            st.execute(Sql.SET_UTC);
+            // a budgeted pool spills where the run's budget says; else into this sync's scratch folder
+            if (pool.budget() == null) st.execute("SET temp_directory = " + SqlQuote.literal(tmp.resolve("spill").toString()));
+        }
+    }
+
+    /** The key an earlier {@code sync --key} recorded for the table (empty: none); refused when the file lacks one of its columns. */
+    private static List<String> recordedKey(WorkingCatalog catalog, WorkingCatalog.State state, Importer.SourceColumns src, Path source,
+                                            TableName name) throws SQLException {
+        List<String> recorded = RowKey.current(catalog.connection(), state.table().id());
+        for (String k : recorded) {
+            if (src.types().keySet().stream().noneMatch(c -> Identifiers.same(c, k)))
+                throw FdlException.usage("cannot sync " + source + " into " + name + ": the key recorded by an earlier "
+                        + "sync --key (" + String.join(", ", recorded) + ") names column '" + k + "', which the file "
+                        + "does not have (it has: " + String.join(", ", src.types().keySet()) + "); name the key with "
+                        + "--key, or compare whole rows and end the recorded key with --no-key");
+        }
+        return recorded;
+    }
+
+    /** {@link #checkKeysOfNewTable}, the whole file sniffed first when the read with a sample's types fails. */
+    private static List<String> keysOfNewTable(Connection duck, Importer.SourceColumns src, ImportRequest request, TableName name,
+                                               List<String> keys) throws SQLException {
+        try {
+            return checkKeysOfNewTable(duck, src, request.source(), name, keys);
+        } catch (SampleFailed e) {
+            Importer.SourceColumns whole = Importer.SourceColumns.describeAgain(duck, request.source(),
+                    ImportFormat.of(request.source(), request.format()), SchemaOverride.parse(request.schemaOverride()), src);
+            return checkKeysOfNewTable(duck, whole, request.source(), name, keys);
+        }
     }
 
     /**
@@ -178,64 +189,61 @@ public final class Syncer {
         WorkingCatalog catalog = run.catalog();
         WorkingCatalog.State state = run.state();
         Connection duck = run.duck();
-        ObjectStore store = run.request().store();
-        String dataDir = run.request().dataDir();
-        String location = run.location();
         Path source = run.request().source();
-        Path sqliteCatalog = run.request().catalog();
-        Path tmp = run.tmp();
-        List<String> uploaded = run.uploaded();
-        String author = run.request().author();
-        String message = run.request().message();
-        RecordedKeyCheck.Visible current = RecordedKeyCheck.visibleRows(run.pool(), duck, run.request(), state, run.request().cacheDir(), tmp);
+        RecordedKeyCheck.Visible current = RecordedKeyCheck.visibleRows(run.pool(), duck, run.request(), state, run.request().cacheDir(), run.tmp());
         SnapshotView.TableEntry entry = current.entry();
         Map<Long, String> written = new HashMap<>();
         SnapshotView original = current.readBase() == null ? current.view()
-                : SnapshotView.loadTable(duck, RecordedKeyCheck.ALIAS, sqliteCatalog.toString(), null, state.snapshot(), entry.id());
+                : SnapshotView.loadTable(duck, RecordedKeyCheck.ALIAS, run.request().catalog().toString(), null, state.snapshot(), entry.id());
         for (SnapshotView.TableEntry t : original.tables()) {
             if (t.id() == entry.id()) t.dataFiles().forEach(f -> written.put(f.id(), f.location()));
         }
         String view = current.selectWithRowIds();
-        SyncPlan plan;
-        long rows;
-        long[] counts;
         refuseNoRows(duck, src, source);
+        SyncPlan plan;
+        Counts counts;
         try {
             plan = SyncPlan.make(name, state, src, source, keyNames);
-            rows = checkSource(duck, src, plan.keys(), source, name, keyRecorded);
-            if (rows > 0) counts = difference(duck, plan, src, view, source);
-            else counts = null;
+            counts = compare(duck, run, new Compare(plan, src, view, source, name, keyRecorded));
         } catch (SampleFailed e) {
             // the strict read of a CSV file sniffed from its sample failed: sniff the whole file and read again
-            try (Statement st = duck.createStatement()) {
-                st.execute("DROP TABLE IF EXISTS __fdl_diff");
-            }
             src = Importer.SourceColumns.describeAgain(duck, source, ImportFormat.of(source, run.request().format()),
                     SchemaOverride.parse(run.request().schemaOverride()), src);
             plan = SyncPlan.make(name, state, src, source, keyNames);
-            rows = checkSource(duck, src, plan.keys(), source, name, keyRecorded);
-            counts = rows > 0 ? difference(duck, plan, src, view, source) : null;
+            counts = compare(duck, run, new Compare(plan, src, view, source, name, keyRecorded));
         }
+        long rows = counts.rows();
         if (rows == 0) throw new FdlException("cannot import " + source + ": it holds no data rows; nothing was imported");
-        long added = counts[0], changed = counts[1], removed = counts[2];
+        long added = counts.added(), changed = counts.changed(), removed = counts.removed();
         // a file equal to the table still records a key it names (or ends one with --no-key): that is a snapshot
         boolean keyChanges = !RowKey.current(catalog.connection(), state.table().id()).equals(keyNames(plan));
         if (added + changed + removed == 0 && !plan.altersTable() && !keyChanges) {
             return new SyncResult(name, null, rows, 0, 0, 0, null, 0, 0, 0, 0, List.of(), false, keyNames(plan), keyRecorded,
                     ImportResult.of(plan.columns())).withWarnings(src.warnings());
         }
-
-        String folder = dataDir + ImportPlan.tableFolderKey(state, name, location);
-        SyncPlan inserting = plan;
+        String folder = run.request().dataDir() + ImportPlan.tableFolderKey(state, name, run.location());
         RowDelta.Change change = new RowDelta.Change(added + changed > 0 ? insertedRows(plan) : null, plan.columns(),
                 "SELECT " + FILE + ", " + POS + " FROM __fdl_diff", entry, written, inlinedDeletes(duck, entry), keyNames(plan));
-        RowDelta.Written files = RowDelta.write(duck, new RowDelta.Target(store, folder, tmp, run.request().progress(),
-                run.request().targetFileSize(), run.request().digests()), change, uploaded);
-        long snapshot = RowDelta.commit(duck, new RowDelta.At(catalog, state, name, "import", author, message), change, files,
-                inserting.altersTable() ? SyncAlter.of(inserting, state.table().id()) : null);
+        RowDelta.Written files = RowDelta.write(duck, new RowDelta.Target(run.request().store(), folder, run.tmp(), run.request().progress(),
+                run.request().targetFileSize(), run.request().digests()), change, run.uploaded());
+        long snapshot = RowDelta.commit(duck, new RowDelta.At(catalog, state, name, "import", run.request().author(), run.request().message()),
+                change, files, plan.altersTable() ? SyncAlter.of(plan, state.table().id()) : null);
         return new SyncResult(name, snapshot, rows, added, removed, changed, files.insertKeys().isEmpty() ? null : files.insertKeys().get(0),
                 files.insertBytes(), files.deletes().size(), files.deleteBytes(), files.ended().size(), plan.changes(), false,
                 keyNames(plan), keyRecorded, ImportResult.of(plan.columns())).withWarnings(src.warnings());
+    }
+
+    /** {@link #difference}, shown as the phase {@link #COMPARING} in bytes of the file read (DuckDB's share of the work done). */
+    private static Counts compare(Connection duck, Run run, Compare cmp) throws SQLException, IOException {
+        long size = Files.size(cmp.source());
+        DataProgress progress = run.request().progress();
+        progress.update(COMPARING, 0, size, "bytes");
+        Counts counts;
+        try (Statement st = duck.createStatement()) {
+            counts = QueryProgressWatch.watchShare(st, progress, COMPARING, size, "bytes", () -> difference(duck, cmp));
+        }
+        progress.update(COMPARING, size, size, "bytes");
+        return counts;
     }
 
     /**
@@ -370,6 +378,11 @@ public final class Syncer {
     }
 
     /**
+     * What the one pass over the file and the table found: rows new, changed and gone, and the file's data rows.
+     */
+    record Counts(long added, long changed, long removed, long rows) {}
+
+    /**
      * The difference in one pass over the file and one over the table's visible rows ({@code view}),
      * neither copied: a FULL OUTER JOIN of the two on the row identity keeps only the rows that
      * differ, as {@code __fdl_diff}: the file's values and {@code __fdl_row} (NULL for a row gone)
@@ -377,17 +390,34 @@ public final class Syncer {
      * new). A row with both is changed: its old copy is deleted, the file's written.
      *
      * <p>With a key, rows pair on the key and a pair differs when another column does ({@code IS
-     * DISTINCT FROM}, so NULLs compare equal). A table may hold a key more than once (loaded by
-     * replace, or before the key was named): then only its first copy (by data file, then position;
-     * inlined rows first) pairs and the others are deleted, which needs the copies numbered, a
-     * window over the table's rows; a first aggregate over the keys alone tells whether that is
-     * needed. Without a key, rows pair on every column ({@code IS NOT DISTINCT FROM}) and
-     * equal rows pair off one by one (copies numbered on both sides), so duplicates count.
-     *
-     * @return {added, changed, removed}
+     * DISTINCT FROM}, so NULLs compare equal). The same pass checks the key: the equal pairs are
+     * counted (they are grouped into one row, {@code __fdl_same}, deleted afterwards) and the file's
+     * rows too (its largest {@code __fdl_row}); a file key repeated among the keys the table holds
+     * makes more pairs than the table has rows paired, a repeated new key shows among the new rows,
+     * a NULL key is a new row. Such a file is refused by {@link #checkSource} (which names the first
+     * offending row) before anything is written. A table may hold a key more than once (loaded by
+     * replace, or before the key was named): then more pairs than file rows paired show it, and the
+     * join runs again with only the first copy (by data file, then position; inlined rows first)
+     * pairing and the others deleted, which needs the copies numbered (a window over the table's
+     * rows). Without a key, rows pair on every column ({@code IS NOT DISTINCT FROM}) and equal rows
+     * pair off one by one (copies numbered on both sides), so duplicates count.
      */
-    private static long[] difference(Connection duck, SyncPlan plan, Importer.SourceColumns src, String view, Path source)
-            throws SQLException {
+    private static Counts difference(Connection duck, Compare cmp) throws SQLException {
+        Counts counts = join(duck, cmp, false);
+        if (counts == null) counts = join(duck, cmp, true);
+        return counts;
+    }
+
+    /** The file, the table's visible rows and the plan a sync compares; for refusals its name and whether the key was recorded. */
+    record Compare(SyncPlan plan, Importer.SourceColumns src, String view, Path source, TableName name, boolean keyRecorded) {}
+
+    /**
+     * One join of {@link #difference}, into {@code __fdl_diff}; with {@code numbered} a table's
+     * repeated keys pair only their first copy. Returns null when the table holds a paired key more
+     * than once and the copies were not {@code numbered}: the join is to run again numbered.
+     */
+    private static Counts join(Connection duck, Compare cmp, boolean numbered) throws SQLException {
+        SyncPlan plan = cmp.plan();
         List<String> all = columnIdents(plan);
         List<String> keys = keyIdents(plan);
         List<String> cur = new ArrayList<>();
@@ -398,7 +428,6 @@ public final class Syncer {
         cur.add("v." + FILE);
         cur.add("v." + POS);
         cur.add("v." + INLINED);
-        String sourceRows = sourceRows(src, plan.columns());
         String on, differs, curCopies, srcCopies;
         if (!keys.isEmpty()) {
             on = String.join(" AND ", keys.stream().map(k -> "s." + k + " = c." + k).toList());
@@ -406,15 +435,8 @@ public final class Syncer {
             others.removeAll(keys);
             differs = others.isEmpty() ? "false"
                     : String.join(" OR ", others.stream().map(o -> "s." + o + " IS DISTINCT FROM c." + o).toList());
-            boolean repeated;
-            try (Statement st = duck.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT EXISTS (SELECT 1 FROM (SELECT " + String.join(", ", keys.stream().map(k -> "v." + k)
-                         .toList()) + " FROM (" + view + ") AS v) GROUP BY ALL HAVING count(*) > 1)")) {
-                rs.next();
-                repeated = rs.getBoolean(1);
-            }
             srcCopies = "1";
-            curCopies = repeated ? "row_number() OVER (PARTITION BY " + String.join(", ", keys.stream().map(k -> "v." + k).toList())
+            curCopies = numbered ? "row_number() OVER (PARTITION BY " + String.join(", ", keys.stream().map(k -> "v." + k).toList())
                     + " ORDER BY v." + FILE + " NULLS FIRST, v." + POS + ")" : "1";
         } else {
             on = String.join(" AND ", all.stream().map(k -> "s." + k + " IS NOT DISTINCT FROM c." + k).toList());
@@ -422,24 +444,65 @@ public final class Syncer {
             srcCopies = "row_number() OVER (PARTITION BY " + String.join(", ", all) + ")";
             curCopies = "row_number() OVER (PARTITION BY " + String.join(", ", all.stream().map(k -> "v." + k).toList()) + ")";
         }
-        List<String> out = new ArrayList<>();
-        for (String c : all) out.add("s." + c);
-        String sql = "CREATE TEMP TABLE __fdl_diff AS SELECT " + String.join(", ", out) + ", s.__fdl_row, c." + FILE + ", c." + POS
-                + ", c." + INLINED + " FROM (SELECT *, " + srcCopies + " AS __fdl_n FROM (" + sourceRows + ")) AS s FULL OUTER JOIN "
-                + "(SELECT " + String.join(", ", cur) + ", " + curCopies + " AS __fdl_n FROM (" + view + ") AS v) AS c ON " + on
-                + " AND s.__fdl_n = c.__fdl_n WHERE s.__fdl_row IS NULL OR c." + POS + " IS NULL OR " + differs;
+        List<String> inner = new ArrayList<>(), outer = new ArrayList<>();
+        for (String c : all) {
+            inner.add("s." + c);
+            outer.add("first(" + c + ") AS " + c);
+        }
+        for (String c : List.of("__fdl_row", FILE, POS, INLINED)) outer.add("first(" + c + ") AS " + c);
+        String keep = "s.__fdl_row IS NULL OR c." + POS + " IS NULL OR " + differs;
+        String sql = "CREATE TEMP TABLE __fdl_diff AS SELECT " + String.join(", ", outer) + ", count(*) AS __fdl_pairs, max(__fdl_row) AS "
+                + "__fdl_last, __fdl_g IS NULL AS __fdl_same FROM (SELECT " + String.join(", ", inner) + ", s.__fdl_row, c." + FILE + ", c."
+                + POS + ", c." + INLINED + ", CASE WHEN " + keep + " THEN row(s.__fdl_row, c." + FILE + ", c." + POS + ", c." + INLINED
+                + ") END AS __fdl_g FROM (SELECT *, " + srcCopies + " AS __fdl_n FROM (" + sourceRows(cmp.src(), plan.columns())
+                + ")) AS s FULL OUTER JOIN (SELECT " + String.join(", ", cur) + ", " + curCopies + " AS __fdl_n FROM (" + cmp.view()
+                + ") AS v) AS c ON " + on + " AND s.__fdl_n = c.__fdl_n) GROUP BY __fdl_g";
         try (Statement st = duck.createStatement()) {
+            st.execute("DROP TABLE IF EXISTS __fdl_diff");
             st.execute(sql);
         } catch (SQLException e) {
-            if (src.sampled()) throw new SampleFailed(e);
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
+            if (cmp.src().sampled()) throw new SampleFailed(e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + cmp.source() + ": " + DuckDbErrors.duckError(e), e);
         }
+        long added, changed, removed, equal, rows;
         try (Statement st = duck.createStatement();
-             ResultSet rs = st.executeQuery("SELECT count(*) FILTER (WHERE " + POS + " IS NULL), count(*) FILTER (WHERE __fdl_row IS NOT "
-                     + "NULL AND " + POS + " IS NOT NULL), count(*) FILTER (WHERE __fdl_row IS NULL) FROM __fdl_diff")) {
+             ResultSet rs = st.executeQuery("SELECT count(*) FILTER (WHERE NOT __fdl_same AND " + POS + " IS NULL), "
+                     + "count(*) FILTER (WHERE NOT __fdl_same AND __fdl_row IS NOT NULL AND " + POS + " IS NOT NULL), "
+                     + "count(*) FILTER (WHERE NOT __fdl_same AND __fdl_row IS NULL), coalesce(sum(__fdl_pairs) FILTER (WHERE __fdl_same), 0), "
+                     + "coalesce(max(__fdl_last) + 1, 0) FROM __fdl_diff")) {
             rs.next();
-            return new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3)};
+            added = rs.getLong(1);
+            changed = rs.getLong(2);
+            removed = rs.getLong(3);
+            equal = rs.getLong(4);
+            rows = rs.getLong(5);
         }
+        if (!keys.isEmpty() && rows > 0) {
+            long pairs = equal + changed;
+            if (!numbered && pairs > rows - added) return null; // a file row paired with more than one copy of its key
+            if (pairs > tableRows(duck, cmp.view()) - removed || newKeyNullOrRepeated(duck, keys)) {
+                checkSource(duck, cmp.src(), plan.keys(), cmp.source(), cmp.name(), cmp.keyRecorded());
+                throw new IllegalStateException("the key check of " + cmp.source() + " found no repeated or NULL key that the sync's join showed");
+            }
+        }
+        try (Statement st = duck.createStatement()) {
+            st.execute("DELETE FROM __fdl_diff WHERE __fdl_same");
+        }
+        return new Counts(added, changed, removed, rows);
+    }
+
+    /** The table's visible rows, counted. */
+    private static long tableRows(Connection duck, String view) throws SQLException {
+        return single(duck, "SELECT count(*) FROM (" + view + ")");
+    }
+
+    /** Whether a new row of {@code __fdl_diff} has a NULL key, or a key another new row has. */
+    private static boolean newKeyNullOrRepeated(Connection duck, List<String> keys) throws SQLException {
+        String list = String.join(", ", keys);
+        String anyNull = String.join(" OR ", keys.stream().map(k -> k + " IS NULL").toList());
+        return single(duck, "SELECT (SELECT count(*) FROM __fdl_diff WHERE NOT __fdl_same AND __fdl_row IS NOT NULL AND (" + anyNull
+                + ")) + (SELECT count(*) FROM (SELECT " + list + " FROM __fdl_diff WHERE NOT __fdl_same AND __fdl_row IS NOT NULL AND "
+                + POS + " IS NULL GROUP BY " + list + " HAVING count(*) > 1))") > 0;
     }
 
     /** The new rows, in file order, columns named as the table's (for {@link RowDelta}). */
