@@ -182,7 +182,7 @@ public final class Checks {
      * local (a remote repository's files are mirrored first, {@link RepoChecks}).
      */
     private static void confine(BuiltInReader reader, Target target, String dataPath) {
-        String data = dataPath.endsWith("/") ? dataPath : dataPath + "/";
+        String data = dev.fdl.ducklake.format.DuckLakePaths.dataPath(dataPath);
         try {
             DuckDbPool.confine(reader.connection(), List.of(data), List.of(target.catalog().toAbsolutePath().toString()));
         } catch (java.sql.SQLException e) {
