@@ -38,14 +38,33 @@ public final class Checks {
     }
 
     /**
+     * Where a catalog's data files are for a reader of some of its tables: a remote repository's
+     * are fetched into a local mirror first, only those of the tables the checks read.
+     */
+    @FunctionalInterface
+    public interface DataPath {
+        /**
+         * A local data path holding at least the data and delete files of {@code tables}
+         * (lower-case {@code schema.table}, {@link dev.fdl.ducklake.engine.QueryTables#named}'s
+         * form; null: every table), overriding the catalog's data_path.
+         */
+        String forTables(Set<String> tables);
+    }
+
+    /**
      * What is checked.
      *
      * @param catalog    a DuckDB-file catalog, read at its newest snapshot
-     * @param dataPath   where its data files are (local), overriding its data_path
+     * @param data       where its data files are (local), overriding its data_path; asked only when a check reads rows
      * @param descriptor its dataset.json, filled (SPEC.md section 3)
      * @param file       names the description in messages
      */
-    public record Target(Path catalog, String dataPath, ObjectNode descriptor, String file) {}
+    public record Target(Path catalog, DataPath data, ObjectNode descriptor, String file) {
+        /** A target whose data files are all at {@code dataPath} (local). */
+        public Target(Path catalog, String dataPath, ObjectNode descriptor, String file) {
+            this(catalog, tables -> dataPath, descriptor, file);
+        }
+    }
 
     /**
      * The parent version, when there is one.
@@ -103,8 +122,10 @@ public final class Checks {
         List<String> held;
         boolean incremental;
         if (!rules.rows().isEmpty() || !rules.keys().isEmpty() || !rules.sql().isEmpty()) {
-            try (BuiltInReader reader = BuiltInReader.open(pool, target.catalog(), target.dataPath(), null)) {
-                confine(reader, target);
+            Set<String> named = tablesRead(pool, rules);
+            String dataPath = target.data().forTables(named);
+            try (BuiltInReader reader = BuiltInReader.open(pool, target.catalog(), dataPath, null, named)) {
+                confine(reader, target, dataPath);
                 CatalogChecks c = new CatalogChecks(reader);
                 long since = parent == null || options.full() ? 0 : parent.since();
                 results.addAll(c.rows(rules.rows(), since, parent == null ? Set.of() : parent.held()));
@@ -122,13 +143,46 @@ public final class Checks {
     }
 
     /**
+     * The tables the checks read, as {@link dev.fdl.ducklake.engine.QueryTables#named} gives them: the
+     * tables of the row and key constraints (a foreign key's referenced one too) and those each SQL
+     * check names; null (every table) when an SQL check may read tables it does not name. A
+     * resource name that is not a table makes the reader open every table, which the checks need
+     * to name it in their error.
+     */
+    static Set<String> tablesRead(DuckDbPool pool, Rules rules) {
+        Set<String> out = new java.util.HashSet<>();
+        for (RowRule r : rules.rows()) out.add(qualified(r.table()));
+        for (KeyRule k : rules.keys()) {
+            out.add(qualified(k.table()));
+            if (k.refTable() != null) out.add(qualified(k.refTable()));
+        }
+        if (rules.sql().isEmpty()) return out;
+        try (java.sql.Connection duck = pool.connection()) {
+            for (SqlCheck c : rules.sql()) {
+                Set<String> named = dev.fdl.ducklake.engine.QueryTables.named(duck, c.sql());
+                if (named == null) return null;
+                out.addAll(named);
+            }
+        } catch (java.sql.SQLException e) {
+            return null; // every table: always right, only slower
+        }
+        return out;
+    }
+
+    /** A resource name ({@link dev.fdl.dataset.TableFacts#resourceName}) as lower-case {@code schema.table}. */
+    private static String qualified(String resource) {
+        String q = resource.contains(".") ? resource : "main." + resource;
+        return dev.fdl.ducklake.engine.Identifiers.fold(q);
+    }
+
+    /**
      * Everything a check runs (the SQL of {@code fdl:checks} travels with the dataset and runs with
      * the rights of whoever checks it) reads the version's catalog and data files and nothing else:
      * no other file or URL, no extension, no setting ({@link DuckDbPool#confine}). The data path is
      * local (a remote repository's files are mirrored first, {@link RepoChecks}).
      */
-    private static void confine(BuiltInReader reader, Target target) {
-        String data = target.dataPath().endsWith("/") ? target.dataPath() : target.dataPath() + "/";
+    private static void confine(BuiltInReader reader, Target target, String dataPath) {
+        String data = dev.fdl.ducklake.format.DuckLakePaths.dataPath(dataPath);
         try {
             DuckDbPool.confine(reader.connection(), List.of(data), List.of(target.catalog().toAbsolutePath().toString()));
         } catch (java.sql.SQLException e) {

@@ -155,10 +155,14 @@ public final class RepoChecks {
         return hooks;
     }
 
-    /** Where the built-in reader finds the catalog's data files: the repository's data folder, mirrored locally when remote. */
-    private String dataPath(Repository repo, Path catalog) {
-        return ReadableCatalog.version(catalog).dataPath(env.pool(), new ReadableCatalog.DataFiles(repo.store(), repo.dataDir(),
-                env.cache().dataFolder(repo)), null);
+    /**
+     * Where the built-in reader finds the catalog's data files: the repository's data folder, or,
+     * when remote, a local mirror into which the files of the tables the checks read are fetched
+     * (only when a check reads rows).
+     */
+    private Checks.DataPath dataPath(Repository repo, Path catalog) {
+        return tables -> ReadableCatalog.version(catalog).dataPath(env.pool(), new ReadableCatalog.DataFiles(repo.store(), repo.dataDir(),
+                env.cache().dataFolder(repo)), null, tables);
     }
 
     /** The tables at the catalog's newest snapshot, as dataset.json's filling needs them (what commit's step 3 reads). */

@@ -118,13 +118,16 @@ public final class ResultPrinter {
         out.flush();
     }
 
-    private static final ObjectMapper NON_NUMERIC = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    /** A reader of JSON with NaN and infinities, made on first use: a table or CSV printed without such values never builds it. */
+    private static final class NonNumeric {
+        static final ObjectMapper MAPPER = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    }
 
     /** DuckDB's to_json text with NaN and infinities (not JSON) as the strings DuckDB prints for them. */
     static String jsonValue(String duckJson) throws IOException {
         if (!duckJson.contains("NaN") && !duckJson.contains("Infinity")) return duckJson;
-        JsonNode tree = NON_NUMERIC.readTree(duckJson);
-        return NON_NUMERIC.writeValueAsString(finite(tree));
+        JsonNode tree = NonNumeric.MAPPER.readTree(duckJson);
+        return NonNumeric.MAPPER.writeValueAsString(finite(tree));
     }
 
     private static JsonNode finite(JsonNode node) {

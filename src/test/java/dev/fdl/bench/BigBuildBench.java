@@ -175,7 +175,7 @@ public final class BigBuildBench {
     }
 
     /** A child JVM running {@link #reference} with the serial collector, as ./fdl runs the data commands. */
-    private static List<String> refCommand(String sql) throws Exception {
+    static List<String> refCommand(String sql) throws Exception {
         String cp = Path.of(org.duckdb.DuckDBDriver.class.getProtectionDomain().getCodeSource().getLocation().toURI()) + java.io.File.pathSeparator
                 + Path.of(BigBuildBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:+UseSerialGC", "-cp", cp,
@@ -271,7 +271,7 @@ public final class BigBuildBench {
         return s[s.length / 2];
     }
 
-    private static String lit(Path p) {
+    static String lit(Path p) {
         return "'" + p.toAbsolutePath().toString().replace("'", "''") + "'";
     }
 

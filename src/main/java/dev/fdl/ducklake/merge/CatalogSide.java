@@ -1,7 +1,6 @@
 package dev.fdl.ducklake.merge;
 
 import dev.fdl.FdlException;
-import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.format.RowKey;
 import dev.fdl.ducklake.format.Visibility;
@@ -42,6 +41,8 @@ final class CatalogSide {
     final long snapshot;
     final Map<String, Table> byUuid = new LinkedHashMap<>();
     private SnapshotView readable;
+    /** Where {@link #readable} reads the data files; set with it. */
+    private ReadableCatalog.DataFiles files;
 
     private CatalogSide(String alias, Path sqlite, ReadableCatalog duckdb, long snapshot) {
         this.alias = alias;
@@ -157,15 +158,14 @@ final class CatalogSide {
     }
 
     /**
-     * The table as the built-in reader reads it (data files located under {@code location}, the
-     * repository's data folder, or mirrored from it into {@code cacheDir} when it is remote).
+     * The table as the built-in reader reads it: data files located under the repository's data
+     * folder, or, when that is remote, under the mirror in {@code cacheDir}, into which a reader
+     * {@link #fetch}es the files it opens before opening them.
      */
-    SnapshotView.TableEntry readable(Connection duck, DuckDbPool pool, MergeRequest.Writer w, String uuid)
-            throws SQLException {
+    SnapshotView.TableEntry readable(Connection duck, MergeRequest.Writer w, String uuid) throws SQLException {
         if (readable == null) {
-            String dataPath = duckdb.dataPath(pool, new ReadableCatalog.DataFiles(w.store(), w.dataDirKey(),
-                    w.cacheDir() != null ? w.cacheDir() : w.tmp().resolve("mirror")), snapshot);
-            readable = SnapshotView.load(duck, alias, sqlite.toString(), dataPath, snapshot);
+            files = dataFiles(w);
+            readable = SnapshotView.load(duck, alias, sqlite.toString(), files.readPath(), snapshot);
         }
         long id = byUuid.get(uuid).entry().id();
         return readable.tables().stream().filter(t -> t.id() == id).findFirst()
@@ -183,6 +183,29 @@ final class CatalogSide {
         for (SnapshotView.TableEntry t : logical.tables())
             if (t.id() == id) t.dataFiles().forEach(f -> out.put(f.id(), f.location()));
         return out;
+    }
+
+    /** Where the merge reads the data files of {@code w}'s repository: the data folder, or the mirror of a remote one. */
+    static ReadableCatalog.DataFiles dataFiles(MergeRequest.Writer w) {
+        return new ReadableCatalog.DataFiles(w.store(), w.dataDirKey(), w.cacheDir() != null ? w.cacheDir() : w.tmp().resolve("mirror"));
+    }
+
+    /**
+     * Fetches the files at {@code locations} (as {@link #readable} locates them) into the mirror when
+     * the data folder is remote ({@link ReadableCatalog.DataFiles#fetchLocations}): {@link #readable}
+     * fetches nothing, so a reader fetches what it opens first, and only that.
+     */
+    void fetch(java.util.Collection<String> locations) {
+        if (files == null) throw new IllegalStateException("side " + alias + " is not read yet");
+        files.fetchLocations(locations, "merge side " + alias + " (" + sqlite + ")");
+    }
+
+    /** {@link #fetch}es every data and delete file of {@code e}: what a reader of the whole table opens. */
+    void fetchWhole(SnapshotView.TableEntry e) {
+        List<String> all = new ArrayList<>();
+        e.dataFiles().forEach(f -> all.add(f.location()));
+        e.deleteFiles().forEach(d -> all.add(d.location()));
+        fetch(all);
     }
 
     /** This side's view, once {@link #readable} loaded it. */

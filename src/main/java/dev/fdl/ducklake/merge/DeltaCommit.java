@@ -32,10 +32,8 @@ final class DeltaCommit {
      * delete files of those files are read, and counted as read by {@code m}).
      */
     static List<RowDelta.FileDeletes> perFile(Connection duck, DeltaMerge m) throws SQLException {
-        List<RowDelta.FileDeletes> out = RowDelta.perFile(duck, deleted(m), m.ours());
-        for (RowDelta.FileDeletes f : out)
-            for (SnapshotView.DeleteFileEntry d : m.ours().deleteFiles()) if (d.dataFileId() == f.dataFileId()) m.open(d.location());
-        return out;
+        m.openOursDeletes();
+        return RowDelta.perFile(duck, deleted(m), m.ours());
     }
 
     private static String deleted(DeltaMerge m) {
@@ -55,6 +53,7 @@ final class DeltaCommit {
             throws SQLException {
         MergeRequest.Writer w = t.writer();
         TableName name = TableName.parse(t.table());
+        m.openOursDeletes(); // RowDelta reads them
         try (WorkingCatalog catalog = WorkingCatalog.open(t.scratch())) {
             WorkingCatalog.State state = catalog.state(name);
             if (state.table() == null || state.table().id() != m.ours().id())

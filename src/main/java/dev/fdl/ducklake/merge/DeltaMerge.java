@@ -53,12 +53,14 @@ final class DeltaMerge {
     private final Connection duck;
     private final String p;
     private final Entries e;
+    private final java.util.function.Consumer<java.util.Collection<String>> fetch;
     private final Set<String> opened = new HashSet<>();
     private final Map<String, Long> sizes = new HashMap<>();
     private final List<MergeResult.TableConflict> conflicts = new ArrayList<>();
 
-    private DeltaMerge(Connection duck, int index, Entries e) {
+    private DeltaMerge(Connection duck, int index, Entries e, java.util.function.Consumer<java.util.Collection<String>> fetch) {
         this.duck = duck;
+        this.fetch = fetch;
         this.p = "__fdl_dm" + index + "_";
         this.e = e;
     }
@@ -66,6 +68,20 @@ final class DeltaMerge {
     /** Rows to delete from ours: {@code __fdl_file} (ours' data file id), {@code __fdl_pos}. */
     String deletes() {
         return p + "del";
+    }
+
+    /**
+     * {@link #open}s ours' delete files of the data files {@link #deletes} deletes from: what the
+     * deletes afterwards are read from ({@code RowDelta}), before it reads them.
+     */
+    void openOursDeletes() throws SQLException {
+        Set<Long> ids = new HashSet<>();
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT DISTINCT " + TableViewSql.FILE_ID + " FROM " + deletes() + " WHERE "
+                     + TableViewSql.FILE_ID + " IS NOT NULL")) {
+            while (rs.next()) ids.add(rs.getLong(1));
+        }
+        for (SnapshotView.DeleteFileEntry d : e.ours().deleteFiles()) if (ids.contains(d.dataFileId())) open(d.location());
     }
 
     /** Rows to insert into ours: columns {@code c<column id>} of ours' columns. */
@@ -94,9 +110,11 @@ final class DeltaMerge {
      *
      * @param index a number unique among the tables of this merge (names its DuckDB temp tables)
      * @param key   the key columns (empty: rows as multisets)
+     * @param fetch makes the files at the locations given readable (a remote repository's into the
+     *              mirror the entries locate them in); called with each file before it is first opened
      */
-    static DeltaMerge plan(Connection duck, int index, String table, Entries e, List<String> key, MergeOptions.MergeSide resolution)
-            throws SQLException {
+    static DeltaMerge plan(Connection duck, int index, String table, Entries e, List<String> key, MergeOptions.MergeSide resolution,
+                           java.util.function.Consumer<java.util.Collection<String>> fetch) throws SQLException {
         if (!e.base().columns().equals(e.ours().columns()) || !e.base().columns().equals(e.theirs().columns())) return null;
         for (SnapshotView.TableEntry t : List.of(e.base(), e.ours(), e.theirs()))
             if (!t.inlined().isEmpty() || t.inlinedDeleteTable() != null) return null;
@@ -106,7 +124,7 @@ final class DeltaMerge {
             if (c == null) return null;
             keyCols.add(SqlQuote.ident(TableViewSql.idColumn(c.id())));
         }
-        DeltaMerge m = new DeltaMerge(duck, index, e);
+        DeltaMerge m = new DeltaMerge(duck, index, e, fetch);
         for (SnapshotView.TableEntry t : List.of(e.base(), e.ours(), e.theirs()))
             for (SnapshotView.DataFileEntry f : t.dataFiles()) m.sizes.put(f.location(), f.bytes());
         if (!m.removed(e.ours(), "do") || !m.removed(e.theirs(), "dt")) return null;
@@ -186,9 +204,14 @@ final class DeltaMerge {
         return String.join(" UNION ", parts);
     }
 
-    /** Counts {@code location} as opened (once): its size from the catalog, else from the local file system. */
+    /**
+     * Makes the file at {@code location} readable ({@code fetch}) and counts it as opened (once): its
+     * size from the catalog, else from the local file system. Called before every file is read.
+     */
     void open(String location) {
-        if (!opened.add(location)) return;
+        if (opened.contains(location)) return;
+        fetch.accept(List.of(location));
+        opened.add(location);
         Long known = sizes.get(location);
         if (known != null && known >= 0) return;
         long size = 0;

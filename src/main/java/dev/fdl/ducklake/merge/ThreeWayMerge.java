@@ -110,7 +110,7 @@ public final class ThreeWayMerge {
                     // the whole-table merge reads them under the merged names
                     RowMerge.SideRows bs = side(duck, base, b.base(), w), os = side(duck, ours, b.ours(), w), ts = side(duck, theirs, b.theirs(), w);
                     DeltaMerge delta = DeltaMerge.plan(duck, i, name, new DeltaMerge.Entries(base.view(), bs.entry(), ours.view(), os.entry(),
-                            theirs.view(), ts.entry()), key, res);
+                            theirs.view(), ts.entry()), key, res, ours::fetch);
                     List<MergeResult.TableConflict> found;
                     boolean empty;
                     if (delta != null) {
@@ -120,6 +120,9 @@ public final class ThreeWayMerge {
                         bytesRead += delta.bytesRead();
                         merged.add(new Merged(null, delta));
                     } else {
+                        base.fetchWhole(bs.entry());
+                        ours.fetchWhole(os.entry());
+                        theirs.fetchWhole(ts.entry());
                         for (RowMerge.SideRows s : List.of(bs, os, ts)) bytesRead += wholeBytes(s.entry());
                         RowMerge m = RowMerge.plan(duck, name, named(base, bs, b), named(ours, os, b), named(theirs, ts, b), key,
                                 new RowMerge.Settle(res, r.options().strict()));
@@ -219,7 +222,7 @@ public final class ThreeWayMerge {
     }
 
     private RowMerge.SideRows side(Connection duck, CatalogSide side, CatalogSide.Table t, MergeRequest.Writer w) throws SQLException {
-        SnapshotView.TableEntry e = side.readable(duck, pool, w, t.uuid());
+        SnapshotView.TableEntry e = side.readable(duck, w, t.uuid());
         return RowMerge.SideRows.whole(side.view(), e);
     }
 
@@ -314,7 +317,9 @@ public final class ThreeWayMerge {
         List<String> oc = o.entry().columns().stream().map(c -> c.name() + " " + c.duckType()).toList();
         List<String> tc = t.entry().columns().stream().map(c -> c.name() + " " + c.duckType()).toList();
         if (!oc.equals(tc)) return false;
-        SnapshotView.TableEntry oe = ours.readable(duck, pool, w, o.uuid()), te = theirs.readable(duck, pool, w, t.uuid());
+        SnapshotView.TableEntry oe = ours.readable(duck, w, o.uuid()), te = theirs.readable(duck, w, t.uuid());
+        ours.fetchWhole(oe);
+        theirs.fetchWhole(te);
         String a = rows(ours.view(), oe), b = rows(theirs.view(), te);
         try (Statement st = duck.createStatement();
              ResultSet rs = st.executeQuery("SELECT count(*) FROM ((" + a + " EXCEPT ALL " + b + ") UNION ALL (" + b + " EXCEPT ALL " + a + "))")) {

@@ -72,7 +72,7 @@ public final class BuiltInReader implements AutoCloseable {
      * fetched ({@link #requiredFiles(DuckDbPool, Path, Long, Set)}). Null, or a name that is not a table (it may
      * be a view over others), gives every table and view.
      */
-    static BuiltInReader open(DuckDbPool pool, Path duckdbCatalog, String dataPathOverride, Long snapshot, java.util.Set<String> named) {
+    public static BuiltInReader open(DuckDbPool pool, Path duckdbCatalog, String dataPathOverride, Long snapshot, java.util.Set<String> named) {
         if (!Files.isRegularFile(duckdbCatalog)) {
             throw FdlException.notFound("catalog file " + duckdbCatalog + " does not exist");
         }

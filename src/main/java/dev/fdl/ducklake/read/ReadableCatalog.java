@@ -65,6 +65,30 @@ public final class ReadableCatalog implements AutoCloseable {
         public TableSummary.Fetcher fetcher(String namedBy) {
             return remote() ? files -> DataFileMirror.fetchFiles(store, dataDirKey, mirror, files, namedBy) : null;
         }
+
+        /**
+         * Fetches into the mirror the files at {@code locations} that it lacks, each once: locations
+         * as a reader attached at {@link #readPath} names them (the mirror's absolute path and the
+         * file's path relative to the data folder). Nothing when the data folder is local. A reader
+         * that knows which files it opens fetches just those, instead of every file of a snapshot.
+         *
+         * @param namedBy who names the files, for messages ({@code merge side …})
+         * @throws FdlException naming the key when a file is missing from the repository, or naming
+         *                      a location outside the mirror
+         */
+        public void fetchLocations(java.util.Collection<String> locations, String namedBy) {
+            if (!remote()) return;
+            String base = readPath();
+            java.util.List<String> relative = new java.util.ArrayList<>();
+            for (String l : locations) {
+                if (!l.startsWith(base)) {
+                    throw new FdlException(namedBy + " names data file " + l + " outside its data path; the built-in reader reads only files "
+                            + "of the repository's data folder");
+                }
+                relative.add(l.substring(base.length()));
+            }
+            DataFileMirror.fetchFiles(store, dataDirKey, mirror, relative, namedBy);
+        }
     }
 
     private final Path catalog;
@@ -120,7 +144,7 @@ public final class ReadableCatalog implements AutoCloseable {
     }
 
     /** {@link #dataPath(DuckDbPool, DataFiles, Long)} fetching only the files of the tables {@code named} (lower-case {@code schema.table}; null: all). */
-    String dataPath(DuckDbPool pool, DataFiles data, Long snapshot, Set<String> named) {
+    public String dataPath(DuckDbPool pool, DataFiles data, Long snapshot, Set<String> named) {
         if (!data.remote()) return data.location();
         return DataFileMirror.fetch(pool, catalog, snapshot, data.store(), data.dataDirKey(), data.mirror(), named);
     }
