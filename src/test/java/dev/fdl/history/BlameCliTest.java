@@ -183,7 +183,7 @@ class BlameCliTest {
      * DuckLake extension writes one (DUCKLAKE.md "Data": an inlined-data table per schema version).
      */
     private static void addInlinedRow(Path wc, long id, String v) throws Exception {
-        java.nio.file.Path catalog = dev.fdl.repo.WorkingCopy.find(wc).orElseThrow().catalog();
+        java.nio.file.Path catalog = dev.fdl.workingcopy.WorkingCopy.find(wc).orElseThrow().catalog();
         try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + catalog); java.sql.Statement st = c.createStatement()) {
             long snapshot, schema, table;
             try (java.sql.ResultSet rs = st.executeQuery("SELECT snapshot_id, schema_version FROM ducklake_snapshot ORDER BY snapshot_id DESC LIMIT 1")) {

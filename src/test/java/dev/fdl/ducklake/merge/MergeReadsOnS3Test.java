@@ -106,8 +106,8 @@ class MergeReadsOnS3Test {
 
     private MergeResult merge(ObjectStore store, Path ours, Path theirs, Path base, Path out) throws Exception {
         return new ThreeWayMerge(DuckDbPool.shared()).merge(new MergeRequest(ours,
-                new MergeRequest.Side(theirs, RandomThreeWayMergeTest.Trio.newest(theirs)),
-                new MergeRequest.Side(base, RandomThreeWayMergeTest.Trio.newest(base)), MergeOptions.NONE, out,
+                new MergeRequest.CatalogSnapshot(theirs, RandomThreeWayMergeTest.Trio.newest(theirs)),
+                new MergeRequest.CatalogSnapshot(base, RandomThreeWayMergeTest.Trio.newest(base)), MergeOptions.NONE, out,
                 new MergeRequest.Writer(store, "data/", dir.resolve("tmp"), dir.resolve("mirror"), "tester", "merge")));
     }
 
