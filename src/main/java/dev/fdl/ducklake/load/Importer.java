@@ -256,7 +256,7 @@ public final class Importer {
         }
         try {
             return DataFileWriter.write(duck, "SELECT " + String.join(", ", select) + " FROM " + src.relation() + " AS src",
-                    plan.columns(), folder, request.targetFileSize(), request.progress(), -1);
+                    plan.columns(), folder, request.targetFileSize(), request.progress(), sourceBytes(request.sources()));
         } catch (SQLException e) {
             if (src.sampled()) throw new SampleFailed(e);
             Path source = request.source();
