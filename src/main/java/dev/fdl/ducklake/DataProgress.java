@@ -1,7 +1,8 @@
 package dev.fdl.ducklake;
 
 /**
- * Told how far a long data step has come (writing data files, uploading them, registering files);
+ * Told how far a long data step has come (writing data files, uploading them, registering files, the
+ * phases of a sync: reading the table, comparing);
  * for terminal output only, never for results. Called from the working thread or a watcher thread,
  * at most a few times a second.
  */

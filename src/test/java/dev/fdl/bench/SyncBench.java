@@ -35,6 +35,9 @@ import java.util.List;
  *       {@code CatalogDiff} counts ({@code fdl diff --stat}) against DuckDB computing the same counts
  *       with {@code EXCEPT ALL} over the two versions' full tables (built-in reader views of both;
  *       medians of 3 runs; target ≤ 0.5x), and the Java heap the diff used at N and 4N (flat).</li>
+ *   <li>with {@code profile N}: one sync of BigBuildBench's data (N rows, 1% changed) in this JVM,
+ *       CPU and wall per phase the sync reports, against DuckDB's {@code EXCEPT ALL} to Parquet in the
+ *       same JVM (target ≤ 1.5x CPU).</li>
  * </ol>
  * Run with
  * {@code mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.fdl.bench.SyncBench -Dexec.args="1000000"}.
