@@ -30,15 +30,15 @@ import java.util.function.Function;
 /**
  * {@code fdl log <ref> --table T --key col=value} (or {@code --where}): the versions in which the
  * rows chosen were added, changed or removed, with their values there (docs/history.md). A version
- * is compared with its first parent. Its rows are read only when the table's data files, delete
- * files, inlined rows or columns differ from its first parent's in the catalogs' metadata; a
- * version that changed none of them shows its parent's rows, unread. Versions are followed along
+ * is compared with its first parent. A version whose table's data files, delete files, inlined rows
+ * and columns equal its parent's shows its parent's rows, unread; of another, only the data files
+ * where the rows chosen can have changed are read (its new ones, and those whose delete file
+ * changed under a parent's row), the parent's other rows are taken unread. Versions are followed along
  * first parents, or every parent ({@link HistoryWalk.Parents#ALL}); expired versions are left out,
  * and a version whose first parent is expired or missing shows the rows it holds as
  * {@link Change#OLDEST}.
  */
 public final class RowLog {
-    private static final String ALIAS = "__fdl_row_log";
     /** What a version did to the rows chosen. */
     public enum Change { ADDED, CHANGED, REMOVED, OLDEST }
 
@@ -99,13 +99,10 @@ public final class RowLog {
         Map<String, State> states = new HashMap<>();
         List<Entry> out = new ArrayList<>();
         boolean anyTable = false;
-        Path startCatalog = catalogs.versionCatalog(repo, request.start());
-        try (Connection shared = pool.connection()) {
-            Sql.attach(shared, startCatalog, ALIAS, true);
-            Shared start = new Shared(shared, startCatalog, firstParents(request.start(), walk));
+        try (Connection duck = pool.connection()) { // one connection: each version's catalog attached in turn
             for (VersionInfo v : live) {
                 State parent = v.parents().isEmpty() ? State.ABSENT : states.get(v.parents().get(0));
-                State mine = state(v, request, parent, start);
+                State mine = state(duck, v, request, parent);
                 states.put(v.id(), mine);
                 anyTable |= !mine.signature().equals("absent");
                 Change change = parent == null ? (mine.rows().isEmpty() ? null : Change.OLDEST)
@@ -115,8 +112,7 @@ public final class RowLog {
                         parent == null ? List.of() : parent.json(), mine.json()));
             }
         } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot read the catalog of version " + request.start().id() + ": "
-                    + DuckDbErrors.firstLine(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot read table " + request.table() + ": " + DuckDbErrors.firstLine(e), e);
         }
         if (!anyTable) throw FdlException.notFound("table " + TableName.parse(request.table()) + " is in no version from " + request.start().id());
         java.util.Collections.reverse(out);
@@ -128,64 +124,41 @@ public final class RowLog {
         return read;
     }
 
-    /**
-     * The start version's catalog, attached on {@code duck}: a version's catalog keeps the snapshots
-     * of its whole first-parent history (SPEC.md section 3) unless expire truncated them, so the
-     * versions in {@code firstParents} are read there at their own snapshot, one catalog for all.
-     */
-    private record Shared(Connection duck, Path catalog, java.util.Set<String> firstParents) {}
-
-    /** The ids of {@code start} and its first parents among the versions {@code walk} lists. */
-    private static java.util.Set<String> firstParents(VersionInfo start, List<Repository.LogEntry> walk) {
-        Map<String, VersionInfo> byId = new HashMap<>();
-        for (Repository.LogEntry e : walk) if (e.version() != null) byId.put(e.version().id(), e.version());
-        java.util.Set<String> out = new java.util.HashSet<>();
-        for (VersionInfo v = start; v != null && out.add(v.id()); v = v.parents().isEmpty() ? null : byId.get(v.parents().get(0))) {
-            // walked
-        }
-        return out;
-    }
-
-    /** {@code v}'s rows chosen: in the start version's catalog when it holds {@code v}'s snapshot, else in {@code v}'s own. */
-    private State state(VersionInfo v, Request request, State parent, Shared start) {
-        try {
-            if (start.firstParents().contains(v.id()) && v.ducklake() != null) {
-                SnapshotView relative;
-                try {
-                    relative = SnapshotView.loadRelative(start.duck(), ALIAS, start.catalog().toString(), v.ducklake().snapshotId());
-                } catch (FdlException e) {
-                    relative = null; // the snapshot was truncated from the start's catalog: v's own catalog has it
-                }
-                if (relative != null) return state(start.duck(), start.catalog(), relative, request, parent);
-            }
-            Path catalog = catalogs.versionCatalog(repo, v);
-            try (Connection duck = pool.connection()) {
-                Sql.attach(duck, catalog, ALIAS, true);
-                return state(duck, catalog, SnapshotView.loadRelative(duck, ALIAS, catalog.toString(), null), request, parent);
-            }
+    /** {@code v}'s rows chosen: its first parent's when the table's metadata is the same, else read. */
+    private State state(Connection duck, VersionInfo v, Request request, State parent) {
+        Path catalog = catalogs.versionCatalog(repo, v);
+        try (Detach ignored = new Detach(duck)) {
+            Sql.attach(duck, catalog, "__fdl_row_log", true);
+            SnapshotView relative = SnapshotView.loadRelative(duck, "__fdl_row_log", catalog.toString(), null);
+            SnapshotView.TableEntry t = find(relative, request.table());
+            if (t == null) return State.ABSENT;
+            String shape = shape(duck, t);
+            String signature = files(t) + shape;
+            if (parent != null && signature.equals(parent.signature())) return parent;
+            read++;
+            SnapshotView view = SnapshotView.loadTable(duck, "__fdl_row_log", catalog.toString(), dataPath.apply(catalog), null, t.id());
+            SnapshotView.TableEntry abs = find(view, request.table());
+            Map<String, String> deletes = deletesOf(t);
+            Map<Long, String> locations = new HashMap<>();
+            t.dataFiles().forEach(f -> locations.put(f.id(), f.location()));
+            State fresh = new State(signature, List.of(), List.of(), List.of(), deletes, shape);
+            if (parent == null || !shape.equals(parent.shape()) || t.inlinedDeleteTable() != null)
+                return rows(duck, view, abs, request, fresh, locations, null);
+            return rows(duck, view, abs, request, fresh, locations, kept(parent, deletes));
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read table " + request.table() + " in version " + v.id() + ": "
                     + DuckDbErrors.firstLine(e), e);
         }
     }
 
-    /** The rows chosen at the snapshot of {@code relative} (the catalog attached as {@link #ALIAS}): the parent's when the table's metadata is the same, else read. */
-    private State state(Connection duck, Path catalog, SnapshotView relative, Request request, State parent) throws SQLException {
-        SnapshotView.TableEntry t = find(relative, request.table());
-        if (t == null) return State.ABSENT;
-        String shape = shape(duck, t, relative.snapshot());
-        String signature = files(t) + shape;
-        if (parent != null && signature.equals(parent.signature())) return parent;
-        read++;
-        SnapshotView view = SnapshotView.loadTable(duck, ALIAS, catalog.toString(), dataPath.apply(catalog), relative.snapshot(), t.id());
-        SnapshotView.TableEntry abs = find(view, request.table());
-        Map<String, String> deletes = deletesOf(t);
-        Map<Long, String> locations = new HashMap<>();
-        t.dataFiles().forEach(f -> locations.put(f.id(), f.location()));
-        State fresh = new State(signature, List.of(), List.of(), List.of(), deletes, shape);
-        if (parent == null || !shape.equals(parent.shape()) || t.inlinedDeleteTable() != null)
-            return rows(duck, view, abs, request, fresh, locations, null);
-        return rows(duck, view, abs, request, fresh, locations, kept(parent, deletes));
+    /** Detaches the version's catalog when its reading ends, so that the next version's takes its alias. */
+    private record Detach(Connection duck) implements AutoCloseable {
+        @Override
+        public void close() throws SQLException {
+            try (Statement st = duck.createStatement()) {
+                st.execute("DETACH DATABASE IF EXISTS \"__fdl_row_log\"");
+            }
+        }
     }
 
     private static SnapshotView.TableEntry find(SnapshotView view, String name) {
@@ -217,18 +190,15 @@ public final class RowLog {
      * the catalog): when equal in two versions, rows of data files present in both with the same
      * delete file are the same rows.
      */
-    private static String shape(Connection duck, SnapshotView.TableEntry t, long snapshot) throws SQLException {
+    private static String shape(Connection duck, SnapshotView.TableEntry t) throws SQLException {
         StringBuilder sb = new StringBuilder("\n");
         t.columns().forEach(c -> sb.append(c.id()).append(' ').append(c.name()).append(' ').append(c.duckType()).append(';'));
         List<String> inlined = new ArrayList<>();
-        for (SnapshotView.InlinedTable i : t.inlined()) {
-            String begin = SqlQuote.ident(i.system().begin()), end = SqlQuote.ident(i.system().end());
-            inlined.add("SELECT count(*), sum(hash(" + SqlQuote.ident(i.system().rowId()) + ", " + begin + ")) FROM " + ALIAS + ".main."
-                    + SqlQuote.ident(i.tableName()) + " WHERE" + dev.fdl.ducklake.format.Visibility.at("", begin, end, Long.toString(snapshot)));
-        }
+        for (SnapshotView.InlinedTable i : t.inlined())
+            inlined.add("SELECT count(*), sum(hash(" + SqlQuote.ident(i.system().rowId()) + ", " + SqlQuote.ident(i.system().begin())
+                    + ", " + SqlQuote.ident(i.system().end()) + ")) FROM \"__fdl_row_log\".main." + SqlQuote.ident(i.tableName()));
         if (t.inlinedDeleteTable() != null)
-            inlined.add("SELECT count(*), sum(hash(file_id, row_id, begin_snapshot)) FROM " + ALIAS + ".main." + SqlQuote.ident(t.inlinedDeleteTable())
-                    + " WHERE begin_snapshot <= " + snapshot);
+            inlined.add("SELECT count(*), sum(hash(file_id, row_id, begin_snapshot)) FROM \"__fdl_row_log\".main." + SqlQuote.ident(t.inlinedDeleteTable()));
         try (Statement st = duck.createStatement()) {
             for (String q : inlined) {
                 try (ResultSet rs = st.executeQuery(q)) {
