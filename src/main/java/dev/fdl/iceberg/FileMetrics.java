@@ -78,7 +78,12 @@ final class FileMetrics {
                 case LONG -> Long.valueOf(text.trim());
                 case FLOAT -> finite(Float.valueOf(text.trim()));
                 case DOUBLE -> finite(Double.valueOf(text.trim()));
-                case BOOLEAN -> text.equals("true") ? Boolean.TRUE : text.equals("false") ? Boolean.FALSE : null;
+                // DuckLake writes a boolean's statistics as 0 and 1 (its own writer and fdl's FileStats); DuckDB's text is true/false
+                case BOOLEAN -> switch (text.trim()) {
+                    case "1", "true" -> Boolean.TRUE;
+                    case "0", "false" -> Boolean.FALSE;
+                    default -> null;
+                };
                 case DATE -> (int) LocalDate.parse(text.trim()).toEpochDay();
                 case TIME -> LocalTime.parse(text.trim()).toNanoOfDay() / 1000;
                 case TIMESTAMP -> ((Types.TimestampType) type).shouldAdjustToUTC() ? null

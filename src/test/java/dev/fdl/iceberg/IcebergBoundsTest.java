@@ -50,14 +50,14 @@ class IcebergBoundsTest {
                     + " TIMESTAMP '2024-01-01 10:00:00' - INTERVAL (i * 37 + " + part + ") MINUTE AS ts,"
                     + " ((i - 500) / 8 + " + part + ")::DECIMAL(12,3) AS dec, (i - 250) * 0.25 + " + part + " AS score"
                     + " FROM range(0, 1000) t(i)) TO '" + file + "' (FORMAT parquet)");
-            Cli.ok(wc, "import", file.toString(), "--table", "t", "--mode", "append");
+            Cli.ok(wc, "import", file.toString(), "--table", "t", "--mode", part == 0 ? "create" : "append");
         }
         Cli.ok(wc, "commit", "-m", "three parts");
         String id = Cli.ok(wc, "iceberg").out().split(" ")[1];
         Table table = IcebergRows.table(root.resolve(IcebergMetadataWriter.metadataKey(id, "main", "t")));
 
         List<DataFile> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
             tasks.forEach(t -> files.add(t.file()));
         }
         assertThat(files).hasSize(3);

@@ -27,6 +27,14 @@ class IcebergCliTest {
         return root.resolve(IcebergMetadataWriter.metadataKey(versionId, schema, table));
     }
 
+    /** A repository at {@code dir/repo} made with {@code fdl init --iceberg}, checked out in {@code dir/wc}; returns the working copy. */
+    static Path icebergWorkingCopy(Path dir) throws Exception {
+        Path wc = Files.createDirectories(dir.resolve("wc"));
+        Cli.ok(dir, "init", "--iceberg", dir.resolve("repo").toString());
+        Cli.ok(wc, "checkout", "--repo", dir.resolve("repo").toString());
+        return wc;
+    }
+
     private static String versionOf(Path wc, String ref) {
         try {
             return dev.fdl.util.Json.MAPPER.readTree(Cli.ok(wc, "show", "--json", ref).out()).get("id").asText();
@@ -37,10 +45,8 @@ class IcebergCliTest {
 
     @Test
     void commitsOfARepositoryThatAsksWriteIcebergMetadataThatReadsAsFdlQueryDoes() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
+        Path root = dir.resolve("repo"), wc = icebergWorkingCopy(dir);
         String repo = root.toString();
-        Cli.ok(dir, "init", "--iceberg", repo);
-        Cli.ok(wc, "checkout", "--repo", repo);
         Cli.ok(wc, "import", month(dir, "2024-10-04").toString(), "--table", "cities", "--mode", "sync", "--key", "geonameid");
         Cli.ok(wc, "commit", "-m", "first");
         Cli.ok(wc, "tag", "m0");

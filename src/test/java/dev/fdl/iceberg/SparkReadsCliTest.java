@@ -62,10 +62,8 @@ class SparkReadsCliTest {
 
     @Test
     void committedTaggedAndSyncedVersionsAndWhatAttachPrintsReadAsFdlQuery() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
+        Path root = dir.resolve("repo"), wc = IcebergCliTest.icebergWorkingCopy(dir);
         String repo = root.toString();
-        Cli.ok(dir, "init", "--iceberg", repo);
-        Cli.ok(wc, "checkout", "--repo", repo);
         Cli.ok(wc, "import", IcebergCliTest.month(dir, "2024-10-04").toString(), "--table", "cities", "--mode", "sync", "--key", "geonameid");
         Cli.ok(wc, "commit", "-m", "first");
         Cli.ok(wc, "tag", "m0");
@@ -139,10 +137,8 @@ class SparkReadsCliTest {
 
     @Test
     void aMergedVersionReadsAsFdlQuery() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc")), other = Files.createDirectories(dir.resolve("other"));
+        Path root = dir.resolve("repo"), wc = IcebergCliTest.icebergWorkingCopy(dir), other = Files.createDirectories(dir.resolve("other"));
         String repo = root.toString();
-        Cli.ok(dir, "init", "--iceberg", repo);
-        Cli.ok(wc, "checkout", "--repo", repo);
         Cli.ok(wc, "import", csv("k,a,b\n1,10,x\n2,20,y\n3,30,z\n4,40,w\n").toString(), "--table", "kt", "--mode", "sync", "--key", "k");
         Cli.ok(wc, "commit", "-m", "base");
         Cli.ok(other, "checkout", "--repo", repo, "-b", "staging", "main");
@@ -187,10 +183,8 @@ class SparkReadsCliTest {
 
     @Test
     void sparkWritesParquetIntoTheDataFolderAddFilesRegistersItAndSparkReadsTheVersionBack() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
+        Path root = dir.resolve("repo"), wc = IcebergCliTest.icebergWorkingCopy(dir);
         String repo = root.toString();
-        Cli.ok(dir, "init", "--iceberg", repo);
-        Cli.ok(wc, "checkout", "--repo", repo);
         Dataset<Row> job = spark.range(0, 5000).selectExpr("id", "concat('city ', id) AS name", "CAST(id % 97 AS INT) AS zone",
                 "id * 1.5D AS score", "date_add(DATE '2024-01-01', CAST(id % 365 AS INT)) AS day").repartition(3);
         job.write().parquet(root.resolve("data/jobs/spark-1").toUri().toString());
