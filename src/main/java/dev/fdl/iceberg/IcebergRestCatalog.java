@@ -47,6 +47,8 @@ import java.util.stream.Stream;
 public final class IcebergRestCatalog {
     /** The path prefix of every REST catalog route. */
     public static final String PREFIX = "/v1/";
+    /** The HTTP method that answers as GET without a body. */
+    private static final String HEAD_METHOD = "HEAD";
 
     /** A response: HTTP status and JSON body (empty for 204 and for HEAD). */
     public record Answer(int status, byte[] body) {}
@@ -86,7 +88,7 @@ public final class IcebergRestCatalog {
     }
 
     private Answer route(String method, String[] raw, String query) {
-        boolean read = method.equals("GET") || method.equals("HEAD");
+        boolean read = method.equals("GET") || method.equals(HEAD_METHOD);
         if (raw.length == 1 && raw[0].equals("config")) return read ? ok(method, ConfigResponse.builder().build()) : notAllowed(method);
         if (raw.length == 2 && raw[0].equals("tables") && raw[1].equals("rename")
                 || raw.length == 2 && raw[0].equals("transactions") && raw[1].equals("commit")) return forbidden(method);
@@ -140,7 +142,7 @@ public final class IcebergRestCatalog {
         }
         byte[] json = key == null ? null : store.get(key).map(dev.fdl.store.ObjectBytes::bytes).orElse(null);
         if (json == null) return error(404, "NoSuchTableException", "Table does not exist: " + schema + "." + table);
-        if (method.equals("HEAD")) return new Answer(204, new byte[0]);
+        if (method.equals(HEAD_METHOD)) return new Answer(204, new byte[0]);
         String root = IcebergLocation.of(store, Repository.open(store).config(), null);
         TableMetadata m = TableMetadataParser.fromJson(root + key, new String(json, StandardCharsets.UTF_8));
         return ok(method, LoadTableResponse.builder().withTableMetadata(m).build());
@@ -174,7 +176,7 @@ public final class IcebergRestCatalog {
     }
 
     private Answer ok(String method, RESTResponse response) {
-        return new Answer(200, method.equals("HEAD") ? new byte[0] : json(response));
+        return new Answer(200, method.equals(HEAD_METHOD) ? new byte[0] : json(response));
     }
 
     private Answer forbidden(String method) {
