@@ -101,6 +101,8 @@ public final class RepoServer implements AutoCloseable {
     private static final String ALLOWED = "GET, HEAD, OPTIONS";
 
     private final ObjectStore store;
+    /** The read-only Iceberg REST catalog answering {@code /v1/...} (docs/iceberg.md, "REST catalog"). */
+    private final dev.fdl.iceberg.IcebergRestCatalog iceberg;
     /** The store when it is a folder: answered on the event loop, its files sent from the file. */
     private final LocalFiles local;
     /** A folder's files kept open between requests; null for other stores. */
@@ -123,6 +125,7 @@ public final class RepoServer implements AutoCloseable {
 
     private RepoServer(ObjectStore store, SiteOptions siteOptions, ReadCache catalogs, DuckDbPool pool) {
         this.store = store;
+        this.iceberg = new dev.fdl.iceberg.IcebergRestCatalog(store);
         this.local = store.localFiles().orElse(null);
         this.openFiles = local == null ? null : new OpenFiles(local);
         this.siteOptions = siteOptions;
@@ -303,6 +306,8 @@ public final class RepoServer implements AutoCloseable {
         private final HttpHeaders out;
         private String key;
         private String refusal;
+        /** The request's raw path when it is an Iceberg REST catalog route (any method), else null. */
+        private String restPath;
         /** The status line went out: a failure after it closes the connection (no second response). */
         private boolean started;
 
@@ -314,7 +319,9 @@ public final class RepoServer implements AutoCloseable {
             this.head = method.equals(HttpMethod.HEAD);
             this.keepAlive = req.decoderResult().isSuccess() && HttpUtil.isKeepAlive(req);
             this.out = DefaultHttpHeadersFactory.headersFactory().newHeaders();
-            if (req.decoderResult().isSuccess() && (method.equals(HttpMethod.GET) || head)) {
+            if (req.decoderResult().isSuccess() && req.uri().startsWith("/v1") && dev.fdl.iceberg.IcebergRestCatalog.handles(rawPath(req.uri())))
+                restPath = rawPath(req.uri()); // origin form: rawPath cannot refuse it
+            else if (req.decoderResult().isSuccess() && (method.equals(HttpMethod.GET) || head)) {
                 try {
                     String k = RequestPath.key(rawPath(req.uri()));
                     key = k.isEmpty() || k.endsWith("/") ? k + "index.html" : k;
@@ -326,7 +333,7 @@ public final class RepoServer implements AutoCloseable {
 
         /** Whether answering waits on the network or renders pages: not on an event loop. */
         boolean blocks() {
-            return key != null && (local == null || isSiteKey(key));
+            return restPath != null || key != null && (local == null || isSiteKey(key));
         }
 
         void respond() {
@@ -336,6 +343,8 @@ public final class RepoServer implements AutoCloseable {
             try {
                 if (!req.decoderResult().isSuccess()) {
                     error(HttpResponseStatus.BAD_REQUEST, "bad request");
+                } else if (restPath != null && !method.equals(HttpMethod.OPTIONS)) {
+                    rest();
                 } else if (method.equals(HttpMethod.OPTIONS)) {
                     out.set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_METHODS, ALLOWED);
                     out.set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_HEADERS, "Range, If-None-Match, If-Range, If-Modified-Since");
@@ -356,6 +365,17 @@ public final class RepoServer implements AutoCloseable {
                     error(HttpResponseStatus.BAD_GATEWAY, "the repository could not be read: " + e.getMessage());
                 else error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e);
             }
+        }
+
+        /** An Iceberg REST catalog route: its JSON answer, whatever the method (write verbs are refused there). */
+        private void rest() {
+            int q = req.uri().indexOf('?');
+            dev.fdl.iceberg.IcebergRestCatalog.Answer a = iceberg.answer(method.name(), restPath, q < 0 ? null : req.uri().substring(q + 1));
+            out.set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+            if (a.body().length > 0) out.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+            HttpResponseStatus status = HttpResponseStatus.valueOf(a.status());
+            if (a.status() == 204) finish(status, Unpooled.EMPTY_BUFFER, -1);
+            else finish(status, head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(a.body()), a.body().length);
         }
 
         private void serve() throws IOException {

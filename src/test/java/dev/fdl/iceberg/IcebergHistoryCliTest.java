@@ -21,12 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IcebergHistoryCliTest {
     @TempDir Path dir;
 
-    private Path csv(String name, String body) throws Exception {
-        return Files.writeString(dir.resolve(name + ".csv"), body);
-    }
-
-    private void sync(Path wc, String name, String body) throws Exception {
-        Cli.ok(wc, "import", csv(name, body).toString(), "--table", "t", "--mode", "sync", "--key", "k");
+    private static void sync(Path dir, Path wc, String name, String body) throws Exception {
+        Path csv = Files.writeString(dir.resolve(name + ".csv"), body);
+        Cli.ok(wc, "import", csv.toString(), "--table", "t", "--mode", "sync", "--key", "k");
     }
 
     private static String versionOf(Path wc, String ref) throws Exception {
@@ -39,20 +36,31 @@ class IcebergHistoryCliTest {
         return out;
     }
 
-    @Test
-    void historyHasEveryRetainedVersionWithBranchesAndTagsAsRefs() throws Exception {
-        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
-        String repo = root.toString();
+    /**
+     * A repository that writes Iceberg metadata, in {@code dir/repo}, with a working copy in
+     * {@code dir/wc}: table main.t at v1 (tag; 3 rows), main (a delete, an update, an insert: 3
+     * rows) and staging (branched from main, one row more).
+     */
+    static void threeVersions(Path dir) throws Exception {
+        Path wc = Files.createDirectories(dir.resolve("wc"));
+        String repo = dir.resolve("repo").toString();
         Cli.ok(dir, "init", "--iceberg", repo);
         Cli.ok(wc, "checkout", "--repo", repo);
-        sync(wc, "a", "k,v\n1,one\n2,two\n3,three\n");
+        sync(dir, wc, "a", "k,v\n1,one\n2,two\n3,three\n");
         Cli.ok(wc, "commit", "-m", "one");
         Cli.ok(wc, "tag", "v1");
-        sync(wc, "b", "k,v\n1,one\n2,TWO\n4,four\n"); // a delete, an update, an insert
+        sync(dir, wc, "b", "k,v\n1,one\n2,TWO\n4,four\n");
         Cli.ok(wc, "commit", "-m", "two");
         Cli.ok(wc, "checkout", "-b", "staging");
-        sync(wc, "c", "k,v\n1,one\n2,TWO\n4,four\n5,five\n");
+        sync(dir, wc, "c", "k,v\n1,one\n2,TWO\n4,four\n5,five\n");
         Cli.ok(wc, "commit", "-m", "three");
+    }
+
+    @Test
+    void historyHasEveryRetainedVersionWithBranchesAndTagsAsRefs() throws Exception {
+        threeVersions(dir);
+        Path root = dir.resolve("repo"), wc = dir.resolve("wc");
+        String repo = root.toString();
         String one = versionOf(wc, "v1"), two = versionOf(wc, "main"), three = versionOf(wc, "staging");
 
         Path metadata = root.resolve(IcebergHistory.metadataKey("main", "t"));
@@ -86,13 +94,13 @@ class IcebergHistoryCliTest {
         String repo = root.toString();
         Cli.ok(dir, "init", "--iceberg", repo);
         Cli.ok(wc, "checkout", "--repo", repo);
-        sync(wc, "a", "k,v\n1,one\n");
+        sync(dir, wc, "a", "k,v\n1,one\n");
         Cli.ok(wc, "commit", "-m", "one");
         Cli.ok(wc, "tag", "v1");
-        sync(wc, "b", "k,v\n1,one\n2,two\n");
+        sync(dir, wc, "b", "k,v\n1,one\n2,two\n");
         Cli.ok(wc, "commit", "-m", "two");
         String two = versionOf(wc, "main");
-        sync(wc, "c", "k,v\n1,one\n2,two\n3,three\n");
+        sync(dir, wc, "c", "k,v\n1,one\n2,two\n3,three\n");
         Cli.ok(wc, "commit", "-m", "three");
         String one = versionOf(wc, "v1"), three = versionOf(wc, "main");
         Path metadata = root.resolve(IcebergHistory.metadataKey("main", "t"));

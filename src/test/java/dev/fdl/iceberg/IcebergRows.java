@@ -9,13 +9,9 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.types.Types;
 
 import java.math.BigDecimal;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -39,27 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class IcebergRows {
     private IcebergRows() {}
 
-    /** Reads {@code file:} URLs from the local disk: Iceberg's reader without Hadoop. */
-    static final class LocalIO implements FileIO {
-        @Override
-        public InputFile newInputFile(String path) {
-            return org.apache.iceberg.Files.localInput(Path.of(URI.create(path)).toFile());
-        }
-
-        @Override
-        public OutputFile newOutputFile(String path) {
-            throw new UnsupportedOperationException("read only");
-        }
-
-        @Override
-        public void deleteFile(String path) {
-            throw new UnsupportedOperationException("read only");
-        }
-    }
-
     /** The Iceberg table whose metadata file is {@code metadata}. */
     static Table table(Path metadata) {
-        return new BaseTable(new StaticTableOperations(metadata.toUri().toString(), new LocalIO()), metadata.toString());
+        return new BaseTable(new StaticTableOperations(metadata.toUri().toString(), new LocalFileIO()), metadata.toString());
     }
 
     /** Every row the Iceberg reader reads, canonical and sorted. */

@@ -1,0 +1,201 @@
+package dev.fdl.iceberg;
+
+import dev.fdl.FdlException;
+import dev.fdl.repo.RepoLayout;
+import dev.fdl.repo.Repository;
+import dev.fdl.store.ObjectMeta;
+import dev.fdl.store.ObjectStore;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTSerializers;
+import org.apache.iceberg.rest.RESTResponse;
+import org.apache.iceberg.rest.RESTUtil;
+import org.apache.iceberg.rest.responses.ConfigResponse;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.apache.iceberg.rest.responses.GetNamespaceResponse;
+import org.apache.iceberg.rest.responses.ListNamespacesResponse;
+import org.apache.iceberg.rest.responses.ListTablesResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * A read-only Iceberg REST catalog over the repository's Iceberg history (docs/iceberg.md, "REST
+ * catalog"; the Iceberg REST OpenAPI specification, {@code /v1/...} without a prefix): namespaces
+ * are the schemas and tables the tables that have a history ({@link IcebergHistory}), and loading
+ * a table returns its history metadata, whose refs are fdl's branches and tags. Every response
+ * body is one of Iceberg's own response models written by {@link RESTSerializers} (configured as
+ * Iceberg's client reads them: kebab-case fields). Write verbs
+ * (create, update, drop, rename, register, commit) answer 403 with an {@code ErrorResponse} of type
+ * {@code ForbiddenException}; a method a route does not have answers 405; a missing namespace or
+ * table 404 ({@code NoSuchNamespaceException}, {@code NoSuchTableException}); scan metrics a
+ * client reports are accepted (204) and dropped. Only keys built by {@link RepoLayout#icebergHistory}
+ * are read: a name that is not one key segment is a missing table.
+ */
+public final class IcebergRestCatalog {
+    /** The path prefix of every REST catalog route. */
+    public static final String PREFIX = "/v1/";
+    /** The HTTP method that answers as GET without a body. */
+    private static final String HEAD_METHOD = "HEAD";
+
+    /** A response: HTTP status and JSON body (empty for 204 and for HEAD). */
+    public record Answer(int status, byte[] body) {}
+
+    private final ObjectStore store;
+    private final ObjectMapper mapper = new ObjectMapper();
+
+    public IcebergRestCatalog(ObjectStore store) {
+        this.store = store;
+        // as Iceberg's own (package-private) RESTObjectMapper
+        mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
+        mapper.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
+        RESTSerializers.registerAll(mapper);
+    }
+
+    /** Whether {@code rawPath} (a request path, not decoded; null: none) is a REST catalog route. */
+    public static boolean handles(String rawPath) {
+        return rawPath != null && (rawPath.startsWith(PREFIX) || rawPath.equals("/v1"));
+    }
+
+    /**
+     * Answers one request.
+     *
+     * @param method  the HTTP method, upper case
+     * @param rawPath the request path as sent (percent-encoded), without the query
+     * @param query   the raw query string, or null
+     */
+    public Answer answer(String method, String rawPath, String query) {
+        try {
+            String[] raw = rawPath.length() <= PREFIX.length() ? new String[0] : rawPath.substring(PREFIX.length()).split("/", -1);
+            return route(method, raw, query);
+        } catch (IllegalArgumentException e) {
+            return error(400, "BadRequestException", "bad request: " + e.getMessage());
+        } catch (FdlException | dev.fdl.store.StoreException e) {
+            return error(502, "ServiceFailureException", "the repository could not be read: " + e.getMessage());
+        }
+    }
+
+    private Answer route(String method, String[] raw, String query) {
+        boolean read = method.equals("GET") || method.equals(HEAD_METHOD);
+        if (raw.length == 1 && raw[0].equals("config")) return read ? ok(method, ConfigResponse.builder().build()) : notAllowed(method);
+        if (raw.length == 2 && raw[0].equals("tables") && raw[1].equals("rename")
+                || raw.length == 2 && raw[0].equals("transactions") && raw[1].equals("commit")) return forbidden(method);
+        if (raw.length == 0 || !raw[0].equals("namespaces")) return error(404, "NotFoundException", "no such route: /v1/" + String.join("/", raw));
+        if (raw.length == 1) {
+            if (read) return ok(method, namespaces(query));
+            return method.equals("POST") ? forbidden(method) : notAllowed(method);
+        }
+        String schema = namespace(raw[1]);
+        if (schema == null || !tables().containsKey(schema)) {
+            return error(404, "NoSuchNamespaceException", "Namespace does not exist: " + RESTUtil.decodeString(raw[1]));
+        }
+        if (raw.length == 2) {
+            if (read) return ok(method, GetNamespaceResponse.builder().withNamespace(Namespace.of(schema)).build());
+            return method.equals("DELETE") ? forbidden(method) : notAllowed(method);
+        }
+        if (raw.length == 3) return namespaceChild(method, read, schema, raw[2]);
+        if (raw.length >= 4 && raw[2].equals("tables")) return table(method, read, schema, RESTUtil.decodeString(raw[3]), raw);
+        return error(404, "NotFoundException", "no such route");
+    }
+
+    private Answer namespaceChild(String method, boolean read, String schema, String child) {
+        switch (child) {
+            case "properties", "register":
+                return method.equals("POST") ? forbidden(method) : notAllowed(method);
+            case "tables": {
+                if (method.equals("POST")) return forbidden(method);
+                if (!read) return notAllowed(method);
+                ListTablesResponse.Builder b = ListTablesResponse.builder();
+                for (String t : tables().get(schema)) b.add(TableIdentifier.of(schema, t));
+                return ok(method, b.build());
+            }
+            case "views":
+                if (method.equals("POST")) return forbidden(method);
+                return read ? ok(method, ListTablesResponse.builder().build()) : notAllowed(method);
+            default:
+                return error(404, "NotFoundException", "no such route");
+        }
+    }
+
+    private Answer table(String method, boolean read, String schema, String table, String[] raw) {
+        if (raw.length == 5 && raw[4].equals("metrics")) return method.equals("POST") ? new Answer(204, new byte[0]) : notAllowed(method);
+        if (raw.length != 4) return error(404, "NotFoundException", "no such route");
+        if (method.equals("POST") || method.equals("DELETE")) return forbidden(method);
+        if (!read) return notAllowed(method);
+        String key;
+        try {
+            key = IcebergHistory.metadataKey(schema, table);
+        } catch (IllegalArgumentException e) {
+            key = null;
+        }
+        byte[] json = key == null ? null : store.get(key).map(dev.fdl.store.ObjectBytes::bytes).orElse(null);
+        if (json == null) return error(404, "NoSuchTableException", "Table does not exist: " + schema + "." + table);
+        if (method.equals(HEAD_METHOD)) return new Answer(204, new byte[0]);
+        String root = IcebergLocation.of(store, Repository.open(store).config(), null);
+        TableMetadata m = TableMetadataParser.fromJson(root + key, new String(json, StandardCharsets.UTF_8));
+        return ok(method, LoadTableResponse.builder().withTableMetadata(m).build());
+    }
+
+    /** The one-level namespace a path segment names (Iceberg encodes levels with {@code %1F}); null for a nested one. */
+    private static String namespace(String segment) {
+        Namespace ns = RESTUtil.decodeNamespace(segment);
+        return ns.levels().length == 1 ? ns.level(0) : null;
+    }
+
+    private ListNamespacesResponse namespaces(String query) {
+        ListNamespacesResponse.Builder b = ListNamespacesResponse.builder();
+        boolean nested = query != null && RESTUtil.decodeFormData(query).containsKey("parent");
+        if (!nested) for (String s : tables().keySet()) b.add(Namespace.of(s));
+        return b.build(); // namespaces have one level: none has children
+    }
+
+    /** Every table with a history, by schema (listed from {@code iceberg/}). */
+    private Map<String, TreeSet<String>> tables() {
+        Map<String, TreeSet<String>> out = new TreeMap<>();
+        if (!store.canList()) return out;
+        String suffix = "/metadata/" + IcebergHistory.METADATA_FILE;
+        try (Stream<ObjectMeta> s = store.list(RepoLayout.HISTORY)) {
+            s.map(ObjectMeta::key).filter(k -> k.endsWith(suffix)).forEach(k -> {
+                String[] parts = k.substring(RepoLayout.HISTORY.length(), k.length() - suffix.length()).split("/");
+                if (parts.length == 2) out.computeIfAbsent(parts[0], x -> new TreeSet<>()).add(parts[1]);
+            });
+        }
+        return out;
+    }
+
+    private Answer ok(String method, RESTResponse response) {
+        return new Answer(200, method.equals(HEAD_METHOD) ? new byte[0] : json(response));
+    }
+
+    private Answer forbidden(String method) {
+        return error(403, "ForbiddenException", "fdl serve is read-only: " + method + " is refused; change the repository with fdl commands");
+    }
+
+    private Answer notAllowed(String method) {
+        return error(405, "MethodNotAllowedException", method + " is not allowed here");
+    }
+
+    private Answer error(int status, String type, String message) {
+        return new Answer(status, json(ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build()));
+    }
+
+    private byte[] json(Object response) {
+        try {
+            return mapper.writeValueAsBytes(response);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Iceberg could not write its own response", e);
+        }
+    }
+}
