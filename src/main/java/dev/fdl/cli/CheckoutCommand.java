@@ -55,18 +55,7 @@ final class CheckoutCommand implements Runnable {
         Path here = CommandContext.of(spec).cwd().get();
         Optional<WorkingCopy> existing = WorkingCopy.find(here);
         if (existing.isPresent() && force && repoOption.repo != null && existing.get().dir().equals(here.toAbsolutePath().normalize())
-                && existing.get().stateDamaged()) {
-            // the way back from a damaged state: start this working copy over from --repo, keeping the old files aside
-            try (ObjectStore s = Stores.open(CommandContext.of(spec).cwd().root(repoOption.repo))) {
-                Repository repo = Repository.open(s); // a wrong --repo or <ref> fails here, before anything is moved
-                if (ref != null) repo.resolve(ref);
-            }
-            Path aside = existing.get().setDamagedStateAside();
-            spec.commandLine().getErr().println("warning: the working copy's state file was damaged; it and the working catalogs "
-                    + "were moved to " + aside + " (their uncommitted snapshots are not carried over); checking out afresh");
-            spec.commandLine().getErr().flush();
-            existing = Optional.empty();
-        }
+                && existing.get().stateDamaged()) existing = startOverFromDamagedState(existing.get());
         WorkingCopy wc = existing.orElse(null);
         String root;
         if (existing.isPresent()) {
@@ -105,16 +94,7 @@ final class CheckoutCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             if (!json && r.discarded() > 0) out.println("Discarded " + Plural.of(r.discarded(), "uncommitted snapshot"));
             if (json) {
-                ObjectNode o = Json.MAPPER.createObjectNode();
-                o.put("working_copy", r.workingCopy().dir().toString());
-                o.put("root", repo.root());
-                o.put("branch", r.branch());
-                o.put("version", r.version());
-                o.put("base_snapshot", r.baseSnapshot());
-                o.put("fresh", r.fresh());
-                o.put("discarded_snapshots", r.discarded());
-                if (ducklakeFormat != null) o.put("ducklake_format", ducklakeFormat);
-                Out.json(out, o);
+                printJson(out, repo.root(), r);
                 return;
             }
             String where = existing.isPresent() ? "Switched working copy " + r.workingCopy().dir() + " to " : "Checked out ";
@@ -138,5 +118,36 @@ final class CheckoutCommand implements Runnable {
                     + (ducklakeFormat == null ? "" : ", DuckLake format " + ducklakeFormat));
             out.flush();
         }
+    }
+
+    /**
+     * The way back from a damaged state: checks {@code --repo} and the ref first (a wrong one fails before anything
+     * is moved), then sets the state file and the working catalogs aside, so the checkout starts this working copy over.
+     */
+    private Optional<WorkingCopy> startOverFromDamagedState(WorkingCopy damaged) {
+        // the way back from a damaged state: start this working copy over from --repo, keeping the old files aside
+        try (ObjectStore s = Stores.open(CommandContext.of(spec).cwd().root(repoOption.repo))) {
+            Repository repo = Repository.open(s); // a wrong --repo or <ref> fails here, before anything is moved
+            if (ref != null) repo.resolve(ref);
+        }
+        Path aside = damaged.setDamagedStateAside();
+        spec.commandLine().getErr().println("warning: the working copy's state file was damaged; it and the working catalogs "
+                + "were moved to " + aside + " (their uncommitted snapshots are not carried over); checking out afresh");
+        spec.commandLine().getErr().flush();
+        return Optional.empty();
+    }
+
+    /** The checkout's outcome as one JSON object. */
+    private void printJson(PrintWriter out, String root, Checkout.CheckoutResult r) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("working_copy", r.workingCopy().dir().toString());
+        o.put("root", root);
+        o.put("branch", r.branch());
+        o.put("version", r.version());
+        o.put("base_snapshot", r.baseSnapshot());
+        o.put("fresh", r.fresh());
+        o.put("discarded_snapshots", r.discarded());
+        if (ducklakeFormat != null) o.put("ducklake_format", ducklakeFormat);
+        Out.json(out, o);
     }
 }

@@ -64,36 +64,17 @@ final class LogCommand implements Runnable {
         if (given.originalArgs().contains("--"))
             throw FdlException.usage("fdl log takes no paths after '--': a version holds the whole dataset. Name a ref or version "
                     + "(fdl log <ref>), or see what each version changed per table with fdl log --stat");
-        int limit = given.matchedOptionValue("--max-count", -1);
-        String start = null, exclude = null;
-        for (String arg : given.matchedPositionalValue(0, new String[0])) {
-            if (arg.matches("-[0-9]+")) {
-                limit = Integer.parseInt(arg.substring(1));
-                continue;
-            }
-            if (start != null) throw FdlException.usage("fdl log takes one ref or version, or <a>..<b>; got '" + start + "' and '" + arg + "'");
-            RevisionRange range = RevisionRange.parse(arg, "fdl log");
-            if (range == null) {
-                start = arg;
-            } else {
-                exclude = range.from();
-                start = range.to();
-            }
-        }
+        Args args = args(given);
+        int limit = args.limit();
+        String start = args.start(), exclude = args.exclude();
         boolean oneline = given.hasMatchedOption("--oneline");
         boolean json = given.hasMatchedOption("--json");
         boolean stat = given.hasMatchedOption("--stat");
         boolean graph = given.hasMatchedOption("--graph");
         HistoryWalk.Parents parents = given.hasMatchedOption("--first-parent") ? HistoryWalk.Parents.FIRST : HistoryWalk.Parents.ALL;
-        if (graph && json)
-            throw FdlException.usage("fdl log --graph draws text and cannot be combined with --json; the JSON lists each version's "
-                    + "parents, from which a graph can be drawn");
-        PrintWriter out = spec.commandLine().getOut();
         boolean rows = given.hasMatchedOption("--table");
-        if (!rows && (given.hasMatchedOption("--key") || given.hasMatchedOption("--where") || given.hasMatchedOption("--all")))
-            throw FdlException.usage("--key, --where and --all go with --table (the history of rows of one table)");
-        if (rows && (exclude != null || stat || graph || oneline))
-            throw FdlException.usage("fdl log --table shows one table's rows; it takes one ref, not <a>..<b>, --stat, --graph or --oneline");
+        requireCompatible(given, rows, exclude != null, stat, graph, oneline, json);
+        PrintWriter out = spec.commandLine().getOut();
         try (ObjectStore store = RepoOption.of(given).openStore()) {
             Repository repo = Repository.open(store);
             DefaultRef target = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, start, spec.commandLine().getErr());
@@ -106,36 +87,11 @@ final class LogCommand implements Runnable {
                     : repo.resolveAllowingExpired(DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, exclude, spec.commandLine().getErr()).spec()).version().id();
             List<Repository.LogEntry> entries = repo.log(r.version().id(), hidden, limit, parents);
             Map<String, List<RefValue>> refs = decorations(repo, r, spec.commandLine().getErr());
-            for (Repository.LogEntry e : entries)
-                for (String p : e.missingParents())
-                    spec.commandLine().getErr().println("fdl: warning: parent " + p + " of version " + e.version().id()
-                            + " is missing, so history stops there; run fdl verify");
+            warnMissingParents(entries);
             RefName head = repo.headBranch();
             dev.fdl.trust.SignatureLine signatures = given.hasMatchedOption("--show-signature") ? new dev.fdl.trust.SignatureLine(repo) : null;
             if (json) {
-                ArrayNode a = Json.MAPPER.createArrayNode();
-                for (Repository.LogEntry e : entries) {
-                    ObjectNode o = e.version().toJson();
-                    ArrayNode names = o.putArray("refs");
-                    for (RefValue ref : refs.getOrDefault(e.version().id(), List.of())) names.add(ref.key());
-                    if (e.expired() != null) o.put("expired_at", e.expired().expiredAt().toString());
-                    String was = formatChangedFrom(repo, e.version(), entries);
-                    if (was != null) o.put("ducklake_format_changed_from", was);
-                    if (stat && e.expired() == null) {
-                        ArrayNode st = o.putArray("stat");
-                        for (ParentStat.TableStat t : stats(repo, e.version(), entries)) {
-                            ObjectNode n = st.addObject();
-                            n.put("table", t.table());
-                            n.put("rows", t.rows());
-                            n.put("added", t.added());
-                            if (t.removed() == null) n.putNull("removed");
-                            else n.put("removed", t.removed());
-                            if (t.dropped()) n.put("dropped", true);
-                        }
-                    }
-                    a.add(o);
-                }
-                Out.json(out, a);
+                printJson(out, repo, entries, refs, stat);
                 return;
             }
             if (target.description() != null && !entries.isEmpty()) Out.context(spec.commandLine().getErr(), target.description());
@@ -181,6 +137,76 @@ final class LogCommand implements Runnable {
             }
             out.flush();
         }
+    }
+
+    /** The positional arguments: {@code -N} (a limit, as {@code --max-count}), and one ref or version or {@code <a>..<b>}. */
+    private record Args(int limit, String start, String exclude) {}
+
+    private static Args args(ParseResult given) {
+        int limit = given.matchedOptionValue("--max-count", -1);
+        String start = null, exclude = null;
+        for (String arg : given.matchedPositionalValue(0, new String[0])) {
+            if (arg.matches("-[0-9]+")) {
+                limit = Integer.parseInt(arg.substring(1));
+                continue;
+            }
+            if (start != null) throw FdlException.usage("fdl log takes one ref or version, or <a>..<b>; got '" + start + "' and '" + arg + "'");
+            RevisionRange range = RevisionRange.parse(arg, "fdl log");
+            if (range == null) {
+                start = arg;
+            } else {
+                exclude = range.from();
+                start = range.to();
+            }
+        }
+        return new Args(limit, start, exclude);
+    }
+
+    /** Refuses options that do not go together (exit 2). */
+    private static void requireCompatible(ParseResult given, boolean rows, boolean range, boolean stat, boolean graph, boolean oneline,
+                                          boolean json) {
+        if (graph && json)
+            throw FdlException.usage("fdl log --graph draws text and cannot be combined with --json; the JSON lists each version's "
+                    + "parents, from which a graph can be drawn");
+        if (!rows && (given.hasMatchedOption("--key") || given.hasMatchedOption("--where") || given.hasMatchedOption("--all")))
+            throw FdlException.usage("--key, --where and --all go with --table (the history of rows of one table)");
+        if (rows && (range || stat || graph || oneline))
+            throw FdlException.usage("fdl log --table shows one table's rows; it takes one ref, not <a>..<b>, --stat, --graph or --oneline");
+    }
+
+    private void warnMissingParents(List<Repository.LogEntry> entries) {
+        for (Repository.LogEntry e : entries)
+            for (String p : e.missingParents())
+                spec.commandLine().getErr().println("fdl: warning: parent " + p + " of version " + e.version().id()
+                        + " is missing, so history stops there; run fdl verify");
+    }
+
+    /** The versions as one JSON array: each version.json with its refs, expiry, format change and (with {@code --stat}) table counts. */
+    private void printJson(PrintWriter out, Repository repo, List<Repository.LogEntry> entries, Map<String, List<RefValue>> refs,
+                           boolean stat) {
+        ArrayNode a = Json.MAPPER.createArrayNode();
+        for (Repository.LogEntry e : entries) {
+            ObjectNode o = e.version().toJson();
+            ArrayNode names = o.putArray("refs");
+            for (RefValue ref : refs.getOrDefault(e.version().id(), List.of())) names.add(ref.key());
+            if (e.expired() != null) o.put("expired_at", e.expired().expiredAt().toString());
+            String was = formatChangedFrom(repo, e.version(), entries);
+            if (was != null) o.put("ducklake_format_changed_from", was);
+            if (stat && e.expired() == null) {
+                ArrayNode st = o.putArray("stat");
+                for (ParentStat.TableStat t : stats(repo, e.version(), entries)) {
+                    ObjectNode n = st.addObject();
+                    n.put("table", t.table());
+                    n.put("rows", t.rows());
+                    n.put("added", t.added());
+                    if (t.removed() == null) n.putNull("removed");
+                    else n.put("removed", t.removed());
+                    if (t.dropped()) n.put("dropped", true);
+                }
+            }
+            a.add(o);
+        }
+        Out.json(out, a);
     }
 
     private ParentStat parentStat;

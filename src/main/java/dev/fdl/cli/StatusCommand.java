@@ -53,11 +53,7 @@ final class StatusCommand implements Runnable {
         try (ObjectStore store = Stores.open(st.root())) {
             Repository repo = Repository.open(store);
             Optional<RefValue> ref = st.branch() == null ? Optional.empty() : repo.readBranch(new RefName(st.branch()));
-            if (st.branch() == null) moved = null;
-            else if (ref.isEmpty()) moved = st.refEtag() == null ? null : "been deleted";
-            else if (st.refEtag() == null) moved = "been created";
-            else if (!dev.fdl.store.ETags.same(ref.get().etag(), st.refEtag())) moved = "moved";
-            else moved = null;
+            moved = moved(st, ref);
             if (ref.isPresent()) nowAt = ref.get().versionId();
             toCommit = Commit.pending(repo, wc);
         }
@@ -84,30 +80,14 @@ final class StatusCommand implements Runnable {
             o.put("nothing_to_commit", toCommit.isEmpty());
             o.put("commit_adds_snapshot", toCommit.commitAddsSnapshot());
             ArrayNode a = o.putArray("snapshots");
-            for (SnapshotInfo s : pending) {
-                ObjectNode so = a.addObject();
-                so.put("id", s.id());
-                so.put("time", s.time() == null ? null : s.time().toString());
-                so.put("changes", s.changes());
-                so.put("changes_described", describe(s.changes(), names));
-                so.put("author", s.author());
-                so.put("message", s.message());
-            }
+            addSnapshots(a, pending, names);
             Out.json(out, o);
             return;
         }
         out.println(st.branch() == null ? "Not on a branch (detached at version " + st.baseVersion() + ")" : "On branch " + st.branch());
         out.println("Repository: " + st.root());
         out.println(st.baseVersion() == null ? "No version yet (new, empty catalog)" : "Base version: " + st.baseVersion() + " (snapshot " + st.baseSnapshot() + ")");
-        if (moved != null && nowAt != null && toCommit.isEmpty()) // nothing of the working copy's own to keep
-            out.println("The branch has " + moved + " in the repository since checkout: it now points at " + nowAt
-                    + "; nothing to commit here, so move to it with: fdl checkout " + ShellQuote.word(st.branch()));
-        else if (moved != null)
-            out.println("The branch has " + moved + " in the repository since checkout" + (nowAt == null ? "" : ": it now points at " + nowAt)
-                    + "; a commit would conflict (" + (nowAt == null
-                    ? "fdl checkout -b " + ShellQuote.word(st.branch()) + " to commit your snapshots on a branch of that name again"
-                    : "fdl pull to merge its new version under your snapshots, fdl checkout -b <new-branch> to keep them on a new branch, "
-                            + "or fdl checkout --force " + ShellQuote.word(st.branch()) + " to start from it, dropping them") + ")");
+        printBranchMoved(out, st, moved, nowAt, toCommit.isEmpty());
         if (st.merging() != null)
             out.println("Merging version " + st.merging().version() + ": fdl commit publishes the merge (two parents), "
                     + "fdl merge --abort puts the working copy back as it was before");
@@ -130,6 +110,43 @@ final class StatusCommand implements Runnable {
                         + (s.message() == null ? "" : "  \"" + s.message() + "\""));
         }
         out.flush();
+    }
+
+    /** How the branch changed in the repository since checkout ("been deleted", "been created", "moved"); null: unchanged or detached. */
+    private static String moved(WorkingCopy.State st, Optional<RefValue> ref) {
+        String moved;
+        if (st.branch() == null) moved = null;
+        else if (ref.isEmpty()) moved = st.refEtag() == null ? null : "been deleted";
+        else if (st.refEtag() == null) moved = "been created";
+        else if (!dev.fdl.store.ETags.same(ref.get().etag(), st.refEtag())) moved = "moved";
+        else moved = null;
+        return moved;
+    }
+
+    /** The pending snapshots as JSON objects added to {@code a}. */
+    private static void addSnapshots(ArrayNode a, List<SnapshotInfo> pending, dev.fdl.ducklake.format.SnapshotChanges.Names names) {
+        for (SnapshotInfo s : pending) {
+            ObjectNode so = a.addObject();
+            so.put("id", s.id());
+            so.put("time", s.time() == null ? null : s.time().toString());
+            so.put("changes", s.changes());
+            so.put("changes_described", describe(s.changes(), names));
+            so.put("author", s.author());
+            so.put("message", s.message());
+        }
+    }
+
+    /** What a branch that changed since checkout means for the next commit, and what to do. */
+    private static void printBranchMoved(PrintWriter out, WorkingCopy.State st, String moved, String nowAt, boolean nothingToCommit) {
+        if (moved != null && nowAt != null && nothingToCommit) // nothing of the working copy's own to keep
+            out.println("The branch has " + moved + " in the repository since checkout: it now points at " + nowAt
+                    + "; nothing to commit here, so move to it with: fdl checkout " + ShellQuote.word(st.branch()));
+        else if (moved != null)
+            out.println("The branch has " + moved + " in the repository since checkout" + (nowAt == null ? "" : ": it now points at " + nowAt)
+                    + "; a commit would conflict (" + (nowAt == null
+                    ? "fdl checkout -b " + ShellQuote.word(st.branch()) + " to commit your snapshots on a branch of that name again"
+                    : "fdl pull to merge its new version under your snapshots, fdl checkout -b <new-branch> to keep them on a new branch, "
+                            + "or fdl checkout --force " + ShellQuote.word(st.branch()) + " to start from it, dropping them") + ")");
     }
 
     /** A snapshot's changes in words; one that changes nothing (a commit's for a description, left by a crash) says so. */

@@ -125,22 +125,11 @@ public final class Verify {
         checkRefs(refs, listing, problems);
 
         progress.accept("listing data");
-        NameSet existing = new NameSet(1 << 16);
-        NameSet sized = new NameSet(1 << 16); // name and size: a file rewritten in place at another size is caught
-        long dataFiles = 0;
-        String dataDir = repo.dataDir();
-        try (Stream<ObjectMeta> s = repo.store().list(dataDir)) {
-            for (ObjectMeta m : (Iterable<ObjectMeta>) s::iterator) {
-                existing.add(m.key().substring(dataDir.length()));
-                sized.add(m.key().substring(dataDir.length()) + "\0" + m.size());
-                dataFiles++;
-            }
-        }
+        DataListing data = listData();
 
         int versions = 0, live = 0, unfinished = 0, marked = 0;
         java.util.Map<String, VersionInfo> infos = new java.util.HashMap<>();
         long names = 0;
-        String dataLocation = repo.dataLocation();
         for (VersionFolder f : listing.folders().values()) {
             if (!f.finished()) {
                 unfinished++; // with expired.json or gc's mark too: gc stopped half-way through deleting an unreachable version
@@ -159,18 +148,10 @@ public final class Verify {
                 continue;
             }
             infos.put(f.id(), v);
-            for (String p : v.parents()) {
-                VersionFolder pf = VersionIds.isValid(p) ? listing.get(p) : null;
-                if (pf == null || !pf.finished())
-                    problems.add(new Problem(RepoLayout.versionJson(f.id()), "parent " + p + " is not a finished version"));
-            }
+            checkParents(f.id(), v, listing, problems);
             if (f.marked()) {
                 marked++;
-                try {
-                    repo.readUnreachableMark(f.id());
-                } catch (FdlException e) {
-                    problems.add(new Problem(RepoLayout.unreachableJson(f.id()), e.getMessage()));
-                }
+                checkMark(f.id(), problems);
             }
             if (f.expired()) {
                 try {
@@ -187,29 +168,7 @@ public final class Verify {
             checkDataset(v, problems);
             for (IcebergCheck.Problem p : IcebergCheck.problems(repo.store(), f.id(), f.objects()))
                 problems.add(new Problem(p.key(), p.message()));
-            long[] count = {0};
-            List<Problem> fileProblems = new ArrayList<>();
-            try {
-                boolean found = cache.forEachFile(repo, v, reader, true, nf -> {
-                    count[0]++;
-                    String name = nf.nameIn(dataLocation);
-                    String what = nf.deleteFile() ? "delete file " : "data file ";
-                    if (name == null)
-                        fileProblems.add(new Problem(CatalogCache.catalogKey(v), "names " + what + nf.location()
-                                + ", which is outside the repository's data folder " + dataLocation));
-                    else if (!existing.contains(name))
-                        fileProblems.add(new Problem(CatalogCache.catalogKey(v), "names " + what + dataDir + name
-                                + ", which does not exist"));
-                    else if (nf.bytes() > 0 && !sized.contains(name + "\0" + nf.bytes()))
-                        fileProblems.add(new Problem(dataDir + name, "its size differs from the " + nf.bytes() + " bytes the catalog of version "
-                                + v.id() + " records: the file was changed after it was written (fdl verify --signatures compares its digest)"));
-                });
-                if (!found) problems.add(new Problem(CatalogCache.catalogKey(v), "missing: the version is finished and not expired"));
-            } catch (FdlException e) {
-                problems.add(new Problem(CatalogCache.catalogKey(v), e.getMessage()));
-            }
-            problems.addAll(fileProblems);
-            names += count[0];
+            names += checkNamedFiles(v, data, problems);
         }
         List<String> roots = new ArrayList<>();
         for (RefRead r : refs) roots.add(r.versionId());
@@ -217,7 +176,75 @@ public final class Verify {
         java.util.Set<String> reached = HistoryWalk.reachable(roots, id -> Optional.ofNullable(infos.get(id)), id -> false);
         int unreachable = 0;
         for (String id : infos.keySet()) if (!reached.contains(id)) unreachable++;
-        return new Report(problems, versions, live, unfinished, refCount, dataFiles, names, unreachable, marked);
+        return new Report(problems, versions, live, unfinished, refCount, data.count(), names, unreachable, marked);
+    }
+
+    /** The data folder's files by name, and by name and size (a file rewritten in place at another size is caught), and their count. */
+    private record DataListing(NameSet existing, NameSet sized, long count) {}
+
+    private DataListing listData() {
+        NameSet existing = new NameSet(1 << 16);
+        NameSet sized = new NameSet(1 << 16);
+        long dataFiles = 0;
+        String dataDir = repo.dataDir();
+        try (Stream<ObjectMeta> s = repo.store().list(dataDir)) {
+            for (ObjectMeta m : (Iterable<ObjectMeta>) s::iterator) {
+                existing.add(m.key().substring(dataDir.length()));
+                sized.add(m.key().substring(dataDir.length()) + "\0" + m.size());
+                dataFiles++;
+            }
+        }
+        return new DataListing(existing, sized, dataFiles);
+    }
+
+    /** Each parent of {@code v} must be a finished version. */
+    private static void checkParents(String id, VersionInfo v, VersionFolder.Listing listing, List<Problem> problems) {
+        for (String p : v.parents()) {
+            VersionFolder pf = VersionIds.isValid(p) ? listing.get(p) : null;
+            if (pf == null || !pf.finished())
+                problems.add(new Problem(RepoLayout.versionJson(id), "parent " + p + " is not a finished version"));
+        }
+    }
+
+    /** An unreachable mark (gc's) must be readable. */
+    private void checkMark(String id, List<Problem> problems) {
+        try {
+            repo.readUnreachableMark(id);
+        } catch (FdlException e) {
+            problems.add(new Problem(RepoLayout.unreachableJson(id), e.getMessage()));
+        }
+    }
+
+    /**
+     * Every file {@code v}'s catalog names must be in the data folder, at the size the catalog records.
+     *
+     * @return how many files the catalog names
+     */
+    private long checkNamedFiles(VersionInfo v, DataListing data, List<Problem> problems) {
+        String dataLocation = repo.dataLocation(), dataDir = repo.dataDir();
+        long[] count = {0};
+        List<Problem> fileProblems = new ArrayList<>();
+        try {
+            boolean found = cache.forEachFile(repo, v, reader, true, nf -> {
+                count[0]++;
+                String name = nf.nameIn(dataLocation);
+                String what = nf.deleteFile() ? "delete file " : "data file ";
+                if (name == null)
+                    fileProblems.add(new Problem(CatalogCache.catalogKey(v), "names " + what + nf.location()
+                            + ", which is outside the repository's data folder " + dataLocation));
+                else if (!data.existing().contains(name))
+                    fileProblems.add(new Problem(CatalogCache.catalogKey(v), "names " + what + dataDir + name
+                            + ", which does not exist"));
+                else if (nf.bytes() > 0 && !data.sized().contains(name + "\0" + nf.bytes()))
+                    fileProblems.add(new Problem(dataDir + name, "its size differs from the " + nf.bytes() + " bytes the catalog of version "
+                            + v.id() + " records: the file was changed after it was written (fdl verify --signatures compares its digest)"));
+            });
+            if (!found) problems.add(new Problem(CatalogCache.catalogKey(v), "missing: the version is finished and not expired"));
+        } catch (FdlException e) {
+            problems.add(new Problem(CatalogCache.catalogKey(v), e.getMessage()));
+        }
+        problems.addAll(fileProblems);
+        return count[0];
     }
 
     /** A ref file and the version id it holds. */

@@ -110,7 +110,13 @@ final class HistoryChart {
                     .append("\"></span>").append(Html.esc(t.getKey())).append(" (").append(current.containsKey(t.getKey())
                             ? rows(current.get(t.getKey())) + " now" : "dropped").append(")</span> ");
         b.append("</p></figure>\n");
-        // rows added and removed per version
+        changesChart(b, points, maxChange);
+        return b.toString();
+    }
+
+    /** The second chart: rows added (up) and removed (down) per version, as {@code fdl log --stat} counts them. */
+    private static void changesChart(StringBuilder b, List<Point> points, long maxChange) {
+        int n = points.size();
         b.append("<figure class=\"chart\" id=\"chart-changes\"><figcaption>Rows added (up) and removed (down) per version, "
                 + "as <code>fdl log --stat</code> counts them</figcaption>\n");
         svgOpen(b, "rows added and removed per version");
@@ -143,7 +149,6 @@ final class HistoryChart {
         }
         dates(b, points);
         b.append("</svg></figure>\n");
-        return b.toString();
     }
 
     private static ParentStat.TableStat find(List<ParentStat.TableStat> changed, String table) {

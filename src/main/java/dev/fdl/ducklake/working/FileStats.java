@@ -55,41 +55,7 @@ public record FileStats(long recordCount, long fileSizeBytes, long footerSize, L
         // therefore go to a second statement, which reads those columns alone.
         List<String> aggregates = new ArrayList<>();
         List<String> floats = new ArrayList<>();
-        for (ImportPlan.Column c : columns) {
-            String col = SqlQuote.ident(c.name());
-            String type = c.duckType().toUpperCase(Locale.ROOT);
-            aggregates.add("count(*) - count(" + col + ")");
-            switch (kind(type)) {
-                case FLOAT -> {
-                    aggregates.add("NULL");
-                    aggregates.add("NULL");
-                    aggregates.add("NULL");
-                    floats.add("CAST(min(" + col + ") FILTER (WHERE NOT isnan(" + col + ")) AS VARCHAR)");
-                    floats.add("CAST(max(" + col + ") FILTER (WHERE NOT isnan(" + col + ")) AS VARCHAR)");
-                    floats.add("coalesce(bool_or(isnan(" + col + ")), false)");
-                }
-                case BOOLEAN -> {
-                    aggregates.add("CAST(CAST(min(" + col + ") AS INTEGER) AS VARCHAR)");
-                    aggregates.add("CAST(CAST(max(" + col + ") AS INTEGER) AS VARCHAR)");
-                    aggregates.add("NULL");
-                }
-                case BLOB -> {
-                    aggregates.add("hex(min(" + col + "))");
-                    aggregates.add("hex(max(" + col + "))");
-                    aggregates.add("NULL");
-                }
-                case NONE -> {
-                    aggregates.add("NULL");
-                    aggregates.add("NULL");
-                    aggregates.add("NULL");
-                }
-                case TEXT -> {
-                    aggregates.add("CAST(min(" + col + ") AS VARCHAR)");
-                    aggregates.add("CAST(max(" + col + ") AS VARCHAR)");
-                    aggregates.add("NULL");
-                }
-            }
-        }
+        for (ImportPlan.Column c : columns) addAggregates(c, aggregates, floats);
         // per column: null count, min, max, contains NaN (null for non-float columns)
         Object[][] values = new Object[columns.size()][];
         try (PreparedStatement ps = duck.prepareStatement("SELECT " + String.join(", ", aggregates) + " FROM read_parquet(" + f + ")");
@@ -122,6 +88,46 @@ public record FileStats(long recordCount, long fileSizeBytes, long footerSize, L
                     (String) values[i][2], (Boolean) values[i][3]));
         }
         return new FileStats(rows, size, footer, stats);
+    }
+
+    /**
+     * Column {@code c}'s aggregates, appended: to {@code aggregates} its null count, min, max and NaN flag (the three
+     * last NULL for a float column), and for a float column to {@code floats} its min and max without NaN and its NaN flag.
+     */
+    private static void addAggregates(ImportPlan.Column c, List<String> aggregates, List<String> floats) {
+        String col = SqlQuote.ident(c.name());
+        String type = c.duckType().toUpperCase(Locale.ROOT);
+        aggregates.add("count(*) - count(" + col + ")");
+        switch (kind(type)) {
+            case FLOAT -> {
+                aggregates.add("NULL");
+                aggregates.add("NULL");
+                aggregates.add("NULL");
+                floats.add("CAST(min(" + col + ") FILTER (WHERE NOT isnan(" + col + ")) AS VARCHAR)");
+                floats.add("CAST(max(" + col + ") FILTER (WHERE NOT isnan(" + col + ")) AS VARCHAR)");
+                floats.add("coalesce(bool_or(isnan(" + col + ")), false)");
+            }
+            case BOOLEAN -> {
+                aggregates.add("CAST(CAST(min(" + col + ") AS INTEGER) AS VARCHAR)");
+                aggregates.add("CAST(CAST(max(" + col + ") AS INTEGER) AS VARCHAR)");
+                aggregates.add("NULL");
+            }
+            case BLOB -> {
+                aggregates.add("hex(min(" + col + "))");
+                aggregates.add("hex(max(" + col + "))");
+                aggregates.add("NULL");
+            }
+            case NONE -> {
+                aggregates.add("NULL");
+                aggregates.add("NULL");
+                aggregates.add("NULL");
+            }
+            case TEXT -> {
+                aggregates.add("CAST(min(" + col + ") AS VARCHAR)");
+                aggregates.add("CAST(max(" + col + ") AS VARCHAR)");
+                aggregates.add("NULL");
+            }
+        }
     }
 
     /**
