@@ -93,4 +93,50 @@ class PrintedCommandsCliTest {
         paste(wc, printed.get(2));
         assertThat(Cli.ok(wc, "query", "--working", "SELECT count(*) AS n FROM t", "--csv").out()).isEqualTo("n\n9\n");
     }
+
+    /** The command {@code pattern}'s group 1 finds in {@code text}; fails naming the text when it is absent. */
+    private static String printed(String text, String pattern) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(pattern).matcher(text);
+        assertThat(m.find()).as("a command matching " + pattern + " in:\n" + text).isTrue();
+        return m.group(1);
+    }
+
+    private Path csv(String name, String text) throws IOException {
+        return java.nio.file.Files.writeString(dir.resolve(name), text);
+    }
+
+    /**
+     * The ways out status and revert print, pasted as printed: the checkout that moves to a branch
+     * that moved, the pull that merges it under the working copy's snapshots, the forced checkout
+     * that starts again from the branch, and the commit that publishes a revert.
+     */
+    @Test
+    void statusPullAndRevertHints() throws Exception {
+        Path root = dir.resolve("repo");
+        Cli.ok(dir, "init", root.toString());
+        Path behind = java.nio.file.Files.createDirectories(dir.resolve("behind")), ahead = java.nio.file.Files.createDirectories(dir.resolve("ahead"));
+        Cli.ok(behind, "checkout", "--repo", root.toString());
+        Cli.ok(ahead, "checkout", "--repo", root.toString());
+        Cli.ok(ahead, "import", csv("t.csv", "id\n1\n").toString(), "-t", "t");
+        Cli.ok(ahead, "commit", "-m", "one");
+        paste(behind, printed(Cli.ok(behind, "status").out(), "move to it with: (fdl checkout \\S+)"));
+        assertThat(Cli.ok(behind, "status").out()).doesNotContain("moved");
+
+        Cli.ok(behind, "import", csv("u.csv", "id\n2\n").toString(), "-t", "u");
+        Cli.ok(ahead, "import", csv("v.csv", "id\n3\n").toString(), "-t", "v");
+        Cli.ok(ahead, "commit", "-m", "two");
+        paste(behind, printed(Cli.ok(behind, "status").out(), "(fdl pull) to merge"));
+        assertThat(Cli.ok(behind, "query", "--working", "SELECT (SELECT count(*) FROM u) + (SELECT count(*) FROM v) AS n", "--csv").out())
+                .isEqualTo("n\n2\n");
+
+        Cli.ok(ahead, "import", csv("w.csv", "id\n4\n").toString(), "-t", "w");
+        Cli.ok(ahead, "commit", "-m", "three");
+        paste(behind, printed(Cli.ok(behind, "status").out(), "(fdl checkout --force \\S+) to start from it"));
+        assertThat(Cli.ok(behind, "query", "--working", "SELECT count(*) AS n FROM w", "--csv").out()).isEqualTo("n\n1\n");
+        assertThat(Cli.in(behind, "query", "--working", "SELECT count(*) AS n FROM u", "--csv").exit()).isNotZero();
+
+        Cli.Result reverted = Cli.ok(behind, "revert", "HEAD");
+        paste(behind, printed(reverted.out() + reverted.err(), "publish (?:it|them) with (fdl commit)\\b"));
+        assertThat(Cli.in(behind, "query", "--working", "SELECT count(*) AS n FROM w", "--csv").exit()).isNotZero();
+    }
 }

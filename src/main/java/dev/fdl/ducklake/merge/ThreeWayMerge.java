@@ -96,88 +96,13 @@ public final class ThreeWayMerge {
                 List<CatalogSide> sides = CatalogSide.openAll(duck, List.of(new CatalogSide.Source("__fdl_base", r.base().catalog(), r.base().snapshot()),
                         new CatalogSide.Source("__fdl_ours", r.ours(), null),
                         new CatalogSide.Source("__fdl_theirs", r.theirs().catalog(), r.theirs().snapshot())), tmp);
-                CatalogSide base = sides.get(0), ours = sides.get(1), theirs = sides.get(2);
-                Plan plan = classify(duck, base, ours, theirs, r.options(), w);
+                Run run = new Run(duck, sides.get(0), sides.get(1), sides.get(2), r, tmp);
+                Plan plan = classify(duck, run.base(), run.ours(), run.theirs(), r.options(), w);
                 List<Merged> merged = new ArrayList<>();
                 long bytesRead = 0;
-                for (int i = 0; i < plan.both.size(); i++) {
-                    Both b = plan.both.get(i);
-                    String name = b.ours().qualified();
-                    MergeOptions.MergeSide res = r.options().resolution(b.ours().entry().schema(), b.ours().entry().name());
-                    List<String> key = !r.options().key().isEmpty() ? r.options().key()
-                            : Stream.of(b.ours().key(), b.theirs().key(), b.base().key()).filter(k -> !k.isEmpty()).findFirst().orElse(List.of());
-                    // the delta path reads the sides under their own names (a renamed column makes it fall back);
-                    // the whole-table merge reads them under the merged names
-                    RowMerge.SideRows bs = side(duck, base, b.base(), w), os = side(duck, ours, b.ours(), w), ts = side(duck, theirs, b.theirs(), w);
-                    DeltaMerge delta = DeltaMerge.plan(duck, i, name, new DeltaMerge.Entries(base.view(), bs.entry(), ours.view(), os.entry(),
-                            theirs.view(), ts.entry()), key, res, ours::fetch);
-                    List<MergeResult.TableConflict> found;
-                    boolean empty;
-                    if (delta != null) {
-                        found = delta.conflicts();
-                        empty = found.isEmpty() && delta.count(delta.inserts()) == 0
-                                && DeltaCommit.perFile(duck, delta).stream().filter(RowDelta.FileDeletes::ends).count() == os.entry().dataFiles().size();
-                        bytesRead += delta.bytesRead();
-                        merged.add(new Merged(null, delta));
-                    } else {
-                        base.fetchWhole(bs.entry());
-                        ours.fetchWhole(os.entry());
-                        theirs.fetchWhole(ts.entry());
-                        for (RowMerge.SideRows s : List.of(bs, os, ts)) bytesRead += wholeBytes(s.entry());
-                        RowMerge m = RowMerge.plan(duck, name, named(base, bs, b), named(ours, os, b), named(theirs, ts, b), key,
-                                new RowMerge.Settle(res, r.options().strict()));
-                        found = m.conflicts();
-                        if (m.countClashes() != null) plan.warnings.add(m.countClashes());
-                        Path file = tmp.resolve("merged-" + i + ".parquet");
-                        empty = found.isEmpty() && m.write(file, res) == 0;
-                        merged.add(new Merged(file, null));
-                    }
-                    if (!found.isEmpty()) {
-                        plan.conflicts.addAll(found);
-                        continue;
-                    }
-                    if (empty) {
-                        plan.conflicts.add(new MergeResult.TableConflict(name, "empty", 1, List.of(new MergeResult.KeyConflict("",
-                                null, "the merged table would hold no rows, which fdl cannot write as a merge yet: settle it with --ours or --theirs",
-                                null))));
-                    }
-                    plan.outcomes.add(new MergeResult.TableOutcome(b.merged(), res == null ? MergeResult.Action.MERGED : MergeResult.Action.SETTLED,
-                            (key.isEmpty() ? "rows merged as multisets" : "rows merged on key (" + String.join(", ", key) + ")")
-                                    + (b.naming().renameOurs() != null ? "; renamed from " + name : "")));
-                }
+                for (int i = 0; i < plan.both.size(); i++) bytesRead += mergeBoth(run, plan, i, merged);
                 if (!plan.conflicts.isEmpty()) return new MergeResult(plan.outcomes, plan.conflicts, null, bytesRead, plan.warnings);
-                Path scratch = tmp.resolve("scratch.sqlite");
-                copy(r.ours(), scratch);
-                if (!plan.take.isEmpty())
-                    CatalogMatch.run(CatalogMatch.Request.tables(scratch, r.theirs().catalog(), r.theirs().snapshot(), plan.take, w.author(), w.message()));
-                List<String> uploaded = new ArrayList<>();
-                boolean done = false;
-                try {
-                    for (int i = 0; i < plan.both.size(); i++) {
-                        Both b = plan.both.get(i);
-                        List<String> key = !r.options().key().isEmpty() ? r.options().key() : null;
-                        Merged m = merged.get(i);
-                        if (!b.naming().keepsOurs())
-                            TableRename.rename(scratch, b.ours().entry().id(), b.naming().renameOurs(), b.naming().oursColumns(), w.author(), w.message());
-                        if (m.delta() != null) {
-                            DeltaCommit.write(duck, m.delta(), new DeltaCommit.Target(scratch, b.merged(), w, tmp.resolve("delta-" + i), key),
-                                    ours.logicalPaths(duck, w, b.ours().uuid()), uploaded);
-                            continue;
-                        }
-                        new Syncer(pool).sync(ImportRequest.of(scratch, w.store(), w.dataDirKey(), m.file(), b.merged(), ImportMode.SYNC)
-                                .withKeys(key).withAuthor(w.author()).withMessage(w.message()).withDigests(w.digests())
-                                .withCacheDir(w.cacheDir() != null ? w.cacheDir() : tmp.resolve("mirror")));
-                    }
-                    done = true;
-                } finally {
-                    if (!done) for (String k : uploaded) {
-                        try {
-                            w.store().delete(k);
-                        } catch (RuntimeException ignored) {
-                            // nothing names the file: gc removes it later
-                        }
-                    }
-                }
+                Path scratch = compose(run, plan, merged);
                 long last;
                 try (WorkingCatalog c = WorkingCatalog.open(scratch)) {
                     last = c.newestSnapshot().id();
@@ -197,6 +122,111 @@ public final class ThreeWayMerge {
         } finally {
             deleteTree(tmp);
         }
+    }
+
+    /** One merge's connection, its three sides, the request and its scratch folder. */
+    private record Run(Connection duck, CatalogSide base, CatalogSide ours, CatalogSide theirs, MergeRequest r, Path tmp) {}
+
+    /**
+     * Merges table {@code i} of {@code plan.both} from its changes ({@link DeltaMerge}) or, where that
+     * does not apply, whole ({@link RowMerge}); adds its result to {@code merged} and its conflicts,
+     * warnings and outcome to {@code plan}.
+     *
+     * @return the bytes of data and delete files read
+     */
+    private long mergeBoth(Run run, Plan plan, int i, List<Merged> merged) throws SQLException {
+        Connection duck = run.duck();
+        MergeRequest r = run.r();
+        Both b = plan.both.get(i);
+        String name = b.ours().qualified();
+        MergeOptions.MergeSide res = r.options().resolution(b.ours().entry().schema(), b.ours().entry().name());
+        List<String> key = !r.options().key().isEmpty() ? r.options().key()
+                : Stream.of(b.ours().key(), b.theirs().key(), b.base().key()).filter(k -> !k.isEmpty()).findFirst().orElse(List.of());
+        // the delta path reads the sides under their own names (a renamed column makes it fall back);
+        // the whole-table merge reads them under the merged names
+        RowMerge.SideRows bs = side(duck, run.base(), b.base(), r.writer()), os = side(duck, run.ours(), b.ours(), r.writer()),
+                ts = side(duck, run.theirs(), b.theirs(), r.writer());
+        DeltaMerge delta = DeltaMerge.plan(duck, i, name, new DeltaMerge.Entries(run.base().view(), bs.entry(), run.ours().view(), os.entry(),
+                run.theirs().view(), ts.entry()), key, res, run.ours()::fetch);
+        List<MergeResult.TableConflict> found;
+        boolean empty;
+        long bytesRead = 0;
+        if (delta != null) {
+            found = delta.conflicts();
+            empty = found.isEmpty() && delta.count(delta.inserts()) == 0
+                    && DeltaCommit.perFile(duck, delta).stream().filter(RowDelta.FileDeletes::ends).count() == os.entry().dataFiles().size();
+            bytesRead += delta.bytesRead();
+            merged.add(new Merged(null, delta));
+        } else {
+            run.base().fetchWhole(bs.entry());
+            run.ours().fetchWhole(os.entry());
+            run.theirs().fetchWhole(ts.entry());
+            for (RowMerge.SideRows s : List.of(bs, os, ts)) bytesRead += wholeBytes(s.entry());
+            RowMerge m = RowMerge.plan(duck, name, named(run.base(), bs, b), named(run.ours(), os, b), named(run.theirs(), ts, b), key,
+                    new RowMerge.Settle(res, r.options().strict()));
+            found = m.conflicts();
+            if (m.countClashes() != null) plan.warnings.add(m.countClashes());
+            Path file = run.tmp().resolve("merged-" + i + ".parquet");
+            empty = found.isEmpty() && m.write(file, res) == 0;
+            merged.add(new Merged(file, null));
+        }
+        if (!found.isEmpty()) {
+            plan.conflicts.addAll(found);
+            return bytesRead;
+        }
+        if (empty) {
+            plan.conflicts.add(new MergeResult.TableConflict(name, "empty", 1, List.of(new MergeResult.KeyConflict("",
+                    null, "the merged table would hold no rows, which fdl cannot write as a merge yet: settle it with --ours or --theirs",
+                    null))));
+        }
+        plan.outcomes.add(new MergeResult.TableOutcome(b.merged(), res == null ? MergeResult.Action.MERGED : MergeResult.Action.SETTLED,
+                (key.isEmpty() ? "rows merged as multisets" : "rows merged on key (" + String.join(", ", key) + ")")
+                        + (b.naming().renameOurs() != null ? "; renamed from " + name : "")));
+        return bytesRead;
+    }
+
+    /**
+     * Composes the merge in a scratch copy of ours: theirs' tables taken, then each table changed
+     * on both sides renamed and written. Data files uploaded for it are deleted again when it fails.
+     *
+     * @return the scratch catalog
+     */
+    private Path compose(Run run, Plan plan, List<Merged> merged) throws SQLException, IOException {
+        MergeRequest r = run.r();
+        MergeRequest.Writer w = r.writer();
+        Path scratch = run.tmp().resolve("scratch.sqlite");
+        copy(r.ours(), scratch);
+        if (!plan.take.isEmpty())
+            CatalogMatch.run(CatalogMatch.Request.tables(scratch, r.theirs().catalog(), r.theirs().snapshot(), plan.take, w.author(), w.message()));
+        List<String> uploaded = new ArrayList<>();
+        boolean done = false;
+        try {
+            for (int i = 0; i < plan.both.size(); i++) {
+                Both b = plan.both.get(i);
+                List<String> key = !r.options().key().isEmpty() ? r.options().key() : null;
+                Merged m = merged.get(i);
+                if (!b.naming().keepsOurs())
+                    TableRename.rename(scratch, b.ours().entry().id(), b.naming().renameOurs(), b.naming().oursColumns(), w.author(), w.message());
+                if (m.delta() != null) {
+                    DeltaCommit.write(run.duck(), m.delta(), new DeltaCommit.Target(scratch, b.merged(), w, run.tmp().resolve("delta-" + i), key),
+                            run.ours().logicalPaths(run.duck(), w, b.ours().uuid()), uploaded);
+                    continue;
+                }
+                new Syncer(pool).sync(ImportRequest.of(scratch, w.store(), w.dataDirKey(), m.file(), b.merged(), ImportMode.SYNC)
+                        .withKeys(key).withAuthor(w.author()).withMessage(w.message()).withDigests(w.digests())
+                        .withCacheDir(w.cacheDir() != null ? w.cacheDir() : run.tmp().resolve("mirror")));
+            }
+            done = true;
+        } finally {
+            if (!done) for (String k : uploaded) {
+                try {
+                    w.store().delete(k);
+                } catch (RuntimeException ignored) {
+                    // nothing names the file: gc removes it later
+                }
+            }
+        }
+        return scratch;
     }
 
     /** A side of a table changed on both sides, its columns under their merged names. */
