@@ -6,24 +6,25 @@ import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
 
-import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.rest.RESTSerializers;
 import org.apache.iceberg.rest.RESTResponse;
 import org.apache.iceberg.rest.RESTUtil;
 import org.apache.iceberg.rest.responses.ConfigResponse;
+import org.apache.iceberg.rest.responses.ConfigResponseParser;
 import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.apache.iceberg.rest.responses.ErrorResponseParser;
 import org.apache.iceberg.rest.responses.GetNamespaceResponse;
 import org.apache.iceberg.rest.responses.ListNamespacesResponse;
 import org.apache.iceberg.rest.responses.ListTablesResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponseParser;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -36,8 +37,8 @@ import java.util.stream.Stream;
  * catalog"; the Iceberg REST OpenAPI specification, {@code /v1/...} without a prefix): namespaces
  * are the schemas and tables the tables that have a history ({@link IcebergHistory}), and loading
  * a table returns its history metadata, whose refs are fdl's branches and tags. Every response
- * body is one of Iceberg's own response models written by {@link RESTSerializers} (configured as
- * Iceberg's client reads them: kebab-case fields). Write verbs
+ * body is one of Iceberg's own response models, written by Iceberg's own parsers where it has one
+ * (see {@code json}). Write verbs
  * (create, update, drop, rename, register, commit) answer 403 with an {@code ErrorResponse} of type
  * {@code ForbiddenException}; a method a route does not have answers 405; a missing namespace or
  * table 404 ({@code NoSuchNamespaceException}, {@code NoSuchTableException}); scan metrics a
@@ -56,12 +57,9 @@ public final class IcebergRestCatalog {
     private final ObjectStore store;
     private final ObjectMapper mapper = new ObjectMapper();
 
+    /** The catalog over {@code store}'s table histories. */
     public IcebergRestCatalog(ObjectStore store) {
         this.store = store;
-        // as Iceberg's own (package-private) RESTObjectMapper
-        mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
-        mapper.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
-        RESTSerializers.registerAll(mapper);
     }
 
     /** Whether {@code rawPath} (a request path, not decoded; null: none) is a REST catalog route. */
@@ -191,11 +189,49 @@ public final class IcebergRestCatalog {
         return new Answer(status, json(ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build()));
     }
 
-    private byte[] json(Object response) {
-        try {
-            return mapper.writeValueAsBytes(response);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Iceberg could not write its own response", e);
+    /**
+     * The response's JSON. Iceberg's own parsers write the responses that have one (config, error,
+     * load table); the three list and namespace responses, which Iceberg serializes only through its
+     * package-private Jackson set-up, are written from their models' getters in the OpenAPI
+     * specification's shape. No Jackson object crosses into Iceberg, so this works whichever Jackson
+     * Iceberg was built against (the Spark runtime jar relocates it).
+     */
+    private byte[] json(RESTResponse response) {
+        String text;
+        if (response instanceof ConfigResponse c) text = ConfigResponseParser.toJson(c);
+        else if (response instanceof ErrorResponse e) text = ErrorResponseParser.toJson(e);
+        else if (response instanceof LoadTableResponse t) text = LoadTableResponseParser.toJson(t);
+        else text = modelJson(response);
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private String modelJson(RESTResponse response) {
+        ObjectNode out = mapper.createObjectNode();
+        if (response instanceof ListNamespacesResponse l) {
+            ArrayNode list = out.putArray("namespaces");
+            for (Namespace n : l.namespaces()) levels(list.addArray(), n);
+        } else if (response instanceof ListTablesResponse l) {
+            ArrayNode list = out.putArray("identifiers");
+            for (TableIdentifier id : l.identifiers()) {
+                ObjectNode o = list.addObject();
+                levels(o.putArray("namespace"), id.namespace());
+                o.put("name", id.name());
+            }
+        } else if (response instanceof GetNamespaceResponse g) {
+            levels(out.putArray("namespace"), g.namespace());
+            ObjectNode props = out.putObject("properties");
+            g.properties().forEach(props::put);
+        } else {
+            throw new IllegalArgumentException("no JSON form for " + response.getClass().getSimpleName());
         }
+        try {
+            return mapper.writeValueAsString(out);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a REST catalog response", e);
+        }
+    }
+
+    private static void levels(ArrayNode into, Namespace n) {
+        for (String level : n.levels()) into.add(level);
     }
 }
