@@ -97,7 +97,12 @@ public final class IcebergRestCatalog {
         }
         String schema = namespace(raw[1]);
         if (schema == null || !tables().containsKey(schema)) {
-            return error(404, "NoSuchNamespaceException", "Namespace does not exist: " + RESTUtil.decodeString(raw[1]));
+            Namespace asked = RESTUtil.decodeNamespace(raw[1]);
+            // a table under a namespace that does not exist is a missing table, as Iceberg's own catalogs
+            // answer: engines resolving `ns.table.branch_x` try the longer namespace first and expect it
+            if (raw.length == 4 && raw[2].equals("tables") && read)
+                return error(404, "NoSuchTableException", "Table does not exist: " + asked + "." + RESTUtil.decodeString(raw[3]));
+            return error(404, "NoSuchNamespaceException", "Namespace does not exist: " + asked);
         }
         if (raw.length == 2) {
             if (read) return ok(method, GetNamespaceResponse.builder().withNamespace(Namespace.of(schema)).build());

@@ -64,7 +64,8 @@ class IcebergRestCatalogTest {
             assertThat(catalog.listTables(Namespace.of("main"))).containsExactly(id);
             // missing: the spec's 404 errors
             assertThatThrownBy(() -> catalog.loadTable(TableIdentifier.of("main", "nosuch"))).isInstanceOf(NoSuchTableException.class);
-            assertThatThrownBy(() -> catalog.loadTable(TableIdentifier.of("nosuch", "t"))).isInstanceOf(NoSuchNamespaceException.class);
+            assertThatThrownBy(() -> catalog.loadTable(TableIdentifier.of("nosuch", "t"))).isInstanceOf(NoSuchTableException.class);
+            assertThatThrownBy(() -> catalog.listTables(Namespace.of("nosuch"))).isInstanceOf(NoSuchNamespaceException.class);
             assertThat(catalog.tableExists(TableIdentifier.of("main", "nosuch"))).isFalse();
             rawRequests(server.url());
         }
