@@ -58,6 +58,7 @@ public final class VersionDigests {
             if (sha == null) sha = hashStored(repo, key, bytes, book);
             entries.put(key, sha);
         });
+        book.retain(files.keySet()); // what the version no longer names is never asked for again
         return new Manifest(entries);
     }
 
