@@ -17,8 +17,6 @@ import dev.fdl.trust.Sealing;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -42,12 +40,7 @@ public final class DigestsCommitBench {
         long rows = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000;
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         Path tmp = Files.createTempDirectory("fdl-digestsbench-");
-        Path src = tmp.resolve("source.parquet");
-        try (Connection c = DuckDbPool.connect(); Statement st = c.createStatement()) {
-            st.execute("COPY (SELECT range AS id, md5(CAST(range AS VARCHAR)) AS h, random() AS x, range % 1000 AS g, "
-                    + "'name ' || (range * 7919 % 100003) AS name, DATE '2020-01-01' + CAST(range % 2000 AS INTEGER) AS d "
-                    + "FROM range(" + rows + ")) TO '" + src + "' (FORMAT parquet)");
-        }
+        Path src = SigningBench.source(tmp, rows);
         long[][] on = new long[2][runs], off = new long[2][runs];
         for (int i = 0; i < runs; i++) {
             for (boolean digests : i % 2 == 0 ? new boolean[]{true, false} : new boolean[]{false, true}) {
