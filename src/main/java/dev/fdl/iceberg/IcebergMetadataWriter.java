@@ -12,6 +12,7 @@ import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Payload;
+import dev.fdl.util.Sha256;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,8 +44,16 @@ public final class IcebergMetadataWriter {
      */
     public record Target(ObjectStore store, String keyPrefix, String location) {}
 
-    /** One table written ({@code skipped}: it was there already): its metadata key and the bytes of its delete and inlined-row files. */
-    public record TableWritten(String table, String metadataKey, long extraBytes, boolean skipped) {}
+    /**
+     * One table written ({@code skipped}: it was there already): its metadata key, the bytes of its
+     * delete and inlined-row files, and each file stored, its key to its hex SHA-256 taken from the
+     * bytes stored (empty when skipped).
+     */
+    public record TableWritten(String table, String metadataKey, long extraBytes, boolean skipped, Map<String, String> digests) {
+        public TableWritten {
+            digests = Map.copyOf(digests);
+        }
+    }
 
     private final DuckDbPool pool;
     private final Repository repo;
@@ -55,16 +64,20 @@ public final class IcebergMetadataWriter {
     }
 
     /**
-     * Commit's step 7a ({@link dev.fdl.workingcopy.Commit.VersionFiles}): the new version's Iceberg
-     * metadata, into the repository, when fdl.json asks for it ({@code "iceberg": true}); nothing otherwise.
+     * Commit's step 5a ({@link dev.fdl.workingcopy.Commit.VersionFiles}): the new version's Iceberg
+     * metadata, into the repository, when fdl.json asks for it ({@code "iceberg": true}); nothing
+     * otherwise. Returns each file's digest, for the version's manifest (docs/signing.md).
      *
      * @param scratch a local folder for the files DuckDB writes (the working copy's temporary folder)
      */
     public static dev.fdl.workingcopy.Commit.VersionFiles atCommit(DuckDbPool pool, Path scratch) {
         return (repo, version, catalog) -> {
-            if (!repo.config().iceberg()) return;
+            if (!repo.config().iceberg()) return Map.of();
             Target target = new Target(repo.store(), "", IcebergLocation.of(repo.store(), repo.config(), null));
-            new IcebergMetadataWriter(pool, repo).write(version.id(), catalog, target, scratch);
+            Map<String, String> digests = new java.util.HashMap<>();
+            for (TableWritten t : new IcebergMetadataWriter(pool, repo).write(version.id(), catalog, target, scratch))
+                digests.putAll(t.digests());
+            return digests;
         };
     }
 
@@ -112,17 +125,21 @@ public final class IcebergMetadataWriter {
             throws SQLException {
         String name = t.schema() + "." + t.name();
         String metadataKey = target.keyPrefix() + metadataKey(versionId, t.schema(), t.name());
-        if (target.store().stat(metadataKey).isPresent()) return new TableWritten(name, metadataKey, 0, true);
+        if (target.store().stat(metadataKey).isPresent()) return new TableWritten(name, metadataKey, 0, true, Map.of());
         String tableRel = RepoLayout.icebergTable(versionId, t.schema(), t.name());
         IcebergTableWriter.Place place = new IcebergTableWriter.Place(target.location() + tableRel.substring(0, tableRel.length() - 1),
                 target.location() + repo.dataDir());
         IcebergTableWriter.TableFiles r = writer.write(t, place, readableDeletes(t, work), this::sizeOf, versionId);
+        Map<String, String> digests = new java.util.LinkedHashMap<>();
         for (Map.Entry<String, Payload> f : r.files().entrySet()) {
             String url = f.getKey();
             if (!url.startsWith(target.location())) throw new IllegalStateException("Iceberg wrote outside its root: " + url);
-            target.store().put(target.keyPrefix() + url.substring(target.location().length()), f.getValue());
+            String key = target.keyPrefix() + url.substring(target.location().length());
+            Payload p = f.getValue();
+            digests.put(key, p.bytes() != null ? Sha256.of(p.bytes()) : Sha256.of(p.file())); // the bytes in hand, before they are stored
+            target.store().put(key, p);
         }
-        return new TableWritten(name, metadataKey, r.extraBytes(), false);
+        return new TableWritten(name, metadataKey, r.extraBytes(), false, digests);
     }
 
     /** Each visible delete file of {@code t} where DuckDB reads it: in the repository's folder, or mirrored into {@code work}. */

@@ -96,6 +96,23 @@ public final class HttpStore implements ObjectStore {
         return Optional.of(new ObjectBytes(r.body(), etag(r.headers())));
     }
 
+    /**
+     * A whole object ({@code from} 0, {@code length} -1) is streamed as the server sends it, never
+     * held in memory (verify hashes data files while reading them); a range is read as
+     * {@link ObjectStore#read} reads it.
+     */
+    @Override
+    public Optional<RangeRead> read(String key, long from, long length) {
+        if (from != 0 || length >= 0) return ObjectStore.super.read(key, from, length);
+        HttpResponse<java.io.InputStream> r = send(key, "GET", info -> info.statusCode() == 200
+                ? HttpResponse.BodySubscribers.ofInputStream()
+                : HttpResponse.BodySubscribers.replacing(null));
+        if (missing(r.statusCode())) return Optional.empty();
+        check(key, r);
+        long size = r.headers().firstValueAsLong("Content-Length").orElse(-1);
+        return Optional.of(new RangeRead(new ObjectMeta(key, size, etag(r.headers()), lastModified(r.headers())), 0, size, r.body()));
+    }
+
     @Override
     public Optional<ObjectMeta> head(String key) {
         HttpResponse<Void> r = send(key, "HEAD", HttpResponse.BodyHandlers.discarding());

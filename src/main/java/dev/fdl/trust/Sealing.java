@@ -18,10 +18,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Commit's step 5a (docs/signing.md): the digest manifest ({@link VersionDigests}), recorded in
+ * Commit's step 5b (docs/signing.md): the digest manifest ({@link VersionDigests}), recorded in
  * version.json under {@code manifest}, and, with a signer, the SSHSIG signature of version.json's
- * exact bytes as {@code version.json.sig}. Both are made before anything is uploaded, and
- * uploaded before version.json, so a signed version is signed from the moment it exists.
+ * exact bytes as {@code version.json.sig}. Both are made before the catalog is uploaded (after
+ * step 5a's Iceberg files, which the manifest lists), and uploaded before version.json, so a
+ * signed version is signed from the moment it exists.
  */
 public final class Sealing implements Commit.Seal {
     private final SshSigner signer;
@@ -32,8 +33,8 @@ public final class Sealing implements Commit.Seal {
     }
 
     @Override
-    public Commit.Sealed seal(Repository repo, WorkingCopy wc, VersionInfo v, Path catalog) {
-        Manifest m = VersionDigests.of(repo, v, catalog, DataFileDigests.beside(wc.catalog()));
+    public Commit.Sealed seal(Repository repo, WorkingCopy wc, VersionInfo v, Path catalog, Map<String, String> written) {
+        Manifest m = VersionDigests.of(repo, v, catalog, DataFileDigests.beside(wc.catalog()), written);
         byte[] manifest = m.toBytes();
         ObjectNode rec = Json.MAPPER.createObjectNode();
         rec.put("path", RepoLayout.MANIFEST);

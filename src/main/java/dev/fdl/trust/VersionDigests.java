@@ -18,8 +18,9 @@ import java.util.TreeMap;
 
 /**
  * The digest manifest of a version being committed (docs/signing.md): the catalog's and
- * dataset.json's SHA-256 as version.json records them, and every data and delete file the
- * catalog names, in any snapshot. A data file's digest is taken, in this order, from the working
+ * dataset.json's SHA-256 as version.json records them, the version folder's other files commit
+ * wrote (its Iceberg metadata, digests taken from the bytes written), and every data and delete
+ * file the catalog names, in any snapshot. A data file's digest is taken, in this order, from the working
  * copy's record of what it uploaded ({@link DataFileDigests}, when the size matches the
  * catalog's), from the parent versions' manifests (a file they list never changes), and only
  * then by reading the file from the store once (a file written before digests existed, or by
@@ -33,10 +34,11 @@ public final class VersionDigests {
 
     /**
      * @param book    the working copy's record of uploaded files (read, and added to)
+     * @param written the version folder's other files, key to hex SHA-256, listed after dataset.json in key order
      * @throws FdlException exit 1 naming the file when a data file cannot be read or differs in
      *                      size from the catalog's record
      */
-    public static Manifest of(Repository repo, VersionInfo v, Path catalog, DataFileDigests book) {
+    public static Manifest of(Repository repo, VersionInfo v, Path catalog, DataFileDigests book, Map<String, String> written) {
         Map<String, DataFileDigests.Digest> known = book.read();
         Map<String, String> parents = new java.util.HashMap<>();
         for (String p : v.parents()) parents.putAll(parentManifest(repo, p));
@@ -49,12 +51,14 @@ public final class VersionDigests {
         Map<String, String> entries = new LinkedHashMap<>();
         entries.put(RepoLayout.versionFile(v.id(), v.catalog().path()), v.catalog().sha256());
         entries.put(RepoLayout.versionFile(v.id(), v.dataset().path()), v.dataset().sha256());
+        entries.putAll(new TreeMap<>(written));
         files.forEach((key, bytes) -> {
             DataFileDigests.Digest d = known.get(key);
             String sha = d != null && d.bytes() == bytes ? d.sha256() : parents.get(key);
             if (sha == null) sha = hashStored(repo, key, bytes, book);
             entries.put(key, sha);
         });
+        book.retain(files.keySet()); // what the version no longer names is never asked for again
         return new Manifest(entries);
     }
 

@@ -83,38 +83,40 @@ public final class Commit {
     }
 
     /**
-     * Files a commit adds to the new version folder after the catalog and description and before
-     * version.json (step 7a; the version's Iceberg metadata, docs/iceberg.md): plain writes into a
-     * folder no reader reaches yet.
+     * Files a commit adds to the new version folder before its digest manifest is made (step 5a;
+     * the version's Iceberg metadata, docs/iceberg.md), so the manifest lists them: plain writes
+     * into a folder no reader reaches yet.
      */
     @FunctionalInterface
     public interface VersionFiles {
         /** Adds nothing. */
-        VersionFiles NONE = (repo, version, catalog) -> { };
+        VersionFiles NONE = (repo, version, catalog) -> Map.of();
 
         /**
-         * @param catalog the version's DuckDB catalog as uploaded by step 6
+         * @param catalog the version's DuckDB catalog, as step 6 uploads it
+         * @return each file written, its key (relative to the root) to its hex SHA-256, taken from the bytes written
          * @throws FdlException exit 1 naming what cannot be written; the version is not published
          */
-        void write(Repository repo, VersionInfo version, Path catalog);
+        Map<String, String> write(Repository repo, VersionInfo version, Path catalog);
     }
 
     /**
-     * Step 5a (docs/signing.md): the version's digest manifest and signature, made before anything
-     * is uploaded. The {@code trust} package implements it; the CLI hands it in.
+     * Step 5b (docs/signing.md): the version's digest manifest and signature, made before the
+     * catalog is uploaded (after step 5a's files, which it lists). The {@code trust} package implements it; the CLI hands it in.
      */
     @FunctionalInterface
     public interface Seal {
         /** Adds nothing. */
-        Seal NONE = (repo, wc, v, catalog) -> new Sealed(v, List.of());
+        Seal NONE = (repo, wc, v, catalog, written) -> new Sealed(v, List.of());
 
         /**
          * @param v       version.json as step 4 made it
          * @param catalog the catalog to be uploaded
+         * @param written the version folder's files step 5a wrote ({@link VersionFiles}), key to hex SHA-256
          * @return version.json as uploaded (recording the manifest), and the files uploaded before it
          * @throws FdlException exit 1 when a file cannot be hashed or the key cannot sign; nothing is uploaded
          */
-        Sealed seal(Repository repo, WorkingCopy wc, VersionInfo v, Path catalog);
+        Sealed seal(Repository repo, WorkingCopy wc, VersionInfo v, Path catalog, Map<String, String> written);
     }
 
     /** What {@link Seal} made: version.json to upload, and the version folder's files uploaded before it (name, bytes). */
@@ -269,12 +271,12 @@ public final class Commit {
             ObjectNode checks = options.preCommit().check(repo, wc, catalog, dataset); // 3a
             VersionInfo v = versionJson(catalog, dataset, facts, first, checks); // 4
             checkFilesExist(catalog);                                          // 5
-            Sealed sealed = options.seal().seal(repo, wc, v, catalog);         // 5a: digests, signature
+            Map<String, String> written = options.versionFiles().write(repo, v, catalog); // 5a: Iceberg metadata
+            Sealed sealed = options.seal().seal(repo, wc, v, catalog, written); // 5b: digests (5a's files too), signature
             v = sealed.version();
             upload(v, v.catalog().path(), Payload.of(catalog));                // 6
             upload(v, v.dataset().path(), Payload.of(dataset));                // 7
-            options.versionFiles().write(repo, v, catalog);                     // 7a: Iceberg metadata
-            for (Map.Entry<String, byte[]> f : sealed.files()) upload(v, f.getKey(), Payload.of(f.getValue())); // 7b: manifest, signature
+            for (Map.Entry<String, byte[]> f : sealed.files()) upload(v, f.getKey(), Payload.of(f.getValue())); // 7a: manifest, signature
             upload(v, RepoLayout.VERSION_JSON, Payload.of(v.toBytes()));                // 8
             wc.save(state.withCommitting(v.id()));   // lets a run after a crash here recognise its own version
             refTried = true;

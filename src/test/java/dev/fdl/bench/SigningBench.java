@@ -24,12 +24,7 @@ public final class SigningBench {
         long rows = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000;
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         Path tmp = Files.createTempDirectory("fdl-signingbench-");
-        Path src = tmp.resolve("source.parquet");
-        try (Connection c = DuckDbPool.connect(); Statement st = c.createStatement()) {
-            st.execute("COPY (SELECT range AS id, md5(CAST(range AS VARCHAR)) AS h, random() AS x, range % 1000 AS g, "
-                    + "'name ' || (range * 7919 % 100003) AS name, DATE '2020-01-01' + CAST(range % 2000 AS INTEGER) AS d "
-                    + "FROM range(" + rows + ")) TO '" + src + "' (FORMAT parquet)");
-        }
+        Path src = source(tmp, rows);
         Path wc = Cli.newWorkingCopy(tmp);
         Path repo = tmp.resolve("repo");
         Path key = tmp.resolve("key");
@@ -58,6 +53,17 @@ public final class SigningBench {
         System.out.printf("%,d rows, %,d bytes of data files: fdl verify --signatures %.2f s (%.0f MB/s), sha256sum -c %.2f s (%.0f MB/s): "
                 + "fdl at %.0f%% of sha256sum's speed%n", rows, bytes, f, bytes / f / 1e6, c, bytes / c / 1e6, 100 * c / f);
         System.exit(0);
+    }
+
+    /** Writes the generated source of {@code rows} rows, six columns, as {@code source.parquet} in {@code dir}. */
+    static Path source(Path dir, long rows) throws Exception {
+        Path src = dir.resolve("source.parquet");
+        try (Connection c = DuckDbPool.connect(); Statement st = c.createStatement()) {
+            st.execute("COPY (SELECT range AS id, md5(CAST(range AS VARCHAR)) AS h, random() AS x, range % 1000 AS g, "
+                    + "'name ' || (range * 7919 % 100003) AS name, DATE '2020-01-01' + CAST(range % 2000 AS INTEGER) AS d "
+                    + "FROM range(" + rows + ")) TO '" + src + "' (FORMAT parquet)");
+        }
+        return src;
     }
 
     private static void run(Path dir, String... command) throws Exception {

@@ -48,6 +48,28 @@ class HttpStoreTest {
     }
 
     @Test
+    void aWholeObjectIsStreamedNotHeldInMemoryAndHashesAsStored() throws Exception {
+        Path big = folder.rootPath().resolve("data/big.parquet");
+        Files.createDirectories(big.getParent());
+        byte[] chunk = new byte[1 << 20];
+        new Random(41).nextBytes(chunk);
+        try (var out = Files.newOutputStream(big)) {
+            for (int i = 0; i < 24; i++) out.write(chunk);
+        }
+        java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+        long n = 0;
+        try (RangeRead r = store.read("data/big.parquet", 0, -1).orElseThrow(); java.io.InputStream in = r.body()) {
+            assertThat(in).as("the body comes from the connection, not from a byte array").isNotInstanceOf(java.io.ByteArrayInputStream.class);
+            assertThat(r.meta().size()).isEqualTo(24L << 20);
+            byte[] buf = new byte[1 << 16];
+            for (int k; (k = in.read(buf)) > 0; n += k) md.update(buf, 0, k);
+        }
+        assertThat(n).isEqualTo(Files.size(big));
+        assertThat(java.util.HexFormat.of().formatHex(md.digest())).isEqualTo(dev.fdl.util.Sha256.of(big));
+        assertThat(store.read("data/none.parquet", 0, -1)).isEmpty();
+    }
+
+    @Test
     void getReturnsTheBytesWithTheServersEtagOrEmptyWhenAbsent() {
         WriteResult w = folder.put("refs/heads/main", ContractBytes.of("x\n"));
 

@@ -95,6 +95,19 @@ class DigestsAtWriteCliTest {
     }
 
     @Test
+    void commitPrunesTheBookToTheFilesTheVersionNames() throws Exception {
+        Path book = wc.resolve(".fdl/digests");
+        Cli.ok(wc, "import", csv("a\n1\n2\n").toString(), "--table", "t");
+        String stale = "0".repeat(64) + " 10 data/main/t/gone.parquet\n";
+        Files.writeString(book, stale, java.nio.file.StandardOpenOption.APPEND);
+        Cli.ok(wc, "commit", "-m", "first");
+        List<String> lines = Files.readAllLines(book);
+        Set<String> named = manifest("main").keySet();
+        assertThat(lines).isNotEmpty().noneMatch(l -> l.endsWith("gone.parquet"));
+        assertThat(lines).allMatch(l -> named.contains(l.split(" ", 3)[2]));
+    }
+
+    @Test
     void registeredFilesAreNotReadAgainByCommit() throws Exception {
         Path part = repo.resolve("data/jobs/part-0.parquet");
         Files.createDirectories(part.getParent());

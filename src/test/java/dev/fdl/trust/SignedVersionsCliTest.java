@@ -128,6 +128,33 @@ class SignedVersionsCliTest {
     }
 
     @Test
+    void theIcebergFilesCommitWritesAreListedAndATamperedOneIsNamed() throws Exception {
+        Cli.ok(wc, "iceberg", "--enable");
+        Path csv = tmp.resolve("i.csv");
+        Files.writeString(csv, "a,b\n1,x\n2,y\n");
+        Cli.ok(wc, "import", csv.toString(), "--table", "ice");
+        Cli.ok(wc, "commit", "-m", "with iceberg", "--sign=" + key);
+        String id = head();
+        List<String> iceberg;
+        try (Stream<Path> s = Files.walk(repo.resolve("versions/" + id + "/iceberg"))) {
+            iceberg = s.filter(Files::isRegularFile).map(p -> repo.relativize(p).toString()).sorted().toList();
+        }
+        assertThat(iceberg).anyMatch(k -> k.endsWith("v1.metadata.json")).anyMatch(k -> k.endsWith(".avro"));
+        OpenSsh.Run sums = OpenSsh.run(repo, null, Map.of(), "sha256sum", "-c", "versions/" + id + "/manifest.sha256");
+        assertThat(sums.exit()).as(sums.out()).isZero();
+        assertThat(OpenSsh.lines(sums.out())).containsAll(iceberg.stream().map(k -> k + ": OK").toList());
+        assertThat(verify(id).exit()).isZero();
+
+        Path metadata = repo.resolve(iceberg.stream().filter(k -> k.endsWith("v1.metadata.json") && k.contains("/ice/")).findFirst().orElseThrow());
+        String json = Files.readString(metadata);
+        Files.writeString(metadata, json.replace("\"format-version\":2", "\"format-version\":3"));
+        assertThat(Files.readString(metadata)).isNotEqualTo(json);
+        Cli.Result r = verify(id);
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.out()).contains(repo.relativize(metadata) + ": differs");
+    }
+
+    @Test
     void plainVerifyNoticesADataFileWhoseSizeDiffersFromTheCatalogs() throws Exception {
         Path data;
         try (Stream<Path> s = Files.walk(repo.resolve("data"))) {

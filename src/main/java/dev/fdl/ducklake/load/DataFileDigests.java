@@ -59,6 +59,24 @@ public final class DataFileDigests {
         }
     }
 
+    /**
+     * Drops every entry whose key is not in {@code keys} (files the working copy no longer names,
+     * or that are gone), rewriting the book in one atomic rename; one line per key remains. A
+     * failure leaves the book as it was: it only spares work.
+     */
+    public synchronized void retain(java.util.Set<String> keys) {
+        if (file == null || !Files.exists(file)) return;
+        StringBuilder kept = new StringBuilder();
+        new java.util.TreeMap<>(read()).forEach((key, d) -> {
+            if (keys.contains(key)) kept.append(d.sha256()).append(' ').append(d.bytes()).append(' ').append(key).append('\n');
+        });
+        try {
+            dev.fdl.util.AtomicFile.write(file, kept.toString().getBytes(StandardCharsets.UTF_8), () -> { });
+        } catch (RuntimeException ignored) {
+            // the book stays as it was
+        }
+    }
+
     /** What the book holds, by key; empty when there is no book. */
     public Map<String, Digest> read() {
         Map<String, Digest> out = new HashMap<>();
