@@ -7,10 +7,10 @@ import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.load.DataFileDigests;
 import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.ducklake.load.Importer;
-import dev.fdl.repo.Commit;
+import dev.fdl.workingcopy.Commit;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionInfo;
-import dev.fdl.repo.WorkingCopy;
+import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.LocalStore;
 import dev.fdl.trust.Sealing;
 
