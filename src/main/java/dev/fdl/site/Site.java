@@ -14,6 +14,7 @@ import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.util.Json;
+import dev.fdl.trust.SignatureLine;
 import dev.fdl.util.Sha256;
 
 import java.util.ArrayList;
@@ -111,8 +112,9 @@ public final class Site {
         this.stats = cache == null ? null : new ParentStat(repo, cache);
         this.previews = cache == null ? null : new Previews(repo, cache, pool, stats);
         this.parts = new PageParts(repo, options);
-        this.versionPage = new VersionPage(parts, stats, previews);
-        this.commonInputs = RENDERER + '\n' + repo.store().location("") + '\n'
+        SignatureLine signatures = new SignatureLine(repo);
+        this.versionPage = new VersionPage(parts, stats, previews, signatures);
+        this.commonInputs = RENDERER + '\n' + signatures.inputs() + '\n' + repo.store().location("") + '\n'
                 + repo.store().customS3Endpoint().map(Object::toString).orElse("") + '\n' + repo.dataDir() + '\n' + options.prefix() + '\n'
                 + options.indexKey() + '\n' + (stats != null) + '\n';
     }
@@ -271,7 +273,8 @@ public final class Site {
     private static String rendererDigest() {
         java.io.ByteArrayOutputStream code = new java.io.ByteArrayOutputStream();
         for (Class<?> c : List.of(Site.class, PageParts.class, IndexPage.class, LogPage.class, VersionPage.class, Previews.class,
-                SiteHistory.class, Html.class, HistoryChart.class, TablePreview.class, TableSummary.class, AttachStatements.class, ParentStat.class)) {
+                SiteHistory.class, Html.class, HistoryChart.class, TablePreview.class, TableSummary.class, AttachStatements.class, ParentStat.class,
+                SignatureLine.class)) {
             try (java.io.InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
                 if (in == null) return java.util.UUID.randomUUID().toString(); // unknown code: nothing is reused
                 in.transferTo(code);

@@ -7,6 +7,7 @@ import dev.fdl.repo.AttachStatements;
 import dev.fdl.repo.ParentStat;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.VersionInfo;
+import dev.fdl.trust.SignatureLine;
 import dev.fdl.util.ShellQuote;
 import dev.fdl.util.SqlQuote;
 
@@ -38,11 +39,14 @@ final class VersionPage {
     private final ParentStat stats;
     /** The tables' first rows and statistics; null: pages show none. */
     private final Previews previews;
+    /** Who signed each version (docs/signing.md), as {@code fdl show} says it. */
+    private final SignatureLine signatures;
 
-    VersionPage(PageParts parts, ParentStat stats, Previews previews) {
+    VersionPage(PageParts parts, ParentStat stats, Previews previews, SignatureLine signatures) {
         this.parts = parts;
         this.stats = stats;
         this.previews = previews;
+        this.signatures = signatures;
     }
 
     /** @param ds the version's dataset.json, null when it has none or it cannot be read */
@@ -51,7 +55,7 @@ final class VersionPage {
         String key = parts.options.versionKey(v.id());
         StringBuilder b = new StringBuilder(PageParts.PAGE_CAPACITY);
         b.append("<h1>").append(Html.esc(firstLine(v.message()))).append("</h1>\n");
-        facts(b, v, h);
+        facts(b, v, h, signatures.of(v.id()).orElse("unsigned"));
         List<String> warnings = v.checkWarnings();
         if (!warnings.isEmpty()) {
             b.append("<h2>Check warnings</h2>\n<ul class=\"warnings\">");
@@ -94,12 +98,13 @@ final class VersionPage {
         return new Rendered(html, complete && (v.dataset() == null || ds != null), shown);
     }
 
-    /** The facts table: id and refs, date, author, parents, seq, DuckLake format and snapshot, catalog, checks. */
-    private static void facts(StringBuilder b, VersionInfo v, SiteHistory h) {
+    /** The facts table: id and refs, date, author, who signed it, parents, seq, DuckLake format and snapshot, catalog, checks. */
+    private static void facts(StringBuilder b, VersionInfo v, SiteHistory h, String signed) {
         b.append("<table class=\"facts\">");
         fact(b, "version", "<span class=\"id\" id=\"version-id\">" + v.id() + "</span> " + decorations(h.refsAt(v.id()), h.head));
         fact(b, "date (UTC)", Html.esc(v.createdAt().toString()));
         fact(b, "author", Html.esc(v.author().toString()));
+        fact(b, "signed", "<span id=\"signed\">" + Html.esc(signed) + "</span>");
         if (!v.parents().isEmpty()) {
             List<String> ps = new ArrayList<>();
             for (String p : v.parents())

@@ -19,9 +19,21 @@ public final class SignatureLine {
     private final Repository repo;
     private AllowedSigners signers;
     private String signersProblem;
+    private String signersDigest;
 
+    /** Lines for the versions of {@code repo}, checked against the allowed signers its fdl.json names. */
     public SignatureLine(Repository repo) {
         this.repo = repo;
+    }
+
+    /**
+     * What every line depends on besides the version's own immutable files: the allowed-signers
+     * file's SHA-256 (hex), or why there is none. A page showing these lines is rendered again
+     * when this changes (a key added to or removed from the allowed signers).
+     */
+    public String inputs() {
+        AllowedSigners allowed = signers();
+        return allowed == null ? "no allowed signers: " + signersProblem : "allowed signers " + signersDigest;
     }
 
     /** The line for version {@code id}: empty when it is unsigned. */
@@ -54,7 +66,10 @@ public final class SignatureLine {
         try {
             Optional<ObjectBytes> b = repo.store().get(n.asText());
             if (b.isEmpty()) signersProblem = repo.root() + n.asText() + " does not exist";
-            else signers = AllowedSigners.parse(b.get().bytes(), repo.root() + n.asText());
+            else {
+                signers = AllowedSigners.parse(b.get().bytes(), repo.root() + n.asText());
+                signersDigest = dev.fdl.util.Sha256.of(b.get().bytes());
+            }
         } catch (FdlException e) {
             signersProblem = e.getMessage();
         }

@@ -220,6 +220,36 @@ class SignedVersionsCliTest {
         assertThat(Cli.ok(wc, "show").out()).contains("does not allow");
     }
 
+    @Test
+    void theSitesVersionPageSaysWhoSignedAndFollowsTheAllowedSigners() throws Exception {
+        Files.copy(allowed, repo.resolve("allowed_signers"));
+        Path config = repo.resolve("fdl.json");
+        String json = Files.readString(config).trim();
+        Files.writeString(config, json.substring(0, json.lastIndexOf('}')) + ", \"allowed_signers\": \"allowed_signers\"}\n");
+        String signed = head();
+        Path csv = tmp.resolve("w.csv");
+        Files.writeString(csv, "a\n1\n");
+        Cli.ok(wc, "import", csv.toString(), "--table", "w");
+        Cli.ok(wc, "commit", "-m", "unsigned");
+        String unsigned = head();
+        Cli.ok(tmp, "site", "--repo", repo.toString());
+        assertThat(signedLine(signed)).startsWith("alice@example.org (ssh-ed25519 SHA256:");
+        assertThat(signedLine(unsigned)).isEqualTo("unsigned");
+
+        // the allowed signers changed: the page is rendered again and says so
+        Files.writeString(repo.resolve("allowed_signers"), OpenSsh.allowedLine("bob@example.org", OpenSsh.keygen(tmp, "bob", "ed25519", "")));
+        Cli.ok(tmp, "site", "--repo", repo.toString());
+        assertThat(signedLine(signed)).startsWith("by ssh-ed25519 SHA256:").contains("does not allow");
+    }
+
+    /** The "signed" fact of a version's site page. */
+    private String signedLine(String version) throws Exception {
+        String html = Files.readString(repo.resolve("site/versions/" + version + ".html"));
+        int at = html.indexOf("<span id=\"signed\">");
+        assertThat(at).as("the signed fact on " + version + "'s page").isNotNegative();
+        return html.substring(at + "<span id=\"signed\">".length(), html.indexOf("</span>", at));
+    }
+
     private long versions() throws Exception {
         try (Stream<Path> s = Files.list(repo.resolve("versions"))) {
             return s.count();
