@@ -207,10 +207,7 @@ class SignedVersionsCliTest {
 
     @Test
     void theRepositoryNamesItsAllowedSigners() throws Exception {
-        Files.copy(allowed, repo.resolve("allowed_signers"));
-        Path config = repo.resolve("fdl.json");
-        String json = Files.readString(config).trim();
-        Files.writeString(config, json.substring(0, json.lastIndexOf('}')) + ", \"allowed_signers\": \"allowed_signers\"}\n");
+        allowedSignersInRepository();
         Cli.Result r = Cli.in(tmp, "verify", "--signatures", "--repo", repo.toString());
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).contains("signed by alice@example.org");
@@ -222,10 +219,7 @@ class SignedVersionsCliTest {
 
     @Test
     void theSitesVersionPageSaysWhoSignedAndFollowsTheAllowedSigners() throws Exception {
-        Files.copy(allowed, repo.resolve("allowed_signers"));
-        Path config = repo.resolve("fdl.json");
-        String json = Files.readString(config).trim();
-        Files.writeString(config, json.substring(0, json.lastIndexOf('}')) + ", \"allowed_signers\": \"allowed_signers\"}\n");
+        allowedSignersInRepository();
         String signed = head();
         Path csv = tmp.resolve("w.csv");
         Files.writeString(csv, "a\n1\n");
@@ -240,6 +234,14 @@ class SignedVersionsCliTest {
         Files.writeString(repo.resolve("allowed_signers"), OpenSsh.allowedLine("bob@example.org", OpenSsh.keygen(tmp, "bob", "ed25519", "")));
         Cli.ok(tmp, "site", "--repo", repo.toString());
         assertThat(signedLine(signed)).startsWith("by ssh-ed25519 SHA256:").contains("does not allow");
+    }
+
+    /** Copies the allowed signers into the repository and names them in fdl.json (docs/signing.md). */
+    private void allowedSignersInRepository() throws Exception {
+        Files.copy(allowed, repo.resolve("allowed_signers"));
+        Path config = repo.resolve("fdl.json");
+        String json = Files.readString(config).trim();
+        Files.writeString(config, json.substring(0, json.lastIndexOf('}')) + ", \"allowed_signers\": \"allowed_signers\"}\n");
     }
 
     /** The "signed" fact of a version's site page. */

@@ -105,7 +105,7 @@ class DeltaMergeTest {
     }
 
     /** The visible data and delete files of a SQLite catalog: path → size in bytes. */
-    private static Map<String, Long> files(Path catalog) throws Exception {
+    static Map<String, Long> files(Path catalog) throws Exception {
         Map<String, Long> out = new HashMap<>();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + catalog); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT path, file_size_bytes FROM ducklake_data_file WHERE end_snapshot IS NULL "

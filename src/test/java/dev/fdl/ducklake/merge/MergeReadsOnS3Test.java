@@ -18,12 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -131,13 +128,7 @@ class MergeReadsOnS3Test {
 
     /** Path and size of every data and delete file a catalog shows at its newest snapshot. */
     private static Map<String, Long> files(Path catalog) throws Exception {
-        Map<String, Long> out = new HashMap<>();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + catalog); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT path, file_size_bytes FROM ducklake_data_file WHERE end_snapshot IS NULL "
-                     + "UNION ALL SELECT path, file_size_bytes FROM ducklake_delete_file WHERE end_snapshot IS NULL")) {
-            while (rs.next()) out.put(rs.getString(1), rs.getLong(2));
-        }
-        return out;
+        return DeltaMergeTest.files(catalog);
     }
 
     /** The merged table's rows {@code k,a,b} in key order, read from S3 through a mirror of its own. */
