@@ -96,6 +96,8 @@ public final class IcebergRestCatalog {
             return method.equals("POST") ? forbidden(method) : notAllowed(method);
         }
         String schema = namespace(raw[1]);
+        // a table route reads its one history file, which answers for the namespace too: no listing
+        if (schema != null && raw.length >= 4 && raw[2].equals("tables")) return table(method, read, schema, RESTUtil.decodeString(raw[3]), raw);
         if (schema == null || !tables().containsKey(schema)) {
             Namespace asked = RESTUtil.decodeNamespace(raw[1]);
             // a table under a namespace that does not exist is a missing table, as Iceberg's own catalogs
@@ -109,7 +111,6 @@ public final class IcebergRestCatalog {
             return method.equals("DELETE") ? forbidden(method) : notAllowed(method);
         }
         if (raw.length == 3) return namespaceChild(method, read, schema, raw[2]);
-        if (raw.length >= 4 && raw[2].equals("tables")) return table(method, read, schema, RESTUtil.decodeString(raw[3]), raw);
         return error(404, "NotFoundException", "no such route");
     }
 
