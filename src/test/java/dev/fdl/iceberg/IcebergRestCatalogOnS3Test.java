@@ -59,9 +59,11 @@ class IcebergRestCatalogOnS3Test {
         try (S3Store store = s3.store(root, s3.config());
              RepoServer server = RepoServer.start(store, SiteOptions.of(Repository.open(store).config()), "127.0.0.1", 0);
              RESTCatalog catalog = new RESTCatalog()) {
-            // the reader's own credentials; endpoint, addressing and region come from the served config
+            // the reader's own credentials; endpoint, addressing and region come from the served config. Iceberg's
+            // S3-only client factory: its default one also loads the KMS, STS, Glue and DynamoDB SDKs, not on this class path
             catalog.initialize("fdl", Map.of(CatalogProperties.URI, server.url().toString(),
                     CatalogProperties.FILE_IO_IMPL, S3FileIO.class.getName(),
+                    "s3.client-factory-impl", "org.apache.iceberg.aws.s3.DefaultS3FileIOAwsClientFactory",
                     "s3.access-key-id", S3MockServer.ACCESS_KEY, "s3.secret-access-key", S3MockServer.SECRET_KEY));
             assertThat(catalog.properties()).containsEntry("s3.endpoint", s3.endpoint().toString())
                     .containsEntry("s3.path-style-access", "true").containsEntry("client.region", S3MockServer.REGION);

@@ -1,5 +1,6 @@
 package dev.fdl.iceberg;
 
+import dev.fdl.cli.Cli;
 import dev.fdl.ducklake.CatalogKind;
 import dev.fdl.ducklake.FixtureCopies;
 import dev.fdl.ducklake.ImportMode;
@@ -20,10 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -67,6 +72,13 @@ class SparkPartitionedTableTest {
                 new IcebergMetadataWriter.Target(w.store, "", w.dir.resolve("repo").toUri().toString()), Files.createDirectories(dir.resolve("scratch")));
         Path metadata = w.dir.resolve("repo").resolve(IcebergMetadataWriter.metadataKey(VERSION, "main", "events"));
 
+        SparkSession spark = SparkIceberg.session();
+        String url = metadata.toUri().toString();
+        assertSameRows(spark, url, catalog, null);
+        assertSameRows(spark, url, catalog, "ts >= TIMESTAMP '2024-02-01 00:00:00' AND ts < TIMESTAMP '2024-03-01 00:00:00'");
+        assertSameRows(spark, url, catalog, "region = 2");
+        assertSameRows(spark, url, catalog, "region = 1 AND ts < TIMESTAMP '2024-02-01 00:00:00'");
+
         Table t = IcebergRows.table(metadata);
         assertThat(t.spec().specId()).isEqualTo(1);
         assertThat(t.spec().fields()).extracting(f -> t.schema().findColumnName(f.sourceId()) + ":" + f.transform())
@@ -82,13 +94,48 @@ class SparkPartitionedTableTest {
         // Iceberg's month: months from 1970-01; computed here from the calendar
         assertThat(values).containsExactlyInAnyOrder("1/" + months(2024, 1), "2/" + months(2024, 1), "1/" + months(2024, 2),
                 "2/" + months(2025, 3), "unpartitioned");
+    }
 
+    @Test
+    void fdlCommitOfAPartitionedTableKeepsItsSpecInTheHistoryThatSparkReadsWithFilters() throws Exception {
+        Path root = dir.resolve("repo"), wc = IcebergCliTest.icebergWorkingCopy(dir);
+        String repo = root.toString();
+        String[][] files = {{"1", "2024-01"}, {"2", "2024-01"}, {"2", "2024-06"}};
+        for (int i = 0; i < files.length; i++) {
+            Path p = dir.resolve("in-" + i + ".parquet");
+            IcebergTypesCliTest.duck("COPY (SELECT " + i + " * 1000 + n AS id, " + files[i][0] + "::INTEGER AS region,"
+                    + " TIMESTAMP '" + files[i][1] + "-02 00:00:00' + INTERVAL (n * 11) MINUTE AS ts FROM range(0, 200) t(n)) TO '" + p + "' (FORMAT parquet)");
+            Cli.ok(wc, "import", p.toString(), "--table", "events", "--mode", i == 0 ? "create" : "append");
+        }
+        Path catalog;
+        try (Stream<Path> s = Files.list(wc.resolve(".fdl"))) {
+            catalog = s.filter(p -> p.getFileName().toString().matches("catalog.*\\.sqlite")).findFirst().orElseThrow();
+        }
+        // the working catalog partitioned as the DuckLake spec writes it: identity(region), month(ts) for every file
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + catalog); Statement st = c.createStatement()) {
+            st.execute("INSERT INTO ducklake_partition_info SELECT 1, table_id, begin_snapshot, NULL FROM ducklake_table WHERE table_name = 'events'");
+            st.execute("INSERT INTO ducklake_partition_column SELECT 1, t.table_id, 0, c.column_id, 'identity' FROM ducklake_table t"
+                    + " JOIN ducklake_column c ON c.table_id = t.table_id AND c.column_name = 'region' WHERE t.table_name = 'events'");
+            st.execute("INSERT INTO ducklake_partition_column SELECT 1, t.table_id, 1, c.column_id, 'month' FROM ducklake_table t"
+                    + " JOIN ducklake_column c ON c.table_id = t.table_id AND c.column_name = 'ts' WHERE t.table_name = 'events'");
+            st.execute("UPDATE ducklake_data_file SET partition_id = 1");
+            st.execute("INSERT INTO ducklake_file_partition_value SELECT s.data_file_id, s.table_id, p.partition_key_index,"
+                    + " CASE p.partition_key_index WHEN 0 THEN s.min_value ELSE CAST(CAST(strftime('%m', s.min_value) AS INTEGER) AS TEXT) END"
+                    + " FROM ducklake_file_column_stats s JOIN ducklake_partition_column p ON p.column_id = s.column_id AND p.table_id = s.table_id");
+        }
+        Cli.ok(wc, "commit", "-m", "partitioned");
+
+        Path history = root.resolve(IcebergHistory.metadataKey("main", "events"));
+        Table h = IcebergRows.table(history);
+        assertThat(h.specs().get(1).fields()).extracting(f -> h.schema().findColumnName(f.sourceId()) + ":" + f.transform())
+                .containsExactly("region:identity", "ts:month");
         SparkSession spark = SparkIceberg.session();
-        String url = metadata.toUri().toString();
-        assertSameRows(spark, url, catalog, null);
-        assertSameRows(spark, url, catalog, "ts >= TIMESTAMP '2024-02-01 00:00:00' AND ts < TIMESTAMP '2024-03-01 00:00:00'");
-        assertSameRows(spark, url, catalog, "region = 2");
-        assertSameRows(spark, url, catalog, "region = 1 AND ts < TIMESTAMP '2024-02-01 00:00:00'");
+        for (String where : List.of("region = 2", "ts < TIMESTAMP '2024-03-01 00:00:00'", "region = 2 AND ts >= TIMESTAMP '2024-03-01 00:00:00'")) {
+            List<String> expected = IcebergRows.fdlJson(Cli.ok(wc, "query", "--repo", repo, "--json", "main", "SELECT * FROM events WHERE " + where).out());
+            List<String> actual = SparkIceberg.rows(spark.read().format("iceberg").load(history.toUri().toString()).where(where));
+            assertThat(expected).as(where).hasSize(where.startsWith("region = 2 AND") ? 200 : 400);
+            assertThat(actual).as("Spark through the history, " + where).isEqualTo(expected);
+        }
     }
 
     private static int months(int year, int month) {
