@@ -54,8 +54,8 @@ public final class IcebergHistory {
     /** One table's history written: {@code schema.table}, its key, and how many snapshots and refs it has. */
     public record Written(String table, String metadataKey, int snapshots, int refs) {}
 
-    /** A table of a version: its snapshot and schema as the version's own metadata has them. */
-    private record VersionTable(VersionInfo version, Snapshot snapshot, Schema schema, String nameMapping) {}
+    /** A table of a version: its snapshot, schema and partition specs as the version's own metadata has them. */
+    private record VersionTable(VersionInfo version, Snapshot snapshot, Schema schema, String nameMapping, List<PartitionSpec> specs) {}
 
     private final Repository repo;
     /** Every version the refs reach (expired ones too, while their version.json is there), by id; set by {@link #rewrite()}. */
@@ -175,7 +175,7 @@ public final class IcebergHistory {
             throw new FdlException(key + " is not Iceberg table metadata (" + e.getMessage() + "); write it again with fdl iceberg after deleting it");
         }
         if (m.currentSnapshot() == null) throw new FdlException(key + " has no snapshot; write it again with fdl iceberg after deleting it");
-        return new VersionTable(v, m.currentSnapshot(), m.schema(), m.property(TableProperties.DEFAULT_NAME_MAPPING, null));
+        return new VersionTable(v, m.currentSnapshot(), m.schema(), m.property(TableProperties.DEFAULT_NAME_MAPPING, null), m.specs());
     }
 
     /**
@@ -197,6 +197,8 @@ public final class IcebergHistory {
                 .setLocation(root + RepoLayout.icebergHistory(schema, table).replaceAll("/$", ""))
                 .setCurrentSchema(current, Math.max(current.highestFieldId(), 0))
                 .setDefaultPartitionSpec(PartitionSpec.unpartitioned()).setDefaultSortOrder(SortOrder.unsorted()).setProperties(properties);
+        Map<Integer, PartitionSpec> specs = specs(schema + "." + table, versions);
+        for (PartitionSpec spec : specs.values()) if (spec.isPartitioned()) b.addPartitionSpec(spec);
         Set<String> mainChain = mainChain(refs);
         Set<Long> ids = new HashSet<>();
         long sequence = 0;
@@ -225,7 +227,30 @@ public final class IcebergHistory {
         for (int i = 0; i < schemas.size(); i++) {
             if (!m.schemasById().get(i).sameSchema(schemas.get(i))) throw new IllegalStateException("Iceberg numbered the schemas otherwise");
         }
+        specs.forEach((id, spec) -> {
+            if (m.specsById().get(id) == null || !m.specsById().get(id).compatibleWith(spec)) throw new IllegalStateException("Iceberg numbered the partition specs otherwise");
+        });
         return m;
+    }
+
+    /**
+     * The partition specs the versions' manifests name, by id (the versions' metadata number them
+     * alike: 0 unpartitioned, 1 DuckLake's key, {@link IcebergTableWriter}).
+     *
+     * @throws FdlException when two versions partition the table differently under one id, which one history cannot hold
+     */
+    private static Map<Integer, PartitionSpec> specs(String table, List<VersionTable> versions) {
+        Map<Integer, PartitionSpec> specs = new TreeMap<>();
+        for (VersionTable vt : versions) {
+            for (PartitionSpec spec : vt.specs()) {
+                PartitionSpec before = specs.putIfAbsent(spec.specId(), spec);
+                if (before != null && !before.compatibleWith(spec)) {
+                    throw new FdlException("table " + table + " is partitioned differently in versions of its history (" + before + " and "
+                            + spec + "); its Iceberg history holds one partitioning: read those versions through their own metadata");
+                }
+            }
+        }
+        return specs;
     }
 
     /** The id {@code schema} has among {@code schemas} (Iceberg's numbering: equal schemas share one id, new ones are appended). */

@@ -5,6 +5,7 @@ import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
+import dev.fdl.store.S3ReaderEndpoint;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -87,7 +88,9 @@ public final class IcebergRestCatalog {
 
     private Answer route(String method, String[] raw, String query) {
         boolean read = method.equals("GET") || method.equals(HEAD_METHOD);
-        if (raw.length == 1 && raw[0].equals("config")) return read ? ok(method, ConfigResponse.builder().build()) : notAllowed(method);
+        if (raw.length == 1 && raw[0].equals("config")) {
+            return read ? ok(method, ConfigResponse.builder().withDefaults(fileDefaults(store)).build()) : notAllowed(method);
+        }
         if (raw.length == 2 && raw[0].equals("tables") && raw[1].equals("rename")
                 || raw.length == 2 && raw[0].equals("transactions") && raw[1].equals("commit")) return forbidden(method);
         if (raw.length == 0 || !raw[0].equals("namespaces")) return error(404, "NotFoundException", "no such route: /v1/" + String.join("/", raw));
@@ -150,6 +153,23 @@ public final class IcebergRestCatalog {
         String root = IcebergLocation.of(store, Repository.open(store).config(), null);
         TableMetadata m = TableMetadataParser.fromJson(root + key, new String(json, StandardCharsets.UTF_8));
         return ok(method, LoadTableResponse.builder().withTableMetadata(m).build());
+    }
+
+    /**
+     * The config defaults that tell a client how to reach the files of a repository on an
+     * S3-compatible store (Iceberg's {@code S3FileIO} keys: {@code s3.endpoint},
+     * {@code s3.path-style-access}, and {@code client.region} when the store names one); none for
+     * AWS S3 itself, a folder or HTTP. Never credentials: each reader brings its own. Defaults, so a client's own setting wins.
+     */
+    static Map<String, String> fileDefaults(ObjectStore store) {
+        // a map that answers containsKey(null), which Iceberg's builder asks (Map.of and TreeMap throw)
+        Map<String, String> d = new java.util.LinkedHashMap<>();
+        S3ReaderEndpoint e = store.customS3Endpoint().orElse(null);
+        if (e == null) return d;
+        d.put("s3.endpoint", (e.useSsl() ? "https://" : "http://") + e.hostPort());
+        d.put("s3.path-style-access", Boolean.toString(e.pathStyle()));
+        if (e.region() != null) d.put("client.region", e.region());
+        return d;
     }
 
     /** The one-level namespace a path segment names (Iceberg encodes levels with {@code %1F}); null for a nested one. */

@@ -7,14 +7,16 @@ import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.store.Payload;
 
 import org.apache.iceberg.BaseTable;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
@@ -43,8 +45,9 @@ import java.util.function.ToLongFunction;
  * Iceberg's own API: the schema ({@link IcebergTypes}), one snapshot whose manifests list every
  * visible data file in place (record count, size, {@link FileMetrics}), the delete file and
  * inlined rows {@link ExtraFiles} writes, and, for data files registered without field ids, the
- * name mapping {@code schema.name-mapping.default}. Unpartitioned: readers get every row, pruning
- * by column bounds only.
+ * name mapping {@code schema.name-mapping.default}. Spec 0 is unpartitioned; a table DuckLake
+ * partitions has its key as spec 1 ({@link IcebergPartitions}), holding the data files whose rows
+ * share one partition value.
  */
 final class IcebergTableWriter {
     /** The metadata file of a table's static metadata, under {@code metadata/}. */
@@ -88,15 +91,19 @@ final class IcebergTableWriter {
         properties.put("fdl.version", versionId);
         NameMapping mapping = nameMapping(schema, table, where);
         if (mapping != null) properties.put(TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapping));
-        TableMetadata empty = TableMetadata.buildFromEmpty(2).assignUUID().setLocation(place.tableLocation())
+        TableMetadata.Builder builder = TableMetadata.buildFromEmpty(2).assignUUID().setLocation(place.tableLocation())
                 .setCurrentSchema(schema, Math.max(schema.highestFieldId(), 0)).setDefaultPartitionSpec(PartitionSpec.unpartitioned())
-                .setDefaultSortOrder(SortOrder.unsorted()).setProperties(properties).build();
+                .setDefaultSortOrder(SortOrder.unsorted()).setProperties(properties);
+        // spec 0 stays unpartitioned (inlined rows, deletes, files without one partition value); DuckLake's own is spec 1
+        PartitionSpec partitioned = IcebergPartitions.spec(schema, model.partitionKey(table.id(), catalog.snapshot()));
+        if (partitioned != null) builder.setDefaultPartitionSpec(partitioned);
+        TableMetadata empty = builder.build();
         BufferedFileIO io = new BufferedFileIO();
         MemoryTableOperations ops = new MemoryTableOperations(empty, io);
         BaseTable iceberg = new BaseTable(ops, where);
         Map<String, Payload> files = new LinkedHashMap<>();
         RowDelta delta = iceberg.newRowDelta().set("fdl.version", versionId);
-        Map<Long, String> locations = addDataFiles(delta, schema, table, place, sizeOf, where);
+        Map<Long, String> locations = addDataFiles(delta, iceberg, table, place, sizeOf, where);
         long extraBytes = addExtras(delta, schema, table, place, readableDeletes, locations, files);
         delta.commit();
         String metadata = place.tableLocation() + "/metadata/";
@@ -125,19 +132,24 @@ final class IcebergTableWriter {
         return IcebergTypes.schema(rows, where);
     }
 
-    /** Adds every visible data file; returns each one's Iceberg location by DuckLake data file id. */
-    private Map<Long, String> addDataFiles(RowDelta delta, Schema schema, SnapshotView.TableEntry table, Place place,
+    /** Adds every visible data file, in {@code iceberg}'s partition spec where it has one partition value; returns each one's Iceberg location by DuckLake data file id. */
+    private Map<Long, String> addDataFiles(RowDelta delta, Table iceberg, SnapshotView.TableEntry table, Place place,
                                            ToLongFunction<String> sizeOf, String where) throws SQLException {
+        Schema schema = iceberg.schema();
         FileMetrics metrics = new FileMetrics(schema);
         model.fileColumnStats(table.id(), metrics::add);
+        PartitionSpec partitioned = iceberg.spec().isPartitioned() ? iceberg.spec() : null;
         Map<Long, String> locations = new LinkedHashMap<>();
         for (SnapshotView.DataFileEntry f : table.dataFiles()) {
             String name = underDataFolder(f.location(), where);
             String location = place.dataLocation() + name;
             long bytes = f.bytes() >= 0 ? f.bytes() : sizeOf.applyAsLong(name);
-            DataFile file = DataFiles.builder(PartitionSpec.unpartitioned()).withPath(location).withFormat(FileFormat.PARQUET)
-                    .withFileSizeInBytes(bytes).withMetrics(metrics.of(f.id(), f.recordCount())).build();
-            delta.addRows(file);
+            Metrics m = metrics.of(f.id(), f.recordCount());
+            PartitionData partition = partitioned == null ? null : IcebergPartitions.partition(partitioned, schema, m);
+            DataFiles.Builder file = DataFiles.builder(partition == null ? PartitionSpec.unpartitioned() : partitioned).withPath(location)
+                    .withFormat(FileFormat.PARQUET).withFileSizeInBytes(bytes).withMetrics(m);
+            if (partition != null) file.withPartition(partition);
+            delta.addRows(file.build());
             locations.put(f.id(), location);
         }
         return locations;

@@ -67,7 +67,12 @@ final class IcebergRows {
     /** Every row {@code fdl query --json <ref> "SELECT * FROM <table>"} prints, canonical and sorted. */
     static List<String> fdl(Path cwd, String repo, String ref, String table) throws Exception {
         Cli.Result r = Cli.ok(cwd, "query", "--repo", repo, "--json", ref, "SELECT * FROM " + table);
-        JsonNode array = Json.MAPPER.readTree(r.out());
+        return fdlJson(r.out());
+    }
+
+    /** Every row of {@code fdl query --json}'s output {@code json}, canonical and sorted. */
+    static List<String> fdlJson(String json) throws Exception {
+        JsonNode array = Json.MAPPER.readTree(json);
         List<String> rows = new ArrayList<>();
         for (JsonNode row : array) rows.add(canon(row));
         rows.sort(null);
@@ -103,6 +108,8 @@ final class IcebergRows {
             st.fields().forEach((k, x) -> sb.append(sb.length() > 1 ? "," : "").append(k).append('=').append(canonValue(x)));
             return sb.append('}').toString();
         }
+        if (v instanceof Double d && !Double.isFinite(d)) return nonFinite(d);
+        if (v instanceof Float f && !Float.isFinite(f)) return nonFinite(f);
         if (v instanceof Number n) return new BigDecimal(n.toString()).stripTrailingZeros().toPlainString();
         if (v instanceof ByteBuffer b) {
             byte[] bytes = new byte[b.remaining()];
@@ -129,6 +136,11 @@ final class IcebergRows {
             return sorted.toString();
         }
         return v.toString();
+    }
+
+    /** DuckDB's text of NaN and the infinities, as {@code fdl query --json} shows them. */
+    private static String nonFinite(double d) {
+        return Double.isNaN(d) ? "nan" : d > 0 ? "inf" : "-inf";
     }
 
     /** DuckDB's text of a timestamp: {@code 2024-01-01 10:00:00}, fractions of a second only when there are any. */
