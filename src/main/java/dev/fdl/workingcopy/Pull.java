@@ -76,10 +76,13 @@ public final class Pull {
             steps.reached("branch-catalog-converted");
             Replayed done = replay(repo, wc, new Replay(ours, replay, swap(options), author), s, steps, scratch);
             if (done.conflicts() != null) return new Merge.MergeOutcome(Merge.Kind.CONFLICTS, branchVersion, base.version(), base.ambiguous(), done.conflicts().sidesSwapped());
+            VersionInfo placedFrom = repo.readVersion(st.baseVersion()).orElse(base.version());
             wc.save(st.rebased(branchVersion.id(), ref.etag(), branchVersion.ducklake().lastSnapshot(), done.catalog()), steps);
             steps.reached("state-switched");
             wc.deleteOtherCatalogs();
-            return new Merge.MergeOutcome(Merge.Kind.PULLED, branchVersion, base.version(), base.ambiguous(), done.result().sidesSwapped());
+            // the description follows the branch as the catalog does: status then shows only the working copy's own edits
+            List<String> kept = Description.merge(repo, wc, placedFrom, branchVersion);
+            return new Merge.MergeOutcome(Merge.Kind.PULLED, branchVersion, base.version(), base.ambiguous(), done.result().sidesSwapped(), kept);
         } finally {
             scratch.forEach(AtomicFile::deleteQuietly);
         }
