@@ -106,13 +106,13 @@ final class MergePrinter {
                     for (MergeResult.TableOutcome t : r.merge().tables())
                         out.println("  " + t.action().name().toLowerCase(Locale.ROOT) + " " + t.table() + (t.detail().isEmpty() ? "" : ": " + t.detail()));
                     warnings(err, r.merge());
-                    if (!r.descriptionKept().isEmpty()) {
-                        err.println("warning: the description: both the working copy and version " + r.other().id() + " changed "
-                                + String.join(", ", r.descriptionKept()) + " differently; kept the working copy's");
-                        err.flush();
-                    }
                     if (!r.merge().conflicted()) out.println(done(r));
                 }
+            }
+            if (!r.descriptionKept().isEmpty()) {
+                err.println("warning: the description: both the working copy and version " + r.other().id() + " changed "
+                        + String.join(", ", r.descriptionKept()) + " differently; kept the working copy's");
+                err.flush();
             }
             if (r.merge() != null) {
                 for (MergeResult.TableConflict c : r.merge().conflicts()) {

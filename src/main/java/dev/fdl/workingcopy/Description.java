@@ -130,6 +130,23 @@ public final class Description {
         return both;
     }
 
+    /** The working copy's description file's bytes when they differ from {@code base}'s description, else null. */
+    static byte[] edited(WorkingCopy wc, VersionInfo base) {
+        Path f = wc.datasetFile();
+        if (f == null || Sha256.of(f).equals(base.dataset().sha256())) return null;
+        try {
+            return Files.readAllBytes(f);
+        } catch (IOException e) {
+            throw new FdlException("cannot read " + f + ": " + e.getMessage());
+        }
+    }
+
+    /** {@link #merge} with {@code mine} (from {@link #edited}) written back first as the working copy's description. */
+    static List<String> merge(Repository repo, WorkingCopy wc, VersionInfo base, VersionInfo theirs, byte[] mine) {
+        write(file(wc), mine);
+        return merge(repo, wc, base, theirs);
+    }
+
     /** Where a pending merge keeps the working copy's description as it was before the merge. */
     private static Path beforeMerge(WorkingCopy wc) {
         return wc.dir().resolve(WorkingCopy.DIR).resolve("dataset-before-merge.json");

@@ -61,7 +61,7 @@ class DescriptionThroughPullAndMergeCliTest {
         sync(wc, "k,a\n1,11\n2,20\n");
         Cli.ok(wc, "pull");
         assertThat(Cli.ok(wc, "status").out()).doesNotContain("Description:");
-        assertThat(Cli.ok(wc, "status", "--json").out()).contains("\"description\":\"unchanged\"");
+        assertThat(Json.MAPPER.readTree(Cli.ok(wc, "status", "--json").out()).path("description").asText()).isEqualTo("unchanged");
     }
 
     @Test
@@ -80,6 +80,20 @@ class DescriptionThroughPullAndMergeCliTest {
         assertThat(description(wc).path("title").asText()).isEqualTo("Renamed on the branch");
         assertThat(description(wc).path("description").asText()).isEqualTo("Written in the working copy");
         assertThat(Cli.ok(wc, "status").out()).doesNotContain("Description:");
+    }
+
+    @Test
+    void aPullWithoutSnapshotsKeepsTheWorkingCopysDescriptionEdits() throws IOException {
+        edit(second, "title", "Renamed on the branch");
+        sync(second, "k,a\n1,10\n2,20\n3,30\n");
+        Cli.ok(second, "commit", "-m", "the branch renames the dataset");
+        edit(wc, "description", "Written in the working copy");
+        Cli.ok(wc, "pull");
+        assertThat(description(wc).path("title").asText()).isEqualTo("Renamed on the branch");
+        assertThat(description(wc).path("description").asText()).isEqualTo("Written in the working copy");
+        assertThat(Cli.ok(wc, "status").out()).contains("Description: dataset.json modified (published by the next commit)");
+        Cli.ok(wc, "commit", "-m", "describe it");
+        assertThat(description(wc).path("description").asText()).isEqualTo("Written in the working copy");
     }
 
     @Test

@@ -229,7 +229,8 @@ class PrintedCommandsCliTest {
         Cli.Result refused = Cli.in(wc, "commit", "--pull", "-m", "mine");
         assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCodes.FAILURE);
         String listed = paste(wc, printed(refused.err(), "See them with (fdl pull),"), ExitCodes.FAILURE);
-        assertThat(listed).contains("CONFLICT (rows) in my t");
+        // ours: the working copy, theirs: the branch, in the listing as in the options that settle it
+        assertThat(listed).contains("CONFLICT (rows) in my t").contains("ours: {\"k\":2,\"a\":99}").contains("theirs: {\"k\":2,\"a\":22}");
         List<String> settle = commands(listed.substring(listed.indexOf("nothing was written")));
         assertThat(settle).containsExactly("fdl pull --strategy ours", "fdl pull --strategy theirs", "fdl pull --ours 'my t'",
                 "fdl pull --theirs 'my t'");
