@@ -54,6 +54,12 @@ class DescriptionThroughPullAndMergeCliTest {
         Cli.ok(second, "checkout", "--repo", root.toString());
     }
 
+    private void branchRenamesTheDatasetAndAddsARow() throws IOException {
+        edit(second, "title", "Renamed on the branch");
+        sync(second, "k,a\n1,10\n2,20\n3,30\n");
+        Cli.ok(second, "commit", "-m", "the branch renames the dataset");
+    }
+
     @Test
     void aCleanPullLeavesNoDescriptionChangeBehind() throws IOException {
         sync(second, "k,a\n1,10\n2,20\n3,30\n");
@@ -66,9 +72,7 @@ class DescriptionThroughPullAndMergeCliTest {
 
     @Test
     void aPullTakesTheBranchsDescriptionAndKeepsTheWorkingCopysOwnEdits() throws IOException {
-        edit(second, "title", "Renamed on the branch");
-        sync(second, "k,a\n1,10\n2,20\n3,30\n");
-        Cli.ok(second, "commit", "-m", "the branch renames the dataset");
+        branchRenamesTheDatasetAndAddsARow();
         edit(wc, "description", "Written in the working copy");
         sync(wc, "k,a\n1,11\n2,20\n");
         Cli.Result pulled = Cli.ok(wc, "pull");
@@ -84,9 +88,7 @@ class DescriptionThroughPullAndMergeCliTest {
 
     @Test
     void aPullWithoutSnapshotsKeepsTheWorkingCopysDescriptionEdits() throws IOException {
-        edit(second, "title", "Renamed on the branch");
-        sync(second, "k,a\n1,10\n2,20\n3,30\n");
-        Cli.ok(second, "commit", "-m", "the branch renames the dataset");
+        branchRenamesTheDatasetAndAddsARow();
         edit(wc, "description", "Written in the working copy");
         Cli.ok(wc, "pull");
         assertThat(description(wc).path("title").asText()).isEqualTo("Renamed on the branch");

@@ -158,6 +158,14 @@ class PrintedCommandsCliTest {
         Cli.ok(wc, "import", csv(name, rows).toString(), "-t", "my t", "--mode", "sync", "--key", "k");
     }
 
+    /** A working copy of a new repository in {@code dir/name}, whose first version holds table {@code my t} (key {@code k}: 1, 2, 3). */
+    private Path keyedWorkingCopy(String name) throws IOException {
+        Path wc = Cli.newWorkingCopy(dir.resolve(name));
+        sync(wc, "base.csv", "k,a\n1,10\n2,20\n3,30\n");
+        Cli.ok(wc, "commit", "-m", "base");
+        return wc;
+    }
+
     private static final String OURS = "k,a\n1,10\n2,99\n3,31\n", THEIRS = "k,a\n1,10\n2,22\n3,31\n";
 
     /**
@@ -168,9 +176,7 @@ class PrintedCommandsCliTest {
      */
     @Test
     void mergeConflictAbortAndCommitHints() throws Exception {
-        Path wc = Cli.newWorkingCopy(dir.resolve("m")), root = dir.resolve("m").resolve("repo");
-        sync(wc, "base.csv", "k,a\n1,10\n2,20\n3,30\n");
-        Cli.ok(wc, "commit", "-m", "base");
+        Path wc = keyedWorkingCopy("m"), root = dir.resolve("m").resolve("repo");
         Path other = java.nio.file.Files.createDirectories(dir.resolve("other"));
         Cli.ok(other, "checkout", "--repo", root.toString(), "-b", "staging", "main");
         sync(other, "theirs.csv", "k,a\n1,10\n2,22\n3,30\n");
@@ -217,9 +223,7 @@ class PrintedCommandsCliTest {
      */
     @Test
     void pullConflictAndCommitPullHints() throws Exception {
-        Path wc = Cli.newWorkingCopy(dir.resolve("p")), root = dir.resolve("p").resolve("repo");
-        sync(wc, "base.csv", "k,a\n1,10\n2,20\n3,30\n");
-        Cli.ok(wc, "commit", "-m", "base");
+        Path wc = keyedWorkingCopy("p"), root = dir.resolve("p").resolve("repo");
         Path second = java.nio.file.Files.createDirectories(dir.resolve("second"));
         Cli.ok(second, "checkout", "--repo", root.toString());
         sync(second, "theirs.csv", "k,a\n1,10\n2,22\n3,30\n");
