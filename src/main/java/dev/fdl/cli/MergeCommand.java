@@ -46,7 +46,7 @@ final class MergeCommand implements Runnable {
         WorkingCopy wc = WorkingCopy.require(CommandContext.of(spec).cwd().get());
         if (abort) {
             if (ref != null) throw FdlException.usage("--abort takes no <ref>");
-            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), MergeAbort.abort(wc), json);
+            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), MergeAbort.abort(wc), json, null);
             return;
         }
         if (ref == null) throw FdlException.usage("fdl merge needs the <ref> to merge (or --abort)");
@@ -56,7 +56,11 @@ final class MergeCommand implements Runnable {
             CommandContext ctx = CommandContext.of(spec);
             Merge.MergeOutcome r = Merge.merge(repo, wc, new Merge.Request(ref, ffOnly, noFf, MergePrinter.options(strategy, ours, theirs, key).withStrict(strict), message),
                     Authors.resolve(author), services(ctx, repo, quiet, spec));
-            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json);
+            List<String> rerun = new java.util.ArrayList<>(List.of("fdl", "merge", ref));
+            if (message != null) rerun.addAll(List.of("-m", message));
+            if (author != null) rerun.addAll(List.of("--author", author));
+            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json,
+                    MergePrinter.rerun(rerun, key, strict, ours, theirs));
         }
     }
 

@@ -7,6 +7,7 @@ import dev.fdl.ducklake.merge.MergeOptions;
 import dev.fdl.ducklake.merge.MergeResult;
 import dev.fdl.workingcopy.Merge;
 import dev.fdl.util.Json;
+import dev.fdl.util.ShellQuote;
 
 import java.io.PrintWriter;
 import java.util.HashMap;
@@ -38,14 +39,33 @@ final class MergePrinter {
         return new MergeOptions(s, per, k);
     }
 
-    /** Prints the result; exit 1 (an exception after the listing) when the merge stopped on conflicts. */
-    static void print(PrintWriter out, PrintWriter err, Merge.MergeOutcome r, boolean json) {
+    /**
+     * {@code command} (shell words) followed by the options that shape a merge as given: {@code --key},
+     * {@code --strict} and the tables already settled per side, for the commands a conflict suggests.
+     */
+    static List<String> rerun(List<String> command, String key, boolean strict, List<String> ours, List<String> theirs) {
+        List<String> out = new java.util.ArrayList<>(command);
+        if (key != null) out.addAll(List.of("--key", key));
+        if (strict) out.add("--strict");
+        if (ours != null) ours.forEach(t -> out.addAll(List.of("--ours", t)));
+        if (theirs != null) theirs.forEach(t -> out.addAll(List.of("--theirs", t)));
+        return out;
+    }
+
+    /**
+     * Prints the result; exit 1 (an exception after the listing) when the merge stopped on conflicts,
+     * naming the commands that settle them: {@code rerun} (the command that ran, as shell words:
+     * {@code fdl merge <ref>} or {@code fdl pull} with the options it ran with) with each side chosen
+     * throughout and per conflicting table; null for a command that takes no side (revert).
+     */
+    static void print(PrintWriter out, PrintWriter err, Merge.MergeOutcome r, boolean json, List<String> rerun) {
         if (json) {
             ObjectNode o = Json.MAPPER.createObjectNode();
             o.put("result", r.kind().name().toLowerCase(Locale.ROOT));
             if (r.other() != null) o.put("other", r.other().id());
             if (r.base() != null) o.put("base", r.base().id());
             if (r.baseAmbiguous()) o.put("base_ambiguous", true);
+            if (!r.descriptionKept().isEmpty()) r.descriptionKept().forEach(o.putArray("description_kept")::add);
             if (r.merge() != null) {
                 if (r.merge().snapshot() != null) o.put("snapshot", r.merge().snapshot());
                 ArrayNode tables = o.putArray("tables");
@@ -89,6 +109,11 @@ final class MergePrinter {
                     if (!r.merge().conflicted()) out.println(done(r));
                 }
             }
+            if (!r.descriptionKept().isEmpty()) {
+                err.println("warning: the description: both the working copy and version " + r.other().id() + " changed "
+                        + String.join(", ", r.descriptionKept()) + " differently; kept the working copy's");
+                err.flush();
+            }
             if (r.merge() != null) {
                 for (MergeResult.TableConflict c : r.merge().conflicts()) {
                     out.println("CONFLICT (" + c.kind() + ") in " + c.table() + ": " + c.count() + (c.kind().equals("rows") ? " key(s)" : c.kind().equals("count") ? " row(s) (counts)" : ""));
@@ -101,9 +126,21 @@ final class MergePrinter {
         out.flush();
         if (r.kind() == Merge.Kind.CONFLICTS) {
             long n = r.merge().conflicts().size();
-            throw new FdlException("stopped on conflicts in " + n + " table(s) (listed above); nothing was written. Settle them with "
-                    + "--strategy ours|theirs, or per table with --ours <table> / --theirs <table>, and run it again");
+            if (rerun == null) throw new FdlException("stopped on conflicts in " + n + " table(s) (listed above); nothing was written");
+            throw new FdlException("stopped on conflicts in " + n + " table(s) (listed above); nothing was written. Settle them, for one side "
+                    + "throughout or per table, by running it again as one of:" + settle(rerun, r.merge().conflicts()));
         }
+    }
+
+    /** The lines of {@link #print}'s conflict message: {@code rerun} with {@code --strategy}, then with {@code --ours}/{@code --theirs} per table. */
+    private static String settle(List<String> rerun, List<MergeResult.TableConflict> conflicts) {
+        StringBuilder ours = new StringBuilder(), theirs = new StringBuilder();
+        for (MergeResult.TableConflict c : conflicts) {
+            ours.append(" --ours ").append(ShellQuote.word(c.table()));
+            theirs.append(" --theirs ").append(ShellQuote.word(c.table()));
+        }
+        String command = String.join(" ", rerun.stream().map(ShellQuote::word).toList());
+        return "\n  " + command + " --strategy ours\n  " + command + " --strategy theirs\n  " + command + ours + "\n  " + command + theirs;
     }
 
     /** The rows of tables without a key whose count both sides changed differently (the first 10 per table). */

@@ -40,7 +40,10 @@ final class PullCommand implements Runnable {
             Repository repo = Repository.open(store);
             Merge.MergeOutcome r = Pull.pull(repo, wc, MergePrinter.options(strategy, ours, theirs, key).withStrict(strict), Authors.resolve(author),
                     MergeCommand.services(CommandContext.of(spec), repo, quiet, spec));
-            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json);
+            List<String> rerun = new java.util.ArrayList<>(List.of("fdl", "pull"));
+            if (author != null) rerun.addAll(List.of("--author", author));
+            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json,
+                    MergePrinter.rerun(rerun, key, strict, ours, theirs));
         }
     }
 }

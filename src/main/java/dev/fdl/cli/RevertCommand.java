@@ -34,7 +34,7 @@ final class RevertCommand implements Runnable {
             Repository repo = Repository.open(store);
             Merge.MergeOutcome r = Revert.revert(repo, wc, version, message, Authors.resolve(author),
                     MergeCommand.services(CommandContext.of(spec), repo, quiet, spec));
-            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json);
+            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json, null);
         }
     }
 }

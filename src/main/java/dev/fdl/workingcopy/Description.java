@@ -86,6 +86,99 @@ public final class Description {
                 + target.id() + ". Commit it first, move it away, or replace it with fdl checkout --force");
     }
 
+    /**
+     * Brings the working copy's description up to {@code theirs} as git brings a tracked file through
+     * a pull or merge: a file unchanged since {@code base} (or none) becomes {@code theirs}'
+     * description; a file {@code theirs} did not change, or changed the same way, stays; when both
+     * changed it, they merge per top-level key by the same rule, and a key both changed differently
+     * keeps the working copy's value. A file that is not a JSON object stays as it is.
+     *
+     * @param base   the version the working copy's file was placed from or the merge base
+     * @param theirs the version merged in (a pull: the branch's new version)
+     * @return what kept the working copy's value although {@code theirs} changed it: the keys, or
+     *         {@code the file} when it is not a JSON object; empty when nothing did
+     */
+    static List<String> merge(Repository repo, WorkingCopy wc, VersionInfo base, VersionInfo theirs) {
+        Path f = wc.datasetFile();
+        String mine = f == null ? null : Sha256.of(f), theirSha = theirs.dataset().sha256();
+        if (theirSha.equals(mine) || theirSha.equals(base.dataset().sha256()) && mine != null) return List.of();
+        byte[] incoming = read(repo, theirs);
+        if (mine == null || mine.equals(base.dataset().sha256())) {
+            write(file(wc), incoming);
+            return List.of();
+        }
+        ObjectNode ours;
+        try {
+            ours = JsonRead.parseUserObject(Files.readAllBytes(f), f.getFileName().toString());
+        } catch (FdlException | IOException e) {
+            return List.of("the file");
+        }
+        ObjectNode was = JsonRead.parseObject(read(repo, base), key(base.id(), base.dataset().path()));
+        ObjectNode now = JsonRead.parseObject(incoming, key(theirs.id(), theirs.dataset().path()));
+        ObjectNode out = ours.deepCopy();
+        java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+        for (ObjectNode o : List.of(ours, now, was)) o.fieldNames().forEachRemaining(keys::add);
+        List<String> both = new java.util.ArrayList<>();
+        for (String k : keys) {
+            com.fasterxml.jackson.databind.JsonNode b = was.get(k), o = ours.get(k), t = now.get(k);
+            if (java.util.Objects.equals(o, t) || java.util.Objects.equals(t, b)) continue;
+            if (!java.util.Objects.equals(o, b)) both.add(k);
+            else if (t == null) out.remove(k);
+            else out.set(k, t);
+        }
+        write(file(wc), dev.fdl.util.Json.bytes(out));
+        return both;
+    }
+
+    /** The working copy's description file's bytes when they differ from {@code base}'s description, else null. */
+    static byte[] edited(WorkingCopy wc, VersionInfo base) {
+        Path f = wc.datasetFile();
+        if (f == null || Sha256.of(f).equals(base.dataset().sha256())) return null;
+        try {
+            return Files.readAllBytes(f);
+        } catch (IOException e) {
+            throw new FdlException("cannot read " + f + ": " + e.getMessage());
+        }
+    }
+
+    /** {@link #merge} with {@code mine} (from {@link #edited}) written back first as the working copy's description. */
+    static List<String> merge(Repository repo, WorkingCopy wc, VersionInfo base, VersionInfo theirs, byte[] mine) {
+        write(file(wc), mine);
+        return merge(repo, wc, base, theirs);
+    }
+
+    /** Where a pending merge keeps the working copy's description as it was before the merge. */
+    private static Path beforeMerge(WorkingCopy wc) {
+        return wc.dir().resolve(WorkingCopy.DIR).resolve("dataset-before-merge.json");
+    }
+
+    /**
+     * {@link #merge} for {@code fdl merge}, keeping the working copy's file as it was for
+     * {@link #restoreBeforeMerge} (a working copy without one keeps what the merge placed).
+     */
+    static List<String> mergeKeepingOriginal(Repository repo, WorkingCopy wc, VersionInfo base, VersionInfo theirs) {
+        Path f = wc.datasetFile();
+        try {
+            if (f == null) Files.deleteIfExists(beforeMerge(wc));
+            else write(beforeMerge(wc), Files.readAllBytes(f));
+        } catch (IOException e) {
+            throw new FdlException("cannot keep " + f + " for merge --abort in " + beforeMerge(wc) + ": " + e.getMessage());
+        }
+        return merge(repo, wc, base, theirs);
+    }
+
+    /** {@code fdl merge --abort}: the working copy's description as it was before the merge. */
+    static void restoreBeforeMerge(WorkingCopy wc) {
+        Path kept = beforeMerge(wc);
+        if (!Files.isRegularFile(kept)) return;
+        try {
+            write(file(wc), Files.readAllBytes(kept));
+            Files.delete(kept);
+        } catch (IOException e) {
+            throw new FdlException("cannot put back the description from " + kept + ": " + e.getMessage());
+        }
+    }
+
     /** Writes the filled description a commit uploaded back into the working copy, so that status is clean. */
     static void writeBack(WorkingCopy wc, Path filled) {
         try {

@@ -54,8 +54,20 @@ public final class Merge {
      * @param base          the merge base used (null for up to date, fast-forward and abort)
      * @param baseAmbiguous several common ancestors were equally near; the newest by seq was used
      * @param merge         the engine's result (null where no three-way merge ran)
+     * @param descriptionKept what of the description kept the working copy's value although {@code other}
+     *                      changed it too ({@link Description#merge}): its keys, or {@code the file}
      */
-    public record MergeOutcome(Kind kind, VersionInfo other, VersionInfo base, boolean baseAmbiguous, MergeResult merge) {}
+    public record MergeOutcome(Kind kind, VersionInfo other, VersionInfo base, boolean baseAmbiguous, MergeResult merge,
+                               List<String> descriptionKept) {
+        public MergeOutcome {
+            descriptionKept = List.copyOf(descriptionKept);
+        }
+
+        /** An outcome that left the description alone. */
+        public MergeOutcome(Kind kind, VersionInfo other, VersionInfo base, boolean baseAmbiguous, MergeResult merge) {
+            this(kind, other, base, baseAmbiguous, merge, List.of());
+        }
+    }
 
     private Merge() {}
 
@@ -98,7 +110,9 @@ public final class Merge {
         if (w.result().conflicted()) return new MergeOutcome(Kind.CONFLICTS, other, base.version(), base.ambiguous(), w.result());
         wc.save(st.withCatalog(w.catalog(), new WorkingCopy.State.PendingMerge(other.id(), st.catalog(), message)), steps);
         steps.reached("state-switched");
-        return new MergeOutcome(Kind.MERGED, other, base.version(), base.ambiguous(), w.result());
+        // the merged description is staged as the merged catalog is: the next commit publishes it
+        List<String> kept = Description.mergeKeepingOriginal(repo, wc, base.version(), other);
+        return new MergeOutcome(Kind.MERGED, other, base.version(), base.ambiguous(), w.result(), kept);
     }
 
     private static MergeOutcome fastForward(Repository repo, WorkingCopy wc, WorkingCopy.State st, VersionInfo other, Services s) {

@@ -35,7 +35,8 @@ public final class Pull {
      * so far as one snapshot with that snapshot's author and message, oldest first (the next commit
      * has the branch's version as its single parent). The first step with conflicts stops the pull
      * and nothing is written. Without pending snapshots it checks the
-     * branch out. {@code options} speak of the working copy as ours, the branch as theirs.
+     * branch out. Either way the description follows as a tracked file ({@link Description#merge}):
+     * the branch's, with what the working copy changed itself kept. {@code options} speak of the working copy as ours, the branch as theirs.
      *
      * @throws FdlException exit 1: a merge pending, detached, no common history; exit 4: the branch is gone
      */
@@ -54,8 +55,12 @@ public final class Pull {
             return new Merge.MergeOutcome(Merge.Kind.UP_TO_DATE, branchVersion, null, false, null);
         }
         if (Checkout.pendingSnapshots(wc) == 0) {
-            Checkout.run(repo, s.catalogs(), wc, st.branch(), null, false, s.progress());
-            return new Merge.MergeOutcome(Merge.Kind.FAST_FORWARD, branchVersion, null, false, null);
+            // the working copy's own edits of the description go through the pull as they do through a replay
+            VersionInfo placedFrom = st.baseVersion() == null ? null : repo.readVersion(st.baseVersion()).orElse(null);
+            byte[] mine = placedFrom == null ? null : Description.edited(wc, placedFrom);
+            Checkout.run(repo, s.catalogs(), wc, st.branch(), null, mine != null, s.progress());
+            List<String> kept = mine == null ? List.of() : Description.merge(repo, wc, placedFrom, branchVersion, mine);
+            return new Merge.MergeOutcome(Merge.Kind.FAST_FORWARD, branchVersion, null, false, null, kept);
         }
         if (st.baseVersion() == null) throw new FdlException("the working copy started branch '" + st.branch()
                 + "' before it had a version; commit it to another branch (fdl checkout -b <new-branch>)");
@@ -76,10 +81,13 @@ public final class Pull {
             steps.reached("branch-catalog-converted");
             Replayed done = replay(repo, wc, new Replay(ours, replay, swap(options), author), s, steps, scratch);
             if (done.conflicts() != null) return new Merge.MergeOutcome(Merge.Kind.CONFLICTS, branchVersion, base.version(), base.ambiguous(), done.conflicts().sidesSwapped());
+            VersionInfo placedFrom = repo.readVersion(st.baseVersion()).orElse(base.version());
             wc.save(st.rebased(branchVersion.id(), ref.etag(), branchVersion.ducklake().lastSnapshot(), done.catalog()), steps);
             steps.reached("state-switched");
             wc.deleteOtherCatalogs();
-            return new Merge.MergeOutcome(Merge.Kind.PULLED, branchVersion, base.version(), base.ambiguous(), done.result().sidesSwapped());
+            // the description follows the branch as the catalog does: status then shows only the working copy's own edits
+            List<String> kept = Description.merge(repo, wc, placedFrom, branchVersion);
+            return new Merge.MergeOutcome(Merge.Kind.PULLED, branchVersion, base.version(), base.ambiguous(), done.result().sidesSwapped(), kept);
         } finally {
             scratch.forEach(AtomicFile::deleteQuietly);
         }

@@ -29,18 +29,27 @@ class PrintedCommandsCliTest {
         return message.lines().filter(l -> l.startsWith("  ") && !l.isBlank()).map(String::trim).toList();
     }
 
-    /** Runs {@code line} in {@code cwd} as the user would paste it: {@code fdl …} through Main, anything else through bash. */
-    private static void paste(Path cwd, String line) throws IOException, InterruptedException {
+    /**
+     * Runs {@code line} in {@code cwd} as the user would paste it: {@code fdl …} through Main, anything
+     * else through bash; it must succeed. Returns what it printed (standard output, then error).
+     */
+    private static String paste(Path cwd, String line) throws IOException, InterruptedException {
+        return paste(cwd, line, 0);
+    }
+
+    /** As {@link #paste(Path, String)}, exiting with {@code exit}. */
+    private static String paste(Path cwd, String line, int exit) throws IOException, InterruptedException {
         if (line.startsWith("fdl ")) {
             List<String> words = shellWords(cwd, line.substring(4));
             Cli.Result r = Cli.in(cwd, words.toArray(String[]::new));
-            assertThat(r.exit()).as(line + "\n" + r).isZero();
-            return;
+            assertThat(r.exit()).as(line + "\n" + r).isEqualTo(exit);
+            return r.out() + r.err();
         }
         Process p = new ProcessBuilder("bash", "-c", line).directory(cwd.toFile()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(line + "\n" + out).isZero();
+        assertThat(p.exitValue()).as(line + "\n" + out).isEqualTo(exit);
+        return out;
     }
 
     /** {@code text} split into words by bash itself (quotes and escapes as the user's shell reads them). */
@@ -138,5 +147,116 @@ class PrintedCommandsCliTest {
         Cli.Result reverted = Cli.ok(behind, "revert", "HEAD");
         paste(behind, printed(reverted.out() + reverted.err(), "publish (?:it|them) with (fdl commit)\\b"));
         assertThat(Cli.in(behind, "query", "--working", "SELECT count(*) AS n FROM w", "--csv").exit()).isNotZero();
+    }
+
+    private String rows(Path wc, String ref) {
+        return ref == null ? Cli.ok(wc, "query", "--csv", "--working", "SELECT * FROM \"my t\" ORDER BY ALL").out()
+                : Cli.ok(wc, "query", "--csv", ref, "SELECT * FROM \"my t\" ORDER BY ALL").out();
+    }
+
+    private void sync(Path wc, String name, String rows) throws IOException {
+        Cli.ok(wc, "import", csv(name, rows).toString(), "-t", "my t", "--mode", "sync", "--key", "k");
+    }
+
+    /** A working copy of a new repository in {@code dir/name}, whose first version holds table {@code my t} (key {@code k}: 1, 2, 3). */
+    private Path keyedWorkingCopy(String name) throws IOException {
+        Path wc = Cli.newWorkingCopy(dir.resolve(name));
+        sync(wc, "base.csv", "k,a\n1,10\n2,20\n3,30\n");
+        Cli.ok(wc, "commit", "-m", "base");
+        return wc;
+    }
+
+    private static final String OURS = "k,a\n1,10\n2,99\n3,31\n", THEIRS = "k,a\n1,10\n2,22\n3,31\n";
+
+    /**
+     * What merge prints on a conflict and after it merged, pasted as printed: each re-run that settles
+     * the conflict (one side throughout, one side per table: key 2 changed on both sides), the abort
+     * that undoes a merge, the abort and the commit a merge still pending asks for, and the commit
+     * that publishes the merge with two parents.
+     */
+    @Test
+    void mergeConflictAbortAndCommitHints() throws Exception {
+        Path wc = keyedWorkingCopy("m"), root = dir.resolve("m").resolve("repo");
+        Path other = java.nio.file.Files.createDirectories(dir.resolve("other"));
+        Cli.ok(other, "checkout", "--repo", root.toString(), "-b", "staging", "main");
+        sync(other, "theirs.csv", "k,a\n1,10\n2,22\n3,30\n");
+        String theirs = dev.fdl.util.Json.MAPPER.readTree(Cli.ok(other, "commit", "-m", "theirs: 2 is 22", "--json").out()).get("id").asText();
+        sync(wc, "ours.csv", "k,a\n1,10\n2,99\n3,31\n");
+        Cli.ok(wc, "commit", "-m", "ours: 2 is 99, 3 is 31");
+
+        Cli.Result conflict = Cli.in(wc, "merge", "staging");
+        assertThat(conflict.exit()).as(conflict.toString()).isEqualTo(ExitCodes.FAILURE);
+        List<String> settle = commands(conflict.err());
+        assertThat(settle).containsExactly("fdl merge staging --strategy ours", "fdl merge staging --strategy theirs",
+                "fdl merge staging --ours 'my t'", "fdl merge staging --theirs 'my t'");
+        String merged = "";
+        for (int i = 0; i < settle.size(); i++) {
+            merged = paste(wc, settle.get(i));
+            assertThat(rows(wc, null)).as(settle.get(i)).isEqualTo(i % 2 == 0 ? OURS : THEIRS);
+            if (i == settle.size() - 1) break;
+            paste(wc, printed(merged, "undo it with (fdl merge --abort)\\."));
+            assertThat(rows(wc, null)).as("aborted").isEqualTo(OURS);
+            assertThat(Cli.ok(wc, "status").out()).doesNotContain("Merging");
+        }
+        // a merge pending refuses another and names both ways out
+        String pending = paste(wc, "fdl merge staging", ExitCodes.FAILURE);
+        paste(wc, printed(pending, "abort it \\((fdl merge --abort)\\)"));
+        assertThat(rows(wc, null)).isEqualTo(OURS);
+        paste(wc, settle.get(3));
+        pending = paste(wc, "fdl pull", ExitCodes.FAILURE);
+        paste(wc, printed(pending, "commit it \\((fdl commit)\\)"));
+        assertThat(rows(wc, "HEAD")).isEqualTo(THEIRS);
+        com.fasterxml.jackson.databind.JsonNode head = dev.fdl.util.Json.MAPPER.readTree(Cli.ok(wc, "log", "-n", "1", "--json").out());
+        assertThat(head.toString()).contains(theirs);
+        // the published merge's hint, pasted once more from a fresh merge
+        sync(other, "theirs2.csv", "k,a\n1,11\n2,22\n3,30\n");
+        Cli.ok(other, "commit", "-m", "theirs: 1 is 11");
+        paste(wc, printed(paste(wc, "fdl merge staging"), "publish it with (fdl commit) \\(its parents"));
+        assertThat(rows(wc, "HEAD")).isEqualTo("k,a\n1,11\n2,22\n3,31\n");
+    }
+
+    /**
+     * What pull prints on a conflict (ours: the working copy, theirs: the branch), pasted as printed,
+     * and what a refused {@code commit --pull} and a merge that cannot fast-forward send the user to:
+     * the pull that lists the conflicts, each re-run that settles them, the commit that publishes the
+     * pull, and the pull that brings a working copy behind its branch up to date before merging again.
+     */
+    @Test
+    void pullConflictAndCommitPullHints() throws Exception {
+        Path wc = keyedWorkingCopy("p"), root = dir.resolve("p").resolve("repo");
+        Path second = java.nio.file.Files.createDirectories(dir.resolve("second"));
+        Cli.ok(second, "checkout", "--repo", root.toString());
+        sync(second, "theirs.csv", "k,a\n1,10\n2,22\n3,30\n");
+        Cli.ok(second, "commit", "-m", "branch: 2 is 22");
+        sync(wc, "ours.csv", "k,a\n1,10\n2,99\n3,31\n");
+
+        Cli.Result refused = Cli.in(wc, "commit", "--pull", "-m", "mine");
+        assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCodes.FAILURE);
+        String listed = paste(wc, printed(refused.err(), "See them with (fdl pull),"), ExitCodes.FAILURE);
+        // ours: the working copy, theirs: the branch, in the listing as in the options that settle it
+        assertThat(listed).contains("CONFLICT (rows) in my t").contains("ours: {\"k\":2,\"a\":99}").contains("theirs: {\"k\":2,\"a\":22}");
+        List<String> settle = commands(listed.substring(listed.indexOf("nothing was written")));
+        assertThat(settle).containsExactly("fdl pull --strategy ours", "fdl pull --strategy theirs", "fdl pull --ours 'my t'",
+                "fdl pull --theirs 'my t'");
+        String pulled = paste(wc, settle.get(3));
+        assertThat(rows(wc, null)).isEqualTo(THEIRS);
+        paste(wc, printed(pulled, "publish them with (fdl commit)\\."));
+        assertThat(rows(wc, "HEAD")).isEqualTo(THEIRS);
+        assertThat(Cli.ok(wc, "status").out()).contains("Nothing to commit");
+
+        // a merge that could fast-forward but finds the branch moved since checkout
+        Cli.ok(wc, "branch", "staging");
+        Path other = java.nio.file.Files.createDirectories(dir.resolve("other"));
+        Cli.ok(other, "checkout", "--repo", root.toString(), "staging");
+        sync(other, "staging.csv", "k,a\n1,12\n2,22\n3,31\n");
+        Cli.ok(other, "commit", "-m", "staging: 1 is 12");
+        Cli.ok(second, "pull");
+        sync(second, "main.csv", "k,a\n1,10\n2,22\n3,33\n");
+        Cli.ok(second, "commit", "-m", "main: 3 is 33");
+        Cli.Result moved = Cli.in(wc, "merge", "staging");
+        assertThat(moved.exit()).as(moved.toString()).isEqualTo(ExitCodes.CONFLICT);
+        paste(wc, printed(moved.err(), "up to date with (fdl pull), then merge again"));
+        paste(wc, "fdl merge staging");
+        assertThat(rows(wc, null)).isEqualTo("k,a\n1,12\n2,22\n3,33\n");
     }
 }

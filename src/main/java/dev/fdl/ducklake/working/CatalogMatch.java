@@ -465,7 +465,8 @@ public final class CatalogMatch {
             String from = "ducklake_inlined_delete_" + t.getKey();
             if (!cat.exists(V, from)) continue;
             String to = "ducklake_inlined_delete_" + t.getValue();
-            boolean created = false;
+            // the working catalog may hold the table already (its own inlined deletes of that table)
+            boolean created = cat.exists("main", to);
             try (PreparedStatement ps = conn.prepareStatement("SELECT file_id, row_id FROM " + V + "." + from + " WHERE begin_snapshot <= ?")) {
                 ps.setLong(1, vs);
                 try (ResultSet rs = ps.executeQuery()) {

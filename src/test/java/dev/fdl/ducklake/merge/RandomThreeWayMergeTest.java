@@ -49,8 +49,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * then, one key changed on both sides: a conflict), columns added or dropped on one side, dropped on
  * one side; then either a keyless table whose sides overlap or a keyed table whose sides change
  * single cells, each sometimes renamed (the table, or a column by a full or a letter-case rename) on
- * one side; now and then tables created on one or both sides. Tables whose columns are the same on
- * all sides are merged from their changes, the others whole ({@link DeltaMerge}); every default
+ * one side; now and then tables created on one or both sides. Some cell and keyless tables not
+ * renamed keep rows inlined, in the base or on a side: inlined rows and a data-file row deleted
+ * inline, written by SQL as the DuckLake extension writes them (fdl's own writers never inline).
+ * Tables whose columns are the same on all sides and that hold no inlined rows are merged from
+ * their changes, the others whole ({@link DeltaMerge}); every default
  * run plans cases of every {@link Kind} ({@link #defaultSeedsReachEveryKind}).
  *
  * <p>Cases are independent, so to keep them cheap the tables of many cases (named
@@ -141,7 +144,11 @@ class RandomThreeWayMergeTest {
         /** Keyless, overlapping sides, one side renames the table. */
         KEYLESS_TABLE_RENAME,
         /** Tables created on one or both sides. */
-        CREATED
+        CREATED,
+        /** A cell or keyless table whose base holds inlined rows and a data-file row deleted inline (whole table). */
+        INLINED_BASE,
+        /** A cell or keyless table to which a side adds inlined rows and deletes a data-file row inline (whole table). */
+        INLINED_SIDE
     }
 
     /**
@@ -149,20 +156,35 @@ class RandomThreeWayMergeTest {
      * {@code key}, recorded); with a null {@code csv}, the table is renamed to {@code renameTo} and
      * its {@code columns} (old name to new) are renamed, or, with neither, it is dropped.
      */
-    record Edit(Where where, String table, String csv, List<String> key, String renameTo, Map<String, String> columns) {
+    record Edit(Where where, String table, String csv, List<String> key, String renameTo, Map<String, String> columns, Inline inline) {
         Edit(Where where, String table, String csv, List<String> key) {
-            this(where, table, csv, key, null, Map.of());
+            this(where, table, csv, key, null, Map.of(), null);
+        }
+
+        Edit(Where where, String table, String csv, List<String> key, String renameTo, Map<String, String> columns) {
+            this(where, table, csv, key, renameTo, columns, null);
         }
 
         boolean drops() {
-            return csv == null && renameTo == null && columns.isEmpty();
+            return csv == null && renameTo == null && columns.isEmpty() && inline == null;
         }
     }
+
+    /**
+     * Rows written into the catalog as DuckDB's DuckLake extension inlines them (DuckLake spec
+     * "Data inlining": {@code ducklake_inlined_data_<table id>_<schema version>}, and
+     * {@code ducklake_inlined_delete_<table id>} for a data file's row), in one snapshot: {@code add}
+     * (CSV lines in column order) become inlined rows; the one visible data-file row equal to
+     * {@code delete} (a CSV line), when not null, is deleted inline.
+     */
+    record Inline(List<String> add, String delete) {}
 
     /** One random case: its edits, in order, and the tables whose merge must conflict. */
     static final class Case {
         final String p;
         final Random rnd;
+        /** Which writes keep rows inlined: apart from {@code rnd}, so a case plans the same rows either way. */
+        final Random layout;
         final List<Edit> edits = new ArrayList<>();
         final Set<String> conflicts = new TreeSet<>();
         final Set<Kind> kinds = java.util.EnumSet.noneOf(Kind.class);
@@ -174,6 +196,7 @@ class RandomThreeWayMergeTest {
         Case(long seed) {
             this.p = "c" + seed + "_";
             this.rnd = new Random(seed);
+            this.layout = new Random(~seed);
             keyed();
             if (rnd.nextBoolean()) overlapping();
             else cells();
@@ -243,6 +266,11 @@ class RandomThreeWayMergeTest {
          * letter case (by the file's header alone) or to another name ({@link dev.fdl.ducklake.working.TableRename}).
          */
         private record Rename(Where side, String table, String column, String to, boolean byHeader) {
+            /** Whether neither {@code original} nor a column of it is renamed. */
+            boolean plain(String original) {
+                return table.equals(original) && column == null;
+            }
+
             String header(Where w, String header) {
                 if (w != side || column == null) return header;
                 return String.join(",", java.util.Arrays.stream(header.split(",")).map(c -> c.equals(column) ? to : c).toList());
@@ -286,14 +314,15 @@ class RandomThreeWayMergeTest {
             if (rnd.nextBoolean()) shared.remove(1 + rnd.nextInt(shared.size() - 1));
             if (rnd.nextBoolean()) shared.add("7," + rnd.nextInt(2));
             List<String> o = own(shared), t = own(shared);
-            sync(Where.BASE, "ov", "x,y\n" + String.join("\n", base) + "\n");
             Rename rn = rename("ov", rnd.nextBoolean() ? "x" : "y", Kind.KEYLESS, Kind.KEYLESS_TABLE_RENAME, Kind.KEYLESS_RENAME, Kind.KEYLESS_RENAME);
+            boolean plain = rn.plain("ov");
+            write(Where.BASE, "ov", "x,y", base, null, plain && layout.nextInt(3) == 0, "8,8");
             String table = rn.table();
             for (Where w : List.of(Where.OURS, Where.THEIRS)) {
                 List<String> side = w == Where.OURS ? o : t;
                 boolean header = rn.byHeader() && rn.side() == w;
                 if (header || !counts(side).equals(counts(base)))
-                    sync(w, rn.side() == w ? table : "ov", rn.header(w, "x,y") + "\n" + String.join("\n", side) + "\n");
+                    write(w, rn.side() == w ? table : "ov", rn.header(w, "x,y"), side, null, plain && layout.nextInt(3) == 0, "9,9");
             }
             Map<String, Integer> b = counts(base), oc = counts(o), tc = counts(t);
             List<String> merged = new ArrayList<>();
@@ -343,12 +372,14 @@ class RandomThreeWayMergeTest {
                 }
             }
             if (rnd.nextInt(3) == 0) o.put(100, new int[]{1, 1});
-            edits.add(new Edit(Where.BASE, p + "cell", cellCsv("k,a,b", base), List.of("k")));
             Rename rn = rename("cell", rnd.nextBoolean() ? "a" : "b", Kind.CELLS, Kind.CELLS_TABLE_RENAME, Kind.CELLS_FULL_RENAME, Kind.CELLS_CASE_RENAME);
+            boolean plain = rn.plain("cell");
+            write(Where.BASE, "cell", "k,a,b", cellLines(base), List.of("k"), plain && layout.nextInt(3) == 0, "50,0,0");
             for (Where w : List.of(Where.OURS, Where.THEIRS)) {
                 Map<Integer, int[]> side = w == Where.OURS ? o : t;
                 boolean header = rn.byHeader() && rn.side() == w;
-                if (header || !same(side, base)) sync(w, rn.side() == w ? rn.table() : "cell", cellCsv(rn.header(w, "k,a,b"), side));
+                if (header || !same(side, base))
+                    write(w, rn.side() == w ? rn.table() : "cell", rn.header(w, "k,a,b"), cellLines(side), null, plain && layout.nextInt(3) == 0, "51,0,0");
             }
             List<String> merged = new ArrayList<>();
             Set<Integer> keys = new TreeSet<>(o.keySet());
@@ -367,10 +398,29 @@ class RandomThreeWayMergeTest {
             return true;
         }
 
-        private static String cellCsv(String header, Map<Integer, int[]> rows) {
-            StringBuilder sb = new StringBuilder(header).append('\n');
-            rows.forEach((k, v) -> sb.append(k).append(',').append(v[0]).append(',').append(v[1]).append('\n'));
-            return sb.toString();
+        private static List<String> cellLines(Map<Integer, int[]> rows) {
+            List<String> out = new ArrayList<>();
+            rows.forEach((k, v) -> out.add(k + "," + v[0] + "," + v[1]));
+            return out;
+        }
+
+        /**
+         * {@code w}'s rows of {@code table} become {@code rows} (CSV lines under {@code header}; with
+         * {@code key}, recorded): by one sync, or, {@code inline}, by a sync of all but the last
+         * (up to two) rows plus {@code marker} (a row no side has), then one snapshot that adds those
+         * last rows inlined and deletes the marker inline: the same rows, some of them inlined.
+         */
+        private void write(Where w, String table, String header, List<String> rows, List<String> key, boolean inline, String marker) {
+            if (!inline) {
+                edits.add(new Edit(w, p + table, header + "\n" + String.join("\n", rows) + "\n", key));
+                return;
+            }
+            kinds.add(w == Where.BASE ? Kind.INLINED_BASE : Kind.INLINED_SIDE);
+            int n = Math.min(2, rows.size() - 1);
+            List<String> inFiles = new ArrayList<>(rows.subList(0, rows.size() - n));
+            inFiles.add(marker);
+            edits.add(new Edit(w, p + table, header + "\n" + String.join("\n", inFiles) + "\n", key));
+            edits.add(new Edit(w, p + table, null, null, null, Map.of(), new Inline(List.copyOf(rows.subList(rows.size() - n, rows.size())), marker)));
         }
 
         private void expect(String table, List<String> cols, List<String> merged) {
@@ -464,11 +514,93 @@ class RandomThreeWayMergeTest {
                 for (Edit e : c.edits) {
                     if (e.where() != where) continue;
                     if (e.drops()) drops.add(e.table());
+                    else if (e.inline() != null) inline(catalog, e.table(), e.inline());
                     else if (e.csv() == null) rename(catalog, e);
                     else sync(catalog, e.table(), e.csv(), e.key());
                 }
             }
             if (!drops.isEmpty()) TableDrop.drop(catalog, drops, "tester", "drop " + String.join(", ", drops));
+        }
+
+        /**
+         * Writes {@code inline} into {@code table} of {@code catalog} in a new snapshot, as the DuckLake
+         * extension does (DuckLake spec "Data inlining"; the snapshot's schema version names the
+         * inlined-data table, row ids continue {@code ducklake_table_stats.next_row_id}).
+         */
+        private void inline(Path catalog, String table, Inline inline) throws SQLException, IOException {
+            try (Connection c = dev.fdl.ducklake.engine.Sql.sqlite(catalog, false); Statement st = c.createStatement()) {
+                long id = single(st, "SELECT table_id FROM ducklake_table WHERE end_snapshot IS NULL AND table_name = " + SqlQuote.literal(table));
+                long snapshot = single(st, "SELECT max(snapshot_id) FROM ducklake_snapshot");
+                long schema = single(st, "SELECT schema_version FROM ducklake_snapshot WHERE snapshot_id = " + snapshot);
+                long next = snapshot + 1;
+                st.execute("INSERT INTO ducklake_snapshot SELECT " + next + ", snapshot_time, schema_version, next_catalog_id, next_file_id"
+                        + " FROM ducklake_snapshot WHERE snapshot_id = " + snapshot);
+                List<String> changes = new ArrayList<>();
+                if (!inline.add().isEmpty()) {
+                    List<String> columns = new ArrayList<>();
+                    try (ResultSet rs = st.executeQuery("SELECT column_name, column_type FROM ducklake_column WHERE end_snapshot IS NULL"
+                            + " AND parent_column IS NULL AND table_id = " + id + " ORDER BY column_order")) {
+                        while (rs.next()) {
+                            assertThat(rs.getString(2)).as("type of inlined column " + rs.getString(1)).isEqualTo("int64");
+                            columns.add(SqlQuote.ident(rs.getString(1)) + " BIGINT");
+                        }
+                    }
+                    String name = "ducklake_inlined_data_" + id + "_" + schema;
+                    st.execute("CREATE TABLE IF NOT EXISTS " + name + " (row_id BIGINT, begin_snapshot BIGINT, end_snapshot BIGINT, "
+                            + String.join(", ", columns) + ")");
+                    st.execute("INSERT INTO ducklake_inlined_data_tables SELECT " + id + ", '" + name + "', " + schema
+                            + " WHERE NOT EXISTS (SELECT 1 FROM ducklake_inlined_data_tables WHERE table_name = '" + name + "')");
+                    long rowId = single(st, "SELECT next_row_id FROM ducklake_table_stats WHERE table_id = " + id);
+                    for (String row : inline.add()) st.execute("INSERT INTO " + name + " VALUES (" + (rowId++) + ", " + next + ", NULL, " + row + ")");
+                    st.execute("UPDATE ducklake_table_stats SET record_count = record_count + " + inline.add().size() + ", next_row_id = "
+                            + rowId + " WHERE table_id = " + id);
+                    changes.add("inlined_insert:" + id);
+                }
+                if (inline.delete() != null) {
+                    long[] at = locate(st, id, inline.delete());
+                    st.execute("CREATE TABLE IF NOT EXISTS ducklake_inlined_delete_" + id + " (file_id BIGINT, row_id BIGINT, begin_snapshot BIGINT)");
+                    st.execute("INSERT INTO ducklake_inlined_delete_" + id + " VALUES (" + at[0] + ", " + at[1] + ", " + next + ")");
+                    st.execute("UPDATE ducklake_table_stats SET record_count = record_count - 1 WHERE table_id = " + id);
+                    changes.add("inlined_delete:" + id);
+                }
+                st.execute("INSERT INTO ducklake_snapshot_changes (snapshot_id, changes_made, author, commit_message) VALUES (" + next + ", '"
+                        + String.join(",", changes) + "', 'tester', 'inline " + table + "')");
+            }
+        }
+
+        /** The data file id and position of the one row of table {@code id}'s visible data files equal to CSV line {@code row}. */
+        private long[] locate(Statement st, long id, String row) throws SQLException, IOException {
+            Map<Long, String> files = new TreeMap<>();
+            try (ResultSet rs = st.executeQuery("SELECT data_file_id, path FROM ducklake_data_file WHERE end_snapshot IS NULL AND table_id = " + id)) {
+                while (rs.next()) files.put(rs.getLong(1), rs.getString(2));
+            }
+            List<long[]> found = new ArrayList<>();
+            try (Connection duck = DuckDbPool.shared().connection(); Statement d = duck.createStatement()) {
+                for (Map.Entry<Long, String> f : files.entrySet()) {
+                    String fileName = Path.of(f.getValue()).getFileName().toString();
+                    Path file;
+                    try (Stream<Path> s = Files.walk(dir.resolve("repo"))) {
+                        file = s.filter(x -> x.getFileName().toString().equals(fileName)).findFirst().orElseThrow();
+                    }
+                    try (ResultSet rs = d.executeQuery("SELECT * FROM read_parquet(" + SqlQuote.literal(file.toString()) + ", file_row_number = true)")) {
+                        int n = rs.getMetaData().getColumnCount();
+                        while (rs.next()) {
+                            List<String> values = new ArrayList<>();
+                            for (int i = 1; i < n; i++) values.add(rs.getString(i));
+                            if (String.join(",", values).equals(row)) found.add(new long[]{f.getKey(), rs.getLong(n)});
+                        }
+                    }
+                }
+            }
+            assertThat(found).as("data-file rows of table " + id + " equal to " + row).hasSize(1);
+            return found.get(0);
+        }
+
+        private static long single(Statement st, String sql) throws SQLException {
+            try (ResultSet rs = st.executeQuery(sql)) {
+                assertThat(rs.next()).as(sql).isTrue();
+                return rs.getLong(1);
+            }
         }
 
         /** Renames the table of {@code e} and its columns, by their ids in {@code catalog}. */
