@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.format.Visibility;
 
@@ -52,8 +53,9 @@ public final class WholeRows {
         return read("SELECT x.rowid AS \"__rowid\", x.*" + model.visibleFrom(table, "x", null, snapshot));
     }
 
-    /** The rows of catalog table {@code table}, of any snapshot, whose {@code column} equals {@code value} (SQL {@code =}). */
+    /** The rows of catalog table {@code table}, of any snapshot, whose {@code column} equals {@code value} (SQL {@code =}; not null). */
     public List<Row> where(String table, String column, Object value) throws SQLException {
+        Objects.requireNonNull(value, "value");
         return read("SELECT x.rowid AS \"__rowid\", x.* FROM " + model.t(table) + " x WHERE x." + SqlQuote.ident(column) + " = ?", value);
     }
 
@@ -138,7 +140,7 @@ public final class WholeRows {
     }
 
     private void requireSqlite() {
-        if (!model.isSqlite()) throw new IllegalStateException("declared columns are read from SQLite catalogs only, not " + model.file());
+        if (!model.isSqlite()) throw new IllegalStateException("a table's declared columns are read from SQLite catalogs only; " + model.file() + " is read through DuckDB");
     }
 
     private List<Row> read(String sql, Object... args) throws SQLException {
