@@ -29,11 +29,12 @@ public final class WholeRows {
      * A catalog table's row.
      *
      * @param rowid  its rowid (SQLite's; DuckDB's pseudo-column): the row's address in an update
-     * @param values every column by name, in declaration order, as the driver reads it (null kept)
+     * @param values every column by name, in declaration order, as the driver reads it (null kept); an
+     *               unmodifiable view of the map given (rows are read by the thousand: not copied again)
      */
     public record Row(long rowid, Map<String, Object> values) {
         public Row {
-            values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+            values = Collections.unmodifiableMap(values);
         }
     }
 
@@ -149,10 +150,11 @@ public final class WholeRows {
             for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
             try (ResultSet rs = ps.executeQuery()) {
                 ResultSetMetaData meta = rs.getMetaData();
-                int n = meta.getColumnCount();
+                String[] names = new String[meta.getColumnCount() + 1];
+                for (int i = 2; i < names.length; i++) names[i] = meta.getColumnName(i);
                 while (rs.next()) {
-                    Map<String, Object> values = new LinkedHashMap<>();
-                    for (int i = 2; i <= n; i++) values.put(meta.getColumnName(i), rs.getObject(i));
+                    Map<String, Object> values = new LinkedHashMap<>(2 * names.length);
+                    for (int i = 2; i < names.length; i++) values.put(names[i], rs.getObject(i));
                     out.add(new Row(rs.getLong(1), values));
                 }
             }
