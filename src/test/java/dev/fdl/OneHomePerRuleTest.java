@@ -153,6 +153,41 @@ class OneHomePerRuleTest {
                 .noneMatch(s -> s.startsWith("ducklake/"));
     }
 
+    /**
+     * SQL that selects from a DuckLake catalog table: {@code FROM ducklake_x}, {@code FROM main.ducklake_x},
+     * {@code FROM " + db + ".ducklake_x}, {@code FROM " + qualifier + "ducklake_x} ({@code DELETE FROM} is a write).
+     */
+    static final Pattern CATALOG_SELECT = Pattern.compile(
+            "(?i)(?<!DELETE )\\bFROM\\s+(?:\"\\s*\\+\\s*[\\w.()]+\\s*\\+\\s*\"\\s*)?\\.?(?:\\w+\\.)?\"?ducklake_");
+
+    @Test
+    void catalogRowsAreReadThroughTheMetadataModel() throws IOException {
+        // ducklake.catalog (MetadataQueries, its WholeRows and ColumnTypes) reads catalog rows, ducklake.format
+        // its own rules' rows; the files below still select their own rows and are not yet moved (none may be added)
+        Set<String> notYetMoved = Set.of("ducklake/load/FileRegistration.java", "ducklake/load/sync/SyncAlter.java",
+                "ducklake/working/EmptySnapshot.java", "ducklake/working/SnapshotRow.java", "ducklake/read/TableSummary.java",
+                "ducklake/merge/CatalogSide.java", "ducklake/merge/ViewMerge.java", "ducklake/rewrite/FormatUpgrade.java",
+                "ducklake/rewrite/HistoryTruncation.java");
+        assertThat(sites(CATALOG_SELECT, COMMENTS))
+                .as("a SELECT from a ducklake_* table outside ducklake.catalog: read catalog rows through MetadataQueries "
+                        + "(whole rows: MetadataQueries.wholeRows)")
+                .allMatch(s -> s.startsWith("ducklake/catalog/") || s.startsWith("ducklake/format/") || notYetMoved.contains(SourceSites.file(s)));
+    }
+
+    @Test
+    void theCatalogSelectFinderSeesReadsNotDeletes() {
+        String source = """
+                class X {
+                    String a = "SELECT count(*) FROM main.ducklake_schema WHERE x";
+                    String b = "SELECT value FROM " + db + ".ducklake_metadata WHERE key = 'version'";
+                    String c = "SELECT rowid FROM " + qualifier + "ducklake_data_file";
+                    String d = "DELETE FROM ducklake_table_stats WHERE table_id = ?";
+                    String e = "SELECT x FROM ducklake_tag";
+                }
+                """;
+        assertThat(SourceSites.lines(source, CATALOG_SELECT, COMMENTS)).containsExactly(2, 3, 4, 6);
+    }
+
     @Test
     void theSiteFinderSeesCodeNotCommentsOrStrings() {
         String source = """

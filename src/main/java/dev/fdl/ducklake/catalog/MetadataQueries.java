@@ -31,8 +31,9 @@ import dev.fdl.ducklake.format.Visibility;
  * queries: inspection ({@link CatalogInspector}: tables, row counts, gc's and verify's file lists, commit
  * step 5), the built-in reader ({@link dev.fdl.ducklake.read.SnapshotView}: diff, query, sync), {@code log --stat}
  * ({@link dev.fdl.ducklake.read.CatalogStat}) and the importer ({@link dev.fdl.ducklake.working.WorkingCatalog}). Plain SQL that both catalog
- * kinds answer: a SQLite file through sqlite-jdbc, or a DuckDB file attached to a DuckDB
- * connection. Visibility is {@link Visibility}'s rule, locations {@link DuckLakePaths}'s, types
+ * kinds answer: a SQLite file through sqlite-jdbc (alone on its connection, or one of several
+ * attached to it: {@link #sqlite}), or a DuckDB file attached to a DuckDB connection. Rows read
+ * whole, for copying them into another catalog, come from {@link #wholeRows()}. Visibility is {@link Visibility}'s rule, locations {@link DuckLakePaths}'s, types
  * {@link ColumnTypes}/{@link dev.fdl.ducklake.format.DuckLakeTypes}'s; formats 1.0, 1.1-dev1 and 1.1 are told apart by
  * {@link DuckLakeSchema} (which refuses a format or decisive column it does not know).
  */
@@ -87,6 +88,7 @@ public final class MetadataQueries {
 
     private final Connection conn;
     private final String alias;
+    private final String database;
     private final String file;
     private final Set<String> tableNames;
     private final Map<String, String> metadata;
@@ -102,10 +104,26 @@ public final class MetadataQueries {
      *     format version, or is of a format (or has a decisive column) fdl does not know
      */
     public MetadataQueries(Connection conn, String alias, String file) throws SQLException {
+        this(conn, alias, null, file);
+    }
+
+    /**
+     * The SQLite catalog {@code database} of a SQLite connection: {@code main}, or the alias another
+     * catalog file is attached as ({@code ATTACH DATABASE ... AS alias}); its tables are named
+     * {@code database.ducklake_...}, so two catalogs on one connection are read apart.
+     *
+     * @throws FdlException as {@link #MetadataQueries(Connection, String, String)}
+     */
+    public static MetadataQueries sqlite(Connection conn, String database, String file) throws SQLException {
+        return new MetadataQueries(conn, null, Objects.requireNonNull(database, "database"), file);
+    }
+
+    private MetadataQueries(Connection conn, String alias, String database, String file) throws SQLException {
         this.conn = conn;
         this.alias = alias;
+        this.database = database;
         this.file = file;
-        this.tableNames = new HashSet<>(alias == null ? Sql.sqliteTables(conn) : Sql.duckDbTables(conn, alias));
+        this.tableNames = new HashSet<>(alias == null ? Sql.sqliteTables(conn, database) : Sql.duckDbTables(conn, alias));
         if (!tableNames.contains("ducklake_metadata") || !tableNames.contains("ducklake_snapshot")) {
             throw new FdlException("not a DuckLake catalog: " + file + " has no ducklake_metadata/ducklake_snapshot table");
         }
@@ -148,9 +166,27 @@ public final class MetadataQueries {
         return conn;
     }
 
-    /** What precedes a catalog table's name in SQL: {@code "alias".main.}, or empty on SQLite. */
+    /**
+     * What precedes a catalog table's name in SQL: {@code "alias".main.} on DuckDB,
+     * {@code "database".} for a SQLite catalog read by {@link #sqlite}, else empty.
+     */
     public String qualifier() {
-        return alias == null ? "" : SqlQuote.ident(alias) + ".main.";
+        return alias != null ? SqlQuote.ident(alias) + ".main." : database != null ? SqlQuote.ident(database) + "." : "";
+    }
+
+    /** The SQLite database the catalog is read as ({@link #sqlite}), or null; null also on DuckDB ({@link #isSqlite}). */
+    String sqliteDatabase() {
+        return database;
+    }
+
+    /** Whether the catalog is a SQLite file (read through sqlite-jdbc), not a DuckDB one. */
+    boolean isSqlite() {
+        return alias == null;
+    }
+
+    /** The catalog's rows read whole, every column by name ({@link WholeRows}). */
+    public WholeRows wholeRows() {
+        return new WholeRows(this);
     }
 
     /** A catalog table as SQL names it. */
@@ -165,7 +201,7 @@ public final class MetadataQueries {
 
     /** The columns of one of the file's tables, in declaration order. */
     public List<String> columns(String table) throws SQLException {
-        return alias == null ? Sql.sqliteColumns(conn, table) : Sql.duckDbColumns(conn, alias, table);
+        return alias == null ? Sql.sqliteColumns(conn, database, table) : Sql.duckDbColumns(conn, alias, table);
     }
 
     /** A {@code ducklake_metadata} value of no scope, or null. */
@@ -245,7 +281,7 @@ public final class MetadataQueries {
      * {@code snapshot} ({@link Visibility}; null: every row of every snapshot) {@code AND} it
      * belongs to table {@code tableId} (null: any table), with a space at the end.
      */
-    private String visibleFrom(String table, String alias, Long tableId, Long snapshot) {
+    String visibleFrom(String table, String alias, Long tableId, Long snapshot) {
         String condition = snapshot == null ? " 1 = 1 " : Visibility.at(alias, snapshot);
         String owner = tableId == null ? "" : "AND " + alias + ".table_id = " + tableId + " ";
         return " FROM " + t(table) + " " + alias + " WHERE" + condition + owner;

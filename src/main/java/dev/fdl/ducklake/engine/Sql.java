@@ -132,7 +132,13 @@ public final class Sql {
 
     /** The names of the {@code ducklake_*} tables of a SQLite file, sorted. */
     public static List<String> sqliteTables(Connection sqlite) throws SQLException {
-        return strings(sqlite, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'ducklake\\_%' ESCAPE '\\' ORDER BY name");
+        return sqliteTables(sqlite, null);
+    }
+
+    /** {@link #sqliteTables(Connection)} of the attached database {@code database} ({@code main}, or an ATTACH alias; null: main). */
+    public static List<String> sqliteTables(Connection sqlite, String database) throws SQLException {
+        return strings(sqlite, "SELECT name FROM " + (database == null ? "" : SqlQuote.ident(database) + ".")
+                + "sqlite_master WHERE type = 'table' AND name LIKE 'ducklake\\_%' ESCAPE '\\' ORDER BY name");
     }
 
     /** The names of the {@code ducklake_*} tables of an attached DuckDB database, sorted. */
@@ -143,8 +149,13 @@ public final class Sql {
 
     /** The columns of a SQLite table in declaration order ({@code PRAGMA table_info}). */
     public static List<String> sqliteColumns(Connection sqlite, String table) throws SQLException {
+        return sqliteColumns(sqlite, null, table);
+    }
+
+    /** {@link #sqliteColumns(Connection, String)} of the attached database {@code database} (null: SQLite's own search order). */
+    public static List<String> sqliteColumns(Connection sqlite, String database, String table) throws SQLException {
         List<String> names = new ArrayList<>();
-        for (SqliteColumn c : sqliteTableInfo(sqlite, table)) names.add(c.name());
+        for (SqliteColumn c : sqliteTableInfo(sqlite, database, table)) names.add(c.name());
         return names;
     }
 

@@ -4,11 +4,7 @@ import dev.fdl.FdlException;
 import dev.fdl.util.SqlQuote;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,6 +15,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import dev.fdl.ducklake.catalog.ColumnTypes;
+import dev.fdl.ducklake.catalog.WholeRows;
 import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.format.DuckLakeSchema;
 import dev.fdl.ducklake.format.Visibility;
@@ -66,7 +64,6 @@ public final class CatalogMatch {
     private static final String V = "restore_source";
     private static final List<String> REFUSED = List.of("ducklake_partition_info", "ducklake_sort_info", "ducklake_macro");
 
-    private final Connection conn;
     private final NewSnapshot snapshot;
     private final long s;       // the new snapshot
     private long vs;      // the source's newest snapshot
@@ -85,13 +82,12 @@ public final class CatalogMatch {
     private final boolean allowEmpty;
     private final CatalogTables cat;
 
-    private CatalogMatch(NewSnapshot snapshot, Set<String> scope, boolean allowEmpty) {
-        this.allowEmpty = allowEmpty;
+    private CatalogMatch(NewSnapshot snapshot, Request request) throws SQLException {
+        this.allowEmpty = request.allowEmpty();
         this.snapshot = snapshot;
-        this.conn = snapshot.catalog().connection();
-        this.cat = new CatalogTables(conn, V);
+        this.cat = new CatalogTables(snapshot.catalog().connection(), V, request.working().toString(), request.source().toString());
         this.s = snapshot.id();
-        this.scope = scope == null ? null : Set.copyOf(scope);
+        this.scope = request.tableUuids();
     }
 
     /**
@@ -162,7 +158,7 @@ public final class CatalogMatch {
             // outside the transaction: SQLite attaches no database inside one
             Sql.exec(catalog.connection(), "ATTACH DATABASE " + SqlQuote.literal(request.source().toAbsolutePath().toString()) + " AS " + V);
             return catalog.newSnapshot(catalog.newestSnapshot(), request.operation(), request.author(), request.message())
-                    .commit(ns -> new CatalogMatch(ns, request.tableUuids(), request.allowEmpty()).run(request.sourceSnapshot()));
+                    .commit(ns -> new CatalogMatch(ns, request).run(request.sourceSnapshot()));
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, request.what() + ": " + e.getMessage(), e);
         }
@@ -173,8 +169,8 @@ public final class CatalogMatch {
         Sync out = new Sync();
         out.idColumn = "schema_id";
         Map<String, Long> working = new HashMap<>();
-        for (CatalogRow r : cat.rows("main", "ducklake_schema", visibleIn("main"))) working.put(r.text("schema_uuid"), r.num("schema_id"));
-        for (CatalogRow r : cat.rows(V, "ducklake_schema", visibleIn(V))) {
+        for (CatalogRow r : cat.rows("main", "ducklake_schema", at("main"))) working.put(r.text("schema_uuid"), r.num("schema_id"));
+        for (CatalogRow r : cat.rows(V, "ducklake_schema", at(V))) {
             Long to = working.get(r.text("schema_uuid"));
             if (to != null) out.ids.put(r.num("schema_id"), to);
         }
@@ -184,7 +180,7 @@ public final class CatalogMatch {
     /** Scoped: the ids, in {@code db}, of tables whose uuid is in scope, at any snapshot. */
     private Set<Long> scopedTableIds(String db) throws SQLException {
         Set<Long> out = new HashSet<>();
-        for (CatalogRow r : cat.rows(db, "ducklake_table", "1 = 1")) if (scope.contains(r.text("table_uuid"))) out.add(r.num("table_id"));
+        for (CatalogRow r : cat.rows(db, "ducklake_table", null)) if (scope.contains(r.text("table_uuid"))) out.add(r.num("table_id"));
         return out;
     }
 
@@ -199,18 +195,17 @@ public final class CatalogMatch {
     }
 
     private MatchResult run(long sourceSnapshot) throws SQLException {
-        String wFormat = cat.one("SELECT value FROM main.ducklake_metadata WHERE key = 'version' AND scope IS NULL");
-        String vFormat = cat.one("SELECT value FROM " + V + ".ducklake_metadata WHERE key = 'version' AND scope IS NULL");
+        String wFormat = cat.model("main").metadata("version"), vFormat = cat.model(V).metadata("version");
         if (!Objects.equals(wFormat, vFormat))
             throw new FdlException("cannot restore a DuckLake " + vFormat + " catalog into a DuckLake " + wFormat
                     + " working catalog: the formats differ");
-        SnapshotRow v = SnapshotRow.newest(conn, V);
-        if (v == null) throw new FdlException("the catalog to restore has no snapshot");
+        long newest = cat.model(V).snapshotRange()[1];
+        CatalogRow v = cat.rows(V, "ducklake_snapshot", "snapshot_id", newest).get(0);
         vs = sourceSnapshot;
-        if (cat.one("SELECT count(*) FROM " + V + ".ducklake_snapshot WHERE snapshot_id = " + vs).equals("0"))
-            throw new FdlException("cannot restore: the version's catalog has no snapshot " + vs + " (newest: " + v.id() + ")");
+        if (!cat.model(V).hasSnapshot(vs))
+            throw new FdlException("cannot restore: the version's catalog has no snapshot " + vs + " (newest: " + newest + ")");
         // the source's ids stay taken: its rows keep their ids where they mean the same thing
-        snapshot.reserveIdsBelow(v.nextCatalogId(), v.nextFileId());
+        snapshot.reserveIdsBelow(v.num("next_catalog_id"), v.num("next_file_id"));
         refuseUnsupported();
 
         if (scope != null) {
@@ -223,8 +218,8 @@ public final class CatalogMatch {
         Sync tables = sync("ducklake_table", "table_id", "table_uuid", Map.of("schema_id", schemas.ids), Set.of());
         Map<Long, String> schemaNames = new HashMap<>();
         // the schemas visible before the new snapshot or at it (a restored table may be in either)
-        for (CatalogRow r : cat.rows("main", "ducklake_schema", Visibility.live("") + "OR end_snapshot = " + s))
-            schemaNames.put(r.num("schema_id"), r.text("schema_name"));
+        for (long at : new long[] {s - 1, s})
+            for (CatalogRow r : cat.rows("main", "ducklake_schema", at)) schemaNames.put(r.num("schema_id"), r.text("schema_name"));
         for (CatalogRow r : tables.inserted)
             if (!tables.endedIds().contains(r.num("table_id")))
                 changes.add("created_table:" + SqlQuote.qualified(schemaNames.getOrDefault(r.num("schema_id"), "main"), r.text("table_name")));
@@ -283,39 +278,41 @@ public final class CatalogMatch {
         tableChanges.computeIfAbsent(table, k -> new LinkedHashSet<>()).add(kind);
     }
 
-    private String visibleIn(String db) {
-        return visibleIn(db, "");
+    /**
+     * The snapshot whose rows of {@code db} take part: the source's snapshot; the working
+     * catalog's new one, which shows every row not ended (the newest snapshot's, and those this
+     * match already wrote).
+     */
+    private long at(String db) {
+        return db.equals(V) ? vs : s;
     }
 
-    /**
-     * Rows of {@code db} (alias {@code alias}, empty: unqualified) visible at the state restore
-     * starts from: the source's snapshot, the working catalog's newest.
-     */
-    private String visibleIn(String db, String alias) {
-        return db.equals(V) ? Visibility.at(alias, vs) : Visibility.live(alias);
+    /** The SQL condition that a row of the source, as {@code alias}, is visible at the source's snapshot. */
+    private String sourceVisible(String alias) {
+        return Visibility.at(alias, vs);
     }
 
     private void refuseUnsupported() throws SQLException {
         for (String db : List.of("main", V)) {
             String which = db.equals(V) ? "the version to restore" : "the working catalog";
             for (String t : REFUSED) {
-                if (!cat.exists(db, t)) continue;
-                if (cat.one("SELECT count(*) FROM " + db + "." + t + " WHERE " + visibleIn(db)).equals("0")) continue;
+                if (!cat.exists(db, t) || cat.count(db, t, at(db)) == 0) continue;
                 throw new FdlException("cannot restore: " + which + " uses " + t.substring("ducklake_".length()).replace('_', ' ')
                         + " (" + t + "), which fdl restore does not handle yet; nothing was changed");
             }
             // DuckLake 1.1 renamed the inlined-data system columns and added nested schemas; restore
             // copies rows by the 1.0 names and would not remap parent_schema_id, so it refuses both
-            if (DuckLakeSchema.FORMAT_1_1.equals(cat.one("SELECT value FROM " + db + ".ducklake_metadata WHERE key = 'version' AND scope IS NULL"))) {
-                if (!cat.one("SELECT count(*) FROM " + db + ".ducklake_inlined_data_tables").equals("0"))
+            if (DuckLakeSchema.FORMAT_1_1.equals(cat.model(db).metadata("version"))) {
+                if (cat.count(db, "ducklake_inlined_data_tables", null) > 0)
                     throw new FdlException("cannot restore: " + which + " is a DuckLake 1.1 catalog with inlined rows, which fdl restore "
                             + "does not handle yet; nothing was changed");
-                if (!cat.one("SELECT count(*) FROM " + db + ".ducklake_schema WHERE parent_schema_id IS NOT NULL AND " + visibleIn(db)).equals("0"))
+                if (cat.model(db).schemas(at(db)).stream().anyMatch(r -> r.parentId() != null))
                     throw new FdlException("cannot restore: " + which + " has nested schemas (DuckLake 1.1), which fdl restore "
                             + "does not handle yet; nothing was changed");
             }
-            if (!cat.one("SELECT count(*) FROM " + db + ".ducklake_data_file WHERE " + visibleIn(db)
-                    + " AND partition_id IS NOT NULL").equals("0"))
+            boolean[] partitioned = {false};
+            cat.model(db).dataFiles(null, at(db), f -> partitioned[0] |= f.partitionId() != null);
+            if (partitioned[0])
                 throw new FdlException("cannot restore: " + which + " has partitioned data files, which fdl restore "
                         + "does not handle yet; nothing was changed");
         }
@@ -356,7 +353,7 @@ public final class CatalogMatch {
         Set<Long> keptRowids = new HashSet<>();
         List<CatalogRow> toInsert = new ArrayList<>();
         source:
-        for (CatalogRow r : cat.rows(V, table, visibleIn(V))) {
+        for (CatalogRow r : cat.rows(V, table, at(V))) {
             if (!inScope(V, table, r)) continue;
             for (Map.Entry<String, Map<Long, Long>> m : maps.entrySet()) {
                 Object ref = r.values.get(m.getKey());
@@ -367,7 +364,7 @@ public final class CatalogMatch {
             }
             Long id = idColumn == null ? null : r.num(idColumn);
             if (id == null || !forceNew.contains(id)) {
-                Long rowid = match(table, cols, r);
+                Long rowid = cat.workingRowid(table, s, r.values);
                 if (rowid != null) {
                     keptRowids.add(rowid);
                     if (id != null) out.ids.put(id, id);
@@ -383,7 +380,7 @@ public final class CatalogMatch {
             }
             toInsert.add(r);
         }
-        for (CatalogRow w : cat.rows("main", table, visibleIn("main"))) {
+        for (CatalogRow w : cat.rows("main", table, at("main"))) {
             if (keptRowids.contains(w.rowid) || !inScope("main", table, w)) continue;
             snapshot.endRows("main." + table, "rowid = ?", w.rowid);
             out.ended.add(w);
@@ -399,33 +396,10 @@ public final class CatalogMatch {
 
     /** True when the working catalog used {@code id} for a schema, table or view with another uuid. */
     private boolean catalogIdTaken(long id, Object uuid) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement("SELECT count(*) FROM (SELECT schema_uuid AS u FROM main.ducklake_schema WHERE schema_id = ?1 "
-                + "UNION ALL SELECT table_uuid FROM main.ducklake_table WHERE table_id = ?1 "
-                + "UNION ALL SELECT view_uuid FROM main.ducklake_view WHERE view_id = ?1) WHERE u IS NOT ?2")) {
-            ps.setLong(1, id);
-            ps.setObject(2, uuid);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1) > 0;
-            }
-        }
-    }
-
-    /** The rowid of a row the working catalog shows with the same values in every column but the snapshot range, or null. */
-    private Long match(String table, List<String> cols, CatalogRow r) throws SQLException {
-        StringBuilder sql = new StringBuilder("SELECT rowid FROM main." + table + " WHERE" + Visibility.live(""));
-        List<Object> args = new ArrayList<>();
-        for (String c : cols) {
-            if (c.equals("begin_snapshot") || c.equals("end_snapshot")) continue;
-            sql.append(" AND ").append(SqlQuote.ident(c)).append(" IS ?");
-            args.add(r.values.get(c));
-        }
-        try (PreparedStatement ps = conn.prepareStatement(sql + " LIMIT 1")) {
-            for (int i = 0; i < args.size(); i++) ps.setObject(i + 1, args.get(i));
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : null;
-            }
-        }
+        for (String kind : List.of("schema", "table", "view"))
+            for (CatalogRow r : cat.rows("main", "ducklake_" + kind, kind + "_id", id))
+                if (!Objects.equals(r.values.get(kind + "_uuid"), uuid)) return true;
+        return false;
     }
 
     /**
@@ -436,7 +410,7 @@ public final class CatalogMatch {
         Set<Long> out = new HashSet<>();
         Map<Long, Set<String>> src = deletesOf(V, tableIds.keySet());
         Map<Long, Set<String>> dst = deletesOf("main", new HashSet<>(tableIds.values()));
-        for (CatalogRow f : cat.rows(V, "ducklake_data_file", visibleIn(V))) {
+        for (CatalogRow f : cat.rows(V, "ducklake_data_file", at(V))) {
             long id = f.num("data_file_id");
             if (!src.getOrDefault(id, Set.of()).equals(dst.getOrDefault(id, Set.of()))) out.add(id);
         }
@@ -446,16 +420,11 @@ public final class CatalogMatch {
     /** Per data file id: the visible delete files (id and path) and inlined deletes (row ids) of {@code db}. */
     private Map<Long, Set<String>> deletesOf(String db, Set<Long> tables) throws SQLException {
         Map<Long, Set<String>> out = new HashMap<>();
-        for (CatalogRow d : cat.rows(db, "ducklake_delete_file", visibleIn(db)))
+        for (CatalogRow d : cat.rows(db, "ducklake_delete_file", at(db)))
             out.computeIfAbsent(d.num("data_file_id"), k -> new HashSet<>()).add("file " + d.num("delete_file_id") + " " + d.values.get("path"));
-        for (long t : tables) {
-            String name = "ducklake_inlined_delete_" + t;
-            if (!cat.exists(db, name)) continue;
-            String where = db.equals(V) ? " WHERE begin_snapshot <= " + vs : "";
-            try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT file_id, row_id FROM " + db + "." + name + where)) {
-                while (rs.next()) out.computeIfAbsent(rs.getLong(1), k -> new HashSet<>()).add("row " + rs.getLong(2));
-            }
-        }
+        for (long t : tables)
+            for (WholeRows.InlinedDelete d : cat.inlinedDeletes(db, t, db.equals(V) ? vs : null))
+                out.computeIfAbsent(d.fileId(), k -> new HashSet<>()).add("row " + d.rowId());
         return out;
     }
 
@@ -467,16 +436,11 @@ public final class CatalogMatch {
             String to = "ducklake_inlined_delete_" + t.getValue();
             // the working catalog may hold the table already (its own inlined deletes of that table)
             boolean created = cat.exists("main", to);
-            try (PreparedStatement ps = conn.prepareStatement("SELECT file_id, row_id FROM " + V + "." + from + " WHERE begin_snapshot <= ?")) {
-                ps.setLong(1, vs);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        Long file = files.fresh.get(rs.getLong(1));
-                        if (file == null) continue; // unchanged file: its inlined deletes are already there
-                        if (!created) created = cat.createLike(from, to);
-                        cat.update("INSERT INTO main." + SqlQuote.ident(to) + " (file_id, row_id, begin_snapshot) VALUES (?, ?, ?)", file, rs.getLong(2), s);
-                    }
-                }
+            for (WholeRows.InlinedDelete d : cat.inlinedDeletes(V, t.getKey(), vs)) {
+                Long file = files.fresh.get(d.fileId());
+                if (file == null) continue; // unchanged file: its inlined deletes are already there
+                if (!created) created = cat.createLike(from, to);
+                cat.update("INSERT INTO main." + SqlQuote.ident(to) + " (file_id, row_id, begin_snapshot) VALUES (?, ?, ?)", file, d.rowId(), s);
             }
         }
     }
@@ -494,15 +458,14 @@ public final class CatalogMatch {
     private void inlinedData(Map<Long, Long> tableIds) throws SQLException {
         Set<String> targets = new HashSet<>();
         if (cat.exists(V, "ducklake_inlined_data_tables")) {
-            for (CatalogRow r : cat.rows(V, "ducklake_inlined_data_tables", "1 = 1")) {
+            for (CatalogRow r : cat.rows(V, "ducklake_inlined_data_tables", null)) {
                 Long to = tableIds.get(r.num("table_id"));
                 String from = r.text("table_name");
                 if (to == null || !cat.exists(V, from)) continue;
                 long sv = r.num("schema_version");
                 String target = "ducklake_inlined_data_" + to + "_" + sv;
-                if (!cat.exists("main", target) && cat.one("SELECT count(*) FROM main.ducklake_schema_versions WHERE table_id = " + to
-                        + " AND schema_version = " + sv + " AND begin_snapshot < " + s).equals("0")) {
-                    if (cat.one("SELECT count(*) FROM " + V + "." + SqlQuote.ident(from) + " WHERE " + visibleIn(V)).equals("0")) continue;
+                if (!cat.exists("main", target) && !knowsSchemaVersion(to, sv)) {
+                    if (cat.count(V, from, vs) == 0) continue;
                     if (!inlinedColumns(from).equals(currentColumns(r.num("table_id"))))
                         throw new FdlException("cannot restore table " + to + ": some of its inlined rows were written under an older "
                                 + "schema (" + from + ") that the working catalog does not know (the version comes from another line "
@@ -516,29 +479,29 @@ public final class CatalogMatch {
                     newSchema.add(to);
                 }
                 if (!cat.exists("main", target)) cat.createLike(from, target);
-                else if (!cat.columnDecl("main", target).equals(cat.columnDecl(V, from)))
+                else if (!cat.declaredColumns("main", target).equals(cat.declaredColumns(V, from)))
                     throw new FdlException("cannot restore: inlined rows of table " + to + " at schema version " + r.num("schema_version")
                             + " have other columns in the working catalog (" + target + ") than in the version; nothing was changed");
-                if (cat.one("SELECT count(*) FROM main.ducklake_inlined_data_tables WHERE table_name = " + SqlQuote.literal(target)).equals("0"))
+                if (cat.rows("main", "ducklake_inlined_data_tables", "table_name", target).isEmpty())
                     cat.update("INSERT INTO main.ducklake_inlined_data_tables (table_id, table_name, schema_version) VALUES (?, ?, ?)",
                             to, target, sv);
                 targets.add(target);
                 List<String> data = new ArrayList<>();
                 for (String c : cat.columns(V, from)) if (!c.equals("begin_snapshot") && !c.equals("end_snapshot")) data.add(SqlQuote.ident(c));
-                String t = "main." + SqlQuote.ident(target), f = V + "." + SqlQuote.ident(from);
+                String t = "main." + SqlQuote.ident(target), f = cat.sourceTable(from);
                 StringBuilder same = new StringBuilder();
                 for (String c : data) same.append(" AND x.").append(c).append(" IS w.").append(c);
-                int ended = snapshot.endRows(t + " AS w", "NOT EXISTS (SELECT 1 FROM " + f + " AS x WHERE " + visibleIn(V, "x") + same + ")");
+                int ended = snapshot.endRows(t + " AS w", "NOT EXISTS (SELECT 1 FROM " + f + " AS x WHERE " + sourceVisible("x") + same + ")");
                 int added = cat.updateCount("INSERT INTO " + t + " (" + String.join(", ", data) + ", begin_snapshot, end_snapshot) SELECT "
                         + prefixed("x.", data) + ", " + s + ", NULL FROM " + f + " AS x WHERE "
-                        + visibleIn(V, "x")
+                        + sourceVisible("x")
                         + " AND NOT EXISTS (SELECT 1 FROM " + t + " AS w WHERE" + Visibility.live("w") + "AND w.begin_snapshot < " + s + same + ")");
                 if (ended > 0) mark(to, "inlined_delete");
                 if (added > 0) mark(to, "inlined_insert");
             }
         }
         if (!cat.exists("main", "ducklake_inlined_data_tables")) return;
-        for (CatalogRow r : cat.rows("main", "ducklake_inlined_data_tables", "1 = 1")) {
+        for (CatalogRow r : cat.rows("main", "ducklake_inlined_data_tables", null)) {
             String name = r.text("table_name");
             if (targets.contains(name) || !cat.exists("main", name)) continue;
             if (scope != null && !scopedWorking.contains(r.num("table_id"))) continue;
@@ -557,11 +520,15 @@ public final class CatalogMatch {
     /** The top-level columns a source table shows at the restored snapshot, in order. */
     private List<String> currentColumns(long table) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT column_name FROM " + V + ".ducklake_column WHERE table_id = "
-                + table + " AND parent_column IS NULL AND " + visibleIn(V) + " ORDER BY column_order, column_id")) {
-            while (rs.next()) out.add(rs.getString(1));
-        }
+        for (ColumnTypes.Row c : cat.model(V).columnRows(table, vs)) if (c.parent() == null) out.add(c.name());
         return out;
+    }
+
+    /** Whether the working catalog recorded schema version {@code version} of table {@code table} before the new snapshot. */
+    private boolean knowsSchemaVersion(long table, long version) throws SQLException {
+        for (CatalogRow r : cat.rows("main", "ducklake_schema_versions", "table_id", table))
+            if (r.num("schema_version") == version && r.num("begin_snapshot") < s) return true;
+        return false;
     }
 
     private static String prefixed(String p, List<String> cols) {
@@ -573,9 +540,9 @@ public final class CatalogMatch {
     /** Restored tables take the source's statistics; next_row_id never goes back. */
     private void tableStats(Map<Long, Long> tableIds) throws SQLException {
         for (Map.Entry<Long, Long> t : tableIds.entrySet()) {
-            List<CatalogRow> src = cat.rows(V, "ducklake_table_stats", "table_id = " + t.getKey());
+            List<CatalogRow> src = cat.rows(V, "ducklake_table_stats", "table_id", t.getKey());
             if (src.isEmpty()) continue;
-            List<CatalogRow> dst = cat.rows("main", "ducklake_table_stats", "table_id = " + t.getValue());
+            List<CatalogRow> dst = cat.rows("main", "ducklake_table_stats", "table_id", t.getValue());
             long nextRowId = src.get(0).num("next_row_id");
             for (CatalogRow d : dst) nextRowId = Math.max(nextRowId, d.num("next_row_id"));
             cat.update("DELETE FROM main.ducklake_table_stats WHERE table_id = ?", t.getValue());
@@ -584,7 +551,7 @@ public final class CatalogMatch {
             r.values.put("next_row_id", nextRowId);
             cat.insert("main.ducklake_table_stats", cat.columns("ducklake_table_stats"), r.values);
             cat.update("DELETE FROM main.ducklake_table_column_stats WHERE table_id = ?", t.getValue());
-            for (CatalogRow c : cat.rows(V, "ducklake_table_column_stats", "table_id = " + t.getKey())) {
+            for (CatalogRow c : cat.rows(V, "ducklake_table_column_stats", "table_id", t.getKey())) {
                 c.values.put("table_id", t.getValue());
                 cat.insert("main.ducklake_table_column_stats", cat.columns("ducklake_table_column_stats"), c.values);
             }
@@ -594,7 +561,7 @@ public final class CatalogMatch {
     /** Rows keyed by data_file_id (statistics, partition values) copied for a file that came back under a new id. */
     private void copyDependent(String table, long from, long to, Map<Long, Long> tableIds) throws SQLException {
         if (!cat.exists("main", table) || !cat.exists(V, table)) return;
-        for (CatalogRow r : cat.rows(V, table, "data_file_id = " + from)) {
+        for (CatalogRow r : cat.rows(V, table, "data_file_id", from)) {
             r.values.put("data_file_id", to);
             Object t = r.values.get("table_id");
             if (t != null) r.values.put("table_id", tableIds.get(((Number) t).longValue()));
@@ -610,13 +577,14 @@ public final class CatalogMatch {
     private Map<Long, Long> nameMappings(Map<Long, Long> tableIds) throws SQLException {
         Map<Long, Long> out = new HashMap<>();
         if (!cat.exists("main", "ducklake_column_mapping") || !cat.exists(V, "ducklake_column_mapping")) return out;
-        for (CatalogRow f : cat.rows(V, "ducklake_data_file", visibleIn(V) + " AND mapping_id IS NOT NULL")) {
+        for (CatalogRow f : cat.rows(V, "ducklake_data_file", vs)) {
+            if (f.values.get("mapping_id") == null) continue;
             long from = f.num("mapping_id");
             if (out.containsKey(from)) continue;
             Long table = tableIds.get(f.num("table_id"));
             if (table == null) continue; // a file of a table not restored
-            List<CatalogRow> mapping = cat.rows(V, "ducklake_column_mapping", "mapping_id = " + from);
-            List<CatalogRow> entries = cat.rows(V, "ducklake_name_mapping", "mapping_id = " + from + " ORDER BY column_id");
+            List<CatalogRow> mapping = cat.rows(V, "ducklake_column_mapping", "mapping_id", from);
+            List<CatalogRow> entries = byColumnId(cat.rows(V, "ducklake_name_mapping", "mapping_id", from));
             if (mapping.isEmpty()) throw new FdlException("cannot restore: the version's catalog names column mapping " + from
                     + " but holds no such mapping; nothing was changed");
             mapping.get(0).values.put("table_id", table);
@@ -638,11 +606,17 @@ public final class CatalogMatch {
 
     /** Whether the working catalog holds mapping {@code id} as {@code mapping} (table id already mapped) with {@code entries}. */
     private boolean sameMapping(long id, CatalogRow mapping, List<CatalogRow> entries) throws SQLException {
-        List<CatalogRow> here = cat.rows("main", "ducklake_column_mapping", "mapping_id = " + id);
+        List<CatalogRow> here = cat.rows("main", "ducklake_column_mapping", "mapping_id", id);
         if (here.size() != 1 || !CatalogRow.alike(here.get(0), mapping)) return false;
-        List<CatalogRow> hereEntries = cat.rows("main", "ducklake_name_mapping", "mapping_id = " + id + " ORDER BY column_id");
+        List<CatalogRow> hereEntries = byColumnId(cat.rows("main", "ducklake_name_mapping", "mapping_id", id));
         if (hereEntries.size() != entries.size()) return false;
         for (int i = 0; i < entries.size(); i++) if (!CatalogRow.alike(hereEntries.get(i), entries.get(i))) return false;
         return true;
+    }
+
+    /** Name-mapping entries in {@code column_id} order. */
+    private static List<CatalogRow> byColumnId(List<CatalogRow> entries) {
+        entries.sort(java.util.Comparator.comparing((CatalogRow e) -> e.num("column_id")));
+        return entries;
     }
 }

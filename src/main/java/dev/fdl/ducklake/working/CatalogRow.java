@@ -1,5 +1,7 @@
 package dev.fdl.ducklake.working;
 
+import dev.fdl.ducklake.catalog.WholeRows;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -8,6 +10,14 @@ import java.util.Objects;
 final class CatalogRow {
     final Map<String, Object> values = new LinkedHashMap<>();
     long rowid;
+
+    /** A copy of {@code row} whose values may be changed (ids mapped) before it is inserted elsewhere. */
+    static CatalogRow of(WholeRows.Row row) {
+        CatalogRow r = new CatalogRow();
+        r.rowid = row.rowid();
+        r.values.putAll(row.values());
+        return r;
+    }
 
     Long num(String c) {
         Object o = values.get(c);
