@@ -31,7 +31,7 @@ import dev.fdl.ducklake.load.ImportResult;
 import dev.fdl.ducklake.load.Importer;
 import dev.fdl.ducklake.load.RowDelta;
 import dev.fdl.ducklake.load.RecordedKeyCheck;
-import dev.fdl.ducklake.load.SchemaOverride;
+import dev.fdl.ducklake.load.SourceReading;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
 import dev.fdl.ducklake.working.ImportPlan;
@@ -93,7 +93,7 @@ public final class Syncer {
             throw FdlException.notFound("working catalog " + request.catalog() + " does not exist");
         }
         Importer.checkSource(source);
-        Map<String, String> overrides = SchemaOverride.parse(request.schemaOverride());
+        SourceReading reading = SourceReading.of(request, format);
         Path tmp = null;
         List<String> uploaded = new ArrayList<>();
         boolean committed = false;
@@ -109,9 +109,9 @@ public final class Syncer {
                 request.progress().update(READING, 0, -1, "");
                 // a CSV file is sniffed from its sample, as import does; the whole file is sniffed when the sample's types are not
                 // the table's, or when a read with them fails (SampleFailed), so types and refusals are the whole-file sniff's
-                Importer.SourceColumns src = Importer.SourceColumns.describeFast(duck, source, format, overrides);
+                Importer.SourceColumns src = Importer.SourceColumns.describeFast(duck, source, reading);
                 if (src.sampled() && state.table() != null && !tableTypes(src, state, source)) {
-                    src = Importer.SourceColumns.describeAgain(duck, source, format, overrides, src);
+                    src = Importer.SourceColumns.describeAgain(duck, source, reading, src);
                 }
                 if (state.table() == null) {
                     newTableKey = keysOfNewTable(duck, src, request, name, keys == null ? List.of() : keys);
@@ -171,7 +171,7 @@ public final class Syncer {
             return checkKeysOfNewTable(duck, src, request.source(), name, keys);
         } catch (SampleFailed e) {
             Importer.SourceColumns whole = Importer.SourceColumns.describeAgain(duck, request.source(),
-                    ImportFormat.of(request.source(), request.format()), SchemaOverride.parse(request.schemaOverride()), src);
+                    SourceReading.of(request, ImportFormat.of(request.source(), request.format())), src);
             return checkKeysOfNewTable(duck, whole, request.source(), name, keys);
         }
     }
@@ -207,8 +207,8 @@ public final class Syncer {
             counts = compare(duck, run, new Compare(plan, src, view, source, name, keyRecorded));
         } catch (SampleFailed e) {
             // the strict read of a CSV file sniffed from its sample failed: sniff the whole file and read again
-            src = Importer.SourceColumns.describeAgain(duck, source, ImportFormat.of(source, run.request().format()),
-                    SchemaOverride.parse(run.request().schemaOverride()), src);
+            src = Importer.SourceColumns.describeAgain(duck, source, SourceReading.of(run.request(), ImportFormat.of(source,
+                    run.request().format())), src);
             plan = SyncPlan.make(name, state, src, source, keyNames);
             counts = compare(duck, run, new Compare(plan, src, view, source, name, keyRecorded));
         }
