@@ -93,7 +93,18 @@ public final class Importer {
         return run(request, rowKey, false);
     }
 
+    /** {@link #load}, an out-of-memory failure over Parquet row groups too big for the budget said so ({@link ParquetRowGroups}). */
     private ImportResult run(ImportRequest request, List<String> rowKey, boolean checkKey) {
+        try {
+            return load(request, rowKey, checkKey);
+        } catch (FdlException e) {
+            if (!ParquetRowGroups.outOfMemory(e)) throw e;
+            throw ParquetRowGroups.explain(pool, request.sources().files(), request.sources().format(request.format()),
+                    ParquetRowGroups.IMPORT_NEED, e);
+        }
+    }
+
+    private ImportResult load(ImportRequest request, List<String> rowKey, boolean checkKey) {
         Path source = request.source();
         ImportMode mode = request.mode();
         TableName name = TableName.parse(request.table());

@@ -32,6 +32,7 @@ import dev.fdl.ducklake.load.Importer;
 import dev.fdl.ducklake.load.RowDelta;
 import dev.fdl.ducklake.load.RecordedKeyCheck;
 import dev.fdl.ducklake.load.SourceReading;
+import dev.fdl.ducklake.load.ParquetRowGroups;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
 import dev.fdl.ducklake.working.ImportPlan;
@@ -84,6 +85,16 @@ public final class Syncer {
      *                      meanwhile. The catalog is then unchanged.
      */
     public SyncResult sync(ImportRequest request) {
+        try {
+            return syncFile(request);
+        } catch (FdlException e) {
+            if (!ParquetRowGroups.outOfMemory(e)) throw e;
+            throw ParquetRowGroups.explain(pool, List.of(request.source()), ImportFormat.of(request.source(), request.format()),
+                    ParquetRowGroups.SYNC_NEED, e);
+        }
+    }
+
+    private SyncResult syncFile(ImportRequest request) {
         Path source = request.source();
         List<String> keys = request.dropKey() ? List.of() : request.keys();
         TableName name = TableName.parse(request.table());
