@@ -472,8 +472,7 @@ public final class Syncer {
             st.execute("DROP TABLE IF EXISTS __fdl_diff");
             st.execute(sql);
         } catch (SQLException e) {
-            if (cmp.src().sampled()) throw new SampleFailed(e);
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + cmp.source() + ": " + DuckDbErrors.duckError(e), e);
+            throw joinFailed(cmp, keys.isEmpty(), e);
         }
         long added, changed, removed, equal, rows;
         try (Statement st = duck.createStatement();
@@ -500,6 +499,19 @@ public final class Syncer {
             st.execute("DELETE FROM __fdl_diff WHERE __fdl_same");
         }
         return new Counts(added, changed, removed, rows);
+    }
+
+    /**
+     * The join's failure: a read of a sampled CSV file to be sniffed whole ({@link SampleFailed}),
+     * unless DuckDB ran out of memory, which another sniff would not mend; a keyless sync out of
+     * memory is told that a key takes less (docs/data.md, "Memory": whole rows numbered on both sides).
+     */
+    private static RuntimeException joinFailed(Compare cmp, boolean keyless, SQLException e) {
+        boolean memory = DuckDbErrors.outOfMemory(e.getMessage()) != null;
+        if (cmp.src().sampled() && !memory) return new SampleFailed(e);
+        String hint = memory && keyless ? ". A sync without a key compares whole rows and numbers repeated rows on both sides, which "
+                + "takes more memory than a keyed sync: name the key with --key col, or raise --memory" : "";
+        return new FdlException(FdlException.Kind.FAILURE, "cannot import " + cmp.source() + ": " + DuckDbErrors.duckError(e) + hint, e);
     }
 
     /** The table's visible rows, counted. */
