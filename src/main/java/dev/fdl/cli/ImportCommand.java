@@ -35,7 +35,7 @@ import java.util.List;
                 "Bad files (empty, header only, truncated gzip, not UTF-8, rows with more or fewer fields than the header) are refused naming the file (and the line); the working catalog is then unchanged."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:success", "1:the file was refused (named in the message); nothing changed",
-                "2:usage error (bad --table, --mode, --schema or --format, or a file name that does not say its format)", "4:--mode append to a table that does not exist"})
+                "2:usage error (bad --table, --mode, --schema or --format, --null-string for a file that is not CSV, or a file name that does not say its format)", "4:--mode append to a table that does not exist"})
 final class ImportCommand implements Runnable {
     @Spec CommandSpec spec;
     @picocli.CommandLine.Mixin MemoryOption memoryOption;
@@ -69,6 +69,10 @@ final class ImportCommand implements Runnable {
     boolean noKey;
     @Option(names = "--schema", paramLabel = "\"col TYPE, …\"",
             description = "DuckDB types for some columns instead of the detected ones, e.g. \"geonameid VARCHAR, price DECIMAL(10,2)\" (for CSV the reader itself uses them, so 01234 stays text).") String schema;
+    @Option(names = "--null-string", paramLabel = "<text>",
+            description = "For CSV: a field holding exactly this text reads as NULL in every column, e.g. --null-string n/a, "
+                    + "and column types are detected with it as NULL (an empty field always reads as NULL). Repeat for several: "
+                    + "--null-string n/a --null-string -.") List<String> nullStrings;
     @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Recorded as the snapshot's commit message.") String message;
     @Option(names = "--json", description = "Print the result as one JSON object with the same keys in every mode: "
             + "table; mode; snapshot (null: sync found nothing to change); rows (the file's rows; after create, replace and sync also the table's); "
@@ -98,7 +102,7 @@ final class ImportCommand implements Runnable {
             ImportRequest request = ImportRequest.of(wc.catalog(), store, repo.dataDir(), sources.first(), table, m)
                     .withSources(sources).withTargetFileSize(targetFileSize(repo))
                     .withProgress(Progress.data(quiet, spec.commandLine().getErr()))
-                    .withCacheDir(context.cache().dataFolder(repo)).withFormat(format()).withSchemaOverride(schema)
+                    .withCacheDir(context.cache().dataFolder(repo)).withFormat(format()).withSchemaOverride(schema).withNullStrings(nullStrings)
                     .withMessage(message).withKeys(keys).withDropKey(noKey);
             if (m == ImportMode.SYNC) {
                 sync(new Syncer(context.duckDb()).sync(request));

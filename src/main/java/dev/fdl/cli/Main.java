@@ -267,6 +267,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
             PrintWriter err = cl.getErr();
             for (Throwable t = ex; t != null; t = t.getCause()) {
+                // an FdlException naming --memory already says what to do (e.g. ParquetRowGroups): its words stand
+                if (t instanceof FdlException f && String.valueOf(f.getMessage()).contains("--memory")) break;
                 // DuckDB's out-of-memory advice names its own settings: say it with --memory, wherever it was caught
                 String memory = dev.fdl.ducklake.engine.DuckDbErrors.outOfMemory(t.getMessage());
                 if (memory != null) {

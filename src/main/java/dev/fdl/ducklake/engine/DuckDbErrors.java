@@ -10,7 +10,7 @@ public final class DuckDbErrors {
     private DuckDbErrors() {}
 
     private static final java.util.regex.Pattern OUT_OF_MEMORY = java.util.regex.Pattern.compile(
-            "Out of Memory Error: (?:failed to allocate data of size ([\\d.]+ ?[KMGT]?i?B) \\(([\\d.]+ ?[KMGT]?i?B)/([\\d.]+ ?[KMGT]?i?B) used\\))?");
+            "Out of Memory Error: (?:(?:failed to allocate data|could not allocate block) of size ([\\d.]+ ?[KMGT]?i?B) \\(([\\d.]+ ?[KMGT]?i?B)/([\\d.]+ ?[KMGT]?i?B) used\\))?");
 
     /**
      * DuckDB's out-of-memory error in fdl's words, or null for another error: DuckDB's own advice

@@ -162,22 +162,37 @@ public final class CsvSource {
     private static final String DEFAULT_LINE_SIZE = CsvOptions.lineSizeOptions(DuckDbTableLoad.DEFAULT_MAX_LINE);
 
     /**
-     * Sniffs {@code source} over its whole length; a file with a line longer than DuckDB's default
+     * read_csv's option reading an empty field and each of {@code nullStrings} as NULL
+     * ({@code --null-string}), or nothing for none: DuckDB's {@code nullstr} list replaces its
+     * default (the empty field), which stays in it, so "empty is NULL" holds either way.
+     */
+    static String nullOption(List<String> nullStrings) {
+        if (nullStrings.isEmpty()) return "";
+        java.util.Set<String> all = new java.util.LinkedHashSet<>();
+        all.add("");
+        all.addAll(nullStrings);
+        return ", nullstr = [" + String.join(", ", all.stream().map(SqlQuote::literal).toList()) + "]";
+    }
+
+    /**
+     * Sniffs {@code source} over its whole length, fields holding one of {@code nullStrings} read
+     * as NULL ({@link #nullOption}); a file with a line longer than DuckDB's default
      * {@code max_line_size} is sniffed and read again with a limit that fits its longest line, up
      * to {@link #LINE_LIMIT}.
      *
      * @throws FdlException naming the file (and for a ragged file the first bad line, quoted) when
      *                      DuckDB cannot read it as CSV with a header, or the line over the limit
      */
-    static CsvSource sniff(Connection duck, Path source) {
-        return sniff(duck, source, LINE_LIMIT);
+    static CsvSource sniff(Connection duck, Path source, List<String> nullStrings) {
+        return sniff(duck, source, nullStrings, LINE_LIMIT);
     }
 
-    /** {@link #sniff(Connection, Path)} with another line limit in bytes (for tests). */
-    static CsvSource sniff(Connection duck, Path source, long lineLimit) {
+    /** {@link #sniff(Connection, Path, List)} with another line limit in bytes (for tests). */
+    static CsvSource sniff(Connection duck, Path source, List<String> nullStrings, long lineLimit) {
+        String nulls = nullOption(nullStrings);
         try {
             try {
-                return sniff(duck, source, DEFAULT_LINE_SIZE);
+                return sniff(duck, source, DEFAULT_LINE_SIZE + nulls);
             } catch (SQLException e) {
                 if (!MAX_LINE_SIZE.matcher(String.valueOf(e.getMessage())).find()) throw e;
                 // raised to fit the longest line (DuckDB counts its break too, two bytes in a CRLF
@@ -190,7 +205,7 @@ public final class CsvSource {
                 while (size < lineLimit) {
                     size = Math.min(lineLimit, Math.max(2 * size, longest == null ? 0 : longest[1] + 2));
                     try {
-                        return sniff(duck, source, CsvOptions.lineSizeOptions(size));
+                        return sniff(duck, source, CsvOptions.lineSizeOptions(size) + nulls);
                     } catch (SQLException again) {
                         if (!MAX_LINE_SIZE.matcher(String.valueOf(again.getMessage())).find()) throw again;
                         last = again;
@@ -216,13 +231,13 @@ public final class CsvSource {
      * sample is still a quote when the file is read. The caller reads the file strictly with the
      * result ({@link #sampled()}) and, when that read fails for any reason (a late value of another
      * type, a late ragged row, a late bad byte, another quote character), sniffs the whole file with
-     * {@link #sniff(Connection, Path)} and reads again, so every refusal and every type is as the
+     * {@link #sniff(Connection, Path, List)} and reads again, so every refusal and every type is as the
      * whole-file sniff gives it. Null when the sample cannot be sniffed (the whole-file sniff then
-     * says why).
+     * says why). Fields holding one of {@code nullStrings} are NULL ({@link #nullOption}).
      */
-    static CsvSource sniffSample(Connection duck, Path source) {
+    static CsvSource sniffSample(Connection duck, Path source, List<String> nullStrings) {
         try {
-            CsvSource sampled = sniff(duck, source, DEFAULT_LINE_SIZE, SAMPLE);
+            CsvSource sampled = sniff(duck, source, DEFAULT_LINE_SIZE + nullOption(nullStrings), SAMPLE);
             return sampled.guardable() ? sampled : null;
         } catch (SQLException | IOException | FdlException e) {
             return null;
@@ -237,18 +252,21 @@ public final class CsvSource {
         return sampled;
     }
 
-    /** One sniff of the whole file with {@code lineSize} (empty, or read_csv's size options) added to every read. */
-    private static CsvSource sniff(Connection duck, Path source, String lineSize) throws SQLException, IOException {
-        return sniff(duck, source, lineSize, ", sample_size = -1");
+    /**
+     * One sniff of the whole file with {@code fixed} (read_csv's size options, then the null option
+     * of {@link #nullOption}) added to the sniff and to every read of the result.
+     */
+    private static CsvSource sniff(Connection duck, Path source, String fixed) throws SQLException, IOException {
+        return sniff(duck, source, fixed, ", sample_size = -1");
     }
 
-    private static CsvSource sniff(Connection duck, Path source, String lineSize, String sample) throws SQLException, IOException {
+    private static CsvSource sniff(Connection duck, Path source, String fixed, String sample) throws SQLException, IOException {
         String path = SqlQuote.literal(source.toAbsolutePath().toString());
         String sql = "SELECT Delimiter, Quote, Escape, NewLineDelimiter, Comment, SkipRows, HasHeader, DateFormat, "
-                + "TimestampFormat, to_json(Columns) FROM sniff_csv(" + path + ", header = true" + sample + lineSize + ")";
+                + "TimestampFormat, to_json(Columns) FROM sniff_csv(" + path + ", header = true" + sample + fixed + ")";
         try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             rs.next();
-            StringBuilder o = new StringBuilder(lineSize);
+            StringBuilder o = new StringBuilder(fixed);
             o.append(", delim = ").append(SqlQuote.literal(option(rs.getString(1))));
             o.append(", quote = ").append(SqlQuote.literal(option(rs.getString(2))));
             o.append(", escape = ").append(SqlQuote.literal(option(rs.getString(3))));
@@ -265,7 +283,7 @@ public final class CsvSource {
             for (JsonNode c : Json.MAPPER.readTree(rs.getString(10))) columns.put(c.get("name").asText(), c.get("type").asText());
             // one column, or lines skipped before the header: a ragged row may have fooled the sniffer
             // (a wider last line is taken as the header after skipping the real one)
-            if (columns.size() == 1 || rs.getLong(6) > 0) refuseIfRagged(duck, source, lineSize);
+            if (columns.size() == 1 || rs.getLong(6) > 0) refuseIfRagged(duck, source, fixed);
             if (rs.getBoolean(7)) refuseDuplicateHeader(duck, source, o.toString());
             return new CsvSource(source, columns, o.toString(), !sample.contains("sample_size = -1"));
         }
@@ -334,11 +352,12 @@ public final class CsvSource {
                     if (!rs.next()) continue;
                     Matcher m = NOT_CONVERTED.matcher(String.valueOf(rs.getString(2)));
                     String value = m.find() ? m.group(1) : rs.getString(3);
+                    String schema = "--schema " + dev.fdl.util.ShellQuote.word(w.getKey() + " " + w.getValue());
                     warnings.add(String.format(java.util.Locale.ROOT, "column '%s' of %s was imported as text (VARCHAR), not %s: line %,d "
-                            + "holds '%s', which is not a %s (the first rows held only %s values). To keep %s, make such values empty "
-                            + "(empty is NULL) or correct them, and import with --schema %s", w.getKey(), source.getFileName(),
-                            w.getValue(), rs.getLong(1), value, w.getValue(), w.getValue(), w.getValue(),
-                            dev.fdl.util.ShellQuote.word(w.getKey() + " " + w.getValue())));
+                            + "holds '%s', which is not a %s (the first rows held only %s values). To keep %s: when '%s' stands for a "
+                            + "missing value, import again adding %s --null-string %s; otherwise correct such values (or make them empty, "
+                            + "which is NULL) and import with %s", w.getKey(), source.getFileName(), w.getValue(), rs.getLong(1), value,
+                            w.getValue(), w.getValue(), w.getValue(), value, schema, dev.fdl.util.ShellQuote.word(value), schema));
                 }
             }
         } finally {

@@ -22,6 +22,8 @@ import java.util.List;
  * @param mode           what happens to an existing table (null: refused as a usage error)
  * @param format         the source's format (null: by its extension, {@link ImportFormat#of})
  * @param schemaOverride null, or {@code "col TYPE, …"}: DuckDB types for some columns instead of the inferred ones
+ * @param nullStrings    CSV only: fields holding exactly one of these texts read as NULL, besides an empty field
+ *                       ({@code --null-string}; null: none)
  * @param author         recorded as the snapshot's author (may be null)
  * @param message        recorded as the snapshot's commit message (may be null)
  * @param keys           sync only: the row identity columns (null: the recorded key, else the whole row;
@@ -36,11 +38,12 @@ import java.util.List;
  *                       copy's book beside {@code catalog}, {@link DataFileDigests#beside})
  */
 public record ImportRequest(Path catalog, ObjectStore store, String dataDirKey, Path source, String table, ImportMode mode,
-                            ImportFormat format, String schemaOverride, String author, String message, List<String> keys,
+                            ImportFormat format, String schemaOverride, List<String> nullStrings, String author, String message, List<String> keys,
                             boolean dropKey, Path cacheDir, SourceFiles sources, long targetFileSize,
                             DataProgress progress, DataFileDigests digests) {
     public ImportRequest {
         if (progress == null) progress = DataProgress.NONE;
+        nullStrings = nullStrings == null ? List.of() : List.copyOf(nullStrings);
         if (digests == null) digests = catalog == null ? DataFileDigests.NONE : DataFileDigests.beside(catalog);
         if (sources == null && source != null) sources = SourceFiles.of(source);
         if (sources != null && !sources.first().equals(source)) throw new IllegalArgumentException("source must be the first of sources");
@@ -49,7 +52,7 @@ public record ImportRequest(Path catalog, ObjectStore store, String dataDirKey, 
 
     /** A request with no format, override, author, message, key or cache folder given. */
     public static ImportRequest of(Path catalog, ObjectStore store, String dataDirKey, Path source, String table, ImportMode mode) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, null, null, null, null, null, false, null, null, 0, null, null);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, null, null, null, null, null, null, false, null, null, 0, null, null);
     }
 
     /** The data folder's key prefix ending in {@code /} (or empty). */
@@ -58,58 +61,64 @@ public record ImportRequest(Path catalog, ObjectStore store, String dataDirKey, 
     }
 
     public ImportRequest withFormat(ImportFormat f) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, f, schemaOverride, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, f, schemaOverride, nullStrings, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
     }
 
     public ImportRequest withSchemaOverride(String s) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, s, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, s, nullStrings, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
+    }
+
+    /** The request reading fields that hold exactly one of {@code n} as NULL (CSV only; null or empty: none). */
+    public ImportRequest withNullStrings(List<String> n) {
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, n, author, message, keys, dropKey,
+                cacheDir, sources, targetFileSize, progress, digests);
     }
 
     public ImportRequest withAuthor(String a) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, a, message, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, nullStrings, a, message, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
     }
 
     public ImportRequest withMessage(String m) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, m, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, nullStrings, author, m, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
     }
 
     public ImportRequest withKeys(List<String> k) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, k, dropKey, cacheDir, sources, targetFileSize, progress, digests);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, nullStrings, author, message, k, dropKey, cacheDir, sources, targetFileSize, progress, digests);
     }
 
     public ImportRequest withDropKey(boolean d) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, d, cacheDir, sources, targetFileSize, progress, digests);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, nullStrings, author, message, keys, d, cacheDir, sources, targetFileSize, progress, digests);
     }
 
     public ImportRequest withCacheDir(Path c) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey, c, sources, targetFileSize, progress, digests);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, nullStrings, author, message, keys, dropKey, c, sources, targetFileSize, progress, digests);
     }
 
     /** The request loading {@code files} ({@link SourceFiles}) as one snapshot. */
     public ImportRequest withSources(SourceFiles files) {
-        return new ImportRequest(catalog, store, dataDirKey, files.first(), table, mode, format, schemaOverride, author, message, keys, dropKey,
+        return new ImportRequest(catalog, store, dataDirKey, files.first(), table, mode, format, schemaOverride, nullStrings, author, message, keys, dropKey,
                 cacheDir, files, targetFileSize, progress, digests);
     }
 
     /** The request writing data files of at most about {@code bytes} each (0: the default). */
     public ImportRequest withTargetFileSize(long bytes) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey,
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, nullStrings, author, message, keys, dropKey,
                 cacheDir, sources, bytes, progress, digests);
     }
 
     /** The request telling {@code p} how its data files are written and uploaded. */
     public ImportRequest withProgress(DataProgress p) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey,
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, nullStrings, author, message, keys, dropKey,
                 cacheDir, sources, targetFileSize, p, digests);
     }
 
     /** The request recording its data files' digests in {@code d} ({@link DataFileDigests#NONE}: nowhere). */
     public ImportRequest withDigests(DataFileDigests d) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, author, message, keys, dropKey,
+        return new ImportRequest(catalog, store, dataDirKey, source, table, mode, format, schemaOverride, nullStrings, author, message, keys, dropKey,
                 cacheDir, sources, targetFileSize, progress, d);
     }
 
     public ImportRequest withMode(ImportMode m) {
-        return new ImportRequest(catalog, store, dataDirKey, source, table, m, format, schemaOverride, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
+        return new ImportRequest(catalog, store, dataDirKey, source, table, m, format, schemaOverride, nullStrings, author, message, keys, dropKey, cacheDir, sources, targetFileSize, progress, digests);
     }
 }

@@ -93,7 +93,18 @@ public final class Importer {
         return run(request, rowKey, false);
     }
 
+    /** {@link #load}, an out-of-memory failure over Parquet row groups too big for the budget said so ({@link ParquetRowGroups}). */
     private ImportResult run(ImportRequest request, List<String> rowKey, boolean checkKey) {
+        try {
+            return load(request, rowKey, checkKey);
+        } catch (FdlException e) {
+            if (!ParquetRowGroups.outOfMemory(e)) throw e;
+            throw ParquetRowGroups.explain(pool, request.sources().files(), request.sources().format(request.format()),
+                    ParquetRowGroups.IMPORT_NEED, e);
+        }
+    }
+
+    private ImportResult load(ImportRequest request, List<String> rowKey, boolean checkKey) {
         Path source = request.source();
         ImportMode mode = request.mode();
         TableName name = TableName.parse(request.table());
@@ -105,7 +116,7 @@ public final class Importer {
             throw FdlException.notFound("working catalog " + request.catalog() + " does not exist");
         }
         for (Path f : sources.files()) checkSource(f, format);
-        Map<String, String> overrides = SchemaOverride.parse(request.schemaOverride());
+        SourceReading reading = SourceReading.of(request, format);
         Path tmp = null;
         List<String> uploadedKeys = new ArrayList<>();
         boolean committed = false;
@@ -117,8 +128,8 @@ public final class Importer {
             WorkingCatalog.State state = catalog.state(name);
             String location = request.store().location(request.dataDir());
             checkDataFolder(location, state.dataPath());
-            SourceColumns src = sources.many() ? ManyFiles.describe(duck, sources, format, overrides)
-                    : SourceColumns.describeFast(duck, source, format, overrides);
+            SourceColumns src = sources.many() ? ManyFiles.describe(duck, sources, reading)
+                    : SourceColumns.describeFast(duck, source, reading);
             ImportPlan plan = ImportPlan.make(name, mode, state, src.types(), source);
             tmp = Files.createTempDirectory("fdl-import-");
             List<DataFileUploads.Uploaded> written;
@@ -126,7 +137,7 @@ public final class Importer {
                 written = upload(duck, src, plan, tmp.resolve("out"), request, request.dataDir() + plan.tableFolderKey(location));
             } catch (SampleFailed e) {
                 // the strict read of a sample-sniffed CSV failed: sniff the whole file and read again (CsvSource.sniffSample)
-                src = SourceColumns.describeAgain(duck, source, format, overrides, src);
+                src = SourceColumns.describeAgain(duck, source, reading, src);
                 plan = ImportPlan.make(name, mode, state, src.types(), source);
                 written = upload(duck, src, plan, tmp.resolve("again"), request, request.dataDir() + plan.tableFolderKey(location));
             }
@@ -307,14 +318,14 @@ public final class Importer {
          * whole file sniffed, with a warning for each column the sample typed and a later value
          * made text ({@link CsvSource#widenedToText}).
          */
-        public static SourceColumns describeAgain(Connection duck, Path source, ImportFormat format, Map<String, String> overrides,
-                                                  SourceColumns sampled) throws SQLException {
-            if (format != ImportFormat.CSV) return describe(duck, source, format, overrides);
-            CsvSource whole = CsvSource.sniff(duck, source);
-            SourceColumns again = describe(duck, source, format, overrides, whole);
+        public static SourceColumns describeAgain(Connection duck, Path source, SourceReading reading, SourceColumns sampled)
+                throws SQLException {
+            if (reading.format() != ImportFormat.CSV) return describe(duck, source, reading);
+            CsvSource whole = CsvSource.sniff(duck, source, reading.nullStrings());
+            SourceColumns again = describe(duck, source, reading, whole);
             Map<String, String> sampleTypes = new LinkedHashMap<>();
             for (Map.Entry<String, String> c : sampled.types().entrySet())
-                if (overrides.keySet().stream().noneMatch(o -> Identifiers.same(o, c.getKey()))) sampleTypes.put(c.getKey(), c.getValue());
+                if (reading.overrides().keySet().stream().noneMatch(o -> Identifiers.same(o, c.getKey()))) sampleTypes.put(c.getKey(), c.getValue());
             return new SourceColumns(again.relation(), again.types(), again.sampled(), whole.widenedToText(duck, sampleTypes));
         }
 
@@ -323,11 +334,11 @@ public final class Importer {
          * whoever reads it with {@link #relation()} must sniff the whole file with {@link #describe}
          * and read again when that read fails.
          */
-        public static SourceColumns describeFast(Connection duck, Path source, ImportFormat format, Map<String, String> overrides)
-                throws SQLException {
+        public static SourceColumns describeFast(Connection duck, Path source, SourceReading reading) throws SQLException {
             // with --schema, refuseRounding reads the file before any fallback could: sniff it whole
-            CsvSource sample = format == ImportFormat.CSV && overrides.isEmpty() ? CsvSource.sniffSample(duck, source) : null;
-            return sample == null ? describe(duck, source, format, overrides) : describe(duck, source, format, overrides, sample);
+            CsvSource sample = reading.format() == ImportFormat.CSV && reading.overrides().isEmpty()
+                    ? CsvSource.sniffSample(duck, source, reading.nullStrings()) : null;
+            return sample == null ? describe(duck, source, reading) : describe(duck, source, reading, sample);
         }
 
         /** The source column named {@code name}, matched as DuckDB matches identifiers ({@link Identifiers#same}). */
@@ -336,13 +347,15 @@ public final class Importer {
             throw new IllegalStateException("no source column " + name);
         }
 
-        public static SourceColumns describe(Connection duck, Path source, ImportFormat format, Map<String, String> overrides)
-                throws SQLException {
-            return describe(duck, source, format, overrides, format == ImportFormat.CSV ? CsvSource.sniff(duck, source) : null);
+        /** The columns of {@code source} read as {@code reading} says, a CSV file sniffed over its whole length. */
+        public static SourceColumns describe(Connection duck, Path source, SourceReading reading) throws SQLException {
+            return describe(duck, source, reading,
+                    reading.format() == ImportFormat.CSV ? CsvSource.sniff(duck, source, reading.nullStrings()) : null);
         }
 
-        private static SourceColumns describe(Connection duck, Path source, ImportFormat format, Map<String, String> overrides,
-                                              CsvSource csv) throws SQLException {
+        private static SourceColumns describe(Connection duck, Path source, SourceReading reading, CsvSource csv) throws SQLException {
+            ImportFormat format = reading.format();
+            Map<String, String> overrides = reading.overrides();
             String path = SqlQuote.literal(source.toAbsolutePath().toString());
             String relation = switch (format) {
                 case CSV -> csv.relation(Map.of());

@@ -36,18 +36,18 @@ final class ManyFiles {
     private ManyFiles() {}
 
     /**
-     * The combined relation of {@code files} and its columns, {@code overrides} ({@code --schema})
-     * applied to every file.
+     * The combined relation of {@code files} and its columns, read as {@code reading} says ({@code --schema},
+     * {@code --null-string}) every file.
      *
      * @throws FdlException failure naming the two files whose columns differ, or a file as a single import refuses it
      */
-    static Importer.SourceColumns describe(Connection duck, SourceFiles files, ImportFormat format, Map<String, String> overrides)
-            throws SQLException {
+    static Importer.SourceColumns describe(Connection duck, SourceFiles files, SourceReading reading) throws SQLException {
+        ImportFormat format = reading.format();
         Map<String, String> partitions = files.hive() ? partitionTypes(duck, files) : Map.of();
         List<Importer.SourceColumns> each = new ArrayList<>();
         for (Path f : files.files()) {
             // DuckDB may read a file's own hive folders as columns already: they are added below, once, for all files
-            Importer.SourceColumns one = Importer.SourceColumns.describe(duck, f, format, overrides);
+            Importer.SourceColumns one = Importer.SourceColumns.describe(duck, f, reading);
             Map<String, String> own = new LinkedHashMap<>(one.types());
             own.keySet().removeIf(c -> partitions.keySet().stream().anyMatch(p -> Identifiers.same(p, c)));
             each.add(new Importer.SourceColumns(one.relation(), own, false));

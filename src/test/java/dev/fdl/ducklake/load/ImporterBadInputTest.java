@@ -114,7 +114,7 @@ class ImporterBadInputTest {
         Path wide = tmp.resolve("wider.csv");
         Files.writeString(wide, "name,country,subcountry,geonameid\nLyon,France,Rhone,1\n" + "x".repeat(2_500_000) + ",France,Rhone,2\n");
         try (java.sql.Connection duck = java.sql.DriverManager.getConnection("jdbc:duckdb:")) {
-            assertThatThrownBy(() -> CsvSource.sniff(duck, wide, 2_400_000))
+            assertThatThrownBy(() -> CsvSource.sniff(duck, wide, java.util.List.of(), 2_400_000))
                     .isInstanceOf(FdlException.class)
                     .hasMessageContaining(wide.toString())
                     .hasMessageContaining("line 3 (2,500,015 bytes) is longer than the 2,400,000 bytes fdl reads in one CSV line")
@@ -122,7 +122,7 @@ class ImporterBadInputTest {
                     .hasMessageContaining("max_line_size = 5000030")
                     .hasMessageContaining("then import out.parquet");
             // under the bound, the same file is read
-            assertThat(CsvSource.sniff(duck, wide, 2_600_000).columns()).containsKeys("name", "geonameid");
+            assertThat(CsvSource.sniff(duck, wide, java.util.List.of(), 2_600_000).columns()).containsKeys("name", "geonameid");
         }
     }
 

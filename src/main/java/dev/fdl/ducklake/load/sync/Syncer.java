@@ -31,7 +31,8 @@ import dev.fdl.ducklake.load.ImportResult;
 import dev.fdl.ducklake.load.Importer;
 import dev.fdl.ducklake.load.RowDelta;
 import dev.fdl.ducklake.load.RecordedKeyCheck;
-import dev.fdl.ducklake.load.SchemaOverride;
+import dev.fdl.ducklake.load.SourceReading;
+import dev.fdl.ducklake.load.ParquetRowGroups;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
 import dev.fdl.ducklake.working.ImportPlan;
@@ -84,6 +85,16 @@ public final class Syncer {
      *                      meanwhile. The catalog is then unchanged.
      */
     public SyncResult sync(ImportRequest request) {
+        try {
+            return syncFile(request);
+        } catch (FdlException e) {
+            if (!ParquetRowGroups.outOfMemory(e)) throw e;
+            throw ParquetRowGroups.explain(pool, List.of(request.source()), ImportFormat.of(request.source(), request.format()),
+                    ParquetRowGroups.SYNC_NEED, e);
+        }
+    }
+
+    private SyncResult syncFile(ImportRequest request) {
         Path source = request.source();
         List<String> keys = request.dropKey() ? List.of() : request.keys();
         TableName name = TableName.parse(request.table());
@@ -93,7 +104,7 @@ public final class Syncer {
             throw FdlException.notFound("working catalog " + request.catalog() + " does not exist");
         }
         Importer.checkSource(source);
-        Map<String, String> overrides = SchemaOverride.parse(request.schemaOverride());
+        SourceReading reading = SourceReading.of(request, format);
         Path tmp = null;
         List<String> uploaded = new ArrayList<>();
         boolean committed = false;
@@ -109,9 +120,9 @@ public final class Syncer {
                 request.progress().update(READING, 0, -1, "");
                 // a CSV file is sniffed from its sample, as import does; the whole file is sniffed when the sample's types are not
                 // the table's, or when a read with them fails (SampleFailed), so types and refusals are the whole-file sniff's
-                Importer.SourceColumns src = Importer.SourceColumns.describeFast(duck, source, format, overrides);
+                Importer.SourceColumns src = Importer.SourceColumns.describeFast(duck, source, reading);
                 if (src.sampled() && state.table() != null && !tableTypes(src, state, source)) {
-                    src = Importer.SourceColumns.describeAgain(duck, source, format, overrides, src);
+                    src = Importer.SourceColumns.describeAgain(duck, source, reading, src);
                 }
                 if (state.table() == null) {
                     newTableKey = keysOfNewTable(duck, src, request, name, keys == null ? List.of() : keys);
@@ -171,7 +182,7 @@ public final class Syncer {
             return checkKeysOfNewTable(duck, src, request.source(), name, keys);
         } catch (SampleFailed e) {
             Importer.SourceColumns whole = Importer.SourceColumns.describeAgain(duck, request.source(),
-                    ImportFormat.of(request.source(), request.format()), SchemaOverride.parse(request.schemaOverride()), src);
+                    SourceReading.of(request, ImportFormat.of(request.source(), request.format())), src);
             return checkKeysOfNewTable(duck, whole, request.source(), name, keys);
         }
     }
@@ -207,8 +218,8 @@ public final class Syncer {
             counts = compare(duck, run, new Compare(plan, src, view, source, name, keyRecorded));
         } catch (SampleFailed e) {
             // the strict read of a CSV file sniffed from its sample failed: sniff the whole file and read again
-            src = Importer.SourceColumns.describeAgain(duck, source, ImportFormat.of(source, run.request().format()),
-                    SchemaOverride.parse(run.request().schemaOverride()), src);
+            src = Importer.SourceColumns.describeAgain(duck, source, SourceReading.of(run.request(), ImportFormat.of(source,
+                    run.request().format())), src);
             plan = SyncPlan.make(name, state, src, source, keyNames);
             counts = compare(duck, run, new Compare(plan, src, view, source, name, keyRecorded));
         }
@@ -461,8 +472,7 @@ public final class Syncer {
             st.execute("DROP TABLE IF EXISTS __fdl_diff");
             st.execute(sql);
         } catch (SQLException e) {
-            if (cmp.src().sampled()) throw new SampleFailed(e);
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + cmp.source() + ": " + DuckDbErrors.duckError(e), e);
+            throw joinFailed(cmp, keys.isEmpty(), e);
         }
         long added, changed, removed, equal, rows;
         try (Statement st = duck.createStatement();
@@ -489,6 +499,19 @@ public final class Syncer {
             st.execute("DELETE FROM __fdl_diff WHERE __fdl_same");
         }
         return new Counts(added, changed, removed, rows);
+    }
+
+    /**
+     * The join's failure: a read of a sampled CSV file to be sniffed whole ({@link SampleFailed}),
+     * unless DuckDB ran out of memory, which another sniff would not mend; a keyless sync out of
+     * memory is told that a key takes less (docs/data.md, "Memory": whole rows numbered on both sides).
+     */
+    private static RuntimeException joinFailed(Compare cmp, boolean keyless, SQLException e) {
+        boolean memory = DuckDbErrors.outOfMemory(e.getMessage()) != null;
+        if (cmp.src().sampled() && !memory) return new SampleFailed(e);
+        String hint = memory && keyless ? ". A sync without a key compares whole rows and numbers repeated rows on both sides, which "
+                + "takes more memory than a keyed sync: name the key with --key col, or raise --memory" : "";
+        return new FdlException(FdlException.Kind.FAILURE, "cannot import " + cmp.source() + ": " + DuckDbErrors.duckError(e) + hint, e);
     }
 
     /** The table's visible rows, counted. */
