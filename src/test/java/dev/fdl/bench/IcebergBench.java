@@ -152,7 +152,7 @@ public final class IcebergBench {
     }
 
     /** {bytes, files} of every file under {@code dir}. */
-    private static long[] sizes(Path dir) throws IOException {
+    static long[] sizes(Path dir) throws IOException {
         long[] out = new long[2];
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : walk.filter(Files::isRegularFile).toList()) {
@@ -163,13 +163,13 @@ public final class IcebergBench {
         return out;
     }
 
-    private static long median(long[] xs) {
+    static long median(long[] xs) {
         long[] s = xs.clone();
         Arrays.sort(s);
         return s[s.length / 2];
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
         }

@@ -8,18 +8,14 @@ import dev.fdl.util.Json;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * Apache Spark (local mode, two worker threads: {@link SparkIceberg}) running one {@code GROUP BY}
@@ -87,17 +83,18 @@ public final class SparkIcebergBench {
             }
             if (!viaIceberg.equals(viaParquet)) throw new IllegalStateException("the two reads differ: " + firstDifference(viaIceberg, viaParquet));
             long rows = viaIceberg.stream().mapToLong(r -> r.getLong(1)).sum();
-            long[] iceFiles = sizes(root.resolve(metadataKey).getParent().getParent());
+            long[] iceFiles = IcebergBench.sizes(root.resolve(metadataKey).getParent().getParent());
             System.out.printf(Locale.ROOT, "%s over %,d rows (%d groups); medians of %d rounds, wall:%n", String.format(Locale.ROOT, QUERY, "t"),
                     rows, viaIceberg.size(), rounds);
-            System.out.printf(Locale.ROOT, "  through Iceberg (data files, delete file, new rows' file): %,d ms%n", median(iceberg) / 1_000_000);
-            System.out.printf(Locale.ROOT, "  plain Parquet (DuckDB COPY of the same rows):              %,d ms%n", median(parquet) / 1_000_000);
-            System.out.printf(Locale.ROOT, "  ratio %.2fx (target <= 1.5x); load average %.1f%n", median(iceberg) / (double) median(parquet),
+            System.out.printf(Locale.ROOT, "  through Iceberg (data files, delete file, new rows' file): %,d ms%n", IcebergBench.median(iceberg) / 1_000_000);
+            System.out.printf(Locale.ROOT, "  plain Parquet (DuckDB COPY of the same rows):              %,d ms%n", IcebergBench.median(parquet) / 1_000_000);
+            System.out.printf(Locale.ROOT, "  ratio %.2fx (target <= 1.5x); load average %.1f%n",
+                    IcebergBench.median(iceberg) / (double) IcebergBench.median(parquet),
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             System.out.printf(Locale.ROOT, "Iceberg files of the table: %d, %,d bytes (metadata and the delete file); plain Parquet %,d bytes;"
-                    + " repository data folder %,d bytes%n", iceFiles[1], iceFiles[0], Files.size(plain), sizes(root.resolve("data"))[0]);
+                    + " repository data folder %,d bytes%n", iceFiles[1], iceFiles[0], Files.size(plain), IcebergBench.sizes(root.resolve("data"))[0]);
         } finally {
-            deleteTree(dir);
+            IcebergBench.deleteTree(dir);
         }
     }
 
@@ -119,29 +116,5 @@ public final class SparkIcebergBench {
             if (!a.get(i).equals(b.get(i))) return "Iceberg " + a.get(i) + ", Parquet " + b.get(i);
         }
         return a.size() + " groups through Iceberg, " + b.size() + " over Parquet";
-    }
-
-    /** {bytes, files} of every file under {@code dir}. */
-    private static long[] sizes(Path dir) throws IOException {
-        long[] out = new long[2];
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.filter(Files::isRegularFile).toList()) {
-                out[0] += Files.size(p);
-                out[1]++;
-            }
-        }
-        return out;
-    }
-
-    private static long median(long[] xs) {
-        long[] s = xs.clone();
-        Arrays.sort(s);
-        return s[s.length / 2];
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-        }
     }
 }
