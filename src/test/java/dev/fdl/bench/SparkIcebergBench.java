@@ -95,7 +95,7 @@ public final class SparkIcebergBench {
                     rows, viaIceberg.size(), rounds);
             System.out.printf(Locale.ROOT, "  through Iceberg (data files, delete file, new rows' file): %,d ms%n", IcebergBench.median(iceberg) / 1_000_000);
             System.out.printf(Locale.ROOT, "  plain Parquet (DuckDB COPY of the same rows):              %,d ms%n", IcebergBench.median(parquet) / 1_000_000);
-            System.out.printf(Locale.ROOT, "  (the base version through Iceberg: one data file, no delete file: %,d ms)%n",
+            System.out.printf(Locale.ROOT, "  (the base version through Iceberg, no delete file: %,d ms)%n",
                     IcebergBench.median(baseIceberg) / 1_000_000);
             System.out.printf(Locale.ROOT, "  ratio %.2fx (target <= 1.5x); load average %.1f%n",
                     IcebergBench.median(iceberg) / (double) IcebergBench.median(parquet),
