@@ -6,6 +6,7 @@ import org.apache.iceberg.Metrics;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
 import java.math.BigDecimal;
@@ -17,7 +18,9 @@ import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A data file's Iceberg metrics from the statistics DuckLake keeps ({@code ducklake_file_column_stats}),
@@ -30,11 +33,40 @@ import java.util.Map;
  */
 final class FileMetrics {
     private final Schema schema;
-    /** Statistics by data file id, then field id. */
-    private final Map<Long, Map<Integer, MetadataQueries.FileColumnStats>> stats = new HashMap<>();
+    /** Each data file's metrics so far, by data file id. */
+    private final Map<Long, Bounds> byFile = new HashMap<>();
+
+    /** One data file's null counts and bounds, by field id, converted as the statistics rows arrive. */
+    private record Bounds(Map<Integer, Long> nulls, Map<Integer, ByteBuffer> lower, Map<Integer, ByteBuffer> upper) {
+        Bounds() {
+            this(new HashMap<>(8), new HashMap<>(8), new HashMap<>(8));
+        }
+    }
 
     FileMetrics(Schema schema) {
         this.schema = schema;
+    }
+
+    /** The ids of the schema's fields whose statistics can give bounds (the others' are not read). */
+    Set<Long> boundedColumns() {
+        Set<Long> ids = new HashSet<>();
+        for (Types.NestedField f : TypeUtil.indexById(schema.asStruct()).values()) {
+            if (f.type().isPrimitiveType() && bounded(f.type())) ids.add((long) f.fieldId());
+        }
+        return ids;
+    }
+
+    /**
+     * Whether DuckLake's text of a value of {@code type} can be read as an exact bound by
+     * {@link #value}: not strings, binaries, UUIDs (the text need not be a byte-exact bound) nor
+     * timestamps with zone (DuckDB's text is in the session's zone).
+     */
+    private static boolean bounded(Type type) {
+        return switch (type.typeId()) {
+            case INTEGER, LONG, FLOAT, DOUBLE, BOOLEAN, DATE, TIME, DECIMAL -> true;
+            case TIMESTAMP -> !((Types.TimestampType) type).shouldAdjustToUTC();
+            default -> false;
+        };
     }
 
     /** Takes one statistics row (rows of columns the schema does not hold are ignored). */
@@ -43,27 +75,22 @@ final class FileMetrics {
         int id = (int) s.columnId();
         Type type = schema.findType(id);
         if (type == null || !type.isPrimitiveType()) return;
-        stats.computeIfAbsent(s.dataFileId(), k -> new HashMap<>()).put(id, s);
+        Bounds b = byFile.computeIfAbsent(s.dataFileId(), k -> new Bounds());
+        if (s.nullCount() >= 0) b.nulls().put(id, s.nullCount());
+        if (s.min() == null || s.max() == null) return;
+        if (isFloat(type) && !Boolean.FALSE.equals(s.containsNan())) return;
+        Object min = value(type, s.min());
+        Object max = min == null ? null : value(type, s.max());
+        if (max == null) return;
+        b.lower().put(id, Conversions.toByteBuffer(type, min));
+        b.upper().put(id, Conversions.toByteBuffer(type, max));
     }
 
     /** The metrics of data file {@code dataFileId} holding {@code records} rows. */
     Metrics of(long dataFileId, long records) {
-        Map<Integer, Long> nulls = new HashMap<>();
-        Map<Integer, ByteBuffer> lower = new HashMap<>();
-        Map<Integer, ByteBuffer> upper = new HashMap<>();
-        for (Map.Entry<Integer, MetadataQueries.FileColumnStats> e : stats.getOrDefault(dataFileId, Map.of()).entrySet()) {
-            MetadataQueries.FileColumnStats s = e.getValue();
-            if (s.nullCount() >= 0) nulls.put(e.getKey(), s.nullCount());
-            Type type = schema.findType(e.getKey());
-            if (s.min() == null || s.max() == null) continue;
-            if (isFloat(type) && !Boolean.FALSE.equals(s.containsNan())) continue;
-            Object min = value(type, s.min());
-            Object max = value(type, s.max());
-            if (min == null || max == null) continue;
-            lower.put(e.getKey(), Conversions.toByteBuffer(type, min));
-            upper.put(e.getKey(), Conversions.toByteBuffer(type, max));
-        }
-        return new Metrics(records, null, null, nulls, null, lower, upper);
+        Bounds b = byFile.get(dataFileId);
+        if (b == null) return new Metrics(records, null, null, Map.of(), null, Map.of(), Map.of());
+        return new Metrics(records, null, null, b.nulls(), null, b.lower(), b.upper());
     }
 
     private static boolean isFloat(Type type) {
@@ -72,6 +99,7 @@ final class FileMetrics {
 
     /** DuckDB's text of a value as the Java value Iceberg's {@link Conversions} takes, or null when it is not read exactly. */
     static Object value(Type type, String text) {
+        if (!bounded(type)) return null;
         try {
             return switch (type.typeId()) {
                 case INTEGER -> Integer.valueOf(text.trim());
@@ -86,8 +114,7 @@ final class FileMetrics {
                 };
                 case DATE -> (int) LocalDate.parse(text.trim()).toEpochDay();
                 case TIME -> LocalTime.parse(text.trim()).toNanoOfDay() / 1000;
-                case TIMESTAMP -> ((Types.TimestampType) type).shouldAdjustToUTC() ? null
-                        : ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0),
+                case TIMESTAMP -> ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0),
                         LocalDateTime.parse(text.trim().replace(' ', 'T')).atOffset(ZoneOffset.UTC).toLocalDateTime());
                 case DECIMAL -> new BigDecimal(text.trim()).setScale(((Types.DecimalType) type).scale(), RoundingMode.UNNECESSARY);
                 default -> null;

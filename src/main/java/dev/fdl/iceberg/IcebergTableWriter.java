@@ -89,6 +89,9 @@ final class IcebergTableWriter {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put(TableProperties.FORMAT_VERSION, "2");
         properties.put("fdl.version", versionId);
+        // deflate (Iceberg's default codec, read by every engine) at its fastest level: at the default
+        // level compressing the manifest cost more than writing its entries (docs/iceberg.md, "Benchmark")
+        properties.put(TableProperties.MANIFEST_COMPRESSION_LEVEL, "1");
         NameMapping mapping = nameMapping(schema, table, where);
         if (mapping != null) properties.put(TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapping));
         TableMetadata.Builder builder = TableMetadata.buildFromEmpty(2).assignUUID().setLocation(place.tableLocation())
@@ -137,7 +140,7 @@ final class IcebergTableWriter {
                                            ToLongFunction<String> sizeOf, String where) throws SQLException {
         Schema schema = iceberg.schema();
         FileMetrics metrics = new FileMetrics(schema);
-        model.fileColumnStats(table.id(), metrics::add);
+        model.fileColumnStats(table.id(), metrics.boundedColumns(), metrics::add);
         PartitionSpec partitioned = iceberg.spec().isPartitioned() ? iceberg.spec() : null;
         Map<Long, String> locations = new LinkedHashMap<>();
         for (SnapshotView.DataFileEntry f : table.dataFiles()) {

@@ -13,6 +13,7 @@ import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -30,14 +31,17 @@ import java.util.stream.Stream;
  * 10,000) with statistics for four columns (int64, varchar, float64, timestamptz) and 100 inlined
  * rows. The reference is what fdl reads of the catalog to describe it: attaching it, the
  * snapshot's tables and data files ({@code SnapshotView}) and every file's column statistics.
- * Prints the medians of 5 runs after one warm-up, the ratio (target ≤ 1.5x), the bytes written
- * (metadata files, and the inlined rows' Parquet: the only data bytes) and the number of files.
+ * Prints the medians of 9 runs after 5 warm-ups (wall time, and the process's CPU time: every
+ * thread's, DuckDB's and Iceberg's workers' included, steadier than wall time on a loaded machine),
+ * the ratios (target ≤ 1.5x on wall time), the bytes written (metadata files, and the inlined rows'
+ * Parquet: the only data bytes) and the number of files.
  *
  * <p>Run: {@code mvn -q test-compile exec:java -Dexec.classpathScope=test
  * -Dexec.mainClass=dev.fdl.bench.IcebergBench [-Dexec.args="10000"]}.
  */
 public final class IcebergBench {
-    private static final int RUNS = 5;
+    private static final int RUNS = 9;
+    private static final int WARM_UPS = 5;
 
     private IcebergBench() {}
 
@@ -47,35 +51,46 @@ public final class IcebergBench {
         try {
             Path catalog = tmp.resolve("ducklake.duckdb");
             generate(catalog, files);
-            long[] read = new long[RUNS], write = new long[RUNS];
+            long[] read = new long[RUNS], write = new long[RUNS], readCpu = new long[RUNS], writeCpu = new long[RUNS];
             long metadataBytes = 0, dataBytes = 0, written = 0;
-            for (int i = 0; i <= RUNS; i++) { // the first round warms up and is not counted
+            for (int i = 0; i < WARM_UPS + RUNS; i++) { // the warm-up rounds are not counted
                 Path root = Files.createDirectories(tmp.resolve("repo-" + i)), scratch = Files.createDirectories(tmp.resolve("scratch-" + i));
                 List<IcebergMetadataWriter.TableWritten> out;
-                long t0, t1, t2, stats;
+                long t0, t1, t2, c0, c1, c2, stats;
                 try (ObjectStore store = Stores.open(root.toString())) {
                     Repository repo = Repository.init(store, new RefName("main"));
                     IcebergMetadataWriter.Target target = new IcebergMetadataWriter.Target(store, "", root.toUri().toString());
+                    c0 = cpu();
                     t0 = System.nanoTime();
                     stats = readCatalog(catalog);
                     t1 = System.nanoTime();
-                    out = new IcebergMetadataWriter(DuckDbPool.shared(), repo).write("01a24600-0000-7000-8000-00000000000" + i, catalog, target, scratch);
+                    c1 = cpu();
+                    out = new IcebergMetadataWriter(DuckDbPool.shared(), repo).write(String.format(Locale.ROOT,
+                            "01a24600-0000-7000-8000-%012d", i), catalog, target, scratch);
                     t2 = System.nanoTime();
+                    c2 = cpu();
                 }
                 if (stats != files * 4) throw new IllegalStateException("read " + stats + " statistics rows, expected " + files * 4);
-                if (i == 0) continue;
-                read[i - 1] = t1 - t0;
-                write[i - 1] = t2 - t1;
+                if (i < WARM_UPS) continue;
+                read[i - WARM_UPS] = t1 - t0;
+                write[i - WARM_UPS] = t2 - t1;
+                readCpu[i - WARM_UPS] = c1 - c0;
+                writeCpu[i - WARM_UPS] = c2 - c1;
                 Path iceberg = root.resolve("versions");
                 long[] sizes = sizes(iceberg);
                 written = sizes[1];
                 dataBytes = out.stream().mapToLong(IcebergMetadataWriter.TableWritten::extraBytes).sum();
                 metadataBytes = sizes[0] - dataBytes;
             }
-            System.out.printf(Locale.ROOT, "%,d data files, 4 columns with statistics, 100 inlined rows; medians of %d runs%n", files, RUNS);
-            System.out.printf(Locale.ROOT, "read the catalog (attach, snapshot view, column statistics): %,d ms%n", median(read) / 1_000_000);
-            System.out.printf(Locale.ROOT, "write the Iceberg metadata:                                 %,d ms, ratio %.2fx (target <= 1.5x)%n",
-                    median(write) / 1_000_000, median(write) / (double) median(read));
+            System.out.printf(Locale.ROOT, "%,d data files, 4 columns with statistics, 100 inlined rows; medians of %d runs after %d warm-ups%n",
+                    files, RUNS, WARM_UPS);
+            System.out.printf(Locale.ROOT, "read the catalog (attach, snapshot view, column statistics): %,d ms wall, %,d ms CPU%n",
+                    median(read) / 1_000_000, median(readCpu) / 1_000_000);
+            System.out.printf(Locale.ROOT, "write the Iceberg metadata:                                 %,d ms wall, %,d ms CPU%n",
+                    median(write) / 1_000_000, median(writeCpu) / 1_000_000);
+            System.out.printf(Locale.ROOT, "ratio: %.2fx wall (target <= 1.5x), %.2fx CPU; load average %.1f%n",
+                    median(write) / (double) median(read), median(writeCpu) / (double) median(readCpu),
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             System.out.printf(Locale.ROOT, "files written: %d; metadata %,d bytes; data bytes %,d (the inlined rows' Parquet; no data file copied)%n",
                     written, metadataBytes, dataBytes);
         } finally {
@@ -131,8 +146,13 @@ public final class IcebergBench {
         }
     }
 
+    /** The CPU time of this process so far, every thread's, in nanoseconds. */
+    private static long cpu() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
     /** {bytes, files} of every file under {@code dir}. */
-    private static long[] sizes(Path dir) throws IOException {
+    static long[] sizes(Path dir) throws IOException {
         long[] out = new long[2];
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : walk.filter(Files::isRegularFile).toList()) {
@@ -143,13 +163,13 @@ public final class IcebergBench {
         return out;
     }
 
-    private static long median(long[] xs) {
+    static long median(long[] xs) {
         long[] s = xs.clone();
         Arrays.sort(s);
         return s[s.length / 2];
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
         }

@@ -394,9 +394,24 @@ public final class MetadataQueries {
      * (statistics never change once a file is written); none when the catalog has no such table.
      */
     public void fileColumnStats(long tableId, Consumer<FileColumnStats> sink) throws SQLException {
+        fileColumnStats(tableId, null, sink);
+    }
+
+    /**
+     * {@link #fileColumnStats(long, Consumer)} with the least and greatest values of the columns in
+     * {@code withBounds} only (null: every column's); the other columns' come as null (unknown), so
+     * a reader that takes the bounds of some types only does not fetch the others' text.
+     */
+    public void fileColumnStats(long tableId, Set<Long> withBounds, Consumer<FileColumnStats> sink) throws SQLException {
         if (!tableNames.contains("ducklake_file_column_stats")) return;
-        try (PreparedStatement ps = conn.prepareStatement("SELECT data_file_id, column_id, null_count, min_value, max_value, contains_nan FROM "
-                + t("ducklake_file_column_stats") + " WHERE table_id = ?")) {
+        String min = "min_value", max = "max_value";
+        if (withBounds != null) {
+            String ids = withBounds.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
+            min = ids.isEmpty() ? "NULL" : "CASE WHEN column_id IN (" + ids + ") THEN min_value END";
+            max = ids.isEmpty() ? "NULL" : "CASE WHEN column_id IN (" + ids + ") THEN max_value END";
+        }
+        try (PreparedStatement ps = conn.prepareStatement("SELECT data_file_id, column_id, null_count, " + min + ", " + max
+                + ", contains_nan FROM " + t("ducklake_file_column_stats") + " WHERE table_id = ?")) {
             ps.setLong(1, tableId);
             try (ResultSet r = ps.executeQuery()) {
                 while (r.next()) {
