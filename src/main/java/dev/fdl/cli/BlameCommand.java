@@ -49,7 +49,7 @@ final class BlameCommand implements Runnable {
             Resolved r = repo.resolve(target.spec());
             VersionInfo v = r.version();
             Path catalog = CommandContext.of(spec).cache().versionCatalog(repo, v);
-            java.io.OutputStream stdout = CommandContext.of(spec).processStdout();
+            java.nio.channels.WritableByteChannel stdout = CommandContext.of(spec).processStdout();
             Blame.Sink printer = json ? new JsonLines(out, stdout) : csv ? new CsvLines(out, stdout) : new TextLines(out, stdout);
             new Blame(repo, CommandContext.of(spec).cache(), CommandContext.of(spec).duckDb())
                     .run(new Blame.Request(v, catalog, DiffCommand.dataPath(spec, repo, dev.fdl.ducklake.read.ReadableCatalog.version(catalog)), table, keys, where), printer);
@@ -60,10 +60,10 @@ final class BlameCommand implements Runnable {
     /** Prints the lines DuckDB wrote ({@link Out#file}). */
     private abstract static class Printer implements Blame.Sink {
         final PrintWriter out;
-        private final java.io.OutputStream stdout;
+        private final java.nio.channels.WritableByteChannel stdout;
 
         /** {@code stdout}: the process's standard output that {@code out} prints to, or null when {@code out} is another writer. */
-        Printer(PrintWriter out, java.io.OutputStream stdout) {
+        Printer(PrintWriter out, java.nio.channels.WritableByteChannel stdout) {
             this.out = out;
             this.stdout = stdout;
         }
@@ -76,7 +76,7 @@ final class BlameCommand implements Runnable {
 
     /** git blame's shape: short version id, seq, date, author, then the row's shown values. */
     private static final class TextLines extends Printer {
-        TextLines(PrintWriter out, java.io.OutputStream stdout) {
+        TextLines(PrintWriter out, java.nio.channels.WritableByteChannel stdout) {
             super(out, stdout);
         }
 
@@ -87,15 +87,20 @@ final class BlameCommand implements Runnable {
 
         @Override
         public String prefix(SnapshotOwners.Owner owner) {
-            if (owner.expired()) return String.format("%-13s %5s %-10s %-16s ", "expired", "", "", "");
+            if (owner.expired()) return String.format("%-13s %5s %-10s %-16s", "expired", "", "", "");
             VersionInfo v = owner.version();
             String author = v.author().name().length() > 16 ? v.author().name().substring(0, 16) : v.author().name();
-            return String.format("%-13s %5d %-10s %-16s ", v.id().substring(0, 13), v.seq(), v.createdAt().toString().substring(0, 10), author);
+            return String.format("%-13s %5d %-10s %-16s", v.id().substring(0, 13), v.seq(), v.createdAt().toString().substring(0, 10), author);
+        }
+
+        @Override
+        public char separator() {
+            return ' ';
         }
     }
 
     private static final class JsonLines extends Printer {
-        JsonLines(PrintWriter out, java.io.OutputStream stdout) {
+        JsonLines(PrintWriter out, java.nio.channels.WritableByteChannel stdout) {
             super(out, stdout);
         }
 
@@ -109,10 +114,15 @@ final class BlameCommand implements Runnable {
 
         @Override
         public String prefix(SnapshotOwners.Owner owner) {
-            if (owner.expired()) return "{\"expired\":true,\"row\":";
+            if (owner.expired()) return "{\"expired\":true,\"row\"";
             VersionInfo v = owner.version();
             return "{\"version\":" + quote(v.id()) + ",\"seq\":" + v.seq() + ",\"created_at\":" + quote(v.createdAt().toString())
-                    + ",\"author\":" + quote(v.author().toString()) + ",\"message\":" + quote(v.message()) + ",\"row\":";
+                    + ",\"author\":" + quote(v.author().toString()) + ",\"message\":" + quote(v.message()) + ",\"row\"";
+        }
+
+        @Override
+        public char separator() {
+            return ':';
         }
 
         @Override
@@ -126,7 +136,7 @@ final class BlameCommand implements Runnable {
     }
 
     private static final class CsvLines extends Printer {
-        CsvLines(PrintWriter out, java.io.OutputStream stdout) {
+        CsvLines(PrintWriter out, java.nio.channels.WritableByteChannel stdout) {
             super(out, stdout);
         }
 
@@ -144,9 +154,14 @@ final class BlameCommand implements Runnable {
 
         @Override
         public String prefix(SnapshotOwners.Owner owner) {
-            if (owner.expired()) return "expired,,,,,";
+            if (owner.expired()) return "expired,,,,";
             VersionInfo v = owner.version();
-            return v.id() + "," + v.seq() + "," + v.createdAt() + "," + field(v.author().toString()) + "," + field(v.message()) + ",";
+            return v.id() + "," + v.seq() + "," + v.createdAt() + "," + field(v.author().toString()) + "," + field(v.message());
+        }
+
+        @Override
+        public char separator() {
+            return ',';
         }
 
         private static String field(String s) {

@@ -47,12 +47,14 @@ final class CommandContext {
     }
 
     /**
-     * The process's standard output ({@code System.out}) when the command line prints to it, as
-     * {@link Main#run} runs fdl, for output written as bytes (a file DuckDB wrote: {@link Out#file});
-     * null when the command line prints to another writer (a test capturing it, {@code fdl demo}).
+     * The process's standard output (file descriptor 1) when the command line prints to it, as
+     * {@link Main#run} runs fdl, for output written as bytes (a file DuckDB wrote: {@link Out#file})
+     * after what the command line's writer printed and flushed; null when the command line prints
+     * to another writer (a test capturing it, {@code fdl demo}).
      */
-    java.io.OutputStream processStdout() {
-        return processStdout ? System.out : null;
+    java.nio.channels.WritableByteChannel processStdout() {
+        // not closed: closing the channel would close file descriptor 1
+        return processStdout ? new java.io.FileOutputStream(java.io.FileDescriptor.out).getChannel() : null;
     }
 
     /** Marks this run as printing to the process's standard output ({@link #processStdout()}). */

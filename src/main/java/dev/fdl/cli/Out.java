@@ -44,16 +44,18 @@ final class Out {
 
     /**
      * Prints the UTF-8 text of {@code file} (written by DuckDB) after what {@code out} holds: as
-     * bytes straight to {@code stdout} when {@code out} prints to it ({@link CommandContext#processStdout}),
+     * bytes straight to {@code stdout} (the kernel copying them) when {@code out} prints to it ({@link CommandContext#processStdout}),
      * else decoded into {@code out}.
      *
      * @throws java.io.IOException when the file cannot be read or the output written
      */
-    static void file(PrintWriter out, java.io.OutputStream stdout, java.nio.file.Path file) throws java.io.IOException {
+    static void file(PrintWriter out, java.nio.channels.WritableByteChannel stdout, java.nio.file.Path file) throws java.io.IOException {
         out.flush();
         if (stdout != null) {
-            java.nio.file.Files.copy(file, stdout);
-            stdout.flush();
+            try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(file)) {
+                long size = in.size();
+                for (long at = 0; at < size; ) at += in.transferTo(at, size - at, stdout); // the kernel copies (sendfile)
+            }
         } else {
             try (java.io.Reader r = java.nio.file.Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 r.transferTo(out);

@@ -50,7 +50,7 @@ public final class Blame {
     /**
      * Receives the blame: first the columns shown (the key, else every column), then the lines of
      * the rows in key order, as DuckDB wrote them into a file: per row the {@link #prefix} of its
-     * owner, its shown values in the {@link #form()}, then the {@link #suffix()}.
+     * owner, the {@link #separator()}, its shown values in the {@link #form()}, then the {@link #suffix()}.
      */
     public interface Sink {
         /** How a row's shown values are written into its line, by DuckDB. */
@@ -65,8 +65,11 @@ public final class Blame {
 
         void columns(List<String> names);
 
-        /** The text a row's line starts with, before its values, for the rows of {@code owner}: asked once per owner. */
+        /** The text a row's line starts with, for the rows of {@code owner}: asked once per owner. */
         String prefix(SnapshotOwners.Owner owner);
+
+        /** The one character between a row's prefix and its values. */
+        char separator();
 
         /** The text a row's line ends with, after its values (before the line feed). */
         default String suffix() {
@@ -245,14 +248,17 @@ public final class Blame {
         for (SnapshotOwners.Owner o : e.owners()) prefixes.add(SqlQuote.literal(sink.prefix(o)));
         if (prefixes.isEmpty()) prefixes.add("''"); // no rows: the list only needs a type
         String suffix = sink.suffix().isEmpty() ? "" : " || " + SqlQuote.literal(sink.suffix());
-        String sql = "SELECT [" + String.join(", ", prefixes) + "][__fdl_owner + 1] || " + rendered(sink.form(), shown) + suffix
+        // two columns, the prefix and the values: DuckDB's CSV writer joins them by the separator
+        // without building each line as one more string
+        String sql = "SELECT [" + String.join(", ", prefixes) + "][__fdl_owner + 1], " + rendered(sink.form(), shown) + suffix
                 + " FROM (" + texts + " FROM (" + sorted + " FROM (" + e.rows() + ") AS r ORDER BY " + String.join(", ", order) + "))";
+        String options = "FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER " + SqlQuote.literal(String.valueOf(sink.separator()));
         Path file = Files.createTempFile("fdl-blame-", ".txt");
         try {
             long n;
             try (Statement st = duck.createStatement()) {
-                // one VARCHAR column, written as it is: no quotes, no escapes, no header
-                n = ChangeFeed.copied(st, "COPY (" + sql + ") TO " + SqlQuote.literal(file.toString()) + " (FORMAT csv, HEADER false, QUOTE '', ESCAPE '')");
+                // VARCHAR columns written as they are: no quotes, no escapes, no header
+                n = ChangeFeed.copied(st, "COPY (" + sql + ") TO " + SqlQuote.literal(file.toString()) + " (" + options + ")");
             }
             sink.lines(file);
             return n;

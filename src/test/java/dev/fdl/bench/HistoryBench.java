@@ -36,7 +36,8 @@ import java.util.Locale;
  * </ol>
  * Run with {@code mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.fdl.bench.HistoryBench
  * -Dexec.args="10000000 33 /tmp/history-10m ./fdl"} (N, V, the folder kept for the repository, the
- * launcher). {@code build} as a fifth argument only builds the repository.
+ * launcher). A fifth argument {@code build} only builds the repository, {@code blame} measures only blame; a sixth
+ * is the rounds of the row log and change feed measures (default 3).
  */
 public final class HistoryBench {
     private HistoryBench() {}
@@ -52,24 +53,27 @@ public final class HistoryBench {
             build(dir, n, versions);
             Files.writeString(built, "");
         }
-        if (args.length > 4 && args[4].equals("build")) return;
+        String only = args.length > 4 ? args[4] : "all";
+        int rounds = args.length > 5 ? Integer.parseInt(args[5]) : 3;
+        if (only.equals("build")) return;
         Path scratch = Files.createTempDirectory("fdl-historybench-run-");
         List<String> in = List.of(fdl, "-C", wc.toString());
         double blame = median(3, () -> cpu(scratch, with(in, "blame", "t", "main")), true);
         double scan = median(3, () -> scanCpu(dir, scratch), false);
         System.out.printf(Locale.ROOT, "blame of %,d rows, %d versions: %.2f s CPU; DuckDB full scan to CSV %.2f s CPU; ratio %.2f (target <= 2)%n",
                 n, versions, blame, scan, blame / scan);
+        if (only.equals("blame")) return;
         double start = median(3, () -> cpu(scratch, List.of(fdl, "--version")), false);
         long id = 7001;
-        double log = median(3, () -> cpu(scratch, with(in, "log", "main", "--table", "t", "--key", "id=" + id, "--json")), true);
-        double query = median(3, () -> cpu(scratch, with(in, "query", "main", "SELECT * FROM t WHERE id = " + id)), true);
+        double log = median(rounds, () -> cpu(scratch, with(in, "log", "main", "--table", "t", "--key", "id=" + id, "--json")), true);
+        double query = median(rounds, () -> cpu(scratch, with(in, "query", "main", "SELECT * FROM t WHERE id = " + id)), true);
         System.out.printf(Locale.ROOT, "row log over %d versions: %.2f s CPU; fdl query of the row: %.2f s; ratio %.2f, less JVM start (%.2f s) %.2f"
                         + " (target <= 3)%n", versions, log, query, log / query, start, (log - start) / (query - start));
         String first = "main~" + (versions - 1);
         Path feed = scratch.resolve("feed.parquet");
-        double changes = median(3, () -> cpu(scratch, with(in, "diff", first, "main", "--changes", "--table", "t", "--format", "parquet",
+        double changes = median(rounds, () -> cpu(scratch, with(in, "diff", first, "main", "--changes", "--table", "t", "--format", "parquet",
                 "--output", feed.toString())), true);
-        double stat = median(3, () -> cpu(scratch, with(in, "diff", first, "main", "--stat")), true);
+        double stat = median(rounds, () -> cpu(scratch, with(in, "diff", first, "main", "--stat")), true);
         System.out.printf(Locale.ROOT, "change feed first..last version: %.2f s CPU; diff --stat: %.2f s; ratio %.2f (target <= 1.5)%n",
                 changes, stat, changes / stat);
     }
