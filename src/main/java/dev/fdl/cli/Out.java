@@ -54,7 +54,11 @@ final class Out {
         if (stdout != null) {
             try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(file)) {
                 long size = in.size();
-                for (long at = 0; at < size; ) at += in.transferTo(at, size - at, stdout); // the kernel copies (sendfile)
+                try {
+                    for (long at = 0; at < size; ) at += in.transferTo(at, size - at, stdout); // the kernel copies (sendfile)
+                } catch (java.io.IOException closed) {
+                    // a reader that stopped early (| head): the rest is dropped, as the PrintWriter drops what it cannot write
+                }
             }
         } else {
             try (java.io.Reader r = java.nio.file.Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
