@@ -16,9 +16,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** {@code fdl blame <table> [<ref>]}: per visible row, the version that last added or changed it ({@link Blame}, docs/history.md). */
 @Command(name = "blame", mixinStandardHelpOptions = true,
@@ -51,36 +49,35 @@ final class BlameCommand implements Runnable {
             Resolved r = repo.resolve(target.spec());
             VersionInfo v = r.version();
             Path catalog = CommandContext.of(spec).cache().versionCatalog(repo, v);
-            Blame.Sink printer = json ? new JsonLines(out) : csv ? new CsvLines(out) : new TextLines(out);
+            java.nio.channels.WritableByteChannel stdout = CommandContext.of(spec).processStdout();
+            Blame.Sink printer = json ? new JsonLines(out, stdout) : csv ? new CsvLines(out, stdout) : new TextLines(out, stdout);
             new Blame(repo, CommandContext.of(spec).cache(), CommandContext.of(spec).duckDb())
                     .run(new Blame.Request(v, catalog, DiffCommand.dataPath(spec, repo, dev.fdl.ducklake.read.ReadableCatalog.version(catalog)), table, keys, where), printer);
             out.flush();
         }
     }
 
-    /** The text {@code prefix} gives an owner, once per owner (owners are few, rows many). */
-    private abstract static class Prefixed implements Blame.Sink {
+    /** Prints the lines DuckDB wrote ({@link Out#file}). */
+    private abstract static class Printer implements Blame.Sink {
         final PrintWriter out;
-        private final Map<SnapshotOwners.Owner, String> prefixes = new IdentityHashMap<>();
+        private final java.nio.channels.WritableByteChannel stdout;
 
-        Prefixed(PrintWriter out) {
+        /** {@code stdout}: the process's standard output that {@code out} prints to, or null when {@code out} is another writer. */
+        Printer(PrintWriter out, java.nio.channels.WritableByteChannel stdout) {
             this.out = out;
+            this.stdout = stdout;
         }
 
-        abstract String prefix(SnapshotOwners.Owner owner);
-
-        abstract String line(String prefix, String values);
-
         @Override
-        public void row(SnapshotOwners.Owner owner, String values) {
-            out.println(line(prefixes.computeIfAbsent(owner, this::prefix), values));
+        public void lines(Path file) throws java.io.IOException {
+            Out.file(out, stdout, file);
         }
     }
 
     /** git blame's shape: short version id, seq, date, author, then the row's shown values. */
-    private static final class TextLines extends Prefixed {
-        TextLines(PrintWriter out) {
-            super(out);
+    private static final class TextLines extends Printer {
+        TextLines(PrintWriter out, java.nio.channels.WritableByteChannel stdout) {
+            super(out, stdout);
         }
 
         @Override
@@ -89,22 +86,22 @@ final class BlameCommand implements Runnable {
         }
 
         @Override
-        String prefix(SnapshotOwners.Owner owner) {
-            if (owner.expired()) return String.format("%-13s %5s %-10s %-16s ", "expired", "", "", "");
+        public String prefix(SnapshotOwners.Owner owner) {
+            if (owner.expired()) return String.format("%-13s %5s %-10s %-16s", "expired", "", "", "");
             VersionInfo v = owner.version();
             String author = v.author().name().length() > 16 ? v.author().name().substring(0, 16) : v.author().name();
-            return String.format("%-13s %5d %-10s %-16s ", v.id().substring(0, 13), v.seq(), v.createdAt().toString().substring(0, 10), author);
+            return String.format("%-13s %5d %-10s %-16s", v.id().substring(0, 13), v.seq(), v.createdAt().toString().substring(0, 10), author);
         }
 
         @Override
-        String line(String prefix, String values) {
-            return prefix + values;
+        public char separator() {
+            return ' ';
         }
     }
 
-    private static final class JsonLines extends Prefixed {
-        JsonLines(PrintWriter out) {
-            super(out);
+    private static final class JsonLines extends Printer {
+        JsonLines(PrintWriter out, java.nio.channels.WritableByteChannel stdout) {
+            super(out, stdout);
         }
 
         @Override
@@ -116,16 +113,21 @@ final class BlameCommand implements Runnable {
         public void columns(List<String> names) {}
 
         @Override
-        String prefix(SnapshotOwners.Owner owner) {
-            if (owner.expired()) return "{\"expired\":true";
+        public String prefix(SnapshotOwners.Owner owner) {
+            if (owner.expired()) return "{\"expired\":true,\"row\"";
             VersionInfo v = owner.version();
             return "{\"version\":" + quote(v.id()) + ",\"seq\":" + v.seq() + ",\"created_at\":" + quote(v.createdAt().toString())
-                    + ",\"author\":" + quote(v.author().toString()) + ",\"message\":" + quote(v.message());
+                    + ",\"author\":" + quote(v.author().toString()) + ",\"message\":" + quote(v.message()) + ",\"row\"";
         }
 
         @Override
-        String line(String prefix, String values) {
-            return prefix + ",\"row\":" + values + "}";
+        public char separator() {
+            return ':';
+        }
+
+        @Override
+        public String suffix() {
+            return "}";
         }
 
         private static String quote(String s) {
@@ -133,9 +135,9 @@ final class BlameCommand implements Runnable {
         }
     }
 
-    private static final class CsvLines extends Prefixed {
-        CsvLines(PrintWriter out) {
-            super(out);
+    private static final class CsvLines extends Printer {
+        CsvLines(PrintWriter out, java.nio.channels.WritableByteChannel stdout) {
+            super(out, stdout);
         }
 
         @Override
@@ -151,15 +153,15 @@ final class BlameCommand implements Runnable {
         }
 
         @Override
-        String prefix(SnapshotOwners.Owner owner) {
+        public String prefix(SnapshotOwners.Owner owner) {
             if (owner.expired()) return "expired,,,,";
             VersionInfo v = owner.version();
             return v.id() + "," + v.seq() + "," + v.createdAt() + "," + field(v.author().toString()) + "," + field(v.message());
         }
 
         @Override
-        String line(String prefix, String values) {
-            return prefix + "," + values;
+        public char separator() {
+            return ',';
         }
 
         private static String field(String s) {

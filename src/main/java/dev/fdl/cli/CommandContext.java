@@ -25,6 +25,7 @@ final class CommandContext {
     private Path spill;
     private boolean repoWarningPrinted;
     private Cwd cwd = Cwd.process();
+    private boolean processStdout;
 
     /**
      * The context of the run {@code spec} belongs to: the one {@link Main} made, or a fresh one
@@ -43,6 +44,22 @@ final class CommandContext {
     /** {@code -C dir}: the run acts in {@code dir} (null: the process's current folder). */
     void cwd(Path dir) {
         this.cwd = dir == null ? Cwd.process() : Cwd.of(dir);
+    }
+
+    /**
+     * The process's standard output (file descriptor 1) when the command line prints to it, as
+     * {@link Main#run} runs fdl, for output written as bytes (a file DuckDB wrote: {@link Out#file})
+     * after what the command line's writer printed and flushed; null when the command line prints
+     * to another writer (a test capturing it, {@code fdl demo}).
+     */
+    java.nio.channels.WritableByteChannel processStdout() {
+        // not closed: closing the channel would close file descriptor 1
+        return processStdout ? new java.io.FileOutputStream(java.io.FileDescriptor.out).getChannel() : null;
+    }
+
+    /** Marks this run as printing to the process's standard output ({@link #processStdout()}). */
+    void printsToProcessStdout() {
+        this.processStdout = true;
     }
 
     /** The clock versions, expiry and gc read the time from (UTC). */

@@ -138,6 +138,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         CommandLine cl = null;
         try {
             cl = commandLineFor(args);
+            // picocli prints to System.out unless told otherwise, and nothing here tells it
+            if (cl.getCommandSpec().userObject() instanceof Main m) m.context.printsToProcessStdout();
             return cl.execute(args);
         } catch (LinkageError e) {
             // picocli passes Errors through; a native library that cannot be loaded is one

@@ -42,6 +42,32 @@ final class Out {
         return !quiet && terminal && !ci;
     }
 
+    /**
+     * Prints the UTF-8 text of {@code file} (written by DuckDB) after what {@code out} holds: as
+     * bytes straight to {@code stdout} (the kernel copying them) when {@code out} prints to it ({@link CommandContext#processStdout}),
+     * else decoded into {@code out}.
+     *
+     * @throws java.io.IOException when the file cannot be read or the output written
+     */
+    static void file(PrintWriter out, java.nio.channels.WritableByteChannel stdout, java.nio.file.Path file) throws java.io.IOException {
+        out.flush();
+        if (stdout != null) {
+            try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(file)) {
+                long size = in.size();
+                try {
+                    for (long at = 0; at < size; ) at += in.transferTo(at, size - at, stdout); // the kernel copies (sendfile)
+                } catch (java.io.IOException closed) {
+                    // a reader that stopped early (| head): the rest is dropped, as the PrintWriter drops what it cannot write
+                }
+            }
+        } else {
+            try (java.io.Reader r = java.nio.file.Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                r.transferTo(out);
+            }
+            out.flush();
+        }
+    }
+
     /** {@code 1.2 MB} (decimal units; {@code 999 B} below a kilobyte): sizes for people. */
     static String size(long b) {
         if (b < 1000) return b + " B";

@@ -14,6 +14,8 @@ import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionInfo;
 import dev.fdl.util.SqlQuote;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -24,7 +26,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 /**
  * {@code fdl blame}: per visible row of a table at a version, the version that last added or changed
@@ -46,9 +47,13 @@ public final class Blame {
      */
     public record Request(VersionInfo version, Path catalog, String dataPath, String table, List<String> keys, String where) {}
 
-    /** Receives the blame: first the columns shown (the key, else every column), then one line per row in key order. */
+    /**
+     * Receives the blame: first the columns shown (the key, else every column), then the lines of
+     * the rows in key order, as DuckDB wrote them into a file: per row the {@link #prefix} of its
+     * owner, the {@link #separator()}, its shown values in the {@link #form()}, then the {@link #suffix()}.
+     */
     public interface Sink {
-        /** How a row's shown values are written into one text, by DuckDB ({@link #row}). */
+        /** How a row's shown values are written into its line, by DuckDB. */
         enum Form {
             /** Values as text joined by tabs, NULL as {@code NULL}. */
             TEXT,
@@ -60,10 +65,26 @@ public final class Blame {
 
         void columns(List<String> names);
 
-        /** A row's shown values in the {@link #form()}, and its owner (the same object for rows of one owner). */
-        void row(SnapshotOwners.Owner owner, String values);
+        /** The text a row's line starts with, for the rows of {@code owner}: asked once per owner. */
+        String prefix(SnapshotOwners.Owner owner);
 
-        /** How {@link #row} wants the values. */
+        /** The one character between a row's prefix and its values. */
+        char separator();
+
+        /** The text a row's line ends with, after its values (before the line feed). */
+        default String suffix() {
+            return "";
+        }
+
+        /**
+         * The rows' lines: {@code file} holds one line per row in key order, UTF-8, each ending in a
+         * line feed; it is deleted after this returns.
+         *
+         * @throws IOException when the lines cannot be read or written on
+         */
+        void lines(Path file) throws IOException;
+
+        /** How the values are written. */
         default Form form() {
             return Form.TEXT;
         }
@@ -87,9 +108,7 @@ public final class Blame {
      *                      {@code --where} that is not one read-only expression
      */
     public long run(Request request, Sink sink) {
-        Properties props = new Properties();
-        props.setProperty("jdbc_stream_results", "true");
-        try (Connection duck = pool.connection(props)) {
+        try (Connection duck = pool.connection()) {
             Sql.attach(duck, request.catalog(), ALIAS, true);
             String file = request.catalog().toString();
             SnapshotView view = SnapshotView.load(duck, ALIAS, file, request.dataPath(), null);
@@ -106,6 +125,8 @@ public final class Blame {
             List<String> shown = keys.isEmpty() ? names : keys;
             sink.columns(shown);
             return emit(duck, new Emitted(rows, ownerOf, shown, owners), sink);
+        } catch (IOException e) {
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot write the blame of table " + request.table() + ": " + e.getMessage(), e);
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot blame table " + request.table() + " in version "
                     + request.version().id() + ": " + DuckDbErrors.firstLine(e), e);
@@ -207,27 +228,43 @@ public final class Blame {
     /** What {@link #emit} sends: the rows' SELECT, the expression of each row's owner index, the columns shown, the owners. */
     private record Emitted(String rows, String ownerOf, List<String> shown, List<SnapshotOwners.Owner> owners) {}
 
-    private static long emit(Connection duck, Emitted e, Sink sink) throws SQLException {
+    /**
+     * Has DuckDB write every row's line into a temporary file, in key order, and hands it to the
+     * sink. Only the owner index and the shown values are sorted; each line is made after the sort
+     * from its owner's prefix (one literal per owner) and the values.
+     */
+    private static long emit(Connection duck, Emitted e, Sink sink) throws SQLException, IOException {
         List<String> shown = e.shown();
-        StringBuilder inner = new StringBuilder("SELECT " + e.ownerOf() + " AS __fdl_owner");
+        StringBuilder sorted = new StringBuilder("SELECT " + e.ownerOf() + " AS __fdl_owner");
+        StringBuilder texts = new StringBuilder("SELECT __fdl_owner");
         List<String> order = new ArrayList<>();
         for (int i = 0; i < shown.size(); i++) {
-            String c = "r." + SqlQuote.ident(shown.get(i));
-            inner.append(", ").append(c).append(" AS __fdl_k").append(i);
-            if (sink.form() != Sink.Form.JSON) inner.append(", CAST(").append(c).append(" AS VARCHAR) AS __fdl_v").append(i);
+            sorted.append(", r.").append(SqlQuote.ident(shown.get(i))).append(" AS __fdl_k").append(i);
+            texts.append(", __fdl_k").append(i);
+            if (sink.form() != Sink.Form.JSON) texts.append(", CAST(__fdl_k").append(i).append(" AS VARCHAR) AS __fdl_v").append(i);
             order.add("__fdl_k" + i);
         }
-        String sql = "SELECT __fdl_owner, " + rendered(sink.form(), shown) + " FROM (" + inner + " FROM (" + e.rows() + ") AS r) ORDER BY "
-                + String.join(", ", order);
-        long n = 0;
-        List<SnapshotOwners.Owner> owners = e.owners();
-        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                sink.row(owners.get(rs.getInt(1)), rs.getString(2));
-                n++;
+        List<String> prefixes = new ArrayList<>();
+        for (SnapshotOwners.Owner o : e.owners()) prefixes.add(SqlQuote.literal(sink.prefix(o)));
+        if (prefixes.isEmpty()) prefixes.add("''"); // no rows: the list only needs a type
+        String suffix = sink.suffix().isEmpty() ? "" : " || " + SqlQuote.literal(sink.suffix());
+        // two columns, the prefix and the values: DuckDB's CSV writer joins them by the separator
+        // without building each line as one more string
+        String sql = "SELECT [" + String.join(", ", prefixes) + "][__fdl_owner + 1], " + rendered(sink.form(), shown) + suffix
+                + " FROM (" + texts + " FROM (" + sorted + " FROM (" + e.rows() + ") AS r ORDER BY " + String.join(", ", order) + "))";
+        String options = "FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER " + SqlQuote.literal(String.valueOf(sink.separator()));
+        Path file = Files.createTempFile("fdl-blame-", ".txt");
+        try {
+            long n;
+            try (Statement st = duck.createStatement()) {
+                // VARCHAR columns written as they are: no quotes, no escapes, no header
+                n = ChangeFeed.copied(st, "COPY (" + sql + ") TO " + SqlQuote.literal(file.toString()) + " (" + options + ")");
             }
+            sink.lines(file);
+            return n;
+        } finally {
+            Files.deleteIfExists(file);
         }
-        return n;
     }
 
     /** The SQL expression writing a row's shown values ({@code __fdl_k<i>}, as text {@code __fdl_v<i>}) in {@code form}. */

@@ -106,6 +106,16 @@ public final class ChangeFeed {
         }
     }
 
+    /** The row count DuckDB reports for a COPY. */
+    static long copied(Statement st, String copy) throws SQLException {
+        if (st.execute(copy)) {
+            try (ResultSet rs = st.getResultSet()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+        return Math.max(0, st.getUpdateCount());
+    }
+
     /** Receives each table's feed from the diff and copies it out with DuckDB. */
     private static final class FeedWriter implements CatalogDiff.Sink {
         private final Request request;
@@ -155,16 +165,6 @@ public final class ChangeFeed {
             tables++;
             records += n;
             if (!perTable && !(request.output() != null && format == Format.PARQUET)) parts.add(target);
-        }
-
-        /** The row count DuckDB reports for a COPY. */
-        private static long copied(Statement st, String copy) throws SQLException {
-            if (st.execute(copy)) {
-                try (ResultSet rs = st.getResultSet()) {
-                    return rs.next() ? rs.getLong(1) : 0;
-                }
-            }
-            return Math.max(0, st.getUpdateCount());
         }
 
         /** Concatenates the parts (CSV: one table's, JSON: every table's lines) into the output or {@code stdout}. */

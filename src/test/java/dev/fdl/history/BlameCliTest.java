@@ -222,4 +222,38 @@ class BlameCliTest {
         assertThat(blame(wc, "t")).isEqualTo(Map.of("1", first, "2", third, "9", second));
         assertThat(blame(wc, "t", second)).isEqualTo(Map.of("1", first, "2", first, "9", second));
     }
+
+    @Test
+    void everyFormPrintsTheOwnerThenTheRowsValuesAlikeInProcessAndToTheProcessStdout() throws Exception {
+        Path wc = Cli.newWorkingCopy(dir);
+        Cli.ok(wc, "import", csv("a", "id,v\n2,\"a,b\"\n1,\"q\"\"q\"\n3,\n").toString(), "--table", "t");
+        String id = commit(wc, "first, \"quoted\"");
+        JsonNode v = Json.MAPPER.readTree(Cli.ok(wc, "log", "-n", "1", "--json").out()).get(0);
+        String author = v.get("author").get("name").asText(), email = v.get("author").get("email").asText();
+        String created = v.get("created_at").asText();
+        long seq = v.get("seq").asLong();
+        // git blame's shape: short id, seq, date, author (16 characters at most), then the values by tabs, NULL as NULL
+        String prefix = String.format("%-13s %5d %-10s %-16s ", id.substring(0, 13), seq, created.substring(0, 10),
+                author.length() > 16 ? author.substring(0, 16) : author);
+        String text = Cli.ok(wc, "blame", "t").out();
+        assertThat(text.lines().toList()).containsExactly(String.format("%-13s %5s %-10s %-16s ", "version", "seq", "date", "author") + "id\tv",
+                prefix + "1\tq\"q", prefix + "2\ta,b", prefix + "3\tNULL");
+        String csvPrefix = id + "," + seq + "," + created + "," + author + " <" + email + ">,\"first, \"\"quoted\"\"\",";
+        assertThat(Cli.ok(wc, "blame", "t", "--csv").out().lines().toList()).containsExactly("version,seq,created_at,author,message,id,v",
+                csvPrefix + "1,\"q\"\"q\"", csvPrefix + "2,\"a,b\"", csvPrefix + "3,");
+        List<String> json = Cli.ok(wc, "blame", "t", "--json").out().lines().toList();
+        assertThat(json).hasSize(3);
+        JsonNode first = Json.MAPPER.readTree(json.get(0));
+        assertThat(first.get("version").asText()).isEqualTo(id);
+        assertThat(first.get("message").asText()).isEqualTo("first, \"quoted\"");
+        assertThat(first.get("row").toString()).isEqualTo("{\"id\":1,\"v\":\"q\\\"q\"}");
+        assertThat(Json.MAPPER.readTree(json.get(2)).get("row").get("v").isNull()).isTrue();
+        // run as a user runs it: the rows DuckDB wrote go to the process's stdout after the header, appended to what a file holds
+        Path out = Files.writeString(dir.resolve("out.txt"), "before\n");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), "dev.fdl.cli.Main", "-C", wc.toString(), "blame", "t", "main")
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile())).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        assertThat(p.waitFor()).isZero();
+        assertThat(Files.readString(out)).isEqualTo("before\n" + text);
+    }
 }
