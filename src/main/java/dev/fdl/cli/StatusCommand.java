@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.ducklake.SnapshotInfo;
 import dev.fdl.util.Json;
+import dev.fdl.workingcopy.CatalogSummary;
 import dev.fdl.workingcopy.Commit;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
@@ -41,11 +42,15 @@ final class StatusCommand implements Runnable {
             Commit.reconcile(Repository.open(store), wc);
         }
         WorkingCopy.State st = wc.state();
-        List<SnapshotInfo> pending;
-        dev.fdl.ducklake.format.SnapshotChanges.Names names;
-        try (CatalogInspector c = CatalogInspector.open(wc.catalog())) {
-            pending = c.snapshots().stream().filter(s -> s.id() > st.baseSnapshot()).toList();
-            names = pending.isEmpty() ? null : c.names();
+        // the catalog is opened only when it holds snapshots since the base: unchanged, its summary answers
+        CatalogSummary.Facts facts = CatalogSummary.of(wc);
+        List<SnapshotInfo> pending = List.of();
+        dev.fdl.ducklake.format.SnapshotChanges.Names names = null;
+        if (facts.lastSnapshot() > st.baseSnapshot()) {
+            try (CatalogInspector c = CatalogInspector.open(wc.catalog())) {
+                pending = c.snapshots().stream().filter(s -> s.id() > st.baseSnapshot()).toList();
+                names = pending.isEmpty() ? null : c.names();
+            }
         }
         String moved; // null: unchanged
         String nowAt = null;
@@ -55,7 +60,7 @@ final class StatusCommand implements Runnable {
             Optional<RefValue> ref = st.branch() == null ? Optional.empty() : repo.readBranch(new RefName(st.branch()));
             moved = moved(st, ref);
             if (ref.isPresent()) nowAt = ref.get().versionId();
-            toCommit = Commit.pending(repo, wc);
+            toCommit = Commit.pending(repo, wc, facts);
         }
         String ignored = wc.ignoredDescriptionWarning();
         if (ignored != null) spec.commandLine().getErr().println("fdl: warning: " + ignored);
