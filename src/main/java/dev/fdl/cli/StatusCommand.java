@@ -42,16 +42,10 @@ final class StatusCommand implements Runnable {
             Commit.reconcile(Repository.open(store), wc);
         }
         WorkingCopy.State st = wc.state();
-        // the catalog is opened only when it holds snapshots since the base: unchanged, its summary answers
         CatalogSummary.Facts facts = CatalogSummary.of(wc);
-        List<SnapshotInfo> pending = List.of();
-        dev.fdl.ducklake.format.SnapshotChanges.Names names = null;
-        if (facts.lastSnapshot() > st.baseSnapshot()) {
-            try (CatalogInspector c = CatalogInspector.open(wc.catalog())) {
-                pending = c.snapshots().stream().filter(s -> s.id() > st.baseSnapshot()).toList();
-                names = pending.isEmpty() ? null : c.names();
-            }
-        }
+        Since since = since(wc, facts);
+        List<SnapshotInfo> pending = since.snapshots();
+        dev.fdl.ducklake.format.SnapshotChanges.Names names = since.names();
         String moved; // null: unchanged
         String nowAt = null;
         Commit.Pending toCommit;
@@ -115,6 +109,19 @@ final class StatusCommand implements Runnable {
                         + (s.message() == null ? "" : "  \"" + s.message() + "\""));
         }
         out.flush();
+    }
+
+    /** The working catalog's snapshots since the base, and the names their changes refer to (null without any). */
+    private record Since(List<SnapshotInfo> snapshots, dev.fdl.ducklake.format.SnapshotChanges.Names names) {}
+
+    /** {@link Since} of {@code wc}: the catalog is opened only when its newest snapshot ({@code facts}) is past the base. */
+    private static Since since(WorkingCopy wc, CatalogSummary.Facts facts) {
+        long base = wc.state().baseSnapshot();
+        if (facts.lastSnapshot() <= base) return new Since(List.of(), null);
+        try (CatalogInspector c = CatalogInspector.open(wc.catalog())) {
+            List<SnapshotInfo> pending = c.snapshots().stream().filter(s -> s.id() > base).toList();
+            return new Since(pending, pending.isEmpty() ? null : c.names());
+        }
     }
 
     /** How the branch changed in the repository since checkout ("been deleted", "been created", "moved"); null: unchanged or detached. */
