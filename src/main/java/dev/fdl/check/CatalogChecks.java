@@ -67,13 +67,21 @@ final class CatalogChecks {
                 validate(r.field(), c.duckType(), p, what);
                 predicates.put(r, p);
                 keys.put(r, r.key(c.id(), c.duckType()));
-                (since > 0 && parentHeld.contains(keys.get(r)) ? added : all).add(r);
+                (checkedOnAdded(keys.get(r), since, parentHeld) ? added : all).add(r);
             }
             if (!added.isEmpty()) incremental = true;
             out.addAll(scan(t, "(" + reader.addedRowsSql(t, since) + ")", added, predicates, keys, true));
             out.addAll(scan(t, view(t), all, predicates, keys, false));
         }
         return out;
+    }
+
+    /**
+     * Whether a row constraint whose {@link RowRule#key} is {@code key} is checked on the rows added
+     * since {@code since} only: it held at the parent (docs/checks.md, "Incremental checking").
+     */
+    static boolean checkedOnAdded(String key, long since, Set<String> parentHeld) {
+        return since > 0 && parentHeld.contains(key);
     }
 
     /** One scan of {@code source} counting each rule's violations, then the first rows of those that have some. */

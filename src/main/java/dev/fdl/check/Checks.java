@@ -49,6 +49,12 @@ public final class Checks {
          * form; null: every table), overriding the catalog's data_path.
          */
         String forTables(Set<String> tables);
+
+        /**
+         * Fetches the files at {@code locations} (as a reader attached at {@link #forTables}'s path
+         * names them) when that path is a mirror of a remote data folder; nothing for a local one.
+         */
+        default void fetch(java.util.Collection<String> locations) {}
     }
 
     /**
@@ -122,12 +128,12 @@ public final class Checks {
         List<String> held;
         boolean incremental;
         if (!rules.rows().isEmpty() || !rules.keys().isEmpty() || !rules.sql().isEmpty()) {
-            Set<String> named = tablesRead(pool, rules);
-            String dataPath = target.data().forTables(named);
-            try (BuiltInReader reader = BuiltInReader.open(pool, target.catalog(), dataPath, null, named)) {
+            long since = parent == null || options.full() ? 0 : parent.since();
+            ReadPlan plan = ReadPlan.of(pool, target, rules, tablesRead(pool, rules), since, parent == null ? Set.of() : parent.held());
+            String dataPath = plan.dataPath();
+            try (BuiltInReader reader = BuiltInReader.open(pool, target.catalog(), dataPath, null, plan.viewed())) {
                 confine(reader, target, dataPath);
                 CatalogChecks c = new CatalogChecks(reader);
-                long since = parent == null || options.full() ? 0 : parent.since();
                 results.addAll(c.rows(rules.rows(), since, parent == null ? Set.of() : parent.held()));
                 results.addAll(c.keys(rules.keys()));
                 results.addAll(c.sql(rules.sql()));
@@ -150,12 +156,20 @@ public final class Checks {
      * to name it in their error.
      */
     static Set<String> tablesRead(DuckDbPool pool, Rules rules) {
-        Set<String> out = new java.util.HashSet<>();
+        Set<String> sql = sqlTablesRead(pool, rules);
+        if (sql == null) return null;
+        Set<String> out = new java.util.HashSet<>(sql);
         for (RowRule r : rules.rows()) out.add(qualified(r.table()));
         for (KeyRule k : rules.keys()) {
             out.add(qualified(k.table()));
             if (k.refTable() != null) out.add(qualified(k.refTable()));
         }
+        return out;
+    }
+
+    /** The tables the SQL checks name ({@link #tablesRead}'s rule), null when one may read tables it does not name. */
+    static Set<String> sqlTablesRead(DuckDbPool pool, Rules rules) {
+        Set<String> out = new java.util.HashSet<>();
         if (rules.sql().isEmpty()) return out;
         try (java.sql.Connection duck = pool.connection()) {
             for (SqlCheck c : rules.sql()) {
@@ -170,7 +184,7 @@ public final class Checks {
     }
 
     /** A resource name ({@link dev.fdl.dataset.TableFacts#resourceName}) as lower-case {@code schema.table}. */
-    private static String qualified(String resource) {
+    static String qualified(String resource) {
         String q = resource.contains(".") ? resource : "main." + resource;
         return dev.fdl.ducklake.engine.Identifiers.fold(q);
     }

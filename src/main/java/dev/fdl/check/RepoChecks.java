@@ -158,11 +158,21 @@ public final class RepoChecks {
     /**
      * Where the built-in reader finds the catalog's data files: the repository's data folder, or,
      * when remote, a local mirror into which the files of the tables the checks read are fetched
-     * (only when a check reads rows).
+     * (only when a check reads rows; of a table checked on added rows only, the files it added: {@link ReadPlan}).
      */
     private Checks.DataPath dataPath(Repository repo, Path catalog) {
-        return tables -> ReadableCatalog.version(catalog).dataPath(env.pool(), new ReadableCatalog.DataFiles(repo.store(), repo.dataDir(),
-                env.cache().dataFolder(repo)), null, tables);
+        ReadableCatalog.DataFiles files = new ReadableCatalog.DataFiles(repo.store(), repo.dataDir(), env.cache().dataFolder(repo));
+        return new Checks.DataPath() {
+            @Override
+            public String forTables(java.util.Set<String> tables) {
+                return ReadableCatalog.version(catalog).dataPath(env.pool(), files, null, tables);
+            }
+
+            @Override
+            public void fetch(java.util.Collection<String> locations) {
+                files.fetchLocations(locations, "catalog " + catalog);
+            }
+        };
     }
 
     /** The tables at the catalog's newest snapshot, as dataset.json's filling needs them (what commit's step 3 reads). */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.ducklake.catalog.CatalogInspector;
 import dev.fdl.ducklake.SnapshotInfo;
 import dev.fdl.util.Json;
+import dev.fdl.workingcopy.CatalogSummary;
 import dev.fdl.workingcopy.Commit;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefValue;
@@ -41,12 +42,10 @@ final class StatusCommand implements Runnable {
             Commit.reconcile(Repository.open(store), wc);
         }
         WorkingCopy.State st = wc.state();
-        List<SnapshotInfo> pending;
-        dev.fdl.ducklake.format.SnapshotChanges.Names names;
-        try (CatalogInspector c = CatalogInspector.open(wc.catalog())) {
-            pending = c.snapshots().stream().filter(s -> s.id() > st.baseSnapshot()).toList();
-            names = pending.isEmpty() ? null : c.names();
-        }
+        CatalogSummary.Facts facts = CatalogSummary.of(wc);
+        Since since = since(wc, facts);
+        List<SnapshotInfo> pending = since.snapshots();
+        dev.fdl.ducklake.format.SnapshotChanges.Names names = since.names();
         String moved; // null: unchanged
         String nowAt = null;
         Commit.Pending toCommit;
@@ -55,7 +54,7 @@ final class StatusCommand implements Runnable {
             Optional<RefValue> ref = st.branch() == null ? Optional.empty() : repo.readBranch(new RefName(st.branch()));
             moved = moved(st, ref);
             if (ref.isPresent()) nowAt = ref.get().versionId();
-            toCommit = Commit.pending(repo, wc);
+            toCommit = Commit.pending(repo, wc, facts);
         }
         String ignored = wc.ignoredDescriptionWarning();
         if (ignored != null) spec.commandLine().getErr().println("fdl: warning: " + ignored);
@@ -110,6 +109,19 @@ final class StatusCommand implements Runnable {
                         + (s.message() == null ? "" : "  \"" + s.message() + "\""));
         }
         out.flush();
+    }
+
+    /** The working catalog's snapshots since the base, and the names their changes refer to (null without any). */
+    private record Since(List<SnapshotInfo> snapshots, dev.fdl.ducklake.format.SnapshotChanges.Names names) {}
+
+    /** {@link Since} of {@code wc}: the catalog is opened only when its newest snapshot ({@code facts}) is past the base. */
+    private static Since since(WorkingCopy wc, CatalogSummary.Facts facts) {
+        long base = wc.state().baseSnapshot();
+        if (facts.lastSnapshot() <= base) return new Since(List.of(), null);
+        try (CatalogInspector c = CatalogInspector.open(wc.catalog())) {
+            List<SnapshotInfo> pending = c.snapshots().stream().filter(s -> s.id() > base).toList();
+            return new Since(pending, pending.isEmpty() ? null : c.names());
+        }
     }
 
     /** How the branch changed in the repository since checkout ("been deleted", "been created", "moved"); null: unchanged or detached. */

@@ -62,6 +62,8 @@ import java.util.stream.StreamSupport;
 public final class LocalStore implements ObjectStore, LocalFiles {
     /** Objects up to this size get a content ETag (MD5); larger ones one from their metadata. */
     static final long CONTENT_ETAG_LIMIT = 1 << 20;
+    /** A large file is copied by the kernel this many bytes at a time, each told to a counting payload ({@link Payload#counting}). */
+    static final long COPY_CHUNK = 8L << 20;
     private static final ReentrantLock JVM_LOCK = new ReentrantLock();
 
     private final Path root;
@@ -418,7 +420,7 @@ public final class LocalStore implements ObjectStore, LocalFiles {
                 out.flush();
             } else {
                 try (FileChannel in = FileChannel.open(body.file(), StandardOpenOption.READ)) {
-                    for (long at = 0, n; (n = ch.transferFrom(in, at, 1L << 30)) > 0; ) at += n;
+                    for (long at = 0, n; (n = ch.transferFrom(in, at, COPY_CHUNK)) > 0; at += n) body.sent(n);
                 }
             }
             if (durable) ch.force(true);

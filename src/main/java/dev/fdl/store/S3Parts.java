@@ -7,11 +7,8 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -48,14 +45,15 @@ final class S3Parts implements AutoCloseable {
     }
 
     /**
-     * Uploads the parts of {@code file} (UploadPart) to object key {@code k}, up to {@link #THREADS} of this store's
+     * Uploads the parts of {@code body}, a file of {@code size} bytes (UploadPart), to object key {@code k}, up to {@link #THREADS} of this store's
      * uploads at a time, each streamed from its slice of the file. When one fails, the parts not
      * begun are cancelled and those under way waited for (a part that lands after
      * AbortMultipartUpload could be kept), then its error is thrown.
      *
      * @return the completed parts, by part number
      */
-    List<CompletedPart> upload(String k, String uploadId, Path file, long size) {
+    List<CompletedPart> upload(String k, String uploadId, Payload body, long size) {
+        Path file = body.file();
         int count = partCount(size, partSize);
         List<Future<CompletedPart>> futures = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -64,7 +62,7 @@ final class S3Parts implements AutoCloseable {
             int number = i + 1;
             Callable<CompletedPart> part = () -> {
                 String etag = client.uploadPart(b -> b.bucket(bucket).key(k).uploadId(uploadId).partNumber(number),
-                        RequestBody.fromContentProvider(() -> slice(file, start, len), len, "application/octet-stream")).eTag();
+                        RequestBody.fromContentProvider(() -> slice(body, start, len), len, "application/octet-stream")).eTag();
                 return CompletedPart.builder().partNumber(number).eTag(etag).build();
             };
             if (count == 1) {
@@ -116,38 +114,12 @@ final class S3Parts implements AutoCloseable {
         }
     }
 
-    /** A fresh stream over {@code len} bytes of {@code file} from {@code offset}. */
-    private static InputStream slice(Path file, long offset, long len) {
+    /** A fresh stream over {@code len} bytes of {@code body} from {@code offset} (counted when the payload is). */
+    private static InputStream slice(Payload body, long offset, long len) {
         try {
-            FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-            ch.position(offset);
-            InputStream in = Channels.newInputStream(ch);
-            return new InputStream() {
-                private long left = len;
-
-                @Override
-                public int read() throws IOException {
-                    if (left <= 0) return -1;
-                    int b = in.read();
-                    if (b >= 0) left--;
-                    return b;
-                }
-
-                @Override
-                public int read(byte[] buf, int off, int n) throws IOException {
-                    if (left <= 0) return -1;
-                    int r = in.read(buf, off, (int) Math.min(n, left));
-                    if (r > 0) left -= r;
-                    return r;
-                }
-
-                @Override
-                public void close() throws IOException {
-                    in.close();
-                }
-            };
+            return body.open(offset, len);
         } catch (IOException e) {
-            throw new StoreException(null, "cannot read " + file + ": " + e.getMessage(), e);
+            throw new StoreException(null, "cannot read " + body.file() + ": " + e.getMessage(), e);
         }
     }
 
@@ -169,7 +141,7 @@ final class S3Parts implements AutoCloseable {
 
     static String md5Hex(Path file, long offset, long len) throws IOException {
         MessageDigest md = md5();
-        try (InputStream in = new DigestInputStream(slice(file, offset, len), md)) {
+        try (InputStream in = new DigestInputStream(slice(Payload.of(file), offset, len), md)) {
             in.transferTo(OutputStream.nullOutputStream());
         }
         return HexFormat.of().formatHex(md.digest());

@@ -269,7 +269,7 @@ public final class S3Store implements ObjectStore {
     public WriteResult put(String key, Payload body) {
         String k = objectKey(key);
         try {
-            if (multipart(body)) return WriteResult.written(multipartUpload(key, k, body.file(), null));
+            if (multipart(body)) return WriteResult.written(multipartUpload(key, k, body, null));
             PutObjectResponse r = client.putObject(b -> b.bucket(location.bucket()).key(k), requestBody(body));
             return WriteResult.written(r.eTag());
         } catch (SdkException e) {
@@ -414,7 +414,7 @@ public final class S3Store implements ObjectStore {
         String k = objectKey(key);
         if (conditionalMultipart(body)) {
             try {
-                String written = multipartUpload(key, k, body.file(), etag == null ? Condition.ABSENT : new Condition(etag));
+                String written = multipartUpload(key, k, body, etag == null ? Condition.ABSENT : new Condition(etag));
                 return written == null ? WriteResult.preconditionFailed() : WriteResult.written(written);
             } catch (SdkException e) {
                 throw errors.fail("write", key, e);
@@ -538,7 +538,8 @@ public final class S3Store implements ObjectStore {
      *
      * @return the new ETag, or null when the condition refused the write
      */
-    private String multipartUpload(String key, String k, Path file, Condition condition) {
+    private String multipartUpload(String key, String k, Payload upload, Condition condition) {
+        Path file = upload.file();
         long size;
         try {
             size = Files.size(file);
@@ -549,7 +550,7 @@ public final class S3Store implements ObjectStore {
         String uploadId = client.createMultipartUpload(b -> b.bucket(location.bucket()).key(k)).uploadId();
         boolean completed = false;
         try {
-            List<CompletedPart> completedParts = parts.upload(k, uploadId, file, size);
+            List<CompletedPart> completedParts = parts.upload(k, uploadId, upload, size);
             if (condition == null) {
                 CompleteMultipartUploadResponse r = client.completeMultipartUpload(b -> b.bucket(location.bucket()).key(k)
                         .uploadId(uploadId).multipartUpload(m -> m.parts(completedParts)));
@@ -612,8 +613,21 @@ public final class S3Store implements ObjectStore {
         }
     }
 
+    /**
+     * The body of one PutObject. A file is streamed from disk; a counting payload's stream is read
+     * afresh at every attempt and counted as the SDK sends it (its content type is then S3's
+     * default rather than the SDK's guess from the file name, which is for files a browser opens).
+     */
     private static RequestBody requestBody(Payload body) {
-        return body.bytes() != null ? RequestBody.fromBytes(body.bytes()) : RequestBody.fromFile(body.file());
+        if (body.bytes() != null) return RequestBody.fromBytes(body.bytes());
+        if (!body.isCounting()) return RequestBody.fromFile(body.file());
+        return RequestBody.fromContentProvider(() -> {
+            try {
+                return body.open();
+            } catch (IOException e) {
+                throw new StoreException(null, "cannot read " + body.file() + ": " + e.getMessage(), e);
+            }
+        }, body.size(), "application/octet-stream");
     }
 
     /** Jittered exponential backoff before attempt {@code attempt}: about 50 ms, 100 ms, … capped at 2 s. */

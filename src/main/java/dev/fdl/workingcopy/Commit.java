@@ -224,15 +224,16 @@ public final class Commit {
      * @throws FdlException (exit 1) when the working catalog cannot be read
      */
     public static Pending pending(Repository repo, WorkingCopy wc) {
-        long last;
-        String format;
         try (CatalogInspector c = CatalogInspector.open(wc.catalog())) {
-            last = c.lastSnapshotId();
-            format = c.formatVersion();
+            return pending(repo, wc, new CatalogSummary.Facts(c.lastSnapshotId(), c.formatVersion()));
         }
+    }
+
+    /** {@link #pending(Repository, WorkingCopy)} given the working catalog's newest snapshot and format ({@link CatalogSummary}). */
+    public static Pending pending(Repository repo, WorkingCopy wc, CatalogSummary.Facts catalog) {
         VersionInfo base = Description.base(repo, wc).orElse(null);
-        return new Pending(Math.max(0, last - wc.state().baseSnapshot()), Description.change(wc, base),
-                base == null ? EmptyCatalog.NEW_FORMAT : base.ducklake().format(), format);
+        return new Pending(Math.max(0, catalog.lastSnapshot() - wc.state().baseSnapshot()), Description.change(wc, base),
+                base == null ? EmptyCatalog.NEW_FORMAT : base.ducklake().format(), catalog.format());
     }
 
     /**

@@ -78,7 +78,8 @@ public final class DataFileUploads {
     private final ExecutorService pool;
     private final Map<Path, Job> jobs = new LinkedHashMap<>();
     private final List<String> names = new ArrayList<>();
-    private final AtomicLong uploadedBytes = new AtomicLong();
+    /** Bytes the store has read of the files to send them, counted as it goes (a retried request counts again). */
+    private final AtomicLong sentBytes = new AtomicLong();
 
     private DataFileUploads(ObjectStore store, String folderKey, Path localFolder, DataProgress progress, DataFileDigests digests,
                             int threads) {
@@ -99,7 +100,8 @@ public final class DataFileUploads {
      * soon as it is finished, and the rest once {@code write} returns.
      *
      * @param folderKey the table's folder key, ending in {@code /} (the file names are appended)
-     * @param progress  told the bytes uploaded ({@code uploading}) once the statement has ended
+     * @param progress  told the bytes uploaded ({@code uploading}), counted as the store sends them, from
+     *                  when the statement has ended until the last upload returns
      * @return the files {@code write} returned, in its order, each with its key; keys of files it
      *         did not return are deleted again
      * @throws SQLException what {@code write} threw; nothing stays uploaded then
@@ -221,9 +223,8 @@ public final class DataFileUploads {
         if (job != null) await(job); // an earlier upload of this key must not land after the new one
         String key = folderKey + fileName;
         Future<?> f = pool.submit(() -> {
-            store.put(key, Payload.of(file));
+            store.put(key, Payload.of(file).counting(sentBytes::addAndGet));
             digests.hashAndRecord(key, file, size);
-            uploadedBytes.addAndGet(size);
         });
         jobs.put(file, new Job(file, fileName, size, f));
     }
@@ -248,7 +249,8 @@ public final class DataFileUploads {
         }
         for (Job j : all) {
             while (!j.future().isDone()) {
-                if (progress.shown()) progress.update("uploading", uploadedBytes.get(), total, "bytes");
+                // below the total until every upload has returned: the line ends with the last one
+                if (progress.shown()) progress.update("uploading", Math.min(sentBytes.get(), total - 1), total, "bytes");
                 try {
                     j.future().get(250, TimeUnit.MILLISECONDS);
                 } catch (java.util.concurrent.TimeoutException e) {
