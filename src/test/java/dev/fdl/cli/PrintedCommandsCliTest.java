@@ -502,7 +502,7 @@ class PrintedCommandsCliTest {
         assertThat(count(wc, "kept", "u")).isEqualTo("1");
 
         // a snapshot an older version keeps
-        String snapshot = printed(Cli.ok(wc, "log", "-n", "1", "--json", one).out(), "\"snapshot\"\\s*:\\s*(\\d+)");
+        String snapshot = printed(Cli.ok(wc, "log", "-n", "1", "--json", one).out(), "\"snapshot_id\"\\s*:\\s*(\\d+)");
         Cli.ok(wc, "import", csv("v.csv", "id\n3\n").toString(), "-t", "v");
         String two = dev.fdl.util.Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "two", "--json").out()).get("id").asText();
         Cli.Result old = Cli.in(wc, "query", "--snapshot", snapshot, two, "SELECT count(*) AS n FROM t", "--csv");
