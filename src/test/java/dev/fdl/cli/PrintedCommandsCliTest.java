@@ -501,6 +501,12 @@ class PrintedCommandsCliTest {
         paste(wc, printed(gc, "(fdl tag <name> <version-id>)").replace("<name>", "kept").replace("<version-id>", gone));
         assertThat(count(wc, "kept", "u")).isEqualTo("1");
 
+        // a site that a tag makes stale
+        Cli.ok(wc, "site", "--no-stat");
+        Cli.ok(wc, "tag", "first", one);
+        paste(wc, printed(Cli.ok(wc, "tag", "second", one).err(), "stale: run (fdl site)$"));
+        assertThat(java.nio.file.Files.readString(root.resolve("index.html"))).contains("second");
+
         // a snapshot an older version keeps
         String snapshot = printed(Cli.ok(wc, "log", "-n", "1", "--json", one).out(), "\"snapshot_id\"\\s*:\\s*(\\d+)");
         Cli.ok(wc, "import", csv("v.csv", "id\n3\n").toString(), "-t", "v");
