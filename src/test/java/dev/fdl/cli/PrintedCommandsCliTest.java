@@ -260,6 +260,18 @@ class PrintedCommandsCliTest {
         assertThat(rows(wc, null)).isEqualTo("k,a\n1,12\n2,22\n3,33\n");
     }
 
+    /** A new, empty repository in {@code dir/repo}. */
+    private Path newRepository() {
+        Path root = dir.resolve("repo");
+        Cli.ok(dir, "init", root.toString());
+        return root;
+    }
+
+    /** Imports table {@code table} holding one row, {@code id}, into {@code wc}'s working catalog. */
+    private void importRow(Path wc, String table, int id) throws IOException {
+        Cli.ok(wc, "import", csv(table + ".csv", "id\n" + id + "\n").toString(), "-t", table);
+    }
+
     /** A new folder {@code name} holding a working copy of {@code root}'s branch {@code main}. */
     private Path workingCopyOf(Path root, String name) throws IOException {
         Path wc = java.nio.file.Files.createDirectories(dir.resolve(name));
@@ -278,16 +290,29 @@ class PrintedCommandsCliTest {
     }
 
     /**
+     * {@code ahead} commits table {@code theirs} (one row, {@code id}) to main; then {@code behind}
+     * imports table {@code mine} and commits, refused because the branch moved. Returns what it printed.
+     */
+    private String commitAfterTheBranchMoved(Path ahead, Path behind, String theirs, String mine, int id) throws IOException {
+        Cli.ok(ahead, "pull");
+        importRow(ahead, theirs, id);
+        Cli.ok(ahead, "commit", "-m", "theirs: " + theirs);
+        importRow(behind, mine, id + 1);
+        Cli.Result moved = Cli.in(behind, "commit", "-m", "mine: " + mine);
+        assertThat(moved.exit()).as(moved.toString()).isEqualTo(ExitCodes.CONFLICT);
+        return moved.err();
+    }
+
+    /**
      * What a refused commit prints, pasted as printed: the message it asks for (the placeholder
      * filled in), the empty commit it offers, and each way on when the branch moved since checkout
      * (pull then commit, commit --pull, a new branch then commit, a forced checkout of the branch).
      */
     @Test
     void commitHints() throws Exception {
-        Path root = dir.resolve("repo");
-        Cli.ok(dir, "init", root.toString());
+        Path root = newRepository();
         Path a = workingCopyOf(root, "a");
-        Cli.ok(a, "import", csv("t.csv", "id\n1\n").toString(), "-t", "t");
+        importRow(a, "t", 1);
         Cli.Result noMessage = Cli.in(a, "commit");
         assertThat(noMessage.exit()).as(noMessage.toString()).isEqualTo(ExitCodes.USAGE);
         paste(a, printed(noMessage.err(), "(fdl commit -m \"\\.\\.\\.\")").replace("...", "first one"));
@@ -303,46 +328,29 @@ class PrintedCommandsCliTest {
 
         // the branch moved since b's checkout: pull, then commit (the refused commit's message kept)
         Path b = workingCopyOf(root, "b");
-        Cli.ok(a, "commit", "--allow-empty", "-m", "moves main");
-        Cli.ok(b, "import", csv("u.csv", "id\n2\n").toString(), "-t", "u");
-        Cli.Result moved = Cli.in(b, "commit", "-m", "mine: u");
-        assertThat(moved.exit()).as(moved.toString()).isEqualTo(ExitCodes.CONFLICT);
-        paste(b, printed(moved.err(), "\\((fdl pull), then fdl commit"));
-        paste(b, printed(moved.err(), "fdl pull, then (fdl commit);"));
+        String moved = commitAfterTheBranchMoved(a, b, "s", "u", 2);
+        paste(b, printed(moved, "\\((fdl pull), then fdl commit"));
+        paste(b, printed(moved, "fdl pull, then (fdl commit);"));
         assertThat(count(b, "main", "t") + count(b, "main", "u")).isEqualTo("11");
         assertThat(lastMessage(b, "main")).contains("mine: u");
 
         // commit --pull, which does both
-        Cli.ok(a, "pull");
-        Cli.ok(a, "import", csv("v.csv", "id\n3\n").toString(), "-t", "v");
-        Cli.ok(a, "commit", "-m", "theirs: v");
-        Cli.ok(b, "import", csv("w.csv", "id\n4\n").toString(), "-t", "w");
-        moved = Cli.in(b, "commit", "-m", "mine: w");
-        assertThat(moved.exit()).as(moved.toString()).isEqualTo(ExitCodes.CONFLICT);
-        paste(b, printed(moved.err(), "or (fdl commit --pull), which does both"));
+        moved = commitAfterTheBranchMoved(a, b, "v", "w", 3);
+        paste(b, printed(moved, "or (fdl commit --pull), which does both"));
         assertThat(count(b, "main", "v") + count(b, "main", "w")).isEqualTo("11");
         assertThat(lastMessage(b, "main")).contains("mine: w");
 
         // keep the work on a new branch, then commit
-        Cli.ok(a, "pull");
-        Cli.ok(a, "import", csv("x.csv", "id\n5\n").toString(), "-t", "x");
-        Cli.ok(a, "commit", "-m", "theirs: x");
-        Cli.ok(b, "import", csv("y.csv", "id\n6\n").toString(), "-t", "y");
-        moved = Cli.in(b, "commit", "-m", "mine: y");
-        assertThat(moved.exit()).as(moved.toString()).isEqualTo(ExitCodes.CONFLICT);
-        paste(b, printed(moved.err(), "\\((fdl checkout -b <new-branch>), then fdl commit\\)").replace("<new-branch>", "mine"));
-        paste(b, printed(moved.err(), "fdl checkout -b <new-branch>, then (fdl commit)\\)"));
+        moved = commitAfterTheBranchMoved(a, b, "x", "y", 5);
+        paste(b, printed(moved, "\\((fdl checkout -b <new-branch>), then fdl commit\\)").replace("<new-branch>", "mine"));
+        paste(b, printed(moved, "fdl checkout -b <new-branch>, then (fdl commit)\\)"));
         assertThat(count(b, "mine", "y") + count(b, "mine", "x") + count(b, "main", "y")).isEqualTo("1missingmissing");
         assertThat(lastMessage(b, "mine")).contains("mine: y");
 
         // start again from the branch
         Cli.ok(b, "checkout", "main");
-        Cli.ok(a, "import", csv("z.csv", "id\n7\n").toString(), "-t", "z");
-        Cli.ok(a, "commit", "-m", "theirs: z");
-        Cli.ok(b, "import", csv("q.csv", "id\n8\n").toString(), "-t", "q");
-        moved = Cli.in(b, "commit", "-m", "mine: q");
-        assertThat(moved.exit()).as(moved.toString()).isEqualTo(ExitCodes.CONFLICT);
-        paste(b, printed(moved.err(), "\\((fdl checkout --force \\S+), apply your changes again"));
+        moved = commitAfterTheBranchMoved(a, b, "z", "q", 7);
+        paste(b, printed(moved, "\\((fdl checkout --force \\S+), apply your changes again"));
         assertThat(count(b, null, "z") + count(b, null, "q")).isEqualTo("1missing");
         assertThat(Cli.ok(b, "status").out()).contains("On branch main").contains("Nothing to commit");
     }
@@ -355,14 +363,14 @@ class PrintedCommandsCliTest {
     @Test
     void checkoutHints() throws Exception {
         Path wc = Cli.newWorkingCopy(dir.resolve("c"));
-        Cli.ok(wc, "import", csv("t.csv", "id\n1\n").toString(), "-t", "t");
+        importRow(wc, "t", 1);
         String first = dev.fdl.util.Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "one", "--json").out()).get("id").asText();
 
         Cli.Result none = Cli.in(wc, "checkout", "feature");
         assertThat(none.exit()).as(none.toString()).isEqualTo(ExitCodes.NOT_FOUND);
         paste(wc, printed(none.err(), "to start a new branch: (fdl checkout -b \\S+)"));
         assertThat(Cli.ok(wc, "status").out()).contains("On branch feature");
-        Cli.ok(wc, "import", csv("f.csv", "id\n9\n").toString(), "-t", "f");
+        importRow(wc, "f", 9);
         Cli.ok(wc, "commit", "-m", "feature: f");
 
         Cli.Result exists = Cli.in(wc, "checkout", "-b", "main");
@@ -370,14 +378,14 @@ class PrintedCommandsCliTest {
         paste(wc, printed(exists.err(), "check it out with (fdl checkout \\S+)"));
         assertThat(Cli.ok(wc, "status").out()).contains("On branch main");
 
-        Cli.ok(wc, "import", csv("u.csv", "id\n2\n").toString(), "-t", "u");
+        importRow(wc, "u", 2);
         Cli.Result pending = Cli.in(wc, "checkout", "feature");
         assertThat(pending.exit()).as(pending.toString()).isEqualTo(ExitCodes.FAILURE);
         paste(wc, printed(pending.err(), "discard them with (fdl checkout --force(?: \\S+)?)$"));
         assertThat(Cli.ok(wc, "status").out()).contains("On branch feature").contains("Nothing to commit");
         assertThat(count(wc, null, "u") + count(wc, null, "f")).isEqualTo("missing1");
 
-        Cli.ok(wc, "import", csv("v.csv", "id\n3\n").toString(), "-t", "v");
+        importRow(wc, "v", 3);
         pending = Cli.in(wc, "checkout", "main");
         paste(wc, printed(pending.err(), "commit them \\((fdl commit -m \"\\.\\.\\.\")\\)").replace("...", "on feature"));
         assertThat(count(wc, "feature", "v")).isEqualTo("1");
@@ -386,7 +394,7 @@ class PrintedCommandsCliTest {
         String detached = Cli.ok(wc, "checkout", first).out();
         paste(wc, printed(detached, "create a branch to commit, (fdl checkout -b <name>)").replace("<name>", "from-one"));
         assertThat(Cli.ok(wc, "status").out()).contains("On branch from-one");
-        Cli.ok(wc, "import", csv("w.csv", "id\n4\n").toString(), "-t", "w");
+        importRow(wc, "w", 4);
         Cli.ok(wc, "commit", "-m", "on from-one");
         assertThat(count(wc, "from-one", "w") + count(wc, "from-one", "t")).isEqualTo("11");
     }
@@ -399,12 +407,11 @@ class PrintedCommandsCliTest {
      */
     @Test
     void rmRestoreStatusAndBranchHints() throws Exception {
-        Path root = dir.resolve("repo");
-        Cli.ok(dir, "init", root.toString());
+        Path root = newRepository();
         Path a = workingCopyOf(root, "a"), b = workingCopyOf(root, "b");
-        Cli.ok(a, "import", csv("t.csv", "id\n1\n").toString(), "-t", "t");
+        importRow(a, "t", 1);
         Cli.ok(a, "commit", "-m", "one");
-        Cli.ok(a, "import", csv("u.csv", "id\n2\n").toString(), "-t", "u");
+        importRow(a, "u", 2);
         String two = dev.fdl.util.Json.MAPPER.readTree(Cli.ok(a, "commit", "-m", "two", "--json").out()).get("id").asText();
 
         paste(a, printed(Cli.ok(a, "rm", "u").out(), "; (fdl commit(?: --allow-drop)?(?: -m '[^']*'| -m \\S+)?) publishes it"));
@@ -416,9 +423,9 @@ class PrintedCommandsCliTest {
         // the Merging line: abort, then merge again and commit
         Cli.ok(a, "branch", "staging");
         Cli.ok(b, "checkout", "staging");
-        Cli.ok(b, "import", csv("v.csv", "id\n3\n").toString(), "-t", "v");
+        importRow(b, "v", 3);
         Cli.ok(b, "commit", "-m", "staging: v");
-        Cli.ok(a, "import", csv("w.csv", "id\n4\n").toString(), "-t", "w");
+        importRow(a, "w", 4);
         Cli.ok(a, "commit", "-m", "main: w");
         Cli.ok(a, "merge", "staging");
         paste(a, printed(Cli.ok(a, "status").out(), "(fdl merge --abort) puts the working copy back"));
@@ -439,16 +446,16 @@ class PrintedCommandsCliTest {
         paste(b, printed(Cli.in(b, "branch", "-d", "staging").err(), "delete anyway with (fdl branch -D \\S+)$"));
         assertThat(Cli.ok(b, "branch").out()).doesNotContainPattern("(?m)^[* ] staging ");
         // status on the deleted branch: a branch of that name again
-        Cli.ok(b, "import", csv("x.csv", "id\n5\n").toString(), "-t", "x");
+        importRow(b, "x", 5);
         paste(b, printed(Cli.ok(b, "status").out(), "\\((fdl checkout -b \\S+) to commit your snapshots on a branch of that name again"));
         Cli.ok(b, "commit", "-m", "staging again");
         assertThat(count(b, "staging", "x")).isEqualTo("1");
 
         // status on a branch that moved under uncommitted snapshots: keep them on a new branch
         Cli.ok(b, "checkout", "main");
-        Cli.ok(b, "import", csv("y.csv", "id\n6\n").toString(), "-t", "y");
+        importRow(b, "y", 6);
         Cli.ok(b, "commit", "-m", "main: y");
-        Cli.ok(a, "import", csv("z.csv", "id\n7\n").toString(), "-t", "z");
+        importRow(a, "z", 7);
         paste(a, printed(Cli.ok(a, "status").out(), "(fdl checkout -b <new-branch>) to keep them on a new branch").replace("<new-branch>", "kept"));
         assertThat(Cli.ok(a, "status").out()).contains("On branch kept");
         Cli.ok(a, "commit", "-m", "kept: z");
@@ -462,8 +469,7 @@ class PrintedCommandsCliTest {
      */
     @Test
     void otherHints() throws Exception {
-        Path root = dir.resolve("repo");
-        Cli.ok(dir, "init", root.toString());
+        Path root = newRepository();
         Path wc = java.nio.file.Files.createDirectories(dir.resolve("wc"));
         Cli.Result outside = Cli.in(wc, "status");
         assertThat(outside.exit()).as(outside.toString()).isNotZero();
@@ -471,7 +477,7 @@ class PrintedCommandsCliTest {
                 .replace("<root>", root.toString()).replace("[<branch>]", "main"));
         assertThat(Cli.ok(wc, "status").out()).contains("On branch main");
 
-        Cli.ok(wc, "import", csv("t.csv", "id\n1\n").toString(), "-t", "t");
+        importRow(wc, "t", 1);
         Cli.Result noPolicy = Cli.in(wc, "commit", "-m", "one", "--expire");
         assertThat(noPolicy.exit()).as(noPolicy.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(paste(wc, printed(noPolicy.err(), "for example: (fdl expire --save-policy .*)$"))).contains("Saved the retention policy");
@@ -489,7 +495,7 @@ class PrintedCommandsCliTest {
 
         // an unreachable version: gc offers to tag it
         Cli.ok(wc, "checkout", "-b", "gone");
-        Cli.ok(wc, "import", csv("u.csv", "id\n2\n").toString(), "-t", "u");
+        importRow(wc, "u", 2);
         String gone = dev.fdl.util.Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "gone", "--json").out()).get("id").asText();
         Cli.ok(wc, "checkout", "main");
         Cli.ok(wc, "branch", "-D", "gone");
@@ -509,7 +515,7 @@ class PrintedCommandsCliTest {
 
         // a snapshot an older version keeps
         String snapshot = printed(Cli.ok(wc, "log", "-n", "1", "--json", one).out(), "\"snapshot_id\"\\s*:\\s*(\\d+)");
-        Cli.ok(wc, "import", csv("v.csv", "id\n3\n").toString(), "-t", "v");
+        importRow(wc, "v", 3);
         String two = dev.fdl.util.Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "two", "--json").out()).get("id").asText();
         Cli.Result old = Cli.in(wc, "query", "--snapshot", snapshot, two, "SELECT count(*) AS n FROM t", "--csv");
         assertThat(old.exit()).as(old.toString()).isNotZero();
