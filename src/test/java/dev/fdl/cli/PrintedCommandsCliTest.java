@@ -353,6 +353,19 @@ class PrintedCommandsCliTest {
         paste(b, printed(moved, "\\((fdl checkout --force \\S+), apply your changes again"));
         assertThat(count(b, null, "z") + count(b, null, "q")).isEqualTo("1missing");
         assertThat(Cli.ok(b, "status").out()).contains("On branch main").contains("Nothing to commit");
+
+        // an imported data file gone from the repository (as gc deletes one left uncommitted too long)
+        importRow(b, "r", 9);
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(root)) {
+            Path newest = files.filter(f -> f.toString().endsWith(".parquet"))
+                    .max(java.util.Comparator.comparing(f -> f.toFile().lastModified())).orElseThrow();
+            java.nio.file.Files.delete(newest);
+        }
+        Cli.Result missing = Cli.in(b, "commit", "-m", "mine: r");
+        assertThat(missing.exit()).as(missing.toString()).isEqualTo(ExitCodes.FAILURE);
+        paste(b, printed(missing.err(), "import again: (fdl checkout --force \\S+)"));
+        assertThat(count(b, null, "r") + count(b, null, "z")).isEqualTo("missing1");
+        assertThat(Cli.ok(b, "status").out()).contains("Nothing to commit");
     }
 
     /**
