@@ -96,7 +96,7 @@ final class CommitCommand implements Runnable {
             // refuse before committing: a commit whose asked-for expiry cannot run is a surprise
             RetentionPolicy policy = !expire ? null : RetentionPolicy.saved(repo.config()).orElseThrow(() -> FdlException.usage(
                     "--expire applies the repository's saved retention policy, but " + repo.root() + " has none; "
-                            + "save one with fdl expire --save-policy <rules>; nothing was committed"));
+                            + "nothing was committed; save one first, for example: " + ExpireCommand.SAVE_POLICY_EXAMPLE));
             CommandContext ctx = CommandContext.of(spec);
             RepoChecks checks = new RepoChecks(new RepoChecks.Env(ctx.duckDb(), ctx.cache(),
                     CheckCommand.options(full, new ChangeGuards.Allow(allowDrop, allowSchemaChange, allowShrink), hookTimeout),

@@ -34,6 +34,9 @@ final class ExpireCommand implements Runnable {
     @Mixin RepoOption repoOption;
     @Mixin PolicyOptions policyOptions;
 
+    /** A policy-saving command printed where a policy is missing: a concrete one a user can paste or adapt (it expires nothing). */
+    static final String SAVE_POLICY_EXAMPLE = "fdl expire --save-policy --keep-daily 30 --keep-monthly 12";
+
     @Option(names = "--save-policy", description = "Save the given rules as the repository's policy (in fdl.json, "
             + "If-Match: exit 3 if another writer changed it meanwhile) and expire nothing.") boolean savePolicy;
     @Option(names = "--dry-run", description = "Show, per version, whether it is kept and by which rule; change nothing.") boolean dryRun;
@@ -97,7 +100,7 @@ final class ExpireCommand implements Runnable {
             }
             RetentionPolicy policy = given != null ? given : RetentionPolicy.saved(repo.config()).orElseThrow(() -> FdlException.usage(
                     "no retention policy: give rules (--keep-last, --keep-within, --keep-daily, --keep-weekly, --keep-monthly, "
-                            + "--keep-yearly, or --keep N), or save a policy first with fdl expire --save-policy <rules>"));
+                            + "--keep-yearly, or --keep N), or save a policy first, for example: " + SAVE_POLICY_EXAMPLE));
             if (given != null) given.requireARuleToApply();
             Expire.Report r = run(repo, CommandContext.of(spec), policy, dryRun);
             // expired versions' pages must stop offering attach statements that now fail

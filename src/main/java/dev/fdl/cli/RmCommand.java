@@ -62,7 +62,8 @@ final class RmCommand implements Runnable {
             List<String> names = new ArrayList<>();
             for (TableDrop.Dropped d : r.drop().tables()) names.add(d.table().toString());
             out.println("Removed " + String.join(", ", names) + " from the working copy (snapshot " + r.drop().snapshot()
-                    + "); fdl commit publishes it. No data file was deleted.");
+                    + "); fdl commit --allow-drop -m " + dev.fdl.util.ShellQuote.word(message != null ? message : "Remove " + String.join(", ", names))
+                    + " publishes it. No data file was deleted.");
             if (!r.removed().isEmpty())
                 out.println("Removed resource(s) " + quoted(r.removed()) + " from " + file + ".");
             out.flush();

@@ -112,7 +112,8 @@ public final class Checkout {
         if (!force) {
             if (pending > 0)
                 throw new FdlException("the working copy has " + pending + " snapshot(s) not yet committed; "
-                        + "commit them (fdl commit -m ...) or discard them with fdl checkout --force");
+                        + "commit them (fdl commit -m \"...\") or discard them with fdl checkout --force"
+                        + (newBranch == null ? "" : " -b " + ShellQuote.word(newBranch)) + (spec == null ? "" : " " + ShellQuote.word(spec)));
         }
         String branch;
         String etag = null;

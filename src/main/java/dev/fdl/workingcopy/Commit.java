@@ -356,7 +356,8 @@ public final class Commit {
                     + (state.baseVersion() == null ? "checkout (branch '" + state.branch() + "' has no version yet)"
                     : "version " + state.baseVersion() + " (snapshot " + state.baseSnapshot() + ")")
                     + ", and " + Description.file(wc).getFileName() + " and the DuckLake format are the base's; load data first "
-                    + "(fdl import, fdl sql, or fdl run) or edit the description, or publish a version anyway with fdl commit --allow-empty");
+                    + "(fdl import, fdl sql, or fdl run) or edit the description, or publish a version anyway with fdl commit --allow-empty -m "
+                    + ShellQuote.word(message));
         checkRefAndBase();
         return pending;
     }

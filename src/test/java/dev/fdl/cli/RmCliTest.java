@@ -46,7 +46,7 @@ class RmCliTest {
         long files = dataFiles();
 
         Cli.Result rm = Cli.ok(wc, "rm", "cities", "-m", "cities move elsewhere");
-        assertThat(rm.out()).contains("Removed main.cities from the working copy (snapshot 3); fdl commit publishes it. No data file was deleted.");
+        assertThat(rm.out()).contains("Removed main.cities from the working copy (snapshot 3); fdl commit --allow-drop -m 'cities move elsewhere' publishes it. No data file was deleted.");
         assertThat(Cli.ok(wc, "status").out()).contains("1 snapshot(s) to commit:")
                 .contains("snapshot 3  dropped table main.cities  \"cities move elsewhere\"");
         assertThat(Cli.in(wc, "query", "--working", "SELECT * FROM cities").err()).contains("no table named 'cities'");
