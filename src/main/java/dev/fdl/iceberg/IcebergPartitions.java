@@ -1,6 +1,6 @@
 package dev.fdl.iceberg;
 
-import dev.fdl.ducklake.catalog.MetadataQueries;
+import dev.fdl.ducklake.catalog.PartitionKeys;
 
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionData;
@@ -53,10 +53,10 @@ final class IcebergPartitions {
      * The Iceberg spec of DuckLake's partition key {@code key} over {@code schema} (the table's
      * Iceberg schema), or null when no column of it maps.
      */
-    static PartitionSpec spec(Schema schema, List<MetadataQueries.PartitionKeyColumn> key) {
+    static PartitionSpec spec(Schema schema, List<PartitionKeys.PartitionKeyColumn> key) {
         Map<String, String> temporal = new LinkedHashMap<>();
         Map<String, Boolean> identity = new LinkedHashMap<>();
-        for (MetadataQueries.PartitionKeyColumn c : key) {
+        for (PartitionKeys.PartitionKeyColumn c : key) {
             if (c.columnId() <= 0 || c.columnId() > Integer.MAX_VALUE || schema.asStruct().field((int) c.columnId()) == null) continue;
             Type type = schema.findType((int) c.columnId());
             String name = schema.findColumnName((int) c.columnId());

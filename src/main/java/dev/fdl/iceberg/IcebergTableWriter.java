@@ -98,7 +98,7 @@ final class IcebergTableWriter {
                 .setCurrentSchema(schema, Math.max(schema.highestFieldId(), 0)).setDefaultPartitionSpec(PartitionSpec.unpartitioned())
                 .setDefaultSortOrder(SortOrder.unsorted()).setProperties(properties);
         // spec 0 stays unpartitioned (inlined rows, deletes, files without one partition value); DuckLake's own is spec 1
-        PartitionSpec partitioned = IcebergPartitions.spec(schema, model.partitionKey(table.id(), catalog.snapshot()));
+        PartitionSpec partitioned = IcebergPartitions.spec(schema, model.partitions().key(table.id(), catalog.snapshot()));
         if (partitioned != null) builder.setDefaultPartitionSpec(partitioned);
         TableMetadata empty = builder.build();
         BufferedFileIO io = new BufferedFileIO();

@@ -1,6 +1,6 @@
 package dev.fdl.iceberg;
 
-import dev.fdl.ducklake.catalog.MetadataQueries.PartitionKeyColumn;
+import dev.fdl.ducklake.catalog.PartitionKeys.PartitionKeyColumn;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionSpec;

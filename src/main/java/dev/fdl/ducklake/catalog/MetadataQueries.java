@@ -548,48 +548,9 @@ public final class MetadataQueries {
         return new NameMap(mappingId, type, entries);
     }
 
-    /** The ids of the partition columns of a table's partitioning {@code partitionId}. */
-    public List<Long> partitionColumns(long tableId, long partitionId) throws SQLException {
-        List<Long> result = new ArrayList<>();
-        try (PreparedStatement ps = conn.prepareStatement("SELECT column_id FROM " + t("ducklake_partition_column")
-                + " WHERE table_id = ? AND partition_id = ?")) {
-            ps.setLong(1, tableId);
-            ps.setLong(2, partitionId);
-            try (ResultSet r = ps.executeQuery()) {
-                while (r.next()) result.add(r.getLong(1));
-            }
-        }
-        return result;
-    }
-
-    /** One column of a table's partition key: its column id and DuckLake transform ({@code identity}, {@code year}, …). */
-    public record PartitionKeyColumn(long columnId, String transform) {}
-
-    /**
-     * The partition key of {@code tableId} at {@code snapshot} ({@code ducklake_partition_info} live
-     * at the snapshot, its {@code ducklake_partition_column} rows by {@code partition_key_index});
-     * empty when the table is not partitioned then.
-     */
-    public List<PartitionKeyColumn> partitionKey(long tableId, long snapshot) throws SQLException {
-        List<PartitionKeyColumn> result = new ArrayList<>();
-        if (!tableNames.contains("ducklake_partition_info") || !tableNames.contains("ducklake_partition_column")) return result;
-        try (PreparedStatement ps = conn.prepareStatement("SELECT c.column_id, c.transform, i.partition_id FROM " + t("ducklake_partition_info") + " i JOIN "
-                + t("ducklake_partition_column") + " c ON c.partition_id = i.partition_id AND c.table_id = i.table_id"
-                + " WHERE i.table_id = ? AND i.begin_snapshot <= ? AND (i.end_snapshot IS NULL OR i.end_snapshot > ?)"
-                + " ORDER BY i.partition_id, c.partition_key_index")) {
-            ps.setLong(1, tableId);
-            ps.setLong(2, snapshot);
-            ps.setLong(3, snapshot);
-            try (ResultSet r = ps.executeQuery()) {
-                long key = -1; // one key is live at a snapshot; should two be, the newest
-                while (r.next()) {
-                    if (r.getLong(3) != key) result.clear();
-                    key = r.getLong(3);
-                    result.add(new PartitionKeyColumn(r.getLong(1), r.getString(2)));
-                }
-            }
-        }
-        return result;
+    /** The table's partitioning as the catalog records it ({@link PartitionKeys}). */
+    public PartitionKeys partitions() {
+        return new PartitionKeys(this);
     }
 
     /**

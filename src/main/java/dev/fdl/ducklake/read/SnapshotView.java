@@ -318,7 +318,7 @@ public final class SnapshotView {
 
         /** Partition values are not re-added from the catalog: the file itself must hold every partition column. */
         private void checkPartitioned(String where, long tableId, long partitionId, String location) throws SQLException {
-            List<Long> partitionColumns = model.partitionColumns(tableId, partitionId);
+            List<Long> partitionColumns = model.partitions().columns(tableId, partitionId);
             if (partitionColumns.isEmpty()) return;
             Set<Long> fieldIds = new HashSet<>();
             try (PreparedStatement ps = conn.prepareStatement("SELECT field_id FROM parquet_schema(?) WHERE field_id IS NOT NULL")) {
