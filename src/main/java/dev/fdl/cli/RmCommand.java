@@ -9,6 +9,7 @@ import dev.fdl.workingcopy.WorkingCopy;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import dev.fdl.util.Json;
+import dev.fdl.util.ShellQuote;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -62,7 +63,7 @@ final class RmCommand implements Runnable {
             List<String> names = new ArrayList<>();
             for (TableDrop.Dropped d : r.drop().tables()) names.add(d.table().toString());
             out.println("Removed " + String.join(", ", names) + " from the working copy (snapshot " + r.drop().snapshot()
-                    + "); fdl commit --allow-drop -m " + dev.fdl.util.ShellQuote.word(message != null ? message : "Remove " + String.join(", ", names))
+                    + "); fdl commit --allow-drop -m " + ShellQuote.word(message != null ? message : "Remove " + String.join(", ", names))
                     + " publishes it. No data file was deleted.");
             if (!r.removed().isEmpty())
                 out.println("Removed resource(s) " + quoted(r.removed()) + " from " + file + ".");
