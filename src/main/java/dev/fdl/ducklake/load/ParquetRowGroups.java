@@ -58,9 +58,16 @@ public final class ParquetRowGroups {
         return new FdlException(FdlException.Kind.FAILURE, String.format(Locale.ROOT, "cannot import %s: its row groups do not fit the "
                 + "memory budget (%s): DuckDB reads a row group whole, one per thread, and the largest (row group %d of %d, %,d rows) "
                 + "holds %s uncompressed (%s compressed). Give --memory %dMB or more, or write the file with smaller row groups "
-                + "(DuckDB: COPY (FROM %s) TO 'smaller.parquet' (ROW_GROUP_SIZE 122880)); nothing was changed", big.file(), budget,
+                + "(DuckDB: COPY (FROM %s) TO %s (ROW_GROUP_SIZE 122880)); nothing was changed", big.file(), budget,
                 big.rowGroup(), big.rowGroups(), big.rows(), mb(big.uncompressed()), mb(big.compressed()), memory / 1_000_000,
-                SqlQuote.literal(big.file().toString())), failure);
+                SqlQuote.literal(big.file().toString()), SqlQuote.literal(smaller(big.file()).toString())), failure);
+    }
+
+    /** Where the advised rewrite goes: beside {@code file}, named for what it holds ({@code x.parquet} → {@code x-smaller-row-groups.parquet}). */
+    static Path smaller(Path file) {
+        String name = file.getFileName().toString();
+        String stem = name.toLowerCase(Locale.ROOT).endsWith(".parquet") ? name.substring(0, name.length() - ".parquet".length()) : name;
+        return file.resolveSibling(stem + "-smaller-row-groups.parquet");
     }
 
     /** Whether DuckDB's out-of-memory error is behind {@code failure} (anywhere in its causes). */
