@@ -6,9 +6,12 @@ import dev.fdl.FdlException;
 import dev.fdl.iceberg.IcebergHistory;
 import dev.fdl.iceberg.IcebergLocation;
 import dev.fdl.iceberg.IcebergMetadataWriter;
+import dev.fdl.repo.HistoryWalk;
+import dev.fdl.repo.RefValue;
 import dev.fdl.repo.RepoConfig;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
+import dev.fdl.repo.VersionInfo;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.store.Stores;
 import picocli.CommandLine.Command;
@@ -24,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /** {@code fdl iceberg}: Iceberg metadata for existing versions, and the repository's Iceberg keys (docs/iceberg.md). */
@@ -38,6 +42,7 @@ final class IcebergCommand implements Runnable {
 
     @Parameters(arity = "0..*", paramLabel = "<ref-or-version>",
             description = "Versions to describe. Default: inside a working copy its branch, else HEAD.") List<String> targets;
+    @Option(names = "--all", description = "Describe every retained version a branch or tag reaches (through every parent), oldest first; expired versions are left out.") boolean all;
     @Option(names = "--enable", description = "Set fdl.json \"iceberg\": true: fdl commit writes each new version's Iceberg metadata.") boolean enable;
     @Option(names = "--disable", description = "Set fdl.json \"iceberg\": false.") boolean disable;
     @Option(names = "--published-at", paramLabel = "<url>",
@@ -48,21 +53,38 @@ final class IcebergCommand implements Runnable {
     @Override
     public void run() {
         if (enable && disable) throw FdlException.usage("give either --enable or --disable, not both");
+        if (all && targets != null && !targets.isEmpty()) throw FdlException.usage("give either --all or versions to describe, not both");
         if ((location == null) != (out == null)) throw FdlException.usage("--location and --out go together: the copy in --out names files under --location");
         PrintWriter w = spec.commandLine().getOut();
         try (ObjectStore store = repoOption.openStore()) {
             Repository repo = Repository.open(store);
-            boolean configOnly = (enable || disable || publishedAt != null) && (targets == null || targets.isEmpty());
+            boolean configOnly = (enable || disable || publishedAt != null) && (targets == null || targets.isEmpty()) && !all;
             if (enable || disable || publishedAt != null) repo = configure(repo, w);
             if (configOnly) return;
             String root = IcebergLocation.of(store, repo.config(), location);
             if (out == null) repo.requireWritable("write Iceberg metadata");
             try (ObjectStore target = out == null ? null : Stores.open(createFolder(out).toString())) {
                 IcebergMetadataWriter.Target where = new IcebergMetadataWriter.Target(target == null ? store : target, "", root);
-                for (String t : targets == null || targets.isEmpty() ? java.util.Collections.<String>singletonList(null) : targets) write(repo, t, where, w);
+                List<String> which = all ? retained(repo) : targets == null || targets.isEmpty() ? java.util.Collections.singletonList(null) : targets;
+                for (String t : which) write(repo, t, where, w);
             }
             if (out == null) history(repo, w);
         }
+    }
+
+    /** The ids of every finished, unexpired version a ref reaches through every parent, oldest first (created time, then seq). */
+    private static List<String> retained(Repository repo) {
+        List<String> roots = new ArrayList<>();
+        for (RefValue r : repo.listRefs()) roots.add(r.versionId());
+        java.util.Map<String, VersionInfo> read = new java.util.HashMap<>();
+        List<VersionInfo> versions = new ArrayList<>();
+        for (String id : HistoryWalk.reachable(roots, id -> repo.readVersion(id).map(v -> { read.put(id, v); return v; }), id -> false)) {
+            if (read.containsKey(id) && repo.readExpired(id).isEmpty()) versions.add(read.get(id));
+        }
+        versions.sort(Comparator.comparing(VersionInfo::createdAt).thenComparingLong(VersionInfo::seq).thenComparing(VersionInfo::id));
+        List<String> ids = new ArrayList<>();
+        for (VersionInfo v : versions) ids.add(v.id());
+        return ids;
     }
 
     private Repository configure(Repository repo, PrintWriter w) {
@@ -75,6 +97,7 @@ final class IcebergCommand implements Runnable {
         }
         Repository saved = repo.saveConfig(c);
         if (enable || disable) w.println("fdl commit " + (enable ? "writes" : "no longer writes") + " Iceberg metadata for new versions (fdl.json \"iceberg\": " + enable + ")");
+        if (enable && !all && (targets == null || targets.isEmpty())) w.println("  to describe the versions already there: fdl iceberg --all");
         if (publishedAt != null) w.println("Iceberg metadata names files under " + publishedAt + " (fdl.json \"iceberg_location\")");
         w.flush();
         return saved;

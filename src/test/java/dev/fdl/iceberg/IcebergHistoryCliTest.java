@@ -118,6 +118,44 @@ class IcebergHistoryCliTest {
         assertThat(IcebergRows.icebergAt(t, "v1")).isEqualTo(IcebergRows.fdl(wc, repo, "v1", "t")).hasSize(1);
     }
 
+    @Test
+    void allDescribesEveryRetainedVersionOfARepositoryThatDidNotAskForIceberg() throws Exception {
+        Path root = dir.resolve("repo"), wc = Files.createDirectories(dir.resolve("wc"));
+        String repo = root.toString();
+        Cli.ok(dir, "init", repo);
+        Cli.ok(wc, "checkout", "--repo", repo);
+        sync(dir, wc, "a", "k,v\n1,one\n");
+        Cli.ok(wc, "commit", "-m", "one");
+        String one = versionOf(wc, "main");
+        sync(dir, wc, "b", "k,v\n1,one\n2,two\n");
+        Cli.ok(wc, "commit", "-m", "two");
+        Cli.ok(wc, "tag", "v2");
+        String two = versionOf(wc, "main");
+        Cli.ok(wc, "checkout", "-b", "side");
+        sync(dir, wc, "c", "k,v\n1,ONE\n2,two\n");
+        Cli.ok(wc, "commit", "-m", "side");
+        String side = versionOf(wc, "side");
+        Cli.ok(wc, "checkout", "main");
+        sync(dir, wc, "d", "k,v\n1,one\n2,two\n3,three\n");
+        Cli.ok(wc, "commit", "-m", "three");
+        String three = versionOf(wc, "main");
+        Cli.ok(wc, "expire", "--keep", "1"); // one: out of retention; v2 (tag), side and main's tip stay
+
+        String enabled = Cli.ok(wc, "iceberg", "--enable").out();
+        String printed = enabled.substring(enabled.indexOf("fdl iceberg --all")).strip(); // pasted as printed
+        assertThat(printed).isEqualTo("fdl iceberg --all");
+        Cli.Result r = Cli.ok(wc, printed.substring("fdl ".length()).split(" "));
+        assertThat(r.out()).doesNotContain(one).contains("Version " + two).contains("Version " + side).contains("Version " + three)
+                .contains("Iceberg history: 1 table(s)").contains("3 snapshot(s), 3 ref(s)");
+        assertThat(r.out().indexOf("Version " + two)).isLessThan(r.out().indexOf("Version " + side));
+        assertThat(r.out().indexOf("Version " + side)).isLessThan(r.out().indexOf("Version " + three));
+        Table t = IcebergRows.table(root.resolve(IcebergHistory.metadataKey("main", "t")));
+        assertThat(versions(toList(t.snapshots()))).containsExactlyInAnyOrder(two, side, three);
+        assertThat(IcebergRows.icebergAt(t, "v2")).isEqualTo(IcebergRows.fdl(wc, repo, "v2", "t")).hasSize(2);
+        assertThat(IcebergRows.icebergAt(t, "side")).isEqualTo(IcebergRows.fdl(wc, repo, "side", "t")).hasSize(2);
+        assertThat(Cli.in(wc, "iceberg", "--all", "main").exit()).isEqualTo(2);
+    }
+
     private static List<Snapshot> toList(Iterable<Snapshot> it) {
         List<Snapshot> out = new ArrayList<>();
         it.forEach(out::add);
