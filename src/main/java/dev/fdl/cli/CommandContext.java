@@ -148,8 +148,12 @@ final class CommandContext {
      * folder; the agent at {@code SSH_AUTH_SOCK} signs when it holds the key.
      */
     dev.fdl.trust.SshSigner signer(String key) {
-        Path p = key.startsWith("~/") ? Path.of(System.getProperty("user.home"), key.substring(2)) : cwd().get().resolve(key);
-        return dev.fdl.trust.SigningKeys.open(p, sshAgent());
+        return dev.fdl.trust.SigningKeys.open(keyFile(key), sshAgent());
+    }
+
+    /** The file a key name means: {@code ~/} is the home folder, a relative path is from the working folder. */
+    Path keyFile(String key) {
+        return key.startsWith("~/") ? Path.of(System.getProperty("user.home"), key.substring(2)) : cwd().get().resolve(key).normalize();
     }
 
     /** True the first time it is asked: the FDL_REPO warning is printed once per run, however often a root is read. */

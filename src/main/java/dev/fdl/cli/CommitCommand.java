@@ -58,7 +58,7 @@ final class CommitCommand implements Runnable {
             + "changes (fdl pull) and commit again, as long as nothing conflicts (at most " + PULL_ATTEMPTS + " attempts).") boolean pull;
     /** How often {@code --pull} commits before giving up on a branch that keeps moving. */
     static final int PULL_ATTEMPTS = 5;
-    @Option(names = "--sign", arity = "0..1", paramLabel = "<key>", fallbackValue = "",
+    @Option(names = {"-S", "--sign"}, arity = "0..1", paramLabel = "<key>", fallbackValue = "",
             description = "Sign the version with an SSH key (SSHSIG, namespace fdl; docs/signing.md): the private key file, or its .pub when "
                     + "an SSH agent (SSH_AUTH_SOCK) holds it. Without <key>: the user setting signing.key (fdl config signing.key <file>), "
                     + "which also signs every commit when set.") String sign;

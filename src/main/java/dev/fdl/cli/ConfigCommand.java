@@ -33,8 +33,21 @@ final class ConfigCommand implements Runnable {
         } else if (value == null) {
             out.println(config.get(key).orElse(""));
         } else {
-            config.set(key, value);
+            config.set(key, "signing.key".equals(key) ? signingKey(value) : value);
         }
         out.flush();
+    }
+
+    /**
+     * A signing key as stored: {@code ~/…} as given (it means the home folder wherever fdl runs),
+     * any other path made absolute from the working folder, so every later commit finds the same file.
+     *
+     * @throws dev.fdl.FdlException usage error when the file does not exist
+     */
+    private String signingKey(String value) {
+        java.nio.file.Path file = CommandContext.of(spec).keyFile(value);
+        if (!java.nio.file.Files.isRegularFile(file))
+            throw dev.fdl.FdlException.usage("the signing key " + file + " does not exist; name an SSH private key file (or its .pub when an SSH agent holds it)");
+        return value.startsWith("~/") ? value : file.toString();
     }
 }

@@ -41,7 +41,7 @@ class SignedVersionsCliTest {
         Cli.ok(wc, "commit", "-m", "first", "--sign=" + key);
         Files.writeString(csv, "id,name\n1,one\n2,two\n");
         Cli.ok(wc, "import", csv.toString(), "--table", "u");
-        Cli.ok(wc, "commit", "-m", "second", "--sign=" + key);
+        Cli.ok(wc, "commit", "-m", "second", "-S", key.toString()); // git's short option
     }
 
     private String head() throws Exception {
