@@ -20,7 +20,7 @@ import picocli.CommandLine.ParseResult;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -95,15 +95,15 @@ final class LogCommand implements Runnable {
                 return;
             }
             if (target.description() != null && !entries.isEmpty()) Out.context(spec.commandLine().getErr(), target.description());
-            Set<String> shown = new HashSet<>();
-            for (Repository.LogEntry e : entries) shown.add(e.version().id());
+            Map<String, VersionInfo> listed = listed(entries);
+            Set<String> shown = listed.keySet();
             LogGraph drawing = graph ? new LogGraph(shown, parents == HistoryWalk.Parents.FIRST) : null;
             for (int i = 0; i < entries.size(); i++) {
                 Repository.LogEntry e = entries.get(i);
                 VersionInfo v = e.version();
                 String deco = decoration(refs.getOrDefault(v.id(), List.of()), head);
                 String exp = e.expired() == null ? "" : " [expired " + e.expired().expiredAt() + "]";
-                String was = formatChangedFrom(repo, v, entries);
+                String was = formatChangedFrom(repo, v, listed);
                 String format = was == null ? "" : " [DuckLake " + (was.isEmpty() ? "" : was + " -> ") + v.ducklake().format() + "]";
                 int warned = v.checkWarnings().size();
                 exp = format + exp + (warned == 0 ? "" : " [" + warned + (warned == 1 ? " warning]" : " warnings]"));
@@ -185,12 +185,13 @@ final class LogCommand implements Runnable {
     private void printJson(PrintWriter out, Repository repo, List<Repository.LogEntry> entries, Map<String, List<RefValue>> refs,
                            boolean stat) {
         ArrayNode a = Json.MAPPER.createArrayNode();
+        Map<String, VersionInfo> listed = listed(entries);
         for (Repository.LogEntry e : entries) {
             ObjectNode o = e.version().toJson();
             ArrayNode names = o.putArray("refs");
             for (RefValue ref : refs.getOrDefault(e.version().id(), List.of())) names.add(ref.key());
             if (e.expired() != null) o.put("expired_at", e.expired().expiredAt().toString());
-            String was = formatChangedFrom(repo, e.version(), entries);
+            String was = formatChangedFrom(repo, e.version(), listed);
             if (was != null) o.put("ducklake_format_changed_from", was);
             if (stat && e.expired() == null) {
                 ArrayNode st = o.putArray("stat");
@@ -214,16 +215,23 @@ final class LogCommand implements Runnable {
     /**
      * The DuckLake format of {@code v}'s first parent when {@code v} changed it (SPEC.md section 3,
      * {@code ducklake.format}), "" for a version without parents whose format is not 1.0 (the format
-     * DuckDB 1.5 reads), null otherwise or when the parent's version.json cannot be read.
+     * DuckDB 1.5 reads), null otherwise or when the parent's version.json cannot be read; {@code listed}: the versions
+     * already read, by id.
      */
-    private static String formatChangedFrom(Repository repo, VersionInfo v, List<Repository.LogEntry> entries) {
+    private static String formatChangedFrom(Repository repo, VersionInfo v, Map<String, VersionInfo> listed) {
         if (v.parents().isEmpty()) return v.ducklake().format().equals("1.0") ? null : "";
         String parentId = v.parents().get(0);
-        VersionInfo parent = null;
-        for (Repository.LogEntry e : entries) if (e.version().id().equals(parentId)) parent = e.version();
+        VersionInfo parent = listed.get(parentId);
         if (parent == null) parent = repo.readVersion(parentId).orElse(null);
         if (parent == null || parent.ducklake().format().equals(v.ducklake().format())) return null;
         return parent.ducklake().format();
+    }
+
+    /** The versions listed, by id, in log order (each version's parent is looked up here before it is read again). */
+    private static Map<String, VersionInfo> listed(List<Repository.LogEntry> entries) {
+        Map<String, VersionInfo> byId = new LinkedHashMap<>();
+        for (Repository.LogEntry e : entries) byId.put(e.version().id(), e.version());
+        return byId;
     }
 
     /** What {@code v} changed over its parent, per table ({@link ParentStat}: one catalog read per version). */

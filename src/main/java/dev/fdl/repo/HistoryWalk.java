@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -131,7 +132,8 @@ public final class HistoryWalk {
 
     /**
      * The versions {@code startId} reaches and {@code hiddenId} does not (git's {@code log hidden..start}),
-     * newest first, with each one's expiry and missing parents ({@link Repository#log(String, String, int)}).
+     * newest first, with each one's expiry (read beside the walk: {@link ExpiryReads}) and missing parents
+     * ({@link Repository#log(String, String, int)}).
      * Both walks go by descending seq, so the hidden side is read only down to the oldest version listed.
      *
      * With {@link Parents#FIRST} the start side follows first parents only (git's
@@ -141,24 +143,34 @@ public final class HistoryWalk {
      * @param limit    at most this many entries (negative: all)
      */
     static List<Repository.LogEntry> log(VersionDatabase versions, String startId, String hiddenId, int limit, Parents parents) {
-        List<Repository.LogEntry> out = new ArrayList<>();
+        List<VersionInfo> listed = new ArrayList<>();
+        List<List<String>> missingOf = new ArrayList<>();
         HistoryWalk walk = HistoryWalk.over(versions, parents);
-        walk.start(startId);
         HistoryWalk hiddenWalk = HistoryWalk.over(versions, HistoryWalk.Parents.ALL);
-        if (hiddenId != null) hiddenWalk.start(hiddenId);
         Set<String> hidden = new HashSet<>();
-        while (walk.peek() != null && (limit < 0 || out.size() < limit)) {
-            VersionInfo v = walk.peek();
-            // every version the hidden side reaches with a seq >= v's is known once its walk is past v's seq
-            while (hiddenWalk.peek() != null && hiddenWalk.peek().seq() >= v.seq()) hidden.add(hiddenWalk.take().id());
-            if (hidden.contains(v.id())) {
-                walk.skip(); // and so are all its ancestors
-                continue;
+        Map<String, ExpiredInfo> expired;
+        try (ExpiryReads expiries = new ExpiryReads(versions)) {
+            walk.start(startId);
+            if (hiddenId != null) hiddenWalk.start(hiddenId);
+            while (walk.peek() != null && (limit < 0 || listed.size() < limit)) {
+                VersionInfo v = walk.peek();
+                // every version the hidden side reaches with a seq >= v's is known once its walk is past v's seq
+                while (hiddenWalk.peek() != null && hiddenWalk.peek().seq() >= v.seq()) hidden.add(hiddenWalk.take().id());
+                if (hidden.contains(v.id())) {
+                    walk.skip(); // and so are all its ancestors
+                    continue;
+                }
+                expiries.request(v.id());
+                List<String> missing = new ArrayList<>();
+                walk.take(missing);
+                listed.add(v);
+                missingOf.add(missing);
             }
-            List<String> missing = new ArrayList<>();
-            walk.take(missing);
-            out.add(new Repository.LogEntry(v, versions.readExpired(v.id()).orElse(null), missing));
+            expired = expiries.finish();
         }
+        List<Repository.LogEntry> out = new ArrayList<>(listed.size());
+        for (int i = 0; i < listed.size(); i++)
+            out.add(new Repository.LogEntry(listed.get(i), expired.get(listed.get(i).id()), missingOf.get(i)));
         return out;
     }
 

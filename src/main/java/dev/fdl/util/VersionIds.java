@@ -3,11 +3,8 @@ package dev.fdl.util;
 import com.fasterxml.uuid.Generators;
 import com.fasterxml.uuid.impl.TimeBasedEpochGenerator;
 
-import java.util.regex.Pattern;
-
 /** Version ids: UUIDv7 (RFC 9562), time-ordered, so that id order is creation order (SPEC.md section 3). */
 public final class VersionIds {
-    private static final Pattern UUID_TEXT = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
     /** Made on first use: the generator's SecureRandom loads the JDK's security providers, which reading commands never need. */
     private static final class Gen {
@@ -21,9 +18,19 @@ public final class VersionIds {
         return Gen.INSTANCE.generate().toString();
     }
 
-    /** True for a lower-case textual UUID (the only form fdl writes into refs and keys). */
+    /**
+     * True for a lower-case textual UUID (the only form fdl writes into refs and keys):
+     * {@code 8-4-4-4-12} hex digits. Checked by hand, not by a pattern: log checks each version's
+     * id and parents, and a fresh JVM runs a regex matcher interpreted.
+     */
     public static boolean isValid(String s) {
-        return s != null && UUID_TEXT.matcher(s).matches();
+        if (s == null || s.length() != 36) return false;
+        for (int i = 0; i < 36; i++) {
+            char c = s.charAt(i);
+            boolean ok = i == 8 || i == 13 || i == 18 || i == 23 ? c == '-' : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+            if (!ok) return false;
+        }
+        return true;
     }
 
     /** True for something that could be the start of a version id (4+ lower-case hex digits/dashes). */

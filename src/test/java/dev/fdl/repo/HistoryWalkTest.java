@@ -115,4 +115,19 @@ class HistoryWalkTest {
         @Override public void delete(String key) { local.delete(key); }
         @Override public String location(String key) { return local.location(key); }
     }
+
+    /** A log's expiry marks are read beside its walk: each listed version gets its own, and a damaged one stops the log naming it. */
+    @Test
+    void logReadsEachVersionsExpiryAndStopsAtADamagedOne() {
+        local.put(RepoLayout.expiredJson(v2), ExpiredInfo.parse("{\"expired_at\": \"2026-12-01T00:00:00Z\", \"reason\": \"retention\"}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8), "f").toBytes());
+        List<Repository.LogEntry> log = repo.log(v3, -1);
+        assertThat(log).extracting(e -> e.version().id()).containsExactly(v3, v2, v1);
+        assertThat(log).extracting(e -> e.expired() == null ? null : e.expired().expiredAt().toString())
+                .containsExactly(null, "2026-12-01T00:00:00Z", null);
+        assertThat(repo.log(v3, 1)).extracting(Repository.LogEntry::expired).containsExactly((ExpiredInfo) null);
+        local.put(RepoLayout.expiredJson(v1), "{".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> repo.log(v3, -1)).isInstanceOf(FdlException.class).hasMessageContaining(RepoLayout.expiredJson(v1));
+        assertThat(repo.log(v3, 2)).hasSize(2); // v1 is not listed, so its mark is not read
+    }
 }
