@@ -99,12 +99,6 @@ public record VersionInfo(String fdl, String id, long seq, List<String> parents,
      *                      the wrong type, or a format this build does not read (SPEC.md section 3)
      */
     public static VersionInfo parse(byte[] bytes, String file) {
-        VersionInfo quick = VersionJsonTokens.read(bytes, file);
-        return quick != null ? quick : parseTree(bytes, file);
-    }
-
-    /** {@link #parse} through a whole JSON tree: the reader of every file, and the one that words each error. */
-    static VersionInfo parseTree(byte[] bytes, String file) {
         ObjectNode o = JsonRead.parseObject(bytes, file);
         String fdl = JsonRead.string(o, "fdl", file);
         FormatVersion.check(fdl, file);
@@ -147,7 +141,7 @@ public record VersionInfo(String fdl, String id, long seq, List<String> parents,
     }
 
     /** A file path inside the version folder: relative, '/'-separated, no '.', '..' or empty segment. */
-    static void checkFolderPath(String path, String key, String file) {
+    private static void checkFolderPath(String path, String key, String file) {
         boolean ok = !path.isEmpty() && !path.startsWith("/") && !path.contains("\\") && !path.contains(":");
         for (String seg : path.split("/", -1)) ok &= !seg.isEmpty() && !seg.equals(".") && !seg.equals("..");
         if (!ok) throw FdlException.corrupt(file, "key '" + key + "' must be a path inside the version folder, found \"" + path + "\"");

@@ -52,21 +52,8 @@ public final class JsonRead {
         }
     }
 
-    /**
-     * A streaming parser over {@code bytes}, from the factory {@link #tree} uses: for readers that
-     * take a file's known keys straight from the tokens and keep only the rest as trees ({@link #value}).
-     */
-    public static JsonParser parser(byte[] bytes) throws IOException {
-        return FACTORY.createParser(bytes);
-    }
-
-    /**
-     * The value starting at token {@code t} of {@code p} as a tree, built as {@link #tree} builds
-     * one; containers are filled without recursion (deep input cannot overflow the stack).
-     *
-     * @throws IOException on a syntax error (a {@link JsonProcessingException}) or input ending inside the value
-     */
-    public static JsonNode value(JsonParser p, JsonToken t) throws IOException {
+    /** The value starting at {@code t}; containers are filled without recursion (deep input cannot overflow the stack). */
+    private static JsonNode value(JsonParser p, JsonToken t) throws IOException {
         if (t != JsonToken.START_OBJECT && t != JsonToken.START_ARRAY) return scalar(p, t);
         Deque<JsonNode> open = new ArrayDeque<>();
         JsonNode root = t == JsonToken.START_OBJECT ? NODES.objectNode() : NODES.arrayNode();
