@@ -20,7 +20,8 @@ import java.util.Locale;
  * {@code t} of N rows (key {@code id}; columns id, name, score) with V versions: one import, then
  * V-1 syncs ({@code import --mode sync}) each changing the score of about 0.5 % of the rows and
  * changing back those the previous sync changed (about 1 % of the rows per version). The
- * repository is built once into a folder that later runs reuse (it takes long at 10M rows). Every
+ * repository is built once into a folder that later runs reuse (it takes long at 10M rows); a
+ * folder built with fewer versions of the same N rows is extended by the versions it lacks. Every
  * fdl command is a process of the launcher, as a user runs it, its CPU (user + system) from GNU
  * {@code /usr/bin/time}; the median of three runs after one warm-up (the catalog cached). Prints:
  * <ol>
@@ -50,7 +51,7 @@ public final class HistoryBench {
         Path wc = dir.resolve("wc");
         Path built = dir.resolve("built-" + n + "-" + versions);
         if (!Files.exists(built)) {
-            build(dir, n, versions);
+            build(dir, n, builtVersions(dir, n, versions), versions);
             Files.writeString(built, "");
         }
         String only = args.length > 4 ? args[4] : "all";
@@ -78,14 +79,41 @@ public final class HistoryBench {
                 changes, stat, changes / stat);
     }
 
-    /** The repository at {@code dir/repo}, its working copy at {@code dir/wc}: one import, then {@code versions - 1} syncs. */
-    private static void build(Path dir, long n, int versions) throws Exception {
-        if (Files.exists(dir.resolve("repo"))) dev.fdl.ducklake.load.Importer.deleteTree(dir.resolve("repo"));
-        if (Files.exists(dir.resolve("wc"))) dev.fdl.ducklake.load.Importer.deleteTree(dir.resolve("wc"));
-        Files.createDirectories(dir);
-        Path wc = Cli.newWorkingCopy(dir);
+    /**
+     * How many versions of the same N rows the folder already holds when it was built with fewer
+     * (a marker {@code built-N-K}, K below {@code versions}): the repository's versions, the build
+     * then goes on from there (also after a build stopped half-way); else 0, to build from the start.
+     */
+    private static int builtVersions(Path dir, long n, int versions) throws Exception {
+        if (!Files.exists(dir.resolve("repo")) || !Files.exists(dir.resolve("wc"))) return 0;
+        boolean fewer = false;
+        try (var s = Files.list(dir)) {
+            String prefix = "built-" + n + "-";
+            for (Path p : (Iterable<Path>) s::iterator) {
+                String name = p.getFileName().toString();
+                fewer |= name.startsWith(prefix) && Integer.parseInt(name.substring(prefix.length())) < versions;
+            }
+        }
+        if (!fewer) return 0;
+        try (var s = Files.list(dir.resolve("repo").resolve("versions"))) {
+            return (int) Math.min(versions, s.count());
+        }
+    }
+
+    /**
+     * The repository at {@code dir/repo}, its working copy at {@code dir/wc}: one import, then syncs up
+     * to {@code versions}; with {@code from > 0} the first {@code from} versions are there already.
+     */
+    private static void build(Path dir, long n, int from, int versions) throws Exception {
+        Path wc = dir.resolve("wc");
+        if (from == 0) {
+            if (Files.exists(dir.resolve("repo"))) dev.fdl.ducklake.load.Importer.deleteTree(dir.resolve("repo"));
+            if (Files.exists(wc)) dev.fdl.ducklake.load.Importer.deleteTree(wc);
+            Files.createDirectories(dir);
+            wc = Cli.newWorkingCopy(dir);
+        }
         long t0 = System.nanoTime();
-        for (int v = 0; v < versions; v++) {
+        for (int v = from; v < versions; v++) {
             Path p = dir.resolve("v" + v + ".parquet");
             try (Connection c = DuckDbPool.connect(); Statement st = c.createStatement()) {
                 st.execute("COPY (SELECT i AS id, 'name ' || i AS name, i * 7 + CASE WHEN hash(i, " + v + ") % 200 = 0 THEN " + (v + 1)
