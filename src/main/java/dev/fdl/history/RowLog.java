@@ -2,6 +2,8 @@ package dev.fdl.history;
 
 import dev.fdl.FdlException;
 import dev.fdl.ducklake.TableName;
+import dev.fdl.ducklake.catalog.ColumnTypes;
+import dev.fdl.ducklake.format.RowKey;
 import dev.fdl.ducklake.engine.DuckDbErrors;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.Identifiers;
@@ -25,18 +27,34 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
  * {@code fdl log <ref> --table T --key col=value} (or {@code --where}): the versions in which the
  * rows chosen were added, changed or removed, with their values there (docs/history.md). A version
- * is compared with its first parent. A version whose table's data files, delete files, inlined rows
- * and columns equal its parent's shows its parent's rows, unread; of another, only the data files
- * where the rows chosen can have changed are read (its new ones, and those whose delete file
- * changed under a parent's row), the parent's other rows are taken unread. Versions are followed along
- * first parents, or every parent ({@link HistoryWalk.Parents#ALL}); expired versions are left out,
- * and a version whose first parent is expired or missing shows the rows it holds as
- * {@link Change#OLDEST}.
+ * is compared with its first parent; expired versions are left out, and a version whose first
+ * parent is expired or missing shows the rows it holds as {@link Change#OLDEST}.
+ *
+ * <p>Along first parents ({@link HistoryWalk.Parents#FIRST}) the versions are walked from the start
+ * back, and only the catalogs of versions where the row can have changed are opened. A version's
+ * catalog keeps the snapshots it added and the data files it shows, each with the snapshot that
+ * added it (SPEC.md section 3). When a key chooses one row, and the table's recorded key
+ * ({@link RowKey}, kept unique by every import: docs/data.md "The recorded key") is among the key's
+ * columns, that row is in the same data file, unchanged, back to the version that added the file
+ * (or recorded the key, or changed the table's columns, if later): no other row can have had its key meanwhile, and DuckLake never
+ * changes a row in place; nor can the table's columns or name have changed after its last schema
+ * version began ({@code ducklake_schema_versions}). The walk goes on from that version's first parent. Otherwise (no row,
+ * several, {@code --where}, an inlined row) the next older version is opened. A version whose
+ * table's data files, delete files, inlined rows and columns equal the version compared with
+ * shows the same rows, unread.
+ *
+ * <p>Along every parent ({@link HistoryWalk.Parents#ALL}) every version's catalog is opened, parents
+ * first; of a version, only the data files where the rows chosen can have changed over its first
+ * parent are read: its new ones, and of a data file whose delete files changed under a parent's row
+ * only the new delete files, for that row's position (a changed or moved row is in a new data file,
+ * a removed one is deleted from its file); the parent's other rows are taken unread.
  */
 public final class RowLog {
     /** What a version did to the rows chosen. */
@@ -60,22 +78,34 @@ public final class RowLog {
     /**
      * What a version shows of the rows chosen, ordered by their JSON text; {@code signature} is the
      * table's metadata, equal when the rows are. {@code files} is each row's data file (location
-     * relative to the data path; null for an inlined row), {@code deletes} every visible data file's
-     * delete file ("" for none), {@code shape} the columns and inlined rows' part of the signature.
+     * relative to the data path; null for an inlined row) and {@code positions} its 0-based position
+     * there, {@code deletes} every visible data file's delete files ("" for none), {@code shape} the
+     * columns and inlined rows' part of the signature. {@code since}: the snapshot from which on,
+     * up to this version, the rows are known unchanged without reading (the class comment's rule), or -1.
      */
     private record State(String signature, List<Map<String, String>> rows, List<String> json, List<String> files,
-                         Map<String, String> deletes, String shape) {
-        static final State ABSENT = new State("absent", List.of(), List.of(), List.of(), Map.of(), "absent");
+                         List<Long> positions, Map<String, String> deletes, String shape, long since) {
+        static final State ABSENT = new State("absent", List.of(), List.of(), List.of(), List.of(), Map.of(), "absent", -1);
+
+        State since(long snapshot) {
+            return new State(signature, rows, json, files, positions, deletes, shape, snapshot);
+        }
     }
+
+    /** The alias a version's catalog is attached as while it is read. */
+    private static final String ALIAS = "__fdl_row_log";
 
     private final Repository repo;
     private final CatalogSource catalogs;
     private final DuckDbPool pool;
     private final Function<Path, String> dataPath;
-    /** Versions whose rows were read (the others showed their first parent's). */
+    /** Versions whose rows were read (the others showed the rows of the version compared with). */
     private int read;
 
-    /** @param dataPath where a version's data files are read, given its catalog (the data folder, or a local mirror) */
+    /**
+     * @param catalogs where versions' catalogs come from (only those the class comment names are asked for)
+     * @param dataPath where a version's data files are read, given its catalog (the data folder, or a local mirror)
+     */
     public RowLog(Repository repo, CatalogSource catalogs, DuckDbPool pool, Function<Path, String> dataPath) {
         this.repo = repo;
         this.catalogs = catalogs;
@@ -95,28 +125,74 @@ public final class RowLog {
         List<Repository.LogEntry> walk = repo.log(request.start().id(), null, -1, request.parents());
         List<VersionInfo> live = new ArrayList<>();
         for (Repository.LogEntry e : walk) if (e.expired() == null) live.add(e.version());
-        live.sort(Comparator.comparingLong(VersionInfo::seq).thenComparing(VersionInfo::id)); // parents first
-        Map<String, State> states = new HashMap<>();
         List<Entry> out = new ArrayList<>();
-        boolean anyTable = false;
+        boolean anyTable;
         try (Connection duck = pool.connection()) { // one connection: each version's catalog attached in turn
-            for (VersionInfo v : live) {
-                State parent = v.parents().isEmpty() ? State.ABSENT : states.get(v.parents().get(0));
-                State mine = state(duck, v, request, parent);
-                states.put(v.id(), mine);
-                anyTable |= !mine.signature().equals("absent");
-                Change change = parent == null ? (mine.rows().isEmpty() ? null : Change.OLDEST)
-                        : mine.json().equals(parent.json()) ? null
-                        : parent.rows().isEmpty() ? Change.ADDED : mine.rows().isEmpty() ? Change.REMOVED : Change.CHANGED;
-                if (change != null) out.add(new Entry(v, change, parent == null ? List.of() : parent.rows(), mine.rows(),
-                        parent == null ? List.of() : parent.json(), mine.json()));
-            }
+            anyTable = request.parents() == HistoryWalk.Parents.FIRST ? firstParents(duck, request, live, out) : allParents(duck, request, live, out);
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read table " + request.table() + ": " + DuckDbErrors.firstLine(e), e);
         }
         if (!anyTable) throw FdlException.notFound("table " + TableName.parse(request.table()) + " is in no version from " + request.start().id());
-        java.util.Collections.reverse(out);
         return out;
+    }
+
+    /** Every version walked, parents first, each compared with its first parent's rows; {@code out} newest first. */
+    private boolean allParents(Connection duck, Request request, List<VersionInfo> live, List<Entry> out) {
+        List<VersionInfo> sorted = new ArrayList<>(live);
+        sorted.sort(Comparator.comparingLong(VersionInfo::seq).thenComparing(VersionInfo::id)); // parents first
+        Map<String, State> states = new HashMap<>();
+        boolean anyTable = false;
+        for (VersionInfo v : sorted) {
+            State parent = v.parents().isEmpty() ? State.ABSENT : states.get(v.parents().get(0));
+            State mine = state(duck, v, request, parent, true);
+            states.put(v.id(), mine);
+            anyTable |= !mine.signature().equals("absent");
+            Entry e = entry(v, parent, mine);
+            if (e != null) out.add(e);
+        }
+        java.util.Collections.reverse(out);
+        return anyTable;
+    }
+
+    /**
+     * The versions along first parents from the start back to the oldest retained one, newest first
+     * into {@code out}, opening the catalogs of those the class comment says.
+     */
+    private boolean firstParents(Connection duck, Request request, List<VersionInfo> live, List<Entry> out) {
+        Map<String, VersionInfo> byId = new HashMap<>();
+        live.forEach(v -> byId.put(v.id(), v));
+        List<VersionInfo> line = new ArrayList<>(); // newest first
+        for (VersionInfo v = request.start(); v != null; v = v.parents().isEmpty() ? null : byId.get(v.parents().get(0))) line.add(v);
+        State mine = state(duck, line.get(0), request, null, false);
+        boolean anyTable = !mine.signature().equals("absent");
+        int i = 0;
+        while (true) {
+            int j = i; // line[i..j] all show the rows of `mine`
+            if (mine.since() >= 0)
+                while (j + 1 < line.size() && line.get(j).ducklake().firstSnapshot() > mine.since()) j++;
+            VersionInfo oldest = line.get(j);
+            if (j + 1 == line.size()) {
+                State parent = oldest.parents().isEmpty() ? State.ABSENT : null; // null: expired or missing
+                Entry e = entry(oldest, parent, mine);
+                if (e != null) out.add(e);
+                return anyTable;
+            }
+            State parent = state(duck, line.get(j + 1), request, mine, false);
+            anyTable |= !parent.signature().equals("absent");
+            Entry e = entry(oldest, parent, mine);
+            if (e != null) out.add(e);
+            mine = parent;
+            i = j + 1;
+        }
+    }
+
+    /** What version {@code v} did to the rows ({@code parent} null: its first parent is expired or missing), or null for nothing. */
+    private static Entry entry(VersionInfo v, State parent, State mine) {
+        Change change = parent == null ? (mine.rows().isEmpty() ? null : Change.OLDEST)
+                : mine.json().equals(parent.json()) ? null
+                : parent.rows().isEmpty() ? Change.ADDED : mine.rows().isEmpty() ? Change.REMOVED : Change.CHANGED;
+        return change == null ? null : new Entry(v, change, parent == null ? List.of() : parent.rows(), mine.rows(),
+                parent == null ? List.of() : parent.json(), mine.json());
     }
 
     /** Versions whose rows {@link #run} read. */
@@ -124,31 +200,55 @@ public final class RowLog {
         return read;
     }
 
-    /** {@code v}'s rows chosen: its first parent's when the table's metadata is the same, else read. */
-    private State state(Connection duck, VersionInfo v, Request request, State parent) {
+    /**
+     * {@code v}'s rows chosen: those of {@code known} (a neighbour's state, or null) when the table's
+     * metadata is the same, else read; with {@code forward} ({@code known} is {@code v}'s first
+     * parent's) only the data files where they can have changed, else all.
+     */
+    private State state(Connection duck, VersionInfo v, Request request, State known, boolean forward) {
         Path catalog = catalogs.versionCatalog(repo, v);
         try (Detach ignored = new Detach(duck)) {
-            Sql.attach(duck, catalog, "__fdl_row_log", true);
-            SnapshotView relative = SnapshotView.loadRelative(duck, "__fdl_row_log", catalog.toString(), null);
+            Sql.attach(duck, catalog, ALIAS, true);
+            SnapshotView relative = SnapshotView.loadRelative(duck, ALIAS, catalog.toString(), null);
             SnapshotView.TableEntry t = find(relative, request.table());
             if (t == null) return State.ABSENT;
-            String shape = shape(duck, t);
+            String shape = shape(duck, relative.snapshot(), t);
             String signature = files(t) + shape;
-            if (parent != null && signature.equals(parent.signature())) return parent;
+            if (known != null && signature.equals(known.signature())) return known;
             read++;
-            SnapshotView view = SnapshotView.loadTable(duck, "__fdl_row_log", catalog.toString(), dataPath.apply(catalog), null, t.id());
+            SnapshotView view = SnapshotView.loadTable(duck, ALIAS, catalog.toString(), dataPath.apply(catalog), null, t.id());
             SnapshotView.TableEntry abs = find(view, request.table());
             Map<String, String> deletes = deletesOf(t);
             Map<Long, String> locations = new HashMap<>();
             t.dataFiles().forEach(f -> locations.put(f.id(), f.location()));
-            State fresh = new State(signature, List.of(), List.of(), List.of(), deletes, shape);
-            if (parent == null || !shape.equals(parent.shape()) || t.inlinedDeleteTable() != null)
-                return rows(duck, view, abs, request, fresh, locations, null);
-            return rows(duck, view, abs, request, fresh, locations, kept(parent, deletes));
+            State fresh = new State(signature, List.of(), List.of(), List.of(), List.of(), deletes, shape, -1);
+            State rows = !forward || known == null || !shape.equals(known.shape()) || t.inlinedDeleteTable() != null
+                    ? rows(duck, view, abs, request, fresh, locations, null)
+                    : rows(duck, view, abs, request, fresh, locations, kept(duck, known, deletes, absoluteDeletes(abs, locations)));
+            return rows.since(since(duck, relative, t, request, rows));
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot read table " + request.table() + " in version " + v.id() + ": "
                     + DuckDbErrors.firstLine(e), e);
         }
+    }
+
+    /**
+     * The snapshot from which on the one row chosen is known unchanged (the class comment's rule):
+     * the latest of its data file's first snapshot, the recorded key's and the table's last change of
+     * columns or name ({@link ColumnTypes#lastSchemaChange}); -1 when the rule does not hold.
+     */
+    private static long since(Connection duck, SnapshotView relative, SnapshotView.TableEntry t, Request request, State rows)
+            throws SQLException {
+        if (request.where() != null || rows.rows().size() != 1 || rows.files().get(0) == null) return -1;
+        Optional<RowKey.Recorded> key = RowKey.recorded(duck, relative.catalogTable("ducklake_tag"), t.id(), relative.snapshot());
+        if (key.isEmpty() || key.get().columns().isEmpty()) return -1;
+        for (String k : key.get().columns())
+            if (request.key().keySet().stream().noneMatch(c -> Identifiers.same(c, k))) return -1;
+        Long schema = ColumnTypes.lastSchemaChange(duck, SqlQuote.ident(ALIAS) + ".main.", t.id(), relative.snapshot());
+        String file = rows.files().get(0);
+        long begin = t.dataFiles().stream().filter(f -> f.location().equals(file)).mapToLong(SnapshotView.DataFileEntry::beginSnapshot)
+                .findFirst().orElse(-1);
+        return begin < 0 || schema == null ? -1 : Math.max(begin, Math.max(key.get().since(), schema));
     }
 
     /** Detaches the version's catalog when its reading ends, so that the next version's takes its alias. */
@@ -156,7 +256,7 @@ public final class RowLog {
         @Override
         public void close() throws SQLException {
             try (Statement st = duck.createStatement()) {
-                st.execute("DETACH DATABASE IF EXISTS \"__fdl_row_log\"");
+                st.execute("DETACH DATABASE IF EXISTS " + SqlQuote.ident(ALIAS));
             }
         }
     }
@@ -176,29 +276,40 @@ public final class RowLog {
         return sb.toString();
     }
 
-    /** Every visible data file's location → its delete file's location ("" for none). */
+    /** Every visible data file's location → its delete files' locations, sorted, one a line ("" for none). */
     private static Map<String, String> deletesOf(SnapshotView.TableEntry t) {
-        Map<Long, String> byFile = new HashMap<>();
-        t.deleteFiles().forEach(d -> byFile.put(d.dataFileId(), d.location()));
+        Map<Long, java.util.TreeSet<String>> byFile = new HashMap<>();
+        t.deleteFiles().forEach(d -> byFile.computeIfAbsent(d.dataFileId(), k -> new java.util.TreeSet<>()).add(d.location()));
         Map<String, String> out = new HashMap<>();
-        t.dataFiles().forEach(f -> out.put(f.location(), byFile.getOrDefault(f.id(), "")));
+        t.dataFiles().forEach(f -> out.put(f.location(), String.join("\n", byFile.getOrDefault(f.id(), new java.util.TreeSet<>()))));
+        return out;
+    }
+
+    /** Every visible data file's location relative to the data path ({@code locations} by id) → its delete files where they are read. */
+    private static Map<String, List<String>> absoluteDeletes(SnapshotView.TableEntry abs, Map<Long, String> locations) {
+        Map<String, List<String>> out = new HashMap<>();
+        abs.deleteFiles().forEach(d -> out.computeIfAbsent(locations.get(d.dataFileId()), k -> new ArrayList<>()).add(d.location()));
         return out;
     }
 
     /**
-     * The table's columns, and its visible inlined rows and inlined deletes (counted and hashed in
-     * the catalog): when equal in two versions, rows of data files present in both with the same
-     * delete file are the same rows.
+     * The table's columns, and its inlined rows and inlined deletes visible at {@code snapshot} of the
+     * catalog attached as {@link #ALIAS} (counted and hashed in the catalog): when equal in two
+     * versions, rows of data files present in both with the same delete file are the same rows.
      */
-    private static String shape(Connection duck, SnapshotView.TableEntry t) throws SQLException {
+    private static String shape(Connection duck, long snapshot, SnapshotView.TableEntry t) throws SQLException {
         StringBuilder sb = new StringBuilder("\n");
         t.columns().forEach(c -> sb.append(c.id()).append(' ').append(c.name()).append(' ').append(c.duckType()).append(';'));
         List<String> inlined = new ArrayList<>();
-        for (SnapshotView.InlinedTable i : t.inlined())
-            inlined.add("SELECT count(*), sum(hash(" + SqlQuote.ident(i.system().rowId()) + ", " + SqlQuote.ident(i.system().begin())
-                    + ", " + SqlQuote.ident(i.system().end()) + ")) FROM \"__fdl_row_log\".main." + SqlQuote.ident(i.tableName()));
+        String in = SqlQuote.ident(ALIAS) + ".main.";
+        for (SnapshotView.InlinedTable i : t.inlined()) {
+            String begin = SqlQuote.ident(i.system().begin()), end = SqlQuote.ident(i.system().end());
+            inlined.add("SELECT count(*), sum(hash(" + SqlQuote.ident(i.system().rowId()) + ", " + begin + ")) FROM " + in
+                    + SqlQuote.ident(i.tableName()) + " WHERE " + begin + " <= " + snapshot + " AND (" + end + " IS NULL OR " + end + " > " + snapshot + ")");
+        }
         if (t.inlinedDeleteTable() != null)
-            inlined.add("SELECT count(*), sum(hash(file_id, row_id, begin_snapshot)) FROM \"__fdl_row_log\".main." + SqlQuote.ident(t.inlinedDeleteTable()));
+            inlined.add("SELECT count(*), sum(hash(file_id, row_id, begin_snapshot)) FROM " + in + SqlQuote.ident(t.inlinedDeleteTable())
+                    + " WHERE begin_snapshot <= " + snapshot);
         try (Statement st = duck.createStatement()) {
             for (String q : inlined) {
                 try (ResultSet rs = st.executeQuery(q)) {
@@ -212,23 +323,44 @@ public final class RowLog {
 
     /**
      * What a version can take unread from its first parent whose columns and inlined rows are the
-     * same: the parent's rows of data files it still shows with the same delete file. The data files
-     * to read are the version's new ones and those whose delete file changed under a parent's row
-     * (a changed or moved row is in a new data file, a removed one is deleted from its file).
+     * same: the parent's rows of data files it still shows, less those its delete files delete. The
+     * data files to read are the version's new ones (a changed or moved row is in a new data file, a
+     * removed one is deleted from its file), and one whose delete files are gone.
      */
-    private record Kept(State parent, List<Integer> rows, java.util.Set<String> read) {}
+    private record Kept(State parent, List<Integer> rows, Set<String> read) {}
 
-    private static Kept kept(State parent, Map<String, String> deletes) {
-        java.util.Set<String> read = new java.util.HashSet<>();
+    /** @param absDeletes each visible data file's delete files where they are read (by relative location, as {@code deletes}) */
+    private static Kept kept(Connection duck, State parent, Map<String, String> deletes, Map<String, List<String>> absDeletes) throws SQLException {
+        Set<String> read = new java.util.HashSet<>();
         for (String f : deletes.keySet()) if (!parent.deletes().containsKey(f)) read.add(f);
         List<Integer> rows = new ArrayList<>();
+        Map<String, List<Integer>> recheck = new HashMap<>(); // data file → the parent's rows there, its delete files changed
         for (int i = 0; i < parent.rows().size(); i++) {
             String f = parent.files().get(i);
             if (f == null || !deletes.containsKey(f)) continue; // inlined rows are read again; a file no longer shown lost its rows
             if (deletes.get(f).equals(parent.deletes().get(f))) rows.add(i);
-            else read.add(f);
+            else if (deletes.get(f).isEmpty()) read.add(f);
+            else recheck.computeIfAbsent(f, k -> new ArrayList<>()).add(i);
+        }
+        for (Map.Entry<String, List<Integer>> e : recheck.entrySet()) {
+            Set<Long> gone = deleted(duck, absDeletes.get(e.getKey()), e.getValue().stream().map(parent.positions()::get).toList());
+            for (int i : e.getValue()) if (!gone.contains(parent.positions().get(i))) rows.add(i);
         }
         return new Kept(parent, rows, read);
+    }
+
+    /** Which of {@code positions} the Parquet positional delete files {@code deleteFiles} (column {@code pos}) delete. */
+    private static Set<Long> deleted(Connection duck, List<String> deleteFiles, List<Long> positions) throws SQLException {
+        StringBuilder files = new StringBuilder();
+        for (String d : deleteFiles) files.append(files.isEmpty() ? "" : ", ").append(SqlQuote.literal(d));
+        StringBuilder in = new StringBuilder();
+        for (long p : new java.util.TreeSet<>(positions)) in.append(in.isEmpty() ? "" : ", ").append(p);
+        Set<Long> out = new java.util.HashSet<>();
+        try (Statement st = duck.createStatement();
+             ResultSet rs = st.executeQuery("SELECT DISTINCT pos FROM read_parquet([" + files + "]) WHERE pos IN (" + in + ")")) {
+            while (rs.next()) out.add(rs.getLong(1));
+        }
+        return out;
     }
 
     /**
@@ -252,31 +384,34 @@ public final class RowLog {
         StringBuilder select = new StringBuilder("SELECT to_json({");
         for (int i = 0; i < names.size(); i++)
             select.append(i == 0 ? "" : ", ").append(SqlQuote.literal(names.get(i))).append(": r.").append(SqlQuote.ident(names.get(i)));
-        select.append("}), r.").append(TableViewSql.FILE_ID);
+        select.append("}), r.").append(TableViewSql.FILE_ID).append(", r.").append(TableViewSql.POS);
         for (String n : names) select.append(", CAST(r.").append(SqlQuote.ident(n)).append(" AS VARCHAR)");
-        java.util.TreeMap<String, List<Object[]>> sorted = new java.util.TreeMap<>(); // json → (row, file), duplicates kept
+        java.util.TreeMap<String, List<Object[]>> sorted = new java.util.TreeMap<>(); // json → (row, file, position), duplicates kept
         try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(select + " FROM (" + chosen + ") AS r")) {
             while (rs.next()) {
                 Map<String, String> row = new LinkedHashMap<>();
-                for (int i = 0; i < names.size(); i++) row.put(names.get(i), rs.getString(i + 3));
+                for (int i = 0; i < names.size(); i++) row.put(names.get(i), rs.getString(i + 4));
                 long file = rs.getLong(2);
-                sorted.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(new Object[]{row, rs.wasNull() ? null : locations.get(file)});
+                String location = rs.wasNull() ? null : locations.get(file);
+                sorted.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(new Object[]{row, location, rs.getLong(3)});
             }
         }
         if (kept != null)
             for (int i : kept.rows())
                 sorted.computeIfAbsent(kept.parent().json().get(i), k -> new ArrayList<>()).add(new Object[]{kept.parent().rows().get(i),
-                        kept.parent().files().get(i)});
+                        kept.parent().files().get(i), kept.parent().positions().get(i)});
         List<Map<String, String>> rows = new ArrayList<>();
         List<String> json = new ArrayList<>();
         List<String> files = new ArrayList<>();
+        List<Long> positions = new ArrayList<>();
         sorted.forEach((j, list) -> list.forEach(o -> {
             json.add(j);
             @SuppressWarnings("unchecked") Map<String, String> row = (Map<String, String>) o[0];
             rows.add(row);
             files.add((String) o[1]);
+            positions.add((Long) o[2]);
         }));
-        return new State(fresh.signature(), rows, json, files, fresh.deletes(), fresh.shape());
+        return new State(fresh.signature(), rows, json, files, positions, fresh.deletes(), fresh.shape(), -1);
     }
 
     /** {@code t} with only the data files at {@code read} (relative locations; by id through {@code locations}), their delete files and the inlined rows. */

@@ -20,7 +20,8 @@ import java.util.Locale;
  * {@code t} of N rows (key {@code id}; columns id, name, score) with V versions: one import, then
  * V-1 syncs ({@code import --mode sync}) each changing the score of about 0.5 % of the rows and
  * changing back those the previous sync changed (about 1 % of the rows per version). The
- * repository is built once into a folder that later runs reuse (it takes long at 10M rows). Every
+ * repository is built once into a folder that later runs reuse (it takes long at 10M rows); a
+ * folder built with fewer versions of the same N rows is extended by the versions it lacks. Every
  * fdl command is a process of the launcher, as a user runs it, its CPU (user + system) from GNU
  * {@code /usr/bin/time}; the median of three runs after one warm-up (the catalog cached). Prints:
  * <ol>
@@ -36,7 +37,8 @@ import java.util.Locale;
  * </ol>
  * Run with {@code mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.fdl.bench.HistoryBench
  * -Dexec.args="10000000 33 /tmp/history-10m ./fdl"} (N, V, the folder kept for the repository, the
- * launcher). A fifth argument {@code build} only builds the repository, {@code blame} measures only blame; a sixth
+ * launcher). A fifth argument {@code build} only builds the repository, {@code blame} measures only blame,
+ * {@code rowlog} only the row logs (of an unchanged row and of the row changed in the most versions); a sixth
  * is the rounds of the row log and change feed measures (default 3).
  */
 public final class HistoryBench {
@@ -50,7 +52,7 @@ public final class HistoryBench {
         Path wc = dir.resolve("wc");
         Path built = dir.resolve("built-" + n + "-" + versions);
         if (!Files.exists(built)) {
-            build(dir, n, versions);
+            build(dir, n, builtVersions(dir, n, versions), versions);
             Files.writeString(built, "");
         }
         String only = args.length > 4 ? args[4] : "all";
@@ -58,17 +60,22 @@ public final class HistoryBench {
         if (only.equals("build")) return;
         Path scratch = Files.createTempDirectory("fdl-historybench-run-");
         List<String> in = List.of(fdl, "-C", wc.toString());
-        double blame = median(3, () -> cpu(scratch, with(in, "blame", "t", "main")), true);
-        double scan = median(3, () -> scanCpu(dir, scratch), false);
-        System.out.printf(Locale.ROOT, "blame of %,d rows, %d versions: %.2f s CPU; DuckDB full scan to CSV %.2f s CPU; ratio %.2f (target <= 2)%n",
-                n, versions, blame, scan, blame / scan);
+        if (!only.equals("rowlog")) {
+            double blame = median(3, () -> cpu(scratch, with(in, "blame", "t", "main")), true);
+            double scan = median(3, () -> scanCpu(dir, scratch), false);
+            System.out.printf(Locale.ROOT, "blame of %,d rows, %d versions: %.2f s CPU; DuckDB full scan to CSV %.2f s CPU; ratio %.2f (target <= 2)%n",
+                    n, versions, blame, scan, blame / scan);
+        }
         if (only.equals("blame")) return;
         double start = median(3, () -> cpu(scratch, List.of(fdl, "--version")), false);
-        long id = 7001;
-        double log = median(rounds, () -> cpu(scratch, with(in, "log", "main", "--table", "t", "--key", "id=" + id, "--json")), true);
-        double query = median(rounds, () -> cpu(scratch, with(in, "query", "main", "SELECT * FROM t WHERE id = " + id)), true);
-        System.out.printf(Locale.ROOT, "row log over %d versions: %.2f s CPU; fdl query of the row: %.2f s; ratio %.2f, less JVM start (%.2f s) %.2f"
-                        + " (target <= 3)%n", versions, log, query, log / query, start, (log - start) / (query - start));
+        for (long id : new long[]{7001, mostChanged(n, versions)}) {
+            double log = median(rounds, () -> cpu(scratch, with(in, "log", "main", "--table", "t", "--key", "id=" + id, "--json")), true);
+            double query = median(rounds, () -> cpu(scratch, with(in, "query", "main", "SELECT * FROM t WHERE id = " + id)), true);
+            System.out.printf(Locale.ROOT, "row log of id %d (%d changes) over %d versions: %.2f s CPU; fdl query of the row: %.2f s; ratio %.2f,"
+                    + " less JVM start (%.2f s) %.2f (target <= 3)%n", id, changes(id, versions), versions, log, query, log / query, start,
+                    (log - start) / (query - start));
+        }
+        if (only.equals("rowlog")) return;
         String first = "main~" + (versions - 1);
         Path feed = scratch.resolve("feed.parquet");
         double changes = median(rounds, () -> cpu(scratch, with(in, "diff", first, "main", "--changes", "--table", "t", "--format", "parquet",
@@ -78,23 +85,76 @@ public final class HistoryBench {
                 changes, stat, changes / stat);
     }
 
-    /** The repository at {@code dir/repo}, its working copy at {@code dir/wc}: one import, then {@code versions - 1} syncs. */
-    private static void build(Path dir, long n, int versions) throws Exception {
-        if (Files.exists(dir.resolve("repo"))) dev.fdl.ducklake.load.Importer.deleteTree(dir.resolve("repo"));
-        if (Files.exists(dir.resolve("wc"))) dev.fdl.ducklake.load.Importer.deleteTree(dir.resolve("wc"));
-        Files.createDirectories(dir);
-        Path wc = Cli.newWorkingCopy(dir);
+    /**
+     * How many versions of the same N rows the folder already holds when it was built with fewer
+     * (a marker {@code built-N-K}, K below {@code versions}): the repository's versions, the build
+     * then goes on from there (also after a build stopped half-way); else 0, to build from the start.
+     */
+    private static int builtVersions(Path dir, long n, int versions) throws Exception {
+        if (!Files.exists(dir.resolve("repo")) || !Files.exists(dir.resolve("wc"))) return 0;
+        boolean fewer = false;
+        try (var s = Files.list(dir)) {
+            String prefix = "built-" + n + "-";
+            for (Path p : (Iterable<Path>) s::iterator) {
+                String name = p.getFileName().toString();
+                fewer |= name.startsWith(prefix) && Integer.parseInt(name.substring(prefix.length())) < versions;
+            }
+        }
+        if (!fewer) return 0;
+        try (var s = Files.list(dir.resolve("repo").resolve("versions"))) {
+            return (int) Math.min(versions, s.count());
+        }
+    }
+
+    /**
+     * The repository at {@code dir/repo}, its working copy at {@code dir/wc}: one import, then syncs up
+     * to {@code versions}; with {@code from > 0} the first {@code from} versions are there already.
+     */
+    private static void build(Path dir, long n, int from, int versions) throws Exception {
+        Path wc = dir.resolve("wc");
+        if (from == 0) {
+            if (Files.exists(dir.resolve("repo"))) dev.fdl.ducklake.load.Importer.deleteTree(dir.resolve("repo"));
+            if (Files.exists(wc)) dev.fdl.ducklake.load.Importer.deleteTree(wc);
+            Files.createDirectories(dir);
+            wc = Cli.newWorkingCopy(dir);
+        }
         long t0 = System.nanoTime();
-        for (int v = 0; v < versions; v++) {
+        for (int v = from; v < versions; v++) {
             Path p = dir.resolve("v" + v + ".parquet");
             try (Connection c = DuckDbPool.connect(); Statement st = c.createStatement()) {
-                st.execute("COPY (SELECT i AS id, 'name ' || i AS name, i * 7 + CASE WHEN hash(i, " + v + ") % 200 = 0 THEN " + (v + 1)
+                st.execute("COPY (SELECT i AS id, 'name ' || i AS name, i * 7 + CASE WHEN " + CHANGED.replace("v::INTEGER", Integer.toString(v)) + " THEN " + (v + 1)
                         + " ELSE 0 END AS score FROM range(" + n + ") AS r(i)) TO " + SqlQuote.literal(p.toString()) + " (FORMAT parquet)");
             }
             Cli.ok(wc, "import", p.toString(), "--table", "t", "--mode", "sync", "--key", "id");
             Cli.ok(wc, "commit", "-m", "v" + v);
             Files.delete(p);
             System.out.printf(Locale.ROOT, "built version %d of %d, %.0f s%n", v + 1, versions, (System.nanoTime() - t0) / 1e9);
+        }
+    }
+
+    /** Among the first 100,000 rows, the one the build's rule hit in the most versions (the smallest id of those). */
+    private static long mostChanged(long n, int versions) throws Exception {
+        try (Connection c = DuckDbPool.connect(); Statement st = c.createStatement();
+             var rs = st.executeQuery("SELECT i FROM range(" + Math.min(n, 100_000) + ") AS r(i), range(1, " + versions + ") AS v(v) WHERE "
+                     + CHANGED + " GROUP BY i ORDER BY count(*) DESC, i LIMIT 1")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** The build's rule: at version v (from 0) row i's score is i * 7 + v + 1 when this holds, else i * 7. */
+    private static final String CHANGED = "hash(i, v::INTEGER) % 200 = 0";
+
+    /**
+     * How many versions after the first changed row {@code id}'s values, by the build's rule: version v
+     * changes a row the rule hits at v (its score becomes i * 7 + v + 1) or at v - 1 (back, or to another score).
+     */
+    private static long changes(long id, int versions) throws Exception {
+        try (Connection c = DuckDbPool.connect(); Statement st = c.createStatement();
+             var rs = st.executeQuery("SELECT count(*) FROM (SELECT v, (" + CHANGED + ") OR coalesce(lag(" + CHANGED
+                     + ") OVER (ORDER BY v), false) AS d FROM (SELECT " + id + " AS i, v FROM range(0, " + versions + ") AS r(v))) WHERE d AND v > 0")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

@@ -102,6 +102,26 @@ public final class ColumnTypes {
         return result;
     }
 
+    /**
+     * The last snapshot up to {@code snapshot} that began a schema version of table {@code tableId}
+     * ({@code ducklake_schema_versions}: its creation, and every change of its columns or name);
+     * null when the catalog records none for it (or has no such table, or no {@code table_id} there).
+     */
+    public static Long lastSchemaChange(Connection c, String qualifier, long tableId, long snapshot) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT max(begin_snapshot) FROM " + qualifier + "ducklake_schema_versions WHERE table_id = ? AND begin_snapshot <= ?")) {
+            ps.setLong(1, tableId);
+            ps.setLong(2, snapshot);
+            try (ResultSet r = ps.executeQuery()) {
+                if (!r.next()) return null;
+                long v = r.getLong(1);
+                return r.wasNull() ? null : v;
+            }
+        } catch (SQLException e) {
+            return null; // an older catalog without the table or its table_id: the changes are unknown
+        }
+    }
+
     /** {@link #snapshotOfSchemaVersion(Connection, String, long, long)} on an unqualified catalog. */
     public static Long snapshotOfSchemaVersion(Connection c, long tableId, long schemaVersion) throws SQLException {
         return snapshotOfSchemaVersion(c, "", tableId, schemaVersion);

@@ -52,14 +52,22 @@ public final class RowKey {
      * {@code ducklake_tag} table is {@code tagTable} (qualified for {@code duck}); empty when none.
      */
     public static List<String> read(Connection duck, String tagTable, long tableId, long snapshot) throws SQLException {
-        try (PreparedStatement ps = duck.prepareStatement("SELECT value FROM " + tagTable + " WHERE object_id = ? AND key = ? "
+        return recorded(duck, tagTable, tableId, snapshot).map(Recorded::columns).orElse(List.of());
+    }
+
+    /** A recorded key: its columns (empty for a tag value that is not a key) and the snapshot its tag began in. */
+    public record Recorded(List<String> columns, long since) {}
+
+    /** As {@link #read}, with the snapshot the key's tag began in: the key holds unchanged from it to {@code snapshot}; empty when none. */
+    public static java.util.Optional<Recorded> recorded(Connection duck, String tagTable, long tableId, long snapshot) throws SQLException {
+        try (PreparedStatement ps = duck.prepareStatement("SELECT value, begin_snapshot FROM " + tagTable + " WHERE object_id = ? AND key = ? "
                 + "AND" + Visibility.at("", "?") + "ORDER BY begin_snapshot DESC LIMIT 1")) {
             ps.setLong(1, tableId);
             ps.setString(2, TAG);
             ps.setLong(3, snapshot);
             ps.setLong(4, snapshot);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? parse(rs.getString(1)) : List.of();
+                return rs.next() ? java.util.Optional.of(new Recorded(parse(rs.getString(1)), rs.getLong(2))) : java.util.Optional.empty();
             }
         }
     }
