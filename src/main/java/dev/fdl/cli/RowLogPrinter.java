@@ -60,6 +60,10 @@ final class RowLogPrinter {
             out.println();
             out.println("    " + RefsCommand.firstLine(v.message()));
             out.println();
+            if (e.before().size() > 1 || e.after().size() > 1) {
+                changedRows(out, e);
+                continue;
+            }
             List<Map<String, String>> shown = e.after().isEmpty() ? e.before() : e.after();
             Map<String, String> was = e.before().size() == 1 && e.after().size() == 1 ? e.before().get(0) : null;
             for (Map<String, String> row : shown) {
@@ -70,10 +74,27 @@ final class RowLogPrinter {
                     out.println("    " + (changed && terminal ? BOLD : "") + (changed && !terminal ? "* " : "  ") + c.getKey() + ": " + text
                             + (changed && terminal ? RESET : ""));
                 }
-                if (shown.size() > 1) out.println();
             }
         }
         out.flush();
+    }
+
+    /**
+     * Of several rows chosen, only those the version changed, as a diff shows them: {@code -} before
+     * each column of a row it removed or changed away, {@code +} of a row it added or changed to.
+     */
+    private static void changedRows(PrintWriter out, RowLog.Entry e) {
+        List<Map<String, String>> removed = e.onlyBefore(), added = e.onlyAfter();
+        out.println("    " + e.before().size() + " row(s) before, " + e.after().size() + " after; " + removed.size() + " removed or changed, "
+                + added.size() + " added or changed:");
+        for (List<Map<String, String>> rows : List.of(removed, added)) {
+            String mark = rows == removed ? "- " : "+ ";
+            for (Map<String, String> row : rows) {
+                out.println();
+                for (Map.Entry<String, String> c : row.entrySet())
+                    out.println("    " + mark + c.getKey() + ": " + (c.getValue() == null ? "NULL" : c.getValue()));
+            }
+        }
     }
 
     private static ArrayNode rows(List<String> json) {

@@ -65,7 +65,32 @@ public final class RowLog {
      * after, each row a map of column name to value as text (null for NULL), and as JSON objects.
      */
     public record Entry(VersionInfo version, Change change, List<Map<String, String>> before, List<Map<String, String>> after,
-                        List<String> beforeJson, List<String> afterJson) {}
+                        List<String> beforeJson, List<String> afterJson) {
+        /**
+         * The rows before that are not among the rows after (compared whole, as a multiset, as a diff
+         * of the two versions' rows would): what the version removed or changed away. For one row
+         * before and one after, that row when it changed.
+         */
+        public List<Map<String, String>> onlyBefore() {
+            return difference(before, beforeJson, afterJson);
+        }
+
+        /** The rows after that are not among the rows before (see {@link #onlyBefore}): what the version added or changed to. */
+        public List<Map<String, String>> onlyAfter() {
+            return difference(after, afterJson, beforeJson);
+        }
+
+        private static List<Map<String, String>> difference(List<Map<String, String>> rows, List<String> json, List<String> other) {
+            Map<String, Integer> left = new HashMap<>();
+            for (String j : other) left.merge(j, 1, Integer::sum);
+            List<Map<String, String>> out = new ArrayList<>();
+            for (int i = 0; i < rows.size(); i++) {
+                if (left.getOrDefault(json.get(i), 0) > 0) left.merge(json.get(i), -1, Integer::sum);
+                else out.add(rows.get(i));
+            }
+            return out;
+        }
+    }
 
     /**
      * One row log.

@@ -101,6 +101,26 @@ class RowLogCliTest {
     }
 
     @Test
+    void severalRowsShowOnlyWhatEachVersionChanged() throws Exception {
+        Path wc = Cli.newWorkingCopy(dir);
+        Cli.ok(wc, "import", Files.writeString(dir.resolve("a.csv"), "id,v\n1,same\n2,old\n3,gone\n").toString(), "--table", "t", "--mode", "sync", "--key", "id");
+        Cli.ok(wc, "commit", "-m", "one");
+        Cli.ok(wc, "import", Files.writeString(dir.resolve("b.csv"), "id,v\n1,same\n2,new\n4,added\n").toString(), "--table", "t", "--mode", "sync");
+        Cli.ok(wc, "commit", "-m", "two");
+        String text = Cli.ok(wc, "log", "--table", "t", "--where", "id > 0").out();
+        String two = text.substring(0, text.indexOf("\nversion "));
+        assertThat(two).contains("3 row(s) before, 3 after; 2 removed or changed, 2 added or changed:")
+                .contains("    - v: old").contains("    - v: gone").contains("    + v: new").contains("    + v: added")
+                .doesNotContain("same");
+        // the version that added them shows every row it added
+        assertThat(text.substring(text.indexOf("\nversion "))).contains("+ v: same").contains("+ v: old").contains("+ v: gone");
+        // --json keeps every row before and after
+        JsonNode log = Json.MAPPER.readTree(Cli.ok(wc, "log", "--table", "t", "--where", "id > 0", "--json").out());
+        assertThat(log.get(0).get("before")).hasSize(3);
+        assertThat(log.get(0).get("after")).hasSize(3);
+    }
+
+    @Test
     void allParentsAddTheVersionsOfAMergedBranchThatChangedTheRow() throws Exception {
         Path wc = Cli.newWorkingCopy(dir);
         Path root = dir.resolve("repo"), other = Files.createDirectories(dir.resolve("other"));
