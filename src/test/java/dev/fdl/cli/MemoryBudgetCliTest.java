@@ -72,4 +72,30 @@ class MemoryBudgetCliTest {
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--memory 'lots' is not a size");
     }
+
+    /**
+     * A keyless sync under a budget too small for it: DuckDB's out-of-memory error reaches the user
+     * with the phase it happened in, a --memory that holds what DuckDB asked for, and the key that
+     * takes less; nothing was imported.
+     */
+    @Test
+    void aSyncOutOfMemorySaysWhereTheMemoryItNeedsAndTheKey() throws Exception {
+        Path v1 = dir.resolve("v1.csv"), v2 = dir.resolve("v2.csv");
+        try (Connection c = DuckDbPool.connect(); Statement s = c.createStatement()) {
+            String rows = "SELECT i AS id, 'name-' || i || '-' || md5(i::VARCHAR) AS s, md5((i * 3)::VARCHAR) AS note FROM range(300000) t(i)";
+            s.execute("COPY (" + rows + ") TO " + SqlQuote.literal(v1.toString()) + " (HEADER)");
+            s.execute("COPY (SELECT id, CASE WHEN id % 10 = 0 THEN s || '!' ELSE s END AS s, note FROM (" + rows + ") WHERE id % 13 <> 0) TO "
+                    + SqlQuote.literal(v2.toString()) + " (HEADER)");
+        }
+        Path wc = Cli.newWorkingCopy(dir);
+        Cli.ok(wc, "import", v1.toString(), "--table", "t");
+        Cli.Result r = Cli.in(wc, "import", v2.toString(), "--table", "t", "--mode", "sync", "--memory", "16MiB");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(r.err()).containsPattern("ran out of the memory budget while (reading the file|reading the table|comparing|writing data files"
+                + "|writing delete files) \\(it asked for ").contains("name the key with --key").doesNotContain("SET threads");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("--memory (\\d+)MiB or more").matcher(r.err());
+        assertThat(m.find()).as(r.err()).isTrue();
+        assertThat(Integer.parseInt(m.group(1))).as("more than the budget").isGreaterThan(16);
+        assertThat(Cli.ok(wc, "query", "--working", "--csv", "SELECT count(*) AS n FROM t").out()).isEqualTo("n\n300000\n");
+    }
 }

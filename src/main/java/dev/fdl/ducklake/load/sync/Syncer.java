@@ -29,6 +29,7 @@ import dev.fdl.ducklake.load.ImportFormat;
 import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.ducklake.load.ImportResult;
 import dev.fdl.ducklake.load.Importer;
+import dev.fdl.ducklake.load.PhaseTracker;
 import dev.fdl.ducklake.load.RowDelta;
 import dev.fdl.ducklake.load.RecordedKeyCheck;
 import dev.fdl.ducklake.load.SourceReading;
@@ -94,7 +95,9 @@ public final class Syncer {
         }
     }
 
-    private SyncResult syncFile(ImportRequest request) {
+    private SyncResult syncFile(ImportRequest given) {
+        PhaseTracker phases = new PhaseTracker(given.progress(), READING_FILE);
+        ImportRequest request = given.withProgress(phases);
         Path source = request.source();
         List<String> keys = request.dropKey() ? List.of() : request.keys();
         TableName name = TableName.parse(request.table());
@@ -128,14 +131,20 @@ public final class Syncer {
                     newTableKey = keysOfNewTable(duck, src, request, name, keys == null ? List.of() : keys);
                 } else {
                     List<String> recorded = keys == null ? recordedKey(catalog, state, src, source, name) : List.of();
-                    SyncResult r = syncExisting(new Run(pool, request, catalog, state, duck, location, tmp, uploaded), name, src,
-                            keys == null ? recorded : keys, !recorded.isEmpty()).withWarnings(src.warnings());
+                    List<String> keyNames = keys == null ? recorded : keys;
+                    SyncResult r;
+                    try {
+                        r = syncExisting(new Run(pool, request, catalog, state, duck, location, tmp, uploaded), name, src,
+                                keyNames, !recorded.isEmpty()).withWarnings(src.warnings());
+                    } catch (SQLException e) {
+                        throw failed(source, e, phases.phase(), keyNames.isEmpty());
+                    }
                     committed = true;
                     return r;
                 }
             }
         } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e, phases.phase()), e);
         } catch (IOException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
         } finally {
@@ -151,6 +160,8 @@ public final class Syncer {
 
     /** The phases a sync reports to {@link ImportRequest#progress()}, before {@link RowDelta}'s writing and uploading. */
     public static final String READING = "reading the table", COMPARING = "comparing";
+    /** The phase before the table is read: the file's columns sniffed and checked. */
+    private static final String READING_FILE = "reading the file";
 
     /** UTC, and a scratch folder to spill to unless the pool's budget names one. */
     private void prepare(Connection duck, Path tmp) throws SQLException {
@@ -472,7 +483,7 @@ public final class Syncer {
             st.execute("DROP TABLE IF EXISTS __fdl_diff");
             st.execute(sql);
         } catch (SQLException e) {
-            throw joinFailed(cmp, keys.isEmpty(), e);
+            throw joinFailed(cmp, e);
         }
         long added, changed, removed, equal, rows;
         try (Statement st = duck.createStatement();
@@ -503,15 +514,23 @@ public final class Syncer {
 
     /**
      * The join's failure: a read of a sampled CSV file to be sniffed whole ({@link SampleFailed}),
-     * unless DuckDB ran out of memory, which another sniff would not mend; a keyless sync out of
-     * memory is told that a key takes less (docs/data.md, "Memory": whole rows numbered on both sides).
+     * unless DuckDB ran out of memory, which another sniff would not mend (thrown on as it is).
      */
-    private static RuntimeException joinFailed(Compare cmp, boolean keyless, SQLException e) {
+    private static SQLException joinFailed(Compare cmp, SQLException e) {
+        if (cmp.src().sampled() && DuckDbErrors.outOfMemory(e.getMessage()) == null) throw new SampleFailed(e);
+        return e;
+    }
+
+    /**
+     * A sync's failure in DuckDB while {@code phase}: out of memory in fdl's words (the phase, the
+     * {@code --memory} DuckDB's request needs) and, for a keyless sync, that a key takes less
+     * (docs/data.md, "Memory": whole rows numbered on both sides); any other error as DuckDB said it.
+     */
+    private static FdlException failed(Path source, SQLException e, String phase, boolean keyless) {
         boolean memory = DuckDbErrors.outOfMemory(e.getMessage()) != null;
-        if (cmp.src().sampled() && !memory) return new SampleFailed(e);
         String hint = memory && keyless ? ". A sync without a key compares whole rows and numbers repeated rows on both sides, which "
-                + "takes more memory than a keyed sync: name the key with --key col, or raise --memory" : "";
-        return new FdlException(FdlException.Kind.FAILURE, "cannot import " + cmp.source() + ": " + DuckDbErrors.duckError(e) + hint, e);
+                + "takes more memory than a keyed sync: name the key with --key col" : "";
+        return new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e, phase) + hint, e);
     }
 
     /** The table's visible rows, counted. */
