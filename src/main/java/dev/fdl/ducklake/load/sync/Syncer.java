@@ -22,6 +22,7 @@ import java.util.Map;
 import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.engine.DuckDbErrors;
+import dev.fdl.ducklake.engine.MemoryBudget;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.QueryProgressWatch;
 import dev.fdl.ducklake.DataProgress;
@@ -222,6 +223,7 @@ public final class Syncer {
         }
         String view = current.selectWithRowIds();
         refuseNoRows(duck, src, source);
+        if (keyNames.isEmpty()) refuseKeylessBeyondBudget(run.pool().budget(), source, name);
         SyncPlan plan;
         Counts counts;
         try {
@@ -531,6 +533,32 @@ public final class Syncer {
         String hint = memory && keyless ? ". A sync without a key compares whole rows and numbers repeated rows on both sides, which "
                 + "takes more memory than a keyed sync: name the key with --key col" : "";
         return new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e, phase) + hint, e);
+    }
+
+    /**
+     * DuckDB's budget a sync without a key needs, per byte of an uncompressed CSV file (docs/data.md,
+     * "Sync under --memory 64MB": its FULL OUTER JOIN on every column holds more than DuckDB spills).
+     */
+    static final double KEYLESS_NEED_PER_CSV_BYTE = 2.2;
+
+    /**
+     * Refuses, before anything is read into DuckDB, a sync without a key of an uncompressed CSV
+     * file whose estimated need ({@link #KEYLESS_NEED_PER_CSV_BYTE} times its size) is over
+     * {@code budget}: it would run out of memory at some point of a long run. Other formats, and
+     * no budget, are not estimated.
+     *
+     * @throws FdlException failure naming the file, the budget, --key and a --memory that suffices
+     */
+    private static void refuseKeylessBeyondBudget(MemoryBudget budget, Path source, TableName name) throws IOException {
+        String file = source.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        if (budget == null || !(file.endsWith(".csv") || file.endsWith(".tsv") || file.endsWith(".txt"))) return;
+        long bytes = Files.size(source), need = (long) (bytes * KEYLESS_NEED_PER_CSV_BYTE);
+        if (need <= budget.bytes()) return;
+        long sixteen = 16L << 20, enough = (need + sixteen - 1) / sixteen * sixteen;
+        throw new FdlException("cannot sync " + source + " into " + name + " without a key under a memory budget of "
+                + (budget.bytes() >> 20) + " MiB: a sync without a key compares whole rows and numbers repeated rows on both sides, "
+                + "which needs about " + KEYLESS_NEED_PER_CSV_BYTE + " times the file's " + (bytes >> 20) + " MiB. Name the key with --key col "
+                + "(a keyed sync pairs rows on the key alone), or give --memory " + (enough >> 20) + "MiB or more. Nothing was imported");
     }
 
     /** The table's visible rows, counted. */
