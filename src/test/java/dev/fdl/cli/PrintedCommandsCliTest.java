@@ -522,4 +522,36 @@ class PrintedCommandsCliTest {
         assertThat(diff.exit()).as(diff.toString()).isNotZero();
         assertThat(paste(wc, printed(diff.err(), "history stops there; run (fdl verify)\\b"), ExitCodes.FAILURE)).contains(one);
     }
+
+    /**
+     * What ref commands and revisions print, pasted as printed: the delete a branch that exists
+     * offers, the tag that keeps an unmerged branch's version before its deletion, and the log
+     * that shows the parents a revision asked for more of.
+     */
+    @Test
+    void refAndRevisionHints() throws Exception {
+        Path root = newRepository();
+        Path wc = workingCopyOf(root, "wc");
+        importRow(wc, "t", 1);
+        Cli.ok(wc, "commit", "-m", "one");
+        Cli.ok(wc, "branch", "feature");
+        Cli.Result exists = Cli.in(wc, "branch", "feature");
+        assertThat(exists.exit()).as(exists.toString()).isEqualTo(ExitCodes.CONFLICT);
+        paste(wc, printed(exists.err(), "delete it with (fdl branch -d \\S+)"));
+        assertThat(Cli.ok(wc, "branch").out()).doesNotContain("feature");
+
+        Cli.ok(wc, "checkout", "-b", "topic");
+        importRow(wc, "u", 2);
+        Cli.ok(wc, "commit", "-m", "topic: u");
+        Cli.ok(wc, "checkout", "main");
+        Cli.Result unmerged = Cli.in(wc, "branch", "-d", "topic");
+        assertThat(unmerged.exit()).as(unmerged.toString()).isEqualTo(ExitCodes.FAILURE);
+        paste(wc, printed(unmerged.err(), "Keep it with a tag first \\((fdl tag <name> \\S+)\\)").replace("<name>", "kept"));
+        Cli.ok(wc, "branch", "-d", "topic");
+        assertThat(count(wc, "kept", "u")).isEqualTo("1");
+
+        Cli.Result parent = Cli.in(wc, "diff", "HEAD^2", "HEAD");
+        assertThat(parent.exit()).as(parent.toString()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(paste(wc, printed(parent.err(), "see (fdl log --graph \\S+)$"))).contains("one");
+    }
 }
