@@ -101,7 +101,8 @@ final class RefCommand implements Runnable {
         CommandContext ctx = CommandContext.of(spec);
         if (key == null && given.hasMatchedOption("-s"))
             key = ctx.userConfig().get("signing.key").orElseThrow(() -> FdlException.usage(
-                    "fdl tag -s signs with the user setting signing.key, which is not set: fdl config signing.key <file>, or fdl tag -u <key>"));
+                    "fdl tag -s signs with the user setting signing.key, which is not set: fdl config signing.key <file>, or fdl tag -u <key> "
+                    + ShellQuote.word(n.name()) + " " + ShellQuote.word(at)));
         if (key == null || repo.readTag(n).isPresent()) return;
         dev.fdl.trust.TagSignature.write(repo, repo.resolve(at).version().id(), n, ctx.signer(key));
     }

@@ -152,28 +152,46 @@ public final class Description {
         return wc.dir().resolve(WorkingCopy.DIR).resolve("dataset-before-merge.json");
     }
 
+    /** Present while a pending merge started in a working copy without a description: abort removes the one the merge placed. */
+    private static Path noneBeforeMerge(WorkingCopy wc) {
+        return wc.dir().resolve(WorkingCopy.DIR).resolve("no-dataset-before-merge");
+    }
+
     /**
      * {@link #merge} for {@code fdl merge}, keeping the working copy's file as it was for
-     * {@link #restoreBeforeMerge} (a working copy without one keeps what the merge placed).
+     * {@link #restoreBeforeMerge} (for a working copy without one, a mark that there was none).
      */
     static List<String> mergeKeepingOriginal(Repository repo, WorkingCopy wc, VersionInfo base, VersionInfo theirs) {
         Path f = wc.datasetFile();
         try {
-            if (f == null) Files.deleteIfExists(beforeMerge(wc));
-            else write(beforeMerge(wc), Files.readAllBytes(f));
+            if (f == null) {
+                Files.deleteIfExists(beforeMerge(wc));
+                write(noneBeforeMerge(wc), new byte[0]);
+            } else {
+                write(beforeMerge(wc), Files.readAllBytes(f));
+                Files.deleteIfExists(noneBeforeMerge(wc));
+            }
         } catch (IOException e) {
             throw new FdlException("cannot keep " + f + " for merge --abort in " + beforeMerge(wc) + ": " + e.getMessage());
         }
         return merge(repo, wc, base, theirs);
     }
 
-    /** {@code fdl merge --abort}: the working copy's description as it was before the merge. */
+    /**
+     * {@code fdl merge --abort}: the working copy's description as it was before the merge; none
+     * when it had none (the description the merge placed is deleted).
+     */
     static void restoreBeforeMerge(WorkingCopy wc) {
-        Path kept = beforeMerge(wc);
-        if (!Files.isRegularFile(kept)) return;
+        Path kept = beforeMerge(wc), none = noneBeforeMerge(wc);
         try {
-            write(file(wc), Files.readAllBytes(kept));
-            Files.delete(kept);
+            if (Files.isRegularFile(none)) {
+                Path placed = wc.datasetFile();
+                if (placed != null) Files.delete(placed);
+                Files.delete(none);
+            } else if (Files.isRegularFile(kept)) {
+                write(file(wc), Files.readAllBytes(kept));
+                Files.delete(kept);
+            }
         } catch (IOException e) {
             throw new FdlException("cannot put back the description from " + kept + ": " + e.getMessage());
         }

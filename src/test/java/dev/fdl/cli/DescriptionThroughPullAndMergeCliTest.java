@@ -109,14 +109,18 @@ class DescriptionThroughPullAndMergeCliTest {
         assertThat(description(wc).path("title").asText()).isEqualTo("Mine");
     }
 
-    @Test
-    void aMergeStagesTheMergedDescriptionAndAbortPutsItBack() throws IOException {
+    private void stagingRenamesTheDatasetAndMainChangesARow() throws IOException {
         Cli.ok(second, "checkout", "-b", "staging");
         edit(second, "title", "From staging");
         sync(second, "k,a\n1,10\n2,20\n3,30\n");
         Cli.ok(second, "commit", "-m", "staging renames the dataset");
         sync(wc, "k,a\n1,11\n2,20\n");
         Cli.ok(wc, "commit", "-m", "main changes a row");
+    }
+
+    @Test
+    void aMergeStagesTheMergedDescriptionAndAbortPutsItBack() throws IOException {
+        stagingRenamesTheDatasetAndMainChangesARow();
         String before = Files.readString(wc.resolve("dataset.json"));
         Cli.ok(wc, "merge", "staging");
         assertThat(description(wc).path("title").asText()).isEqualTo("From staging");
@@ -128,5 +132,23 @@ class DescriptionThroughPullAndMergeCliTest {
         Cli.ok(wc, "commit");
         assertThat(description(wc).path("title").asText()).isEqualTo("From staging");
         assertThat(Cli.ok(wc, "status").out()).doesNotContain("Description:");
+    }
+
+    @Test
+    void abortOfAMergeStartedWithoutADescriptionLeavesNone() throws IOException {
+        stagingRenamesTheDatasetAndMainChangesARow();
+        Files.delete(wc.resolve("dataset.json"));
+        String status = Cli.ok(wc, "status", "--json").out();
+        Cli.ok(wc, "merge", "staging");
+        assertThat(description(wc).path("title").asText()).isEqualTo("From staging");
+        Cli.ok(wc, "merge", "--abort");
+        assertThat(wc.resolve("dataset.json")).doesNotExist();
+        assertThat(wc.resolve("datapackage.json")).doesNotExist();
+        assertThat(Cli.ok(wc, "status", "--json").out()).isEqualTo(status);
+        // a later merge from a working copy with a description puts that one back on abort
+        Files.writeString(wc.resolve("dataset.json"), "{\"title\": \"Mine\"}\n");
+        Cli.ok(wc, "merge", "staging");
+        Cli.ok(wc, "merge", "--abort");
+        assertThat(Files.readString(wc.resolve("dataset.json"))).isEqualTo("{\"title\": \"Mine\"}\n");
     }
 }

@@ -72,4 +72,59 @@ class MemoryBudgetCliTest {
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--memory 'lots' is not a size");
     }
+
+    /** v1.csv and v2 (in {@code v2Format}) in {@code dir}: 300,000 rows, then every 10th changed and every 13th gone; returns v2. */
+    private Path twoVersions(String v2Name, String v2Format) throws Exception {
+        Path v1 = dir.resolve("v1.csv"), v2 = dir.resolve(v2Name);
+        try (Connection c = DuckDbPool.connect(); Statement s = c.createStatement()) {
+            String rows = "SELECT i AS id, 'name-' || i || '-' || md5(i::VARCHAR) AS s, md5((i * 3)::VARCHAR) AS note FROM range(300000) t(i)";
+            s.execute("COPY (" + rows + ") TO " + SqlQuote.literal(v1.toString()) + " (HEADER)");
+            s.execute("COPY (SELECT id, CASE WHEN id % 10 = 0 THEN s || '!' ELSE s END AS s, note FROM (" + rows + ") WHERE id % 13 <> 0) TO "
+                    + SqlQuote.literal(v2.toString()) + " (" + v2Format + ")");
+        }
+        return v2;
+    }
+
+    /**
+     * A keyless sync under a budget too small for it (a Parquet file, whose need sync does not
+     * estimate up front, in small row groups): DuckDB's out-of-memory error reaches the user with
+     * the phase it happened in, a --memory that holds what DuckDB asked for, and the key that takes
+     * less; nothing was imported.
+     */
+    @Test
+    void aSyncOutOfMemorySaysWhereTheMemoryItNeedsAndTheKey() throws Exception {
+        Path v2 = twoVersions("v2.parquet", "FORMAT parquet, ROW_GROUP_SIZE 10000");
+        Path wc = Cli.newWorkingCopy(dir);
+        Cli.ok(wc, "import", dir.resolve("v1.csv").toString(), "--table", "t");
+        Cli.Result r = Cli.in(wc, "import", v2.toString(), "--table", "t", "--mode", "sync", "--memory", "16MiB");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(r.err()).containsPattern("ran out of the memory budget while (reading the file|reading the table|comparing|writing data files"
+                + "|writing delete files) \\(it asked for ").contains("name the key with --key").doesNotContain("SET threads");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("--memory (\\d+)MiB or more").matcher(r.err());
+        assertThat(m.find()).as(r.err()).isTrue();
+        assertThat(Integer.parseInt(m.group(1))).as("more than the budget").isGreaterThan(16);
+        assertThat(Cli.ok(wc, "query", "--working", "--csv", "SELECT count(*) AS n FROM t").out()).isEqualTo("n\n300000\n");
+    }
+
+    /**
+     * A keyless sync of a CSV file whose estimated need (2.2 times its size) is over the budget is
+     * refused before it runs, naming --key and a --memory that suffices; under that --memory it runs.
+     */
+    @Test
+    void aKeylessSyncBeyondTheBudgetIsRefusedUpFront() throws Exception {
+        Path v2 = twoVersions("v2.csv", "HEADER");
+        long need = (long) (Files.size(v2) * 2.2);
+        String budget = (need * 9 / 10 >> 20) + "MiB";
+        Path wc = Cli.newWorkingCopy(dir);
+        Cli.ok(wc, "import", dir.resolve("v1.csv").toString(), "--table", "t");
+        Cli.Result r = Cli.in(wc, "import", v2.toString(), "--table", "t", "--mode", "sync", "--memory", budget);
+        assertThat(r.exit()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(r.err()).contains("without a key").contains("Name the key with --key").contains("Nothing was imported");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("give (--memory \\d+MiB) or more").matcher(r.err());
+        assertThat(m.find()).as(r.err()).isTrue();
+        assertThat(Cli.ok(wc, "query", "--working", "--csv", "SELECT count(*) AS n FROM t").out()).isEqualTo("n\n300000\n");
+        String[] memory = m.group(1).split(" ");
+        assertThat(Cli.ok(wc, "import", v2.toString(), "--table", "t", "--mode", "sync", memory[0], memory[1]).out()).startsWith("Synced main.t");
+        assertThat(Cli.ok(wc, "query", "--working", "--csv", "SELECT count(*) AS n FROM t").out()).isEqualTo("n\n" + (300000 - 300000 / 13 - 1) + "\n");
+    }
 }

@@ -4,16 +4,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
+import static dev.fdl.cli.Pasted.commands;
+import static dev.fdl.cli.Pasted.paste;
+import static dev.fdl.cli.Pasted.printed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -23,42 +22,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PrintedCommandsCliTest {
     @TempDir Path dir;
-
-    /** The lines of {@code message} indented by two spaces: the commands it offers, in order. */
-    private static List<String> commands(String message) {
-        return message.lines().filter(l -> l.startsWith("  ") && !l.isBlank()).map(String::trim).toList();
-    }
-
-    /**
-     * Runs {@code line} in {@code cwd} as the user would paste it: {@code fdl …} through Main, anything
-     * else through bash; it must succeed. Returns what it printed (standard output, then error).
-     */
-    private static String paste(Path cwd, String line) throws IOException, InterruptedException {
-        return paste(cwd, line, 0);
-    }
-
-    /** As {@link #paste(Path, String)}, exiting with {@code exit}. */
-    private static String paste(Path cwd, String line, int exit) throws IOException, InterruptedException {
-        if (line.startsWith("fdl ")) {
-            List<String> words = shellWords(cwd, line.substring(4));
-            Cli.Result r = Cli.in(cwd, words.toArray(String[]::new));
-            assertThat(r.exit()).as(line + "\n" + r).isEqualTo(exit);
-            return r.out() + r.err();
-        }
-        Process p = new ProcessBuilder("bash", "-c", line).directory(cwd.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(line + "\n" + out).isEqualTo(exit);
-        return out;
-    }
-
-    /** {@code text} split into words by bash itself (quotes and escapes as the user's shell reads them). */
-    private static List<String> shellWords(Path cwd, String text) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("bash", "-c", "printf '%s\\0' " + text).directory(cwd.toFile()).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new ArrayList<>(Arrays.asList(out.split("\0")));
-    }
 
     private Path outsideParquet(String name) throws Exception {
         Path f = dir.resolve("files with space").resolve(name);
@@ -101,13 +64,6 @@ class PrintedCommandsCliTest {
         assertThat(Cli.ok(wc, "query", "--working", "SELECT count(*) AS n FROM t", "--csv").out()).isEqualTo("n\n6\n");
         paste(wc, printed.get(2));
         assertThat(Cli.ok(wc, "query", "--working", "SELECT count(*) AS n FROM t", "--csv").out()).isEqualTo("n\n9\n");
-    }
-
-    /** The command {@code pattern}'s group 1 finds in {@code text}; fails naming the text when it is absent. */
-    private static String printed(String text, String pattern) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(pattern).matcher(text);
-        assertThat(m.find()).as("a command matching " + pattern + " in:\n" + text).isTrue();
-        return m.group(1);
     }
 
     private Path csv(String name, String text) throws IOException {
@@ -534,5 +490,68 @@ class PrintedCommandsCliTest {
         assertThat(old.exit()).as(old.toString()).isNotZero();
         assertThat(paste(wc, printed(old.err(), "(fdl query --snapshot .*)$").replace("\"...\"", "'SELECT count(*) AS n FROM t' --csv")))
                 .isEqualTo("n\n1\n");
+    }
+    /**
+     * The verify that messages about a damaged repository send the user to, pasted as printed: a
+     * query of a version whose data file is gone, a log whose parent version.json is gone, a diff
+     * against that parent. Each verify exits 1 and names what is missing.
+     */
+    @Test
+    void verifyHints() throws Exception {
+        Path root = newRepository();
+        Path wc = workingCopyOf(root, "wc");
+        importRow(wc, "t", 1);
+        String one = dev.fdl.util.Json.MAPPER.readTree(Cli.ok(wc, "commit", "-m", "one", "--json").out()).get("id").asText();
+        importRow(wc, "u", 2);
+        Cli.ok(wc, "commit", "-m", "two");
+        Path gone;
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(root)) {
+            gone = files.filter(f -> f.toString().endsWith(".parquet"))
+                    .max(java.util.Comparator.comparing(f -> f.toFile().lastModified())).orElseThrow();
+        }
+        java.nio.file.Files.delete(gone);
+        Cli.Result query = Cli.in(wc, "query", "main", "SELECT * FROM u");
+        assertThat(query.exit()).as(query.toString()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(paste(wc, printed(query.err(), "run (fdl verify) to list every missing file"), ExitCodes.FAILURE))
+                .contains(gone.getFileName().toString());
+
+        java.nio.file.Files.delete(root.resolve("versions").resolve(one).resolve("version.json"));
+        Cli.Result log = Cli.ok(wc, "log");
+        assertThat(paste(wc, printed(log.err(), "history stops there; run (fdl verify)\\b"), ExitCodes.FAILURE)).contains(one);
+        Cli.Result diff = Cli.in(wc, "diff", "HEAD~1", "HEAD");
+        assertThat(diff.exit()).as(diff.toString()).isNotZero();
+        assertThat(paste(wc, printed(diff.err(), "history stops there; run (fdl verify)\\b"), ExitCodes.FAILURE)).contains(one);
+    }
+
+    /**
+     * What ref commands and revisions print, pasted as printed: the delete a branch that exists
+     * offers, the tag that keeps an unmerged branch's version before its deletion, and the log
+     * that shows the parents a revision asked for more of.
+     */
+    @Test
+    void refAndRevisionHints() throws Exception {
+        Path root = newRepository();
+        Path wc = workingCopyOf(root, "wc");
+        importRow(wc, "t", 1);
+        Cli.ok(wc, "commit", "-m", "one");
+        Cli.ok(wc, "branch", "feature");
+        Cli.Result exists = Cli.in(wc, "branch", "feature");
+        assertThat(exists.exit()).as(exists.toString()).isEqualTo(ExitCodes.CONFLICT);
+        paste(wc, printed(exists.err(), "delete it with (fdl branch -d \\S+)"));
+        assertThat(Cli.ok(wc, "branch").out()).doesNotContain("feature");
+
+        Cli.ok(wc, "checkout", "-b", "topic");
+        importRow(wc, "u", 2);
+        Cli.ok(wc, "commit", "-m", "topic: u");
+        Cli.ok(wc, "checkout", "main");
+        Cli.Result unmerged = Cli.in(wc, "branch", "-d", "topic");
+        assertThat(unmerged.exit()).as(unmerged.toString()).isEqualTo(ExitCodes.FAILURE);
+        paste(wc, printed(unmerged.err(), "Keep it with a tag first \\((fdl tag <name> \\S+)\\)").replace("<name>", "kept"));
+        Cli.ok(wc, "branch", "-d", "topic");
+        assertThat(count(wc, "kept", "u")).isEqualTo("1");
+
+        Cli.Result parent = Cli.in(wc, "diff", "HEAD^2", "HEAD");
+        assertThat(parent.exit()).as(parent.toString()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(paste(wc, printed(parent.err(), "see (fdl log --graph \\S+)$"))).contains("one");
     }
 }

@@ -12,26 +12,48 @@ public final class DuckDbErrors {
     private static final java.util.regex.Pattern OUT_OF_MEMORY = java.util.regex.Pattern.compile(
             "Out of Memory Error: (?:(?:failed to allocate data|could not allocate block) of size ([\\d.]+ ?[KMGT]?i?B) \\(([\\d.]+ ?[KMGT]?i?B)/([\\d.]+ ?[KMGT]?i?B) used\\))?");
 
-    /**
-     * DuckDB's out-of-memory error in fdl's words, or null for another error: DuckDB's own advice
-     * ({@code SET threads=X}, {@code SET memory_limit}) names settings a user of fdl does not set;
-     * the budget is {@code --memory} (or {@code FDL_MEMORY}), and DuckDB's message says how much
-     * more it asked for and how much of the budget was in use, which is repeated.
-     */
+    /** {@link #outOfMemory(String, String)} with no phase named. */
     public static String outOfMemory(String message) {
+        return outOfMemory(message, null);
+    }
+
+    /**
+     * DuckDB's out-of-memory error met while {@code phase} ("comparing", "writing delete files";
+     * null: not said) in fdl's words, or null for another error: DuckDB's own advice ({@code SET
+     * threads=X}, {@code SET memory_limit}) names settings a user of fdl does not set; the budget is
+     * {@code --memory} (or {@code FDL_MEMORY}). DuckDB's message says how much more it asked for
+     * and how much of the budget was in use: that is repeated, with a {@code --memory} that holds
+     * the budget plus what it asked for (rounded up to 16 MiB; DuckDB may ask again later, so it
+     * is a least, not a promise).
+     */
+    public static String outOfMemory(String message, String phase) {
         if (message == null) return null;
         java.util.regex.Matcher m = OUT_OF_MEMORY.matcher(message);
         if (!m.find()) return null;
-        String asked = m.group(1) == null ? "" : " (it asked for " + m.group(1) + " more with " + m.group(2) + " of its " + m.group(3)
-                + " in use)";
-        return "DuckDB ran out of the memory budget" + asked + "; nothing was changed. Give the command more memory with --memory "
-                + "(e.g. twice the budget), or set FDL_MEMORY; what does not fit in memory spills to .fdl/tmp/ when the query allows it";
+        String during = phase == null ? "" : " while " + phase;
+        String advice = "Give the command more memory with --memory (e.g. twice the budget), or set FDL_MEMORY";
+        String asked = "";
+        if (m.group(1) != null) {
+            asked = " (it asked for " + m.group(1) + " more with " + m.group(2) + " of its " + m.group(3) + " in use)";
+            long more = MemoryBudget.bytes(m.group(1)), limit = MemoryBudget.bytes(m.group(3));
+            if (more > 0 && limit > 0) {
+                long sixteen = 16L << 20, enough = (limit + more + sixteen - 1) / sixteen * sixteen;
+                advice = "Raise --memory by at least what DuckDB asked for: --memory " + (enough >> 20) + "MiB or more (or set FDL_MEMORY)";
+            }
+        }
+        return "DuckDB ran out of the memory budget" + during + asked + "; nothing was changed. " + advice
+                + "; what does not fit in memory spills to .fdl/tmp/ when the query allows it";
     }
 
     /** DuckDB's error without its wrapper and SQL excerpt: the lines a user can act on (an out-of-memory error in fdl's words). */
     public static String duckError(SQLException e) {
+        return duckError(e, null);
+    }
+
+    /** {@link #duckError(SQLException)}, an out-of-memory error said to have happened while {@code phase} (null: not said). */
+    public static String duckError(SQLException e, String phase) {
         String m = e.getMessage() == null ? e.toString() : e.getMessage();
-        String memory = outOfMemory(m);
+        String memory = outOfMemory(m, phase);
         if (memory != null) return memory;
         List<String> keep = new ArrayList<>();
         for (String line : m.split("\n")) {

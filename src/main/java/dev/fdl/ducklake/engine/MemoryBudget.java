@@ -68,10 +68,20 @@ public record MemoryBudget(long bytes, int threads, Path spill) {
      * @throws FdlException usage error naming {@code setting} and the value when it is no size or below {@link #MINIMUM}
      */
     public static long parse(String text, String setting) {
-        Matcher m = SIZE.matcher(text == null ? "" : text);
-        if (!m.matches()) {
+        long bytes = bytes(text);
+        if (bytes < 0) {
             throw FdlException.usage(setting + " '" + text + "' is not a size; give one like 512MB, 2GB or 1.5GiB");
         }
+        if (bytes < MINIMUM) {
+            throw FdlException.usage(setting + " '" + text + "' is below the " + (MINIMUM >> 20) + "MiB DuckDB needs; give at least 16MiB");
+        }
+        return bytes;
+    }
+
+    /** The bytes of a size as {@link #parse} reads it (DuckDB's messages write {@code 32.0 MiB}: a space is allowed), or -1 for no size. */
+    static long bytes(String text) {
+        Matcher m = SIZE.matcher(text == null ? "" : text.replace(" ", ""));
+        if (!m.matches()) return -1;
         String unit = m.group(2) == null ? "b" : m.group(2).toLowerCase(Locale.ROOT);
         double factor = switch (unit) {
             case "kb" -> 1e3;
@@ -84,11 +94,7 @@ public record MemoryBudget(long bytes, int threads, Path spill) {
             case "tib" -> 1024.0 * 1024 * 1024 * 1024;
             default -> 1;
         };
-        long bytes = (long) (Double.parseDouble(m.group(1)) * factor);
-        if (bytes < MINIMUM) {
-            throw FdlException.usage(setting + " '" + text + "' is below the " + (MINIMUM >> 20) + "MiB DuckDB needs; give at least 16MiB");
-        }
-        return bytes;
+        return (long) (Double.parseDouble(m.group(1)) * factor);
     }
 
     /**

@@ -104,7 +104,8 @@ public final class Importer {
         }
     }
 
-    private ImportResult load(ImportRequest request, List<String> rowKey, boolean checkKey) {
+    private ImportResult load(ImportRequest given, List<String> rowKey, boolean checkKey) {
+        ImportRequest request = given.withProgress(new PhaseTracker(given.progress(), "reading the file"));
         Path source = request.source();
         ImportMode mode = request.mode();
         TableName name = TableName.parse(request.table());
@@ -155,7 +156,7 @@ public final class Importer {
             committed = true;
             return r;
         } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e, PhaseTracker.phaseOf(request.progress())), e);
         } catch (IOException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
         } finally {
@@ -274,7 +275,7 @@ public final class Importer {
             FdlException bad = CsvSource.badLine(source, e, null);
             if (bad == null) bad = CsvSource.lineTooLong(source, e, CsvSource.LINE_LIMIT);
             if (bad != null) throw bad;
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e, PhaseTracker.phaseOf(request.progress())), e);
         }
     }
 

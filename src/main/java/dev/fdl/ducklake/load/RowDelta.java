@@ -156,6 +156,7 @@ public final class RowDelta {
         }
         List<DeleteFiles.Written> deletes = new ArrayList<>();
         List<DeleteFiles.Ended> ended = new ArrayList<>();
+        t.progress().update(DELETES, 0, -1, "files");
         List<FileDeletes> perFile = perFile(duck, c.deleted(), c.table());
         for (int i = 0; i < perFile.size(); i++) {
             FileDeletes f = perFile.get(i);
@@ -172,7 +173,7 @@ public final class RowDelta {
             t.digests().hashAndRecord(t.folderKey() + d.fileName(), file, d.fileSizeBytes());
             deletes.add(d);
         }
-        if (!perFile.isEmpty()) t.progress().update(DELETES, perFile.size(), perFile.size(), "files");
+        t.progress().update(DELETES, perFile.size(), perFile.size(), "files");
         return new Written(inserts, insertKeys, deletes, ended);
     }
 

@@ -38,4 +38,15 @@ class OutOfMemoryMessageTest {
     void otherErrorsAreNotTakenForOutOfMemory() {
         assertThat(DuckDbErrors.outOfMemory("Conversion Error: Could not convert string 'x' to INT32")).isNull();
     }
+
+    @Test
+    void thePhaseAndAMemoryThatHoldsWhatDuckDbAskedForAreSaid() {
+        String duck = "Out of Memory Error: failed to allocate data of size 32.0 MiB (60.8 MiB/61.0 MiB used)\n\nPossible solutions: SET threads=1";
+        String message = DuckDbErrors.outOfMemory(duck, "writing delete files");
+        // 61.0 MiB of budget and 32.0 MiB more is 93 MiB, rounded up to 16 MiB: 96 MiB
+        assertThat(message).contains("while writing delete files (it asked for 32.0 MiB more with 60.8 MiB of its 61.0 MiB in use)")
+                .contains("--memory 96MiB or more").doesNotContain("SET");
+        assertThat(DuckDbErrors.outOfMemory("Out of Memory Error: could not allocate block of size 256.0 KiB (15.9 MiB/16.0 MiB used)", null))
+                .contains("ran out of the memory budget (it asked").contains("--memory 32MiB or more");
+    }
 }

@@ -22,6 +22,7 @@ import java.util.Map;
 import dev.fdl.ducklake.ImportMode;
 import dev.fdl.ducklake.TableName;
 import dev.fdl.ducklake.engine.DuckDbErrors;
+import dev.fdl.ducklake.engine.MemoryBudget;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.QueryProgressWatch;
 import dev.fdl.ducklake.DataProgress;
@@ -29,6 +30,7 @@ import dev.fdl.ducklake.load.ImportFormat;
 import dev.fdl.ducklake.load.ImportRequest;
 import dev.fdl.ducklake.load.ImportResult;
 import dev.fdl.ducklake.load.Importer;
+import dev.fdl.ducklake.load.PhaseTracker;
 import dev.fdl.ducklake.load.RowDelta;
 import dev.fdl.ducklake.load.RecordedKeyCheck;
 import dev.fdl.ducklake.load.SourceReading;
@@ -94,7 +96,9 @@ public final class Syncer {
         }
     }
 
-    private SyncResult syncFile(ImportRequest request) {
+    private SyncResult syncFile(ImportRequest given) {
+        PhaseTracker phases = new PhaseTracker(given.progress(), READING_FILE);
+        ImportRequest request = given.withProgress(phases);
         Path source = request.source();
         List<String> keys = request.dropKey() ? List.of() : request.keys();
         TableName name = TableName.parse(request.table());
@@ -128,14 +132,20 @@ public final class Syncer {
                     newTableKey = keysOfNewTable(duck, src, request, name, keys == null ? List.of() : keys);
                 } else {
                     List<String> recorded = keys == null ? recordedKey(catalog, state, src, source, name) : List.of();
-                    SyncResult r = syncExisting(new Run(pool, request, catalog, state, duck, location, tmp, uploaded), name, src,
-                            keys == null ? recorded : keys, !recorded.isEmpty()).withWarnings(src.warnings());
+                    List<String> keyNames = keys == null ? recorded : keys;
+                    SyncResult r;
+                    try {
+                        r = syncExisting(new Run(pool, request, catalog, state, duck, location, tmp, uploaded), name, src,
+                                keyNames, !recorded.isEmpty()).withWarnings(src.warnings());
+                    } catch (SQLException e) {
+                        throw failed(source, e, phases.phase(), keyNames.isEmpty());
+                    }
                     committed = true;
                     return r;
                 }
             }
         } catch (SQLException e) {
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e, phases.phase()), e);
         } catch (IOException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + e.getMessage(), e);
         } finally {
@@ -151,6 +161,8 @@ public final class Syncer {
 
     /** The phases a sync reports to {@link ImportRequest#progress()}, before {@link RowDelta}'s writing and uploading. */
     public static final String READING = "reading the table", COMPARING = "comparing";
+    /** The phase before the table is read: the file's columns sniffed and checked. */
+    private static final String READING_FILE = "reading the file";
 
     /** UTC, and a scratch folder to spill to unless the pool's budget names one. */
     private void prepare(Connection duck, Path tmp) throws SQLException {
@@ -211,6 +223,7 @@ public final class Syncer {
         }
         String view = current.selectWithRowIds();
         refuseNoRows(duck, src, source);
+        if (keyNames.isEmpty()) refuseKeylessBeyondBudget(run.pool().budget(), source, name);
         SyncPlan plan;
         Counts counts;
         try {
@@ -472,7 +485,7 @@ public final class Syncer {
             st.execute("DROP TABLE IF EXISTS __fdl_diff");
             st.execute(sql);
         } catch (SQLException e) {
-            throw joinFailed(cmp, keys.isEmpty(), e);
+            throw joinFailed(cmp, e);
         }
         long added, changed, removed, equal, rows;
         try (Statement st = duck.createStatement();
@@ -503,15 +516,49 @@ public final class Syncer {
 
     /**
      * The join's failure: a read of a sampled CSV file to be sniffed whole ({@link SampleFailed}),
-     * unless DuckDB ran out of memory, which another sniff would not mend; a keyless sync out of
-     * memory is told that a key takes less (docs/data.md, "Memory": whole rows numbered on both sides).
+     * unless DuckDB ran out of memory, which another sniff would not mend (thrown on as it is).
      */
-    private static RuntimeException joinFailed(Compare cmp, boolean keyless, SQLException e) {
+    private static SQLException joinFailed(Compare cmp, SQLException e) {
+        if (cmp.src().sampled() && DuckDbErrors.outOfMemory(e.getMessage()) == null) throw new SampleFailed(e);
+        return e;
+    }
+
+    /**
+     * A sync's failure in DuckDB while {@code phase}: out of memory in fdl's words (the phase, the
+     * {@code --memory} DuckDB's request needs) and, for a keyless sync, that a key takes less
+     * (docs/data.md, "Memory": whole rows numbered on both sides); any other error as DuckDB said it.
+     */
+    private static FdlException failed(Path source, SQLException e, String phase, boolean keyless) {
         boolean memory = DuckDbErrors.outOfMemory(e.getMessage()) != null;
-        if (cmp.src().sampled() && !memory) return new SampleFailed(e);
         String hint = memory && keyless ? ". A sync without a key compares whole rows and numbers repeated rows on both sides, which "
-                + "takes more memory than a keyed sync: name the key with --key col, or raise --memory" : "";
-        return new FdlException(FdlException.Kind.FAILURE, "cannot import " + cmp.source() + ": " + DuckDbErrors.duckError(e) + hint, e);
+                + "takes more memory than a keyed sync: name the key with --key col" : "";
+        return new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e, phase) + hint, e);
+    }
+
+    /**
+     * DuckDB's budget a sync without a key needs, per byte of an uncompressed CSV file (docs/data.md,
+     * "Sync under --memory 64MB": its FULL OUTER JOIN on every column holds more than DuckDB spills).
+     */
+    static final double KEYLESS_NEED_PER_CSV_BYTE = 2.2;
+
+    /**
+     * Refuses, before anything is read into DuckDB, a sync without a key of an uncompressed CSV
+     * file whose estimated need ({@link #KEYLESS_NEED_PER_CSV_BYTE} times its size) is over
+     * {@code budget}: it would run out of memory at some point of a long run. Other formats, and
+     * no budget, are not estimated.
+     *
+     * @throws FdlException failure naming the file, the budget, --key and a --memory that suffices
+     */
+    private static void refuseKeylessBeyondBudget(MemoryBudget budget, Path source, TableName name) throws IOException {
+        String file = source.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        if (budget == null || !(file.endsWith(".csv") || file.endsWith(".tsv") || file.endsWith(".txt"))) return;
+        long bytes = Files.size(source), need = (long) (bytes * KEYLESS_NEED_PER_CSV_BYTE);
+        if (need <= budget.bytes()) return;
+        long sixteen = 16L << 20, enough = (need + sixteen - 1) / sixteen * sixteen;
+        throw new FdlException("cannot sync " + source + " into " + name + " without a key under a memory budget of "
+                + (budget.bytes() >> 20) + " MiB: a sync without a key compares whole rows and numbers repeated rows on both sides, "
+                + "which needs about " + KEYLESS_NEED_PER_CSV_BYTE + " times the file's " + (bytes >> 20) + " MiB. Name the key with --key col "
+                + "(a keyed sync pairs rows on the key alone), or give --memory " + (enough >> 20) + "MiB or more. Nothing was imported");
     }
 
     /** The table's visible rows, counted. */
