@@ -1,6 +1,7 @@
 package dev.fdl.trust;
 
 import dev.fdl.cli.Cli;
+import dev.fdl.util.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -73,7 +74,9 @@ class SigningHintsCliTest {
 
     @Test
     void aSigningKeySettingNamingNoFileOffersTheSetting() throws Exception {
-        Cli.ok(wc, "config", "signing.key", dir.resolve("gone").toString());
+        Path gone = Files.copy(key, dir.resolve("gone"));
+        Cli.ok(wc, "config", "signing.key", gone.toString());
+        Files.delete(gone);
         Cli.Result refused = Cli.in(wc, "commit", "-m", "one", "--sign");
         assertThat(refused.exit()).as(refused.toString()).isNotZero();
         paste(wc, withKey(printed(refused.err(), "or (fdl config signing.key <file>)\\)")));
@@ -92,5 +95,15 @@ class SigningHintsCliTest {
         paste(wc, withKey(printed(refused.err(), "not set: (fdl config signing.key <file>),")));
         Cli.ok(wc, "tag", "-s", "v2");
         assertThat(tagIsSigned("v2")).isTrue();
+    }
+
+    @Test
+    void aRelativeKeyIsStoredAbsoluteAndSignsCommitsFromAnyFolder() throws Exception {
+        Cli.ok(wc, "config", "signing.key", wc.relativize(key).toString());
+        assertThat(Json.MAPPER.readTree(Files.readString(dir.resolve("user config.json"))).get("signing.key").asText()).isEqualTo(key.toString());
+        assertThat(Cli.ok(wc, "config", "signing.key").out().strip()).isEqualTo(key.toString());
+        assertThat(Cli.in(wc, "config", "signing.key", "no-such-key").exit()).isEqualTo(2);
+        Cli.ok(Files.createDirectories(wc.resolve("sub")), "commit", "-m", "one");
+        assertThat(headIsSigned()).isTrue();
     }
 }
