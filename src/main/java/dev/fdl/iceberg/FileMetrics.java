@@ -18,9 +18,7 @@ import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A data file's Iceberg metrics from the statistics DuckLake keeps ({@code ducklake_file_column_stats}),
@@ -47,11 +45,22 @@ final class FileMetrics {
         this.schema = schema;
     }
 
-    /** The ids of the schema's fields whose statistics can give bounds (the others' are not read). */
-    Set<Long> boundedColumns() {
-        Set<Long> ids = new HashSet<>();
+    /**
+     * The ids of the schema's fields whose statistics can give bounds (the others' are not read),
+     * each with the DuckDB type their bounds are read as: integers and floats cast by DuckDB
+     * (exact: DuckDB's casts of such text are correctly rounded), the rest as text {@link #value} reads.
+     */
+    Map<Long, String> boundedColumns() {
+        Map<Long, String> ids = new HashMap<>();
         for (Types.NestedField f : TypeUtil.indexById(schema.asStruct()).values()) {
-            if (f.type().isPrimitiveType() && bounded(f.type())) ids.add((long) f.fieldId());
+            if (!f.type().isPrimitiveType() || !bounded(f.type())) continue;
+            ids.put((long) f.fieldId(), switch (f.type().typeId()) {
+                case INTEGER -> "INTEGER";
+                case LONG -> "BIGINT";
+                case FLOAT -> "FLOAT";
+                case DOUBLE -> "DOUBLE";
+                default -> "VARCHAR";
+            });
         }
         return ids;
     }
@@ -79,8 +88,8 @@ final class FileMetrics {
         if (s.nullCount() >= 0) b.nulls().put(id, s.nullCount());
         if (s.min() == null || s.max() == null) return;
         if (isFloat(type) && !Boolean.FALSE.equals(s.containsNan())) return;
-        Object min = value(type, s.min());
-        Object max = min == null ? null : value(type, s.max());
+        Object min = bound(type, s.min());
+        Object max = min == null ? null : bound(type, s.max());
         if (max == null) return;
         b.lower().put(id, Conversions.toByteBuffer(type, min));
         b.upper().put(id, Conversions.toByteBuffer(type, max));
@@ -95,6 +104,18 @@ final class FileMetrics {
 
     private static boolean isFloat(Type type) {
         return type.typeId() == Type.TypeID.FLOAT || type.typeId() == Type.TypeID.DOUBLE;
+    }
+
+    /** A bound as {@link MetadataQueries#fileColumnStats} gives it (text, or the number DuckDB cast it to) as the Java value Iceberg's {@link Conversions} takes; null when not exact. */
+    private static Object bound(Type type, Object v) {
+        if (v instanceof String text) return value(type, text);
+        return switch (type.typeId()) {
+            case INTEGER -> v instanceof Integer ? v : null;
+            case LONG -> v instanceof Long ? v : null;
+            case FLOAT -> v instanceof Float f ? finite(f) : null;
+            case DOUBLE -> v instanceof Double d ? finite(d) : null;
+            default -> null;
+        };
     }
 
     /** DuckDB's text of a value as the Java value Iceberg's {@link Conversions} takes, or null when it is not read exactly. */

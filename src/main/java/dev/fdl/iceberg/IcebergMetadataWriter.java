@@ -11,6 +11,7 @@ import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectStore;
+import dev.fdl.store.ParallelCalls;
 import dev.fdl.store.Payload;
 import dev.fdl.util.Sha256;
 
@@ -130,6 +131,7 @@ public final class IcebergMetadataWriter {
         IcebergTableWriter.Place place = new IcebergTableWriter.Place(target.location() + tableRel.substring(0, tableRel.length() - 1),
                 target.location() + repo.dataDir());
         IcebergTableWriter.TableFiles r = writer.write(t, place, readableDeletes(t, work), this::sizeOf, versionId);
+        Map<String, Payload> byKey = new java.util.LinkedHashMap<>();
         Map<String, String> digests = new java.util.LinkedHashMap<>();
         for (Map.Entry<String, Payload> f : r.files().entrySet()) {
             String url = f.getKey();
@@ -137,8 +139,12 @@ public final class IcebergMetadataWriter {
             String key = target.keyPrefix() + url.substring(target.location().length());
             Payload p = f.getValue();
             digests.put(key, p.bytes() != null ? Sha256.of(p.bytes()) : Sha256.of(p.file())); // the bytes in hand, before they are stored
-            target.store().put(key, p);
+            byKey.put(key, p);
         }
+        // the metadata JSON last, once every file it names is stored: a table that has it is complete
+        List<String> first = byKey.keySet().stream().filter(k -> !k.equals(metadataKey)).toList();
+        ParallelCalls.forEach(first, k -> target.store().put(k, byKey.get(k)));
+        target.store().put(metadataKey, byKey.get(metadataKey));
         return new TableWritten(name, metadataKey, r.extraBytes(), false, digests);
     }
 

@@ -13,6 +13,7 @@ import dev.fdl.repo.RepoConfig;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
+import dev.fdl.store.ParallelCalls;
 import dev.fdl.util.Json;
 import dev.fdl.trust.SignatureLine;
 import dev.fdl.util.Sha256;
@@ -181,7 +182,7 @@ public final class Site {
             Long size = present.get(e.getKey());
             if (was == null || !r.sha256().equals(was.sha256()) || size == null || size != bytes.length) toWrite.add(e.getKey());
         }
-        Parallel.forEach(toWrite, k -> store.putDerived(k, pages.get(k).bytes()));
+        ParallelCalls.forEach(toWrite, k -> store.putDerived(k, pages.get(k).bytes()));
         List<String> stale = new ArrayList<>();
         for (String k : before.keySet()) if (!after.containsKey(k) && present.containsKey(k)) stale.add(k);
         if (!stale.isEmpty()) store.deleteAll(stale);

@@ -8,6 +8,7 @@ import dev.fdl.repo.RefValue;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.VersionInfo;
+import dev.fdl.store.ParallelCalls;
 import dev.fdl.util.Json;
 
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import java.util.Map;
 /**
  * What the site shows of a repository, read from it: the refs, every version reachable from one
  * (with its expiry), HEAD's branch and the versions' dataset.json; reads of many small objects go
- * 8 at a time ({@link Parallel}).
+ * 8 at a time ({@link dev.fdl.store.ParallelCalls}).
  */
 final class SiteHistory {
     private final Repository repo;
@@ -66,7 +67,7 @@ final class SiteHistory {
         VersionEntry[] out = new VersionEntry[ordered.size()];
         List<String> idx = new ArrayList<>();
         for (int i = 0; i < ordered.size(); i++) idx.add(Integer.toString(i));
-        Parallel.forEach(idx, s -> {
+        ParallelCalls.forEach(idx, s -> {
             int i = Integer.parseInt(s);
             VersionInfo v = ordered.get(i);
             out[i] = new VersionEntry(v, repo.readExpired(v.id()).orElse(null));
@@ -86,7 +87,7 @@ final class SiteHistory {
         Map<String, JsonNode> out = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, VersionInfo> ids = new HashMap<>();
         for (VersionEntry e : of) if (e.version().dataset() != null) ids.put(e.id(), e.version());
-        Parallel.forEach(new ArrayList<>(ids.keySet()), id -> {
+        ParallelCalls.forEach(new ArrayList<>(ids.keySet()), id -> {
             JsonNode ds = dataset(ids.get(id));
             if (ds != null) out.put(id, ds);
         });

@@ -35,7 +35,7 @@ class IcebergBoundsTest {
     /** Each bounded column and the SQL giving a value as Iceberg's bound holds it (days, microseconds, unscaled decimals). */
     static final Map<String, String> AS_ICEBERG = Map.of("id", "%s(id)", "small", "%s(small)::INTEGER", "neg", "%s(neg)",
             "even", "%s(even)", "d", "date_diff('day', DATE '1970-01-01', %s(d))", "ts", "epoch_us(%s(ts))", "dec", "%s(dec)",
-            "score", "%s(score)");
+            "score", "%s(score)", "ratio", "%s(ratio)", "f32", "%s(f32)");
 
     @Test
     void everyBoundIsTheFilesMinimumOrMaximumAsDuckDbComputesIt() throws Exception {
@@ -48,7 +48,8 @@ class IcebergBoundsTest {
                     + " CASE WHEN i % 7 = 0 THEN NULL ELSE -i * " + (part + 1) + " END::INTEGER AS neg, i % 2 = 0 AS even,"
                     + " DATE '2024-06-30' - (i + " + part + " * 400)::INTEGER AS d,"
                     + " TIMESTAMP '2024-01-01 10:00:00' - INTERVAL (i * 37 + " + part + ") MINUTE AS ts,"
-                    + " ((i - 500) / 8 + " + part + ")::DECIMAL(12,3) AS dec, (i - 250) * 0.25 + " + part + " AS score"
+                    + " ((i - 500) / 8 + " + part + ")::DECIMAL(12,3) AS dec, (i - 250) * 0.25 + " + part + " AS score,"
+                    + " ((i - 250) / 7 + " + part + ")::DOUBLE AS ratio, ((i - 250) / 3 + " + part + ")::FLOAT AS f32"
                     + " FROM range(0, 1000) t(i)) TO '" + file + "' (FORMAT parquet)");
             Cli.ok(wc, "import", file.toString(), "--table", "t", "--mode", part == 0 ? "create" : "append");
         }

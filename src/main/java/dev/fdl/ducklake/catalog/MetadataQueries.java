@@ -384,10 +384,11 @@ public final class MetadataQueries {
     }
 
     /**
-     * A {@code ducklake_file_column_stats} row: DuckDB's text of the least and greatest value
-     * (null: unknown), the null count (-1: unknown) and {@code contains_nan} (null: unknown).
+     * A {@code ducklake_file_column_stats} row: the least and greatest value (null: unknown) as
+     * DuckDB's text, or as the value DuckDB casts that text to where the reader asked for a type
+     * (null when the text is not one), the null count (-1: unknown) and {@code contains_nan} (null: unknown).
      */
-    public record FileColumnStats(long dataFileId, long columnId, long nullCount, String min, String max, Boolean containsNan) {}
+    public record FileColumnStats(long dataFileId, long columnId, long nullCount, Object min, Object max, Boolean containsNan) {}
 
     /**
      * Streams the column statistics of every data file of {@code tableId} any snapshot names
@@ -399,27 +400,35 @@ public final class MetadataQueries {
 
     /**
      * {@link #fileColumnStats(long, Consumer)} with the least and greatest values of the columns in
-     * {@code withBounds} only (null: every column's); the other columns' come as null (unknown), so
-     * a reader that takes the bounds of some types only does not fetch the others' text.
+     * {@code bounds} only (null: every column's, as text), each as the DuckDB type it names
+     * ({@code VARCHAR}: the text; {@code BIGINT}, {@code DOUBLE}…: {@code TRY_CAST} of the text, so a
+     * reader of numbers parses no text); the other columns' come as null (unknown).
      */
-    public void fileColumnStats(long tableId, Set<Long> withBounds, Consumer<FileColumnStats> sink) throws SQLException {
+    public void fileColumnStats(long tableId, Map<Long, String> bounds, Consumer<FileColumnStats> sink) throws SQLException {
         if (!tableNames.contains("ducklake_file_column_stats")) return;
-        String min = "min_value", max = "max_value";
-        if (withBounds != null) {
-            String ids = withBounds.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
-            min = ids.isEmpty() ? "NULL" : "CASE WHEN column_id IN (" + ids + ") THEN min_value END";
-            max = ids.isEmpty() ? "NULL" : "CASE WHEN column_id IN (" + ids + ") THEN max_value END";
+        List<String> types = bounds == null ? List.of("VARCHAR") : bounds.values().stream().distinct().sorted().toList();
+        StringBuilder select = new StringBuilder();
+        for (String type : types) {
+            String ids = bounds == null ? null : bounds.entrySet().stream().filter(e -> e.getValue().equals(type))
+                    .map(e -> String.valueOf(e.getKey())).collect(java.util.stream.Collectors.joining(", "));
+            for (String v : List.of("min_value", "max_value")) {
+                String cast = type.equals("VARCHAR") ? v : "TRY_CAST(" + v + " AS " + type + ")";
+                select.append(", ").append(ids == null ? cast : "CASE WHEN column_id IN (" + ids + ") THEN " + cast + " END");
+            }
         }
-        try (PreparedStatement ps = conn.prepareStatement("SELECT data_file_id, column_id, null_count, " + min + ", " + max
-                + ", contains_nan FROM " + t("ducklake_file_column_stats") + " WHERE table_id = ?")) {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT data_file_id, column_id, null_count, contains_nan" + select
+                + " FROM " + t("ducklake_file_column_stats") + " WHERE table_id = ?")) {
             ps.setLong(1, tableId);
             try (ResultSet r = ps.executeQuery()) {
                 while (r.next()) {
                     Long nulls = nullableLong(r, 3);
-                    Object nan = r.getObject(6);
+                    Object nan = r.getObject(4);
                     Boolean containsNan = nan == null ? null : nan instanceof Boolean b ? b
                             : nan instanceof Number n ? n.longValue() != 0 : Boolean.valueOf("true".equalsIgnoreCase(nan.toString()) || "1".equals(nan.toString()));
-                    sink.accept(new FileColumnStats(r.getLong(1), r.getLong(2), nulls == null ? -1 : nulls, r.getString(4), r.getString(5), containsNan));
+                    long column = r.getLong(2);
+                    int at = bounds == null ? 0 : bounds.containsKey(column) ? types.indexOf(bounds.get(column)) : -1;
+                    Object min = at < 0 ? null : r.getObject(5 + 2 * at), max = at < 0 ? null : r.getObject(6 + 2 * at);
+                    sink.accept(new FileColumnStats(r.getLong(1), column, nulls == null ? -1 : nulls, min, max, containsNan));
                 }
             }
         }
