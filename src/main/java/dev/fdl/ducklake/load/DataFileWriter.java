@@ -21,9 +21,12 @@ import java.util.stream.Stream;
  * a folder as Parquet with the columns' field ids (the DuckLake column ids) and
  * {@code FILE_SIZE_BYTES}, so a file stops once it reaches the target size and the next begins
  * (DuckLake's {@code target_file_size}). DuckDB checks the size after each row group, so a file may
- * pass the target by up to one row group; rows keep the order of the query within and across files
- * (DuckDB numbers them {@code data_0.parquet}, {@code data_1.parquet}, …), which is the order their
- * row ids are given in ({@code ducklake_data_file.row_id_start}).
+ * pass the target by up to one row group. Row ids are given file by file in the files' order
+ * (DuckDB numbers them {@code data_0.parquet}, {@code data_1.parquet}, …; {@code
+ * ducklake_data_file.row_id_start}) and by position within a file. A file holds its rows in the
+ * query's order, but DuckDB's parallel writer does not keep that order across files (a 300,000-row
+ * CSV split at a small target put rows 148,148-271,027 in {@code data_0} and 1-122,880 in
+ * {@code data_1}): nothing may assume that a row's id follows its place in the source.
  */
 public final class DataFileWriter {
     /** DuckLake's default {@code target_file_size}: 512 MiB. */
