@@ -40,7 +40,7 @@ public final class DataFileWriter {
      *
      * @param targetBytes the target file size in bytes (0: {@link #DEFAULT_TARGET_FILE_SIZE})
      * @param progress    told the rows DuckDB has processed while it writes
-     * @return the files written, in row order (empty when the query had no row)
+     * @return the files written, in the order their row ids are given (empty when the query had no row)
      */
     public static Written write(Connection duck, String select, List<ImportPlan.Column> columns, Path folder, long targetBytes,
                                 DataProgress progress) throws SQLException {
@@ -74,7 +74,7 @@ public final class DataFileWriter {
         return new Written(rows, rows == 0 ? List.of() : files(folder));
     }
 
-    /** What {@link #write} wrote: the row count and the files in row order. */
+    /** What {@link #write} wrote: the row count and the files in the order their row ids are given. */
     public record Written(long rows, List<Path> files) {
         public Written {
             files = List.copyOf(files);
