@@ -38,6 +38,9 @@ import java.util.List;
  *   <li>with {@code profile N}: one sync of BigBuildBench's data (N rows, 1% changed) in this JVM,
  *       CPU and wall per phase the sync reports, against DuckDB's {@code EXCEPT ALL} to Parquet in the
  *       same JVM (target ≤ 1.5x CPU).</li>
+ *   <li>with {@code newtable N}: a sync with {@code --key id} that creates its table from N rows of
+ *       CSV, CPU of this JVM (two rounds, each into a fresh repository), against DuckDB writing the
+ *       same CSV to Parquet in the same JVM (the floor: one read of the file).</li>
  * </ol>
  * Run with
  * {@code mvn -q test-compile exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.fdl.bench.SyncBench -Dexec.args="1000000"}.
@@ -48,6 +51,10 @@ public final class SyncBench {
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("profile")) {
             profile(args.length > 1 ? Long.parseLong(args[1].replace("_", "")) : 1_000_000);
+            return;
+        }
+        if (args.length > 0 && args[0].equals("newtable")) {
+            newTable(args.length > 1 ? Long.parseLong(args[1].replace("_", "")) : 1_000_000);
             return;
         }
         long n = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
@@ -239,6 +246,35 @@ public final class SyncBench {
         System.out.printf("sync %.2f s CPU; DuckDB EXCEPT ALL to Parquet %.2f s CPU (%.2f s wall); ratio %.2f (target <= 1.5)%n",
                 syncCpu, refCpu, (System.nanoTime() - w0) / 1e9, syncCpu / refCpu);
         System.out.println("files kept in " + dir + " (delete when done)");
+    }
+
+    /** See the class comment, {@code newtable N}. */
+    private static void newTable(long n) throws Exception {
+        Path dir = Files.createTempDirectory("fdl-syncnew-");
+        Path csv = dir.resolve("v1.csv");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("COPY (SELECT i AS id, (i % 1000)::INTEGER AS d, 'name-' || i AS s, ((i * 7919) % 100003) / 8.0 AS x, "
+                    + "DATE '2020-01-01' + (i % 3000)::INTEGER AS day, md5(i::VARCHAR) AS note FROM range(" + n + ") t(i)) TO '" + csv + "' (HEADER)");
+        }
+        for (int round = 0; round < 2; round++) {
+            Path repo = Files.createDirectories(dir.resolve("repo" + round));
+            LocalStore store = new LocalStore(repo);
+            Path sqlite = dir.resolve("catalog" + round + ".sqlite");
+            EmptyCatalog.create(sqlite, CatalogKind.SQLITE, store.location("data/"));
+            long c0 = Phases.cpu(), w0 = System.nanoTime();
+            SyncResult r = new Syncer(DuckDbPool.shared()).sync(ImportRequest.of(sqlite, store, "data/", csv, "t", ImportMode.SYNC)
+                    .withKeys(List.of("id")).withAuthor("bench"));
+            double syncCpu = (Phases.cpu() - c0) / 1e9, syncWall = (System.nanoTime() - w0) / 1e9;
+            c0 = Phases.cpu();
+            w0 = System.nanoTime();
+            try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+                s.execute("COPY (SELECT * FROM read_csv('" + csv + "')) TO '" + dir.resolve("ref" + round + ".parquet") + "' (FORMAT parquet)");
+            }
+            double refCpu = (Phases.cpu() - c0) / 1e9, refWall = (System.nanoTime() - w0) / 1e9;
+            System.out.printf("new table of %,d rows: sync --key %.2f s CPU (%.2f s wall); DuckDB CSV to Parquet %.2f s CPU (%.2f s wall); ratio %.2f%n",
+                    r.rows(), syncCpu, syncWall, refCpu, refWall, syncCpu / refCpu);
+        }
+        Importer.deleteTree(dir);
     }
 
     /** Records when each reported phase began: this JVM's CPU time and the wall clock. */

@@ -81,7 +81,7 @@ public final class Importer {
         if (mode == ImportMode.SYNC) throw FdlException.usage("--mode sync is run by the syncer, not the importer");
         if (request.dropKey() && mode != ImportMode.APPEND && mode != ImportMode.REPLACE)
             throw FdlException.usage("--no-key is for --mode append, replace or sync");
-        return run(request, request.dropKey() ? List.of() : null, !request.dropKey());
+        return run(request, request.dropKey() ? List.of() : null, !request.dropKey(), null);
     }
 
     /**
@@ -90,13 +90,38 @@ public final class Importer {
      * recorded key: for sync creating a table and for compaction (the same rows again).
      */
     public ImportResult importRecordingKey(ImportRequest request, List<String> rowKey) {
-        return run(request, rowKey, false);
+        return run(request, rowKey, false, null);
+    }
+
+    /**
+     * {@link #importRecordingKey(ImportRequest, List)}, with {@code check} run on the data files
+     * once they are written and uploaded and before the working catalog changes: when it throws,
+     * the uploaded files are removed again and the catalog is unchanged. The file is so read once
+     * for both the check and the data files (sync creating a table with {@code --key}).
+     */
+    public ImportResult importRecordingKey(ImportRequest request, List<String> rowKey, WrittenCheck check) {
+        return run(request, rowKey, false, java.util.Objects.requireNonNull(check, "check"));
+    }
+
+    /** A check of the rows an import wrote, before they are committed. */
+    @FunctionalInterface
+    public interface WrittenCheck {
+        /**
+         * Refuses the rows of {@code written} by throwing.
+         *
+         * @param duck    the import's DuckDB connection
+         * @param plan    the import's plan: the files' columns have its columns' names
+         * @param written the data files, local Parquet, in row order: the source's rows as read, in its order,
+         *                the first file's first, split where each file reached the target size
+         * @throws FdlException the refusal
+         */
+        void check(Connection duck, ImportPlan plan, List<Path> written) throws SQLException;
     }
 
     /** {@link #load}, an out-of-memory failure over Parquet row groups too big for the budget said so ({@link ParquetRowGroups}). */
-    private ImportResult run(ImportRequest request, List<String> rowKey, boolean checkKey) {
+    private ImportResult run(ImportRequest request, List<String> rowKey, boolean checkKey, WrittenCheck check) {
         try {
-            return load(request, rowKey, checkKey);
+            return load(request, rowKey, checkKey, check);
         } catch (FdlException e) {
             if (!ParquetRowGroups.outOfMemory(e)) throw e;
             throw ParquetRowGroups.explain(pool, request.sources().files(), request.sources().format(request.format()),
@@ -104,7 +129,7 @@ public final class Importer {
         }
     }
 
-    private ImportResult load(ImportRequest given, List<String> rowKey, boolean checkKey) {
+    private ImportResult load(ImportRequest given, List<String> rowKey, boolean checkKey, WrittenCheck check) {
         ImportRequest request = given.withProgress(new PhaseTracker(given.progress(), "reading the file"));
         Path source = request.source();
         ImportMode mode = request.mode();
@@ -148,6 +173,7 @@ public final class Importer {
                         + ": " + (sources.many() ? "they hold" : "it holds") + " no data rows"
                         + (format == ImportFormat.CSV ? " (only a header, or nothing at all)" : "") + "; nothing was imported");
             }
+            if (check != null) check.check(duck, plan, written.stream().map(DataFileUploads.Uploaded::file).toList());
             if (checkKey)
                 RecordedKeyCheck.check(duck, catalog, state, plan, written.stream().map(DataFileUploads.Uploaded::file).toList(),
                         request, pool);

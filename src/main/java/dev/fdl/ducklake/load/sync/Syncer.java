@@ -113,6 +113,7 @@ public final class Syncer {
         List<String> uploaded = new ArrayList<>();
         boolean committed = false;
         List<String> newTableKey;
+        Importer.SourceColumns newTableSource = null;
         try {
             tmp = Files.createTempDirectory("fdl-sync-");
             try (WorkingCatalog catalog = WorkingCatalog.open(request.catalog());
@@ -129,7 +130,8 @@ public final class Syncer {
                     src = Importer.SourceColumns.describeAgain(duck, source, reading, src);
                 }
                 if (state.table() == null) {
-                    newTableKey = keysOfNewTable(duck, src, request, name, keys == null ? List.of() : keys);
+                    newTableKey = keysOfNewTable(src, source, keys == null ? List.of() : keys);
+                    newTableSource = src;
                 } else {
                     List<String> recorded = keys == null ? recordedKey(catalog, state, src, source, name) : List.of();
                     List<String> keyNames = keys == null ? recorded : keys;
@@ -152,9 +154,11 @@ public final class Syncer {
             Importer.deleteTree(tmp);
             if (!committed) Importer.deleteUploaded(request.store(), uploaded);
         }
-        // A table that does not exist yet is created from the file, as --mode create does.
-        ImportResult r = new Importer(pool).importRecordingKey(
-                request.withMode(ImportMode.CREATE).withFormat(format).withCacheDir(null), newTableKey);
+        // A table that does not exist yet is created from the file, as --mode create does; its key is checked on the data
+        // files written, before anything is committed, so the file is read once
+        ImportRequest create = request.withMode(ImportMode.CREATE).withFormat(format).withCacheDir(null);
+        ImportResult r = newTableKey.isEmpty() ? new Importer(pool).importRecordingKey(create, newTableKey)
+                : new Importer(pool).importRecordingKey(create, newTableKey, new NewTable(newTableSource, request, name, newTableKey)::check);
         return new SyncResult(r.table(), r.snapshot(), r.rows(), r.rows(), 0, 0, r.dataFileKey(), r.fileSizeBytes(), 0, 0, 0,
                 List.of(), true, newTableKey, false, r.columns(), r.warnings());
     }
@@ -185,18 +189,6 @@ public final class Syncer {
                         + "--key, or compare whole rows and end the recorded key with --no-key");
         }
         return recorded;
-    }
-
-    /** {@link #checkKeysOfNewTable}, the whole file sniffed first when the read with a sample's types fails. */
-    private static List<String> keysOfNewTable(Connection duck, Importer.SourceColumns src, ImportRequest request, TableName name,
-                                               List<String> keys) throws SQLException {
-        try {
-            return checkKeysOfNewTable(duck, src, request.source(), name, keys);
-        } catch (SampleFailed e) {
-            Importer.SourceColumns whole = Importer.SourceColumns.describeAgain(duck, request.source(),
-                    SourceReading.of(request, ImportFormat.of(request.source(), request.format())), src);
-            return checkKeysOfNewTable(duck, whole, request.source(), name, keys);
-        }
     }
 
     /**
@@ -312,19 +304,34 @@ public final class Syncer {
      */
     private static long checkSource(Connection duck, Importer.SourceColumns src, List<ImportPlan.Column> keys, Path source, TableName name,
                                     boolean keyRecorded) throws SQLException {
-        String sql;
-        if (keys.isEmpty()) {
-            sql = "SELECT count(*) FROM " + src.relation() + " AS src";
-        } else {
-            List<String> cols = keys.stream().map(c -> SqlQuote.ident(TableViewSql.idColumn(c.id()))).toList();
-            String list = String.join(", ", cols);
-            String anyNull = String.join(" OR ", cols.stream().map(c -> c + " IS NULL").toList());
-            String text = String.join(" || ', ' || ", keys.stream().map(k -> SqlQuote.literal(k.name() + " = ") + " || CAST("
-                    + SqlQuote.ident(TableViewSql.idColumn(k.id())) + " AS VARCHAR)").toList());
-            sql = "SELECT sum(n), min(first) FILTER (WHERE " + anyNull + "), min(first) FILTER (WHERE n > 1), arg_min(" + text
-                    + ", first) FILTER (WHERE n > 1) FROM (SELECT " + list + ", count(*) AS n, min(__fdl_row) AS first FROM ("
-                    + sourceRows(src, keys) + ") GROUP BY " + list + ")";
+        String sql = keys.isEmpty() ? "SELECT count(*) FROM " + src.relation() + " AS src" : keyQuery(sourceRows(src, keys), keys);
+        try {
+            return refuseKeys(duck, sql, keys, source, name, keyRecorded);
+        } catch (SQLException e) {
+            if (src.sampled()) throw new SampleFailed(e);
+            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
         }
+    }
+
+    /**
+     * One hash aggregate over the key columns of {@code rows} (a query of the key columns named by
+     * column id and {@code __fdl_row}, the 0-based data row): the rows, the first data row with a
+     * NULL key, the first data row of the key repeated whose first row comes first, and that key in words.
+     */
+    private static String keyQuery(String rows, List<ImportPlan.Column> keys) {
+        List<String> cols = keys.stream().map(c -> SqlQuote.ident(TableViewSql.idColumn(c.id()))).toList();
+        String list = String.join(", ", cols);
+        String anyNull = String.join(" OR ", cols.stream().map(c -> c + " IS NULL").toList());
+        String text = String.join(" || ', ' || ", keys.stream().map(k -> SqlQuote.literal(k.name() + " = ") + " || CAST("
+                + SqlQuote.ident(TableViewSql.idColumn(k.id())) + " AS VARCHAR)").toList());
+        return "SELECT sum(n), min(first) FILTER (WHERE " + anyNull + "), min(first) FILTER (WHERE n > 1), arg_min(" + text
+                + ", first) FILTER (WHERE n > 1) FROM (SELECT " + list + ", count(*) AS n, min(__fdl_row) AS first FROM ("
+                + rows + ") GROUP BY " + list + ")";
+    }
+
+    /** Runs {@code sql} ({@link #keyQuery}, or a count without {@code keys}); the rows counted, or the refusal of its first NULL or repeated key. */
+    private static long refuseKeys(Connection duck, String sql, List<ImportPlan.Column> keys, Path source, TableName name,
+                                   boolean keyRecorded) throws SQLException {
         try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             long rows = rs.getLong(1);
@@ -343,9 +350,6 @@ public final class Syncer {
                         + ") must be unique." + recorded + " Nothing was imported");
             }
             return rows;
-        } catch (SQLException e) {
-            if (src.sampled()) throw new SampleFailed(e);
-            throw new FdlException(FdlException.Kind.FAILURE, "cannot import " + source + ": " + DuckDbErrors.duckError(e), e);
         }
     }
 
@@ -372,21 +376,74 @@ public final class Syncer {
         }
     }
 
-    /** Keys of a table about to be created: the same refusals as for an existing table, on the file's own columns. */
-    /** @return the key columns as the file names them (empty without a key) */
-    private static List<String> checkKeysOfNewTable(Connection duck, Importer.SourceColumns src, Path source, TableName name,
-                                                    List<String> keyNames) throws SQLException {
-        if (keyNames.isEmpty()) return List.of();
-        List<ImportPlan.Column> keys = new ArrayList<>();
-        long id = 1;
+    /**
+     * The key of a table about to be created, as the file names its columns (empty without a key);
+     * the key is checked on the data files written ({@link #checkWritten}).
+     *
+     * @throws FdlException usage error when a key column is not one of the file's
+     */
+    private static List<String> keysOfNewTable(Importer.SourceColumns src, Path source, List<String> keyNames) {
+        List<String> keys = new ArrayList<>();
         for (String k : keyNames) {
-            String column = src.types().keySet().stream().filter(c -> Identifiers.same(c, k.trim())).findFirst()
+            keys.add(src.types().keySet().stream().filter(c -> Identifiers.same(c, k.trim())).findFirst()
                     .orElseThrow(() -> FdlException.usage("--key names column '" + k.trim() + "', which " + source
-                            + " does not have (it has: " + String.join(", ", src.types().keySet()) + ")"));
-            keys.add(new ImportPlan.Column(id++, column, column, src.types().get(column), null));
+                            + " does not have (it has: " + String.join(", ", src.types().keySet()) + ")")));
         }
-        checkSource(duck, src, keys, source, name, false);
-        return keys.stream().map(ImportPlan.Column::name).toList();
+        return keys;
+    }
+
+    /**
+     * A table about to be created from {@code request}'s file with the key {@code key} (the file's
+     * column names), whose columns were first sniffed as {@code src}: its key is checked on the
+     * data files the import wrote ({@link #check}), so the file is read once.
+     */
+    private record NewTable(Importer.SourceColumns src, ImportRequest request, TableName name, List<String> key) {
+        /**
+         * The refusals of {@link #checkSource} over the key columns of the data files {@code written}:
+         * when a key is NULL or repeated the file is read again (only then) to name the first such data
+         * row, as DuckDB may write a large file's rows to its data files in another order.
+         *
+         * @throws FdlException failure naming the file and the first NULL or repeated key
+         */
+        void check(Connection duck, ImportPlan plan, List<Path> written) throws SQLException {
+            List<ImportPlan.Column> keys = new ArrayList<>();
+            for (String k : key) {
+                keys.add(plan.columns().stream().filter(c -> Identifiers.same(c.name(), k)).findFirst()
+                        .orElseThrow(() -> new IllegalStateException("no written column " + k)));
+            }
+            List<String> select = new ArrayList<>();
+            for (ImportPlan.Column k : keys) select.add(SqlQuote.ident(k.name()) + " AS " + SqlQuote.ident(TableViewSql.idColumn(k.id())));
+            String rows = "SELECT " + String.join(", ", select) + ", 0 AS __fdl_row FROM read_parquet(["
+                    + String.join(", ", written.stream().map(w -> SqlQuote.literal(w.toAbsolutePath().toString())).toList()) + "])";
+            try {
+                refuseKeys(duck, keyQuery(rows, keys), keys, request.source(), name, false);
+            } catch (FdlException refused) {
+                refuseFromFile(duck);
+                throw refused; // not refused on a second read: the file changed meanwhile
+            }
+        }
+
+        /** {@link #checkSource} over the file, the whole file sniffed first when the read with a sample's types fails. */
+        private void refuseFromFile(Connection duck) throws SQLException {
+            try {
+                checkSource(duck, src, columns(src), request.source(), name, false);
+            } catch (SampleFailed e) {
+                Importer.SourceColumns whole = Importer.SourceColumns.describeAgain(duck, request.source(),
+                        SourceReading.of(request, ImportFormat.of(request.source(), request.format())), src);
+                checkSource(duck, whole, columns(whole), request.source(), name, false);
+            }
+        }
+
+        /** The key's columns as {@code read} names and types them, numbered from 1 for {@link #sourceRows}. */
+        private List<ImportPlan.Column> columns(Importer.SourceColumns read) {
+            List<ImportPlan.Column> keys = new ArrayList<>();
+            long id = 1;
+            for (String k : key) {
+                String column = read.column(k);
+                keys.add(new ImportPlan.Column(id++, column, column, read.types().get(column), null));
+            }
+            return keys;
+        }
     }
 
     private static String keyNames(List<ImportPlan.Column> keys) {
