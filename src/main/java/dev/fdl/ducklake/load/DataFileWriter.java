@@ -24,9 +24,8 @@ import java.util.stream.Stream;
  * pass the target by up to one row group. Row ids are given file by file in the files' order
  * (DuckDB numbers them {@code data_0.parquet}, {@code data_1.parquet}, …; {@code
  * ducklake_data_file.row_id_start}) and by position within a file. A file holds its rows in the
- * query's order, but DuckDB's parallel writer does not keep that order across files (a 300,000-row
- * CSV split at a small target put rows 148,148-271,027 in {@code data_0} and 1-122,880 in
- * {@code data_1}): nothing may assume that a row's id follows its place in the source.
+ * query's order, but DuckDB's parallel writer does not keep that order across files: nothing may
+ * assume that a row's id follows its place in the source.
  */
 public final class DataFileWriter {
     /** DuckLake's default {@code target_file_size}: 512 MiB. */
