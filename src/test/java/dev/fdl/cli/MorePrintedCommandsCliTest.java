@@ -133,7 +133,7 @@ class MorePrintedCommandsCliTest {
         Cli.Result blocked = Cli.in(a, "commit", "-m", "topic: e");
         assertThat(blocked.exit()).as(blocked.toString()).isEqualTo(ExitCodes.CONFLICT);
         paste(a, printed(blocked.err(), "Commit to another branch: (fdl checkout -b <new-branch>), then").replace("<new-branch>", "topic-e"));
-        paste(a, printed(blocked.err(), "then (fdl commit)\\.$"));
+        paste(a, printed(blocked.err(), "then (fdl commit -m '[^']*')\\.$"));
         assertThat(rows(a, "topic-e", "e")).isEqualTo("id\n3\n");
         assertThat(Cli.ok(a, "log", "-n", "1", "topic-e").out()).contains("topic: e");
     }
@@ -153,7 +153,7 @@ class MorePrintedCommandsCliTest {
 
     /**
      * The lists errors point at: refs for a name that is no ref, branch for a retention policy of a
-     * branch that is none, log of the first version for a revision past it.
+     * branch that is none, log of the first version for a revision past it, log for an expired version.
      */
     @Test
     void listHints() throws Exception {
@@ -171,5 +171,15 @@ class MorePrintedCommandsCliTest {
 
         String log = paste(wc, printed(failing(Cli.in(wc, "diff", "HEAD~1", "HEAD")), "first version of its history\\); see (fdl log \\S+)$"));
         assertThat(log).contains("one");
+
+        // a version past retention: log lists those still in it
+        String one = printed(Cli.ok(wc, "log", "--json").out(), "\"id\"\\s*:\\s*\"([^\"]+)\"");
+        Cli.ok(wc, "import", csv("u.csv", "id\n2\n").toString(), "-t", "u");
+        String two = commit(wc, "two");
+        Cli.ok(wc, "tag", "-d", "first");
+        Cli.ok(wc, "branch", "-d", "staging");
+        Cli.ok(wc, "expire", "--keep-last", "1");
+        String expired = failing(Cli.in(wc, "query", one, "SELECT 1"));
+        assertThat(paste(wc, printed(expired, "still in retention \\(see (fdl log)\\)$"))).contains(two).contains("two");
     }
 }

@@ -81,7 +81,7 @@ class VerifyHintsCliTest {
         verifyNames(printed(gc, "gc deleted nothing \\(run (fdl verify)\\)"), key);
     }
 
-    /** A branch whose version.json is gone, another version's cut short: the ref and the file are named. */
+    /** A branch whose version.json is gone (query and gc), another version's cut short: the ref and the file are named. */
     @Test
     void missingAndDamagedVersionJson() throws Exception {
         String[] ids = twoVersions();
@@ -89,6 +89,8 @@ class VerifyHintsCliTest {
         forgetCache();
         String ref = failing(Cli.in(wc, "query", "main", "SELECT * FROM u"));
         assertThat(verifyNames(printed(ref, "no version.json\\); run (fdl verify)$"), "refs/heads/main")).contains(ids[1]);
+        String gc = failing(Cli.in(wc, "gc", "--dry-run"));
+        verifyNames(printed(gc, "does not show as finished; gc deleted nothing \\(run (fdl verify)\\)"), "refs/heads/main");
 
         Path json = root.resolve("versions").resolve(ids[0]).resolve("version.json");
         Files.writeString(json, Files.readString(json).substring(0, 20));
