@@ -44,7 +44,7 @@ final class ServeCommand implements Runnable {
             try (RepoServer server = RepoServer.start(store, SiteOptions.of(repo.config()), CommandContext.of(spec).cache(), CommandContext.of(spec).duckDb(), bind, port)) {
                 PrintWriter out = spec.commandLine().getOut();
                 out.println("Serving " + store.root() + " read-only at " + server.url() + " (Ctrl-C to stop)");
-                out.println("Attach a version: fdl attach <ref> --root-url " + ShellQuote.word(server.url()));
+                out.println(attachHint(server.url()));
                 out.flush();
                 Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
                 stop.await();
@@ -52,5 +52,13 @@ final class ServeCommand implements Runnable {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * The line serve prints for readers: the {@code fdl attach} that reads a version's refs, catalog
+     * and data from {@code url}, so it works from any folder.
+     */
+    static String attachHint(java.net.URI url) {
+        return "Attach a version: fdl attach <ref> --repo " + ShellQuote.word(url.toString());
     }
 }

@@ -116,8 +116,9 @@ public final class IcebergHistory {
             new IcebergHistory(repo).rewrite();
             return null;
         } catch (RuntimeException e) {
+            // a cause that names its own fdl iceberg (a damaged version's metadata) is not followed by a plain one, which would fail
             return "fdl: warning: " + done + ", but the Iceberg history could not be written (" + e.getMessage()
-                    + "); run fdl iceberg to write it again";
+                    + (e.getMessage() != null && e.getMessage().contains("fdl iceberg") ? ")" : "); run fdl iceberg to write it again");
         }
     }
 
@@ -172,9 +173,9 @@ public final class IcebergHistory {
         try {
             m = TableMetadataParser.fromJson(new String(b.bytes(), StandardCharsets.UTF_8));
         } catch (RuntimeException e) {
-            throw new FdlException(key + " is not Iceberg table metadata (" + e.getMessage() + "); write it again with fdl iceberg after deleting it");
+            throw new FdlException(key + " is not Iceberg table metadata (" + e.getMessage() + "); delete it, then write it again with fdl iceberg " + v.id());
         }
-        if (m.currentSnapshot() == null) throw new FdlException(key + " has no snapshot; write it again with fdl iceberg after deleting it");
+        if (m.currentSnapshot() == null) throw new FdlException(key + " has no snapshot; delete it, then write it again with fdl iceberg " + v.id());
         return new VersionTable(v, m.currentSnapshot(), m.schema(), m.property(TableProperties.DEFAULT_NAME_MAPPING, null), m.specs());
     }
 

@@ -42,7 +42,8 @@ public final class Pasted {
     public static String paste(Path cwd, String line, int exit) throws IOException, InterruptedException {
         if (line.startsWith("fdl ")) {
             List<String> words = shellWords(cwd, line.substring(4));
-            Cli.Result r = Cli.in(cwd, words.toArray(String[]::new));
+            // a command naming its own folder (fdl -C <dir> …) runs there, as from any folder
+            Cli.Result r = words.get(0).equals("-C") ? Cli.run(words.toArray(String[]::new)) : Cli.in(cwd, words.toArray(String[]::new));
             assertThat(r.exit()).as(line + "\n" + r).isEqualTo(exit);
             return r.out() + r.err();
         }
