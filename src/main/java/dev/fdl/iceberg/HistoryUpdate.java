@@ -294,17 +294,8 @@ final class HistoryUpdate {
         }
     }
 
-    /** The snapshot of the nearest first-parent ancestor of {@code v} with the table (as {@link IcebergHistory}); null when none has it. */
+    /** The snapshot of the nearest first-parent ancestor of {@code v} with the table ({@link IcebergHistory#firstParentSnapshot}). */
     private Long parentSnapshot(VersionInfo v, Map<String, Long> snapshotOf) {
-        Set<String> seen = new HashSet<>();
-        VersionInfo at = v;
-        while (!at.parents().isEmpty() && seen.add(at.id())) {
-            String parent = at.parents().get(0);
-            Long id = snapshotOf.get(parent);
-            if (id != null) return id;
-            at = read.computeIfAbsent(parent, p -> repo.readVersion(p).orElse(null));
-            if (at == null) return null;
-        }
-        return null;
+        return IcebergHistory.firstParentSnapshot(v, snapshotOf, p -> read.computeIfAbsent(p, id -> repo.readVersion(id).orElse(null)));
     }
 }

@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -332,13 +333,22 @@ public final class IcebergHistory {
 
     /** The snapshot of the nearest first-parent ancestor of {@code v} that has the table; null when none does. */
     private Long firstParentSnapshot(VersionInfo v, Map<String, Long> snapshotOf) {
+        return firstParentSnapshot(v, snapshotOf, reached::get);
+    }
+
+    /**
+     * The snapshot ({@code snapshotOf}: version id to snapshot id) of the nearest first-parent
+     * ancestor of {@code v} that has one, walking through {@code versions} (null for a version not
+     * there, which ends the walk); null when none has one.
+     */
+    static Long firstParentSnapshot(VersionInfo v, Map<String, Long> snapshotOf, Function<String, VersionInfo> versions) {
         Set<String> seen = new HashSet<>();
         VersionInfo at = v;
         while (!at.parents().isEmpty() && seen.add(at.id())) {
             String parent = at.parents().get(0);
             Long id = snapshotOf.get(parent);
             if (id != null) return id;
-            at = reached.get(parent);
+            at = versions.apply(parent);
             if (at == null) return null;
         }
         return null;
