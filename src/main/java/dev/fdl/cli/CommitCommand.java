@@ -112,7 +112,7 @@ final class CommitCommand implements Runnable {
             warnings(r.version(), spec.commandLine().getErr());
             PrintWriter out = spec.commandLine().getOut();
             Expire.Report expired = policy == null ? null : ExpireCommand.run(repo, CommandContext.of(spec), policy, false);
-            Site.SiteResult siteResult = SiteUpkeep.afterChange(repo, CommandContext.of(spec), site, "version " + r.version().id() + " was committed",
+            Site.SiteResult siteResult = SiteUpkeep.afterChange(repo, CommandContext.of(spec), site, "version " + r.version().id() + " was committed", policy == null,
                     spec.commandLine().getErr());
             if (json) {
                 ObjectNode o = r.version().toJson();

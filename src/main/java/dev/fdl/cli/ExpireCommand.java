@@ -105,7 +105,7 @@ final class ExpireCommand implements Runnable {
             Expire.Report r = run(repo, CommandContext.of(spec), policy, dryRun);
             // expired versions' pages must stop offering attach statements that now fail
             Site.SiteResult site = dryRun || r.expired().isEmpty() ? null
-                    : SiteUpkeep.afterChange(repo, CommandContext.of(spec), false, r.expired().size() + " version(s) expired", spec.commandLine().getErr());
+                    : SiteUpkeep.afterChange(repo, CommandContext.of(spec), false, r.expired().size() + " version(s) expired", false, spec.commandLine().getErr());
             if (json) {
                 ObjectNode o = toJson(r, policy);
                 if (site != null) o.put("site_pages_written", site.written());

@@ -67,7 +67,7 @@ final class GcCommand implements Runnable {
             if (progress) System.err.print("\r\033[K");
             // pages of deleted versions (and their links) must go
             Site.SiteResult site = r.dryRun() || r.unreachableVersions().count() == 0 ? null
-                    : SiteUpkeep.afterChange(repo, CommandContext.of(spec), false, r.unreachableVersions().count() + " unreachable version(s) were deleted",
+                    : SiteUpkeep.afterChange(repo, CommandContext.of(spec), false, r.unreachableVersions().count() + " unreachable version(s) were deleted", false,
                             spec.commandLine().getErr());
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();

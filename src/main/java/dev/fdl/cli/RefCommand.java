@@ -109,7 +109,7 @@ final class RefCommand implements Runnable {
 
     /** The site shows refs: regenerated with site.auto, else said to be stale when there is one ({@link SiteUpkeep}). */
     private void keepSiteInStep(Repository repo, String done, PrintWriter out, boolean json) {
-        dev.fdl.site.Site.SiteResult site = SiteUpkeep.afterChange(repo, CommandContext.of(spec), false, done, spec.commandLine().getErr());
+        dev.fdl.site.Site.SiteResult site = SiteUpkeep.afterChange(repo, CommandContext.of(spec), false, done, true, spec.commandLine().getErr());
         if (site != null && !json) {
             out.println(SiteUpkeep.summary(site));
             out.flush();

@@ -25,10 +25,12 @@ final class SiteUpkeep {
      *
      * @param context the run's context, whose catalog cache the site's change figures read
      * @param done what the command did, for the warning ({@code version X was committed})
+     * @param onlyAdded true when the command only added versions or changed refs (commit, tag, branch):
+     *        the Iceberg history is then updated from the one before when it can be, not rebuilt whole
      * @return what the site write did, or null when it did not run or failed
      */
-    static Site.SiteResult afterChange(Repository repo, CommandContext context, boolean asked, String done, PrintWriter err) {
-        String icebergWarning = dev.fdl.iceberg.IcebergHistory.afterChange(repo, done);
+    static Site.SiteResult afterChange(Repository repo, CommandContext context, boolean asked, String done, boolean onlyAdded, PrintWriter err) {
+        String icebergWarning = dev.fdl.iceberg.IcebergHistory.afterChange(repo, done, onlyAdded);
         if (icebergWarning != null) {
             err.println(icebergWarning);
             err.flush();

@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -50,12 +51,17 @@ public final class IcebergHistory {
     public static final String METADATA_FILE = IcebergTableWriter.METADATA_FILE;
     /** Snapshot summary key and table property naming the fdl version a snapshot is. */
     static final String VERSION_KEY = "fdl.version";
+    /**
+     * Table property holding the refs the history was written for ({@link #refsStamp}): an update
+     * after a ref change starts from a history only when it was written for the refs before it.
+     */
+    static final String REFS_KEY = "fdl.refs";
 
     /** One table's history written: {@code schema.table}, its key, and how many snapshots and refs it has. */
     public record Written(String table, String metadataKey, int snapshots, int refs) {}
 
     /** A table of a version: its snapshot, schema and partition specs as the version's own metadata has them. */
-    private record VersionTable(VersionInfo version, Snapshot snapshot, Schema schema, String nameMapping, List<PartitionSpec> specs) {}
+    record VersionTable(VersionInfo version, Snapshot snapshot, Schema schema, String nameMapping, List<PartitionSpec> specs) {}
 
     private final Repository repo;
     /** Every version the refs reach (expired ones too, while their version.json is there), by id; set by {@link #rewrite()}. */
@@ -111,8 +117,21 @@ public final class IcebergHistory {
      * @return a warning line naming what failed and what to run, or null
      */
     public static String afterChange(Repository repo, String done) {
+        return afterChange(repo, done, false);
+    }
+
+    /**
+     * After a command that only added versions or changed refs (commit, tag, branch): updates each
+     * table's history from the one written before ({@link HistoryUpdate}) when that is possible,
+     * else rewrites it whole as {@link #afterChange(Repository, String)} does; never fails the command.
+     *
+     * @param added true when the command removed no version's Iceberg metadata (not expire, not gc)
+     * @return a warning line naming what failed and what to run, or null
+     */
+    public static String afterChange(Repository repo, String done, boolean added) {
         try {
             if (!repo.config().iceberg() && !hasHistory(repo)) return null;
+            if (added && new HistoryUpdate(repo).update().isPresent()) return null;
             new IcebergHistory(repo).rewrite();
             return null;
         } catch (RuntimeException e) {
@@ -151,23 +170,29 @@ public final class IcebergHistory {
     /** Each table ({@code schema/table}) with the versions whose Iceberg metadata describes it, oldest first. */
     private Map<String, List<VersionTable>> versionTables(List<VersionInfo> versions) {
         Map<String, List<VersionTable>> byTable = new TreeMap<>();
-        String suffix = "/metadata/" + IcebergTableWriter.METADATA_FILE;
         for (VersionInfo v : versions) {
-            String prefix = RepoLayout.versionFolder(v.id()) + RepoLayout.ICEBERG;
-            List<String> keys;
-            try (Stream<ObjectMeta> s = repo.store().list(prefix)) {
-                keys = s.map(ObjectMeta::key).filter(k -> k.endsWith(suffix)).sorted().toList();
-            }
-            for (String k : keys) {
-                String table = k.substring(prefix.length(), k.length() - suffix.length());
-                if (table.split("/").length != 2) continue;
-                byTable.computeIfAbsent(table, t -> new ArrayList<>()).add(versionTable(v, k));
-            }
+            tablesOf(v).forEach((table, vt) -> byTable.computeIfAbsent(table, t -> new ArrayList<>()).add(vt));
         }
         return byTable;
     }
 
-    private VersionTable versionTable(VersionInfo v, String key) {
+    /** The tables ({@code schema/table}, sorted) the version's own Iceberg metadata describes, read from it. */
+    Map<String, VersionTable> tablesOf(VersionInfo v) {
+        String suffix = "/metadata/" + IcebergTableWriter.METADATA_FILE;
+        String prefix = RepoLayout.versionFolder(v.id()) + RepoLayout.ICEBERG;
+        List<String> keys;
+        try (Stream<ObjectMeta> s = repo.store().list(prefix)) {
+            keys = s.map(ObjectMeta::key).filter(k -> k.endsWith(suffix)).sorted().toList();
+        }
+        Map<String, VersionTable> tables = new TreeMap<>();
+        for (String k : keys) {
+            String table = k.substring(prefix.length(), k.length() - suffix.length());
+            if (table.split("/").length == 2) tables.put(table, versionTable(v, k));
+        }
+        return tables;
+    }
+
+    VersionTable versionTable(VersionInfo v, String key) {
         ObjectBytes b = repo.store().get(key).orElseThrow(() -> new FdlException(key + " disappeared while the Iceberg history was written"));
         TableMetadata m;
         try {
@@ -192,6 +217,7 @@ public final class IcebergHistory {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put(TableProperties.FORMAT_VERSION, "2");
         if (newest.nameMapping() != null) properties.put(TableProperties.DEFAULT_NAME_MAPPING, newest.nameMapping());
+        properties.put(REFS_KEY, refsStamp(refs, repo.headBranch().name()));
         Schema current = currentSchema(refs, versions);
         schemas.add(current); // id 0: Iceberg checks the partition spec and sort order against it
         TableMetadata.Builder b = TableMetadata.buildFromEmpty(2).assignUUID(tableUuid(repo.config().id(), schema, table))
@@ -254,6 +280,23 @@ public final class IcebergHistory {
         return specs;
     }
 
+    /**
+     * The refs a history is written for, as the {@link #REFS_KEY} property: one line per ref
+     * ({@code branch <name> <version id>}, {@code tag …}) sorted, then {@code head <branch>}.
+     */
+    static String refsStamp(List<RefValue> refs, String headName) {
+        List<String> lines = new ArrayList<>();
+        for (RefValue r : refs) lines.add(refLine(r.kind(), r.name().name()) + " " + r.versionId());
+        lines.sort(Comparator.naturalOrder());
+        lines.add("head " + headName);
+        return String.join("\n", lines);
+    }
+
+    /** A ref's kind and name as {@link #refsStamp} writes them: {@code branch main}. */
+    static String refLine(RefValue.Kind kind, String name) {
+        return (kind == RefValue.Kind.BRANCH ? "branch " : "tag ") + name;
+    }
+
     /** The id {@code schema} has among {@code schemas} (Iceberg's numbering: equal schemas share one id, new ones are appended). */
     private static int schemaId(List<Schema> schemas, Schema schema) {
         for (int i = 0; i < schemas.size(); i++) if (schemas.get(i).sameSchema(schema)) return i;
@@ -263,8 +306,12 @@ public final class IcebergHistory {
 
     /** The branch Iceberg's {@code main} stands for: fdl's branch {@code main}, else the one HEAD names. */
     private RefValue mainBranch(List<RefValue> refs) {
+        return mainBranch(refs, repo.headBranch().name());
+    }
+
+    /** {@link #mainBranch(List)} for the branch named {@code headName} as HEAD; null when neither exists. */
+    static RefValue mainBranch(List<RefValue> refs, String headName) {
         RefValue head = null;
-        String headName = repo.headBranch().name();
         for (RefValue r : refs) {
             if (r.kind() != RefValue.Kind.BRANCH) continue;
             if (r.name().name().equals(SnapshotRef.MAIN_BRANCH)) return r;
@@ -287,13 +334,22 @@ public final class IcebergHistory {
 
     /** The snapshot of the nearest first-parent ancestor of {@code v} that has the table; null when none does. */
     private Long firstParentSnapshot(VersionInfo v, Map<String, Long> snapshotOf) {
+        return firstParentSnapshot(v, snapshotOf, reached::get);
+    }
+
+    /**
+     * The snapshot ({@code snapshotOf}: version id to snapshot id) of the nearest first-parent
+     * ancestor of {@code v} that has one, walking through {@code versions} (null for a version not
+     * there, which ends the walk); null when none has one.
+     */
+    static Long firstParentSnapshot(VersionInfo v, Map<String, Long> snapshotOf, Function<String, VersionInfo> versions) {
         Set<String> seen = new HashSet<>();
         VersionInfo at = v;
         while (!at.parents().isEmpty() && seen.add(at.id())) {
             String parent = at.parents().get(0);
             Long id = snapshotOf.get(parent);
             if (id != null) return id;
-            at = reached.get(parent);
+            at = versions.apply(parent);
             if (at == null) return null;
         }
         return null;
