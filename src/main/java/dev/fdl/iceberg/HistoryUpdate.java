@@ -104,10 +104,17 @@ final class HistoryUpdate {
     private Map<String, Table> readHistories() {
         List<String> names;
         String suffix = "/metadata/" + IcebergHistory.METADATA_FILE;
+        List<String> keys;
         try (Stream<ObjectMeta> s = repo.store().list(RepoLayout.HISTORY)) {
-            names = s.map(ObjectMeta::key).filter(k -> k.endsWith(suffix))
-                    .map(k -> k.substring(RepoLayout.HISTORY.length(), k.length() - suffix.length()))
-                    .filter(n -> n.split("/").length == 2).sorted().toList();
+            keys = s.map(ObjectMeta::key).toList();
+        }
+        names = keys.stream().filter(k -> k.endsWith(suffix))
+                .map(k -> k.substring(RepoLayout.HISTORY.length(), k.length() - suffix.length()))
+                .filter(n -> n.split("/").length == 2).sorted().toList();
+        // a table folder without its metadata file (deleted, or something in its way) is rebuilt, never left out
+        for (String k : keys) {
+            String[] parts = k.substring(RepoLayout.HISTORY.length()).split("/", 3);
+            if (parts.length == 3 && !names.contains(parts[0] + "/" + parts[1])) return null;
         }
         String root = IcebergLocation.of(repo.store(), repo.config(), null);
         Map<String, Table> tables = new TreeMap<>();

@@ -118,6 +118,7 @@ class SiteIcebergServeHintsCliTest {
         // a version's metadata damaged: the warning names the iceberg that writes it again once deleted
         List<Path> damaged = icebergFiles(two);
         for (Path f : damaged) Files.writeString(f, "{\"not\": \"iceberg\"}");
+        deleteTree(root.resolve("iceberg")); // no history to add the tag to: the rebuild reads every version's metadata
         Cli.Result tagged = Cli.ok(wc, "tag", "second");
         String again = printed(tagged.err(), "(?m)the Iceberg history could not be written \\(.*; delete it, then write it again with (fdl iceberg \\S+)\\)$");
         assertThat(tagged.err()).doesNotContain("run fdl iceberg");
@@ -139,5 +140,11 @@ class SiteIcebergServeHintsCliTest {
         Files.delete(history);
         assertThat(paste(wc, hint)).contains("Iceberg history: 2 table(s)");
         assertThat(Files.readString(history)).contains("\"format-version\"").contains("third");
+    }
+
+    private static void deleteTree(Path top) throws Exception {
+        try (Stream<Path> files = Files.walk(top)) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(f);
+        }
     }
 }
