@@ -6,8 +6,6 @@ import dev.fdl.FdlException;
 import dev.fdl.iceberg.IcebergHistory;
 import dev.fdl.iceberg.IcebergLocation;
 import dev.fdl.iceberg.IcebergMetadataWriter;
-import dev.fdl.repo.HistoryWalk;
-import dev.fdl.repo.RefValue;
 import dev.fdl.repo.RepoConfig;
 import dev.fdl.repo.Repository;
 import dev.fdl.repo.Resolved;
@@ -27,7 +25,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /** {@code fdl iceberg}: Iceberg metadata for existing versions, and the repository's Iceberg keys (docs/iceberg.md). */
@@ -74,16 +71,10 @@ final class IcebergCommand implements Runnable {
 
     /** The ids of every finished, unexpired version a ref reaches through every parent, oldest first (created time, then seq). */
     private static List<String> retained(Repository repo) {
-        List<String> roots = new ArrayList<>();
-        for (RefValue r : repo.listRefs()) roots.add(r.versionId());
-        java.util.Map<String, VersionInfo> read = new java.util.HashMap<>();
-        List<VersionInfo> versions = new ArrayList<>();
-        for (String id : HistoryWalk.reachable(roots, id -> repo.readVersion(id).map(v -> { read.put(id, v); return v; }), id -> false)) {
-            if (read.containsKey(id) && repo.readExpired(id).isEmpty()) versions.add(read.get(id));
-        }
-        versions.sort(Comparator.comparing(VersionInfo::createdAt).thenComparingLong(VersionInfo::seq).thenComparing(VersionInfo::id));
         List<String> ids = new ArrayList<>();
-        for (VersionInfo v : versions) ids.add(v.id());
+        for (VersionInfo v : IcebergHistory.reachedOldestFirst(repo, new java.util.HashMap<>())) {
+            if (repo.readExpired(v.id()).isEmpty()) ids.add(v.id());
+        }
         return ids;
     }
 

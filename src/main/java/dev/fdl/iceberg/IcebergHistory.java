@@ -1,6 +1,7 @@
 package dev.fdl.iceberg;
 
 import dev.fdl.FdlException;
+import dev.fdl.repo.HistoryWalk;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.RepoLayout;
 import dev.fdl.repo.Repository;
@@ -18,16 +19,13 @@ import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -148,21 +146,24 @@ public final class IcebergHistory {
         }
     }
 
-    /** Every finished version a ref reaches through parents, oldest first (created time, then seq). */
     private List<VersionInfo> reachable() {
-        Map<String, VersionInfo> seen = new HashMap<>();
-        Deque<String> todo = new ArrayDeque<>();
-        for (RefValue r : repo.listRefs()) todo.add(r.versionId());
-        while (!todo.isEmpty()) {
-            String id = todo.poll();
-            if (seen.containsKey(id)) continue;
-            Optional<VersionInfo> v = repo.readVersion(id);
-            if (v.isEmpty()) continue;
-            seen.put(id, v.get());
-            todo.addAll(v.get().parents());
-        }
-        reached = seen;
-        List<VersionInfo> all = new ArrayList<>(seen.values());
+        reached = new HashMap<>();
+        return reachedOldestFirst(repo, reached);
+    }
+
+    /**
+     * Every finished version a ref of {@code repo} reaches through every parent ({@link HistoryWalk}'s
+     * rule for a missing version.json), expired ones too while their version.json is there, oldest
+     * first (created time, then seq, then id): the versions a history describes.
+     *
+     * @param read filled with each version read, by id
+     * @throws FdlException exit 1 when a listed version.json cannot be read
+     */
+    public static List<VersionInfo> reachedOldestFirst(Repository repo, Map<String, VersionInfo> read) {
+        List<String> roots = new ArrayList<>();
+        for (RefValue r : repo.listRefs()) roots.add(r.versionId());
+        HistoryWalk.reachable(roots, id -> repo.readVersion(id).map(v -> { read.put(id, v); return v; }), id -> false);
+        List<VersionInfo> all = new ArrayList<>(read.values());
         all.sort(Comparator.comparing(VersionInfo::createdAt).thenComparingLong(VersionInfo::seq).thenComparing(VersionInfo::id));
         return all;
     }

@@ -326,7 +326,7 @@ public final class Commit {
             wc.save(st.committed(pending, ref.get().etag(), v.get().ducklake().lastSnapshot()));
             return true;
         }
-        wc.save(st.committed(st.baseVersion(), st.refEtag(), st.baseSnapshot()));
+        wc.save(st.withoutCommitting());
         return false;
     }
 
@@ -545,8 +545,7 @@ public final class Commit {
         if (o.result().changed()) return o.ref().etag();
         if (o.result() == RefUpdate.Result.CONFLICT && o.current() == null && state.refEtag() == null) // a ref in the way of the name
             throw FdlException.conflict(o.message() + ". Your version " + v.id() + " was uploaded but no ref points at it "
-                    + "(fdl gc removes it); nothing else changed. Commit to another branch: fdl checkout -b <new-branch>, then fdl commit -m "
-                    + ShellQuote.word(message) + ".");
+                    + "(fdl gc removes it); nothing else changed. Commit to another branch: fdl checkout -b <new-branch>, then fdl commit.");
         String now = o.current() == null ? "it was deleted (fdl branch -d)" : "it now points at version " + o.current().versionId()
                 + repo.readVersion(o.current().versionId()).map(x -> " (\"" + x.message() + "\" by " + x.author() + ")").orElse("");
         throw FdlException.conflict("branch '" + branch + "' moved since checkout: " + now + ". Your version " + v.id()

@@ -117,6 +117,16 @@ public final class WorkingCopy {
             return Json.bytes(o);
         }
 
+        /**
+         * This state without the note of a step 9 in progress: the commit it noted did not move the
+         * branch, so the work it was committing (a merge, a revert, a proposed message) is still to commit.
+         */
+        public State withoutCommitting() {
+            Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);
+            rest.remove(COMMITTING);
+            return new State(root, repositoryId, branch, baseVersion, refEtag, baseSnapshot, catalog, rest);
+        }
+
         /** The same state after a commit of {@code version} that moved the ref to {@code etag}. */
         public State committed(String version, String etag, long lastSnapshot) {
             Map<String, JsonNode> rest = new java.util.LinkedHashMap<>(extra);

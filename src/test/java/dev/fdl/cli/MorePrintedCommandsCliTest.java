@@ -133,7 +133,7 @@ class MorePrintedCommandsCliTest {
         Cli.Result blocked = Cli.in(a, "commit", "-m", "topic: e");
         assertThat(blocked.exit()).as(blocked.toString()).isEqualTo(ExitCodes.CONFLICT);
         paste(a, printed(blocked.err(), "Commit to another branch: (fdl checkout -b <new-branch>), then").replace("<new-branch>", "topic-e"));
-        paste(a, printed(blocked.err(), "then (fdl commit -m '[^']*')\\.$"));
+        paste(a, printed(blocked.err(), "then (fdl commit)\\.$"));
         assertThat(rows(a, "topic-e", "e")).isEqualTo("id\n3\n");
         assertThat(Cli.ok(a, "log", "-n", "1", "topic-e").out()).contains("topic: e");
     }
