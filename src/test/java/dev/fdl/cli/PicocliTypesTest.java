@@ -48,7 +48,7 @@ class PicocliTypesTest {
     /** The regular expressions the launcher passes as {@code -Dpicocli.converters.excludes=…}, as picocli splits them. */
     private static List<Pattern> launcherExclusions() throws Exception {
         String script = java.nio.file.Files.readString(java.nio.file.Path.of("fdl"));
-        java.util.regex.Matcher m = Pattern.compile("-Dpicocli\\.converters\\.excludes=([^'\"\\s)]+)").matcher(script);
+        java.util.regex.Matcher m = Pattern.compile("-Dpicocli\\.converters\\.excludes=([^'\"\\s]+)").matcher(script);
         List<Pattern> out = new ArrayList<>();
         if (m.find()) for (String p : m.group(1).split(",")) out.add(Pattern.compile(p));
         return out;
