@@ -191,7 +191,15 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         @Override
         public int execute(CommandLine.ParseResult parsed) {
             CommandContext context = CommandContext.of(parsed.commandSpec());
-            try (RunScope.Scope scope = RunScope.enter(context::duckDb)) {
+            // an anonymous class, not context::duckDb: the archive missed that method reference's
+            // class, which each start then generated
+            java.util.function.Supplier<dev.fdl.ducklake.engine.DuckDbPool> pool = new java.util.function.Supplier<>() {
+                @Override
+                public dev.fdl.ducklake.engine.DuckDbPool get() {
+                    return context.duckDb();
+                }
+            };
+            try (RunScope.Scope scope = RunScope.enter(pool)) {
                 return new CommandLine.RunLast().execute(parsed);
             } finally {
                 context.close(); // the spill folder goes with the command, however it was run

@@ -1,6 +1,8 @@
 package dev.fdl.repo;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -9,14 +11,19 @@ import java.util.concurrent.LinkedBlockingQueue;
  * The expired.json of each version a log lists (SPEC.md section 4, log), read on a thread of its
  * own while the walk reads the versions' version.json: the reads do not depend on each other, and
  * the walk cannot read ahead (a version's parents are known once its version.json is parsed).
- * Ids are read in the order they are asked for; {@link #finish} waits for them.
+ * Ids are read in the order they are asked for, handed to the thread {@value #BATCH} at a time:
+ * each hand-over wakes the thread, and a wake-up per version cost the walk more than its read.
+ * {@link #finish} waits for them.
  */
 final class ExpiryReads implements AutoCloseable {
-    /** Marks the end of the ids (no version id is empty). */
-    private static final String END = "";
+    /** Ids handed to the thread at once. */
+    static final int BATCH = 8;
 
     private final VersionDatabase versions;
-    private final LinkedBlockingQueue<String> ids = new LinkedBlockingQueue<>();
+    /** Batches of ids; an empty one marks the end. */
+    private final LinkedBlockingQueue<List<String>> ids = new LinkedBlockingQueue<>();
+    /** Ids asked for and not handed over yet (only the asking thread uses it). */
+    private List<String> pending = new ArrayList<>(BATCH);
     private final Map<String, ExpiredInfo> expired = new HashMap<>();
     private final Thread thread;
     private Throwable failure;
@@ -37,7 +44,14 @@ final class ExpiryReads implements AutoCloseable {
 
     /** Asks for the expiry of version {@code id}. */
     void request(String id) {
-        ids.add(id);
+        pending.add(id);
+        if (pending.size() == BATCH) handOver();
+    }
+
+    private void handOver() {
+        if (pending.isEmpty()) return;
+        ids.add(pending);
+        pending = new ArrayList<>(BATCH);
     }
 
     /**
@@ -61,7 +75,8 @@ final class ExpiryReads implements AutoCloseable {
     private void end() {
         if (ended) return;
         ended = true;
-        ids.add(END);
+        handOver();
+        ids.add(List.of());
         boolean interrupted = false;
         while (true) {
             try {
@@ -76,19 +91,21 @@ final class ExpiryReads implements AutoCloseable {
 
     private void readUntilEnd() {
         while (true) {
-            String id;
+            List<String> batch;
             try {
-                id = ids.take();
+                batch = ids.take();
             } catch (InterruptedException e) {
                 continue; // only end() ends the reads: the caller waits for them
             }
-            if (id.equals(END)) return;
-            if (failure != null) continue;
-            try {
-                Optional<ExpiredInfo> e = versions.readExpired(id);
-                if (e.isPresent()) expired.put(id, e.get());
-            } catch (RuntimeException | Error e) {
-                failure = e;
+            if (batch.isEmpty()) return;
+            for (String id : batch) {
+                if (failure != null) break;
+                try {
+                    Optional<ExpiredInfo> e = versions.readExpired(id);
+                    if (e.isPresent()) expired.put(id, e.get());
+                } catch (RuntimeException | Error e) {
+                    failure = e;
+                }
             }
         }
     }

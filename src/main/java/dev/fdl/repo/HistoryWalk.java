@@ -36,8 +36,20 @@ public final class HistoryWalk {
     private final Function<String, Optional<VersionInfo>> read;
     private final Predicate<String> listedAsFinished;
     private final Parents parents;
-    private final PriorityQueue<VersionInfo> queue = new PriorityQueue<>(
-            Comparator.comparingLong(VersionInfo::seq).thenComparing(VersionInfo::id).reversed());
+    private final PriorityQueue<VersionInfo> queue = new PriorityQueue<>(NEWEST_FIRST);
+
+    /**
+     * Newest first: by {@code seq}, then id, descending. A class of its own: the lambdas of
+     * {@code Comparator.comparingLong(..).thenComparing(..)} are made inside the JDK's
+     * {@code Comparator}, which the class-data archive does not hold, so each start generated them.
+     */
+    private static final Comparator<VersionInfo> NEWEST_FIRST = new Comparator<>() {
+        @Override
+        public int compare(VersionInfo a, VersionInfo b) {
+            int bySeq = Long.compare(b.seq(), a.seq());
+            return bySeq != 0 ? bySeq : b.id().compareTo(a.id());
+        }
+    };
     private final Set<String> seen = new HashSet<>();
 
     private HistoryWalk(Function<String, Optional<VersionInfo>> read, Predicate<String> listedAsFinished, Parents parents) {

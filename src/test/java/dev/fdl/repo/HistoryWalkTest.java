@@ -130,4 +130,28 @@ class HistoryWalkTest {
         assertThatThrownBy(() -> repo.log(v3, -1)).isInstanceOf(FdlException.class).hasMessageContaining(RepoLayout.expiredJson(v1));
         assertThat(repo.log(v3, 2)).hasSize(2); // v1 is not listed, so its mark is not read
     }
+    /**
+     * Expiry marks are handed to the reading thread in batches: versions in a full batch, in the
+     * partial batch left at the end and at a batch's edges all get theirs, and no other version does.
+     */
+    @Test
+    void everyListedVersionGetsItsExpiryAcrossBatches() {
+        int count = 2 * ExpiryReads.BATCH + 3;
+        List<String> ids = new ArrayList<>(List.of(v1, v2, v3));
+        for (int seq = 4; seq <= count; seq++) ids.add(TestVersions.addVersion(local, List.of(ids.get(ids.size() - 1)), seq, "v" + seq));
+        // newest first, the log lists ids reversed; mark every third, the newest and the oldest
+        List<String> newestFirst = new ArrayList<>(ids);
+        java.util.Collections.reverse(newestFirst);
+        List<Boolean> marked = new ArrayList<>();
+        for (int i = 0; i < newestFirst.size(); i++) {
+            boolean mark = i % 3 == 0 || i == newestFirst.size() - 1;
+            if (mark) TestVersions.expire(local, newestFirst.get(i));
+            marked.add(mark);
+        }
+        List<Repository.LogEntry> log = repo.log(newestFirst.get(0), -1);
+        assertThat(log).extracting(e -> e.version().id()).containsExactlyElementsOf(newestFirst);
+        assertThat(log).extracting(e -> e.expired() != null).containsExactlyElementsOf(marked);
+        List<Boolean> firstFive = marked.subList(0, 5);
+        assertThat(repo.log(newestFirst.get(0), 5)).extracting(e -> e.expired() != null).containsExactlyElementsOf(firstFive);
+    }
 }
