@@ -51,6 +51,8 @@ public final class IcebergRestCatalog {
     public static final String PREFIX = "/v1/";
     /** The HTTP method that answers as GET without a body. */
     private static final String HEAD_METHOD = "HEAD";
+    /** The namespace separator in a path segment: the REST spec's default (the config names no other). */
+    private static final String NAMESPACE_SEPARATOR = "%1F";
 
     /** A response: HTTP status and JSON body (empty for 204 and for HEAD). */
     public record Answer(int status, byte[] body) {}
@@ -102,7 +104,7 @@ public final class IcebergRestCatalog {
         // a table route reads its one history file, which answers for the namespace too: no listing
         if (schema != null && raw.length >= 4 && raw[2].equals("tables")) return table(method, read, schema, RESTUtil.decodeString(raw[3]), raw);
         if (schema == null || !tables().containsKey(schema)) {
-            Namespace asked = RESTUtil.decodeNamespace(raw[1]);
+            Namespace asked = RESTUtil.decodeNamespace(raw[1], NAMESPACE_SEPARATOR);
             // a table under a namespace that does not exist is a missing table, as Iceberg's own catalogs
             // answer: engines resolving `ns.table.branch_x` try the longer namespace first and expect it
             if (raw.length == 4 && raw[2].equals("tables") && read)
@@ -174,7 +176,7 @@ public final class IcebergRestCatalog {
 
     /** The one-level namespace a path segment names (Iceberg encodes levels with {@code %1F}); null for a nested one. */
     private static String namespace(String segment) {
-        Namespace ns = RESTUtil.decodeNamespace(segment);
+        Namespace ns = RESTUtil.decodeNamespace(segment, NAMESPACE_SEPARATOR);
         return ns.levels().length == 1 ? ns.level(0) : null;
     }
 

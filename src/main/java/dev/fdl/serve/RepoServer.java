@@ -24,7 +24,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -131,8 +132,8 @@ public final class RepoServer implements AutoCloseable {
         this.siteOptions = siteOptions;
         this.catalogs = catalogs;
         this.pool = pool;
-        this.loops = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()),
-                new DefaultThreadFactory(THREAD_PREFIX + "-loop", true));
+        this.loops = new MultiThreadIoEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()),
+                new DefaultThreadFactory(THREAD_PREFIX + "-loop", true), NioIoHandler.newFactory());
         AtomicInteger n = new AtomicInteger();
         this.blocking = Executors.newFixedThreadPool(8, r -> {
             Thread t = new Thread(r, THREAD_PREFIX + "-io-" + n.incrementAndGet());

@@ -29,8 +29,8 @@ import java.util.Locale;
  * synced rows written by DuckDB's {@code COPY ... TO (FORMAT parquet)}. Both sides must give the
  * same groups (the check that they read the same rows). Also timed, for where the difference
  * lies: the base version through Iceberg (no delete file). Prints the median wall time of each side
- * over the rounds (one warm-up each, not counted, then alternating), the ratio, and the Iceberg
- * files' and the Parquet file's bytes.
+ * over the rounds (one warm-up each, not counted, then alternating) and of the process's CPU time
+ * (steadier on a loaded machine), the ratios, and the Iceberg files' and the Parquet file's bytes.
  *
  * <p>Run (Spark needs the JVM options of pom.xml's surefire {@code argLine}):
  * {@code MAVEN_OPTS="-Xmx3g --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
@@ -73,19 +73,22 @@ public final class SparkIcebergBench {
             System.out.printf(Locale.ROOT, "Spark's tasks for a scan: %d through Iceberg, %d over plain Parquet%n",
                     spark.table("through_iceberg").javaRDD().getNumPartitions(), spark.table("plain_parquet").javaRDD().getNumPartitions());
             long[] iceberg = new long[rounds], parquet = new long[rounds], baseIceberg = new long[rounds];
+            long[] icebergCpu = new long[rounds], parquetCpu = new long[rounds];
             List<Row> viaIceberg = null, viaParquet = null;
             for (int i = -1; i < rounds; i++) { // round -1 warms up both sides and is not counted
-                long a = System.nanoTime();
+                long a = System.nanoTime(), ca = cpu();
                 viaIceberg = spark.sql(String.format(Locale.ROOT, QUERY, "through_iceberg")).collectAsList();
-                long b = System.nanoTime();
+                long b = System.nanoTime(), cb = cpu();
                 viaParquet = spark.sql(String.format(Locale.ROOT, QUERY, "plain_parquet")).collectAsList();
-                long c = System.nanoTime();
+                long c = System.nanoTime(), cc = cpu();
                 spark.sql(String.format(Locale.ROOT, QUERY, "base_through_iceberg")).collectAsList();
                 long d = System.nanoTime();
                 if (i >= 0) {
                     iceberg[i] = b - a;
                     parquet[i] = c - b;
                     baseIceberg[i] = d - c;
+                    icebergCpu[i] = cb - ca;
+                    parquetCpu[i] = cc - cb;
                 }
             }
             if (!viaIceberg.equals(viaParquet)) throw new IllegalStateException("the two reads differ: " + firstDifference(viaIceberg, viaParquet));
@@ -93,18 +96,26 @@ public final class SparkIcebergBench {
             long[] iceFiles = IcebergBench.sizes(root.resolve(metadataKey).getParent().getParent());
             System.out.printf(Locale.ROOT, "%s over %,d rows (%d groups); medians of %d rounds, wall:%n", String.format(Locale.ROOT, QUERY, "t"),
                     rows, viaIceberg.size(), rounds);
-            System.out.printf(Locale.ROOT, "  through Iceberg (data files, delete file, new rows' file): %,d ms%n", IcebergBench.median(iceberg) / 1_000_000);
-            System.out.printf(Locale.ROOT, "  plain Parquet (DuckDB COPY of the same rows):              %,d ms%n", IcebergBench.median(parquet) / 1_000_000);
+            System.out.printf(Locale.ROOT, "  through Iceberg (data files, delete file, new rows' file): %,d ms (%,d ms CPU)%n",
+                    IcebergBench.median(iceberg) / 1_000_000, IcebergBench.median(icebergCpu) / 1_000_000);
+            System.out.printf(Locale.ROOT, "  plain Parquet (DuckDB COPY of the same rows):              %,d ms (%,d ms CPU)%n",
+                    IcebergBench.median(parquet) / 1_000_000, IcebergBench.median(parquetCpu) / 1_000_000);
             System.out.printf(Locale.ROOT, "  (the base version through Iceberg, no delete file: %,d ms)%n",
                     IcebergBench.median(baseIceberg) / 1_000_000);
-            System.out.printf(Locale.ROOT, "  ratio %.2fx (target <= 1.5x); load average %.1f%n",
+            System.out.printf(Locale.ROOT, "  ratio %.2fx wall, %.2fx CPU (target <= 1.5x); load average %.1f%n",
                     IcebergBench.median(iceberg) / (double) IcebergBench.median(parquet),
+                    IcebergBench.median(icebergCpu) / (double) IcebergBench.median(parquetCpu),
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             System.out.printf(Locale.ROOT, "Iceberg files of the table: %d, %,d bytes (metadata and the delete file); plain Parquet %,d bytes;"
                     + " repository data folder %,d bytes%n", iceFiles[1], iceFiles[0], Files.size(plain), IcebergBench.sizes(root.resolve("data"))[0]);
         } finally {
             IcebergBench.deleteTree(dir);
         }
+    }
+
+    /** The CPU time of this process (Spark's local workers run in it), ns. */
+    private static long cpu() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** v1: N rows; v2: v1 with 1% changed, 0.5% gone and 1% new (BigBuildBench's shape); plain: v2's rows as DuckDB writes them. */
