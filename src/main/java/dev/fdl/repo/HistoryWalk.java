@@ -144,7 +144,8 @@ public final class HistoryWalk {
 
     /**
      * The versions {@code startId} reaches and {@code hiddenId} does not (git's {@code log hidden..start}),
-     * newest first, with each one's expiry (read beside the walk: {@link ExpiryReads}) and missing parents
+     * newest first, with each one's expiry (read beside the walk, as are version.json files ahead of it:
+     * {@link VersionReads}) and missing parents
      * ({@link Repository#log(String, String, int)}).
      * Both walks go by descending seq, so the hidden side is read only down to the oldest version listed.
      *
@@ -157,11 +158,11 @@ public final class HistoryWalk {
     static List<Repository.LogEntry> log(VersionDatabase versions, String startId, String hiddenId, int limit, Parents parents) {
         List<VersionInfo> listed = new ArrayList<>();
         List<List<String>> missingOf = new ArrayList<>();
-        HistoryWalk walk = HistoryWalk.over(versions, parents);
-        HistoryWalk hiddenWalk = HistoryWalk.over(versions, HistoryWalk.Parents.ALL);
         Set<String> hidden = new HashSet<>();
         Map<String, ExpiredInfo> expired;
-        try (ExpiryReads expiries = new ExpiryReads(versions)) {
+        try (VersionReads reads = new VersionReads(versions)) {
+            HistoryWalk walk = HistoryWalk.over(reads::read, versions::listsVersionJson, parents);
+            HistoryWalk hiddenWalk = HistoryWalk.over(reads::read, versions::listsVersionJson, HistoryWalk.Parents.ALL);
             walk.start(startId);
             if (hiddenId != null) hiddenWalk.start(hiddenId);
             while (walk.peek() != null && (limit < 0 || listed.size() < limit)) {
@@ -172,13 +173,13 @@ public final class HistoryWalk {
                     walk.skip(); // and so are all its ancestors
                     continue;
                 }
-                expiries.request(v.id());
+                reads.request(v.id());
                 List<String> missing = new ArrayList<>();
                 walk.take(missing);
                 listed.add(v);
                 missingOf.add(missing);
             }
-            expired = expiries.finish();
+            expired = reads.finish();
         }
         List<Repository.LogEntry> out = new ArrayList<>(listed.size());
         for (int i = 0; i < listed.size(); i++)
