@@ -160,9 +160,10 @@ public final class HistoryWalk {
         List<List<String>> missingOf = new ArrayList<>();
         Set<String> hidden = new HashSet<>();
         Map<String, ExpiredInfo> expired;
+        Predicate<String> finished = new Listed(versions);
         try (VersionReads reads = new VersionReads(versions)) {
-            HistoryWalk walk = HistoryWalk.over(reads::read, versions::listsVersionJson, parents);
-            HistoryWalk hiddenWalk = HistoryWalk.over(reads::read, versions::listsVersionJson, HistoryWalk.Parents.ALL);
+            HistoryWalk walk = new HistoryWalk(reads, finished, parents);
+            HistoryWalk hiddenWalk = new HistoryWalk(reads, finished, HistoryWalk.Parents.ALL);
             walk.start(startId);
             if (hiddenId != null) hiddenWalk.start(hiddenId);
             while (walk.peek() != null && (limit < 0 || listed.size() < limit)) {
@@ -185,6 +186,20 @@ public final class HistoryWalk {
         for (int i = 0; i < listed.size(); i++)
             out.add(new Repository.LogEntry(listed.get(i), expired.get(listed.get(i).id()), missingOf.get(i)));
         return out;
+    }
+
+    /** {@link VersionDatabase#listsVersionJson} as a class: the class-data archive did not hold the lambda of a method reference here. */
+    private static final class Listed implements Predicate<String> {
+        private final VersionDatabase versions;
+
+        Listed(VersionDatabase versions) {
+            this.versions = versions;
+        }
+
+        @Override
+        public boolean test(String id) {
+            return versions.listsVersionJson(id);
+        }
     }
 
     private void visit(String id, List<String> missing) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The files a log reads per version (SPEC.md section 4, log), read on a thread of its own beside
@@ -16,8 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>version.json, read ahead: where the store names the version ids in one cheap listing
  *   ({@link VersionDatabase#idsNewestFirst}: newest first by id, nearly the walk's order), the
  *   thread reads them in that order, never more than {@value #AHEAD} past the furthest id the walk
- *   has asked for, so a short log reads few files. The walk and the thread each claim an id before
- *   reading it: the walk waits for an id the thread is reading and reads the others itself. A read
+ *   has asked for, so a short log reads few files, and not the one right after it. The walk and the
+ *   thread each claim an id before reading it: the walk waits for an id the thread is reading and
+ *   reads the others itself. A read
  *   ahead is only a cache of {@link VersionDatabase#read}: when it failed, the walk reads the id
  *   itself and meets the failure as it would without read-ahead.</li>
  *   <li>expired.json of each version the log lists, in the order asked for, handed to the thread
@@ -26,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  * {@link #close} stops the reads ahead and waits for the thread: nothing runs after the log.
  */
-final class VersionReads implements AutoCloseable {
+final class VersionReads implements AutoCloseable, Function<String, Optional<VersionInfo>> {
     /** Expiry ids handed to the thread at once. */
     static final int BATCH = 8;
     /** How many listed ids past the furthest the walk asked for the thread may read. */
@@ -42,7 +44,7 @@ final class VersionReads implements AutoCloseable {
     private final ConcurrentHashMap<String, Claim> claims = new ConcurrentHashMap<>();
     private final Claim walkClaim = new Claim();
     private final Object lock = new Object();
-    /** Under lock: the thread reads order[i] for floor <= i < limit, from next on. */
+    /** Under lock: the thread reads order[i] for floor < i < limit (floor: the furthest id the walk asked for, and the next), from next on. */
     private int limit;
     private int floor;
     private int next;
@@ -73,8 +75,13 @@ final class VersionReads implements AutoCloseable {
         thread.start();
     }
 
-    /** {@link VersionDatabase#read} of {@code id}, taken from the reads ahead when there. Walk thread only. */
-    Optional<VersionInfo> read(String id) {
+    /**
+     * {@link VersionDatabase#read} of {@code id}, taken from the reads ahead when there. Walk
+     * thread only. A walk is handed this object rather than a method reference: the class-data
+     * archive did not hold the lambda one made.
+     */
+    @Override
+    public Optional<VersionInfo> apply(String id) {
         Integer at = position.get(id);
         if (at != null) allowUpTo(at);
         Claim c = claims.putIfAbsent(id, walkClaim);
@@ -93,16 +100,24 @@ final class VersionReads implements AutoCloseable {
             limit = to;
             floor = Math.max(floor, asked + 1);
             int open = open();
-            if (waiting && open > 0 && open >= Math.min(RESUME, order.size() - Math.max(next, floor))) {
+            if (waiting && open > 0 && open >= Math.min(RESUME, order.size() - from())) {
                 waiting = false;
                 lock.notify();
             }
         }
     }
 
-    /** Under lock: how many reads ahead the thread may make now. */
+    /**
+     * Under lock: how many reads ahead the thread may make now. It leaves the id next after the
+     * walk's to the walk: each reading one, the two alternate instead of the walk waiting for
+     * the read the thread has just begun.
+     */
     private int open() {
-        return limit - Math.max(next, floor);
+        return limit - from();
+    }
+
+    private int from() {
+        return Math.max(next, floor + 1);
     }
 
     /** Asks for the expiry of version {@code id}. Walk thread only. */
@@ -180,7 +195,7 @@ final class VersionReads implements AutoCloseable {
                 }
                 waiting = false;
                 if (!ended && open() > 0) {
-                    next = Math.max(next, floor);
+                    next = from();
                     ahead = order.get(next++);
                 } else if (!expiryBatches.isEmpty()) {
                     batch = expiryBatches.poll();
