@@ -83,6 +83,11 @@ class VersionReadsTest {
         String plain = failure(new Counting(false));
         assertThat(plain).contains(damaged);
         assertThat(failure(new Counting(true))).isEqualTo(plain);
+        try (VersionReads reads = new VersionReads(Repository.open(new Counting(true)).versions())) {
+            reads.apply(ids.get(0));
+            reads.awaitReadsAhead(); // the damaged one was read ahead, and failed there
+            assertThat(catchThrowable(() -> reads.apply(ids.get(5)))).isInstanceOf(FdlException.class).hasMessage(plain);
+        }
     }
 
     private String failure(ObjectStore store) {
