@@ -144,8 +144,7 @@ public final class HistoryWalk {
 
     /**
      * The versions {@code startId} reaches and {@code hiddenId} does not (git's {@code log hidden..start}),
-     * newest first, with each one's expiry (read beside the walk, as are version.json files ahead of it:
-     * {@link VersionReads}) and missing parents
+     * newest first, with each one's expiry (read beside the walk: {@link ExpiryReads}) and missing parents
      * ({@link Repository#log(String, String, int)}).
      * Both walks go by descending seq, so the hidden side is read only down to the oldest version listed.
      *
@@ -158,12 +157,11 @@ public final class HistoryWalk {
     static List<Repository.LogEntry> log(VersionDatabase versions, String startId, String hiddenId, int limit, Parents parents) {
         List<VersionInfo> listed = new ArrayList<>();
         List<List<String>> missingOf = new ArrayList<>();
+        HistoryWalk walk = HistoryWalk.over(versions, parents);
+        HistoryWalk hiddenWalk = HistoryWalk.over(versions, HistoryWalk.Parents.ALL);
         Set<String> hidden = new HashSet<>();
         Map<String, ExpiredInfo> expired;
-        Predicate<String> finished = new Listed(versions);
-        try (VersionReads reads = new VersionReads(versions)) {
-            HistoryWalk walk = new HistoryWalk(reads, finished, parents);
-            HistoryWalk hiddenWalk = new HistoryWalk(reads, finished, HistoryWalk.Parents.ALL);
+        try (ExpiryReads expiries = new ExpiryReads(versions)) {
             walk.start(startId);
             if (hiddenId != null) hiddenWalk.start(hiddenId);
             while (walk.peek() != null && (limit < 0 || listed.size() < limit)) {
@@ -174,32 +172,18 @@ public final class HistoryWalk {
                     walk.skip(); // and so are all its ancestors
                     continue;
                 }
-                reads.request(v.id());
+                expiries.request(v.id());
                 List<String> missing = new ArrayList<>();
                 walk.take(missing);
                 listed.add(v);
                 missingOf.add(missing);
             }
-            expired = reads.finish();
+            expired = expiries.finish();
         }
         List<Repository.LogEntry> out = new ArrayList<>(listed.size());
         for (int i = 0; i < listed.size(); i++)
             out.add(new Repository.LogEntry(listed.get(i), expired.get(listed.get(i).id()), missingOf.get(i)));
         return out;
-    }
-
-    /** {@link VersionDatabase#listsVersionJson} as a class: the class-data archive did not hold the lambda of a method reference here. */
-    private static final class Listed implements Predicate<String> {
-        private final VersionDatabase versions;
-
-        Listed(VersionDatabase versions) {
-            this.versions = versions;
-        }
-
-        @Override
-        public boolean test(String id) {
-            return versions.listsVersionJson(id);
-        }
     }
 
     private void visit(String id, List<String> missing) {

@@ -5,9 +5,6 @@ import dev.fdl.store.ObjectMeta;
 import dev.fdl.store.ObjectStore;
 import dev.fdl.util.VersionIds;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -35,21 +32,6 @@ public final class VersionDatabase {
             if (!v.id().equals(id)) throw FdlException.corrupt(key, "key 'id' is " + v.id() + " but the folder is " + id);
             return v;
         });
-    }
-
-    /**
-     * The version ids the store names under versions/ in one cheap listing
-     * ({@link ObjectStore#namesUnder}), newest first by id (version ids are UUIDv7, time-ordered:
-     * SPEC.md section 3), so nearly the order a walk of history reads them; empty where the store
-     * has no such listing. A hint: a named id may be unfinished or gone by the time it is read.
-     */
-    List<String> idsNewestFirst() {
-        Optional<List<String>> names = store.namesUnder(RepoLayout.VERSIONS);
-        if (names.isEmpty()) return List.of();
-        List<String> ids = new ArrayList<>(names.get().size());
-        for (String n : names.get()) if (VersionIds.isValid(n)) ids.add(n);
-        ids.sort(Collections.reverseOrder());
-        return ids;
     }
 
     /** Reads expired.json of {@code id}, or empty when the version is in retention. */

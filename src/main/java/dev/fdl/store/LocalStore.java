@@ -395,13 +395,6 @@ public final class LocalStore implements ObjectStore, LocalFiles {
                 .onClose(it::close);
     }
 
-    /** One directory read ({@code File.list}: no stat per entry); temporary files are named too. */
-    @Override
-    public Optional<java.util.List<String>> namesUnder(String prefix) {
-        String[] names = root.resolve(Keys.checkPrefix(prefix)).toFile().list();
-        return Optional.of(names == null ? java.util.List.of() : java.util.List.of(names));
-    }
-
     private record Staged(Path path, String etag) {}
 
     /**

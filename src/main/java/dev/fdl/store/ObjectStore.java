@@ -74,19 +74,6 @@ public interface ObjectStore extends AutoCloseable {
      */
     Stream<ObjectMeta> list(String prefix);
 
-    /**
-     * The names directly under the folder {@code prefix} (a key prefix ending in '/'; files and
-     * folders alike, in no set order), from one listing that reads nothing below them (a local
-     * folder: one directory read); an empty list when there is no such folder. Empty where the
-     * store has no such listing: S3's ListObjectsV2 without a delimiter names every key below, and
-     * HTTP(S) roots cannot list. A hint for reading ahead ({@code log}), never a source of truth.
-     *
-     * @throws StoreException on I/O failure
-     */
-    default Optional<java.util.List<String>> namesUnder(String prefix) {
-        return Optional.empty();
-    }
-
     /** Deletes the key; deleting an absent key succeeds (idempotent). */
     void delete(String key);
 

@@ -136,7 +136,7 @@ class HistoryWalkTest {
      */
     @Test
     void everyListedVersionGetsItsExpiryAcrossBatches() {
-        int count = 2 * VersionReads.BATCH + 3;
+        int count = 2 * ExpiryReads.BATCH + 3;
         List<String> ids = new ArrayList<>(List.of(v1, v2, v3));
         for (int seq = 4; seq <= count; seq++) ids.add(TestVersions.addVersion(local, List.of(ids.get(ids.size() - 1)), seq, "v" + seq));
         // newest first, the log lists ids reversed; mark every third, the newest and the oldest
