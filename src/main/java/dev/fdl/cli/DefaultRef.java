@@ -48,6 +48,20 @@ record DefaultRef(String spec, String description) {
     }
 
     /**
+     * The branch {@code HEAD ->} decorates, as git's decoration follows the checked-out branch:
+     * inside a working copy of {@code repo} on a branch, that branch; otherwise (outside one, or
+     * detached) the repository's HEAD.
+     */
+    static RefName checkedOutBranch(Path here, Repository repo) {
+        Optional<WorkingCopy> wc = WorkingCopy.find(here);
+        if (wc.isPresent()) {
+            WorkingCopy.State st = wc.get().state();
+            if (st.belongsTo(repo) && st.branch() != null) return new RefName(st.branch());
+        }
+        return repo.headBranch();
+    }
+
+    /**
      * What to resolve for the argument {@code given}: the default when null, the default with the
      * date suffix for {@code @{<date>}} alone, else {@code given} itself.
      *

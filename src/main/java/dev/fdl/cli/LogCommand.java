@@ -88,7 +88,7 @@ final class LogCommand implements Runnable {
             List<Repository.LogEntry> entries = repo.log(r.version().id(), hidden, limit, parents);
             Map<String, List<RefValue>> refs = decorations(repo, r, spec.commandLine().getErr());
             warnMissingParents(entries);
-            RefName head = repo.headBranch();
+            RefName head = DefaultRef.checkedOutBranch(CommandContext.of(spec).cwd().get(), repo);
             dev.fdl.trust.SignatureLine signatures = given.hasMatchedOption("--show-signature") ? new dev.fdl.trust.SignatureLine(repo) : null;
             if (json) {
                 printJson(out, repo, entries, refs, stat);

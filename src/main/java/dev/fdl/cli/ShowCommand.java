@@ -46,7 +46,8 @@ final class ShowCommand implements Runnable {
                 return;
             }
             if (which.description() != null) Out.context(spec.commandLine().getErr(), which.description());
-            String deco = LogCommand.decoration(LogCommand.decorations(repo, r, spec.commandLine().getErr()).getOrDefault(v.id(), List.of()), repo.headBranch());
+            String deco = LogCommand.decoration(LogCommand.decorations(repo, r, spec.commandLine().getErr()).getOrDefault(v.id(), List.of()),
+                    DefaultRef.checkedOutBranch(CommandContext.of(spec).cwd().get(), repo));
             out.println("version " + v.id() + deco + (r.isExpired() ? " [expired " + r.expired().expiredAt() + "]" : ""));
             if (v.parents().size() > 1) out.println("Merge:     " + LogCommand.mergeLine(v)); // as git show prints a merge
             out.println("Author:    " + v.author());

@@ -331,13 +331,15 @@ public final class Commit {
     }
 
     /**
-     * After {@code fdl restore}, a commit's message names the restored version: with no message,
-     * the one restore proposed; a given message that does not name it gets a line that does.
+     * The commit's message when none is given: the one proposed (by a commit refused at a conflict,
+     * or by revert), else a pending merge's. After {@code fdl restore}, a commit's message names the
+     * restored version: with no message, the one restore proposed; a given message that does not
+     * name it gets a line that does.
      */
     private static String messageNamingRestore(String message, WorkingCopy.State state) {
+        if ((message == null || message.isBlank()) && state.proposedMessage() != null) message = state.proposedMessage();
         WorkingCopy.State.PendingMerge merge = state.merging();
         if (merge != null && (message == null || message.isBlank())) return merge.message();
-        if ((message == null || message.isBlank()) && state.proposedMessage() != null) message = state.proposedMessage();
         String[] restored = state.restored();
         if (restored == null) return message;
         if (message == null || message.isBlank()) return restored[1];

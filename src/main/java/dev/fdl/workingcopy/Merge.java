@@ -36,7 +36,7 @@ public final class Merge {
      *
      * @param ffOnly  refuse unless the branch can fast-forward
      * @param noFf    record a merge even when it could fast-forward
-     * @param message the next commit's default message (null: {@code Merge version <id> (<its message>)})
+     * @param message the next commit's default message (null: {@link #defaultMessage})
      */
     public record Request(String spec, boolean ffOnly, boolean noFf, MergeOptions options, String message) {}
 
@@ -86,6 +86,21 @@ public final class Merge {
         return merge(repo, wc, request, author, s, WorkingCopy.Steps.NONE);
     }
 
+    /**
+     * git's default merge message: {@code Merge branch 'side' into topic} (or {@code tag 'v1'}) when
+     * {@code spec} names a branch or tag at {@code other}, else {@code Merge version <id> (<its subject>)}.
+     */
+    static String defaultMessage(Repository repo, String spec, VersionInfo other, String into) {
+        String named = null;
+        if (RefName.problem(spec) == null) {
+            RefName n = new RefName(spec);
+            if (repo.readBranch(n).filter(r -> r.versionId().equals(other.id())).isPresent()) named = "branch '" + spec + "'";
+            else if (repo.readTag(n).filter(r -> r.versionId().equals(other.id())).isPresent()) named = "tag '" + spec + "'";
+        }
+        if (named == null) return "Merge version " + other.id() + " (" + other.message().lines().findFirst().orElse("") + ")";
+        return "Merge " + named + (into == null ? "" : " into " + into);
+    }
+
     static MergeOutcome merge(Repository repo, WorkingCopy wc, Request request, VersionInfo.Author author, Services s, WorkingCopy.Steps steps) {
         WorkingCopy.State st = WorkingMerge.checked(repo, wc, "merge");
         VersionInfo other = repo.resolve(request.spec()).version();
@@ -105,7 +120,7 @@ public final class Merge {
                 new WorkingMerge.At(s.catalogs().versionCatalog(repo, other), other.ducklake().lastSnapshot()),
                 new WorkingMerge.At(s.catalogs().versionCatalog(repo, base.version()), base.version().ducklake().lastSnapshot())));
         String message = request.message() != null && !request.message().isBlank() ? request.message()
-                : "Merge version " + other.id() + " (" + other.message().lines().findFirst().orElse("") + ")";
+                : defaultMessage(repo, request.spec(), other, st.branch());
         WorkingMerge.Written w = WorkingMerge.write(repo, wc, new WorkingMerge.Job(new WorkingMerge.Sides(wc.catalog(), other, base.version()), request.options(), author, message), s, steps);
         if (w.result().conflicted()) return new MergeOutcome(Kind.CONFLICTS, other, base.version(), base.ambiguous(), w.result());
         wc.save(st.withCatalog(w.catalog(), new WorkingCopy.State.PendingMerge(other.id(), st.catalog(), message)), steps);

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A commit refused at its last step (SPEC.md section 5, step 9: another ref is in the way of the
  * branch's name) leaves the work it was committing to commit again, as git leaves MERGE_HEAD and
  * MERGE_MSG after a refused commit: on a new branch, the next commit is the same merge, with the
- * same two parents, rows and message.
+ * same two parents, rows and the message given to the refused commit.
  */
 class CommitBlockedKeepsWorkCliTest {
     @TempDir Path dir;
@@ -38,7 +38,7 @@ class CommitBlockedKeepsWorkCliTest {
 
         Cli.ok(b, "checkout", "--repo", root.toString());
         Cli.ok(b, "branch", "topic/x");
-        Cli.Result blocked = Cli.in(a, "commit");
+        Cli.Result blocked = Cli.in(a, "commit", "-m", "publish topic");
         assertThat(blocked.exit()).as(blocked.toString()).isEqualTo(ExitCodes.CONFLICT);
         assertThat(Cli.ok(a, "status").out()).contains("Merging version " + side); // status reconciles the refused step 9: the merge stays
 
@@ -46,7 +46,9 @@ class CommitBlockedKeepsWorkCliTest {
         Cli.ok(a, "commit");
         JsonNode v = Json.MAPPER.readTree(Cli.ok(a, "log", "-n", "1", "--json", "topic-m").out());
         JsonNode head = v.isArray() ? v.get(0) : v;
-        assertThat(head.get("message").asText()).isEqualTo("merge side into topic");
+        assertThat(head.get("message").asText()).isEqualTo("publish topic"); // the refused commit's, over the merge's
+        assertThat(Cli.ok(a, "log", "--oneline", "-n", "1").out()).contains("HEAD -> topic-m"); // the checked-out branch, as git decorates
+        assertThat(Cli.ok(dir, "log", "--oneline", "-n", "1", "--repo", root.toString(), "topic-m").out()).doesNotContain("HEAD ->"); // outside: the repository's HEAD, main
         assertThat(head.get("parents")).extracting(JsonNode::asText).containsExactly(main, side);
         assertThat(Cli.ok(a, "query", "--csv", "topic-m", "SELECT * FROM s UNION ALL SELECT * FROM u ORDER BY id").out()).isEqualTo("id\n2\n3\n");
     }

@@ -90,7 +90,7 @@ class MergeCliTest {
         JsonNode v = Json.MAPPER.readTree(Cli.ok(wc, "commit", "--json").out());
         assertThat(v.get("parents").get(0).asText()).isEqualTo(mainV);
         assertThat(v.get("parents").get(1).asText()).isEqualTo(staged);
-        assertThat(v.get("message").asText()).contains("Merge version " + staged);
+        assertThat(v.get("message").asText()).isEqualTo("Merge branch 'staging' into main"); // git's default message
         assertThat(rows(wc, "HEAD", "kt")).isEqualTo(rows(other, staged, "kt"));
         assertThat(rows(wc, "HEAD", "bag")).isEqualTo(rows(wc, mainV, "bag"));
 
