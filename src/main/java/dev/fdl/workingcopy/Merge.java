@@ -13,6 +13,7 @@ import dev.fdl.repo.RefName;
 import dev.fdl.repo.RefUpdate;
 import dev.fdl.repo.RefValue;
 import dev.fdl.repo.Repository;
+import dev.fdl.repo.Resolved;
 import dev.fdl.repo.VersionInfo;
 
 import java.nio.file.Path;
@@ -88,22 +89,20 @@ public final class Merge {
 
     /**
      * git's default merge message: {@code Merge branch 'side' into topic} (or {@code tag 'v1'}) when
-     * {@code spec} names a branch or tag at {@code other}, else {@code Merge version <id> (<its subject>)}.
+     * the spec resolved to a branch or tag at its version, else {@code Merge version <id> (<its subject>)}.
      */
-    static String defaultMessage(Repository repo, String spec, VersionInfo other, String into) {
-        String named = null;
-        if (RefName.problem(spec) == null) {
-            RefName n = new RefName(spec);
-            if (repo.readBranch(n).filter(r -> r.versionId().equals(other.id())).isPresent()) named = "branch '" + spec + "'";
-            else if (repo.readTag(n).filter(r -> r.versionId().equals(other.id())).isPresent()) named = "tag '" + spec + "'";
-        }
-        if (named == null) return "Merge version " + other.id() + " (" + other.message().lines().findFirst().orElse("") + ")";
-        return "Merge " + named + (into == null ? "" : " into " + into);
+    static String defaultMessage(Resolved theirs, String into) {
+        RefValue ref = theirs.ref();
+        VersionInfo other = theirs.version();
+        if (ref == null || !ref.versionId().equals(other.id()))
+            return "Merge version " + other.id() + " (" + other.message().lines().findFirst().orElse("") + ")";
+        return "Merge " + (ref.kind() == RefValue.Kind.BRANCH ? "branch '" : "tag '") + ref.name().name() + "'" + (into == null ? "" : " into " + into);
     }
 
     static MergeOutcome merge(Repository repo, WorkingCopy wc, Request request, VersionInfo.Author author, Services s, WorkingCopy.Steps steps) {
         WorkingCopy.State st = WorkingMerge.checked(repo, wc, "merge");
-        VersionInfo other = repo.resolve(request.spec()).version();
+        Resolved theirs = repo.resolve(request.spec());
+        VersionInfo other = theirs.version();
         String ours = st.baseVersion();
         if (ours != null && (ours.equals(other.id()) || HistoryWalk.reachable(List.of(ours), repo::readVersion, id -> false).contains(other.id())))
             return new MergeOutcome(Kind.UP_TO_DATE, other, null, false, null);
@@ -120,7 +119,7 @@ public final class Merge {
                 new WorkingMerge.At(s.catalogs().versionCatalog(repo, other), other.ducklake().lastSnapshot()),
                 new WorkingMerge.At(s.catalogs().versionCatalog(repo, base.version()), base.version().ducklake().lastSnapshot())));
         String message = request.message() != null && !request.message().isBlank() ? request.message()
-                : defaultMessage(repo, request.spec(), other, st.branch());
+                : defaultMessage(theirs, st.branch());
         WorkingMerge.Written w = WorkingMerge.write(repo, wc, new WorkingMerge.Job(new WorkingMerge.Sides(wc.catalog(), other, base.version()), request.options(), author, message), s, steps);
         if (w.result().conflicted()) return new MergeOutcome(Kind.CONFLICTS, other, base.version(), base.ambiguous(), w.result());
         wc.save(st.withCatalog(w.catalog(), new WorkingCopy.State.PendingMerge(other.id(), st.catalog(), message)), steps);
