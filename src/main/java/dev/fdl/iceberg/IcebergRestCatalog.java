@@ -54,8 +54,20 @@ public final class IcebergRestCatalog {
     /** The namespace separator in a path segment: the REST spec's default (the config names no other). */
     private static final String NAMESPACE_SEPARATOR = "%1F";
 
-    /** A response: HTTP status and JSON body (empty for 204 and for HEAD). */
-    public record Answer(int status, byte[] body) {}
+    /**
+     * A response: HTTP status, JSON body (empty for 204 and for HEAD) and, for 405, the methods the
+     * path accepts, for the {@code Allow} header RFC 9110 section 15.5.6 requires (null otherwise).
+     */
+    public record Answer(int status, byte[] body, String allow) {
+        /** A response without an {@code Allow} header. */
+        public Answer(int status, byte[] body) {
+            this(status, body, null);
+        }
+    }
+
+    /** The methods of each kind of route, for 405's {@code Allow} (a write verb a route refuses with 403 is still one it accepts). */
+    private static final String READ = "GET, HEAD", READ_POST = "GET, HEAD, POST", READ_DELETE = "GET, HEAD, DELETE",
+            READ_POST_DELETE = "GET, HEAD, POST, DELETE", POST = "POST";
 
     private final ObjectStore store;
     private final ObjectMapper mapper = new ObjectMapper();
@@ -91,14 +103,14 @@ public final class IcebergRestCatalog {
     private Answer route(String method, String[] raw, String query) {
         boolean read = method.equals("GET") || method.equals(HEAD_METHOD);
         if (raw.length == 1 && raw[0].equals("config")) {
-            return read ? ok(method, ConfigResponse.builder().withDefaults(fileDefaults(store)).build()) : notAllowed(method);
+            return read ? ok(method, ConfigResponse.builder().withDefaults(fileDefaults(store)).build()) : notAllowed(method, READ);
         }
         if (raw.length == 2 && raw[0].equals("tables") && raw[1].equals("rename")
                 || raw.length == 2 && raw[0].equals("transactions") && raw[1].equals("commit")) return forbidden(method);
         if (raw.length == 0 || !raw[0].equals("namespaces")) return error(404, "NotFoundException", "no such route: /v1/" + String.join("/", raw));
         if (raw.length == 1) {
             if (read) return ok(method, namespaces(query));
-            return method.equals("POST") ? forbidden(method) : notAllowed(method);
+            return method.equals("POST") ? forbidden(method) : notAllowed(method, READ_POST);
         }
         String schema = namespace(raw[1]);
         // a table route reads its one history file, which answers for the namespace too: no listing
@@ -113,7 +125,7 @@ public final class IcebergRestCatalog {
         }
         if (raw.length == 2) {
             if (read) return ok(method, GetNamespaceResponse.builder().withNamespace(Namespace.of(schema)).build());
-            return method.equals("DELETE") ? forbidden(method) : notAllowed(method);
+            return method.equals("DELETE") ? forbidden(method) : notAllowed(method, READ_DELETE);
         }
         if (raw.length == 3) return namespaceChild(method, read, schema, raw[2]);
         return error(404, "NotFoundException", "no such route");
@@ -122,27 +134,27 @@ public final class IcebergRestCatalog {
     private Answer namespaceChild(String method, boolean read, String schema, String child) {
         switch (child) {
             case "properties", "register":
-                return method.equals("POST") ? forbidden(method) : notAllowed(method);
+                return method.equals("POST") ? forbidden(method) : notAllowed(method, POST);
             case "tables": {
                 if (method.equals("POST")) return forbidden(method);
-                if (!read) return notAllowed(method);
+                if (!read) return notAllowed(method, READ_POST);
                 ListTablesResponse.Builder b = ListTablesResponse.builder();
                 for (String t : tables().get(schema)) b.add(TableIdentifier.of(schema, t));
                 return ok(method, b.build());
             }
             case "views":
                 if (method.equals("POST")) return forbidden(method);
-                return read ? ok(method, ListTablesResponse.builder().build()) : notAllowed(method);
+                return read ? ok(method, ListTablesResponse.builder().build()) : notAllowed(method, READ_POST);
             default:
                 return error(404, "NotFoundException", "no such route");
         }
     }
 
     private Answer table(String method, boolean read, String schema, String table, String[] raw) {
-        if (raw.length == 5 && raw[4].equals("metrics")) return method.equals("POST") ? new Answer(204, new byte[0]) : notAllowed(method);
+        if (raw.length == 5 && raw[4].equals("metrics")) return method.equals("POST") ? new Answer(204, new byte[0]) : notAllowed(method, POST);
         if (raw.length != 4) return error(404, "NotFoundException", "no such route");
         if (method.equals("POST") || method.equals("DELETE")) return forbidden(method);
-        if (!read) return notAllowed(method);
+        if (!read) return notAllowed(method, READ_POST_DELETE);
         String key;
         try {
             key = IcebergHistory.metadataKey(schema, table);
@@ -209,8 +221,9 @@ public final class IcebergRestCatalog {
         return error(403, "ForbiddenException", "fdl serve is read-only: " + method + " is refused; change the repository with fdl commands");
     }
 
-    private Answer notAllowed(String method) {
-        return error(405, "MethodNotAllowedException", method + " is not allowed here");
+    private Answer notAllowed(String method, String allow) {
+        Answer e = error(405, "MethodNotAllowedException", method + " is not allowed here (allowed: " + allow + ")");
+        return new Answer(e.status(), e.body(), allow);
     }
 
     private Answer error(int status, String type, String message) {

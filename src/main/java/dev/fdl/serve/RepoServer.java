@@ -373,6 +373,7 @@ public final class RepoServer implements AutoCloseable {
             int q = req.uri().indexOf('?');
             dev.fdl.iceberg.IcebergRestCatalog.Answer a = iceberg.answer(method.name(), restPath, q < 0 ? null : req.uri().substring(q + 1));
             out.set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+            if (a.allow() != null) out.set(HttpHeaderNames.ALLOW, a.allow());
             if (a.body().length > 0) out.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
             HttpResponseStatus status = HttpResponseStatus.valueOf(a.status());
             if (a.status() == 204) finish(status, Unpooled.EMPTY_BUFFER, -1);

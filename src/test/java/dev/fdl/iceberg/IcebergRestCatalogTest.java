@@ -83,6 +83,16 @@ class IcebergRestCatalogTest {
         HttpResponse<String> put = http.send(HttpRequest.newBuilder(base.resolve("v1/config")).PUT(HttpRequest.BodyPublishers.noBody()).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(put.statusCode()).isEqualTo(405);
+        // RFC 9110 15.5.6: a 405 names the methods the path accepts
+        assertThat(put.headers().firstValue("Allow")).hasValue("GET, HEAD");
+        HttpResponse<String> patch = http.send(HttpRequest.newBuilder(base.resolve("v1/namespaces/main/tables/t"))
+                .method("PATCH", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(patch.statusCode()).isEqualTo(405);
+        assertThat(patch.headers().firstValue("Allow")).hasValue("GET, HEAD, POST, DELETE");
+        HttpResponse<String> getMetrics = http.send(HttpRequest.newBuilder(base.resolve("v1/namespaces/main/tables/t/metrics")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(getMetrics.statusCode()).isEqualTo(405);
+        assertThat(getMetrics.headers().firstValue("Allow")).hasValue("POST");
         for (String path : new String[] {"v1/namespaces/main/tables/nosuch", "v1/namespaces/main/tables/..", "v1/namespaces/main/tables/a%2Fb",
                 "v1/namespaces/..%2F..%2Ffdl.json/tables/t"}) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
