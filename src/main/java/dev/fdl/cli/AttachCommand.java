@@ -42,9 +42,7 @@ final class AttachCommand implements Runnable {
             Repository repo = Repository.open(store);
             DefaultRef which = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, target, spec.commandLine().getErr());
             Resolved r = repo.resolve(which.spec());
-            List<String> sql = iceberg
-                    ? IcebergReaders.statements(IcebergReaders.tables(repo, r.version().id(), IcebergLocation.of(store, repo.config(), rootUrl)))
-                    : AttachStatements.of(repo, r.version(), rootUrl, alias);
+            List<String> sql = iceberg ? icebergStatements(repo, r) : AttachStatements.of(repo, r.version(), rootUrl, alias);
             if (json) {
                 ObjectNode o = Json.MAPPER.createObjectNode();
                 o.put("version", r.version().id());
@@ -53,10 +51,26 @@ final class AttachCommand implements Runnable {
                 Out.json(out, o);
                 return;
             }
-            out.println("-- version " + r.version().id() + " (" + (which.description() != null ? which.description() : r.spec())
-                    + ")" + (iceberg ? ", its Iceberg tables:" : ", DuckDB with the DuckLake extension:"));
+            out.println("-- version " + r.version().id() + which.label(CommandContext.of(spec).cwd().get(), repo, r, spec.commandLine().getErr())
+                    + (iceberg ? ", its Iceberg tables:" : ", DuckDB with the DuckLake extension:"));
             sql.forEach(out::println);
             out.flush();
         }
+    }
+
+    /** The readers' lines for the version's Iceberg tables; a warning for each table whose metadata names its files under another root. */
+    private List<String> icebergStatements(Repository repo, Resolved r) {
+        String root = IcebergLocation.of(repo.store(), repo.config(), rootUrl);
+        List<IcebergReaders.Table> tables = IcebergReaders.tables(repo, r.version(), root,
+                () -> CommandContext.of(spec).cache().versionCatalog(repo, r.version()));
+        PrintWriter err = spec.commandLine().getErr();
+        for (IcebergReaders.Table t : tables) {
+            IcebergLocation.writtenElsewhere(repo.store(), t.metadataKey(), root).ifPresent(l -> err.println("warning: the Iceberg metadata of "
+                    + t.schema() + "." + t.table() + " names its files under " + l + "/ (the root it was written for), not under " + root
+                    + "; for readers that cannot reach it, write a copy with fdl iceberg --location " + root + " --out <folder> "
+                    + r.version().id()));
+        }
+        err.flush();
+        return IcebergReaders.statements(tables);
     }
 }

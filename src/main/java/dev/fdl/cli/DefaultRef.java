@@ -113,4 +113,18 @@ record DefaultRef(String spec, String description) {
                 + " starts with it too: name that version by more characters.");
         err.flush();
     }
+
+    /**
+     * How a first line names the version {@code r} resolved to after {@code version <id>}: this
+     * default's description, or the ref or expression the user gave ({@code  (v1)},
+     * {@code  (main~2)}); for a version named by its id (or a prefix of it), the refs at it as
+     * {@code fdl log} decorates it ({@code  (HEAD -> main, tag: v1)}, nothing when none), never
+     * the id a second time.
+     */
+    String label(Path here, Repository repo, dev.fdl.repo.Resolved r, PrintWriter err) {
+        if (description != null) return " (" + description + ")";
+        if (!r.version().id().startsWith(r.spec())) return " (" + r.spec() + ")";
+        java.util.Map<String, java.util.List<RefValue>> refs = repo.refsByVersion(RefsCommand.warnBroken(err));
+        return LogCommand.decoration(refs.getOrDefault(r.version().id(), java.util.List.of()), checkedOutBranch(here, repo));
+    }
 }

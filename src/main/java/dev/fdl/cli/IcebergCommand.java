@@ -89,14 +89,15 @@ final class IcebergCommand implements Runnable {
         Repository saved = repo.saveConfig(c);
         if (enable || disable) w.println("fdl commit " + (enable ? "writes" : "no longer writes") + " Iceberg metadata for new versions (fdl.json \"iceberg\": " + enable + ")");
         if (enable && !all && (targets == null || targets.isEmpty())) w.println("  to describe the versions already there: fdl iceberg --all");
-        if (publishedAt != null) w.println("Iceberg metadata names files under " + publishedAt + " (fdl.json \"iceberg_location\")");
+        if (publishedAt != null) w.println("Iceberg metadata written from now on names files under " + publishedAt
+                + " (fdl.json \"iceberg_location\"); versions already described keep the root they were written with");
         w.flush();
         return saved;
     }
 
     private void write(Repository repo, String target, IcebergMetadataWriter.Target where, PrintWriter w) {
         CommandContext ctx = CommandContext.of(spec);
-        DefaultRef which = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, target, spec.commandLine().getErr());
+        DefaultRef which = DefaultRef.forArgument(ctx.cwd().get(), repo, target, spec.commandLine().getErr());
         Resolved r = repo.resolve(which.spec());
         Path catalog = ctx.cache().versionCatalog(repo, r.version());
         Path scratch = createFolder(ctx.cache().dir().resolve("tmp"));
@@ -104,10 +105,14 @@ final class IcebergCommand implements Runnable {
                 .write(r.version().id(), catalog, where, scratch);
         List<String> lines = new ArrayList<>();
         for (IcebergMetadataWriter.TableWritten t : tables) {
-            lines.add("  " + t.table() + ": " + t.metadataKey() + (t.skipped() ? " (there already)"
+            String elsewhere = t.skipped() ? IcebergLocation.writtenElsewhere(where.store(), t.metadataKey(), where.location()).orElse(null) : null;
+            lines.add("  " + t.table() + ": " + t.metadataKey() + (elsewhere != null ? " (there already, naming its files under "
+                    + elsewhere + "/ as written then; a version's files are not rewritten: for readers at " + where.location()
+                    + ", write a copy with fdl iceberg --location " + where.location() + " --out <folder> " + r.version().id() + ")"
+                    : t.skipped() ? " (there already)"
                     : t.extraBytes() > 0 ? " (delete and inlined-row files: " + t.extraBytes() + " bytes)" : ""));
         }
-        w.println("Version " + r.version().id() + " (" + (which.description() != null ? which.description() : r.spec()) + "): "
+        w.println("Version " + r.version().id() + which.label(ctx.cwd().get(), repo, r, spec.commandLine().getErr()) + ": "
                 + tables.size() + " Iceberg table(s)" + (where.location().isEmpty() ? "" : " under " + where.location()));
         lines.forEach(w::println);
         w.flush();

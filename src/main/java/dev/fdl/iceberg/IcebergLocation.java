@@ -43,6 +43,19 @@ public final class IcebergLocation {
         return withSlash(Path.of(root).toAbsolutePath().normalize().toUri().toString());
     }
 
+    /**
+     * The location the table metadata stored at {@code metadataKey} names, when it is not under
+     * {@code root}: metadata written before the root changed (fdl.json's {@code iceberg_location}
+     * set later), which stays as written since a version's files are never replaced. Empty when it
+     * is under {@code root} or there is no such file.
+     *
+     * @throws org.apache.iceberg.exceptions.RuntimeIOException or {@code IllegalArgumentException} when the file is not Iceberg table metadata
+     */
+    public static java.util.Optional<String> writtenElsewhere(ObjectStore store, String metadataKey, String root) {
+        return store.get(metadataKey).map(b -> org.apache.iceberg.TableMetadataParser.fromJson(root + metadataKey,
+                new String(b.bytes(), java.nio.charset.StandardCharsets.UTF_8)).location()).filter(l -> !l.startsWith(root));
+    }
+
     /** Why {@code url} is no root URL for Iceberg, or null when it is one ({@code s3://b/p/}, {@code file:/x/}, {@code https://h/p/}). */
     static String problem(String url) {
         try {
