@@ -60,6 +60,7 @@ final class AttachCommand implements Runnable {
 
     /** The readers' lines for the version's Iceberg tables; a warning for each table whose metadata names its files under another root. */
     private List<String> icebergStatements(Repository repo, Resolved r) {
+        if (rootUrl != null) IcebergLocation.check("--root-url", rootUrl);
         String root = IcebergLocation.of(repo.store(), repo.config(), rootUrl);
         List<IcebergReaders.Table> tables = IcebergReaders.tables(repo, r.version(), root,
                 () -> CommandContext.of(spec).cache().versionCatalog(repo, r.version()));

@@ -83,7 +83,7 @@ final class IcebergCommand implements Runnable {
         RepoConfig c = repo.config();
         if (enable || disable) c = c.withExtra(RepoConfig.ICEBERG, BooleanNode.valueOf(enable));
         if (publishedAt != null) {
-            IcebergLocation.of(repo.store(), repo.config(), publishedAt); // refuses what is not a URL, before anything is written
+            IcebergLocation.check("--published-at", publishedAt); // before anything is written
             c = c.withExtra(RepoConfig.ICEBERG_LOCATION, TextNode.valueOf(publishedAt));
         }
         Repository saved = repo.saveConfig(c);

@@ -28,8 +28,7 @@ public final class IcebergLocation {
      */
     public static String of(ObjectStore store, RepoConfig config, String explicit) {
         if (explicit != null) {
-            String why = problem(explicit);
-            if (why != null) throw FdlException.usage("--location " + explicit + " " + why);
+            check("--location", explicit);
             return withSlash(explicit);
         }
         String configured = config.icebergLocation().orElse(null);
@@ -54,6 +53,17 @@ public final class IcebergLocation {
     public static java.util.Optional<String> writtenElsewhere(ObjectStore store, String metadataKey, String root) {
         return store.get(metadataKey).map(b -> org.apache.iceberg.TableMetadataParser.fromJson(root + metadataKey,
                 new String(b.bytes(), java.nio.charset.StandardCharsets.UTF_8)).location()).filter(l -> !l.startsWith(root));
+    }
+
+    /**
+     * Refuses {@code url}, given with the command-line option {@code option}, unless it is a root URL
+     * for Iceberg (an absolute URL with a scheme, no query or fragment).
+     *
+     * @throws FdlException usage (exit 2) naming the option and the value, and what to give instead
+     */
+    public static void check(String option, String url) {
+        String why = problem(url);
+        if (why != null) throw FdlException.usage(option + " " + url + " " + why);
     }
 
     /** Why {@code url} is no root URL for Iceberg, or null when it is one ({@code s3://b/p/}, {@code file:/x/}, {@code https://h/p/}). */

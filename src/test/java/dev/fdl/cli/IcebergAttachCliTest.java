@@ -90,6 +90,14 @@ class IcebergAttachCliTest {
         assertThat(Cli.ok(wc, "iceberg", "v1").out()).contains("Version " + one + " (v1): ");
         assertThat(Cli.ok(wc, "attach", one).out()).startsWith("-- version " + one + " (tag: v1), ");
 
+        // a root that is no URL is refused naming the option it was given with
+        Cli.Result badRoot = Cli.in(wc, "attach", "--iceberg", "--root-url", "mirror/folder");
+        assertThat(badRoot.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(badRoot.err()).contains("--root-url mirror/folder is not a URL");
+        Cli.Result badPublished = Cli.in(wc, "iceberg", "--published-at", "mirror/folder");
+        assertThat(badPublished.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(badPublished.err()).contains("--published-at mirror/folder is not a URL");
+
         String published = "https://data.example.org/cities/";
         assertThat(Cli.ok(wc, "iceberg", "--published-at", published).out()).contains("versions already described keep the root they were written with");
         String again = Cli.ok(wc, "iceberg", two).out();

@@ -17,11 +17,9 @@ import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.OutputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -81,7 +79,7 @@ class IcebergPublishedRootTest {
     }
 
     /** Reads {@link #ROOT} URLs from the repository's folder, as a reader of the published copy would. */
-    static final class PublishedFileIO implements FileIO {
+    static final class PublishedFileIO extends LocalFileIO {
         private final Path folder;
 
         PublishedFileIO(Path folder) {
@@ -91,18 +89,7 @@ class IcebergPublishedRootTest {
         @Override
         public InputFile newInputFile(String path) {
             if (!path.startsWith(ROOT)) throw new IllegalArgumentException("not under the published root: " + path);
-            URI local = folder.resolve(path.substring(ROOT.length())).toUri();
-            return org.apache.iceberg.Files.localInput(Path.of(local).toFile());
-        }
-
-        @Override
-        public OutputFile newOutputFile(String path) {
-            throw new UnsupportedOperationException("read only");
-        }
-
-        @Override
-        public void deleteFile(String path) {
-            throw new UnsupportedOperationException("read only");
+            return super.newInputFile(folder.resolve(path.substring(ROOT.length())).toUri().toString());
         }
     }
 }

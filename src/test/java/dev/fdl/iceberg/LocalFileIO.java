@@ -8,7 +8,7 @@ import java.net.URI;
 import java.nio.file.Path;
 
 /** A read-only Iceberg {@link FileIO} over {@code file:} URLs, for Iceberg's clients in tests (named by class in catalog properties: {@code io-impl}). */
-public final class LocalFileIO implements FileIO {
+public class LocalFileIO implements FileIO {
     public LocalFileIO() {}
 
     @Override
