@@ -89,6 +89,9 @@ class IcebergAttachCliTest {
                 "Version " + three + " (HEAD -> main): 3 Iceberg table(s)").doesNotContain("(" + one + ")");
         assertThat(Cli.ok(wc, "iceberg", "v1").out()).contains("Version " + one + " (v1): ");
         assertThat(Cli.ok(wc, "attach", one).out()).startsWith("-- version " + one + " (tag: v1), ");
+        // in a folder too, Snowflake's path is the key under the repository's root, which its external volume is over
+        assertThat(Cli.ok(wc, "attach", "--iceberg", "v1").out()).contains("METADATA_FILE_PATH = '"
+                + IcebergMetadataWriter.metadataKey(one, "main", "t") + "';");
 
         // a root that is no URL is refused naming the option it was given with
         Cli.Result badRoot = Cli.in(wc, "attach", "--iceberg", "--root-url", "mirror/folder");
