@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What a user who knows git expects of the everyday commands: {@code log --all} (every ref's
  * history), the {@code Merge:} line standing for a merge's parents, {@code show --stat},
- * {@code -q} printing nothing on success, and the errors of {@code import --key} without
+ * {@code -q} printing nothing on success (init, import, commit, checkout), and the errors of {@code import --key} without
  * {@code --mode sync} and of {@code status --repo} naming what to run.
  */
 class GitHabitsCliTest {
@@ -117,7 +117,7 @@ class GitHabitsCliTest {
     }
 
     @Test
-    void quietInitImportAndCheckoutPrintNothingOnSuccess() throws Exception {
+    void quietInitImportCommitAndCheckoutPrintNothingOnSuccess() throws Exception {
         assertThat(Cli.ok(dir, "init", "-q", dir.resolve("quiet").toString()).out()).isEmpty();
         Path wc = Cli.newWorkingCopy(dir);
         Files.writeString(dir.resolve("a.csv"), "id,v\n1,a\n");
@@ -126,7 +126,9 @@ class GitHabitsCliTest {
         assertThat(imported.err()).isEmpty();
         assertThat(Cli.ok(wc, "import", "--quiet", dir.resolve("a.csv").toString(), "--table", "s", "--mode", "sync", "--key", "id").out())
                 .isEmpty();
-        Cli.ok(wc, "commit", "-m", "first");
+        Cli.Result committed = Cli.ok(wc, "commit", "-q", "-m", "first");
+        assertThat(committed.out()).isEmpty();
+        assertThat(committed.err()).isEmpty();
         Cli.Result switched = Cli.ok(wc, "checkout", "-q", "-b", "side");
         assertThat(switched.out()).isEmpty();
         assertThat(switched.err()).isEmpty();
