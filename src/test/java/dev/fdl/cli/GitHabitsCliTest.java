@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What a user who knows git expects of the everyday commands: {@code log --all} (every ref's
  * history), the {@code Merge:} line standing for a merge's parents, {@code show --stat},
- * {@code -q} printing nothing on success (init, import, commit, checkout), and the errors of {@code import --key} without
+ * {@code -q} printing nothing on success (init, import, commit, checkout, merge), and the errors of {@code import --key} without
  * {@code --mode sync} and of {@code status --repo} naming what to run.
  */
 class GitHabitsCliTest {
@@ -27,11 +27,16 @@ class GitHabitsCliTest {
         return r.out().lines().map(l -> l.substring(l.lastIndexOf(' ') + 1)).toList();
     }
 
+    /** A new repository at {@code dir/repo} (made by fdl init), its versions written directly as version.json. */
+    private LocalStore repository() {
+        Cli.ok(dir, "init", dir.resolve("repo").toString());
+        return new LocalStore(dir.resolve("repo"));
+    }
+
     @Test
     void logAllListsWhatEveryBranchAndTagReachesNewestFirstEachOnce() throws Exception {
         Path root = dir.resolve("repo");
-        Cli.ok(dir, "init", root.toString());
-        LocalStore store = new LocalStore(root);
+        LocalStore store = repository();
         // main: base <- m; side: base <- s1 <- s2; a tag on t (a line no branch reaches)
         String base = TestVersions.addVersion(store, List.of(), 1, "base");
         String m = TestVersions.addVersion(store, List.of(base), 2, "m");
@@ -59,8 +64,7 @@ class GitHabitsCliTest {
     @Test
     void overHttpLogAllIsRefusedAndLogSaysWhichRefsItCouldSee() throws Exception {
         Path root = dir.resolve("repo");
-        Cli.ok(dir, "init", root.toString());
-        LocalStore store = new LocalStore(root);
+        LocalStore store = repository();
         String base = TestVersions.addVersion(store, List.of(), 1, "base");
         TestVersions.setBranch(store, "main", base);
         Cli.ok(dir, "tag", "v1", base, "--repo=" + root);
@@ -79,8 +83,7 @@ class GitHabitsCliTest {
     @Test
     void aMergesParentsAreOnItsMergeLineNotBesideItsSeq() {
         Path root = dir.resolve("repo");
-        Cli.ok(dir, "init", root.toString());
-        LocalStore store = new LocalStore(root);
+        LocalStore store = repository();
         String base = TestVersions.addVersion(store, List.of(), 1, "base");
         String a = TestVersions.addVersion(store, List.of(base), 2, "a");
         String b = TestVersions.addVersion(store, List.of(base), 3, "b");
@@ -117,7 +120,7 @@ class GitHabitsCliTest {
     }
 
     @Test
-    void quietInitImportCommitAndCheckoutPrintNothingOnSuccess() throws Exception {
+    void quietInitImportCommitCheckoutAndMergePrintNothingOnSuccess() throws Exception {
         assertThat(Cli.ok(dir, "init", "-q", dir.resolve("quiet").toString()).out()).isEmpty();
         Path wc = Cli.newWorkingCopy(dir);
         Files.writeString(dir.resolve("a.csv"), "id,v\n1,a\n");
@@ -133,6 +136,11 @@ class GitHabitsCliTest {
         assertThat(switched.out()).isEmpty();
         assertThat(switched.err()).isEmpty();
         assertThat(Cli.ok(wc, "checkout", "--quiet", "main").out()).isEmpty();
+        Cli.ok(wc, "checkout", "-q", "-b", "topic");
+        Cli.ok(wc, "import", "-q", dir.resolve("a.csv").toString(), "--table", "w");
+        Cli.ok(wc, "commit", "-q", "-m", "topic");
+        Cli.ok(wc, "checkout", "-q", "main");
+        assertThat(Cli.ok(wc, "merge", "-q", "topic").out()).as("a fast-forward").isEmpty();
         Path other = Files.createDirectories(dir.resolve("other"));
         assertThat(Cli.ok(other, "checkout", "-q", "--repo", dir.resolve("repo").toString()).out()).isEmpty();
         assertThat(Cli.ok(wc, "import", "-q", "--json", dir.resolve("a.csv").toString(), "--table", "u").out())
