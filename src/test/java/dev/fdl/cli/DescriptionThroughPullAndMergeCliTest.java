@@ -168,4 +168,19 @@ class DescriptionThroughPullAndMergeCliTest {
         Cli.ok(wc, "commit", "-m", "describe");
         assertThat(Cli.ok(wc, "status").out()).doesNotContain("Description:").contains("Nothing to commit");
     }
+
+    @Test
+    void rowCountsBothSidesChangedAreNoDescriptionConflict() throws IOException {
+        Cli.ok(second, "checkout", "-b", "topic");
+        sync(second, "k,a\n1,10\n2,20\n3,30\n");
+        Cli.ok(second, "commit", "-m", "the topic adds a row");
+        sync(wc, "k,a\n1,10\n2,20\n4,40\n5,50\n");
+        Cli.ok(wc, "commit", "-m", "main adds two rows");
+
+        Cli.Result merged = Cli.ok(wc, "merge", "topic");
+        assertThat(merged.err()).doesNotContain("warning: the description");
+        Cli.ok(wc, "commit", "-m", "merge");
+        assertThat(description(wc).path("resources").get(0).path("rows").asLong()).as("refilled from the merged table").isEqualTo(5);
+        assertThat(Cli.ok(wc, "status").out()).doesNotContain("Description:");
+    }
 }
