@@ -41,7 +41,8 @@ final class CheckoutCommand implements Runnable {
     @Option(names = {"-f", "--force"}, description = "Discard snapshots not yet committed, and replace a dataset.json that no version has. With --repo in a working copy "
             + "whose .fdl/state.json is damaged: start it over, moving the damaged state and working catalogs into .fdl/damaged-<time>/.")
     boolean force;
-    @Option(names = {"-q", "--quiet"}, description = "No progress output.")
+    @Option(names = {"-q", "--quiet"}, description = "Print nothing on success, as git's -q: no progress, no summary "
+            + "(warnings and errors still go to stderr; --json still prints its object).")
     boolean quiet;
     @Option(names = "--json", description = "Print the result as JSON.")
     boolean json;
@@ -91,7 +92,7 @@ final class CheckoutCommand implements Runnable {
                     new Checkout.Request(existing.isPresent() ? DefaultRef.resolveHead(CommandContext.of(spec).cwd().get(), repo, ref, err) : ref, newBranch, force,
                             ducklakeFormat), progress);
             if (newBranch != null) DefaultRef.warnIfAmbiguous(repo, new RefName(newBranch), r.version(), err);
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = quiet && !json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
             if (!json && r.discarded() > 0) out.println("Discarded " + Plural.of(r.discarded(), "uncommitted snapshot"));
             if (json) {
                 printJson(out, repo.root(), r);

@@ -50,7 +50,8 @@ final class CommitCommand implements Runnable {
     @Option(names = "--allow-shrink", description = "Commit even though a table loses more than its share of rows (dataset.json fdl:max_shrink, default 10%%).") boolean allowShrink;
     @Option(names = "--hook-timeout", paramLabel = "<duration>", converter = DurationConverter.class,
             description = "How long each pre-commit hook may run (e.g. 30s, 5m; default 5m).") java.time.Duration hookTimeout;
-    @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;
+    @Option(names = {"-q", "--quiet"}, description = "Print nothing on success, as git commit -q: no progress, no summary "
+            + "(warnings and errors still go to stderr; --json still prints its object).") boolean quiet;
     @Option(names = "--json", description = "Print version.json of the new version.") boolean json;
     @Option(names = "--expire", description = "After a successful commit, apply the retention policy saved in the repository "
             + "(fdl expire --save-policy).") boolean expire;
@@ -122,6 +123,7 @@ final class CommitCommand implements Runnable {
                 Out.json(out, o);
                 return;
             }
+            if (quiet) return;
             var v = r.version();
             out.println("[" + r.branch() + (r.createdBranch() ? " (new branch)" : "") + " " + v.id() + "] " + RefsCommand.firstLine(v.message()));
             out.println(" seq " + v.seq() + ", snapshots " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot()

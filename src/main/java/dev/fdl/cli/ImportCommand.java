@@ -49,7 +49,8 @@ final class ImportCommand implements Runnable {
     @Option(names = "--target-file-size", paramLabel = "<size>",
             description = "Start a new data file once one reaches this size (64MB, 1GiB, bytes; default: fdl.json's target_file_size, else 512MiB, DuckLake's default).")
     String targetFileSize;
-    @Option(names = {"-q", "--quiet"}, description = "Show no progress (shown only on a terminal anyway).") boolean quiet;
+    @Option(names = {"-q", "--quiet"}, description = "Print nothing on success, as git's -q: no progress, no summary "
+            + "(warnings and errors still go to stderr; --json still prints its object).") boolean quiet;
     @Option(names = "--format", paramLabel = "csv|parquet|json",
             description = "The file's format, for a file whose name does not say it (default: from the extension).") String format;
     @Option(names = {"-t", "--table"}, required = true, paramLabel = "[schema.]name",
@@ -89,7 +90,7 @@ final class ImportCommand implements Runnable {
         if (m == ImportMode.SYNC) {
             if (noKey && keys != null) throw FdlException.usage("--key and --no-key exclude each other");
         } else {
-            if (keys != null) throw FdlException.usage("--key is for --mode sync");
+            if (keys != null) throw keyWithoutSync();
             m = Modes.parse(mode);
         }
         CommandContext context = CommandContext.of(spec);
@@ -115,12 +116,27 @@ final class ImportCommand implements Runnable {
                 Out.json(out, Summary.of(r, m).json());
                 return;
             }
+            if (quiet) return;
             String where = r.dataFileKeys().size() == 1 ? r.dataFileKey() : Plural.of(r.dataFileKeys().size(), "data file");
             String from = sources.files().size() == 1 ? "" : " from " + Plural.of(sources.files().size(), "file");
             out.println("Imported " + Plural.of(r.rows(), "row") + from + " into " + r.table() + " (snapshot " + r.snapshot() + ", "
                     + r.fileSizeBytes() + " bytes in " + where + ")" + (r.createdTable() ? "; created the table" : ""));
             out.flush();
         }
+    }
+
+    /**
+     * The usage error for {@code --key} outside {@code --mode sync} (docs/cli.md: the key is sync's
+     * row identity, so it does not make another mode a sync), with the command that loads the file
+     * and records the key: sync creates a missing table as create does.
+     */
+    private FdlException keyWithoutSync() {
+        List<String> again = new java.util.ArrayList<>(List.of("fdl", "import"));
+        again.addAll(files);
+        again.addAll(List.of("--table", table, "--mode", "sync", "--key", String.join(",", keys)));
+        return FdlException.usage("--key names the columns that --mode sync matches rows on (and records for fdl diff and fdl merge); "
+                + "--mode " + mode.toLowerCase(java.util.Locale.ROOT) + " matches no rows, so it takes no key. To load the file and record the key, run: "
+                + String.join(" ", again.stream().map(dev.fdl.util.ShellQuote::word).toList()) + " (sync creates the table when it does not exist)");
     }
 
     /** Each warning on stderr, as {@code fdl: warning: …} (also in {@code --json}'s {@code warnings}). */
@@ -137,6 +153,7 @@ final class ImportCommand implements Runnable {
             Out.json(out, Summary.of(r).json());
             return;
         }
+        if (quiet) return;
         if (r.unchanged()) {
             out.println(files.get(0) + " holds exactly the rows of " + r.table() + " (" + Plural.of(r.rows(), "row") + "): nothing to write, no snapshot made");
         } else if (r.added() + r.removed() + r.changed() == 0 && r.schemaChanges().isEmpty()) {

@@ -44,6 +44,9 @@ final class InitCommand implements Runnable {
     @Option(names = "--json", description = "Print the result as JSON.")
     boolean json;
 
+    @Option(names = {"-q", "--quiet"}, description = "Print nothing on success, as git init -q (errors still go to stderr; --json still prints its object).")
+    boolean quiet;
+
     @Override
     public void run() {
         String where = root != null ? root : repoOption.repo != null ? repoOption.repo : System.getenv("FDL_REPO");
@@ -70,7 +73,7 @@ final class InitCommand implements Runnable {
                 o.put("id", repo.config().id());
                 o.put("head", RepoLayout.BRANCHES + head);
                 Out.json(out, o);
-            } else {
+            } else if (!quiet) {
                 out.println("Initialized empty fdl repository in " + store.root() + " (HEAD -> " + head + ", no version yet)");
             }
             out.flush();

@@ -53,7 +53,8 @@ final class LogCommand implements Runnable {
                 + "the versions that added, changed or removed them, with their values there; first parents unless --all.", "--table"));
         c.spec.addOption(Specs.option(String[].class, "col=value", "With --table: the row, by its key's values (repeat for several columns).", "--key"));
         c.spec.addOption(Specs.option(String.class, "SQL", "With --table: the rows matching this read-only SQL expression.", "--where"));
-        c.spec.addOption(Specs.flag("With --table: follow every parent, not only the first.", "--all"));
+        c.spec.addOption(Specs.flag("The history of every ref, as git log --all: the versions any branch or tag reaches "
+                + "(and <ref-or-version>, when named), newest first, each once. With --table: follow every parent, not only the first.", "--all"));
         c.spec.addOption(RepoOption.spec());
         return c.spec;
     }
@@ -75,68 +76,90 @@ final class LogCommand implements Runnable {
         boolean rows = given.hasMatchedOption("--table");
         requireCompatible(given, rows, exclude != null, stat, graph, oneline, json);
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        boolean everyRef = given.hasMatchedOption("--all") && !rows;
         try (ObjectStore store = RepoOption.of(given).openStore()) {
             Repository repo = Repository.open(store);
-            DefaultRef target = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, start, spec.commandLine().getErr());
+            if (everyRef && !store.canList())
+                throw new FdlException("fdl log --all follows every ref, and " + dev.fdl.util.Redacted.location(store.root()) + " cannot list its refs (an HTTP root "
+                        + "serves files, not listings): run it on the repository's folder or s3:// root, or name the refs: fdl log <ref>");
+            java.nio.file.Path here = CommandContext.of(spec).cwd().get();
             if (rows) {
-                RowLogPrinter.print(spec, repo, repo.resolve(target.spec()).version(), given, json);
+                RowLogPrinter.print(spec, repo, repo.resolve(DefaultRef.forArgument(here, repo, start, err).spec()).version(), given, json);
                 return;
             }
-            Resolved r = repo.resolveAllowingExpired(target.spec());
+            // --all without a named start: every ref's version, and no default ref to resolve (nor to say on stderr)
+            DefaultRef target = everyRef && start == null ? null : DefaultRef.forArgument(here, repo, start, err);
+            Resolved r = target == null ? null : repo.resolveAllowingExpired(target.spec());
+            List<String> starts = new ArrayList<>();
+            if (r != null) starts.add(r.version().id());
+            if (everyRef) for (RefValue ref : repo.listRefs(RefsCommand.warnBroken(err))) starts.add(ref.versionId());
             String hidden = exclude == null ? null
-                    : repo.resolveAllowingExpired(DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, exclude, spec.commandLine().getErr()).spec()).version().id();
-            List<Repository.LogEntry> entries = repo.log(r.version().id(), hidden, limit, parents);
-            Map<String, List<RefValue>> refs = decorations(repo, r, spec.commandLine().getErr());
+                    : repo.resolveAllowingExpired(DefaultRef.forArgument(here, repo, exclude, err).spec()).version().id();
+            List<Repository.LogEntry> entries = repo.log(starts, hidden, limit, parents);
+            Map<String, List<RefValue>> refs = decorations(repo, r, err);
             warnMissingParents(entries);
-            RefName head = DefaultRef.checkedOutBranch(CommandContext.of(spec).cwd().get(), repo);
-            dev.fdl.trust.SignatureLine signatures = given.hasMatchedOption("--show-signature") ? new dev.fdl.trust.SignatureLine(repo) : null;
             if (json) {
                 printJson(out, repo, entries, refs, stat);
                 return;
             }
-            if (target.description() != null && !entries.isEmpty()) Out.context(spec.commandLine().getErr(), target.description());
-            Map<String, VersionInfo> listed = listed(entries);
-            Set<String> shown = listed.keySet();
-            LogGraph drawing = graph ? new LogGraph(shown, parents == HistoryWalk.Parents.FIRST) : null;
-            for (int i = 0; i < entries.size(); i++) {
-                Repository.LogEntry e = entries.get(i);
-                VersionInfo v = e.version();
-                String deco = decoration(refs.getOrDefault(v.id(), List.of()), head);
-                String exp = e.expired() == null ? "" : " [expired " + e.expired().expiredAt() + "]";
-                String was = formatChangedFrom(repo, v, listed);
-                String format = was == null ? "" : " [DuckLake " + (was.isEmpty() ? "" : was + " -> ") + v.ducklake().format() + "]";
-                int warned = v.checkWarnings().size();
-                exp = format + exp + (warned == 0 ? "" : " [" + warned + (warned == 1 ? " warning]" : " warnings]"));
-                List<String> lines = new ArrayList<>();
-                if (oneline) {
-                    lines.add(v.id().substring(0, 13) + deco + exp + " " + RefsCommand.firstLine(v.message()));
-                    if (stat && e.expired() == null) lines.addAll(statLines(repo, v, entries));
-                } else {
-                    if (i > 0 && drawing == null) lines.add("");
-                    lines.add("version " + v.id() + deco + exp);
-                    if (v.parents().size() > 1) lines.add("Merge:     " + mergeLine(v));
-                    lines.add("Author:    " + v.author());
-                    if (signatures != null) lines.add("Signed:    " + signatures.of(v.id()).orElse("no (unsigned)"));
-                    lines.add("Date:      " + v.createdAt());
-                    lines.add("Seq:       " + v.seq() + (v.parents().isEmpty() ? "" : "  parent " + String.join(", ", v.parents())));
-                    lines.add("Snapshots: " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot());
-                    if (was != null) {
-                        lines.add("DuckLake:  format " + v.ducklake().format() + (was.isEmpty() ? "" : " (was " + was + ")")
-                                + (v.ducklake().format().equals("1.0") ? "" : ": DuckDB 1.5 readers cannot open this version"));
-                    }
-                    lines.add("");
-                    for (String line : v.message().split("\n", -1)) lines.add("    " + line);
-                    if (stat && e.expired() == null) {
-                        lines.add("");
-                        lines.addAll(statLines(repo, v, entries));
-                    }
-                    if (drawing != null && i < entries.size() - 1) lines.add("");
-                }
-                if (drawing == null) lines.forEach(out::println);
-                else printDrawn(out, drawing.next(v.id(), v.parents()), lines);
-            }
-            out.flush();
+            if (target != null && target.description() != null && !entries.isEmpty()) Out.context(err, target.description());
+            if (!store.canList() && !entries.isEmpty())
+                Out.context(err, "refs: HEAD's branch and the ref named only (an HTTP root cannot list its refs; "
+                        + "fdl log on the folder or s3:// root decorates with every branch and tag)");
+            Text text = new Text(oneline, stat, graph ? new LogGraph(listed(entries).keySet(), parents == HistoryWalk.Parents.FIRST) : null,
+                    DefaultRef.checkedOutBranch(here, repo),
+                    given.hasMatchedOption("--show-signature") ? new dev.fdl.trust.SignatureLine(repo) : null);
+            printText(out, repo, entries, refs, text);
         }
+    }
+
+    /** How the text form prints: one line a version or the full form, with the rows per table, the graph, HEAD's branch and signatures (null: none). */
+    private record Text(boolean oneline, boolean stat, LogGraph drawing, RefName head, dev.fdl.trust.SignatureLine signatures) {}
+
+    /** The versions in git log's text form: {@code version <id> (refs)}, then git's {@code Merge:} line for a merge, author, date, message. */
+    private void printText(PrintWriter out, Repository repo, List<Repository.LogEntry> entries, Map<String, List<RefValue>> refs, Text t) {
+        Map<String, VersionInfo> listed = listed(entries);
+        LogGraph drawing = t.drawing();
+        for (int i = 0; i < entries.size(); i++) {
+            Repository.LogEntry e = entries.get(i);
+            VersionInfo v = e.version();
+            String deco = decoration(refs.getOrDefault(v.id(), List.of()), t.head());
+            String exp = e.expired() == null ? "" : " [expired " + e.expired().expiredAt() + "]";
+            String was = formatChangedFrom(repo, v, listed);
+            String format = was == null ? "" : " [DuckLake " + (was.isEmpty() ? "" : was + " -> ") + v.ducklake().format() + "]";
+            int warned = v.checkWarnings().size();
+            exp = format + exp + (warned == 0 ? "" : " [" + warned + (warned == 1 ? " warning]" : " warnings]"));
+            List<String> lines = new ArrayList<>();
+            if (t.oneline()) {
+                lines.add(v.id().substring(0, 13) + deco + exp + " " + RefsCommand.firstLine(v.message()));
+                if (t.stat() && e.expired() == null) lines.addAll(statLines(repo, v, entries));
+            } else {
+                if (i > 0 && drawing == null) lines.add("");
+                lines.add("version " + v.id() + deco + exp);
+                if (v.parents().size() > 1) lines.add("Merge:     " + mergeLine(v));
+                lines.add("Author:    " + v.author());
+                if (t.signatures() != null) lines.add("Signed:    " + t.signatures().of(v.id()).orElse("no (unsigned)"));
+                lines.add("Date:      " + v.createdAt());
+                // a merge's parents are on its Merge: line, as git prints them; one parent stays beside seq
+                lines.add("Seq:       " + v.seq() + (v.parents().size() == 1 ? "  parent " + v.parents().get(0) : ""));
+                lines.add("Snapshots: " + v.ducklake().firstSnapshot() + ".." + v.ducklake().lastSnapshot());
+                if (was != null) {
+                    lines.add("DuckLake:  format " + v.ducklake().format() + (was.isEmpty() ? "" : " (was " + was + ")")
+                            + (v.ducklake().format().equals("1.0") ? "" : ": DuckDB 1.5 readers cannot open this version"));
+                }
+                lines.add("");
+                for (String line : v.message().split("\n", -1)) lines.add("    " + line);
+                if (t.stat() && e.expired() == null) {
+                    lines.add("");
+                    lines.addAll(statLines(repo, v, entries));
+                }
+                if (drawing != null && i < entries.size() - 1) lines.add("");
+            }
+            if (drawing == null) lines.forEach(out::println);
+            else printDrawn(out, drawing.next(v.id(), v.parents()), lines);
+        }
+        out.flush();
     }
 
     /** The positional arguments: {@code -N} (a limit, as {@code --max-count}), and one ref or version or {@code <a>..<b>}. */
@@ -168,8 +191,8 @@ final class LogCommand implements Runnable {
         if (graph && json)
             throw FdlException.usage("fdl log --graph draws text and cannot be combined with --json; the JSON lists each version's "
                     + "parents, from which a graph can be drawn");
-        if (!rows && (given.hasMatchedOption("--key") || given.hasMatchedOption("--where") || given.hasMatchedOption("--all")))
-            throw FdlException.usage("--key, --where and --all go with --table (the history of rows of one table)");
+        if (!rows && (given.hasMatchedOption("--key") || given.hasMatchedOption("--where")))
+            throw FdlException.usage("--key and --where go with --table (the history of rows of one table)");
         if (rows && (range || stat || graph || oneline))
             throw FdlException.usage("fdl log --table shows one table's rows; it takes one ref, not <a>..<b>, --stat, --graph or --oneline");
     }
@@ -193,21 +216,23 @@ final class LogCommand implements Runnable {
             if (e.expired() != null) o.put("expired_at", e.expired().expiredAt().toString());
             String was = formatChangedFrom(repo, e.version(), listed);
             if (was != null) o.put("ducklake_format_changed_from", was);
-            if (stat && e.expired() == null) {
-                ArrayNode st = o.putArray("stat");
-                for (ParentStat.TableStat t : stats(repo, e.version(), entries)) {
-                    ObjectNode n = st.addObject();
-                    n.put("table", t.table());
-                    n.put("rows", t.rows());
-                    n.put("added", t.added());
-                    if (t.removed() == null) n.putNull("removed");
-                    else n.put("removed", t.removed());
-                    if (t.dropped()) n.put("dropped", true);
-                }
-            }
+            if (stat && e.expired() == null) statJson(o.putArray("stat"), stats(repo, e.version(), entries));
             a.add(o);
         }
         Out.json(out, a);
+    }
+
+    /** Each table's change over the first parent as a JSON object of {@code into}: table, rows, added, removed (null: unknown), dropped. */
+    static void statJson(ArrayNode into, List<ParentStat.TableStat> tables) {
+        for (ParentStat.TableStat t : tables) {
+            ObjectNode n = into.addObject();
+            n.put("table", t.table());
+            n.put("rows", t.rows());
+            n.put("added", t.added());
+            if (t.removed() == null) n.putNull("removed");
+            else n.put("removed", t.removed());
+            if (t.dropped()) n.put("dropped", true);
+        }
     }
 
     private ParentStat parentStat;
@@ -244,8 +269,13 @@ final class LogCommand implements Runnable {
     }
 
     private List<String> statLines(Repository repo, VersionInfo v, List<Repository.LogEntry> entries) {
+        return statLines(stats(repo, v, entries));
+    }
+
+    /** {@code table  +added  -removed  (rows)} per table, aligned: git's {@code --stat} lines, a table for a file. */
+    static List<String> statLines(List<ParentStat.TableStat> tables) {
         StatColumns lines = new StatColumns();
-        for (ParentStat.TableStat t : stats(repo, v, entries))
+        for (ParentStat.TableStat t : tables)
             lines.add(t.table(), "+" + t.added(), "-" + (t.removed() == null ? "?" : t.removed().toString()), t.dropped() ? "(dropped)" : "(" + Plural.grouped(t.rows(), "row") + ")");
         StringWriter text = new StringWriter();
         PrintWriter w = new PrintWriter(text);
@@ -281,7 +311,7 @@ final class LogCommand implements Runnable {
      */
     static Map<String, List<RefValue>> decorations(Repository repo, Resolved r, PrintWriter err) {
         Map<String, List<RefValue>> refs = repo.refsByVersion(RefsCommand.warnBroken(err));
-        if (r.ref() != null) {
+        if (r != null && r.ref() != null) {
             List<RefValue> at = refs.computeIfAbsent(r.ref().versionId(), k -> new ArrayList<>());
             if (at.stream().noneMatch(x -> x.key().equals(r.ref().key()))) at.add(r.ref());
         }

@@ -257,7 +257,13 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
                     break;
                 }
             }
-            if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+            if (ex instanceof CommandLine.UnmatchedArgumentException && command.equals("status")
+                    && java.util.Arrays.stream(args).anyMatch(a -> a.equals("--repo") || a.startsWith("--repo="))) {
+                // git status, too, needs a work tree: a repository alone has no status, but its refs and history
+                err.println("fdl: status describes a working copy (its branch, base version and uncommitted snapshots); for a repository "
+                        + "without one, list its branches and tags with fdl refs --repo <root> and its history with fdl log --repo <root> "
+                        + "(fdl log --all --repo <root>: every ref's)");
+            } else if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
                 // picocli's suggestions (names close to the mistyped subcommand or option), in one question
                 String prefix = u.isUnknownOption() ? "" : u.getCommandLine().getCommandSpec().qualifiedName() + " ";
                 java.util.List<String> names = new java.util.ArrayList<>();

@@ -38,7 +38,8 @@ final class MergeCommand implements Runnable {
             + "(default: merged to max(0, ours + theirs - base) and listed as a warning).") boolean strict;
     @Option(names = "--author", paramLabel = "\"Name <email>\"", description = "Recorded in the snapshot; default as for fdl commit.") String author;
     @Option(names = "--abort", description = "Go back to the working catalog as it was before the pending merge.") boolean abort;
-    @Option(names = {"-q", "--quiet"}, description = "No progress output.") boolean quiet;
+    @Option(names = {"-q", "--quiet"}, description = "Print nothing on success, as git merge -q: no progress, no summary "
+            + "(conflicts, warnings and errors are still printed; --json still prints its object).") boolean quiet;
     @Option(names = "--json", description = "Print the result as JSON.") boolean json;
 
     @Override
@@ -59,8 +60,9 @@ final class MergeCommand implements Runnable {
             List<String> rerun = new java.util.ArrayList<>(List.of("fdl", "merge", ref));
             if (message != null) rerun.addAll(List.of("-m", message));
             if (author != null) rerun.addAll(List.of("--author", author));
-            MergePrinter.print(spec.commandLine().getOut(), spec.commandLine().getErr(), r, json,
-                    MergePrinter.rerun(rerun, key, strict, ours, theirs));
+            java.io.PrintWriter out = quiet && !json && r.kind() != Merge.Kind.CONFLICTS
+                    ? new java.io.PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
+            MergePrinter.print(out, spec.commandLine().getErr(), r, json, MergePrinter.rerun(rerun, key, strict, ours, theirs));
         }
     }
 

@@ -24,6 +24,9 @@ final class ShowCommand implements Runnable {
         c.spec.addPositional(Specs.optionalPositional(0, "<ref-or-version>",
                 "Default: inside a working copy its branch, else HEAD. Takes <ref>~N, <ref>^N, <ref>@{YYYY-MM-DD}."));
         c.spec.addOption(Specs.flag("Print version.json (plus expired_at when expired) as JSON.", "--json"));
+        c.spec.addOption(Specs.flag("After the message, per table the rows added and removed over the first parent (a changed row "
+                + "counts as both), as git show --stat lists files and fdl log --stat tables; from the catalogs alone: no data file is read. "
+                + "With --json: stat, as in fdl log --stat --json.", "--stat"));
         c.spec.addOption(RepoOption.spec());
         return c.spec;
     }
@@ -39,9 +42,13 @@ final class ShowCommand implements Runnable {
             DefaultRef which = DefaultRef.forArgument(CommandContext.of(spec).cwd().get(), repo, target, spec.commandLine().getErr());
             Resolved r = repo.resolveAllowingExpired(which.spec());
             VersionInfo v = r.version();
+            // an expired version's catalog is deleted: it has no change to count
+            List<dev.fdl.repo.ParentStat.TableStat> stat = !given.hasMatchedOption("--stat") || r.isExpired() ? null
+                    : new dev.fdl.repo.ParentStat(repo, CommandContext.of(spec).cache()).of(v);
             if (json) {
                 ObjectNode o = v.toJson();
                 if (r.isExpired()) o.put("expired_at", r.expired().expiredAt().toString());
+                if (stat != null) LogCommand.statJson(o.putArray("stat"), stat);
                 Out.json(out, o);
                 return;
             }
@@ -66,6 +73,10 @@ final class ShowCommand implements Runnable {
             for (String w : v.checkWarnings()) out.println("  warning: " + w);
             out.println();
             for (String line : v.message().split("\n", -1)) out.println("    " + line);
+            if (stat != null) {
+                out.println();
+                LogCommand.statLines(stat).forEach(out::println);
+            }
             out.flush();
         }
     }

@@ -143,7 +143,7 @@ public final class HistoryWalk {
     }
 
     /**
-     * The versions {@code startId} reaches and {@code hiddenId} does not (git's {@code log hidden..start}),
+     * The versions any of {@code startIds} reaches and {@code hiddenId} does not (git's {@code log hidden..start}),
      * newest first, with each one's expiry (read beside the walk: {@link ExpiryReads}) and missing parents
      * ({@link Repository#log(String, String, int)}).
      * Both walks go by descending seq, so the hidden side is read only down to the oldest version listed.
@@ -154,7 +154,7 @@ public final class HistoryWalk {
      * @param hiddenId null: nothing hidden
      * @param limit    at most this many entries (negative: all)
      */
-    static List<Repository.LogEntry> log(VersionDatabase versions, String startId, String hiddenId, int limit, Parents parents) {
+    static List<Repository.LogEntry> log(VersionDatabase versions, Collection<String> startIds, String hiddenId, int limit, Parents parents) {
         List<VersionInfo> listed = new ArrayList<>();
         List<List<String>> missingOf = new ArrayList<>();
         HistoryWalk walk = HistoryWalk.over(versions, parents);
@@ -162,7 +162,7 @@ public final class HistoryWalk {
         Set<String> hidden = new HashSet<>();
         Map<String, ExpiredInfo> expired;
         try (ExpiryReads expiries = new ExpiryReads(versions)) {
-            walk.start(startId);
+            for (String id : startIds) walk.start(id);
             if (hiddenId != null) hiddenWalk.start(hiddenId);
             while (walk.peek() != null && (limit < 0 || listed.size() < limit)) {
                 VersionInfo v = walk.peek();

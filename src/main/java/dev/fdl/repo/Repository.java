@@ -357,6 +357,14 @@ public final class Repository {
      * itself pointed at, a merge standing for what it brought in).
      */
     public List<LogEntry> log(String startId, String hiddenId, int limit, HistoryWalk.Parents parents) {
-        return HistoryWalk.log(versions, startId, hiddenId, limit, parents);
+        return HistoryWalk.log(versions, List.of(startId), hiddenId, limit, parents);
+    }
+
+    /**
+     * {@link #log(String, String, int, HistoryWalk.Parents)} from several versions at once (git's
+     * {@code log --all}: every ref's): the versions any of {@code startIds} reaches, newest first, each once.
+     */
+    public List<LogEntry> log(List<String> startIds, String hiddenId, int limit, HistoryWalk.Parents parents) {
+        return HistoryWalk.log(versions, startIds, hiddenId, limit, parents);
     }
 }

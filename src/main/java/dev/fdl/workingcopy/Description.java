@@ -91,7 +91,8 @@ public final class Description {
      * a pull or merge: a file unchanged since {@code base} (or none) becomes {@code theirs}'
      * description; a file {@code theirs} did not change, or changed the same way, stays; when both
      * changed it, they merge per top-level key by the same rule, and a key both changed differently
-     * keeps the working copy's value. A file that is not a JSON object stays as it is.
+     * keeps the working copy's value (resources that differ only in their {@code rows}, which the
+     * next commit refills, count as the same). A file that is not a JSON object stays as it is.
      *
      * @param base   the version the working copy's file was placed from or the merge base
      * @param theirs the version merged in (a pull: the branch's new version)
@@ -122,12 +123,26 @@ public final class Description {
         for (String k : keys) {
             com.fasterxml.jackson.databind.JsonNode b = was.get(k), o = ours.get(k), t = now.get(k);
             if (java.util.Objects.equals(o, t) || java.util.Objects.equals(t, b)) continue;
-            if (!java.util.Objects.equals(o, b)) both.add(k);
+            if (!java.util.Objects.equals(o, b)) {
+                // row counts are fdl's, refilled from the merged catalog at the next commit: no choice was lost
+                if (!java.util.Objects.equals(withoutRowCounts(k, o), withoutRowCounts(k, t))) both.add(k);
+            }
             else if (t == null) out.remove(k);
             else out.set(k, t);
         }
         write(file(wc), dev.fdl.util.Json.bytes(out));
         return both;
+    }
+
+    /**
+     * {@code value} of the top-level key {@code key} without the {@code rows} of its resources when
+     * {@code key} is {@code resources} (counts commit fills in, SPEC.md section 3), else {@code value}.
+     */
+    private static com.fasterxml.jackson.databind.JsonNode withoutRowCounts(String key, com.fasterxml.jackson.databind.JsonNode value) {
+        if (!key.equals("resources") || value == null || !value.isArray()) return value;
+        com.fasterxml.jackson.databind.node.ArrayNode copy = (com.fasterxml.jackson.databind.node.ArrayNode) value.deepCopy();
+        for (com.fasterxml.jackson.databind.JsonNode r : copy) if (r instanceof ObjectNode o) o.remove("rows");
+        return copy;
     }
 
     /** The working copy's description file's bytes when they differ from {@code base}'s description, else null. */

@@ -129,13 +129,23 @@ public final class Merge {
         return new MergeOutcome(Kind.MERGED, other, base.version(), base.ambiguous(), w.result(), kept);
     }
 
+    /**
+     * Moves the branch to {@code other} and the working copy with it. The working copy's own edits
+     * of the description go through, merged per key with {@code other}'s as a pull merges them
+     * ({@link Description#merge}); a description it cannot carry (written before the branch had a
+     * version) is refused before the branch moves, so nothing changes.
+     */
     private static MergeOutcome fastForward(Repository repo, WorkingCopy wc, WorkingCopy.State st, VersionInfo other, Services s) {
+        VersionInfo placedFrom = st.baseVersion() == null ? null : repo.readVersion(st.baseVersion()).orElse(null);
+        byte[] mine = placedFrom == null ? null : Description.edited(wc, placedFrom);
+        if (mine == null) Description.checkCanPlace(repo, wc, other);
         RefUpdate update = repo.updateRef(RefValue.Kind.BRANCH, new RefName(st.branch()));
         RefUpdate.Outcome o = st.refEtag() == null ? update.create(other.id()) : update.move(st.refEtag(), other.id());
         if (!o.result().changed())
             throw FdlException.conflict("cannot fast-forward branch '" + st.branch() + "': " + (o.message() != null ? o.message()
                     : "it moved since checkout") + "; nothing changed. Bring the working copy up to date with fdl pull, then merge again");
-        Checkout.run(repo, s.catalogs(), wc, st.branch(), null, false, s.progress());
-        return new MergeOutcome(Kind.FAST_FORWARD, other, null, false, null);
+        Checkout.run(repo, s.catalogs(), wc, st.branch(), null, mine != null, s.progress());
+        List<String> kept = mine == null ? List.of() : Description.merge(repo, wc, placedFrom, other, mine);
+        return new MergeOutcome(Kind.FAST_FORWARD, other, null, false, null, kept);
     }
 }

@@ -151,4 +151,36 @@ class DescriptionThroughPullAndMergeCliTest {
         Cli.ok(wc, "merge", "--abort");
         assertThat(Files.readString(wc.resolve("dataset.json"))).isEqualTo("{\"title\": \"Mine\"}\n");
     }
+
+    @Test
+    void aFastForwardMergeMovesTheWorkingCopyAndCarriesItsOwnDescriptionEdits() throws IOException {
+        Cli.ok(second, "checkout", "-b", "topic");
+        sync(second, "k,a\n1,10\n2,20\n3,30\n");
+        Cli.ok(second, "commit", "-m", "the topic adds a row");
+        edit(wc, "description", "Written in the working copy");
+
+        Cli.Result merged = Cli.ok(wc, "merge", "topic");
+        assertThat(merged.out()).contains("Fast-forward");
+        String status = Cli.ok(wc, "status").out();
+        assertThat(status).doesNotContain("has moved").contains("Description: dataset.json modified");
+        assertThat(description(wc).path("description").asText()).isEqualTo("Written in the working copy");
+        assertThat(description(wc).path("resources").get(0).path("rows").asLong()).as("the branch's rows, not the base's").isEqualTo(3);
+        Cli.ok(wc, "commit", "-m", "describe");
+        assertThat(Cli.ok(wc, "status").out()).doesNotContain("Description:").contains("Nothing to commit");
+    }
+
+    @Test
+    void rowCountsBothSidesChangedAreNoDescriptionConflict() throws IOException {
+        Cli.ok(second, "checkout", "-b", "topic");
+        sync(second, "k,a\n1,10\n2,20\n3,30\n");
+        Cli.ok(second, "commit", "-m", "the topic adds a row");
+        sync(wc, "k,a\n1,10\n2,20\n4,40\n5,50\n");
+        Cli.ok(wc, "commit", "-m", "main adds two rows");
+
+        Cli.Result merged = Cli.ok(wc, "merge", "topic");
+        assertThat(merged.err()).doesNotContain("warning: the description");
+        Cli.ok(wc, "commit", "-m", "merge");
+        assertThat(description(wc).path("resources").get(0).path("rows").asLong()).as("refilled from the merged table").isEqualTo(5);
+        assertThat(Cli.ok(wc, "status").out()).doesNotContain("Description:");
+    }
 }
