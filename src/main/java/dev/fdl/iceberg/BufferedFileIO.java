@@ -14,10 +14,11 @@ import java.util.Map;
  * metadata JSON) in memory, by location, until {@link IcebergMetadataWriter} puts them into the
  * repository's store: nothing is stored before the whole table is written, and fdl's own store
  * (local folder, S3) does the writing, without Hadoop. Files are small (a manifest entry per data
- * file). Not thread-safe: one per table written.
+ * file). One per table written; safe for the thread that encodes its manifests ({@link DataManifests})
+ * beside the thread that commits.
  */
 final class BufferedFileIO implements FileIO {
-    private final Map<String, InMemoryOutputFile> written = new LinkedHashMap<>();
+    private final Map<String, InMemoryOutputFile> written = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
 
     @Override
     public InputFile newInputFile(String path) {

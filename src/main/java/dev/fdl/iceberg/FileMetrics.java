@@ -95,9 +95,9 @@ final class FileMetrics {
         b.upper().put(id, Conversions.toByteBuffer(type, max));
     }
 
-    /** The metrics of data file {@code dataFileId} holding {@code records} rows. */
-    Metrics of(long dataFileId, long records) {
-        Bounds b = byFile.get(dataFileId);
+    /** The metrics of data file {@code dataFileId} holding {@code records} rows; its statistics are then forgotten. */
+    Metrics take(long dataFileId, long records) {
+        Bounds b = byFile.remove(dataFileId);
         if (b == null) return new Metrics(records, null, null, Map.of(), null, Map.of(), Map.of());
         return new Metrics(records, null, null, b.nulls(), null, b.lower(), b.upper());
     }

@@ -111,6 +111,10 @@ public final class IcebergMetadataWriter {
             }
             List<TableWritten> result = new ArrayList<>();
             for (SnapshotView.TableEntry t : view.tables()) result.add(table(writer, t, versionId, target, work));
+            // detached here, by its alias, rather than found and detached by the pool's check when the connection goes back
+            try (Statement st = duck.createStatement()) {
+                st.execute("DETACH " + MetadataQueries.CATALOG_ALIAS);
+            }
             return result;
         } catch (SQLException e) {
             throw new FdlException(FdlException.Kind.FAILURE, "cannot write the Iceberg metadata of version " + versionId + ": "

@@ -6,15 +6,19 @@ import dev.fdl.ducklake.catalog.MetadataQueries;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.store.Payload;
 
+import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
@@ -33,6 +37,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -88,7 +93,7 @@ final class IcebergTableWriter {
         Schema schema = schema(table);
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put(TableProperties.FORMAT_VERSION, "2");
-        properties.put("fdl.version", versionId);
+        properties.put(IcebergHistory.VERSION_KEY, versionId);
         // deflate (Iceberg's default codec, read by every engine) at its fastest level: at the default
         // level compressing the manifest cost more than writing its entries (docs/iceberg.md, "Benchmark")
         properties.put(TableProperties.MANIFEST_COMPRESSION_LEVEL, "1");
@@ -105,15 +110,56 @@ final class IcebergTableWriter {
         MemoryTableOperations ops = new MemoryTableOperations(empty, io);
         BaseTable iceberg = new BaseTable(ops, where);
         Map<String, Payload> files = new LinkedHashMap<>();
-        RowDelta delta = iceberg.newRowDelta().set("fdl.version", versionId);
-        Map<Long, String> locations = addDataFiles(delta, iceberg, table, place, sizeOf, where);
-        long extraBytes = addExtras(delta, schema, table, place, readableDeletes, locations, files);
-        delta.commit();
         String metadata = place.tableLocation() + "/metadata/";
+        long extraBytes;
+        if (table.deleteFiles().isEmpty() && table.inlinedDeleteTable() == null) {
+            extraBytes = append(iceberg, io, metadata, table, place, sizeOf, versionId, files);
+        } else {
+            RowDelta delta = iceberg.newRowDelta().set(IcebergHistory.VERSION_KEY, versionId);
+            Map<Long, String> locations = addDataFiles(delta::addRows, iceberg, table, place, sizeOf, where);
+            extraBytes = addDeletes(delta, table, place, readableDeletes, locations, files)
+                    + addInlined(delta::addRows, schema, table, place, files);
+            delta.commit();
+        }
         TableMetadataParser.overwrite(ops.current(), io.newOutputFile(metadata + METADATA_FILE));
         io.files().forEach((location, bytes) -> files.put(location, Payload.of(bytes)));
         files.put(metadata + VERSION_HINT, Payload.of("1".getBytes(StandardCharsets.UTF_8)));
         return new TableFiles(files, extraBytes);
+    }
+
+    /**
+     * The snapshot of a table without deletes: its data manifests encoded while the data files are
+     * built ({@link DataManifests}), appended as they are. The summary counts the files' bytes and
+     * partitions as Iceberg counts files added one by one (appended manifests carry only counts).
+     */
+    private long append(BaseTable iceberg, BufferedFileIO io, String metadata, SnapshotView.TableEntry table, Place place,
+                        ToLongFunction<String> sizeOf, String versionId, Map<String, Payload> files) throws SQLException {
+        Map<String, String> writer = Map.of(
+                TableProperties.AVRO_COMPRESSION, iceberg.properties().getOrDefault(TableProperties.MANIFEST_COMPRESSION,
+                        TableProperties.MANIFEST_COMPRESSION_DEFAULT),
+                TableProperties.AVRO_COMPRESSION_LEVEL, iceberg.properties().get(TableProperties.MANIFEST_COMPRESSION_LEVEL));
+        long[] bytes = {0};
+        Set<String> partitions = new HashSet<>();
+        long extraBytes;
+        List<ManifestFile> manifests;
+        try (DataManifests encoder = new DataManifests(io, metadata, iceberg.specs(), writer)) {
+            java.util.function.Consumer<DataFile> add = f -> {
+                encoder.add(f);
+                bytes[0] += f.fileSizeInBytes();
+                partitions.add(iceberg.specs().get(f.specId()).partitionToPath(f.partition()));
+            };
+            addDataFiles(add, iceberg, table, place, sizeOf, table.schema() + "." + table.name());
+            extraBytes = addInlined(add, iceberg.schema(), table, place, files);
+            manifests = encoder.finish();
+        }
+        AppendFiles append = iceberg.newFastAppend().set(IcebergHistory.VERSION_KEY, versionId);
+        manifests.forEach(append::appendManifest);
+        if (!manifests.isEmpty()) {
+            append.set(SnapshotSummary.ADDED_FILE_SIZE_PROP, Long.toString(bytes[0]))
+                    .set(SnapshotSummary.CHANGED_PARTITION_COUNT_PROP, Integer.toString(partitions.size()));
+        }
+        append.commit();
+        return extraBytes;
     }
 
     /**
@@ -135,54 +181,69 @@ final class IcebergTableWriter {
         return IcebergTypes.schema(rows, where);
     }
 
-    /** Adds every visible data file, in {@code iceberg}'s partition spec where it has one partition value; returns each one's Iceberg location by DuckLake data file id. */
-    private Map<Long, String> addDataFiles(RowDelta delta, Table iceberg, SnapshotView.TableEntry table, Place place,
-                                           ToLongFunction<String> sizeOf, String where) throws SQLException {
+    /**
+     * Adds every visible data file, in {@code iceberg}'s partition spec where it has one partition
+     * value, in data file id order, each as soon as its statistics are read; returns each one's
+     * Iceberg location by DuckLake data file id.
+     */
+    private Map<Long, String> addDataFiles(java.util.function.Consumer<DataFile> add, Table iceberg, SnapshotView.TableEntry table,
+                                           Place place, ToLongFunction<String> sizeOf, String where) throws SQLException {
         Schema schema = iceberg.schema();
         FileMetrics metrics = new FileMetrics(schema);
-        model.fileColumnStats(table.id(), metrics.boundedColumns(), metrics::add);
         PartitionSpec partitioned = iceberg.spec().isPartitioned() ? iceberg.spec() : null;
+        List<SnapshotView.DataFileEntry> visible = new ArrayList<>(table.dataFiles());
+        visible.sort(java.util.Comparator.comparingLong(SnapshotView.DataFileEntry::id));
         Map<Long, String> locations = new LinkedHashMap<>();
-        for (SnapshotView.DataFileEntry f : table.dataFiles()) {
-            String name = underDataFolder(f.location(), where);
-            String location = place.dataLocation() + name;
-            long bytes = f.bytes() >= 0 ? f.bytes() : sizeOf.applyAsLong(name);
-            Metrics m = metrics.of(f.id(), f.recordCount());
-            PartitionData partition = partitioned == null ? null : IcebergPartitions.partition(partitioned, schema, m);
-            DataFiles.Builder file = DataFiles.builder(partition == null ? PartitionSpec.unpartitioned() : partitioned).withPath(location)
-                    .withFormat(FileFormat.PARQUET).withFileSizeInBytes(bytes).withMetrics(m);
-            if (partition != null) file.withPartition(partition);
-            delta.addRows(file.build());
-            locations.put(f.id(), location);
-        }
+        java.util.function.IntConsumer addUpTo = end -> { // adds the files before index end, their statistics all read
+            for (int i = locations.size(); i < end; i++) {
+                SnapshotView.DataFileEntry f = visible.get(i);
+                String name = underDataFolder(f.location(), where);
+                String location = place.dataLocation() + name;
+                long bytes = f.bytes() >= 0 ? f.bytes() : sizeOf.applyAsLong(name);
+                Metrics m = metrics.take(f.id(), f.recordCount());
+                PartitionData partition = partitioned == null ? null : IcebergPartitions.partition(partitioned, schema, m);
+                DataFiles.Builder file = DataFiles.builder(partition == null ? PartitionSpec.unpartitioned() : partitioned).withPath(location)
+                        .withFormat(FileFormat.PARQUET).withFileSizeInBytes(bytes).withMetrics(m);
+                if (partition != null) file.withPartition(partition);
+                add.accept(file.build());
+                locations.put(f.id(), location);
+            }
+        };
+        int[] next = {0}; // the first file whose statistics may still come
+        model.fileColumnStats(table.id(), metrics.boundedColumns(), s -> {
+            while (next[0] < visible.size() && visible.get(next[0]).id() < s.dataFileId()) next[0]++;
+            addUpTo.accept(next[0]);
+            metrics.add(s);
+        });
+        addUpTo.accept(visible.size());
         return locations;
     }
 
-    /** Writes and adds the delete file and the inlined rows' data file; returns their bytes. */
-    private long addExtras(RowDelta delta, Schema schema, SnapshotView.TableEntry table, Place place, List<String> readableDeletes,
-                           Map<Long, String> locations, Map<String, Payload> files) throws SQLException {
-        long bytes = 0;
-        String base = place.tableLocation() + "/data/";
+    /** Writes and adds the delete file; returns its bytes. */
+    private long addDeletes(RowDelta delta, SnapshotView.TableEntry table, Place place, List<String> readableDeletes,
+                            Map<Long, String> locations, Map<String, Payload> files) throws SQLException {
         ExtraFiles.Written deletes = ExtraFiles.deletes(duck, catalog, table, readableDeletes, locations,
                 scratch.resolve("deletes-" + table.id() + ".parquet"));
-        if (deletes != null) {
-            long size = size(deletes.file());
-            String location = base + "deletes-" + catalog.snapshot() + ".parquet";
-            delta.addDeletes(FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned()).ofPositionDeletes().withPath(location)
-                    .withFormat(FileFormat.PARQUET).withFileSizeInBytes(size).withRecordCount(deletes.rows()).build());
-            files.put(location, Payload.of(deletes.file()));
-            bytes += size;
-        }
+        if (deletes == null) return 0;
+        long size = size(deletes.file());
+        String location = place.tableLocation() + "/data/deletes-" + catalog.snapshot() + ".parquet";
+        delta.addDeletes(FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned()).ofPositionDeletes().withPath(location)
+                .withFormat(FileFormat.PARQUET).withFileSizeInBytes(size).withRecordCount(deletes.rows()).build());
+        files.put(location, Payload.of(deletes.file()));
+        return size;
+    }
+
+    /** Writes and adds the inlined rows' data file (unpartitioned); returns its bytes. */
+    private long addInlined(java.util.function.Consumer<DataFile> add, Schema schema, SnapshotView.TableEntry table, Place place,
+                            Map<String, Payload> files) throws SQLException {
         ExtraFiles.Written inlined = ExtraFiles.inlinedRows(duck, catalog, table, schema, scratch.resolve("inlined-" + table.id() + ".parquet"));
-        if (inlined != null) {
-            long size = size(inlined.file());
-            String location = base + "inlined-" + catalog.snapshot() + ".parquet";
-            delta.addRows(DataFiles.builder(PartitionSpec.unpartitioned()).withPath(location).withFormat(FileFormat.PARQUET)
-                    .withFileSizeInBytes(size).withRecordCount(inlined.rows()).build());
-            files.put(location, Payload.of(inlined.file()));
-            bytes += size;
-        }
-        return bytes;
+        if (inlined == null) return 0;
+        long size = size(inlined.file());
+        String location = place.tableLocation() + "/data/inlined-" + catalog.snapshot() + ".parquet";
+        add.accept(DataFiles.builder(PartitionSpec.unpartitioned()).withPath(location).withFormat(FileFormat.PARQUET)
+                .withFileSizeInBytes(size).withRecordCount(inlined.rows()).build());
+        files.put(location, Payload.of(inlined.file()));
+        return size;
     }
 
     private static long size(Path file) {

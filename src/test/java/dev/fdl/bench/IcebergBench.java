@@ -1,12 +1,11 @@
 package dev.fdl.bench;
 
-import dev.fdl.ducklake.CatalogKind;
-import dev.fdl.ducklake.catalog.EmptyCatalog;
 import dev.fdl.ducklake.catalog.MetadataQueries;
 import dev.fdl.ducklake.engine.DuckDbPool;
 import dev.fdl.ducklake.engine.Sql;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.iceberg.IcebergMetadataWriter;
+import dev.fdl.iceberg.ManyFilesCatalog;
 import dev.fdl.repo.RefName;
 import dev.fdl.repo.Repository;
 import dev.fdl.store.ObjectStore;
@@ -50,7 +49,7 @@ public final class IcebergBench {
         Path tmp = Files.createTempDirectory("fdl-icebergbench-");
         try {
             Path catalog = tmp.resolve("ducklake.duckdb");
-            generate(catalog, files);
+            ManyFilesCatalog.generate(catalog, files);
             long[] read = new long[RUNS], write = new long[RUNS], readCpu = new long[RUNS], writeCpu = new long[RUNS];
             long metadataBytes = 0, dataBytes = 0, written = 0;
             for (int i = 0; i < WARM_UPS + RUNS; i++) { // the warm-up rounds are not counted
@@ -113,36 +112,6 @@ public final class IcebergBench {
                     st.execute("DETACH " + MetadataQueries.CATALOG_ALIAS);
                 }
             }
-        }
-    }
-
-    /** A catalog at snapshot 1 with table main.events: {@code files} data files, their column statistics, 100 inlined rows. */
-    static void generate(Path file, long files) throws Exception {
-        EmptyCatalog.create(file, CatalogKind.DUCKDB, "data/");
-        try (Connection c = DuckDbPool.connect(); Statement s = c.createStatement()) {
-            s.execute("ATTACH '" + file + "' AS cat");
-            s.execute("USE cat");
-            s.execute("INSERT INTO ducklake_snapshot VALUES (1, TIMESTAMPTZ '2026-01-01 00:00:00+00', 1, 10, " + files + ")");
-            s.execute("INSERT INTO ducklake_snapshot_changes VALUES (1, 'created_table:\"main\".\"events\"', NULL, NULL, NULL)");
-            s.execute("INSERT INTO ducklake_table VALUES (1, uuid(), 1, NULL, 0, 'events', 'events/', true)");
-            s.execute("INSERT INTO ducklake_column SELECT k, 1, NULL, 1, k, 'c' || k, CASE WHEN k = 1 THEN 'int64' WHEN k = 2 THEN 'varchar'"
-                    + " WHEN k = 3 THEN 'float64' ELSE 'timestamptz' END, NULL, NULL, true, NULL, 'literal', 'duckdb' FROM range(1, 5) b(k)");
-            s.execute("INSERT INTO ducklake_schema_versions VALUES (1, 1, 1)");
-            s.execute("INSERT INTO ducklake_data_file SELECT i, 1, 1, NULL, NULL, 'ducklake-' || uuid() || '.parquet', true, 'parquet',"
-                    + " 100000, 4000000 + i, 2000, i * 100000, NULL, NULL, NULL, NULL FROM range(" + files + ") t(i)");
-            s.execute("INSERT INTO ducklake_file_column_stats SELECT f, 1, k, 1000000, 100000, f % 3,"
-                    + " CASE WHEN k = 1 THEN CAST(f * 100000 AS VARCHAR) WHEN k = 2 THEN 'a' || f WHEN k = 3 THEN CAST(f / 7.0 AS VARCHAR)"
-                    + " ELSE '2026-01-01 00:00:00+00' END,"
-                    + " CASE WHEN k = 1 THEN CAST(f * 100000 + 99999 AS VARCHAR) WHEN k = 2 THEN 'z' || f WHEN k = 3 THEN CAST(f / 7.0 + 1 AS VARCHAR)"
-                    + " ELSE '2026-02-01 00:00:00+00' END, CASE WHEN k = 3 THEN false END, NULL FROM range(" + files + ") a(f), range(1, 5) b(k)");
-            s.execute("INSERT INTO ducklake_table_stats VALUES (1, " + files * 100000 + ", " + files * 100000 + ", " + files * 4000000 + ")");
-            s.execute("CREATE TABLE ducklake_inlined_data_1_1(row_id BIGINT, begin_snapshot BIGINT, end_snapshot BIGINT, c1 BIGINT,"
-                    + " c2 VARCHAR, c3 DOUBLE, c4 TIMESTAMP WITH TIME ZONE)");
-            s.execute("INSERT INTO ducklake_inlined_data_tables VALUES (1, 'ducklake_inlined_data_1_1', 1)");
-            s.execute("INSERT INTO ducklake_inlined_data_1_1 SELECT " + files * 100000 + " + i, 1, NULL, i, 'town ' || i, i / 3.0,"
-                    + " TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_microseconds(i) FROM range(100) t(i)");
-            s.execute("USE memory");
-            s.execute("DETACH cat");
         }
     }
 

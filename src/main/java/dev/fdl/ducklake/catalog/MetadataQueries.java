@@ -402,7 +402,9 @@ public final class MetadataQueries {
      * {@link #fileColumnStats(long, Consumer)} with the least and greatest values of the columns in
      * {@code bounds} only (null: every column's, as text), each as the DuckDB type it names
      * ({@code VARCHAR}: the text; {@code BIGINT}, {@code DOUBLE}…: {@code TRY_CAST} of the text, so a
-     * reader of numbers parses no text); the other columns' come as null (unknown).
+     * reader of numbers parses no text); the other columns' come as null (unknown). With
+     * {@code bounds}, the rows come ordered by data file id, so a reader can finish each file's
+     * statistics as the next file's begin.
      */
     public void fileColumnStats(long tableId, Map<Long, String> bounds, Consumer<FileColumnStats> sink) throws SQLException {
         if (!tableNames.contains("ducklake_file_column_stats")) return;
@@ -417,7 +419,7 @@ public final class MetadataQueries {
             }
         }
         try (PreparedStatement ps = conn.prepareStatement("SELECT data_file_id, column_id, null_count, contains_nan" + select
-                + " FROM " + t("ducklake_file_column_stats") + " WHERE table_id = ?")) {
+                + " FROM " + t("ducklake_file_column_stats") + " WHERE table_id = ?" + (bounds == null ? "" : " ORDER BY data_file_id"))) {
             ps.setLong(1, tableId);
             try (ResultSet r = ps.executeQuery()) {
                 while (r.next()) {
