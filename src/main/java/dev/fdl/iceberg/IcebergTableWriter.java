@@ -113,7 +113,7 @@ final class IcebergTableWriter {
         String metadata = place.tableLocation() + "/metadata/";
         long extraBytes;
         if (table.deleteFiles().isEmpty() && table.inlinedDeleteTable() == null) {
-            extraBytes = append(iceberg, io, metadata, table, place, sizeOf, versionId, files);
+            extraBytes = append(iceberg, io, table, place, sizeOf, versionId, files);
         } else {
             RowDelta delta = iceberg.newRowDelta().set(IcebergHistory.VERSION_KEY, versionId);
             Map<Long, String> locations = addDataFiles(delta::addRows, iceberg, table, place, sizeOf, where);
@@ -132,7 +132,7 @@ final class IcebergTableWriter {
      * built ({@link DataManifests}), appended as they are. The summary counts the files' bytes and
      * partitions as Iceberg counts files added one by one (appended manifests carry only counts).
      */
-    private long append(BaseTable iceberg, BufferedFileIO io, String metadata, SnapshotView.TableEntry table, Place place,
+    private long append(BaseTable iceberg, BufferedFileIO io, SnapshotView.TableEntry table, Place place,
                         ToLongFunction<String> sizeOf, String versionId, Map<String, Payload> files) throws SQLException {
         Map<String, String> writer = Map.of(
                 TableProperties.AVRO_COMPRESSION, iceberg.properties().getOrDefault(TableProperties.MANIFEST_COMPRESSION,
@@ -142,7 +142,7 @@ final class IcebergTableWriter {
         Set<String> partitions = new HashSet<>();
         long extraBytes;
         List<ManifestFile> manifests;
-        try (DataManifests encoder = new DataManifests(io, metadata, iceberg.specs(), writer)) {
+        try (DataManifests encoder = new DataManifests(io, place.tableLocation() + "/metadata/", iceberg.specs(), writer)) {
             java.util.function.Consumer<DataFile> add = f -> {
                 encoder.add(f);
                 bytes[0] += f.fileSizeInBytes();

@@ -89,19 +89,22 @@ class SparkReadsCliTest {
         }
     }
 
-    /** The Spark lines of {@code fdl attach --iceberg}: each line's SQL statement and its {@code spark.read} alternative. */
+    /**
+     * The Spark lines of {@code fdl attach --iceberg}: after the {@code spark-sql} line that starts
+     * the shell, each line's SQL statement and its {@code spark.read} alternative (in its comment).
+     */
     static List<String> sparkStatements(String attach) {
         List<String> out = new ArrayList<>();
         boolean inSpark = false;
         for (String line : attach.split("\n")) {
-            if (line.startsWith("--")) {
-                inSpark = line.startsWith("-- Spark");
+            if (line.startsWith("-- ") || line.startsWith("# ")) { // a reader's heading, in its own language
+                inSpark = line.startsWith("# Spark");
                 continue;
             }
-            if (!inSpark || line.isBlank()) continue;
-            int comment = line.indexOf(";  -- or ");
+            if (!inSpark || line.isBlank() || line.startsWith("spark-sql ")) continue;
+            int comment = line.indexOf(";  -- ");
             out.add(comment < 0 ? line.replaceAll(";\\s*$", "") : line.substring(0, comment));
-            if (comment >= 0) out.add(line.substring(comment + ";  -- or ".length()).trim());
+            if (comment >= 0) out.add(line.substring(line.indexOf("spark.read", comment)).trim());
         }
         return out;
     }
