@@ -1,5 +1,7 @@
 package dev.fdl.iceberg;
 
+import dev.fdl.util.BatchedWorker;
+
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.ManifestFile;
@@ -15,8 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 
 /**
  * A table's data manifests (Iceberg spec, "Manifests"), one per partition spec, encoded by Iceberg's
@@ -28,27 +28,23 @@ import java.util.concurrent.BlockingQueue;
  * files, then {@link #finish}; {@link #close} without finishing discards what was written.
  */
 final class DataManifests implements AutoCloseable {
-    /** Files handed over at a time: a queue operation per file would cost more than encoding it. */
+    /** Files handed over at a time: a hand-over per file would cost more than encoding it. */
     private static final int BATCH = 256;
-    private static final List<DataFile> END = List.of();
 
     private final FileIO io;
     private final String metadataLocation;
     private final Map<Integer, PartitionSpec> specs;
     private final Map<String, String> writerProperties;
     private final String prefix = UUID.randomUUID().toString();
-    private final BlockingQueue<List<DataFile>> queue = new ArrayBlockingQueue<>(32);
-    private final Thread thread;
+    /** The manifest of each spec, by spec id (the encoding thread's alone until it ends). */
+    private final Map<Integer, ManifestWriter<DataFile>> writers = new LinkedHashMap<>();
     private final List<ManifestFile> written = new ArrayList<>();
-    /** The encoder's first failure; once set, it drains the queue without encoding, so {@link #add} never waits forever. */
-    private volatile Throwable failure;
-    private List<DataFile> batch = new ArrayList<>(BATCH);
-    private boolean ended;
+    private final BatchedWorker<DataFile> worker;
 
     /**
      * Starts the encoding thread.
      *
-     * @param metadataLocation the table's metadata folder URL, ending in {@code /}: the manifests are {@code <uuid>-m<n>.avro} there
+     * @param metadataLocation the table's metadata folder URL, ending in {@code /}: the manifests are {@code <uuid>-m<spec id>.avro} there
      * @param specs            the table's partition specs by id (each file goes to its {@link DataFile#specId()}'s manifest)
      * @param writerProperties Iceberg's manifest writer properties (the Avro codec and its level)
      */
@@ -57,93 +53,39 @@ final class DataManifests implements AutoCloseable {
         this.metadataLocation = metadataLocation;
         this.specs = Map.copyOf(specs);
         this.writerProperties = Map.copyOf(writerProperties);
-        this.thread = new Thread(this::encode, "fdl-iceberg-manifests");
-        thread.setDaemon(true);
-        thread.start();
+        this.worker = new BatchedWorker<>("fdl-iceberg-manifests", BATCH, 32,
+                f -> writers.computeIfAbsent(f.specId(), this::writer).add(f), this::closeWriters);
     }
 
     /** Adds a data file to its spec's manifest. */
     void add(DataFile file) {
-        batch.add(file);
-        if (batch.size() == BATCH) {
-            hand(batch);
-            batch = new ArrayList<>(BATCH);
-        }
+        worker.add(file);
     }
 
     /**
      * Waits for the encoding to end and returns the manifests (none when no file was added).
      *
-     * @throws UncheckedIOException or the encoder's own exception when a manifest could not be written
+     * @throws UncheckedIOException or Iceberg's own exception when a manifest could not be written
      */
     List<ManifestFile> finish() {
-        end();
-        if (failure instanceof RuntimeException e) throw e;
-        if (failure instanceof Error e) throw e;
-        if (failure != null) throw new UncheckedIOException(new IOException("cannot write a manifest", failure));
+        worker.finish();
         return List.copyOf(written);
     }
 
     /** Ends the encoding thread; after a failure of the caller, what it wrote stays unused in the table's buffer. */
     @Override
     public void close() {
-        end();
+        worker.close();
     }
 
-    private void end() {
-        if (ended) return;
-        ended = true;
-        if (!batch.isEmpty()) hand(batch);
-        hand(END);
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) Thread.currentThread().interrupt();
-    }
-
-    private void hand(List<DataFile> files) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                queue.put(files);
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true; // the encoder drains the queue whatever happens: the put completes
-            }
-        }
-        if (interrupted) Thread.currentThread().interrupt();
-    }
-
-    private void encode() {
-        Map<Integer, ManifestWriter<DataFile>> writers = new LinkedHashMap<>();
-        while (true) {
-            List<DataFile> files;
-            try {
-                files = queue.take();
-            } catch (InterruptedException e) {
-                failure = e;
-                continue; // keep draining: the caller's END is still to come
-            }
-            if (files == END) break;
-            if (failure != null) continue;
-            try {
-                for (DataFile f : files) writers.computeIfAbsent(f.specId(), this::writer).add(f);
-            } catch (RuntimeException | Error e) {
-                failure = e;
-            }
-        }
+    private void closeWriters() {
         for (ManifestWriter<DataFile> w : writers.values()) {
             try {
                 w.close();
-                if (failure == null) written.add(w.toManifestFile());
-            } catch (IOException | RuntimeException e) {
-                if (failure == null) failure = e;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the manifest " + w.toManifestFile().path(), e);
             }
+            written.add(w.toManifestFile());
         }
     }
 

@@ -138,7 +138,7 @@ public final class DataFileUploads {
             } finally {
                 if (watcher != null) {
                     watcher.interrupt();
-                    joinUninterruptibly(watcher);
+                    dev.fdl.util.BatchedWorker.joinUninterruptibly(watcher);
                 }
             }
             List<Uploaded> result = u.finish(files);
@@ -316,18 +316,5 @@ public final class DataFileUploads {
             if (c instanceof Error err) throw err;
             throw new IllegalStateException("cannot upload " + job.file() + ": " + c.getMessage(), c);
         }
-    }
-
-    private static void joinUninterruptibly(Thread t) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                t.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) Thread.currentThread().interrupt();
     }
 }
