@@ -45,6 +45,7 @@ final class ServeCommand implements Runnable {
                 PrintWriter out = spec.commandLine().getOut();
                 out.println("Serving " + store.root() + " read-only at " + server.url() + " (Ctrl-C to stop)");
                 out.println(attachHint(server.url()));
+                out.println(restCatalogHint(server.url()));
                 out.flush();
                 Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
                 stop.await();
@@ -60,5 +61,16 @@ final class ServeCommand implements Runnable {
      */
     static String attachHint(java.net.URI url) {
         return "Attach a version: fdl attach <ref> --repo " + ShellQuote.word(url.toString());
+    }
+
+    /**
+     * The line serve prints for Iceberg readers: its read-only REST catalog (docs/iceberg.md,
+     * "REST catalog"), as the {@code spark-sql} command that opens it as catalog {@code fdl}.
+     */
+    static String restCatalogHint(java.net.URI url) {
+        return "Iceberg REST catalog at " + url + " (every table, branch and tag): spark-sql --packages "
+                + dev.fdl.iceberg.IcebergReaders.SPARK_RUNTIME + " --conf " + dev.fdl.iceberg.IcebergReaders.SPARK_CATALOG
+                + "=org.apache.iceberg.spark.SparkCatalog --conf " + dev.fdl.iceberg.IcebergReaders.SPARK_CATALOG + ".type=rest --conf "
+                + dev.fdl.iceberg.IcebergReaders.SPARK_CATALOG + ".uri=" + ShellQuote.word(url.toString());
     }
 }

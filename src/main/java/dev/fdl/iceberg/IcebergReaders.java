@@ -87,9 +87,9 @@ public final class IcebergReaders {
     }
 
     /** The Spark configuration key of the catalog the Spark statements name ({@code fdl}). */
-    static final String SPARK_CATALOG = "spark.sql.catalog.fdl";
+    public static final String SPARK_CATALOG = "spark.sql.catalog.fdl";
     /** The Iceberg Spark runtime the {@code spark-sql} line starts with: Spark 4.1, Scala 2.13, the Iceberg release fdl writes with. */
-    static final String SPARK_RUNTIME = "org.apache.iceberg:iceberg-spark-runtime-4.1_2.13:1.12.0";
+    public static final String SPARK_RUNTIME = "org.apache.iceberg:iceberg-spark-runtime-4.1_2.13:1.12.0";
 
     /**
      * The lines, grouped by reader, each group headed by a comment in the language of the lines

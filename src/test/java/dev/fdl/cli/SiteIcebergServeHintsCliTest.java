@@ -86,6 +86,12 @@ class SiteIcebergServeHintsCliTest {
                     HttpResponse.BodyHandlers.ofByteArray());
             assertThat(got.statusCode()).isEqualTo(200);
             assertThat(got.body()).isEqualTo(Files.readAllBytes(root.resolve("versions").resolve(id).resolve("ducklake.duckdb")));
+            // the REST catalog line: the uri it names answers the Iceberg REST protocol's config request
+            String uri = printed(ServeCommand.restCatalogHint(server.url()), "--conf spark\\.sql\\.catalog\\.fdl\\.uri=(\\S+)$");
+            HttpResponse<String> config = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(uri + "v1/config")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(config.statusCode()).as(config.body()).isEqualTo(200);
+            assertThat(config.body()).contains("\"defaults\"");
         }
     }
 
