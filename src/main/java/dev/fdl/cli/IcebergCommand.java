@@ -81,14 +81,16 @@ final class IcebergCommand implements Runnable {
     private Repository configure(Repository repo, PrintWriter w) {
         repo.requireWritable("change fdl.json");
         RepoConfig c = repo.config();
+        boolean already = (enable || disable) && c.iceberg() == enable;
         if (enable || disable) c = c.withExtra(RepoConfig.ICEBERG, BooleanNode.valueOf(enable));
         if (publishedAt != null) {
             IcebergLocation.check("--published-at", publishedAt); // before anything is written
             c = c.withExtra(RepoConfig.ICEBERG_LOCATION, TextNode.valueOf(publishedAt));
         }
         Repository saved = repo.saveConfig(c);
-        if (enable || disable) w.println("fdl commit " + (enable ? "writes" : "no longer writes") + " Iceberg metadata for new versions (fdl.json \"iceberg\": " + enable + ")");
-        if (enable && !all && (targets == null || targets.isEmpty())) w.println("  to describe the versions already there: fdl iceberg --all");
+        if (enable || disable) w.println("fdl commit " + (already ? "already " : "") + (enable ? "writes" : (already ? "writes no" : "no longer writes"))
+                + " Iceberg metadata for new versions (fdl.json \"iceberg\": " + enable + ")");
+        if (enable && !already && !all && (targets == null || targets.isEmpty())) w.println("  to describe the versions already there: fdl iceberg --all");
         if (publishedAt != null) w.println("Iceberg metadata written from now on names files under " + publishedAt
                 + " (fdl.json \"iceberg_location\"); versions already described keep the root they were written with");
         w.flush();

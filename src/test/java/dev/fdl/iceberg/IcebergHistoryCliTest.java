@@ -144,6 +144,8 @@ class IcebergHistoryCliTest {
         String enabled = Cli.ok(wc, "iceberg", "--enable").out();
         String printed = enabled.substring(enabled.indexOf("fdl iceberg --all")).strip(); // pasted as printed
         assertThat(printed).isEqualTo("fdl iceberg --all");
+        // enabled again: nothing changes, so nothing more to run
+        assertThat(Cli.ok(wc, "iceberg", "--enable").out()).contains("fdl commit already writes Iceberg metadata").doesNotContain("--all");
         Cli.Result r = Cli.ok(wc, printed.substring("fdl ".length()).split(" "));
         assertThat(r.out()).doesNotContain(one).contains("Version " + two).contains("Version " + side).contains("Version " + three)
                 .contains("Iceberg history: 1 table(s)").contains("3 snapshot(s), 3 ref(s)");
