@@ -69,7 +69,8 @@ final class RefCommand implements Runnable {
             Repository repo = Repository.open(store);
             if (name == null) {
                 if (delete) throw FdlException.usage("fdl " + word + " -d needs a " + word + " name");
-                RefsCommand.print(out, spec.commandLine().getErr(), repo, r -> r.kind() == kind, json);
+                RefsCommand.print(out, spec.commandLine().getErr(), repo, DefaultRef.checkedOutBranch(CommandContext.of(spec).cwd().get(), repo),
+                        r -> r.kind() == kind, json);
                 return;
             }
             repo.requireWritable((delete ? "delete " : "create ") + word + " '" + name + "'");

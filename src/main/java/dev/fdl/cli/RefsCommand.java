@@ -22,7 +22,7 @@ final class RefsCommand implements Runnable {
     /** The picocli model of {@code fdl refs}, built in code ({@link Specs}: no reflection at start). */
     static CommandSpec spec() {
         RefsCommand c = new RefsCommand();
-        c.spec = Specs.command("refs", c, "List branches and tags with their versions (* marks the branch HEAD names).");
+        c.spec = Specs.command("refs", c, "List branches and tags with their versions (* marks the checked-out branch).");
         c.spec.addOption(Specs.flag("Print the refs as JSON.", "--json"));
         c.spec.addOption(RepoOption.spec());
         return c.spec;
@@ -35,13 +35,17 @@ final class RefsCommand implements Runnable {
         try (ObjectStore store = RepoOption.of(given).openStore()) {
             if (!store.canList())
                 spec.commandLine().getErr().println("fdl: note: an HTTP(S) root cannot be listed: only HEAD's branch is shown");
-            print(spec.commandLine().getOut(), spec.commandLine().getErr(), Repository.open(store), r -> true, json);
+            Repository repo = Repository.open(store);
+            print(spec.commandLine().getOut(), spec.commandLine().getErr(), repo, DefaultRef.checkedOutBranch(CommandContext.of(spec).cwd().get(), repo),
+                    r -> true, json);
         }
     }
 
-    /** Prints the refs {@code filter} keeps, git-branch style or as JSON. */
-    static void print(PrintWriter out, PrintWriter err, Repository repo, Predicate<RefValue> filter, boolean json) {
-        RefName head = repo.headBranch();
+    /**
+     * Prints the refs {@code filter} keeps, git-branch style or as JSON, {@code head} marked (as
+     * git's {@code *} marks the checked-out branch: {@link DefaultRef#checkedOutBranch}).
+     */
+    static void print(PrintWriter out, PrintWriter err, Repository repo, RefName head, Predicate<RefValue> filter, boolean json) {
         List<RefValue> refs = repo.listRefs(warnBroken(err)).stream().filter(filter).toList();
         if (json) {
             ArrayNode a = Json.MAPPER.createArrayNode();

@@ -68,7 +68,7 @@ final class ServeCommand implements Runnable {
      * "REST catalog"), as the {@code spark-sql} command that opens it as catalog {@code fdl}.
      */
     static String restCatalogHint(java.net.URI url) {
-        return "Iceberg REST catalog at " + url + " (every table, branch and tag): spark-sql --packages "
+        return "Iceberg REST catalog at " + url + " (the branches and tags whose versions have Iceberg metadata: fdl iceberg --all writes the rest): spark-sql --packages "
                 + dev.fdl.iceberg.IcebergReaders.SPARK_RUNTIME + " --conf " + dev.fdl.iceberg.IcebergReaders.SPARK_CATALOG
                 + "=org.apache.iceberg.spark.SparkCatalog --conf " + dev.fdl.iceberg.IcebergReaders.SPARK_CATALOG + ".type=rest --conf "
                 + dev.fdl.iceberg.IcebergReaders.SPARK_CATALOG + ".uri=" + ShellQuote.word(url.toString());

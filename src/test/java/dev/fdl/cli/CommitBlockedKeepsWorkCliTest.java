@@ -49,6 +49,10 @@ class CommitBlockedKeepsWorkCliTest {
         assertThat(head.get("message").asText()).isEqualTo("publish topic"); // the refused commit's, over the merge's
         assertThat(Cli.ok(a, "log", "--oneline", "-n", "1").out()).contains("HEAD -> topic-m"); // the checked-out branch, as git decorates
         assertThat(Cli.ok(dir, "log", "--oneline", "-n", "1", "--repo", root.toString(), "topic-m").out()).doesNotContain("HEAD ->"); // outside: the repository's HEAD, main
+        // git branch's * marks the checked-out branch too; outside a working copy, the repository's HEAD
+        assertThat(Cli.ok(a, "branch").out()).containsPattern("(?m)^\\* topic-m ").containsPattern("(?m)^  main ");
+        assertThat(Cli.ok(a, "refs").out()).containsPattern("(?m)^\\* topic-m ");
+        assertThat(Cli.ok(dir, "branch", "--repo", root.toString()).out()).containsPattern("(?m)^\\* main ").containsPattern("(?m)^  topic-m ");
         assertThat(head.get("parents")).extracting(JsonNode::asText).containsExactly(main, side);
         assertThat(Cli.ok(a, "query", "--csv", "topic-m", "SELECT * FROM s UNION ALL SELECT * FROM u ORDER BY id").out()).isEqualTo("id\n2\n3\n");
     }
