@@ -216,23 +216,10 @@ final class LogCommand implements Runnable {
             if (e.expired() != null) o.put("expired_at", e.expired().expiredAt().toString());
             String was = formatChangedFrom(repo, e.version(), listed);
             if (was != null) o.put("ducklake_format_changed_from", was);
-            if (stat && e.expired() == null) statJson(o.putArray("stat"), stats(repo, e.version(), entries));
+            if (stat && e.expired() == null) ParentStat.TableStat.toJson(o.putArray("stat"), stats(repo, e.version(), entries));
             a.add(o);
         }
         Out.json(out, a);
-    }
-
-    /** Each table's change over the first parent as a JSON object of {@code into}: table, rows, added, removed (null: unknown), dropped. */
-    static void statJson(ArrayNode into, List<ParentStat.TableStat> tables) {
-        for (ParentStat.TableStat t : tables) {
-            ObjectNode n = into.addObject();
-            n.put("table", t.table());
-            n.put("rows", t.rows());
-            n.put("added", t.added());
-            if (t.removed() == null) n.putNull("removed");
-            else n.put("removed", t.removed());
-            if (t.dropped()) n.put("dropped", true);
-        }
     }
 
     private ParentStat parentStat;

@@ -48,7 +48,7 @@ final class ShowCommand implements Runnable {
             if (json) {
                 ObjectNode o = v.toJson();
                 if (r.isExpired()) o.put("expired_at", r.expired().expiredAt().toString());
-                if (stat != null) LogCommand.statJson(o.putArray("stat"), stat);
+                if (stat != null) dev.fdl.repo.ParentStat.TableStat.toJson(o.putArray("stat"), stat);
                 Out.json(out, o);
                 return;
             }

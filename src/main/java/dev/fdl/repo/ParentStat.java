@@ -21,7 +21,23 @@ public final class ParentStat {
      * One table's change: rows after, rows added, rows removed (null: the parent's catalog is gone),
      * and whether the version dropped the table (the parent has it, the version does not).
      */
-    public record TableStat(String table, long rows, long added, Long removed, boolean dropped) {}
+    public record TableStat(String table, long rows, long added, Long removed, boolean dropped) {
+        /**
+         * Each of {@code tables} as a JSON object of {@code into} (log --json, show --json, the
+         * site's manifest): table, rows, added, removed (null: unknown), and dropped when true.
+         */
+        public static void toJson(com.fasterxml.jackson.databind.node.ArrayNode into, List<TableStat> tables) {
+            for (TableStat t : tables) {
+                com.fasterxml.jackson.databind.node.ObjectNode n = into.addObject();
+                n.put("table", t.table());
+                n.put("rows", t.rows());
+                n.put("added", t.added());
+                if (t.removed() == null) n.putNull("removed");
+                else n.put("removed", t.removed());
+                if (t.dropped()) n.put("dropped", true);
+            }
+        }
+    }
 
     private final Repository repo;
     private final CatalogSource catalogs;

@@ -1,7 +1,6 @@
 package dev.fdl.site;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fdl.repo.ParentStat;
 import dev.fdl.store.ObjectBytes;
@@ -63,16 +62,7 @@ final class Manifest {
             o.put("bytes", r.bytes());
             if (r.inputs() != null) o.put("inputs", r.inputs());
             if (r.stat() != null) {
-                ArrayNode a = o.putArray("stat");
-                for (ParentStat.TableStat t : r.stat()) {
-                    ObjectNode so = a.addObject();
-                    so.put("table", t.table());
-                    so.put("rows", t.rows());
-                    so.put("added", t.added());
-                    if (t.removed() == null) so.putNull("removed");
-                    else so.put("removed", t.removed());
-                    if (t.dropped()) so.put("dropped", true);
-                }
+                ParentStat.TableStat.toJson(o.putArray("stat"), r.stat());
             }
         });
         return Json.bytes(m);
