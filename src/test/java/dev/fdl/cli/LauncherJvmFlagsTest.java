@@ -49,7 +49,7 @@ class LauncherJvmFlagsTest {
         Path target = Files.createDirectories(home.resolve("target"));
         Files.copy(Path.of("fdl"), home.resolve("fdl"), StandardCopyOption.REPLACE_EXISTING);
         Instant built = Instant.now().minusSeconds(60);
-        for (String f : List.of("fdl-0.1.0.jar", "fdl.jsa", "fdl-light.jsa")) {
+        for (String f : List.of("fdl-0.1.0.jar", "fdl.jsa", "fdl-light.jsa", "fdl-log.jsa", "fdl-status.jsa", "fdl-show.jsa")) {
             Path p = Files.writeString(target.resolve(f), "x");
             // the archives are newer than the jar: the launcher prepares nothing
             Files.setLastModifiedTime(p, FileTime.from(f.endsWith(".jar") ? built : built.plusSeconds(30)));
@@ -105,6 +105,21 @@ class LauncherJvmFlagsTest {
     void serveKeepsTheJvmDefaultsAndEverydayCommandsTheFirstTier() throws Exception {
         assertThat(javaArguments("serve", "--repo", "r")).noneMatch(a -> a.startsWith("-XX:+Use") || a.startsWith("-XX:Tiered"));
         assertThat(javaArguments("log", "--oneline")).contains("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    }
+
+    /**
+     * The JVM relocates the archive it maps at every start, in time growing with its size: log, status and show map
+     * one of their own classes, the other everyday commands the light one, the rest (and {@code --json}) the full one.
+     */
+    @Test
+    void eachEverydayCommandMapsTheSmallestArchiveHoldingItsClasses() throws Exception {
+        Map<String, String> archives = Map.of("log --oneline", "fdl-log.jsa", "status", "fdl-status.jsa", "show", "fdl-show.jsa",
+                "refs", "fdl-light.jsa", "branch", "fdl-light.jsa", "log --json", "fdl.jsa", "commit -m x", "fdl.jsa",
+                "-C wc log", "fdl-log.jsa");
+        for (Map.Entry<String, String> e : archives.entrySet()) {
+            assertThat(javaArguments(e.getKey().split(" "))).as(e.getKey())
+                    .contains("-XX:SharedArchiveFile=" + dir.resolve("fdl-home/target").resolve(e.getValue()));
+        }
     }
 
     @Test
