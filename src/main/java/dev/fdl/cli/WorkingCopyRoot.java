@@ -16,7 +16,7 @@ final class WorkingCopyRoot {
             Path state = p.resolve(".fdl").resolve("state.json");
             if (Files.isRegularFile(state)) {
                 try {
-                    JsonNode n = dev.fdl.util.JsonRead.tree(Files.readAllBytes(state));
+                    JsonNode n = dev.fdl.util.JsonRead.tree(dev.fdl.util.SmallFiles.readAll(state));
                     JsonNode root = n == null ? null : n.get("root");
                     if (root != null && root.isTextual()) return Optional.of(root.asText());
                 } catch (IOException e) {

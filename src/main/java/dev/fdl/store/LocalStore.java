@@ -127,7 +127,7 @@ public final class LocalStore implements ObjectStore, LocalFiles {
         Path f = fileToRead(key);
         if (f == null) return Optional.empty();
         return readConsistently(key, f, "read", "cannot read " + f, before -> {
-            byte[] bytes = readAll(f);
+            byte[] bytes = dev.fdl.util.SmallFiles.readAll(f);
             BasicFileAttributes after = Files.readAttributes(f, BasicFileAttributes.class);
             if (!sameFile(before, after) || after.size() != bytes.length) return null;
             if (after.size() > CONTENT_ETAG_LIMIT) return new ObjectBytes(bytes, LocalEtags.ofMetadata(after));
@@ -170,25 +170,6 @@ public final class LocalStore implements ObjectStore, LocalFiles {
             if (!sameFile(attrs, Files.readAttributes(f, BasicFileAttributes.class))) return null;
             return new ObjectMeta(key, attrs.size(), md5, attrs.lastModifiedTime().toInstant());
         });
-    }
-
-    /**
-     * The bytes of file {@code f}. Through {@link java.io.FileInputStream}, not {@code
-     * Files.readAllBytes}: for the small files repository reads are (refs, version.json) its
-     * channel and buffers cost several times the read itself, and {@code fdl log} reads one per version.
-     *
-     * @throws IOException as the read failed; {@link NoSuchFileException} when the file is gone, as
-     *                     {@code Files.readAllBytes} says it
-     */
-    private static byte[] readAll(Path f) throws IOException {
-        java.io.File file = f.toFile();
-        try (java.io.FileInputStream in = new java.io.FileInputStream(file)) {
-            return in.readAllBytes();
-        } catch (java.io.FileNotFoundException e) {
-            // also thrown when the file exists but may not be read: only a missing file is absent
-            if (!file.exists()) throw new NoSuchFileException(f.toString());
-            throw e;
-        }
     }
 
     /** One attempt of {@link #readConsistently}: reads the file whose metadata were {@code before}; null when it changed meanwhile. */

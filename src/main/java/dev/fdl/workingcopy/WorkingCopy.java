@@ -379,7 +379,7 @@ public final class WorkingCopy {
     public State state() {
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(stateFile());
+            bytes = dev.fdl.util.SmallFiles.readAll(stateFile());
         } catch (IOException e) {
             throw new FdlException("cannot read " + stateFile() + ": " + e.getMessage());
         }
