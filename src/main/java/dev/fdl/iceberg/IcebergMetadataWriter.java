@@ -105,12 +105,15 @@ public final class IcebergMetadataWriter {
             SnapshotView view = SnapshotView.loadRelative(duck, MetadataQueries.CATALOG_ALIAS, catalog.toString(), null);
             MetadataQueries model = new MetadataQueries(duck, MetadataQueries.CATALOG_ALIAS, catalog.toString());
             IcebergTableWriter writer = new IcebergTableWriter(duck, model, view, work);
+            // every table's schema first: a table Iceberg cannot hold stops the write before anything is stored
+            List<org.apache.iceberg.Schema> schemas = new ArrayList<>();
             for (SnapshotView.TableEntry t : view.tables()) {
-                writer.schema(t);
+                schemas.add(writer.schema(t));
                 RepoLayout.icebergTable(versionId, t.schema(), t.name());
             }
             List<TableWritten> result = new ArrayList<>();
-            for (SnapshotView.TableEntry t : view.tables()) result.add(table(writer, t, versionId, target, work));
+            for (int i = 0; i < view.tables().size(); i++)
+                result.add(table(writer, new IcebergTableWriter.Described(view.tables().get(i), schemas.get(i)), versionId, target, work));
             // detached here, by its alias, rather than found and detached by the pool's check when the connection goes back
             try (Statement st = duck.createStatement()) {
                 st.execute("DETACH " + MetadataQueries.CATALOG_ALIAS);
@@ -126,15 +129,16 @@ public final class IcebergMetadataWriter {
         }
     }
 
-    private TableWritten table(IcebergTableWriter writer, SnapshotView.TableEntry t, String versionId, Target target, Path work)
+    private TableWritten table(IcebergTableWriter writer, IcebergTableWriter.Described described, String versionId, Target target, Path work)
             throws SQLException {
+        SnapshotView.TableEntry t = described.table();
         String name = t.schema() + "." + t.name();
         String metadataKey = target.keyPrefix() + metadataKey(versionId, t.schema(), t.name());
         if (target.store().stat(metadataKey).isPresent()) return new TableWritten(name, metadataKey, 0, true, Map.of());
         String tableRel = RepoLayout.icebergTable(versionId, t.schema(), t.name());
         IcebergTableWriter.Place place = new IcebergTableWriter.Place(target.location() + tableRel.substring(0, tableRel.length() - 1),
                 target.location() + repo.dataDir());
-        IcebergTableWriter.TableFiles r = writer.write(t, place, readableDeletes(t, work), this::sizeOf, versionId);
+        IcebergTableWriter.TableFiles r = writer.write(described, place, readableDeletes(t, work), this::sizeOf, versionId);
         Map<String, Payload> byKey = new java.util.LinkedHashMap<>();
         Map<String, String> digests = new java.util.LinkedHashMap<>();
         for (Map.Entry<String, Payload> f : r.files().entrySet()) {

@@ -63,6 +63,9 @@ final class IcebergTableWriter {
     /** Where the table goes: its folder's URL (no trailing {@code /}) and the data folder's URL (ending in {@code /}). */
     record Place(String tableLocation, String dataLocation) {}
 
+    /** A table of the snapshot and its Iceberg schema ({@link #schema}). */
+    record Described(SnapshotView.TableEntry table, Schema schema) {}
+
     /** What was made: every file to store, by its URL, and the bytes of the delete and inlined-row files among them. */
     record TableFiles(Map<String, Payload> files, long extraBytes) {}
 
@@ -79,18 +82,18 @@ final class IcebergTableWriter {
     }
 
     /**
-     * Describes {@code table} (its data and delete file locations relative to the data folder, as
+     * Describes a table with its schema (its data and delete file locations relative to the data folder, as
      * {@link SnapshotView#loadRelative} gives them).
      *
      * @param readableDeletes each delete file's location DuckDB reads, in {@code table.deleteFiles()} order
      * @param sizeOf          a data file's size in bytes by its name under the data folder, for files whose size the catalog does not record
-     * @throws FdlException (exit 1) naming the table for a type Iceberg cannot hold, a column with
-     *     an initial default, a file outside the data folder, or name mappings that contradict
+     * @throws FdlException (exit 1) naming the table for a file outside the data folder, or name mappings that contradict
      */
-    TableFiles write(SnapshotView.TableEntry table, Place place, List<String> readableDeletes, ToLongFunction<String> sizeOf,
+    TableFiles write(Described described, Place place, List<String> readableDeletes, ToLongFunction<String> sizeOf,
                  String versionId) throws SQLException {
+        SnapshotView.TableEntry table = described.table();
         String where = table.schema() + "." + table.name();
-        Schema schema = schema(table);
+        Schema schema = described.schema();
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put(TableProperties.FORMAT_VERSION, "2");
         properties.put(IcebergHistory.VERSION_KEY, versionId);
