@@ -148,6 +148,7 @@ final class ImportCommand implements Runnable {
 
     private void sync(SyncResult r) {
         warn(r.warnings());
+        if (r.key().isEmpty() && !noKey && !quiet) noKeyHint(r.table());
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Out.json(out, Summary.of(r).json());
@@ -172,6 +173,20 @@ final class ImportCommand implements Runnable {
                     + (r.endedFiles() == 0 ? "" : ", ended " + r.endedFiles() + " fully deleted data file(s)"));
         }
         out.flush();
+    }
+
+    /**
+     * Tells, once on stderr, that a sync without a key (none given, none recorded) matched rows
+     * whole, as a multiset, and how to record a key (docs/data.md "The recorded key"): with rows
+     * repeated in what the user takes for the key, nothing else would show which way fdl matched.
+     * Left out with {@code --no-key} (whole rows asked for) and {@code --quiet}.
+     */
+    private void noKeyHint(TableName table) {
+        List<String> again = new java.util.ArrayList<>(List.of("fdl", "import", files.get(0), "--table", this.table, "--mode", "sync"));
+        String command = String.join(" ", again.stream().map(dev.fdl.util.ShellQuote::word).toList()) + " --key <column>";
+        Out.hint(spec.commandLine().getErr(),
+                "table '" + table + "' has no key: sync compared rows whole (a changed row is one removed and one added)",
+                "to match rows by a key (unique, never NULL), record it: " + command);
     }
 
     /**
