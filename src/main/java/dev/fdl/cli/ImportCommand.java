@@ -35,7 +35,8 @@ import java.util.List;
                 "Bad files (empty, header only, truncated gzip, not UTF-8, rows with more or fewer fields than the header) are refused naming the file (and the line); the working catalog is then unchanged."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:success", "1:the file was refused (named in the message); nothing changed",
-                "2:usage error (bad --table, --mode, --schema or --format, --null-string for a file that is not CSV, or a file name that does not say its format)", "4:--mode append to a table that does not exist"})
+                "2:usage error (bad --table, --mode, --schema or --format, --null-string for a file that is not CSV, or a file name that does not say its format; run outside a working copy)",
+                "4:a named file does not exist, or a glob matches none (named in the message); --mode append to a table that does not exist"})
 final class ImportCommand implements Runnable {
     @Spec CommandSpec spec;
     @picocli.CommandLine.Mixin MemoryOption memoryOption;
