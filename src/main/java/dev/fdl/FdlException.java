@@ -8,13 +8,13 @@ package dev.fdl;
 public class FdlException extends RuntimeException {
     /** What kind of failure it is; each has its own exit code (SPEC.md section 6). */
     public enum Kind {
-        /** I/O, bad input, a corrupt file. */
+        /** I/O, bad input, a corrupt file; also a merge stopped on conflicting rows, as {@code git merge} exits 1. */
         FAILURE,
-        /** The command line itself is wrong. */
+        /** The command line itself is wrong, or it was run where it cannot act (outside a working copy, no repository named). */
         USAGE,
-        /** A conditional write was refused: branch moved, tag or repository exists. */
+        /** A conditional write was refused: branch moved, a ref or repository of that name exists, a file changed meanwhile. */
         CONFLICT,
-        /** No such repository, ref or version; no version yet; version expired. */
+        /** No such repository, ref, version, table or input file; no version yet; version expired. */
         NOT_FOUND
     }
 

@@ -65,12 +65,19 @@ public final class ChangeGuards {
         return check(parent, next, rules, allow, Renames.NONE);
     }
 
+    /** As {@link #check(ObjectNode, ObjectNode, Rules, Allow, Renames, boolean)} for a version that is no merge. */
+    public static List<CheckResult> check(ObjectNode parent, ObjectNode next, Rules rules, Allow allow, Renames renames) {
+        return check(parent, next, rules, allow, renames, false);
+    }
+
     /**
      * @param parent  the parent version's dataset.json (filled); null for a version without parent (nothing to guard)
      * @param next    the new version's dataset.json, filled
      * @param renames the tables and columns renamed since the parent
+     * @param merge   whether {@code next} is a merge's and {@code parent} its first parent (the branch's version):
+     *                a shrink is then told as what the merge removes, with the way to accept it; the rule is the same
      */
-    public static List<CheckResult> check(ObjectNode parent, ObjectNode next, Rules rules, Allow allow, Renames renames) {
+    public static List<CheckResult> check(ObjectNode parent, ObjectNode next, Rules rules, Allow allow, Renames renames, boolean merge) {
         if (parent == null) return List.of();
         Map<String, JsonNode> before = renamed(resources(parent), renames.tables()), after = resources(next);
         List<CheckResult> out = new ArrayList<>();
@@ -97,14 +104,32 @@ public final class ChangeGuards {
             if (now == null || !e.getValue().path("rows").canConvertToLong() || !now.path("rows").canConvertToLong()) continue;
             long was = e.getValue().get("rows").asLong(), is = now.get("rows").asLong();
             double limit = rules.maxShrink().getOrDefault(e.getKey(), DEFAULT_MAX_SHRINK);
-            String why = was > 0 && was - is > limit * was
-                    ? String.format(java.util.Locale.ROOT, "%,d rows -> %,d (%.1f%% removed; at most %s%% allowed, %s)", was, is,
-                    100.0 * (was - is) / was, trim(100 * limit), rules.maxShrink().containsKey(e.getKey())
-                            ? "dataset.json " + Rules.MAX_SHRINK_KEY : "the default; set " + Rules.MAX_SHRINK_KEY + " on the resource to change it")
-                    : null;
-            out.add(verdict("guard: " + e.getKey() + " keeps its rows", e.getKey(), why, allow.shrink(), "--allow-shrink"));
+            String name = "guard: " + e.getKey() + " keeps its rows";
+            if (!(was > 0 && was - is > limit * was)) {
+                out.add(verdict(name, e.getKey(), null, allow.shrink(), "--allow-shrink"));
+                continue;
+            }
+            String share = String.format(java.util.Locale.ROOT, "at most %s%% allowed, %s", trim(100 * limit), rules.maxShrink().containsKey(e.getKey())
+                    ? "dataset.json " + Rules.MAX_SHRINK_KEY : "the default; set " + Rules.MAX_SHRINK_KEY + " on the resource to change it");
+            double removed = 100.0 * (was - is) / was;
+            out.add(merge ? mergeShrink(name, e.getKey(), String.format(java.util.Locale.ROOT,
+                            "the merge removes %,d rows of '%s' (%.1f%%: %,d rows on the branch -> %,d merged; %s)", was - is, e.getKey(), removed, was, is, share),
+                    allow.shrink())
+                    : verdict(name, e.getKey(), String.format(java.util.Locale.ROOT, "%,d rows -> %,d (%.1f%% removed; %s)", was, is, removed, share),
+                    allow.shrink(), "--allow-shrink"));
         }
         return out;
+    }
+
+    /**
+     * The shrink guard's verdict on a merge that removes too many rows against both parents
+     * ({@code Checks}: a shrink the merged side published is not refused again), told as the merge's
+     * doing, with the ways on: accept it, or undo a pending merge.
+     */
+    private static CheckResult mergeShrink(String name, String table, String why, boolean allowed) {
+        return allowed ? CheckResult.verdict(name, table, CheckResult.Status.WARNED, why + " (allowed by --allow-shrink)")
+                : CheckResult.verdict(name, table, CheckResult.Status.FAILED, why + "; if the merge is meant to remove them, "
+                + "commit it with --allow-shrink (fdl merge --abort undoes a pending merge)");
     }
 
     private static String trim(double d) {

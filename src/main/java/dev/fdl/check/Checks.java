@@ -80,15 +80,17 @@ public final class Checks {
      * @param held       the row-constraint keys it recorded as held ({@link CheckReport#held()}); empty when it recorded none
      * @param otherParent the other description a guard must also fire against (a merge's second parent, a
      *                    revert's reverted version's parent), or null
+     * @param merge      whether the checked version is a merge's ({@code otherParent} its second parent): guards
+     *                    that fire then say the merge did it ({@link ChangeGuards#check(ObjectNode, ObjectNode, Rules, ChangeGuards.Allow, ChangeGuards.Renames, boolean)})
      */
-    public record Parent(ObjectNode descriptor, long since, Set<String> held, ObjectNode otherParent) {
+    public record Parent(ObjectNode descriptor, long since, Set<String> held, ObjectNode otherParent, boolean merge) {
         public Parent {
             held = Set.copyOf(held);
         }
 
         /** The parent of a version with one parent. */
         public Parent(ObjectNode descriptor, long since, Set<String> held) {
-            this(descriptor, since, held, null);
+            this(descriptor, since, held, null, false);
         }
     }
 
@@ -102,7 +104,7 @@ public final class Checks {
         if (parent == null) return List.of();
         // renames by table and column id: the catalog holds the parent's snapshots (its last is since - 1)
         ChangeGuards.Renames renames = ChangeGuards.Renames.of(CatalogRenames.since(pool, target.catalog(), parent.since() - 1));
-        List<CheckResult> first = ChangeGuards.check(parent.descriptor(), target.descriptor(), rules, allow, renames);
+        List<CheckResult> first = ChangeGuards.check(parent.descriptor(), target.descriptor(), rules, allow, renames, parent.merge());
         if (parent.otherParent() == null) return first;
         java.util.Map<String, CheckResult> second = new java.util.HashMap<>();
         for (CheckResult r : ChangeGuards.check(parent.otherParent(), target.descriptor(), rules, allow)) second.put(r.name(), r);

@@ -66,7 +66,8 @@ public final class RepoChecks {
         if (!v.parents().isEmpty()) {
             Optional<VersionInfo> p = repo.readVersion(v.parents().get(0));
             if (p.isPresent() && repo.readExpired(p.get().id()).isEmpty())
-                parent = parent(repo, p.get(), v.ducklake().firstSnapshot(), v.parents().size() > 1 ? v.parents().get(1) : null);
+                parent = parent(repo, p.get(), v.ducklake().firstSnapshot(), v.parents().size() > 1 ? v.parents().get(1) : null,
+                        v.parents().size() > 1);
         }
         return Checks.run(env.pool(), new Checks.Target(catalog, dataPath(repo, catalog), descriptor, "dataset.json of version " + v.id()),
                 parent, env.options(), List.of(), env.out());
@@ -108,7 +109,7 @@ public final class RepoChecks {
             VersionInfo base = repo.readVersion(st.baseVersion()).orElseThrow(() -> new FdlException(
                     "the base version " + st.baseVersion() + " has no version.json in " + repo.root() + "; check out again"));
             String other = st.merging() != null ? st.merging().version() : st.reverting() != null ? st.reverting().parent() : null;
-            parent = parent(repo, base, st.baseSnapshot() + 1, other);
+            parent = parent(repo, base, st.baseSnapshot() + 1, other, st.merging() != null);
         }
         return Checks.run(env.pool(), new Checks.Target(catalog, dataPath(repo, catalog), filled, file), parent, env.options(),
                 hooks(repo, wc), env.out());
@@ -116,15 +117,16 @@ public final class RepoChecks {
 
     /**
      * The first parent {@code p}, and the description of {@code other} (null: none): a pending merge's
-     * second parent, or the first parent of the version a pending revert undoes, whose state the revert returns to.
+     * second parent, or the first parent of the version a pending revert undoes, whose state the revert returns to;
+     * {@code merge} says which ({@link Checks.Parent#merge()}).
      */
-    private Checks.Parent parent(Repository repo, VersionInfo p, long since, String other) {
+    private Checks.Parent parent(Repository repo, VersionInfo p, long since, String other, boolean merge) {
         ObjectNode descriptor = JsonRead.parseObject(Description.read(repo, p), "dataset.json of version " + p.id());
         Set<String> held = new HashSet<>();
         p.checks().ifPresent(c -> c.path("held").forEach(k -> held.add(k.asText())));
         ObjectNode otherDescriptor = other == null ? null : repo.readVersion(other)
                 .map(o -> JsonRead.parseObject(Description.read(repo, o), "dataset.json of version " + o.id())).orElse(null);
-        return new Checks.Parent(descriptor, since, held, otherDescriptor);
+        return new Checks.Parent(descriptor, since, held, otherDescriptor, merge);
     }
 
     /** The working copy's hook, then the repository's when trusted (a note says it was skipped otherwise). */

@@ -30,7 +30,7 @@ import java.util.List;
                         + "See docs/other-engines.md."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:success", "1:a file was refused (outside the data folder, no field ids, a column that does not match); nothing changed",
-                "2:usage error", "4:the table does not exist (use --create)"})
+                "2:usage error (also: run outside a working copy)", "4:the table does not exist (use --create); a named file is not in the data folder"})
 final class AddFilesCommand implements Runnable {
     @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;

@@ -38,8 +38,12 @@ import java.util.Optional;
         description = {"Show what changed between two versions, or a version and the working copy: tables added and dropped, "
                 + "schema changes, rows added, removed and (with a key: --key, or recorded by import --mode sync --key) changed.",
                 "No argument: the working copy against its base version. One: that version against the working copy (outside one: HEAD). Two: <a> against <b>.",
-                "Only data files that differ are read: files both versions name with the same deletes are never opened."})
-final class DiffCommand implements Runnable {
+                "Only data files that differ are read: files both versions name with the same deletes are never opened."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:success (with --exit-code or --quiet: the sides do not differ)",
+                "1:with --exit-code or --quiet: the sides differ (tables, schema or rows); without: a failure", "2:usage error",
+                "4:a version, ref or table that does not exist"})
+final class DiffCommand implements java.util.concurrent.Callable<Integer> {
     @Spec CommandSpec spec;
     @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Mixin RepoOption repoOption;
@@ -63,10 +67,17 @@ final class DiffCommand implements Runnable {
     @Option(names = "--output", paramLabel = "FILE", description = "With --changes: write to this file (several tables as CSV or "
             + "Parquet: a folder, one file per table) instead of stdout.") Path output;
     @Option(names = "--crlf", description = "With --csv: end lines with \\r\\n (RFC 4180's CRLF) instead of \\n.") boolean crlf;
+    @Option(names = "--exit-code", description = "Exit 1 when the sides differ (tables, schema or rows) and 0 when they do not, as git diff --exit-code; "
+            + "an error still exits with its own code.") boolean exitCode;
+    @Option(names = "--quiet", description = "Print nothing and imply --exit-code, as git diff --quiet: whether the sides differ, "
+            + "for scripts (counts only: no row is printed or kept).") boolean quiet;
 
+    /** Runs the diff: 0, or with {@code --exit-code}/{@code --quiet} 1 ({@link ExitCodes#DIFFERS}) when the sides differ. */
     @Override
-    public void run() {
+    public Integer call() {
         if (!changes && (format != null || output != null)) throw FdlException.usage("--format and --output go with --changes");
+        if (changes && (exitCode || quiet)) throw FdlException.usage("--exit-code and --quiet go with the diff, not the change feed "
+                + "(--changes): fdl diff --quiet <a> <b> tells whether they differ");
         if (changes && (stat || json || csv)) throw FdlException.usage("--changes writes the change feed: choose its form with --format, "
                 + "not --stat, --json or --csv");
         if (json && csv) throw FdlException.usage("give either --json or --csv, not both");
@@ -117,15 +128,17 @@ final class DiffCommand implements Runnable {
             }
             if (changes) {
                 changeFeed(a, b, out);
-                return;
+                return ExitCodes.OK;
             }
-            Printer printer = json ? new JsonPrinter(out) : csv ? new CsvPrinter(out, stat, crlf ? "\r\n" : "\n")
+            Printer printer = quiet ? new Silent() : json ? new JsonPrinter(out) : csv ? new CsvPrinter(out, stat, crlf ? "\r\n" : "\n")
                     : new TextPrinter(out, stat, spec.commandLine().getErr(), which, "diff " + a.label() + " " + b.label());
             // null: each table's key recorded by import --mode sync --key (none: whole rows)
             List<String> rowKey = noKey ? List.of() : keys;
-            CatalogDiff.Summary s = new CatalogDiff(CommandContext.of(spec).duckDb()).run(new CatalogDiff.Request(a, b, table, rowKey, !stat), printer);
+            CatalogDiff.Summary s = new CatalogDiff(CommandContext.of(spec).duckDb())
+                    .run(new CatalogDiff.Request(a, b, table, rowKey, !stat && !quiet), printer);
             printer.summary(s);
             out.flush();
+            return (exitCode || quiet) && s.differs() ? ExitCodes.DIFFERS : ExitCodes.OK;
         } finally {
             scratch.forEach(ReadableCatalog::close);
         }
@@ -187,6 +200,12 @@ final class DiffCommand implements Runnable {
     /** A sink that also prints the summary. */
     private interface Printer extends CatalogDiff.Sink {
         void summary(CatalogDiff.Summary s);
+    }
+
+    /** {@code --quiet}: prints nothing, as {@code git diff --quiet}; only the summary's counts are used. */
+    private static final class Silent implements Printer {
+        @Override
+        public void summary(CatalogDiff.Summary s) {}
     }
 
     private static final class TextPrinter implements Printer {

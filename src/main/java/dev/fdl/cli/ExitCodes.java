@@ -9,6 +9,8 @@ import dev.fdl.repo.RefUpdate;
  */
 final class ExitCodes {
     static final int OK = 0, FAILURE = 1, USAGE = 2, CONFLICT = 3, NOT_FOUND = 4;
+    /** {@code fdl diff --exit-code} (or {@code --quiet}): the sides differ, as {@code git diff --exit-code} and diff(1) exit 1. */
+    static final int DIFFERS = 1;
 
     private ExitCodes() {}
 

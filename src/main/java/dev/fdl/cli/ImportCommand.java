@@ -35,7 +35,8 @@ import java.util.List;
                 "Bad files (empty, header only, truncated gzip, not UTF-8, rows with more or fewer fields than the header) are refused naming the file (and the line); the working catalog is then unchanged."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:success", "1:the file was refused (named in the message); nothing changed",
-                "2:usage error (bad --table, --mode, --schema or --format, --null-string for a file that is not CSV, or a file name that does not say its format)", "4:--mode append to a table that does not exist"})
+                "2:usage error (bad --table, --mode, --schema or --format, --null-string for a file that is not CSV, or a file name that does not say its format; run outside a working copy)",
+                "4:a named file does not exist, or a glob matches none (named in the message); --mode append to a table that does not exist"})
 final class ImportCommand implements Runnable {
     @Spec CommandSpec spec;
     @picocli.CommandLine.Mixin MemoryOption memoryOption;
@@ -148,6 +149,7 @@ final class ImportCommand implements Runnable {
 
     private void sync(SyncResult r) {
         warn(r.warnings());
+        if (r.key().isEmpty() && !noKey && !quiet) noKeyHint(r.table());
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Out.json(out, Summary.of(r).json());
@@ -172,6 +174,20 @@ final class ImportCommand implements Runnable {
                     + (r.endedFiles() == 0 ? "" : ", ended " + r.endedFiles() + " fully deleted data file(s)"));
         }
         out.flush();
+    }
+
+    /**
+     * Tells, once on stderr, that a sync without a key (none given, none recorded) matched rows
+     * whole, as a multiset, and how to record a key (docs/data.md "The recorded key"): with rows
+     * repeated in what the user takes for the key, nothing else would show which way fdl matched.
+     * Left out with {@code --no-key} (whole rows asked for) and {@code --quiet}.
+     */
+    private void noKeyHint(TableName table) {
+        List<String> again = new java.util.ArrayList<>(List.of("fdl", "import", files.get(0), "--table", this.table, "--mode", "sync"));
+        String command = String.join(" ", again.stream().map(dev.fdl.util.ShellQuote::word).toList()) + " --key <column>";
+        Out.hint(spec.commandLine().getErr(),
+                "table '" + table + "' has no key: sync compared rows whole (a changed row is one removed and one added)",
+                "to match rows by a key (unique, never NULL), record it: " + command);
     }
 
     /**

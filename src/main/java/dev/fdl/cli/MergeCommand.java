@@ -63,7 +63,26 @@ final class MergeCommand implements Runnable {
             java.io.PrintWriter out = quiet && !json && r.kind() != Merge.Kind.CONFLICTS
                     ? new java.io.PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
             MergePrinter.print(out, spec.commandLine().getErr(), r, json, MergePrinter.rerun(rerun, key, strict, ours, theirs));
+            if (!quiet && r.kind() == Merge.Kind.MERGED) noKeyHint(r, MergePrinter.rerun(rerun, null, strict, ours, theirs));
         }
+    }
+
+    /**
+     * Tells, once on stderr, which tables changed on both sides were merged as multisets of whole
+     * rows because neither {@code --key} nor a recorded key named their rows' identity
+     * (docs/cli.md, fdl merge), and how to merge them by key instead.
+     */
+    private void noKeyHint(Merge.MergeOutcome r, List<String> rerun) {
+        List<String> tables = r.merge().tables().stream().filter(dev.fdl.ducklake.merge.MergeResult.TableOutcome::mergedWholeRows)
+                .map(t -> "'" + t.table() + "'").toList();
+        if (tables.isEmpty()) return;
+        String command = String.join(" ", rerun.stream().map(dev.fdl.util.ShellQuote::word).toList()) + " --key <column>";
+        Out.hint(spec.commandLine().getErr(),
+                (tables.size() == 1 ? "table " + tables.get(0) + " has no key: the merge matched its rows"
+                        : "tables " + String.join(", ", tables) + " have no key: the merge matched their rows")
+                        + " whole, as multisets (a changed row is one removed and one added)",
+                "to merge rows by a key (unique, never NULL) instead: fdl merge --abort, then " + command
+                        + "; fdl import --mode sync --key <column> records a key for later merges");
     }
 
     /** What the merge commands read with. */

@@ -28,6 +28,16 @@ final class Out {
     }
 
     /**
+     * Prints advice on {@code err} in git's hint style, each line prefixed {@code hint: }, and
+     * flushes it: what fdl did that the user may not expect and how to have it otherwise. Not a
+     * result (stdout is left alone) and not a warning; callers leave it out under {@code --quiet}.
+     */
+    static void hint(PrintWriter err, String... lines) {
+        for (String line : lines) err.println("hint: " + line);
+        err.flush();
+    }
+
+    /**
      * True when stderr is a terminal and progress may be shown. The launcher tells
      * ({@code -Dfdl.stderr.terminal}, from the shell's {@code [ -t 2 ]}: Java 17 cannot ask about
      * stderr); without it, a console (stdin and stdout terminals) is taken as the sign.

@@ -265,10 +265,11 @@ public final class WorkingCopy {
     /**
      * The working copy at or above {@code from}.
      *
-     * @throws FdlException exit 1 when there is none
+     * @throws FdlException usage error (exit 2) when there is none: the command was run in the wrong
+     *                      place, as a command acting on a repository without {@code --repo} outside one is (docs/cli.md, exit codes)
      */
     public static WorkingCopy require(Path from) {
-        return find(from).orElseThrow(() -> new FdlException("not inside a working copy (no " + DIR
+        return find(from).orElseThrow(() -> FdlException.usage("not inside a working copy (no " + DIR
                 + "/ in " + from.toAbsolutePath() + " or above); create one with: fdl checkout --repo <root> [<branch>]"));
     }
 

@@ -172,7 +172,7 @@ class WorkflowCliTest {
     @Test
     void commandsOutsideAWorkingCopySaySo() {
         Cli.Result r = fdl(dir, "status");
-        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("not inside a working copy").contains("fdl checkout --repo");
     }
 }

@@ -118,7 +118,7 @@ public final class FileRegistration {
      *
      * @param table  the table the files are for, as the user named it (in the commands a refusal prints)
      * @param create whether the command creates the table ({@code --create}, kept in the commands a refusal prints)
-     * @throws FdlException failure naming the argument when it names no file, or a local file outside the data
+     * @throws FdlException not found naming the argument when it names no file; failure for a local file outside the data
      *                      folder (with the commands that copy it in and add it, to be pasted as printed)
      */
     public static List<String> keys(ObjectStore store, String dataDirKey, List<String> args, Path cwd, String table, boolean create) {
@@ -136,7 +136,7 @@ public final class FileRegistration {
                     found = s.map(ObjectMeta::key).filter(k -> m.matches(Path.of(k)) && !hidden(k.substring(dataDir.length())))
                             .sorted().toList();
                 }
-                if (found.isEmpty()) throw new FdlException("cannot add " + arg + ": no file of the data folder " + location + " matches it");
+                if (found.isEmpty()) throw FdlException.notFound("cannot add " + arg + ": no file of the data folder " + location + " matches it");
                 keys.addAll(found);
             } else if (store.stat(key).isPresent()) {
                 keys.add(key);
@@ -146,7 +146,7 @@ public final class FileRegistration {
                     found = s.map(ObjectMeta::key).filter(k -> k.endsWith(".parquet") && !hidden(k.substring(dataDir.length())))
                             .sorted().toList();
                 }
-                if (found.isEmpty()) throw new FdlException("cannot add " + arg + ": the data folder " + location + " has no file "
+                if (found.isEmpty()) throw FdlException.notFound("cannot add " + arg + ": the data folder " + location + " has no file "
                         + key.substring(dataDir.length()) + " (nor a folder of Parquet files by that name); name files by their path "
                         + "under the data folder");
                 keys.addAll(found);
@@ -324,7 +324,7 @@ public final class FileRegistration {
         String where = store.location(key);
         if (!DuckLakePaths.isRemote(where)) return Path.of(where);
         Path copy = scratch.resolve(key.replace('/', '_'));
-        if (store.download(key, copy).isEmpty()) throw new FdlException("cannot add " + where + ": no such file");
+        if (store.download(key, copy).isEmpty()) throw FdlException.notFound("cannot add " + where + ": no such file");
         return copy;
     }
 

@@ -137,7 +137,7 @@ public final class Importer {
         if (mode == null) throw FdlException.usage("an import mode is required: create, replace or append");
         SourceFiles sources = request.sources();
         ImportFormat format = sources.format(request.format());
-        for (Path f : sources.files()) if (!Files.isRegularFile(f)) throw new FdlException("cannot import " + f + ": no such file");
+        sources.files().forEach(SourceFiles::requireFile);
         if (!Files.isRegularFile(request.catalog())) {
             throw FdlException.notFound("working catalog " + request.catalog() + " does not exist");
         }

@@ -49,9 +49,20 @@ public record SourceFiles(List<Path> files, boolean hive) {
     }
 
     /**
+     * Refuses a source that is not a readable file, naming it: one that does not exist is not found
+     * (exit 4, SPEC.md section 6, as for a missing ref), anything else there (a device, a socket) a failure.
+     */
+    public static void requireFile(Path f) {
+        if (Files.isRegularFile(f)) return;
+        if (!Files.exists(f)) throw FdlException.notFound("cannot import " + f + ": no such file");
+        throw new FdlException("cannot import " + f + ": not a regular file");
+    }
+
+    /**
      * The files {@code args} name, relative to {@code cwd}.
      *
-     * @throws FdlException failure naming the argument when a glob matches no file or a folder holds none
+     * @throws FdlException not found naming the argument when a named file does not exist or a glob
+     *                      matches no file; failure naming the folder when one holds no file to load
      */
     public static SourceFiles expand(List<String> args, Path cwd) {
         Set<Path> files = new LinkedHashSet<>();
@@ -62,7 +73,7 @@ public record SourceFiles(List<Path> files, boolean hive) {
             if (isGlob(arg)) {
                 base = cwd.resolve(fixedPart(arg)).normalize();
                 found = glob(base, cwd.resolve(arg).normalize().toString());
-                if (found.isEmpty()) throw new FdlException("cannot import " + arg + ": no file matches it");
+                if (found.isEmpty()) throw FdlException.notFound("cannot import " + arg + ": no file matches it");
             } else {
                 Path p = cwd.resolve(arg).normalize();
                 if (Files.isDirectory(p)) {
@@ -70,6 +81,7 @@ public record SourceFiles(List<Path> files, boolean hive) {
                     found = glob(p, null);
                     if (found.isEmpty()) throw new FdlException("cannot import " + p + ": the folder holds no file to load");
                 } else {
+                    requireFile(p);
                     base = null;
                     found = List.of(p);
                 }

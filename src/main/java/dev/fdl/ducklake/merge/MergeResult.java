@@ -40,6 +40,14 @@ public record MergeResult(List<TableOutcome> tables, List<TableConflict> conflic
 
     /** What happened to one table: {@code action} is one of {@link Action}; {@code detail} says more for people (may be empty). */
     public record TableOutcome(String table, Action action, String detail) {
+        /** How {@link #detail} starts for a table whose rows were merged whole, as multisets: it had no key ({@link RowMerge}). */
+        public static final String WHOLE_ROWS = "rows merged as multisets";
+
+        /** Whether this table's rows were merged whole, as multisets (no key recorded or given). */
+        public boolean mergedWholeRows() {
+            return (action == Action.MERGED || action == Action.SETTLED) && detail.startsWith(WHOLE_ROWS);
+        }
+
         /**
          * This outcome told with the sides' names exchanged: {@code ours} and {@code theirs} in the
          * detail swapped, {@link Action#TAKEN} (the other side's table) becoming {@link Action#KEPT}

@@ -180,7 +180,7 @@ public final class ThreeWayMerge {
                     null))));
         }
         plan.outcomes.add(new MergeResult.TableOutcome(b.merged(), res == null ? MergeResult.Action.MERGED : MergeResult.Action.SETTLED,
-                (key.isEmpty() ? "rows merged as multisets" : "rows merged on key (" + String.join(", ", key) + ")")
+                (key.isEmpty() ? MergeResult.TableOutcome.WHOLE_ROWS : "rows merged on key (" + String.join(", ", key) + ")")
                         + (b.naming().renameOurs() != null ? "; renamed from " + name : "")));
         return bytesRead;
     }

@@ -69,7 +69,12 @@ public final class CatalogDiff {
     }
 
     /** Totals over all tables; {@code tablesChanged} counts tables both sides have whose rows or schema differ. */
-    public record Summary(int tablesAdded, int tablesDropped, int tablesChanged, long added, long removed, long changed) {}
+    public record Summary(int tablesAdded, int tablesDropped, int tablesChanged, long added, long removed, long changed) {
+        /** Whether the two sides differ at all: a table added or dropped, or one whose schema or rows differ. */
+        public boolean differs() {
+            return tablesAdded + tablesDropped + tablesChanged > 0;
+        }
+    }
 
     /** Receives the diff as it is computed, table by table. */
     public interface Sink {

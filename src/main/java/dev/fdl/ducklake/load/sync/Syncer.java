@@ -35,6 +35,7 @@ import dev.fdl.ducklake.load.RowDelta;
 import dev.fdl.ducklake.load.RecordedKeyCheck;
 import dev.fdl.ducklake.load.SourceReading;
 import dev.fdl.ducklake.load.ParquetRowGroups;
+import dev.fdl.ducklake.load.SourceFiles;
 import dev.fdl.ducklake.read.SnapshotView;
 import dev.fdl.ducklake.read.TableViewSql;
 import dev.fdl.ducklake.working.ImportPlan;
@@ -103,7 +104,7 @@ public final class Syncer {
         List<String> keys = request.dropKey() ? List.of() : request.keys();
         TableName name = TableName.parse(request.table());
         ImportFormat format = ImportFormat.of(source, request.format());
-        if (!Files.isRegularFile(source)) throw new FdlException("cannot import " + source + ": no such file");
+        SourceFiles.requireFile(source);
         if (!Files.isRegularFile(request.catalog())) {
             throw FdlException.notFound("working catalog " + request.catalog() + " does not exist");
         }
