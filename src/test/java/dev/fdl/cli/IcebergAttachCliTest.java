@@ -75,8 +75,8 @@ class IcebergAttachCliTest {
 
     /**
      * From a folder outside any working copy, with --repo: the iceberg that writes a version's
-     * missing metadata and the copy the warning offers for a folder served over HTTP run as pasted
-     * there; the readers' groups are parted by empty lines, each comment in its line's language.
+     * missing metadata and the copy the warning offers for a folder served over HTTP (and the one
+     * {@code fdl iceberg} offers once published there) run as pasted there; the readers' groups are parted by empty lines, each comment in its line's language.
      */
     @Test
     void hintsRunAsPastedOutsideAWorkingCopyAndCommentsAreInTheirLinesLanguage() throws Exception {
@@ -96,6 +96,12 @@ class IcebergAttachCliTest {
             assertThat(Files.readString(dir.resolve("copy").resolve(IcebergMetadataWriter.metadataKey(one, "main", "t"))))
                     .contains("\"location\":\"" + url + "versions/" + one + "/iceberg/main/t\"");
             assertCommentsInTheirLinesLanguage(attach.out());
+
+            // fdl iceberg --repo says the same of metadata written for the folder, with a copy that runs there too
+            Cli.ok(elsewhere, "iceberg", "--published-at", url, "--repo", root.toString());
+            String again = Cli.ok(elsewhere, "iceberg", one, "--repo", root.toString()).out();
+            paste(elsewhere, printed(again, "write a copy with (fdl iceberg .* --out <folder> \\S+)\\)").replace("<folder>", dir.resolve("copy2").toString()));
+            assertThat(dir.resolve("copy2").resolve(IcebergMetadataWriter.metadataKey(one, "main", "t"))).exists();
         }
     }
 
