@@ -47,11 +47,13 @@ final class AttachCommand implements Runnable {
                 ObjectNode o = Json.MAPPER.createObjectNode();
                 o.put("version", r.version().id());
                 ArrayNode a = o.putArray("statements");
-                sql.forEach(a::add);
+                sql.stream().filter(l -> !l.isEmpty()).forEach(a::add); // the empty lines only part the readers' groups
                 Out.json(out, o);
                 return;
             }
-            out.println("-- version " + r.version().id() + which.label(CommandContext.of(spec).cwd().get(), repo, r, spec.commandLine().getErr())
+            // the heading is a comment in the language of the lines after it: the shell's, before Spark's spark-sql line
+            out.println((iceberg ? "# version " : "-- version ") + r.version().id()
+                    + which.label(CommandContext.of(spec).cwd().get(), repo, r, spec.commandLine().getErr())
                     + (iceberg ? ", its Iceberg tables:" : ", DuckDB with the DuckLake extension:"));
             sql.forEach(out::println);
             out.flush();
@@ -62,13 +64,15 @@ final class AttachCommand implements Runnable {
     private List<String> icebergStatements(Repository repo, Resolved r) {
         if (rootUrl != null) IcebergLocation.check("--root-url", rootUrl);
         String root = IcebergLocation.of(repo.store(), repo.config(), rootUrl);
+        String pasted = repoOption.pastedWords(repo.store());
         List<IcebergReaders.Table> tables = IcebergReaders.tables(repo, r.version(), root,
-                () -> CommandContext.of(spec).cache().versionCatalog(repo, r.version()));
+                () -> CommandContext.of(spec).cache().versionCatalog(repo, r.version()), pasted);
         PrintWriter err = spec.commandLine().getErr();
         for (IcebergReaders.Table t : tables) {
             IcebergLocation.writtenElsewhere(repo.store(), t.metadataKey(), root).ifPresent(l -> err.println("warning: the Iceberg metadata of "
                     + t.schema() + "." + t.table() + " names its files under " + l + "/ (the root it was written for), not under " + root
-                    + "; for readers that cannot reach it, write a copy with fdl iceberg --location " + root + " --out <folder> "
+                    + "; for readers that cannot reach it, write a copy with fdl iceberg " + pasted + "--location "
+                    + dev.fdl.util.ShellQuote.word(root) + " --out <folder> "
                     + r.version().id()));
         }
         err.flush();

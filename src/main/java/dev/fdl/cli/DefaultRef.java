@@ -53,12 +53,37 @@ record DefaultRef(String spec, String description) {
      * detached) the repository's HEAD.
      */
     static RefName checkedOutBranch(Path here, Repository repo) {
+        return checkedOut(here, repo).branch();
+    }
+
+    /**
+     * What {@code fdl branch} and {@code fdl refs} mark as checked out, seen from the folder {@code here}.
+     *
+     * @param branch        the branch {@code *} marks ({@link #checkedOutBranch})
+     * @param newBranchFrom when {@code branch} is a working copy's branch that its first commit
+     *                      creates ({@link WorkingCopy.State#commitCreatesBranch}) and it starts
+     *                      from a version (git's {@code checkout -b} from a commit), that version;
+     *                      null otherwise, and for an empty repository's first branch, which git's
+     *                      {@code branch} lists no more than an unborn one
+     */
+    record CheckedOut(RefName branch, String newBranchFrom) {
+        /** The branch its first commit creates, as a ref at its start version, when {@code refs} (just listed) lack it; else empty. */
+        Optional<RefValue> toCreate(java.util.List<RefValue> refs) {
+            if (newBranchFrom == null || refs.stream().anyMatch(r -> r.kind() == RefValue.Kind.BRANCH && r.name().equals(branch)))
+                return Optional.empty();
+            return Optional.of(new RefValue(RefValue.Kind.BRANCH, branch, newBranchFrom, (String) null));
+        }
+    }
+
+    /** {@link CheckedOut} for {@code repo} seen from the folder {@code here}. */
+    static CheckedOut checkedOut(Path here, Repository repo) {
         Optional<WorkingCopy> wc = WorkingCopy.find(here);
         if (wc.isPresent()) {
             WorkingCopy.State st = wc.get().state();
-            if (st.belongsTo(repo) && st.branch() != null) return new RefName(st.branch());
+            if (st.belongsTo(repo) && st.branch() != null)
+                return new CheckedOut(new RefName(st.branch()), st.commitCreatesBranch(false) ? st.baseVersion() : null);
         }
-        return repo.headBranch();
+        return new CheckedOut(repo.headBranch(), null);
     }
 
     /**

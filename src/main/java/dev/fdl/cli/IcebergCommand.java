@@ -110,7 +110,8 @@ final class IcebergCommand implements Runnable {
             String elsewhere = t.skipped() ? IcebergLocation.writtenElsewhere(where.store(), t.metadataKey(), where.location()).orElse(null) : null;
             lines.add("  " + t.table() + ": " + t.metadataKey() + (elsewhere != null ? " (there already, naming its files under "
                     + elsewhere + "/ as written then; a version's files are not rewritten: for readers at " + where.location()
-                    + ", write a copy with fdl iceberg --location " + where.location() + " --out <folder> " + r.version().id() + ")"
+                    + ", write a copy with fdl iceberg " + repoOption.pastedWords(repo.store()) + "--location "
+                    + dev.fdl.util.ShellQuote.word(where.location()) + " --out <folder> " + r.version().id() + ")"
                     : t.skipped() ? " (there already)"
                     : t.extraBytes() > 0 ? " (delete and inlined-row files: " + t.extraBytes() + " bytes)" : ""));
         }

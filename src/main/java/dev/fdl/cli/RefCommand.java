@@ -69,7 +69,7 @@ final class RefCommand implements Runnable {
             Repository repo = Repository.open(store);
             if (name == null) {
                 if (delete) throw FdlException.usage("fdl " + word + " -d needs a " + word + " name");
-                RefsCommand.print(out, spec.commandLine().getErr(), repo, DefaultRef.checkedOutBranch(CommandContext.of(spec).cwd().get(), repo),
+                RefsCommand.print(out, spec.commandLine().getErr(), repo, DefaultRef.checkedOut(CommandContext.of(spec).cwd().get(), repo),
                         r -> r.kind() == kind, json);
                 return;
             }

@@ -36,17 +36,23 @@ final class RefsCommand implements Runnable {
             if (!store.canList())
                 spec.commandLine().getErr().println("fdl: note: an HTTP(S) root cannot be listed: only HEAD's branch is shown");
             Repository repo = Repository.open(store);
-            print(spec.commandLine().getOut(), spec.commandLine().getErr(), repo, DefaultRef.checkedOutBranch(CommandContext.of(spec).cwd().get(), repo),
+            print(spec.commandLine().getOut(), spec.commandLine().getErr(), repo, DefaultRef.checkedOut(CommandContext.of(spec).cwd().get(), repo),
                     r -> true, json);
         }
     }
 
     /**
-     * Prints the refs {@code filter} keeps, git-branch style or as JSON, {@code head} marked (as
-     * git's {@code *} marks the checked-out branch: {@link DefaultRef#checkedOutBranch}).
+     * Prints the refs {@code filter} keeps, git-branch style or as JSON, {@code checkedOut}'s branch
+     * marked (as git's {@code *} marks the checked-out branch: {@link DefaultRef#checkedOut}). A
+     * branch the working copy here is on that its first commit creates is listed too, as git lists
+     * a branch {@code checkout -b} made: at its start version, said to have no commit yet (JSON:
+     * {@code "pending": true}).
      */
-    static void print(PrintWriter out, PrintWriter err, Repository repo, RefName head, Predicate<RefValue> filter, boolean json) {
-        List<RefValue> refs = repo.listRefs(warnBroken(err)).stream().filter(filter).toList();
+    static void print(PrintWriter out, PrintWriter err, Repository repo, DefaultRef.CheckedOut checkedOut, Predicate<RefValue> filter, boolean json) {
+        List<RefValue> listed = repo.listRefs(warnBroken(err));
+        RefValue toCreate = checkedOut.toCreate(listed).filter(filter).orElse(null);
+        List<RefValue> refs = withBranch(listed.stream().filter(filter).toList(), toCreate);
+        RefName head = checkedOut.branch();
         if (json) {
             ArrayNode a = Json.MAPPER.createArrayNode();
             for (RefValue r : refs) {
@@ -56,6 +62,7 @@ final class RefsCommand implements Runnable {
                 o.put("ref", r.key());
                 o.put("version", r.versionId());
                 o.put("head", r.kind() == RefValue.Kind.BRANCH && r.name().equals(head));
+                if (r == toCreate) o.put("pending", true);
             }
             Out.json(out, a);
             return;
@@ -63,10 +70,21 @@ final class RefsCommand implements Runnable {
         int width = refs.stream().mapToInt(r -> r.decoration().length()).max().orElse(0);
         for (RefValue r : refs) {
             boolean isHead = r.kind() == RefValue.Kind.BRANCH && r.name().equals(head);
-            String msg = repo.readVersion(r.versionId()).map(VersionInfo::message).orElse("(missing version.json)");
+            String msg = r == toCreate ? "(no commit yet: the first commit creates the branch in the repository)"
+                    : repo.readVersion(r.versionId()).map(VersionInfo::message).orElse("(missing version.json)");
             out.printf("%s %-" + width + "s  %s  %s%n", isHead ? "*" : " ", r.decoration(), r.versionId(), firstLine(msg));
         }
         out.flush();
+    }
+
+    /** {@code refs} (branches then tags, each sorted by name) with {@code branch} in its place among the branches; as they are when null. */
+    private static List<RefValue> withBranch(List<RefValue> refs, RefValue branch) {
+        if (branch == null) return refs;
+        List<RefValue> all = new java.util.ArrayList<>(refs);
+        int at = 0;
+        while (at < all.size() && all.get(at).kind() == RefValue.Kind.BRANCH && all.get(at).name().name().compareTo(branch.name().name()) < 0) at++;
+        all.add(at, branch);
+        return all;
     }
 
     /**

@@ -39,8 +39,8 @@ public final class RepoOption {
     /** The root the user named, or the working copy's, or a usage error (exit 2). */
     public String root() {
         if (repo != null && !repo.isBlank()) return CommandContext.of(command).cwd().root(repo);
-        String env = System.getenv("FDL_REPO");
-        if (env != null && !env.isBlank()) {
+        String env = environment();
+        if (env != null) {
             String root = CommandContext.of(command).cwd().root(env);
             warnIfInsideAnotherRepository(root);
             return root;
@@ -66,6 +66,24 @@ public final class RepoOption {
 
     private static String stripSlash(String root) {
         return root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
+    }
+
+    /**
+     * The words an {@code fdl} command printed for the user needs to act on {@code store}'s
+     * repository when pasted in any folder: {@code --repo <root> } (shell-quoted, credentials left
+     * out: {@link dev.fdl.util.Redacted}) when the root was named by {@code --repo} or
+     * {@code FDL_REPO}; nothing when it is the working copy's around the current folder, as a
+     * command pasted there finds it again (git's hints name no {@code -C} either).
+     */
+    public String pastedWords(ObjectStore store) {
+        boolean named = repo != null && !repo.isBlank() || environment() != null;
+        return named ? "--repo " + dev.fdl.util.ShellQuote.word(dev.fdl.util.Redacted.location(store.root())) + " " : "";
+    }
+
+    /** {@code FDL_REPO}, or null when unset or blank. */
+    private static String environment() {
+        String env = System.getenv("FDL_REPO");
+        return env == null || env.isBlank() ? null : env;
     }
 
     /** Opens the store for {@link #root()}; the caller closes it. */

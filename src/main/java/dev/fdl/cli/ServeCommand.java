@@ -19,9 +19,9 @@ import java.util.concurrent.CountDownLatch;
 
 /** {@code fdl serve}: a read-only HTTP server over a repository (see {@link RepoServer}). */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Serve a repository (a folder or s3://) read-only over HTTP: GET and HEAD with Range, ETag/If-None-Match and CORS, "
+        description = {"Serve a repository (--repo: a folder or s3://) read-only over HTTP: GET and HEAD with Range, ETag/If-None-Match and CORS, "
                 + "the repository's site (rendered on the fly when it has none), nothing else.",
-                "DuckDB readers attach versions from it as from a bucket: fdl attach <ref> --root-url http://127.0.0.1:8321/"})
+                "Readers attach its versions from any folder with the URL it prints, as from a bucket: fdl attach <ref> --repo http://127.0.0.1:8321/"})
 final class ServeCommand implements Runnable {
     @picocli.CommandLine.Mixin MemoryOption memoryOption;
     @Spec CommandSpec spec;

@@ -48,11 +48,13 @@ final class StatusCommand implements Runnable {
         dev.fdl.ducklake.format.SnapshotChanges.Names names = since.names();
         String moved; // null: unchanged
         String nowAt = null;
+        boolean commitCreatesBranch;
         Commit.Pending toCommit;
         try (ObjectStore store = Stores.open(st.root())) {
             Repository repo = Repository.open(store);
             Optional<RefValue> ref = st.branch() == null ? Optional.empty() : repo.readBranch(new RefName(st.branch()));
             moved = moved(st, ref);
+            commitCreatesBranch = st.commitCreatesBranch(ref.isPresent());
             if (ref.isPresent()) nowAt = ref.get().versionId();
             toCommit = Commit.pending(repo, wc, facts);
         }
@@ -69,6 +71,7 @@ final class StatusCommand implements Runnable {
             o.put("base_version", st.baseVersion());
             o.put("base_snapshot", st.baseSnapshot());
             o.put("branch_moved", moved != null);
+            o.put("branch_pending", commitCreatesBranch);
             if (moved != null) o.put("branch_now", nowAt);
             if (st.merging() != null) o.put("merging", st.merging().version());
             o.put("description", toCommit.description().name().toLowerCase(java.util.Locale.ROOT));
@@ -83,9 +86,7 @@ final class StatusCommand implements Runnable {
             Out.json(out, o);
             return;
         }
-        out.println(st.branch() == null ? "Not on a branch (detached at version " + st.baseVersion() + ")" : "On branch " + st.branch());
-        out.println("Repository: " + st.root());
-        out.println(st.baseVersion() == null ? "No version yet (new, empty catalog)" : "Base version: " + st.baseVersion() + " (snapshot " + st.baseSnapshot() + ")");
+        printHeader(out, st, commitCreatesBranch);
         printBranchMoved(out, st, moved, nowAt, toCommit.isEmpty());
         if (st.merging() != null)
             out.println("Merging version " + st.merging().version() + ": fdl commit publishes the merge (two parents), "
@@ -109,6 +110,15 @@ final class StatusCommand implements Runnable {
                         + (s.message() == null ? "" : "  \"" + s.message() + "\""));
         }
         out.flush();
+    }
+
+    /** The first lines: the branch (and, as git's "No commits yet", that the first commit creates it), the repository, the base version. */
+    private static void printHeader(PrintWriter out, WorkingCopy.State st, boolean commitCreatesBranch) {
+        out.println(st.branch() == null ? "Not on a branch (detached at version " + st.baseVersion() + ")" : "On branch " + st.branch());
+        if (commitCreatesBranch) // checkout wrote no ref: commit's step 9 creates it (SPEC.md section 4)
+            out.println("No commit yet: the first commit creates branch '" + st.branch() + "' in the repository");
+        out.println("Repository: " + st.root());
+        out.println(st.baseVersion() == null ? "No version yet (new, empty catalog)" : "Base version: " + st.baseVersion() + " (snapshot " + st.baseSnapshot() + ")");
     }
 
     /** The working catalog's snapshots since the base, and the names their changes refer to (null without any). */

@@ -40,14 +40,16 @@ public final class IcebergReaders {
      *
      * @param root    the Iceberg root URL ({@link IcebergLocation#of}), ending in {@code /}
      * @param catalog the version's catalog file, local (read only when the store cannot list)
+     * @param pasted  the words the {@code fdl} commands in messages name the repository with, so they run
+     *                as pasted ({@code --repo <root> }, or empty inside its working copy)
      * @throws FdlException not found (exit 4) when the version has no Iceberg metadata, naming the command that writes it
      */
-    public static List<Table> tables(Repository repo, VersionInfo version, String root, Supplier<Path> catalog) {
+    public static List<Table> tables(Repository repo, VersionInfo version, String root, Supplier<Path> catalog, String pasted) {
         String prefix = RepoLayout.versionFolder(version.id()) + RepoLayout.ICEBERG;
         List<Table> tables = repo.store().canList() ? listed(repo, prefix, root) : asked(repo, version, root, catalog.get());
         if (tables.isEmpty() && repo.store().canList()) {
-            throw FdlException.notFound("version " + version.id() + " has no Iceberg metadata (" + prefix + "): write it with fdl iceberg "
-                    + version.id() + ", and have every commit write it with fdl iceberg --enable");
+            throw FdlException.notFound("version " + version.id() + " has no Iceberg metadata (" + prefix + "): write it with fdl iceberg " + pasted
+                    + version.id() + ", and have every commit write it with fdl iceberg " + pasted + "--enable");
         }
         if (tables.isEmpty()) {
             throw FdlException.notFound("version " + version.id() + " has no Iceberg metadata at " + repo.store().location(prefix)
@@ -94,7 +96,9 @@ public final class IcebergReaders {
     /**
      * The lines, grouped by reader, each group headed by a comment in the language of the lines
      * after it, so that each group runs as pasted: Spark (the shell line that starts {@code spark-sql},
-     * then SQL in it), Trino, DuckDB, pyiceberg (Python) and Snowflake (SQL).
+     * then SQL in it), Trino, DuckDB, pyiceberg (Python) and Snowflake (SQL). Every comment, whole
+     * line or trailing, is in the syntax of its line's language ({@code #} in the shell and Python,
+     * {@code --} in SQL), and an empty line ends each group, so no group runs into the next.
      */
     public static List<String> statements(List<Table> tables) {
         List<String> out = new ArrayList<>();
@@ -108,10 +112,12 @@ public final class IcebergReaders {
                 + " --conf " + SPARK_CATALOG + ".type=hadoop --conf " + SPARK_CATALOG + ".warehouse=" + warehouse);
         for (Table t : tables) out.add("SELECT * FROM fdl.`" + t.schema() + "`.`" + t.table() + "`;  -- or, in any Spark session: spark.read.format(\"iceberg\").load(\""
                 + t.metadataUrl() + "\")");
+        out.add("");
         out.add("-- Trino (an Iceberg connector catalog named iceberg, with iceberg.register-table-procedure.enabled=true):");
         for (Table t : tables) out.add("CALL iceberg.system.register_table(schema_name => '" + t.schema() + "', table_name => '" + t.table()
                 + "', table_location => '" + t.metadataUrl().substring(0, t.metadataUrl().length() - tableSuffix.length())
                 + "', metadata_file_name => '" + IcebergTableWriter.METADATA_FILE + "');");
+        out.add("");
         out.add("-- DuckDB (iceberg extension):");
         out.add("INSTALL iceberg;");
         out.add("LOAD iceberg;");
@@ -121,9 +127,11 @@ public final class IcebergReaders {
             out.add("LOAD httpfs;");
         }
         for (Table t : tables) out.add("SELECT * FROM iceberg_scan('" + t.metadataUrl() + "');");
+        out.add("");
         out.add("# pyiceberg (Python):");
         out.add("from pyiceberg.table import StaticTable");
         for (Table t : tables) out.add("StaticTable.from_metadata(\"" + t.metadataUrl() + "\").scan().to_arrow()  # " + t.schema() + "." + t.table());
+        out.add("");
         out.add("-- Snowflake (an external volume whose storage location is the repository's root " + first.root()
                 + ", a catalog integration with CATALOG_SOURCE = OBJECT_STORE):");
         for (Table t : tables) out.add("CREATE ICEBERG TABLE " + t.schema() + "_" + t.table() + " EXTERNAL_VOLUME = '<volume>' CATALOG = '<integration>' METADATA_FILE_PATH = '"

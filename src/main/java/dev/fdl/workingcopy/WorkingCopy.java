@@ -92,6 +92,17 @@ public final class WorkingCopy {
                         + " but " + repo.root() + " holds repository " + repo.config().id() + "; check out again");
         }
 
+        /**
+         * Whether the next commit creates this working copy's branch, as a branch started by
+         * {@code fdl checkout -b} (or the first branch of an empty repository): on a branch whose ref it
+         * never saw, which the repository does not have either ({@code refExists}, as just read).
+         * Checkout writes nothing to the repository; commit's step 9 creates the ref with
+         * {@code If-None-Match: *} (SPEC.md section 4).
+         */
+        public boolean commitCreatesBranch(boolean refExists) {
+            return branch != null && refEtag == null && !refExists;
+        }
+
         static State parse(byte[] bytes, String file) {
             ObjectNode o = JsonRead.parseObject(bytes, file);
             String catalog = JsonRead.optString(o, "catalog", file);

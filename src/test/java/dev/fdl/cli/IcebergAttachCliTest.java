@@ -58,7 +58,7 @@ class IcebergAttachCliTest {
             // Snowflake's path is relative to the external volume over the repository's root
             assertThat(lines).contains("CREATE ICEBERG TABLE main_t EXTERNAL_VOLUME = '<volume>' CATALOG = '<integration>' METADATA_FILE_PATH = '" + t + "';");
             // the metadata names the folder's file: URLs: a reader over HTTP is told, with the copy that names the server's
-            String copy = printed(attach.err(), "names its files under file:.*write a copy with (fdl iceberg --location \\S+ --out <folder> \\S+)$");
+            String copy = printed(attach.err(), "names its files under file:.*write a copy with (fdl iceberg .*--location \\S+ --out <folder> \\S+)$");
             paste(wc, copy.replace("<folder>", dir.resolve("copy").toString()));
             assertThat(Files.readString(dir.resolve("copy").resolve(t))).contains("\"location\":\"" + url + "versions/" + two + "/iceberg/main/t\"")
                     .doesNotContain("file:");
@@ -70,6 +70,59 @@ class IcebergAttachCliTest {
                     .doesNotContain("list");
             paste(wc, printed(none.err(), "there, run (fdl iceberg \\S+) "));
             assertThat(Cli.ok(wc, "attach", "--iceberg", one, "--repo", url).out()).contains("iceberg_scan('" + url + IcebergMetadataWriter.metadataKey(one, "main", "t") + "')");
+        }
+    }
+
+    /**
+     * From a folder outside any working copy, with --repo: the iceberg that writes a version's
+     * missing metadata and the copy the warning offers for a folder served over HTTP (and the one
+     * {@code fdl iceberg} offers once published there) run as pasted there; the readers' groups are parted by empty lines, each comment in its line's language.
+     */
+    @Test
+    void hintsRunAsPastedOutsideAWorkingCopyAndCommentsAreInTheirLinesLanguage() throws Exception {
+        Path wc = Cli.newWorkingCopy(dir), root = dir.resolve("repo"), elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+        Cli.ok(wc, "import", Files.writeString(dir.resolve("t.csv"), "id\n1\n2\n").toString(), "-t", "t");
+        String one = commit(wc, "one"); // no Iceberg metadata
+        Cli.Result none = Cli.in(elsewhere, "attach", "--iceberg", one, "--repo", root.toString());
+        assertThat(none.exit()).as(none.toString()).isEqualTo(ExitCodes.NOT_FOUND);
+        paste(elsewhere, printed(none.err(), "write it with (fdl iceberg [^,]+),"));
+        paste(elsewhere, printed(none.err(), "have every commit write it with (fdl iceberg .*--enable)$"));
+        assertThat(Cli.ok(elsewhere, "iceberg", "--enable", "--repo", root.toString()).out()).contains("already writes");
+        try (LocalStore store = new LocalStore(root); RepoServer server = RepoServer.start(store, SiteOptions.defaults(), "127.0.0.1", 0)) {
+            String url = server.url().toString();
+            Cli.Result attach = Cli.ok(elsewhere, "attach", "--iceberg", one, "--repo", url);
+            String copy = printed(attach.err(), "write a copy with (fdl iceberg .* --out <folder> \\S+)$");
+            paste(elsewhere, copy.replace("<folder>", dir.resolve("copy").toString()));
+            assertThat(Files.readString(dir.resolve("copy").resolve(IcebergMetadataWriter.metadataKey(one, "main", "t"))))
+                    .contains("\"location\":\"" + url + "versions/" + one + "/iceberg/main/t\"");
+            assertCommentsInTheirLinesLanguage(attach.out());
+
+            // fdl iceberg --repo says the same of metadata written for the folder, with a copy that runs there too
+            Cli.ok(elsewhere, "iceberg", "--published-at", url, "--repo", root.toString());
+            String again = Cli.ok(elsewhere, "iceberg", one, "--repo", root.toString()).out();
+            paste(elsewhere, printed(again, "write a copy with (fdl iceberg .* --out <folder> \\S+)\\)").replace("<folder>", dir.resolve("copy2").toString()));
+            assertThat(dir.resolve("copy2").resolve(IcebergMetadataWriter.metadataKey(one, "main", "t"))).exists();
+        }
+    }
+
+    /**
+     * Fails unless {@code printed} is five groups parted by empty lines (Spark, Trino, DuckDB,
+     * pyiceberg, Snowflake) whose comments, whole-line or trailing, are in the language their line
+     * runs in: the shell up to and with Spark's {@code spark-sql} line, Python in the pyiceberg
+     * group, SQL elsewhere ({@code #} in the shell and Python, {@code --} in SQL).
+     */
+    private static void assertCommentsInTheirLinesLanguage(String printed) {
+        List<List<String>> groups = java.util.Arrays.stream(printed.strip().split("\n\\s*\n")).map(g -> g.lines().toList()).toList();
+        assertThat(groups).as(printed).hasSize(5);
+        java.util.regex.Pattern comment = java.util.regex.Pattern.compile("^(#|--) |\\s{2}(#|--) ");
+        for (List<String> group : groups) {
+            boolean python = group.stream().anyMatch(l -> l.startsWith("from pyiceberg"));
+            int sparkSql = group.indexOf(group.stream().filter(l -> l.startsWith("spark-sql ")).findFirst().orElse(null));
+            for (int i = 0; i < group.size(); i++) {
+                String marker = python || i <= sparkSql ? "#" : "--";
+                java.util.regex.Matcher m = comment.matcher(group.get(i));
+                if (m.find()) assertThat(m.group(1) != null ? m.group(1) : m.group(2)).as(group.get(i)).isEqualTo(marker);
+            }
         }
     }
 

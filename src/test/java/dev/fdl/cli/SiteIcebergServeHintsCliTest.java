@@ -70,8 +70,9 @@ class SiteIcebergServeHintsCliTest {
     }
 
     /**
-     * serve's line for readers, pasted with a ref: the attach it prints reads the version's catalog
-     * from the server, which serves the repository's bytes.
+     * serve's line for readers, and the attach its --help offers (at the URL serve printed), pasted
+     * with a ref in a folder outside any working copy: each reads the version's catalog from the
+     * server, which serves the repository's bytes.
      */
     @Test
     void serveAttachHint() throws Exception {
@@ -80,6 +81,10 @@ class SiteIcebergServeHintsCliTest {
         try (LocalStore store = new LocalStore(root); RepoServer server = RepoServer.start(store, SiteOptions.defaults(), "127.0.0.1", 0)) {
             String attach = printed(ServeCommand.attachHint(server.url()), "Attach a version: (fdl attach <ref> --repo \\S+)$");
             String sql = paste(dir, attach.replace("<ref>", "main"));
+            // serve --help's description as written (the printed help wraps it, breaking URLs at their colon)
+            String help = String.join("\n", Main.commandLine().getSubcommands().get("serve").getCommandSpec().usageMessage().description());
+            String helped = printed(help, "(fdl attach <ref> .*?http://127\\.0\\.0\\.1:8321/)");
+            assertThat(paste(dir, helped.replace("<ref>", "main").replace("http://127.0.0.1:8321/", server.url().toString()))).isEqualTo(sql);
             String catalogUrl = printed(sql, "ATTACH 'ducklake:(http://[^']+)'");
             assertThat(catalogUrl).startsWith(server.url().toString()).endsWith(id + "/ducklake.duckdb");
             HttpResponse<byte[]> got = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(catalogUrl)).build(),
