@@ -137,7 +137,7 @@ final class ImportCommand implements Runnable {
         again.addAll(List.of("--table", table, "--mode", "sync", "--key", String.join(",", keys)));
         return FdlException.usage("--key names the columns that --mode sync matches rows on (and records for fdl diff and fdl merge); "
                 + "--mode " + mode.toLowerCase(java.util.Locale.ROOT) + " matches no rows, so it takes no key. To load the file and record the key, run: "
-                + String.join(" ", again.stream().map(dev.fdl.util.ShellQuote::word).toList()) + " (sync creates the table when it does not exist)");
+                + dev.fdl.util.ShellQuote.command(again) + " (sync creates the table when it does not exist)");
     }
 
     /** Each warning on stderr, as {@code fdl: warning: …} (also in {@code --json}'s {@code warnings}). */
@@ -183,8 +183,10 @@ final class ImportCommand implements Runnable {
      * Left out with {@code --no-key} (whole rows asked for) and {@code --quiet}.
      */
     private void noKeyHint(TableName table) {
-        List<String> again = new java.util.ArrayList<>(List.of("fdl", "import", files.get(0), "--table", this.table, "--mode", "sync"));
-        String command = String.join(" ", again.stream().map(dev.fdl.util.ShellQuote::word).toList()) + " --key <column>";
+        List<String> again = new java.util.ArrayList<>(List.of("fdl", "import"));
+        again.addAll(files);
+        again.addAll(List.of("--table", this.table, "--mode", "sync"));
+        String command = dev.fdl.util.ShellQuote.command(again) + " --key <column>";
         Out.hint(spec.commandLine().getErr(),
                 "table '" + table + "' has no key: sync compared rows whole (a changed row is one removed and one added)",
                 "to match rows by a key (unique, never NULL), record it: " + command);

@@ -76,7 +76,7 @@ final class MergeCommand implements Runnable {
         List<String> tables = r.merge().tables().stream().filter(dev.fdl.ducklake.merge.MergeResult.TableOutcome::mergedWholeRows)
                 .map(t -> "'" + t.table() + "'").toList();
         if (tables.isEmpty()) return;
-        String command = String.join(" ", rerun.stream().map(dev.fdl.util.ShellQuote::word).toList()) + " --key <column>";
+        String command = dev.fdl.util.ShellQuote.command(rerun) + " --key <column>";
         Out.hint(spec.commandLine().getErr(),
                 (tables.size() == 1 ? "table " + tables.get(0) + " has no key: the merge matched its rows"
                         : "tables " + String.join(", ", tables) + " have no key: the merge matched their rows")

@@ -139,7 +139,7 @@ final class MergePrinter {
             ours.append(" --ours ").append(ShellQuote.word(c.table()));
             theirs.append(" --theirs ").append(ShellQuote.word(c.table()));
         }
-        String command = String.join(" ", rerun.stream().map(ShellQuote::word).toList());
+        String command = ShellQuote.command(rerun);
         return "\n  " + command + " --strategy ours\n  " + command + " --strategy theirs\n  " + command + ours + "\n  " + command + theirs;
     }
 

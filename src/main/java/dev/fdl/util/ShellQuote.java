@@ -24,6 +24,16 @@ public final class ShellQuote {
         return word(String.valueOf(value));
     }
 
+    /** A command line of {@code words}, each quoted by {@link #word} and joined by spaces, to be pasted as printed. */
+    public static String command(java.util.List<String> words) {
+        StringBuilder b = new StringBuilder();
+        for (String w : words) {
+            if (b.length() > 0) b.append(' ');
+            b.append(word(w));
+        }
+        return b.toString();
+    }
+
     private static boolean safe(char c) {
         return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || "@%+=:,./_-".indexOf(c) >= 0;
     }

@@ -30,6 +30,13 @@ class ShellQuoteTest {
     }
 
     @Test
+    void aCommandIsItsWordsQuotedAndJoinedBySpaces() {
+        assertThat(ShellQuote.command(List.of("fdl", "import", "my file.csv", "--table", "t"))).isEqualTo("fdl import 'my file.csv' --table t");
+        assertThat(ShellQuote.command(List.of("fdl", ""))).isEqualTo("fdl ''");
+        assertThat(ShellQuote.command(List.of())).isEmpty();
+    }
+
+    @Test
     void aPosixShellReadsEachQuotedWordBackUnchanged() throws Exception {
         Path sh = Path.of("/bin/sh");
         assumeTrue(Files.isExecutable(sh), "no /bin/sh to check the quoting against");
